@@ -1,0 +1,69 @@
+package org.portals3j.transport;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One rank's endpoint of a job's network: reliable, exactly-once, per-peer FIFO delivery of
+ * messages made of a small header and an optional payload.
+ *
+ * <h2>Threading</h2>
+ * {@link #send} may be called from any number of threads at once. The handler's
+ * {@link MessageHandler#onHeader}/{@link MessageHandler#onDeposited} calls for this endpoint are never
+ * concurrent with each other; they may run on a transport thread or inside another thread's
+ * {@link #send} call (the in-memory transport delivers inline). {@link MessageHandler#onSendComplete}
+ * and {@link MessageHandler#onPeerFailure} may run on any thread, concurrently with the others, and may
+ * run before {@code send} returns. An upper layer therefore never holds a lock of its own while it
+ * calls {@code send}.
+ */
+public interface Transport extends AutoCloseable {
+
+    /** Token meaning "do not report completion of this send". */
+    long NO_NOTIFY = -1L;
+
+    /** The provider's name ({@code inmem}, {@code udp}, ...). */
+    String provider();
+
+    /** This endpoint's rank in the job. */
+    int rank();
+
+    /** Number of ranks in the job. */
+    int size();
+
+    /** Largest header, in bytes, that {@link #send} accepts. */
+    int maxHeaderLength();
+
+    /** Largest payload, in bytes, of one message. */
+    long maxPayloadLength();
+
+    /**
+     * Installs the handler and starts delivery to it. Messages that arrive before this call are held
+     * (not dropped). May be called once.
+     */
+    void start(MessageHandler handler);
+
+    /**
+     * Sends one message to {@code peer} (which may be this rank itself).
+     *
+     * <p>The header bytes {@code [0, headerLength)} of {@code header} are taken before the call returns;
+     * the caller may reuse the buffer at once. The payload region {@code [payloadOffset,
+     * payloadOffset + payloadLength)} of {@code payload} is read without an intermediate copy, and must
+     * stay unchanged until the send completes.
+     *
+     * @param token passed back to {@link MessageHandler#onSendComplete}, or {@link #NO_NOTIFY}
+     * @throws IllegalArgumentException if {@code peer} is not a rank of the job, the header is larger than
+     *         {@link #maxHeaderLength()}, or the payload region lies outside {@code payload}
+     * @throws IllegalStateException if this endpoint is closed
+     */
+    void send(int peer, MemorySegment header, int headerLength,
+              MemorySegment payload, long payloadOffset, long payloadLength, long token);
+
+    /** Whether {@code peer} is believed alive (false once {@link MessageHandler#onPeerFailure} reported it). */
+    boolean isPeerAlive(int peer);
+
+    /**
+     * Closes the endpoint. Messages still queued for it are discarded and their senders see a failed
+     * completion; peers are told through {@link MessageHandler#onPeerFailure}.
+     */
+    @Override
+    void close();
+}

@@ -1,0 +1,10 @@
+package org.portals3j.portals;
+
+/** {@code ptl_handle_any_t}: any handle, for {@link Portals#niHandle} (L2395). */
+public record AnyHandle(long value) implements Handle {
+
+    @Override
+    public String toString() {
+        return "AnyHandle[0x" + Long.toHexString(value) + "]";
+    }
+}

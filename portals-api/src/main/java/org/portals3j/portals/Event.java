@@ -1,0 +1,143 @@
+package org.portals3j.portals;
+
+import java.lang.foreign.MemorySegment;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.portals.internal.engine.EventFields;
+
+/**
+ * {@code ptl_event_t} (L6548): one event taken from an event queue.
+ *
+ * <p>Mutable and reusable: {@link Portals#eqGet} and {@link Portals#eqWait} fill an {@code Event} the
+ * caller owns, so taking events allocates nothing. The getters that return objects
+ * ({@link #initiator()}, {@link #mdHandle()}, {@link #memDesc()}) build them on each call; the
+ * primitive getters next to them do not.
+ *
+ * <p>What each field holds for each kind of event is tabulated in the package documentation.
+ */
+public final class Event extends EventFields {
+
+    public Event() {
+    }
+
+    /** Copies {@code other} into this event. */
+    public Event copyFrom(Event other) {
+        copyFields(other);
+        return this;
+    }
+
+    /** {@code type}: the kind of event. */
+    public EventKind type() {
+        return type;
+    }
+
+    /** {@code initiator}: the id of the process that initiated the operation (see the package table). */
+    public ProcessId initiator() {
+        return new ProcessId(initiatorNid, initiatorPid);
+    }
+
+    public int initiatorNid() {
+        return initiatorNid;
+    }
+
+    public int initiatorPid() {
+        return initiatorPid;
+    }
+
+    /** {@code uid}: the user id of the initiator (A-18; the spec lists the field without describing it). */
+    public int uid() {
+        return uid;
+    }
+
+    /** {@code portal}: the portal index named by the request (L6593). */
+    public int portal() {
+        return portal;
+    }
+
+    /** {@code match_bits}: the request's match bits (L6597); all 64 bits, bit 63 included. */
+    public long matchBits() {
+        return matchBits;
+    }
+
+    /** {@code rlength}: the length the request asked for (L6608). */
+    public long rlength() {
+        return rlength;
+    }
+
+    /** {@code mlength}: the number of bytes actually manipulated (L6612). */
+    public long mlength() {
+        return mlength;
+    }
+
+    /** {@code offset}: the displacement into the region the operation used (L6620). */
+    public long offset() {
+        return offset;
+    }
+
+    /** {@code md_handle}: the memory descriptor the event is about (L6639). */
+    public MdHandle mdHandle() {
+        return new MdHandle(mdHandle);
+    }
+
+    public long mdHandleValue() {
+        return mdHandle;
+    }
+
+    /** {@code mem_desc}: the descriptor's state immediately after the event was processed (L6642, A-58). */
+    public MemoryDescriptor memDesc() {
+        return new MemoryDescriptor(mdStart, mdLength, mdThreshold, mdMaxOffset, mdOptions, mdUserPtr,
+                new EqHandle(mdEventq));
+    }
+
+    /** {@code mem_desc.start}. */
+    public MemorySegment memDescStart() {
+        return mdStart;
+    }
+
+    /** {@code mem_desc.length}. */
+    public long memDescLength() {
+        return mdLength;
+    }
+
+    /** {@code mem_desc.threshold}. */
+    public int memDescThreshold() {
+        return mdThreshold;
+    }
+
+    /** {@code mem_desc.user_ptr}. */
+    public @Nullable Object userPtr() {
+        return mdUserPtr;
+    }
+
+    /** {@code hdr_data}: the 64 bits of out-of-band data given to {@code PtlPut} (L6647); 0 otherwise. */
+    public long hdrData() {
+        return hdrData;
+    }
+
+    /**
+     * {@code link}: the same on the START and END/FAIL events of one operation (the START event's
+     * {@link #sequence()}); on an UNLINK event, the sequence of the event that caused the unlink, or 0
+     * if no event caused it (A-51, A-25).
+     */
+    public long link() {
+        return link;
+    }
+
+    /** {@code ni_fail_type}: why a {@code *_FAIL} event failed; {@link NiFailType#OK} otherwise. */
+    public NiFailType niFailType() {
+        return niFailType;
+    }
+
+    /** {@code sequence}: unique for each event of a network interface, increasing, starting at 1. */
+    public long sequence() {
+        return sequence;
+    }
+
+    @Override
+    public String toString() {
+        return type.specName() + "{seq=" + sequence + ", link=" + link + ", initiator=" + initiator()
+                + ", portal=" + portal + ", match=0x" + Long.toHexString(matchBits) + ", rlength=" + rlength
+                + ", mlength=" + mlength + ", offset=" + offset + ", md=0x" + Long.toHexString(mdHandle)
+                + ", threshold=" + mdThreshold + ", hdr=0x" + Long.toHexString(hdrData)
+                + (niFailType != NiFailType.OK ? ", fail=" + niFailType : "") + "}";
+    }
+}

@@ -1,0 +1,148 @@
+package org.portals3j.portals.internal.engine;
+
+import java.util.concurrent.locks.LockSupport;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.portals.Event;
+import org.portals3j.portals.ReturnCode;
+
+/**
+ * An event queue (L6223): a ring of {@code count} preallocated events, plus the FIFO of threads blocked
+ * in {@code PtlEQWait}. All methods run under the engine lock.
+ *
+ * <p>Invariant: the ring is empty whenever a thread waits. An event logged while threads wait is handed
+ * straight to the longest-waiting one, so exactly one thread wakes per event, in FIFO order (L7124,
+ * change log L586), and {@code PtlEQGet} from another thread sees {@code PTL_EQ_EMPTY} (L7005, A-56).
+ *
+ * <p>Overflow: when the ring is full the <em>new</em> event is discarded (A-36); the next event taken
+ * comes with {@code PTL_EQ_DROPPED} (L6987).
+ */
+final class EventQueueState extends Slotted {
+    private Event[] ring = new Event[0];
+    private int head;
+    private int size;
+    private boolean dropped;
+    private @Nullable Waiter firstWaiter;
+    private @Nullable Waiter lastWaiter;
+
+    EventQueueState(int slot) {
+        super(slot);
+    }
+
+    void init(int capacity) {
+        if (ring.length != capacity) {
+            Event[] events = new Event[capacity];
+            for (int i = 0; i < capacity; i++) {
+                events[i] = i < ring.length ? ring[i] : new Event();
+            }
+            ring = events;
+        }
+        head = 0;
+        size = 0;
+        dropped = false;
+        firstWaiter = null;
+        lastWaiter = null;
+    }
+
+    int capacity() {
+        return ring.length;
+    }
+
+    boolean isEmpty() {
+        return size == 0;
+    }
+
+    /** True if an event logged now would be lost (no waiter to take it, no room). */
+    boolean full() {
+        return firstWaiter == null && size == ring.length;
+    }
+
+    /**
+     * Logs {@code event}: to a waiting thread, else into the ring, else it is dropped.
+     *
+     * @return false if the event was dropped
+     */
+    boolean post(Event event) {
+        Waiter w = firstWaiter;
+        if (w != null) {
+            firstWaiter = w.next;
+            if (firstWaiter == null) {
+                lastWaiter = null;
+            }
+            w.next = null;
+            w.event.copyFrom(event);
+            w.result = dropped ? ReturnCode.EQ_DROPPED : ReturnCode.OK;
+            dropped = false;
+            w.wake(Waiter.DONE);
+            return true;
+        }
+        if (size == ring.length) {
+            dropped = true;
+            return false;
+        }
+        ring[(head + size) % ring.length].copyFrom(event);
+        size++;
+        return true;
+    }
+
+    /** Takes the next event into {@code into}: {@code OK}, {@code EQ_DROPPED} or {@code EQ_EMPTY}. */
+    ReturnCode take(Event into) {
+        if (size == 0) {
+            return ReturnCode.EQ_EMPTY;
+        }
+        into.copyFrom(ring[head]);
+        head = (head + 1) % ring.length;
+        size--;
+        ReturnCode result = dropped ? ReturnCode.EQ_DROPPED : ReturnCode.OK;
+        dropped = false;
+        return result;
+    }
+
+    /** Queues {@code w} behind the threads already waiting. */
+    void enqueueWaiter(Waiter w) {
+        w.next = null;
+        Waiter last = lastWaiter;
+        if (last == null) {
+            firstWaiter = w;
+        } else {
+            last.next = w;
+        }
+        lastWaiter = w;
+    }
+
+    /** Wakes every waiter with "queue gone" (freed, or its interface finalised). */
+    void cancelWaiters() {
+        Waiter w = firstWaiter;
+        firstWaiter = null;
+        lastWaiter = null;
+        while (w != null) {
+            Waiter next = w.next;
+            w.next = null;
+            w.wake(Waiter.CANCELLED);
+            w = next;
+        }
+    }
+
+    /** A thread blocked in PtlEQWait; one per thread, reused. */
+    static final class Waiter {
+        static final int WAITING = 0;
+        static final int DONE = 1;
+        static final int CANCELLED = 2;
+
+        final Thread thread;
+        /** Parks {@link #event} when no caller's event is being filled. */
+        final Event spare = new Event();
+        Event event = spare;
+        ReturnCode result = ReturnCode.OK;
+        volatile int state;
+        @Nullable Waiter next;
+
+        Waiter(Thread thread) {
+            this.thread = thread;
+        }
+
+        void wake(int newState) {
+            state = newState;
+            LockSupport.unpark(thread);
+        }
+    }
+}

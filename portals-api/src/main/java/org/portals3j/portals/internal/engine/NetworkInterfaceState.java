@@ -1,0 +1,410 @@
+package org.portals3j.portals.internal.engine;
+
+import java.lang.foreign.MemorySegment;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.portals.Event;
+import org.portals3j.portals.EventKind;
+import org.portals3j.portals.MdOption;
+import org.portals3j.portals.MemoryDescriptor;
+import org.portals3j.portals.NiFailType;
+import org.portals3j.portals.NiLimits;
+import org.portals3j.portals.StatusRegister;
+import org.portals3j.portals.Unlink;
+import org.portals3j.portals.internal.wire.MessageHeader;
+
+/**
+ * One network interface of a process (L2722): its Portal table, access control table, objects, status
+ * registers and event sequence. Every method runs under the engine lock.
+ *
+ * <p>The receive algorithm (§5.3 of the digest; L15019-L15132) lives in {@link #receivePut},
+ * {@link #receiveGet} and {@link #match}; the unlink rules in {@link #unlinkMd}.
+ */
+final class NetworkInterfaceState {
+    /** Passed as {@code link} to {@link #post}: the event links to itself (START events and ACK, A-51). */
+    static final long SELF_LINK = -1L;
+
+    final int libraryId;
+    final int index;
+    boolean live;
+    /** Generation of this interface's handle; bumped by PtlNIFini, so old handles die. */
+    int incarnation;
+    int pid;
+    int uid;
+    NiLimits limits = NiLimits.DEFAULT;
+    MatchList[] portals = new MatchList[0];
+    AccessControlEntry[] acl = new AccessControlEntry[0];
+    final SlotTable<MatchEntryState> mes = new SlotTable<>(MatchEntryState::new);
+    final SlotTable<MemoryDescriptorState> mds = new SlotTable<>(MemoryDescriptorState::new);
+    final SlotTable<EventQueueState> eqs = new SlotTable<>(EventQueueState::new);
+    final long[] registers = new long[StatusRegister.COUNT];
+    private long nextSequence = 1;
+    private final Event scratch = new Event();
+    private final MatchList.Cursor cursor = new MatchList.Cursor();
+    /** Where {@link #match} accepted: the offset into the MD and the manipulated length. */
+    long acceptOffset;
+    long acceptLength;
+
+    NetworkInterfaceState(int libraryId, int index) {
+        this.libraryId = libraryId;
+        this.index = index;
+    }
+
+    // ---- life cycle ---------------------------------------------------------------------------
+
+    void init(int newPid, int newUid, NiLimits newLimits, boolean aclEntryZero) {
+        pid = newPid;
+        uid = newUid;
+        limits = newLimits;
+        portals = new MatchList[newLimits.maxPtableIndex() + 1];
+        for (int i = 0; i < portals.length; i++) {
+            portals[i] = new MatchList();
+        }
+        acl = new AccessControlEntry[newLimits.maxAtableIndex() + 1];
+        for (int i = 0; i < acl.length; i++) {
+            acl[i] = new AccessControlEntry();
+        }
+        if (aclEntryZero) {
+            // Entry 0 lets every process of the same user id in, on any portal (L7271, A-29).
+            acl[0].set(-1, -1, newUid, -1);
+        }
+        mes.limit(newLimits.maxMatchEntries());
+        mds.limit(newLimits.maxMemDescriptors());
+        eqs.limit(newLimits.maxEventQueues());
+        java.util.Arrays.fill(registers, 0L);
+        live = true;
+    }
+
+    /** PtlNIFini: every object dies, waiters wake with PTL_INV_EQ, later completions are ignored. */
+    void teardown() {
+        eqs.forEachCreated(q -> {
+            if (q.live) {
+                q.cancelWaiters();
+            }
+        });
+        mds.forEachCreated(MemoryDescriptorState::reset);
+        mes.clear();
+        mds.clear();
+        eqs.clear();
+        for (MatchList list : portals) {
+            list.clear();
+        }
+        portals = new MatchList[0];
+        acl = new AccessControlEntry[0];
+        live = false;
+        incarnation = (incarnation + 1) & HandleCodec.GENERATION_MASK;
+    }
+
+    long handle() {
+        return HandleCodec.encode(HandleCodec.KIND_NI, libraryId, index, 0, incarnation);
+    }
+
+    long handleOf(MatchEntryState me) {
+        return HandleCodec.encode(HandleCodec.KIND_ME, libraryId, index, me.slot, me.generation);
+    }
+
+    long handleOf(EventQueueState q) {
+        return HandleCodec.encode(HandleCodec.KIND_EQ, libraryId, index, q.slot, q.generation);
+    }
+
+    long handleOf(MemoryDescriptorState md) {
+        return HandleCodec.encode(HandleCodec.KIND_MD, libraryId, index, md.slot, md.generation);
+    }
+
+    // ---- lookups (null = no such live object on this interface) ------------------------------
+
+    private boolean names(long handle, int kind) {
+        return live && HandleCodec.kind(handle) == kind && HandleCodec.library(handle) == libraryId
+                && HandleCodec.iface(handle) == index;
+    }
+
+    @Nullable MatchEntryState lookupMe(long handle) {
+        return names(handle, HandleCodec.KIND_ME)
+                ? mes.lookup(HandleCodec.slot(handle), HandleCodec.generation(handle)) : null;
+    }
+
+    @Nullable MemoryDescriptorState lookupMd(long handle) {
+        return names(handle, HandleCodec.KIND_MD)
+                ? mds.lookup(HandleCodec.slot(handle), HandleCodec.generation(handle)) : null;
+    }
+
+    @Nullable EventQueueState lookupEq(long handle) {
+        return names(handle, HandleCodec.KIND_EQ)
+                ? eqs.lookup(HandleCodec.slot(handle), HandleCodec.generation(handle)) : null;
+    }
+
+    // ---- objects ------------------------------------------------------------------------------
+
+    /** A new MD from {@code value} (already validated), or null if the interface is out of MDs. */
+    @Nullable MemoryDescriptorState newMd(MemoryDescriptor value, @Nullable EventQueueState queue) {
+        MemoryDescriptorState md = mds.allocate();
+        if (md == null) {
+            return null;
+        }
+        md.reset();
+        md.set(value, queue);
+        md.handle = handleOf(md);
+        return md;
+    }
+
+    void removeMe(MatchEntryState me) {
+        portals[me.portal].remove(me);
+        me.md = null;
+        mes.free(me);
+    }
+
+    /**
+     * Unlinks an MD: posts UNLINK first if asked (automatic unlinks only, L6440), detaches it from its
+     * entry, and removes the entry too if the entry was made with {@code PTL_UNLINK} (L4346, A-04). The
+     * MD's handles die at once; its slot is freed once no operation is pending on it (A-37).
+     *
+     * @param cause the sequence of the event that caused the unlink, or 0 (A-51, A-25)
+     */
+    void unlinkMd(MemoryDescriptorState md, boolean postEvent, long cause, int initNid, int initPid, int initUid,
+                  int portal, long bits, long rlength, long mlength, long offset) {
+        if (postEvent) {
+            post(md, EventKind.UNLINK, cause, initNid, initPid, initUid, portal, bits, rlength, mlength, offset,
+                    0L, NiFailType.OK);
+        }
+        MatchEntryState me = md.me;
+        md.me = null;
+        if (me != null) {
+            me.md = null;
+            if (me.unlink == Unlink.UNLINK) {
+                removeMe(me);
+            }
+        }
+        mds.retire(md);
+        if (md.pending == 0) {
+            freeMd(md);
+        } else {
+            md.zombie = true;
+        }
+    }
+
+    /** Releases a slot: the object forgets the user's memory so it can be collected. */
+    void freeMd(MemoryDescriptorState md) {
+        md.reset();
+        mds.free(md);
+    }
+
+    /** One pending operation on {@code md} finished; a zombie MD is freed with its last one. */
+    void releasePending(MemoryDescriptorState md) {
+        md.pending--;
+        if (md.zombie && md.pending == 0) {
+            freeMd(md);
+        }
+    }
+
+    /** The automatic unlink after a successful operation (L5468): attached, PTL_UNLINK, now inactive. */
+    void autoUnlinkIfInactive(MemoryDescriptorState md, long cause, int initNid, int initPid, int initUid,
+                              int portal, long bits, long rlength, long mlength, long offset) {
+        if (md.live && md.me != null && md.unlinkOp == Unlink.UNLINK && md.inactive()) {
+            unlinkMd(md, true, cause, initNid, initPid, initUid, portal, bits, rlength, mlength, offset);
+        }
+    }
+
+    // ---- events -------------------------------------------------------------------------------
+
+    /**
+     * Logs an event on {@code md}'s queue, if it has one (L5279): the fields of §4.4 of the digest, the
+     * MD's state now (L6642), a sequence unique on this interface (A-51).
+     *
+     * @return the event's sequence, or 0 if the MD has no event queue
+     */
+    long post(MemoryDescriptorState md, EventKind kind, long link, int initNid, int initPid, int initUid,
+              int portal, long bits, long rlength, long mlength, long offset, long hdrData, NiFailType fail) {
+        EventQueueState q = md.eventQueue();
+        if (q == null) {
+            return 0;
+        }
+        long sequence = nextSequence++;
+        Event e = scratch;
+        e.type = kind;
+        e.initiatorNid = initNid;
+        e.initiatorPid = initPid;
+        e.uid = initUid;
+        e.portal = portal;
+        e.matchBits = bits;
+        e.rlength = rlength;
+        e.mlength = mlength;
+        e.offset = offset;
+        e.mdHandle = md.handle;
+        e.mdStart = md.start;
+        e.mdLength = md.length;
+        e.mdThreshold = md.threshold;
+        e.mdMaxOffset = md.maxOffset;
+        e.mdOptions = md.options;
+        e.mdUserPtr = md.userPtr;
+        e.mdEventq = md.eqHandle;
+        e.hdrData = hdrData;
+        e.link = link == SELF_LINK ? sequence : link;
+        e.niFailType = fail;
+        e.sequence = sequence;
+        if (!q.post(e)) {
+            registers[StatusRegister.EVENTS_DROPPED.index()]++;
+        }
+        e.mdStart = MemorySegment.NULL;
+        e.mdUserPtr = null;
+        return sequence;
+    }
+
+    /** Counts a discarded message (L15105) under {@code PTL_SR_DROP_COUNT} and its reason. */
+    void drop(StatusRegister reason) {
+        registers[StatusRegister.DROP_COUNT.index()]++;
+        registers[reason.index()]++;
+    }
+
+    // ---- the receive algorithm (L15068-L15125) ------------------------------------------------
+
+    /** Portal index and access control checks for a put or get (L15085-L15100, A-29). */
+    private boolean admit(MessageHeader rx) {
+        int portal = rx.portal();
+        if (portal < 0 || portal >= portals.length) {
+            drop(StatusRegister.DROP_INV_PORTAL);
+            return false;
+        }
+        int cookie = rx.cookie();
+        if (cookie < 0 || cookie >= acl.length
+                || !acl[cookie].allows(rx.initiatorNid(), rx.initiatorPid(), rx.user(), portal)) {
+            drop(StatusRegister.DROP_ACL);
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * The walk of L15068: the first entry, in list order, whose criteria match and whose MD accepts.
+     * On acceptance the threshold, local offset and pending count are updated here, atomically with the
+     * match (L2042), and {@link #acceptOffset}/{@link #acceptLength} say where.
+     */
+    private @Nullable MemoryDescriptorState match(boolean put, MessageHeader rx) {
+        int nid = rx.initiatorNid();
+        int initPid = rx.initiatorPid();
+        long bits = rx.matchBits();
+        long rlength = rx.length();
+        MdOption op = put ? MdOption.OP_PUT : MdOption.OP_GET;
+        MatchList.Cursor c = cursor;
+        c.start(portals[rx.portal()], bits);
+        for (MatchEntryState me = c.next(); me != null; me = c.next()) {
+            if (!me.matchesId(nid, initPid) || !me.matchesBits(bits)) {
+                continue;
+            }
+            MemoryDescriptorState md = me.md;
+            if (md == null || !md.has(op) || md.inactive()) {
+                continue; // no MD, op not enabled (L15113), threshold 0 or past max_offset (L5116, L5138)
+            }
+            long off = md.has(MdOption.MANAGE_REMOTE) ? rx.offset() : md.localOffset;
+            long avail = off >= md.length ? 0 : md.length - off;
+            long mlength;
+            if (rlength <= avail) {
+                mlength = rlength;
+            } else if (md.has(MdOption.TRUNCATE)) {
+                mlength = avail; // L5188
+            } else {
+                if (md.unlinkNofit == Unlink.UNLINK) {
+                    // L5511, A-25: unlinked; the request goes on down the list. No event caused it.
+                    unlinkMd(md, true, 0L, nid, initPid, rx.user(), rx.portal(), bits, rlength, 0L, off);
+                }
+                continue;
+            }
+            if (md.threshold > 0) {
+                md.threshold--; // L5114; PTL_MD_THRESH_INF is negative and never changes
+            }
+            if (!md.has(MdOption.MANAGE_REMOTE)) {
+                md.localOffset = off + mlength; // by the manipulated length
+            }
+            md.pending++;
+            acceptOffset = off;
+            acceptLength = mlength;
+            return md;
+        }
+        return null;
+    }
+
+    /**
+     * Phase one of a put: admit, match, post PUT_START, and name the deposit region.
+     *
+     * @return the MD the put landed in, or null if it was dropped (counted)
+     */
+    @Nullable MemoryDescriptorState receivePut(MessageHeader rx, IncomingPut p) {
+        if (!admit(rx)) {
+            return null;
+        }
+        MemoryDescriptorState md = match(true, rx);
+        if (md == null) {
+            drop(StatusRegister.DROP_NO_MATCH);
+            return null;
+        }
+        registers[StatusRegister.PUTS_RECEIVED.index()]++;
+        p.ni = this;
+        p.incarnation = incarnation;
+        p.md = md;
+        p.initiatorNid = rx.initiatorNid();
+        p.initiatorPid = rx.initiatorPid();
+        p.uid = rx.user();
+        p.portal = rx.portal();
+        p.matchBits = rx.matchBits();
+        p.rlength = rx.length();
+        p.mlength = acceptLength;
+        p.offset = acceptOffset;
+        p.hdrData = rx.hdrData();
+        p.ackMd = rx.mdHandle();
+        p.exchange = rx.exchange();
+        p.link = post(md, EventKind.PUT_START, SELF_LINK, p.initiatorNid, p.initiatorPid, p.uid, p.portal,
+                p.matchBits, p.rlength, p.mlength, p.offset, p.hdrData, NiFailType.OK);
+        return md;
+    }
+
+    /**
+     * Phase one of a get: admit, match, post GET_START. The reply is sent by the caller, after the lock
+     * is released; GET_END follows when the reply has been sent (L6325).
+     *
+     * @return the MD, or null if the get was dropped (counted)
+     */
+    @Nullable MemoryDescriptorState receiveGet(MessageHeader rx, PendingOp op, int source) {
+        if (!admit(rx)) {
+            return null;
+        }
+        MemoryDescriptorState md = match(false, rx);
+        if (md == null) {
+            drop(StatusRegister.DROP_NO_MATCH);
+            return null;
+        }
+        registers[StatusRegister.GETS_RECEIVED.index()]++;
+        op.ni = this;
+        op.md = md;
+        op.peerRank = source;
+        op.peerNid = rx.initiatorNid();
+        op.peerPid = rx.initiatorPid();
+        op.uid = rx.user();
+        op.portal = rx.portal();
+        op.matchBits = rx.matchBits();
+        op.rlength = rx.length();
+        op.mlength = acceptLength;
+        op.offset = acceptOffset;
+        op.link = post(md, EventKind.GET_START, SELF_LINK, op.peerNid, op.peerPid, op.uid, op.portal,
+                op.matchBits, op.rlength, op.mlength, op.offset, 0L, NiFailType.OK);
+        registers[StatusRegister.BYTES_SENT.index()] += acceptLength;
+        return md;
+    }
+
+    /**
+     * Logs an ACK (L15039): only if the MD still exists and has an event queue with room; otherwise the
+     * ack is dropped and counted (L15049-L15055, A-35). The threshold is not touched (A-27).
+     */
+    void acceptAck(long mdHandle, int fromNid, int fromPid, int fromUid, int portal, long bits, long offset,
+                   long rlength, long mlength) {
+        MemoryDescriptorState md = lookupMd(mdHandle);
+        if (md == null) {
+            drop(StatusRegister.DROP_STALE_MD);
+            return;
+        }
+        EventQueueState q = md.eventQueue();
+        if (q == null || q.full()) {
+            drop(StatusRegister.DROP_ACK_NO_EQ);
+            return;
+        }
+        post(md, EventKind.ACK, SELF_LINK, fromNid, fromPid, fromUid, portal, bits, rlength, mlength, offset,
+                0L, NiFailType.OK);
+    }
+}

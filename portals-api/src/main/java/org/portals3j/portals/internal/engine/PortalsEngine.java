@@ -1,0 +1,1170 @@
+package org.portals3j.portals.internal.engine;
+
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.portals.AckRequest;
+import org.portals3j.portals.AttachedEntry;
+import org.portals3j.portals.Event;
+import org.portals3j.portals.EventKind;
+import org.portals3j.portals.InsertPosition;
+import org.portals3j.portals.MdOption;
+import org.portals3j.portals.MdUpdateResult;
+import org.portals3j.portals.MemoryDescriptor;
+import org.portals3j.portals.NiFailType;
+import org.portals3j.portals.NiInit;
+import org.portals3j.portals.NiLimits;
+import org.portals3j.portals.PortalsConfig;
+import org.portals3j.portals.PortalsException;
+import org.portals3j.portals.ProcessId;
+import org.portals3j.portals.ReturnCode;
+import org.portals3j.portals.StatusRegister;
+import org.portals3j.portals.Unlink;
+import org.portals3j.portals.internal.wire.MessageHeader;
+import org.portals3j.portals.internal.wire.MessageType;
+import org.portals3j.runtime.Job;
+import org.portals3j.runtime.JobMember;
+import org.portals3j.transport.Deposit;
+import org.portals3j.transport.IdleStrategy;
+import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.Transport;
+
+/**
+ * The Portals library of one process: its interfaces, the API functions' semantics, and the
+ * transport's message handler. {@link org.portals3j.portals.Portals} is the public front end.
+ *
+ * <p>Error precedence (not specified; the TCK does not rely on it): {@code PTL_NOINIT}, then an invalid
+ * handle, then invalid argument values, then state errors, then {@code PTL_NOSPACE} (digest §2.6).
+ */
+public final class PortalsEngine implements MessageHandler {
+    private static final AtomicInteger LIBRARIES = new AtomicInteger();
+    /** Largest event queue (events); a larger count gives PTL_NOSPACE. */
+    static final long MAX_EQ_COUNT = 1L << 24;
+
+    /** Makes every API call atomic with respect to other threads and incoming operations (L2042). */
+    final ReentrantLock lock = new ReentrantLock();
+    final int libraryId = LIBRARIES.getAndIncrement() & 0xFF;
+    private final Transport transport;
+    private final Job job;
+    private final JobMember self;
+    private final PortalsConfig config;
+    private final NetworkInterfaceState[] nis;
+    private final SendChannel[] channels;
+    private final PendingOps ops = new PendingOps();
+    private final IncomingPut[] incomingPuts;
+    private volatile boolean initialized;
+    /** Messages that reached no interface: not initialised, or not attributable to one (undefined by the spec). */
+    private long unattributed;
+    // Receive side: the transport serialises header/deposit callbacks, so one of each suffices.
+    private final MessageHeader rx = new MessageHeader();
+    private final MemorySegment responseBuffer = MessageHeader.allocate();
+    private final MessageHeader response = new MessageHeader().wrap(responseBuffer);
+    private final ThreadLocal<EventQueueState.@Nullable Waiter> waiters = new ThreadLocal<>();
+    private final ThreadLocal<@Nullable IdleStrategy> idlers = new ThreadLocal<>();
+
+    private PortalsEngine(Job job, Transport transport, PortalsConfig config) {
+        this.job = job;
+        this.transport = transport;
+        this.config = config;
+        this.self = job.peers().member(transport.rank());
+        this.nis = new NetworkInterfaceState[config.interfaces()];
+        for (int i = 0; i < nis.length; i++) {
+            nis[i] = new NetworkInterfaceState(libraryId, i);
+        }
+        this.channels = new SendChannel[job.size()];
+        this.incomingPuts = new IncomingPut[job.size()];
+        for (int r = 0; r < job.size(); r++) {
+            channels[r] = new SendChannel();
+            incomingPuts[r] = new IncomingPut();
+        }
+        if (transport.maxHeaderLength() < MessageHeader.LENGTH) {
+            throw new IllegalArgumentException("transport " + transport.provider() + " carries headers of at most "
+                    + transport.maxHeaderLength() + " bytes; Portals needs " + MessageHeader.LENGTH);
+        }
+    }
+
+    /** Creates the library for the rank whose endpoint {@code transport} is, and starts receiving. */
+    public static PortalsEngine create(Job job, Transport transport, PortalsConfig config) {
+        PortalsEngine engine = new PortalsEngine(job, transport, config);
+        transport.start(engine);
+        return engine;
+    }
+
+    public Transport transport() {
+        return transport;
+    }
+
+    public Job job() {
+        return job;
+    }
+
+    public int rank() {
+        return transport.rank();
+    }
+
+    // ==== PtlInit / PtlFini =====================================================================
+
+    /** PtlInit (L2618): may be called any number of times; returns max_interfaces. */
+    public int init() {
+        lock.lock();
+        try {
+            initialized = true;
+            return nis.length;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** PtlFini (L2705): tears down every interface. Calls after it answer PTL_NOINIT. */
+    public void fini() {
+        lock.lock();
+        try {
+            for (NetworkInterfaceState ni : nis) {
+                if (ni.live) {
+                    teardown(ni);
+                }
+            }
+            initialized = false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void requireInit() {
+        if (!initialized) {
+            throw new PortalsException(ReturnCode.NOINIT, "PtlInit has not been called (or PtlFini was)");
+        }
+    }
+
+    // ==== network interfaces ====================================================================
+
+    /**
+     * PtlNIInit (L2852). A repeat call with the same pid or PTL_PID_ANY returns the existing handle and
+     * its limits, ignoring {@code desired} (L2911); asking for a different explicit pid is
+     * PTL_INIT_DUP (A-08). {@code desired} is honoured within {@link NiLimits#MAXIMUM}; a negative
+     * {@code max_atable_index} is PTL_INV_ASIZE.
+     */
+    public NiInit niInit(int iface, int pid, @Nullable NiLimits desired) {
+        lock.lock();
+        try {
+            requireInit();
+            if (iface < 0 || iface >= nis.length) {
+                throw new PortalsException(ReturnCode.INIT_INV, "interface " + iface + " does not exist (this process has "
+                        + nis.length + ", numbered from 0)");
+            }
+            if (pid < ProcessId.PID_ANY) {
+                throw new PortalsException(ReturnCode.INV_PROC, "pid " + pid + " is neither PTL_PID_ANY nor >= 0");
+            }
+            NetworkInterfaceState ni = nis[iface];
+            if (ni.live) {
+                if (pid != ProcessId.PID_ANY && pid != ni.pid) {
+                    throw new PortalsException(ReturnCode.INIT_DUP, "interface " + iface + " is already initialised with pid "
+                            + ni.pid + "; it cannot be initialised again with pid " + pid);
+                }
+                return new NiInit(new org.portals3j.portals.NiHandle(ni.handle()), ni.limits);
+            }
+            NiLimits limits = desired == null ? config.defaultLimits() : honour(desired);
+            ni.init(pid == ProcessId.PID_ANY ? self.pid() : pid, self.uid(), limits,
+                    iface == 0 || config.aclEntryZeroEverywhere());
+            return new NiInit(new org.portals3j.portals.NiHandle(ni.handle()), limits);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static NiLimits honour(NiLimits desired) {
+        if (desired.maxAtableIndex() < 0) {
+            throw new PortalsException(ReturnCode.INV_ASIZE, "desired max_atable_index " + desired.maxAtableIndex()
+                    + " is negative");
+        }
+        NiLimits max = NiLimits.MAXIMUM;
+        return new NiLimits(clamp(desired.maxMatchEntries(), 1, max.maxMatchEntries()),
+                clamp(desired.maxMemDescriptors(), 1, max.maxMemDescriptors()),
+                clamp(desired.maxEventQueues(), 1, max.maxEventQueues()),
+                clamp(desired.maxAtableIndex(), 0, max.maxAtableIndex()),
+                clamp(desired.maxPtableIndex(), 0, max.maxPtableIndex()));
+    }
+
+    private static int clamp(int v, int lo, int hi) {
+        return Math.max(lo, Math.min(hi, v));
+    }
+
+    /** PtlNIFini (L3156). */
+    public void niFini(long niHandle) {
+        lock.lock();
+        try {
+            requireInit();
+            teardown(ni(niHandle));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void teardown(NetworkInterfaceState ni) {
+        ops.forEachInUse(op -> {
+            if (op.ni == ni) {
+                ops.release(op);
+            }
+        });
+        for (IncomingPut p : incomingPuts) {
+            if (p.ni == ni) {
+                p.clear();
+            }
+        }
+        ni.teardown();
+    }
+
+    /** PtlNIStatus (L3246). */
+    public long niStatus(long niHandle, StatusRegister register) {
+        lock.lock();
+        try {
+            requireInit();
+            NetworkInterfaceState ni = ni(niHandle);
+            if (!register.isValid()) {
+                throw new PortalsException(ReturnCode.INV_SR_INDX, "status register " + register.index()
+                        + " does not exist (valid: 0.." + (StatusRegister.COUNT - 1) + ")");
+            }
+            return ni.registers[register.index()];
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** PtlNIDist (L3428): 0 to oneself, 1 to any other process of the job. */
+    public long niDist(long niHandle, ProcessId process) {
+        lock.lock();
+        try {
+            requireInit();
+            NetworkInterfaceState ni = ni(niHandle);
+            requireConcreteTarget(process);
+            return process.nid() == self.nid() && process.pid() == ni.pid ? 0L : 1L;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** PtlNIHandle (L3598): the interface an object belongs to; an NI handle gives itself back. */
+    public long niHandle(long anyHandle) {
+        lock.lock();
+        try {
+            requireInit();
+            int kind = HandleCodec.kind(anyHandle);
+            int iface = HandleCodec.iface(anyHandle);
+            if (HandleCodec.library(anyHandle) == libraryId && iface < nis.length) {
+                NetworkInterfaceState ni = nis[iface];
+                boolean valid = switch (kind) {
+                    case HandleCodec.KIND_NI -> ni.live && anyHandle == ni.handle();
+                    case HandleCodec.KIND_ME -> ni.lookupMe(anyHandle) != null;
+                    case HandleCodec.KIND_MD -> ni.lookupMd(anyHandle) != null;
+                    case HandleCodec.KIND_EQ -> ni.lookupEq(anyHandle) != null;
+                    default -> false;
+                };
+                if (valid) {
+                    return ni.handle();
+                }
+            }
+            throw new PortalsException(ReturnCode.INV_HANDLE, "0x" + Long.toHexString(anyHandle)
+                    + " is not the handle of a live object of this process");
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** PtlGetUid (L3749). */
+    public int getUid(long niHandle) {
+        lock.lock();
+        try {
+            requireInit();
+            return ni(niHandle).uid;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** PtlGetId (L3931). */
+    public ProcessId getId(long niHandle) {
+        lock.lock();
+        try {
+            requireInit();
+            return new ProcessId(self.nid(), ni(niHandle).pid);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ==== match entries =========================================================================
+
+    /** PtlMEAttach (L4098). */
+    public long meAttach(long niHandle, int portal, ProcessId matchId, long matchBits, long ignoreBits,
+                         Unlink unlink, InsertPosition position) {
+        lock.lock();
+        try {
+            requireInit();
+            NetworkInterfaceState ni = ni(niHandle);
+            if (portal < 0 || portal > ni.limits.maxPtableIndex()) {
+                throw new PortalsException(ReturnCode.INV_PTINDEX, "portal index " + portal + " is outside 0.."
+                        + ni.limits.maxPtableIndex() + (portal == -1 ? " (PTL_PT_INDEX_ANY is valid only in PtlACEntry, A-61)" : ""));
+            }
+            requirePattern(matchId);
+            MatchList list = ni.portals[portal];
+            MatchEntryState me = newMe(ni, list, portal, matchId, matchBits, ignoreBits, unlink);
+            list.insert(me, null, position);
+            return ni.handleOf(me);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** PtlMEAttachAny (L4465): the lowest portal index whose match list is empty. */
+    public AttachedEntry meAttachAny(long niHandle, ProcessId matchId, long matchBits, long ignoreBits,
+                                     Unlink unlink) {
+        lock.lock();
+        try {
+            requireInit();
+            NetworkInterfaceState ni = ni(niHandle);
+            requirePattern(matchId);
+            for (int portal = 0; portal < ni.portals.length; portal++) {
+                MatchList list = ni.portals[portal];
+                if (list.length == 0) {
+                    MatchEntryState me = newMe(ni, list, portal, matchId, matchBits, ignoreBits, unlink);
+                    list.insert(me, null, InsertPosition.AFTER);
+                    return new AttachedEntry(portal, new org.portals3j.portals.MeHandle(ni.handleOf(me)));
+                }
+            }
+            throw new PortalsException(ReturnCode.PT_FULL, "every portal index (0.." + ni.limits.maxPtableIndex()
+                    + ") already has a match list");
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** PtlMEInsert (L4679), with the unlink argument of the argument table and the examples. */
+    public long meInsert(long current, ProcessId matchId, long matchBits, long ignoreBits, Unlink unlink,
+                         InsertPosition position) {
+        lock.lock();
+        try {
+            requireInit();
+            NetworkInterfaceState ni = niOf(current, HandleCodec.KIND_ME, ReturnCode.INV_ME);
+            MatchEntryState cur = ni.lookupMe(current);
+            if (cur == null) {
+                throw new PortalsException(ReturnCode.INV_ME, "no live match entry has handle 0x" + Long.toHexString(current));
+            }
+            requirePattern(matchId);
+            MatchList list = ni.portals[cur.portal];
+            MatchEntryState me = newMe(ni, list, cur.portal, matchId, matchBits, ignoreBits, unlink);
+            list.insert(me, cur, position);
+            return ni.handleOf(me);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private MatchEntryState newMe(NetworkInterfaceState ni, MatchList list, int portal, ProcessId matchId,
+                                  long matchBits, long ignoreBits, Unlink unlink) {
+        if (list.length >= config.maxMatchListLength()) {
+            throw new PortalsException(ReturnCode.ML_TOOLONG, "the match list of portal " + portal + " already has "
+                    + list.length + " entries, the most this interface allows (A-07)");
+        }
+        MatchEntryState me = ni.mes.allocate();
+        if (me == null) {
+            throw new PortalsException(ReturnCode.NOSPACE, "the interface already has max_match_entries = "
+                    + ni.limits.maxMatchEntries() + " match entries");
+        }
+        me.portal = portal;
+        me.matchNid = matchId.nid();
+        me.matchPid = matchId.pid();
+        me.matchBits = matchBits;
+        me.ignoreBits = ignoreBits;
+        me.unlink = unlink;
+        me.md = null;
+        return me;
+    }
+
+    /**
+     * PtlMEUnlink (L4924): removes the entry and releases its MD. No UNLINK event (the unlink is
+     * explicit). If operations are pending on the MD they complete and their END events are still
+     * logged; the MD's handle dies at once (A-37).
+     */
+    public void meUnlink(long meHandle) {
+        lock.lock();
+        try {
+            requireInit();
+            NetworkInterfaceState ni = niOf(meHandle, HandleCodec.KIND_ME, ReturnCode.INV_ME);
+            MatchEntryState me = ni.lookupMe(meHandle);
+            if (me == null) {
+                throw new PortalsException(ReturnCode.INV_ME, "no live match entry has handle 0x" + Long.toHexString(meHandle));
+            }
+            MemoryDescriptorState md = me.md;
+            if (md != null) {
+                md.me = null;
+                me.md = null;
+                ni.mds.retire(md);
+                if (md.pending == 0) {
+                    ni.freeMd(md);
+                } else {
+                    md.zombie = true;
+                }
+            }
+            ni.removeMe(me);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ==== memory descriptors ====================================================================
+
+    /** PtlMDAttach (L5297): a bad {@code eventq} is PTL_ILL_MD here. */
+    public long mdAttach(long meHandle, MemoryDescriptor value, Unlink unlinkOp, Unlink unlinkNofit) {
+        lock.lock();
+        try {
+            requireInit();
+            NetworkInterfaceState ni = niOf(meHandle, HandleCodec.KIND_ME, ReturnCode.INV_ME);
+            MatchEntryState me = ni.lookupMe(meHandle);
+            if (me == null) {
+                throw new PortalsException(ReturnCode.INV_ME, "no live match entry has handle 0x" + Long.toHexString(meHandle));
+            }
+            EventQueueState queue = validate(ni, value, ReturnCode.ILL_MD);
+            if (me.md != null) {
+                throw new PortalsException(ReturnCode.INUSE, "the match entry already has a memory descriptor");
+            }
+            MemoryDescriptorState md = ni.newMd(value, queue);
+            if (md == null) {
+                throw new PortalsException(ReturnCode.NOSPACE, "the interface already has max_mem_descriptors = "
+                        + ni.limits.maxMemDescriptors() + " memory descriptors");
+            }
+            md.me = me;
+            md.unlinkOp = unlinkOp;
+            md.unlinkNofit = unlinkNofit;
+            me.md = md;
+            return md.handle;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** PtlMDBind (L5597): a free-floating MD, never auto-unlinked. */
+    public long mdBind(long niHandle, MemoryDescriptor value) {
+        lock.lock();
+        try {
+            requireInit();
+            NetworkInterfaceState ni = ni(niHandle);
+            EventQueueState queue = validate(ni, value, ReturnCode.INV_EQ);
+            MemoryDescriptorState md = ni.newMd(value, queue);
+            if (md == null) {
+                throw new PortalsException(ReturnCode.NOSPACE, "the interface already has max_mem_descriptors = "
+                        + ni.limits.maxMemDescriptors() + " memory descriptors");
+            }
+            md.bound = true;
+            return md.handle;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Checks a {@code ptl_md_t} (grounds for PTL_ILL_MD: L5362, L5639, L6003) and resolves its event queue.
+     *
+     * @param badQueue the code for an {@code eventq} that names no queue at all: PTL_ILL_MD for
+     *                 PtlMDAttach/PtlMDUpdate, PTL_INV_EQ for PtlMDBind (L5664, A-14). A live queue of
+     *                 another interface is PTL_ILL_MD everywhere (L5362, L5639).
+     */
+    private @Nullable EventQueueState validate(NetworkInterfaceState ni, MemoryDescriptor md, ReturnCode badQueue) {
+        String problem = null;
+        if (md.length() < 0) {
+            problem = "length " + Long.toUnsignedString(md.length()) + " is larger than any memory";
+        } else if (md.start().isNative() && md.start().address() == 0) {
+            if (md.length() > 0) {
+                problem = "start is NULL but length is " + md.length() + " (A-55)";
+            }
+        } else if (md.length() > md.start().byteSize()) {
+            problem = "length " + md.length() + " runs past the end of the " + md.start().byteSize() + "-byte segment";
+        } else if (!md.start().scope().isAlive()) {
+            problem = "the memory of start has been freed (its arena is closed)";
+        }
+        if (problem == null && md.threshold() < MemoryDescriptor.THRESH_INF) {
+            problem = "threshold " + md.threshold() + " is negative (use THRESH_INF for no bound)";
+        }
+        if (problem == null && md.maxOffset() < 0) {
+            problem = "max_offset " + md.maxOffset() + " is negative";
+        }
+        if (problem == null && (md.options() & ~MdOption.ALL_BITS) != 0) {
+            problem = "options 0x" + Integer.toHexString(md.options()) + " has bits that are not PTL_MD_* options";
+        }
+        if (problem != null) {
+            throw new PortalsException(ReturnCode.ILL_MD, problem);
+        }
+        long eq = md.eventq().value();
+        if (eq == 0L) {
+            return null;
+        }
+        EventQueueState queue = ni.lookupEq(eq);
+        if (queue != null) {
+            return queue;
+        }
+        int iface = HandleCodec.iface(eq);
+        if (HandleCodec.library(eq) == libraryId && iface < nis.length && iface != ni.index
+                && nis[iface].lookupEq(eq) != null) {
+            throw new PortalsException(ReturnCode.ILL_MD, "the event queue belongs to interface " + iface
+                    + ", the memory descriptor to interface " + ni.index);
+        }
+        throw new PortalsException(badQueue, "eventq 0x" + Long.toHexString(eq) + " is neither a live event queue nor PTL_EQ_NONE");
+    }
+
+    /** PtlMDUnlink (L5810): PTL_MD_INUSE while operations are pending (L5824); no UNLINK event (L6444). */
+    public void mdUnlink(long mdHandle) {
+        lock.lock();
+        try {
+            requireInit();
+            NetworkInterfaceState ni = niOf(mdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
+            MemoryDescriptorState md = ni.lookupMd(mdHandle);
+            if (md == null) {
+                throw new PortalsException(ReturnCode.INV_MD, "no live memory descriptor has handle 0x" + Long.toHexString(mdHandle));
+            }
+            if (md.pending > 0) {
+                throw new PortalsException(ReturnCode.MD_INUSE, md.pending + " operation(s) are still pending on the memory descriptor");
+            }
+            ni.unlinkMd(md, false, 0L, 0, 0, 0, 0, 0L, 0L, 0L, 0L);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * PtlMDUpdate (L5905): atomically, only if {@code testq} is PTL_EQ_NONE or empty (L5914). The old
+     * value is always returned, also on PTL_NOUPDATE; the local offset is kept; the update does not count
+     * against the threshold (L5129, A-38). With {@code newValue} null nothing changes, but the
+     * {@code testq} test still decides the status.
+     */
+    public MdUpdateResult mdUpdate(long mdHandle, @Nullable MemoryDescriptor newValue, long testq) {
+        lock.lock();
+        try {
+            requireInit();
+            NetworkInterfaceState ni = niOf(mdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
+            MemoryDescriptorState md = ni.lookupMd(mdHandle);
+            if (md == null) {
+                throw new PortalsException(ReturnCode.INV_MD, "no live memory descriptor has handle 0x" + Long.toHexString(mdHandle));
+            }
+            EventQueueState test = null;
+            if (testq != 0L) {
+                int iface = HandleCodec.iface(testq);
+                test = HandleCodec.library(testq) == libraryId && iface < nis.length ? nis[iface].lookupEq(testq) : null;
+                if (test == null) {
+                    throw new PortalsException(ReturnCode.INV_EQ, "testq 0x" + Long.toHexString(testq)
+                            + " is neither a live event queue nor PTL_EQ_NONE");
+                }
+            }
+            MemoryDescriptor previous = md.snapshot();
+            EventQueueState queue = newValue == null ? null : validate(ni, newValue, ReturnCode.ILL_MD);
+            if (test != null && !test.isEmpty()) {
+                return new MdUpdateResult(ReturnCode.NOUPDATE, previous);
+            }
+            if (newValue != null) {
+                md.set(newValue, queue);
+            }
+            return new MdUpdateResult(ReturnCode.OK, previous);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ==== event queues ==========================================================================
+
+    /** PtlEQAlloc (L6716): {@code count} 0 is PTL_NOSPACE. */
+    public long eqAlloc(long niHandle, long count) {
+        lock.lock();
+        try {
+            requireInit();
+            NetworkInterfaceState ni = ni(niHandle);
+            if (count <= 0 || count > MAX_EQ_COUNT) {
+                throw new PortalsException(ReturnCode.NOSPACE, "an event queue holds 1.." + MAX_EQ_COUNT + " events, not "
+                        + Long.toUnsignedString(count));
+            }
+            EventQueueState q = ni.eqs.allocate();
+            if (q == null) {
+                throw new PortalsException(ReturnCode.NOSPACE, "the interface already has max_event_queues = "
+                        + ni.limits.maxEventQueues() + " event queues");
+            }
+            q.init((int) count);
+            return ni.handleOf(q);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** PtlEQFree (L6879): threads waiting on it wake with PTL_INV_EQ; MDs still naming it log nothing. */
+    public void eqFree(long eqHandle) {
+        lock.lock();
+        try {
+            requireInit();
+            NetworkInterfaceState ni = niOf(eqHandle, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
+            EventQueueState q = requireEq(ni, eqHandle);
+            q.cancelWaiters();
+            ni.eqs.free(q);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** PtlEQGet (L6966): never blocks; OK, EQ_DROPPED or EQ_EMPTY. */
+    public ReturnCode eqGet(long eqHandle, Event into) {
+        lock.lock();
+        try {
+            requireInit();
+            NetworkInterfaceState ni = niOf(eqHandle, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
+            EventQueueState q = requireEq(ni, eqHandle);
+            return q.take(into);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** PtlEQWait (L7119): blocks with the configured idle strategy until an event is handed over. */
+    public ReturnCode eqWait(long eqHandle, Event into) {
+        EventQueueState.Waiter w = waiters.get();
+        if (w == null) {
+            w = new EventQueueState.Waiter(Thread.currentThread());
+            waiters.set(w);
+        }
+        lock.lock();
+        try {
+            requireInit();
+            NetworkInterfaceState ni = niOf(eqHandle, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
+            EventQueueState q = requireEq(ni, eqHandle);
+            ReturnCode now = q.take(into);
+            if (now != ReturnCode.EQ_EMPTY) {
+                return now;
+            }
+            w.event = into;
+            w.state = EventQueueState.Waiter.WAITING;
+            q.enqueueWaiter(w);
+        } finally {
+            lock.unlock();
+        }
+        IdleStrategy idle = idlers.get();
+        if (idle == null) {
+            idle = config.idle().newStrategy();
+            idlers.set(idle);
+        }
+        idle.reset();
+        boolean interrupted = false;
+        while (w.state == EventQueueState.Waiter.WAITING) {
+            idle.idle();
+            if (Thread.interrupted()) {
+                interrupted = true; // PtlEQWait cannot be interrupted; keep the flag for the caller
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        w.event = w.spare; // do not keep the caller's event reachable
+        if (w.state == EventQueueState.Waiter.CANCELLED) {
+            throw new PortalsException(ReturnCode.INV_EQ, "the event queue was freed (or its interface finalised) while waiting");
+        }
+        return w.result;
+    }
+
+    private static EventQueueState requireEq(NetworkInterfaceState ni, long eqHandle) {
+        EventQueueState q = ni.lookupEq(eqHandle);
+        if (q == null) {
+            throw new PortalsException(ReturnCode.INV_EQ, "no live event queue has handle 0x" + Long.toHexString(eqHandle));
+        }
+        return q;
+    }
+
+    // ==== access control ========================================================================
+
+    /** PtlACEntry (L7291): overwrites entry {@code index}. */
+    public void acEntry(long niHandle, int index, ProcessId matchId, int uid, int portal) {
+        lock.lock();
+        try {
+            requireInit();
+            NetworkInterfaceState ni = ni(niHandle);
+            if (index < 0 || index > ni.limits.maxAtableIndex()) {
+                throw new PortalsException(ReturnCode.AC_INV_INDEX, "access control index " + index + " is outside 0.."
+                        + ni.limits.maxAtableIndex());
+            }
+            requirePattern(matchId);
+            if (portal != -1 && (portal < 0 || portal > ni.limits.maxPtableIndex())) {
+                throw new PortalsException(ReturnCode.PT_INV_INDEX, "portal index " + portal
+                        + " is neither PTL_PT_INDEX_ANY nor in 0.." + ni.limits.maxPtableIndex());
+            }
+            ni.acl[index].set(matchId.nid(), matchId.pid(), uid, portal);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ==== data movement =========================================================================
+
+    /**
+     * PtlPut (L7571): sends the whole MD (A-54). Takes one unit of the MD's threshold now; an MD whose
+     * threshold is 0 is PTL_INV_MD; the ack takes none (A-27). An ack is asked for (a handle other than
+     * PTL_MD_NONE on the wire) only with PTL_ACK_REQ and an event queue on the MD (L7724, A-30).
+     */
+    public void put(long mdHandle, AckRequest ack, ProcessId target, int portal, int cookie, long matchBits,
+                    long offset, long hdrData) {
+        requireInit();
+        NetworkInterfaceState niGuess = niOf(mdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
+        int rank = requireConcreteTarget(target);
+        SendChannel channel = channels[rank];
+        channel.lock.lock();
+        try {
+            MemorySegment payload;
+            long length;
+            long token;
+            lock.lock();
+            try {
+                requireInit();
+                MemoryDescriptorState md = activeMd(niGuess, mdHandle);
+                NetworkInterfaceState ni = niGuess;
+                PendingOp op = begin(ni, md, PendingOp.Kind.PUT_SEND, rank, target, portal, matchBits, offset);
+                op.hdrData = hdrData;
+                op.link = ni.post(md, EventKind.SEND_START, NetworkInterfaceState.SELF_LINK, self.nid(), ni.pid, ni.uid,
+                        portal, matchBits, md.length, md.length, offset, hdrData, NiFailType.OK);
+                long ackHandle = ack == AckRequest.ACK_REQ && md.eventQueue() != null ? md.handle : 0L;
+                ni.registers[StatusRegister.BYTES_SENT.index()] += md.length;
+                channel.header.begin(MessageType.PUT, ni.index).initiator(self.nid(), ni.pid).user(ni.uid)
+                        .target(target.nid(), target.pid()).portal(portal).cookie(cookie).matchBits(matchBits)
+                        .offset(offset).mdHandle(ackHandle).length(md.length).hdrData(hdrData).exchange(op.token);
+                payload = md.start;
+                length = md.length;
+                token = op.token;
+            } finally {
+                lock.unlock();
+            }
+            send(rank, channel.buffer, payload, 0L, length, token);
+        } finally {
+            channel.lock.unlock();
+        }
+    }
+
+    /**
+     * PtlGet (L7973): asks for the MD's length (L14496); the reply lands at offset 0 of the MD, truncated
+     * to fit (A-34). Takes one unit of threshold now; the reply takes none (A-27). The MD is pending (and
+     * cannot be unlinked) until the reply arrives (L14073).
+     */
+    public void get(long mdHandle, ProcessId target, int portal, int cookie, long matchBits, long offset) {
+        requireInit();
+        NetworkInterfaceState niGuess = niOf(mdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
+        int rank = requireConcreteTarget(target);
+        SendChannel channel = channels[rank];
+        channel.lock.lock();
+        try {
+            long token;
+            lock.lock();
+            try {
+                requireInit();
+                MemoryDescriptorState md = activeMd(niGuess, mdHandle);
+                NetworkInterfaceState ni = niGuess;
+                PendingOp op = begin(ni, md, PendingOp.Kind.GET_REQUEST, rank, target, portal, matchBits, offset);
+                channel.header.begin(MessageType.GET, ni.index).initiator(self.nid(), ni.pid).user(ni.uid)
+                        .target(target.nid(), target.pid()).portal(portal).cookie(cookie).matchBits(matchBits)
+                        .offset(offset).mdHandle(md.handle).length(md.length).exchange(op.token);
+                token = op.token;
+            } finally {
+                lock.unlock();
+            }
+            send(rank, channel.buffer, MemorySegment.NULL, 0L, 0L, token);
+        } finally {
+            channel.lock.unlock();
+        }
+    }
+
+    private MemoryDescriptorState activeMd(NetworkInterfaceState ni, long mdHandle) {
+        MemoryDescriptorState md = ni.lookupMd(mdHandle);
+        if (md == null) {
+            throw new PortalsException(ReturnCode.INV_MD, "no live memory descriptor has handle 0x" + Long.toHexString(mdHandle));
+        }
+        if (md.threshold == 0) {
+            throw new PortalsException(ReturnCode.INV_MD, "the memory descriptor's threshold is 0: it is inactive (A-27)");
+        }
+        return md;
+    }
+
+    private PendingOp begin(NetworkInterfaceState ni, MemoryDescriptorState md, PendingOp.Kind kind, int rank,
+                            ProcessId target, int portal, long matchBits, long offset) {
+        if (md.threshold > 0) {
+            md.threshold--;
+        }
+        md.pending++;
+        PendingOp op = ops.allocate(kind);
+        op.ni = ni;
+        op.md = md;
+        op.peerRank = rank;
+        op.peerNid = target.nid();
+        op.peerPid = target.pid();
+        op.uid = ni.uid;
+        op.portal = portal;
+        op.matchBits = matchBits;
+        op.rlength = md.length;
+        op.mlength = md.length;
+        op.offset = offset;
+        return op;
+    }
+
+    /** Hands a message to the transport; a closed transport fails the operation instead of losing it. */
+    private void send(int rank, MemorySegment header, MemorySegment payload, long offset, long length, long token) {
+        try {
+            transport.send(rank, header, MessageHeader.LENGTH, payload, offset, length, token);
+        } catch (IllegalStateException closed) {
+            if (token != Transport.NO_NOTIFY) {
+                onSendComplete(token, false);
+            }
+        }
+    }
+
+    // ==== argument checks =======================================================================
+
+    private NetworkInterfaceState ni(long niHandle) {
+        int iface = HandleCodec.iface(niHandle);
+        if (HandleCodec.kind(niHandle) == HandleCodec.KIND_NI && HandleCodec.library(niHandle) == libraryId
+                && iface < nis.length) {
+            NetworkInterfaceState ni = nis[iface];
+            if (ni.live && ni.handle() == niHandle) {
+                return ni;
+            }
+        }
+        throw new PortalsException(ReturnCode.INV_NI, "0x" + Long.toHexString(niHandle)
+                + " is not the handle of an initialised network interface of this process");
+    }
+
+    /** The interface an object handle names (the object itself is checked later, under the lock). */
+    private NetworkInterfaceState niOf(long handle, int kind, ReturnCode error) {
+        int iface = HandleCodec.iface(handle);
+        if (HandleCodec.kind(handle) != kind || HandleCodec.library(handle) != libraryId || iface >= nis.length) {
+            throw new PortalsException(error, "0x" + Long.toHexString(handle) + " is not a "
+                    + (kind == HandleCodec.KIND_ME ? "match entry" : kind == HandleCodec.KIND_MD ? "memory descriptor" : "event queue")
+                    + " handle of this process");
+        }
+        return nis[iface];
+    }
+
+    private static void requirePattern(ProcessId id) {
+        if (!id.isValidPattern()) {
+            throw new PortalsException(ReturnCode.INV_PROC, id + " is not a valid process id pattern (fields are >= 0 or the wildcard -1)");
+        }
+    }
+
+    /** A process id a message can be sent to: no wildcards, a node of this job. */
+    private int requireConcreteTarget(ProcessId target) {
+        if (!target.isConcrete()) {
+            throw new PortalsException(ReturnCode.INV_PROC, target + " is not a concrete process id (wildcards and negative values cannot be targets)");
+        }
+        int rank = job.peers().rankOfNid(target.nid());
+        if (rank < 0) {
+            throw new PortalsException(ReturnCode.INV_PROC, "no process of job " + job.id() + " has nid " + target.nid());
+        }
+        return rank;
+    }
+
+    // ==== the transport's side ==================================================================
+
+    @Override
+    public void onHeader(int source, MemorySegment header, int headerLength, long payloadLength, Deposit deposit) {
+        if (headerLength != MessageHeader.LENGTH || header.byteSize() < MessageHeader.LENGTH) {
+            countUnattributed();
+            return;
+        }
+        MessageHeader h = rx.wrap(header);
+        MessageType type = h.validate(headerLength, payloadLength, nis.length);
+        int replyRank = -1;
+        MemorySegment replyPayload = MemorySegment.NULL;
+        long replyOffset = 0;
+        long replyLength = 0;
+        long replyToken = Transport.NO_NOTIFY;
+        lock.lock();
+        try {
+            int iface = h.iface();
+            NetworkInterfaceState ni = iface < nis.length ? nis[iface] : null;
+            if (!initialized || ni == null || !ni.live) {
+                unattributed++;
+                return;
+            }
+            // Remote input is hostile: a frame must say who sent it truthfully (the transport knows the
+            // source) and be well formed before any field is used.
+            if (type == null || h.initiatorNid() != job.peers().member(source).nid()) {
+                ni.drop(StatusRegister.DROP_MALFORMED);
+                return;
+            }
+            if (h.targetNid() != self.nid() || h.targetPid() != ni.pid) {
+                ni.drop(StatusRegister.DROP_WRONG_PID); // L15027
+                return;
+            }
+            switch (type) {
+                case PUT -> {
+                    IncomingPut p = incomingPuts[source];
+                    MemoryDescriptorState md = ni.receivePut(h, p);
+                    if (md != null) {
+                        deposit.accept(md.start, p.mlength == 0 ? 0 : p.offset, p.mlength);
+                        deposit.attach(p);
+                    }
+                }
+                case GET -> {
+                    PendingOp op = ops.allocate(PendingOp.Kind.GET_REPLY);
+                    MemoryDescriptorState md = ni.receiveGet(h, op, source);
+                    if (md == null) {
+                        ops.release(op);
+                    } else {
+                        response.begin(MessageType.REPLY, ni.index).initiator(self.nid(), ni.pid).user(ni.uid)
+                                .target(h.initiatorNid(), h.initiatorPid()).portal(h.portal()).matchBits(h.matchBits())
+                                .offset(h.offset()).mdHandle(h.mdHandle()).length(h.length())
+                                .manipulatedLength(op.mlength).exchange(h.exchange());
+                        replyRank = source;
+                        replyPayload = md.start;
+                        replyOffset = op.mlength == 0 ? 0 : op.offset;
+                        replyLength = op.mlength;
+                        replyToken = op.token;
+                    }
+                }
+                case ACK -> receiveAck(ni, h, source);
+                case REPLY -> receiveReply(ni, h, source, deposit);
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (replyRank >= 0) {
+            send(replyRank, responseBuffer, replyPayload, replyOffset, replyLength, replyToken);
+        }
+    }
+
+    /** An ack (L15039); one that overtook its put's send completion waits for SEND_END. */
+    private void receiveAck(NetworkInterfaceState ni, MessageHeader h, int source) {
+        PendingOp op = ops.lookup(h.exchange());
+        if (op != null && op.kind == PendingOp.Kind.PUT_SEND && op.ni == ni && op.peerRank == source
+                && op.md != null && op.md.handle == h.mdHandle() && h.mdHandle() != 0L) {
+            op.ackWaiting = true;
+            op.ackNid = h.initiatorNid();
+            op.ackPid = h.initiatorPid();
+            op.ackUid = h.user();
+            op.ackRlength = h.length();
+            op.ackMlength = h.manipulatedLength();
+            return;
+        }
+        ni.acceptAck(h.mdHandle(), h.initiatorNid(), h.initiatorPid(), h.user(), h.portal(), h.matchBits(), h.offset(),
+                h.length(), h.manipulatedLength());
+    }
+
+    /**
+     * A reply (L15056): accepted by the MD of the get it answers, whatever its options, truncated to the
+     * MD's length and placed at offset 0 (A-34). A reply naming no pending get is dropped and counted.
+     */
+    private void receiveReply(NetworkInterfaceState ni, MessageHeader h, int source, Deposit deposit) {
+        PendingOp op = ops.lookup(h.exchange());
+        MemoryDescriptorState md = op == null ? null : op.md;
+        if (op == null || md == null || op.kind != PendingOp.Kind.GET_REQUEST || op.ni != ni || op.started
+                || op.peerRank != source || md.handle != h.mdHandle()) {
+            ni.drop(StatusRegister.DROP_STALE_MD);
+            return;
+        }
+        long mlength = Math.min(h.manipulatedLength(), md.length);
+        op.started = true;
+        op.peerNid = h.initiatorNid();
+        op.peerPid = h.initiatorPid();
+        op.uid = h.user();
+        op.rlength = h.length();
+        op.mlength = mlength;
+        op.offset = h.offset();
+        op.link = ni.post(md, EventKind.REPLY_START, NetworkInterfaceState.SELF_LINK, op.peerNid, op.peerPid, op.uid,
+                op.portal, op.matchBits, op.rlength, mlength, op.offset, 0L, NiFailType.OK);
+        deposit.accept(md.start, 0, mlength);
+        deposit.attach(op);
+    }
+
+    @Override
+    public void onDeposited(int source, Deposit deposit) {
+        Object attachment = deposit.attachment();
+        if (attachment instanceof IncomingPut p) {
+            boolean ack;
+            lock.lock();
+            try {
+                ack = completePut(p, deposit);
+            } finally {
+                lock.unlock();
+            }
+            if (ack) {
+                send(source, responseBuffer, MemorySegment.NULL, 0L, 0L, Transport.NO_NOTIFY);
+            }
+        } else if (attachment instanceof PendingOp op) {
+            lock.lock();
+            try {
+                completeReply(op, deposit);
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** PUT_END or PUT_FAIL, the ack (if asked for and allowed, L7724), and the automatic unlink (L5468). */
+    private boolean completePut(IncomingPut p, Deposit deposit) {
+        NetworkInterfaceState ni = p.ni;
+        MemoryDescriptorState md = p.md;
+        p.clear();
+        if (ni == null || md == null || !ni.live || ni.incarnation != p.incarnation) {
+            return false; // the interface was finalised meanwhile: undefined by the spec (L3159)
+        }
+        boolean failed = deposit.failed();
+        long mlength = failed ? deposit.deposited() : p.mlength;
+        ni.registers[StatusRegister.BYTES_RECEIVED.index()] += deposit.deposited();
+        long end = ni.post(md, failed ? EventKind.PUT_FAIL : EventKind.PUT_END, p.link, p.initiatorNid, p.initiatorPid,
+                p.uid, p.portal, p.matchBits, p.rlength, mlength, p.offset, p.hdrData,
+                failed ? NiFailType.MEMORY_FAULT : NiFailType.OK);
+        boolean ack = !failed && p.ackMd != 0L && !md.has(MdOption.ACK_DISABLE);
+        if (ack) {
+            response.begin(MessageType.ACK, ni.index).initiator(self.nid(), ni.pid).user(ni.uid)
+                    .target(p.initiatorNid, p.initiatorPid).portal(p.portal).matchBits(p.matchBits).offset(p.offset)
+                    .mdHandle(p.ackMd).length(p.rlength).manipulatedLength(mlength).exchange(p.exchange);
+        }
+        ni.releasePending(md);
+        if (!failed) {
+            ni.autoUnlinkIfInactive(md, end, p.initiatorNid, p.initiatorPid, p.uid, p.portal, p.matchBits, p.rlength,
+                    mlength, p.offset);
+        }
+        return ack;
+    }
+
+    /** REPLY_END or REPLY_FAIL once the reply's data is in place (L6384). */
+    private void completeReply(PendingOp op, Deposit deposit) {
+        NetworkInterfaceState ni = op.ni;
+        MemoryDescriptorState md = op.md;
+        if (!op.inUse || ni == null || md == null || !ni.live) {
+            return;
+        }
+        boolean failed = deposit.failed();
+        long mlength = failed ? deposit.deposited() : op.mlength;
+        ni.registers[StatusRegister.BYTES_RECEIVED.index()] += deposit.deposited();
+        long end = ni.post(md, failed ? EventKind.REPLY_FAIL : EventKind.REPLY_END, op.link, op.peerNid, op.peerPid,
+                op.uid, op.portal, op.matchBits, op.rlength, mlength, op.offset, 0L,
+                failed ? NiFailType.MEMORY_FAULT : NiFailType.OK);
+        ni.releasePending(md);
+        if (!failed) {
+            ni.autoUnlinkIfInactive(md, end, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits, op.rlength,
+                    mlength, op.offset);
+        }
+        ops.release(op);
+    }
+
+    @Override
+    public void onSendComplete(long token, boolean delivered) {
+        lock.lock();
+        try {
+            PendingOp op = ops.lookup(token);
+            if (op == null) {
+                return;
+            }
+            switch (op.kind) {
+                case PUT_SEND -> completeSend(op, delivered);
+                case GET_REPLY -> completeReplySend(op, delivered);
+                case GET_REQUEST -> {
+                    if (!delivered && !op.started) {
+                        failGet(op, failReason(op));
+                    }
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** SEND_END once the buffer may be reused (L6421), then a waiting ack, then the automatic unlink. */
+    private void completeSend(PendingOp op, boolean delivered) {
+        NetworkInterfaceState ni = op.ni;
+        MemoryDescriptorState md = op.md;
+        if (ni == null || md == null) {
+            ops.release(op);
+            return;
+        }
+        long end = ni.post(md, delivered ? EventKind.SEND_END : EventKind.SEND_FAIL, op.link, self.nid(), ni.pid, ni.uid,
+                op.portal, op.matchBits, op.rlength, op.mlength, op.offset, op.hdrData,
+                delivered ? NiFailType.OK : failReason(op));
+        if (delivered && op.ackWaiting) {
+            ni.acceptAck(md.handle, op.ackNid, op.ackPid, op.ackUid, op.portal, op.matchBits, op.offset, op.ackRlength,
+                    op.ackMlength);
+        }
+        ni.releasePending(md);
+        if (delivered) {
+            ni.autoUnlinkIfInactive(md, end, self.nid(), ni.pid, ni.uid, op.portal, op.matchBits, op.rlength,
+                    op.mlength, op.offset);
+        }
+        ops.release(op);
+    }
+
+    /** GET_END (or GET_FAIL) once the reply has been sent (L6325, A-48). */
+    private void completeReplySend(PendingOp op, boolean delivered) {
+        NetworkInterfaceState ni = op.ni;
+        MemoryDescriptorState md = op.md;
+        if (ni == null || md == null) {
+            ops.release(op);
+            return;
+        }
+        long end = ni.post(md, delivered ? EventKind.GET_END : EventKind.GET_FAIL, op.link, op.peerNid, op.peerPid,
+                op.uid, op.portal, op.matchBits, op.rlength, op.mlength, op.offset, 0L,
+                delivered ? NiFailType.OK : failReason(op));
+        ni.releasePending(md);
+        if (delivered) {
+            ni.autoUnlinkIfInactive(md, end, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits, op.rlength,
+                    op.mlength, op.offset);
+        }
+        ops.release(op);
+    }
+
+    /**
+     * A get that will never be answered (its target failed): REPLY_START and REPLY_FAIL, so that the
+     * operation still reports an initiation and a completion (L1601), with {@code ni_fail_type} saying why.
+     */
+    private void failGet(PendingOp op, NiFailType why) {
+        NetworkInterfaceState ni = op.ni;
+        MemoryDescriptorState md = op.md;
+        if (ni == null || md == null) {
+            ops.release(op);
+            return;
+        }
+        long start = ni.post(md, EventKind.REPLY_START, NetworkInterfaceState.SELF_LINK, op.peerNid, op.peerPid, op.uid,
+                op.portal, op.matchBits, op.rlength, 0L, op.offset, 0L, why);
+        ni.post(md, EventKind.REPLY_FAIL, start, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits, op.rlength, 0L,
+                op.offset, 0L, why);
+        ni.releasePending(md);
+        ops.release(op);
+    }
+
+    private NiFailType failReason(PendingOp op) {
+        MemoryDescriptorState md = op.md;
+        if (md != null && !md.start.scope().isAlive()) {
+            return NiFailType.MEMORY_FAULT;
+        }
+        return transport.isPeerAlive(op.peerRank) ? NiFailType.FAIL : NiFailType.PEER_DEAD;
+    }
+
+    @Override
+    public void onPeerFailure(int peer) {
+        lock.lock();
+        try {
+            ops.forEachInUse(op -> {
+                if (op.kind == PendingOp.Kind.GET_REQUEST && op.peerRank == peer && !op.started) {
+                    failGet(op, NiFailType.PEER_DEAD);
+                }
+            });
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void countUnattributed() {
+        lock.lock();
+        try {
+            unattributed++;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Messages that reached no initialised interface of this process (diagnostics). */
+    public long unattributedMessages() {
+        lock.lock();
+        try {
+            return unattributed;
+        } finally {
+            lock.unlock();
+        }
+    }
+}

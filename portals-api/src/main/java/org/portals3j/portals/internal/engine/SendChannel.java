@@ -1,0 +1,16 @@
+package org.portals3j.portals.internal.engine;
+
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.locks.ReentrantLock;
+import org.portals3j.portals.internal.wire.MessageHeader;
+
+/**
+ * The way requests (puts and gets) go to one peer. Its lock is held from posting SEND_START until the
+ * transport has the message, so the order of SEND_START events equals the order the peer sees the
+ * requests in: the one ordering guarantee of L6454 (P-207). Responses (acks, replies) do not take it.
+ */
+final class SendChannel {
+    final ReentrantLock lock = new ReentrantLock();
+    final MemorySegment buffer = MessageHeader.allocate();
+    final MessageHeader header = new MessageHeader().wrap(buffer);
+}

@@ -1,0 +1,259 @@
+package org.portals3j.portals.internal.wire;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/**
+ * Flyweight over one Portals message header. All four message types share one fixed layout; fields
+ * a type does not carry are zero. Little-endian.
+ *
+ * <pre>
+ * offset size field                 put  ack  get  reply   spec table
+ *  0     1   version (= 1)
+ *  1     1   message type            1    2    3    4
+ *  2     1   interface (target NI)
+ *  3     1   reserved (= 0)
+ *  4     4   initiator nid           x    x    x    x     "initiator" (ack/reply: the put/get target)
+ *  8     4   initiator pid           x    x    x    x
+ * 12     4   user (uid)              x         x          "user"
+ * 16     4   target nid              x    x    x    x     "target"
+ * 20     4   target pid              x    x    x    x
+ * 24     4   portal index            x    x    x    x     echoed by ack and reply
+ * 28     4   cookie (ACL index)      x         x
+ * 32     8   match bits              x    x    x    x
+ * 40     8   offset                  x    x    x    x
+ * 48     8   memory desc (handle)    x    x    x    x     initiator's MD; 0 = PTL_MD_NONE (no ack)
+ * 56     8   (requested) length      x    x    x    x
+ * 64     8   manipulated length           x         x
+ * 72     8   hdr_data                x                    missing from the spec's table (A-31)
+ * 80     8   exchange id             x    x    x    x     the initiator's operation token, echoed
+ * 88         end
+ * </pre>
+ *
+ * The exchange id is not in the spec's tables: it lets the initiator find the pending get a reply
+ * answers without trusting anything else in the reply.
+ */
+public final class MessageHeader {
+    public static final int VERSION = 1;
+    public static final int LENGTH = 88;
+
+    private static final ValueLayout.OfByte U8 = ValueLayout.JAVA_BYTE;
+    private static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong I64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    private static final int VERSION_OFF = 0;
+    private static final int TYPE_OFF = 1;
+    private static final int INTERFACE_OFF = 2;
+    private static final int RESERVED_OFF = 3;
+    private static final int INITIATOR_NID_OFF = 4;
+    private static final int INITIATOR_PID_OFF = 8;
+    private static final int USER_OFF = 12;
+    private static final int TARGET_NID_OFF = 16;
+    private static final int TARGET_PID_OFF = 20;
+    private static final int PORTAL_OFF = 24;
+    private static final int COOKIE_OFF = 28;
+    private static final int MATCH_BITS_OFF = 32;
+    private static final int OFFSET_OFF = 40;
+    private static final int MD_HANDLE_OFF = 48;
+    private static final int LENGTH_OFF = 56;
+    private static final int MLENGTH_OFF = 64;
+    private static final int HDR_DATA_OFF = 72;
+    private static final int EXCHANGE_OFF = 80;
+
+    private MemorySegment buffer = MemorySegment.NULL;
+
+    /** Points this flyweight at {@code segment} (at least {@link #LENGTH} bytes). */
+    public MessageHeader wrap(MemorySegment segment) {
+        if (segment.byteSize() < LENGTH) {
+            throw new IllegalArgumentException("header buffer of " + segment.byteSize() + " bytes < " + LENGTH);
+        }
+        this.buffer = segment;
+        return this;
+    }
+
+    /** A heap buffer for one header. */
+    public static MemorySegment allocate() {
+        return MemorySegment.ofArray(new byte[LENGTH]);
+    }
+
+    // ---- writing -----------------------------------------------------------------------------
+
+    /** Writes the fixed part and zeroes everything else. */
+    public MessageHeader begin(MessageType type, int iface) {
+        buffer.asSlice(0, LENGTH).fill((byte) 0);
+        buffer.set(U8, VERSION_OFF, (byte) VERSION);
+        buffer.set(U8, TYPE_OFF, (byte) type.code());
+        buffer.set(U8, INTERFACE_OFF, (byte) iface);
+        return this;
+    }
+
+    public MessageHeader initiator(int nid, int pid) {
+        buffer.set(I32, INITIATOR_NID_OFF, nid);
+        buffer.set(I32, INITIATOR_PID_OFF, pid);
+        return this;
+    }
+
+    public MessageHeader user(int uid) {
+        buffer.set(I32, USER_OFF, uid);
+        return this;
+    }
+
+    public MessageHeader target(int nid, int pid) {
+        buffer.set(I32, TARGET_NID_OFF, nid);
+        buffer.set(I32, TARGET_PID_OFF, pid);
+        return this;
+    }
+
+    public MessageHeader portal(int portal) {
+        buffer.set(I32, PORTAL_OFF, portal);
+        return this;
+    }
+
+    public MessageHeader cookie(int cookie) {
+        buffer.set(I32, COOKIE_OFF, cookie);
+        return this;
+    }
+
+    public MessageHeader matchBits(long bits) {
+        buffer.set(I64, MATCH_BITS_OFF, bits);
+        return this;
+    }
+
+    public MessageHeader offset(long offset) {
+        buffer.set(I64, OFFSET_OFF, offset);
+        return this;
+    }
+
+    public MessageHeader mdHandle(long handle) {
+        buffer.set(I64, MD_HANDLE_OFF, handle);
+        return this;
+    }
+
+    public MessageHeader length(long length) {
+        buffer.set(I64, LENGTH_OFF, length);
+        return this;
+    }
+
+    public MessageHeader manipulatedLength(long mlength) {
+        buffer.set(I64, MLENGTH_OFF, mlength);
+        return this;
+    }
+
+    public MessageHeader hdrData(long hdrData) {
+        buffer.set(I64, HDR_DATA_OFF, hdrData);
+        return this;
+    }
+
+    public MessageHeader exchange(long exchange) {
+        buffer.set(I64, EXCHANGE_OFF, exchange);
+        return this;
+    }
+
+    // ---- reading -----------------------------------------------------------------------------
+
+    public int version() {
+        return Byte.toUnsignedInt(buffer.get(U8, VERSION_OFF));
+    }
+
+    public int typeCode() {
+        return Byte.toUnsignedInt(buffer.get(U8, TYPE_OFF));
+    }
+
+    public int iface() {
+        return Byte.toUnsignedInt(buffer.get(U8, INTERFACE_OFF));
+    }
+
+    public int reserved() {
+        return Byte.toUnsignedInt(buffer.get(U8, RESERVED_OFF));
+    }
+
+    public int initiatorNid() {
+        return buffer.get(I32, INITIATOR_NID_OFF);
+    }
+
+    public int initiatorPid() {
+        return buffer.get(I32, INITIATOR_PID_OFF);
+    }
+
+    public int user() {
+        return buffer.get(I32, USER_OFF);
+    }
+
+    public int targetNid() {
+        return buffer.get(I32, TARGET_NID_OFF);
+    }
+
+    public int targetPid() {
+        return buffer.get(I32, TARGET_PID_OFF);
+    }
+
+    public int portal() {
+        return buffer.get(I32, PORTAL_OFF);
+    }
+
+    public int cookie() {
+        return buffer.get(I32, COOKIE_OFF);
+    }
+
+    public long matchBits() {
+        return buffer.get(I64, MATCH_BITS_OFF);
+    }
+
+    public long offset() {
+        return buffer.get(I64, OFFSET_OFF);
+    }
+
+    public long mdHandle() {
+        return buffer.get(I64, MD_HANDLE_OFF);
+    }
+
+    public long length() {
+        return buffer.get(I64, LENGTH_OFF);
+    }
+
+    public long manipulatedLength() {
+        return buffer.get(I64, MLENGTH_OFF);
+    }
+
+    public long hdrData() {
+        return buffer.get(I64, HDR_DATA_OFF);
+    }
+
+    public long exchange() {
+        return buffer.get(I64, EXCHANGE_OFF);
+    }
+
+    /**
+     * Checks a received header against everything the layout promises, before any field is trusted.
+     *
+     * @param headerLength  bytes the transport delivered
+     * @param payloadLength payload bytes the transport delivered with it
+     * @param interfaces    number of interfaces the receiver has
+     * @return the message type, or null if the header is malformed
+     */
+    public @org.checkerframework.checker.nullness.qual.Nullable MessageType validate(
+            int headerLength, long payloadLength, int interfaces) {
+        if (headerLength != LENGTH || version() != VERSION || reserved() != 0 || iface() >= interfaces) {
+            return null;
+        }
+        MessageType type = MessageType.of(typeCode());
+        if (type == null) {
+            return null;
+        }
+        long length = length();
+        long mlength = manipulatedLength();
+        // ptl_size_t is unsigned 64-bit, but no region in this implementation exceeds 2^63-1 bytes:
+        // a length with the top bit set cannot be honest.
+        if (length < 0 || mlength < 0 || offset() < 0) {
+            return null;
+        }
+        boolean ok = switch (type) {
+            case PUT -> payloadLength == length && mlength == 0;
+            case GET -> payloadLength == 0 && mlength == 0;
+            case ACK -> payloadLength == 0 && mlength <= length;
+            case REPLY -> payloadLength == mlength && mlength <= length;
+        };
+        return ok ? type : null;
+    }
+}

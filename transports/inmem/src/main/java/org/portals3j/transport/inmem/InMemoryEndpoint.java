@@ -1,0 +1,322 @@
+package org.portals3j.transport.inmem;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.transport.Deposit;
+import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.Transport;
+
+/**
+ * One rank's endpoint. See the package documentation for how delivery works.
+ *
+ * <p>State that only the holder of the drain flag touches: {@link #deposits}. State under
+ * {@link #inboxLock}: the inbox queue and the envelope pool.
+ */
+final class InMemoryEndpoint implements Transport {
+    static final int MAX_HEADER = 256;
+
+    private static final System.Logger LOG = System.getLogger(InMemoryEndpoint.class.getName());
+    private static final VarHandle DRAINING;
+
+    static {
+        try {
+            DRAINING = MethodHandles.lookup().findVarHandle(InMemoryEndpoint.class, "draining", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final InMemoryFabric fabric;
+    private final int rank;
+    private final Deposit[] deposits;
+    private final Object inboxLock = new Object();
+    private final boolean[] failedPeers;
+    private @Nullable Envelope head;
+    private @Nullable Envelope tail;
+    private @Nullable Envelope free;
+    private volatile @Nullable MessageHandler handler;
+    private volatile boolean closed;
+    @SuppressWarnings("unused") // accessed through DRAINING
+    private volatile int draining;
+
+    InMemoryEndpoint(InMemoryFabric fabric, int rank) {
+        this.fabric = fabric;
+        this.rank = rank;
+        this.deposits = new Deposit[fabric.size()];
+        for (int i = 0; i < deposits.length; i++) {
+            deposits[i] = new Deposit();
+        }
+        this.failedPeers = new boolean[fabric.size()];
+    }
+
+    @Override
+    public String provider() {
+        return InMemoryTransportProvider.NAME;
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return fabric.size();
+    }
+
+    @Override
+    public int maxHeaderLength() {
+        return MAX_HEADER;
+    }
+
+    @Override
+    public long maxPayloadLength() {
+        return Long.MAX_VALUE;
+    }
+
+    @Override
+    public void start(MessageHandler messageHandler) {
+        synchronized (inboxLock) {
+            if (handler != null) {
+                throw new IllegalStateException("rank " + rank + ": transport already started");
+            }
+            handler = messageHandler;
+        }
+        tryDrain();
+    }
+
+    @Override
+    public void send(int peer, MemorySegment header, int headerLength,
+                     MemorySegment payload, long payloadOffset, long payloadLength, long token) {
+        if (peer < 0 || peer >= fabric.size()) {
+            throw new IllegalArgumentException("peer " + peer + " is not a rank of this job (size " + fabric.size() + ")");
+        }
+        if (headerLength < 0 || headerLength > MAX_HEADER || headerLength > header.byteSize()) {
+            throw new IllegalArgumentException("header length " + headerLength + " (max " + MAX_HEADER + ")");
+        }
+        if (payloadOffset < 0 || payloadLength < 0 || payloadOffset > payload.byteSize() - payloadLength) {
+            throw new IllegalArgumentException("payload region [" + payloadOffset + ", +" + payloadLength
+                    + ") is outside a segment of " + payload.byteSize() + " bytes");
+        }
+        if (closed) {
+            throw new IllegalStateException("rank " + rank + ": transport is closed");
+        }
+        InMemoryEndpoint target = fabric.endpoint(peer);
+        if (target == null || target.closed) {
+            complete(token, false);
+            return;
+        }
+        if (target.tryAcquireDrain()) {
+            if (target.handler != null && target.inboxEmpty()) {
+                target.deliver(rank, this, header, headerLength, payload, payloadOffset, payloadLength, token);
+            } else {
+                target.enqueue(rank, this, header, headerLength, payload, payloadOffset, payloadLength, token);
+            }
+            target.drainAndRelease();
+        } else {
+            target.enqueue(rank, this, header, headerLength, payload, payloadOffset, payloadLength, token);
+            target.tryDrain();
+        }
+    }
+
+    @Override
+    public boolean isPeerAlive(int peer) {
+        InMemoryEndpoint endpoint = fabric.endpoint(peer);
+        return endpoint != null && !endpoint.closed && !failedPeers[peer];
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        fabric.leave(this);
+        // Wait out a delivery in progress, then fail whatever is still queued for us.
+        while (!tryAcquireDrain()) {
+            Thread.onSpinWait();
+        }
+        try {
+            Envelope e;
+            while ((e = poll()) != null) {
+                e.source.complete(e.token, false);
+                recycle(e);
+            }
+        } finally {
+            DRAINING.setRelease(this, 0);
+        }
+        for (int r = 0; r < fabric.size(); r++) {
+            InMemoryEndpoint other = fabric.endpoint(r);
+            if (other != null && other != this) {
+                other.peerFailed(rank);
+            }
+        }
+    }
+
+    // ---- delivery ---------------------------------------------------------------------------
+
+    private boolean tryAcquireDrain() {
+        return DRAINING.compareAndSet(this, 0, 1);
+    }
+
+    private void tryDrain() {
+        if (tryAcquireDrain()) {
+            drainAndRelease();
+        }
+    }
+
+    /** Delivers everything queued, lets go of the flag, and takes it again if more arrived meanwhile. */
+    private void drainAndRelease() {
+        do {
+            if (handler != null && !closed) {
+                Envelope e;
+                while ((e = poll()) != null) {
+                    deliver(e.sourceRank, e.source, e.header, e.headerLength,
+                            e.payload, e.payloadOffset, e.payloadLength, e.token);
+                    recycle(e);
+                }
+            }
+            DRAINING.setRelease(this, 0);
+        } while (handler != null && !closed && !inboxEmpty() && tryAcquireDrain());
+    }
+
+    private void deliver(int sourceRank, InMemoryEndpoint source, MemorySegment header, int headerLength,
+                         MemorySegment payload, long payloadOffset, long payloadLength, long token) {
+        MessageHandler h = handler;
+        if (h == null) {
+            throw new IllegalStateException("deliver before start");
+        }
+        Deposit deposit = deposits[sourceRank];
+        deposit.reset();
+        boolean delivered = true;
+        try {
+            h.onHeader(sourceRank, header, headerLength, payloadLength, deposit);
+        } catch (RuntimeException e) {
+            handlerFault("onHeader", e);
+            deposit.discard();
+        }
+        if (deposit.accepted() && deposit.length() > 0 && payloadLength > 0) {
+            long n = Math.min(deposit.length(), payloadLength);
+            try {
+                MemorySegment.copy(payload, payloadOffset, deposit.segment(), deposit.offset(), n);
+                deposit.addDeposited(n);
+            } catch (IllegalStateException | IndexOutOfBoundsException | UnsupportedOperationException e) {
+                // The source memory went away (its arena was closed) or the target is read-only:
+                // the transfer fails at both ends.
+                deposit.fail();
+                delivered = false;
+            }
+        }
+        try {
+            h.onDeposited(sourceRank, deposit);
+        } catch (RuntimeException e) {
+            handlerFault("onDeposited", e);
+        }
+        source.complete(token, delivered);
+    }
+
+    private void complete(long token, boolean delivered) {
+        if (token == NO_NOTIFY) {
+            return;
+        }
+        MessageHandler h = handler;
+        if (h != null) {
+            try {
+                h.onSendComplete(token, delivered);
+            } catch (RuntimeException e) {
+                handlerFault("onSendComplete", e);
+            }
+        }
+    }
+
+    private void peerFailed(int peer) {
+        failedPeers[peer] = true;
+        MessageHandler h = handler;
+        if (h != null) {
+            try {
+                h.onPeerFailure(peer);
+            } catch (RuntimeException e) {
+                handlerFault("onPeerFailure", e);
+            }
+        }
+    }
+
+    private void handlerFault(String callback, RuntimeException e) {
+        LOG.log(System.Logger.Level.ERROR, "rank " + rank + ": message handler threw from " + callback
+                + "; the message was handled as far as it got", e);
+    }
+
+    // ---- inbox ------------------------------------------------------------------------------
+
+    private boolean inboxEmpty() {
+        synchronized (inboxLock) {
+            return head == null;
+        }
+    }
+
+    private void enqueue(int sourceRank, InMemoryEndpoint source, MemorySegment header, int headerLength,
+                         MemorySegment payload, long payloadOffset, long payloadLength, long token) {
+        synchronized (inboxLock) {
+            Envelope e = free;
+            if (e != null) {
+                free = e.next;
+            } else {
+                e = new Envelope();
+            }
+            e.next = null;
+            e.sourceRank = sourceRank;
+            e.source = source;
+            MemorySegment.copy(header, 0, e.header, 0, headerLength);
+            e.headerLength = headerLength;
+            e.payload = payload;
+            e.payloadOffset = payloadOffset;
+            e.payloadLength = payloadLength;
+            e.token = token;
+            Envelope last = tail;
+            if (last == null) {
+                head = e;
+            } else {
+                last.next = e;
+            }
+            tail = e;
+        }
+    }
+
+    private @Nullable Envelope poll() {
+        synchronized (inboxLock) {
+            Envelope e = head;
+            if (e != null) {
+                head = e.next;
+                if (head == null) {
+                    tail = null;
+                }
+                e.next = null;
+            }
+            return e;
+        }
+    }
+
+    private void recycle(Envelope e) {
+        synchronized (inboxLock) {
+            e.payload = MemorySegment.NULL;
+            e.source = this;
+            e.next = free;
+            free = e;
+        }
+    }
+
+    /** A queued message: its header copied, its payload referenced (copied once, at delivery). */
+    private final class Envelope {
+        final MemorySegment header = MemorySegment.ofArray(new byte[MAX_HEADER]);
+        int headerLength;
+        int sourceRank;
+        InMemoryEndpoint source = InMemoryEndpoint.this;
+        MemorySegment payload = MemorySegment.NULL;
+        long payloadOffset;
+        long payloadLength;
+        long token;
+        @Nullable Envelope next;
+    }
+}

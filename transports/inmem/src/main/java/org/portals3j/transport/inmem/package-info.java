@@ -1,0 +1,17 @@
+/**
+ * The {@code inmem} transport: every rank of a job in one JVM.
+ *
+ * <h2>How a message moves</h2>
+ * There is no transport thread. The thread that calls {@code send} delivers the message itself: it
+ * takes the target endpoint's <em>drain</em> flag, offers the header to the target's handler, copies
+ * the payload once, from the source segment straight into the segment the handler named, and reports
+ * the send complete. If another thread is already delivering to that endpoint, the message is queued
+ * (only the header is copied) and the thread holding the flag delivers it before letting go; the
+ * flag is never waited for, so delivery cannot deadlock, and a busy or idle target application never
+ * holds up progress (application bypass). On a two-core machine this is the cheapest possible
+ * design: no third thread competes for a core.
+ *
+ * <p>Per-peer FIFO holds because a message is delivered directly only by the flag holder when the
+ * queue is empty; otherwise it joins the queue behind its predecessors.
+ */
+package org.portals3j.transport.inmem;

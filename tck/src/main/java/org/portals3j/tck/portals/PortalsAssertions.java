@@ -17,7 +17,7 @@ public final class PortalsAssertions {
         assertThatThrownBy(call)
                 .isInstanceOf(PortalsException.class)
                 .satisfies(e -> org.assertj.core.api.Assertions.assertThat(((PortalsException) e).code())
-                        .as("return code (%s)", e.getMessage())
+                        .as("return code (%s)", String.valueOf(e.getMessage()))
                         .isEqualTo(expected));
     }
 }

@@ -28,43 +28,47 @@ import org.portals3j.tck.TckTransport;
 /** One rank of a {@link TckJob}: its library, its default interface, and helpers tests share. */
 public final class Rank {
     private final TckJob job;
-    private final Portals portals;
+    private final @Nullable Portals library;
     private @Nullable NiHandle ni;
 
-    Rank(TckJob job, Portals portals) {
+    Rank(TckJob job, @Nullable Portals portals) {
         this.job = job;
-        this.portals = portals;
+        this.library = portals;
     }
 
     void initDefaultInterface() {
-        ni = portals.niInit(InterfaceId.DEFAULT, ProcessId.PID_ANY, null).handle();
+        ni = portals().niInit(InterfaceId.DEFAULT, ProcessId.PID_ANY, null).handle();
     }
 
     public Portals portals() {
-        return portals;
+        Portals p = library;
+        if (p == null) {
+            throw new IllegalStateException("this rank is raw: it runs no Portals library");
+        }
+        return p;
     }
 
     /** Shorthand for {@link #portals()}. */
     public Portals ptl() {
-        return portals;
+        return portals();
     }
 
     /** The default interface (initialised by the job unless it was started uninitialised). */
     public NiHandle ni() {
         NiHandle h = ni;
         if (h == null) {
-            throw new IllegalStateException("rank " + portals.rank() + " has no initialised default interface");
+            throw new IllegalStateException("rank " + portals().rank() + " has no initialised default interface");
         }
         return h;
     }
 
     /** This rank's process id on the default interface. */
     public ProcessId id() {
-        return portals.getId(ni());
+        return portals().getId(ni());
     }
 
     public int uid() {
-        return portals.getUid(ni());
+        return portals().getUid(ni());
     }
 
     public TckJob job() {
@@ -74,12 +78,12 @@ public final class Rank {
     // ---- objects ----------------------------------------------------------------------------
 
     public EqHandle eq(int count) {
-        return portals.eqAlloc(ni(), count);
+        return portals().eqAlloc(ni(), count);
     }
 
     /** A bound MD over {@code memory} logging to {@code eq}, threshold INF. */
     public MdHandle bind(MemorySegment memory, EqHandle eq) {
-        return portals.mdBind(ni(), MemoryDescriptor.of(memory).withEventQueue(eq));
+        return portals().mdBind(ni(), MemoryDescriptor.of(memory).withEventQueue(eq));
     }
 
     /**
@@ -96,8 +100,8 @@ public final class Rank {
     /** An ME appended on {@code portal} with the given MD and unlink options. */
     public Attached attach(int portal, ProcessId matchId, long matchBits, long ignoreBits, MemoryDescriptor md,
                            Unlink unlinkOp, Unlink unlinkNofit) {
-        MeHandle me = portals.meAttach(ni(), portal, matchId, matchBits, ignoreBits, Unlink.RETAIN, InsertPosition.AFTER);
-        MdHandle h = portals.mdAttach(me, md, unlinkOp, unlinkNofit);
+        MeHandle me = portals().meAttach(ni(), portal, matchId, matchBits, ignoreBits, Unlink.RETAIN, InsertPosition.AFTER);
+        MdHandle h = portals().mdAttach(me, md, unlinkOp, unlinkNofit);
         return new Attached(me, h);
     }
 
@@ -126,7 +130,7 @@ public final class Rank {
     public ReturnCode await(EqHandle eq, Event into) {
         long deadline = System.nanoTime() + TckTransport.patience().toNanos();
         while (true) {
-            ReturnCode rc = portals.eqGet(eq, into);
+            ReturnCode rc = portals().eqGet(eq, into);
             if (rc != ReturnCode.EQ_EMPTY) {
                 return rc;
             }
@@ -142,7 +146,7 @@ public final class Rank {
     public void expectNoEvent(EqHandle eq) {
         sleep(TckTransport.quietPeriod());
         Event e = new Event();
-        ReturnCode rc = portals.eqGet(eq, e);
+        ReturnCode rc = portals().eqGet(eq, e);
         assertThat(rc).as("expected no event, got %s", e).isEqualTo(ReturnCode.EQ_EMPTY);
     }
 
@@ -152,7 +156,7 @@ public final class Rank {
         List<Event> events = new ArrayList<>();
         while (true) {
             Event e = new Event();
-            if (portals.eqGet(eq, e) == ReturnCode.EQ_EMPTY) {
+            if (portals().eqGet(eq, e) == ReturnCode.EQ_EMPTY) {
                 return events;
             }
             events.add(e);
@@ -162,7 +166,7 @@ public final class Rank {
     // ---- status registers -------------------------------------------------------------------
 
     public long drops() {
-        return portals.niStatus(ni(), StatusRegister.DROP_COUNT);
+        return portals().niStatus(ni(), StatusRegister.DROP_COUNT);
     }
 
     /** Waits until the drop count reaches {@code expected}, then checks it does not go past it. */

@@ -36,19 +36,41 @@ public final class TckJob implements AutoCloseable {
     private final List<Rank> ranks = new ArrayList<>();
     private final Arena arena = Arena.ofShared();
 
-    private TckJob(Job job, List<Transport> endpoints, PortalsConfig config, boolean initialise) {
+    private final java.util.Set<Integer> raw;
+
+    private TckJob(Job job, List<Transport> endpoints, PortalsConfig config, boolean initialise,
+                   java.util.Set<Integer> raw) {
         this.job = job;
         this.endpoints = endpoints;
+        this.raw = raw;
         for (int r = 0; r < job.size(); r++) {
+            if (raw.contains(r)) {
+                ranks.add(new Rank(this, null));
+                continue;
+            }
             Portals portals = Portals.create(job, endpoints.get(r), config);
             ranks.add(new Rank(this, portals));
         }
         if (initialise) {
-            for (Rank rank : ranks) {
-                rank.portals().init();
-                rank.initDefaultInterface();
+            for (int r = 0; r < ranks.size(); r++) {
+                if (!raw.contains(r)) {
+                    ranks.get(r).portals().init();
+                    ranks.get(r).initDefaultInterface();
+                }
             }
         }
+    }
+
+    /**
+     * The bare transport endpoint of a rank started with {@link Builder#raw(int)}: no Portals library
+     * runs on it, so a test can send hand-made frames (and install its own handler with
+     * {@link Transport#start}).
+     */
+    public Transport rawTransport(int r) {
+        if (!raw.contains(r)) {
+            throw new IllegalStateException("rank " + r + " runs a Portals library; start it with raw(" + r + ")");
+        }
+        return endpoints.get(r);
     }
 
     /** {@code size} ranks, each initialised with the default interface. */
@@ -93,9 +115,12 @@ public final class TckJob implements AutoCloseable {
 
     @Override
     public void close() {
-        for (Rank rank : ranks) {
+        for (int r = 0; r < ranks.size(); r++) {
+            if (raw.contains(r)) {
+                continue;
+            }
             try {
-                rank.portals().fini();
+                ranks.get(r).portals().fini();
             } catch (RuntimeException e) {
                 // already finalised by the test
             }
@@ -111,6 +136,7 @@ public final class TckJob implements AutoCloseable {
         private PortalsConfig config = PortalsConfig.DEFAULT;
         private boolean initialise = true;
         private @Nullable String transport;
+        private final java.util.Set<Integer> raw = new java.util.HashSet<>();
 
         private Builder(int size) {
             this.size = size;
@@ -132,6 +158,12 @@ public final class TckJob implements AutoCloseable {
             return this;
         }
 
+        /** Rank {@code r} gets no Portals library: see {@link TckJob#rawTransport(int)}. */
+        public Builder raw(int r) {
+            raw.add(r);
+            return this;
+        }
+
         public Builder transport(String name) {
             this.transport = name;
             return this;
@@ -144,7 +176,7 @@ public final class TckJob implements AutoCloseable {
             String name = transport != null ? transport : TckTransport.name();
             try {
                 List<Transport> endpoints = LocalJob.openAll(Transports.require(name), job, IdleMode.BACKOFF, Map.of());
-                return new TckJob(job, endpoints, config, initialise);
+                return new TckJob(job, endpoints, config, initialise, java.util.Set.copyOf(raw));
             } catch (TransportException e) {
                 throw new IllegalStateException("cannot start a job on transport '" + name + "': " + e.getMessage(), e);
             }

@@ -16,7 +16,7 @@ import java.nio.ByteOrder;
  *  3     1   reserved (= 0)
  *  4     4   initiator nid           x    x    x    x     "initiator" (ack/reply: the put/get target)
  *  8     4   initiator pid           x    x    x    x
- * 12     4   user (uid)              x         x          "user"
+ * 12     4   user (uid)              x    x    x    x     "user"; ack/reply: the responder's uid
  * 16     4   target nid              x    x    x    x     "target"
  * 20     4   target pid              x    x    x    x
  * 24     4   portal index            x    x    x    x     echoed by ack and reply

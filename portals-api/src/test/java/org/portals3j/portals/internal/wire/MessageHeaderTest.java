@@ -1,0 +1,76 @@
+package org.portals3j.portals.internal.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import org.junit.jupiter.api.Test;
+
+class MessageHeaderTest {
+
+    private static MessageHeader put(MemorySegment buf) {
+        return new MessageHeader().wrap(buf).begin(MessageType.PUT, 2).initiator(3, 4).user(5).target(6, 7)
+                .portal(8).cookie(9).matchBits(0x8000_0000_0000_0001L).offset(10).mdHandle(0x1122334455667788L)
+                .length(11).hdrData(-2L).exchange(12);
+    }
+
+    @Test
+    void fieldsSitAtTheDocumentedLittleEndianOffsets() {
+        MemorySegment buf = MessageHeader.allocate();
+        put(buf);
+        ValueLayout.OfInt i32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+        ValueLayout.OfLong i64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+        assertThat(buf.get(ValueLayout.JAVA_BYTE, 0)).isEqualTo((byte) 1);
+        assertThat(buf.get(ValueLayout.JAVA_BYTE, 1)).isEqualTo((byte) 1);
+        assertThat(buf.get(ValueLayout.JAVA_BYTE, 2)).isEqualTo((byte) 2);
+        assertThat(buf.get(i32, 4)).isEqualTo(3);
+        assertThat(buf.get(i32, 8)).isEqualTo(4);
+        assertThat(buf.get(i32, 12)).isEqualTo(5);
+        assertThat(buf.get(i32, 16)).isEqualTo(6);
+        assertThat(buf.get(i32, 20)).isEqualTo(7);
+        assertThat(buf.get(i32, 24)).isEqualTo(8);
+        assertThat(buf.get(i32, 28)).isEqualTo(9);
+        assertThat(buf.get(i64, 32)).isEqualTo(0x8000_0000_0000_0001L);
+        assertThat(buf.get(i64, 40)).isEqualTo(10);
+        assertThat(buf.get(ValueLayout.JAVA_BYTE, 48)).isEqualTo((byte) 0x88); // little-endian low byte first
+        assertThat(buf.get(i64, 56)).isEqualTo(11);
+        assertThat(buf.get(i64, 64)).isZero();
+        assertThat(buf.get(i64, 72)).isEqualTo(-2L);
+        assertThat(buf.get(i64, 80)).isEqualTo(12);
+    }
+
+    @Test
+    void aWellFormedPutValidates() {
+        MemorySegment buf = MessageHeader.allocate();
+        MessageHeader h = put(buf);
+        assertThat(h.validate(MessageHeader.LENGTH, 11, 4)).isEqualTo(MessageType.PUT);
+    }
+
+    @Test
+    void everyKindOfMalformationIsRejected() {
+        MemorySegment buf = MessageHeader.allocate();
+        MessageHeader h = put(buf);
+        assertThat(h.validate(MessageHeader.LENGTH - 1, 11, 4)).as("short header").isNull();
+        assertThat(h.validate(MessageHeader.LENGTH, 12, 4)).as("payload length differs from length").isNull();
+        assertThat(h.validate(MessageHeader.LENGTH, 11, 2)).as("no such interface").isNull();
+        buf.set(ValueLayout.JAVA_BYTE, 0, (byte) 2);
+        assertThat(h.validate(MessageHeader.LENGTH, 11, 4)).as("unknown version").isNull();
+        put(buf);
+        buf.set(ValueLayout.JAVA_BYTE, 1, (byte) 9);
+        assertThat(h.validate(MessageHeader.LENGTH, 11, 4)).as("unknown type").isNull();
+        put(buf);
+        buf.set(ValueLayout.JAVA_BYTE, 3, (byte) 1);
+        assertThat(h.validate(MessageHeader.LENGTH, 11, 4)).as("reserved byte set").isNull();
+        put(buf).length(-1);
+        assertThat(h.validate(MessageHeader.LENGTH, -1, 4)).as("length with the top bit set").isNull();
+        put(buf).manipulatedLength(1);
+        assertThat(h.validate(MessageHeader.LENGTH, 11, 4)).as("a put carries no manipulated length").isNull();
+        h.begin(MessageType.REPLY, 0).length(4).manipulatedLength(5);
+        assertThat(h.validate(MessageHeader.LENGTH, 5, 4)).as("reply longer than requested").isNull();
+        h.begin(MessageType.GET, 0).length(4);
+        assertThat(h.validate(MessageHeader.LENGTH, 1, 4)).as("get with a payload").isNull();
+        h.begin(MessageType.ACK, 0).length(4).manipulatedLength(4);
+        assertThat(h.validate(MessageHeader.LENGTH, 0, 4)).isEqualTo(MessageType.ACK);
+    }
+}

@@ -57,7 +57,10 @@ public interface Transport extends AutoCloseable {
     void send(int peer, MemorySegment header, int headerLength,
               MemorySegment payload, long payloadOffset, long payloadLength, long token);
 
-    /** Whether {@code peer} is believed alive (false once {@link MessageHandler#onPeerFailure} reported it). */
+    /**
+     * Whether {@code peer} is believed alive (false once {@link MessageHandler#onPeerFailure} reported it).
+     * For this endpoint's own rank: whether the endpoint is open.
+     */
     boolean isPeerAlive(int peer);
 
     /**

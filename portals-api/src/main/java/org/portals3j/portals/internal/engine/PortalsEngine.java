@@ -105,10 +105,18 @@ public final class PortalsEngine implements MessageHandler {
 
     // ==== PtlInit / PtlFini =====================================================================
 
-    /** PtlInit (L2618): may be called any number of times; returns max_interfaces. */
+    /**
+     * PtlInit (L2618): may be called any number of times; returns max_interfaces. PTL_FAIL ("an error
+     * during initialization", L2637) when the process's network endpoint is closed: no interface
+     * could work.
+     */
     public int init() {
         lock.lock();
         try {
+            if (!transport.isPeerAlive(transport.rank())) {
+                throw new PortalsException(ReturnCode.FAIL, "the " + transport.provider()
+                        + " endpoint of rank " + transport.rank() + " is closed");
+            }
             initialized = true;
             return nis.length;
         } finally {

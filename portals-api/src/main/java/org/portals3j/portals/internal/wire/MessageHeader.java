@@ -79,9 +79,11 @@ public final class MessageHeader {
 
     // ---- writing -----------------------------------------------------------------------------
 
-    /** Writes the fixed part and zeroes everything else. */
+    /** Writes the fixed part and zeroes everything else (allocation-free: no slice is taken). */
     public MessageHeader begin(MessageType type, int iface) {
-        buffer.asSlice(0, LENGTH).fill((byte) 0);
+        for (long off = 0; off < LENGTH; off += Long.BYTES) {
+            buffer.set(I64, off, 0L);
+        }
         buffer.set(U8, VERSION_OFF, (byte) VERSION);
         buffer.set(U8, TYPE_OFF, (byte) type.code());
         buffer.set(U8, INTERFACE_OFF, (byte) iface);

@@ -1,0 +1,18 @@
+package org.portals3j.tck;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Names the open points of a spec (the digests' §7 items, {@code A-01} …) whose resolution a test pins
+ * down. The resolution itself is documented where the engine implements it.
+ */
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target({ElementType.METHOD, ElementType.TYPE})
+public @interface Resolves {
+    String[] value();
+}

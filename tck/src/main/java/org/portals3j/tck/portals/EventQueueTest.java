@@ -731,7 +731,8 @@ class EventQueueTest {
                 Thread.sleep(1);
             }
             Rank.sleep(TckTransport.quietPeriod());
-            assertThat(isAlive()).as("%s is blocked in PtlEQWait (result %s, failure %s)", getName(), result, failure)
+            assertThat(isAlive()).as("%s is blocked in PtlEQWait (result %s, failure %s)", getName(), String.valueOf(result),
+                            String.valueOf(failure))
                     .isTrue();
         }
 
@@ -742,8 +743,13 @@ class EventQueueTest {
         }
 
         void assertReturned(ReturnCode expected) {
-            assertThat(failure).as("%s threw", getName()).isNull();
-            assertThat(result).as("%s's PtlEQWait result", getName()).isEqualTo(expected);
+            Throwable t = failure;
+            ReturnCode r = result;
+            if (t != null || r == null) {
+                fail(getName() + "'s PtlEQWait returned no code: it threw " + t);
+                return;
+            }
+            assertThat(r).as("%s's PtlEQWait result", getName()).isEqualTo(expected);
         }
 
         void assertFailed(ReturnCode expected) {

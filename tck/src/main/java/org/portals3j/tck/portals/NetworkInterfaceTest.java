@@ -485,6 +485,31 @@ class NetworkInterfaceTest {
     }
 
     @Test
+    @SpecAssertion({"P-024", "P-026"})
+    void niFiniOfOneInterfaceLeavesTheOthersAlone() {
+        try (TckJob job = TckJob.start(2)) {
+            Rank r = job.rank(0);
+            Portals p = r.ptl();
+            NiHandle ni1 = p.niInit(InterfaceId.of(1), ProcessId.PID_ANY, null).handle();
+            EqHandle eq0 = r.eq(4);
+            EqHandle eq1 = p.eqAlloc(ni1, 4);
+            MeHandle me0 = newMe(p, r.ni(), 0);
+            p.niFini(ni1);
+            assertCode(ReturnCode.INV_NI, () -> p.niStatus(ni1, StatusRegister.DROP_COUNT));
+            assertCode(ReturnCode.INV_EQ, () -> p.eqGet(eq1, new Event()));
+            // Interface 0 and its objects are untouched.
+            assertThat(p.niStatus(r.ni(), StatusRegister.DROP_COUNT)).isZero();
+            assertThat(p.eqGet(eq0, new Event())).isEqualTo(ReturnCode.EQ_EMPTY);
+            assertThat(p.niHandle(me0)).isEqualTo(r.ni());
+            // ...and interface 1 can come back, here with a well-known pid.
+            NiHandle again = p.niInit(InterfaceId.of(1), 11, null).handle();
+            assertThat(again).isNotEqualTo(ni1);
+            assertThat(p.getId(again)).isEqualTo(ProcessId.of(0, 11));
+            assertThat(p.getId(r.ni())).isEqualTo(ProcessId.of(0, Job.DEFAULT_PID));
+        }
+    }
+
+    @Test
     @SpecAssertion("P-025")
     void niFiniWithAGarbageHandleIsInvNi() {
         try (TckJob job = TckJob.start(2)) {

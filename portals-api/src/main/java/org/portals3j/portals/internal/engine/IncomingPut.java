@@ -19,7 +19,10 @@ final class IncomingPut {
     long matchBits;
     long rlength;
     long mlength;
+    /** The offset used in the MD (reported in the PUT events). */
     long offset;
+    /** The offset the request carried: the ack echoes it (L13674). */
+    long requestOffset;
     long hdrData;
     /** The initiator's MD handle: not PTL_MD_NONE means an ack was asked for (L13099). */
     long ackMd;

@@ -347,6 +347,7 @@ final class NetworkInterfaceState {
         p.rlength = rx.length();
         p.mlength = acceptLength;
         p.offset = acceptOffset;
+        p.requestOffset = rx.offset();
         p.hdrData = rx.hdrData();
         p.ackMd = rx.mdHandle();
         p.exchange = rx.exchange();

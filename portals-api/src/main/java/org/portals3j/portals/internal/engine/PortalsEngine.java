@@ -1020,7 +1020,7 @@ public final class PortalsEngine implements MessageHandler {
         boolean ack = !failed && p.ackMd != 0L && !md.has(MdOption.ACK_DISABLE);
         if (ack) {
             response.begin(MessageType.ACK, ni.index).initiator(self.nid(), ni.pid).user(ni.uid)
-                    .target(p.initiatorNid, p.initiatorPid).portal(p.portal).matchBits(p.matchBits).offset(p.offset)
+                    .target(p.initiatorNid, p.initiatorPid).portal(p.portal).matchBits(p.matchBits).offset(p.requestOffset)
                     .mdHandle(p.ackMd).length(p.rlength).manipulatedLength(mlength).exchange(p.exchange);
         }
         ni.releasePending(md);

@@ -411,9 +411,15 @@ class ReceiveMatchingTest {
     /** A put of {@code data} from {@code from}'s interface {@code ni}; waits for SEND_START and SEND_END. */
     static void sendPut(Rank from, NiHandle ni, ProcessId target, int portal, long bits, long offset,
                         MemorySegment data) {
+        sendPut(from, ni, target, portal, 0, bits, offset, data);
+    }
+
+    /** The same, with access control entry {@code cookie}. */
+    static void sendPut(Rank from, NiHandle ni, ProcessId target, int portal, int cookie, long bits, long offset,
+                        MemorySegment data) {
         EqHandle eq = from.ptl().eqAlloc(ni, 4);
         MdHandle md = from.ptl().mdBind(ni, MemoryDescriptor.of(data).withEventQueue(eq));
-        from.ptl().put(md, AckRequest.NOACK_REQ, target, portal, 0, bits, offset, 0);
+        from.ptl().put(md, AckRequest.NOACK_REQ, target, portal, cookie, bits, offset, 0);
         from.next(eq, EventKind.SEND_START);
         from.next(eq, EventKind.SEND_END);
         from.ptl().mdUnlink(md);

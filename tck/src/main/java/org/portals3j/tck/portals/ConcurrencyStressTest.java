@@ -284,18 +284,19 @@ class ConcurrencyStressTest {
             switch (e.type()) {
                 case PUT_START, GET_START -> {
                     assertThat(e.link()).isEqualTo(e.sequence());
-                    assertThat(pending.put(e.link(), e.type())).as("duplicate START %s", e).isNull();
+                    boolean fresh = pending.put(e.link(), e.type()) == null;
+                    assertThat(fresh).as("duplicate START %s", e).isTrue();
                 }
                 case PUT_END -> {
-                    assertThat(pending.remove(e.link())).as("PUT_END without its START: %s", e)
-                            .isEqualTo(EventKind.PUT_START);
+                    boolean paired = pending.remove(e.link()) == EventKind.PUT_START;
+                    assertThat(paired).as("PUT_END without its PUT_START: %s", e).isTrue();
                     assertThat(e.hdrData() >>> 32).isEqualTo(t);
                     assertThat(e.offset()).isEqualTo((e.hdrData() & 0xFFFF_FFFFL) % SLOTS * SIZE);
                     putEnds.incrementAndGet(t);
                 }
                 case GET_END -> {
-                    assertThat(pending.remove(e.link())).as("GET_END without its START: %s", e)
-                            .isEqualTo(EventKind.GET_START);
+                    boolean paired = pending.remove(e.link()) == EventKind.GET_START;
+                    assertThat(paired).as("GET_END without its GET_START: %s", e).isTrue();
                     getEnds.incrementAndGet(t);
                 }
                 default -> throw new AssertionError("unexpected event on worker " + t + "'s queue: " + e);

@@ -803,10 +803,10 @@ class ExamplesTest {
             assertThat(getEnd.link()).isEqualTo(getStart.link());
             assertThat(getEnd.mlength()).isEqualTo(64);
             assertThat(getEnd.initiator()).isEqualTo(b.id());
-            Event unlink = awaitKind(a, sender.eventq, EventKind.UNLINK);
-            assertThat(unlink.mdHandle()).isEqualTo(s.getMd());
             MeHandle getMe = nonNull(s.getMe());
             MdHandle getMd = nonNull(s.getMd());
+            Event unlink = awaitKind(a, sender.eventq, EventKind.UNLINK);
+            assertThat(unlink.mdHandle()).isEqualTo(getMd);
             assertCode(ReturnCode.INV_MD, () -> a.ptl().mdUnlink(getMd));
             assertCode(ReturnCode.INV_ME, () -> a.ptl().meUnlink(getMe));
 

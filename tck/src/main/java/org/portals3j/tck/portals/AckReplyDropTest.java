@@ -87,6 +87,28 @@ class AckReplyDropTest {
     }
 
     @Test
+    @SpecAssertion("P-248")
+    void ackForAnMdWhoseEventQueueWasFreedIsDroppedAndCounted() {
+        try (TckJob job = TckJob.builder(2).raw(1).start()) {
+            Rank a = job.rank(0);
+            RawPeer peer = RawPeer.start(job, 1);
+            EqHandle eqa = a.eq(8);
+            MdHandle md = a.bind(job.pattern(16, 1), eqa);
+            a.ptl().put(md, AckRequest.ACK_REQ, peer.id(), PT, 0, 0x77, 0, 0);
+            a.next(eqa, EventKind.SEND_START);
+            a.next(eqa, EventKind.SEND_END);
+            Frame put = peer.next(MessageType.PUT);
+            a.ptl().eqFree(eqa);
+            EqHandle successor = a.eq(8); // possibly in the freed queue's slot: not the MD's queue
+
+            peer.ack(a, put, 16);
+            a.awaitDrops(1);
+            assertThat(a.ptl().niStatus(a.ni(), StatusRegister.DROP_ACK_NO_EQ)).isEqualTo(1);
+            a.expectNoEvent(successor);
+        }
+    }
+
+    @Test
     @SpecAssertion("P-249")
     void ackArrivingWhenTheInitiatorsEventQueueIsFullIsDroppedAndCounted() {
         try (TckJob job = TckJob.start(2)) {

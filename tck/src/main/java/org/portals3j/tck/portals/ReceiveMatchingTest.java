@@ -375,7 +375,7 @@ class ReceiveMatchingTest {
 
     @Test
     @SpecAssertion("P-220")
-    void putSkipsMatchingEntriesWhoseMdRejectsItOrThatHaveNoMd() {
+    void putSkipsMatchingEntriesWithoutAnMdOrWhoseMdRejectsIt() {
         try (TckJob job = TckJob.start(2)) {
             Rank a = job.rank(0);
             Rank b = job.rank(1);
@@ -385,13 +385,22 @@ class ReceiveMatchingTest {
             b.ptl().meAttach(b.ni(), PT, ProcessId.ANY, 9, 0, Unlink.RETAIN, InsertPosition.AFTER);
             MemorySegment refused = job.allocate(16);
             b.attach(PT, 9, 0, refused, getOnly, MdOption.OP_GET);
+            // One that is inactive (threshold 0), and one too small for 8 bytes without TRUNCATE.
+            EqHandle others = b.eq(16);
+            MemorySegment inactive = job.allocate(16);
+            b.attach(PT, ProcessId.ANY, 9, 0, putMd(inactive, others).withThreshold(0), Unlink.RETAIN, Unlink.RETAIN);
+            MemorySegment small = job.allocate(4);
+            b.attach(PT, ProcessId.ANY, 9, 0, putMd(small, others), Unlink.RETAIN, Unlink.RETAIN);
             MemorySegment took = job.allocate(16);
             b.attach(PT, 0, ~0L, took, taker, MdOption.OP_PUT, MdOption.MANAGE_REMOTE);
 
             Event end = landsIn(a, b, taker, PT, 9);
             assertThat(end.mlength()).isEqualTo(8);
             b.expectNoEvent(getOnly);
+            b.expectNoEvent(others);
             assertThat(isZero(refused)).isTrue();
+            assertThat(isZero(inactive)).isTrue();
+            assertThat(isZero(small)).isTrue();
             assertThat(took.get(ValueLayout.JAVA_BYTE, 0)).isEqualTo((byte) 1);
             assertThat(b.drops()).isZero();
 

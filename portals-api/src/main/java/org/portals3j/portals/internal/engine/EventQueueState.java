@@ -14,7 +14,10 @@ import org.portals3j.portals.ReturnCode;
  * change log L586), and {@code PtlEQGet} from another thread sees {@code PTL_EQ_EMPTY} (L7005, A-56).
  *
  * <p>Overflow: when the ring is full the <em>new</em> event is discarded (A-36); the next event taken
- * comes with {@code PTL_EQ_DROPPED} (L6987).
+ * comes with {@code PTL_EQ_DROPPED} (L6987). Read literally, L6987 puts the flag on the first event
+ * <em>after</em> the gap; with the newest events discarded that event may never come, and the loss
+ * would go unreported. Reporting it with the next event taken, as the digest recommends (A-36, P-137),
+ * tells the application at once.
  */
 final class EventQueueState extends Slotted {
     private Event[] ring = new Event[0];

@@ -2,21 +2,28 @@ package org.portals3j.portals.internal.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.junit.jupiter.api.Test;
 
 class SlotTableTest {
+
+    private static <T> T present(@Nullable T object) {
+        if (object == null) {
+            throw new AssertionError("expected an object, the table gave none");
+        }
+        return object;
+    }
 
     @Test
     void aFreedSlotIsReusedWithANewGenerationSoOldHandlesDoNotNameTheNewObject() {
         SlotTable<EventQueueState> table = new SlotTable<>(EventQueueState::new);
         table.limit(4);
-        EventQueueState a = table.allocate();
-        assertThat(a).isNotNull();
+        EventQueueState a = present(table.allocate());
         int slot = a.slot;
         int generation = a.generation;
         table.free(a);
         assertThat(table.lookup(slot, generation)).isNull();
-        EventQueueState b = table.allocate();
+        EventQueueState b = present(table.allocate());
         assertThat(b).isSameAs(a);
         assertThat(b.generation).isNotEqualTo(generation);
         assertThat(table.lookup(slot, b.generation)).isSameAs(b);
@@ -27,10 +34,8 @@ class SlotTableTest {
     void theLimitCountsRetiredButUnfreedObjects() {
         SlotTable<EventQueueState> table = new SlotTable<>(EventQueueState::new);
         table.limit(2);
-        EventQueueState a = table.allocate();
-        EventQueueState b = table.allocate();
-        assertThat(a).isNotNull();
-        assertThat(b).isNotNull();
+        EventQueueState a = present(table.allocate());
+        present(table.allocate());
         assertThat(table.allocate()).isNull();
         table.retire(a);
         assertThat(table.lookup(a.slot, a.generation)).isNull();
@@ -43,8 +48,7 @@ class SlotTableTest {
     void clearKillsEveryHandle() {
         SlotTable<EventQueueState> table = new SlotTable<>(EventQueueState::new);
         table.limit(8);
-        EventQueueState a = table.allocate();
-        assertThat(a).isNotNull();
+        EventQueueState a = present(table.allocate());
         int generation = a.generation;
         table.clear();
         assertThat(table.inUse()).isZero();

@@ -60,11 +60,25 @@ final class EventQueueState extends Slotted {
     }
 
     /**
-     * Logs {@code event}: to a waiting thread, else into the ring, else it is dropped.
-     *
-     * @return false if the event was dropped
+     * Where the next event goes: the longest-waiting thread's event, else the next free ring slot;
+     * null if the ring is full (the event is dropped, A-36). The caller fills it and then calls
+     * {@link #commit()}. Writing the event in place, instead of building it elsewhere and copying it,
+     * keeps the fields in the cache lines the taker will read.
      */
-    boolean post(Event event) {
+    @Nullable Event reserve() {
+        Waiter w = firstWaiter;
+        if (w != null) {
+            return w.event;
+        }
+        if (size == ring.length) {
+            dropped = true;
+            return null;
+        }
+        return ring[(head + size) % ring.length];
+    }
+
+    /** Publishes the event {@link #reserve()} handed out: wakes its waiter, or makes it takeable. */
+    void commit() {
         Waiter w = firstWaiter;
         if (w != null) {
             firstWaiter = w.next;
@@ -72,19 +86,12 @@ final class EventQueueState extends Slotted {
                 lastWaiter = null;
             }
             w.next = null;
-            w.event.copyFrom(event);
             w.result = dropped ? ReturnCode.EQ_DROPPED : ReturnCode.OK;
             dropped = false;
             w.wake(Waiter.DONE);
-            return true;
+            return;
         }
-        if (size == ring.length) {
-            dropped = true;
-            return false;
-        }
-        ring[(head + size) % ring.length].copyFrom(event);
         size++;
-        return true;
     }
 
     /** Takes the next event into {@code into}: {@code OK}, {@code EQ_DROPPED} or {@code EQ_EMPTY}. */
@@ -137,6 +144,8 @@ final class EventQueueState extends Slotted {
         Event event = spare;
         ReturnCode result = ReturnCode.OK;
         volatile int state;
+        /** Set by the waiter once it may park; only then does {@link #wake} pay for an unpark. */
+        volatile boolean mayPark;
         @Nullable Waiter next;
 
         Waiter(Thread thread) {
@@ -144,8 +153,11 @@ final class EventQueueState extends Slotted {
         }
 
         void wake(int newState) {
+            // state then mayPark here, mayPark then state in the waiter: one of the two sees the other.
             state = newState;
-            LockSupport.unpark(thread);
+            if (mayPark) {
+                LockSupport.unpark(thread);
+            }
         }
     }
 }

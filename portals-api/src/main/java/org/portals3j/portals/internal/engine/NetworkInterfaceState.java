@@ -36,9 +36,14 @@ final class NetworkInterfaceState {
     final SlotTable<MatchEntryState> mes = new SlotTable<>(MatchEntryState::new);
     final SlotTable<MemoryDescriptorState> mds = new SlotTable<>(MemoryDescriptorState::new);
     final SlotTable<EventQueueState> eqs = new SlotTable<>(EventQueueState::new);
+    /** Status registers written on the receive path (by whichever thread delivers to this interface). */
     final long[] registers = new long[StatusRegister.COUNT];
+    /**
+     * Bytes sent by this process's own puts: written by the application's threads, so kept out of
+     * {@link #registers}, whose cache line the delivering thread writes. Read as part of BYTES_SENT.
+     */
+    final SendCounter putBytes = new SendCounter();
     private long nextSequence = 1;
-    private final Event scratch = new Event();
     private final MatchList.Cursor cursor = new MatchList.Cursor();
     /** Where {@link #match} accepted: the offset into the MD and the manipulated length. */
     long acceptOffset;
@@ -71,6 +76,7 @@ final class NetworkInterfaceState {
         mds.limit(newLimits.maxMemDescriptors());
         eqs.limit(newLimits.maxEventQueues());
         java.util.Arrays.fill(registers, 0L);
+        putBytes.value = 0;
         live = true;
     }
 
@@ -218,7 +224,11 @@ final class NetworkInterfaceState {
             return 0;
         }
         long sequence = nextSequence++;
-        Event e = scratch;
+        Event e = q.reserve();
+        if (e == null) {
+            registers[StatusRegister.EVENTS_DROPPED.index()]++;
+            return sequence;
+        }
         e.type = kind;
         e.initiatorNid = initNid;
         e.initiatorPid = initPid;
@@ -240,12 +250,21 @@ final class NetworkInterfaceState {
         e.link = link == SELF_LINK ? sequence : link;
         e.niFailType = fail;
         e.sequence = sequence;
-        if (!q.post(e)) {
-            registers[StatusRegister.EVENTS_DROPPED.index()]++;
-        }
-        e.mdStart = MemorySegment.NULL;
-        e.mdUserPtr = null;
+        q.commit();
         return sequence;
+    }
+
+    /** The value of status register {@code index}. */
+    long register(int index) {
+        long value = registers[index];
+        return index == StatusRegister.BYTES_SENT.index() ? value + putBytes.value : value;
+    }
+
+    /** A counter alone on its cache lines (padding on both sides). */
+    static final class SendCounter {
+        long p0, p1, p2, p3, p4, p5, p6, p7;
+        long value;
+        long q0, q1, q2, q3, q4, q5, q6, q7;
     }
 
     /** Counts a discarded message (L15105) under {@code PTL_SR_DROP_COUNT} and its reason. */

@@ -26,6 +26,7 @@ import org.portals3j.portals.internal.wire.MessageType;
 import org.portals3j.runtime.Job;
 import org.portals3j.runtime.JobMember;
 import org.portals3j.transport.Deposit;
+import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.IdleStrategy;
 import org.portals3j.transport.MessageHandler;
 import org.portals3j.transport.Transport;
@@ -41,6 +42,8 @@ public final class PortalsEngine implements MessageHandler {
     private static final AtomicInteger LIBRARIES = new AtomicInteger();
     /** Largest event queue (events); a larger count gives PTL_NOSPACE. */
     static final long MAX_EQ_COUNT = 1L << 24;
+    /** Spins of a PtlEQWait caller before it may park (with the SPIN and BACKOFF idle modes). */
+    private static final int WAIT_SPINS = 4_000;
 
     /** Makes every API call atomic with respect to other threads and incoming operations (L2042). */
     final ReentrantLock lock = new ReentrantLock();
@@ -62,6 +65,7 @@ public final class PortalsEngine implements MessageHandler {
     private final MessageHeader response = new MessageHeader().wrap(responseBuffer);
     private final ThreadLocal<EventQueueState.@Nullable Waiter> waiters = new ThreadLocal<>();
     private final ThreadLocal<@Nullable IdleStrategy> idlers = new ThreadLocal<>();
+    private final ThreadLocal<@Nullable IdleStrategy> lockIdlers = new ThreadLocal<>();
 
     private PortalsEngine(Job job, Transport transport, PortalsConfig config) {
         this.job = job;
@@ -111,7 +115,7 @@ public final class PortalsEngine implements MessageHandler {
      * could work.
      */
     public int init() {
-        lock.lock();
+        acquire();
         try {
             if (!transport.isPeerAlive(transport.rank())) {
                 throw new PortalsException(ReturnCode.FAIL, "the " + transport.provider()
@@ -126,7 +130,7 @@ public final class PortalsEngine implements MessageHandler {
 
     /** PtlFini (L2705): tears down every interface. Calls after it answer PTL_NOINIT. */
     public void fini() {
-        lock.lock();
+        acquire();
         try {
             for (NetworkInterfaceState ni : nis) {
                 if (ni.live) {
@@ -137,6 +141,27 @@ public final class PortalsEngine implements MessageHandler {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Takes the engine lock. Contention here is brief (a critical section is a match or an event
+     * post) and typically between a rank's own thread and a thread delivering to it; parking in the
+     * lock's queue would cost a futex wake-up of several microseconds and an allocation, so the
+     * waiting thread spins (then yields, then parks briefly) until the lock is free.
+     */
+    private void acquire() {
+        if (lock.tryLock()) {
+            return;
+        }
+        IdleStrategy idle = lockIdlers.get();
+        if (idle == null) {
+            idle = IdleMode.BACKOFF.newStrategy();
+            lockIdlers.set(idle);
+        }
+        idle.reset();
+        do {
+            idle.idle();
+        } while (!lock.tryLock());
     }
 
     private void requireInit() {
@@ -154,7 +179,7 @@ public final class PortalsEngine implements MessageHandler {
      * {@code max_atable_index} is PTL_INV_ASIZE.
      */
     public NiInit niInit(int iface, int pid, @Nullable NiLimits desired) {
-        lock.lock();
+        acquire();
         try {
             requireInit();
             if (iface < 0 || iface >= nis.length) {
@@ -200,7 +225,7 @@ public final class PortalsEngine implements MessageHandler {
 
     /** PtlNIFini (L3156). */
     public void niFini(long niHandle) {
-        lock.lock();
+        acquire();
         try {
             requireInit();
             teardown(ni(niHandle));
@@ -225,7 +250,7 @@ public final class PortalsEngine implements MessageHandler {
 
     /** PtlNIStatus (L3246). */
     public long niStatus(long niHandle, StatusRegister register) {
-        lock.lock();
+        acquire();
         try {
             requireInit();
             NetworkInterfaceState ni = ni(niHandle);
@@ -233,7 +258,7 @@ public final class PortalsEngine implements MessageHandler {
                 throw new PortalsException(ReturnCode.INV_SR_INDX, "status register " + register.index()
                         + " does not exist (valid: 0.." + (StatusRegister.COUNT - 1) + ")");
             }
-            return ni.registers[register.index()];
+            return ni.register(register.index());
         } finally {
             lock.unlock();
         }
@@ -241,7 +266,7 @@ public final class PortalsEngine implements MessageHandler {
 
     /** PtlNIDist (L3428): 0 to oneself, 1 to any other process of the job. */
     public long niDist(long niHandle, ProcessId process) {
-        lock.lock();
+        acquire();
         try {
             requireInit();
             NetworkInterfaceState ni = ni(niHandle);
@@ -254,7 +279,7 @@ public final class PortalsEngine implements MessageHandler {
 
     /** PtlNIHandle (L3598): the interface an object belongs to; an NI handle gives itself back. */
     public long niHandle(long anyHandle) {
-        lock.lock();
+        acquire();
         try {
             requireInit();
             int kind = HandleCodec.kind(anyHandle);
@@ -281,7 +306,7 @@ public final class PortalsEngine implements MessageHandler {
 
     /** PtlGetUid (L3749). */
     public int getUid(long niHandle) {
-        lock.lock();
+        acquire();
         try {
             requireInit();
             return ni(niHandle).uid;
@@ -292,7 +317,7 @@ public final class PortalsEngine implements MessageHandler {
 
     /** PtlGetId (L3931). */
     public ProcessId getId(long niHandle) {
-        lock.lock();
+        acquire();
         try {
             requireInit();
             return new ProcessId(self.nid(), ni(niHandle).pid);
@@ -306,7 +331,7 @@ public final class PortalsEngine implements MessageHandler {
     /** PtlMEAttach (L4098). */
     public long meAttach(long niHandle, int portal, ProcessId matchId, long matchBits, long ignoreBits,
                          Unlink unlink, InsertPosition position) {
-        lock.lock();
+        acquire();
         try {
             requireInit();
             NetworkInterfaceState ni = ni(niHandle);
@@ -327,7 +352,7 @@ public final class PortalsEngine implements MessageHandler {
     /** PtlMEAttachAny (L4465): the lowest portal index whose match list is empty. */
     public AttachedEntry meAttachAny(long niHandle, ProcessId matchId, long matchBits, long ignoreBits,
                                      Unlink unlink) {
-        lock.lock();
+        acquire();
         try {
             requireInit();
             NetworkInterfaceState ni = ni(niHandle);
@@ -350,7 +375,7 @@ public final class PortalsEngine implements MessageHandler {
     /** PtlMEInsert (L4679), with the unlink argument of the argument table and the examples. */
     public long meInsert(long current, ProcessId matchId, long matchBits, long ignoreBits, Unlink unlink,
                          InsertPosition position) {
-        lock.lock();
+        acquire();
         try {
             requireInit();
             NetworkInterfaceState ni = niOf(current, HandleCodec.KIND_ME, ReturnCode.INV_ME);
@@ -395,7 +420,7 @@ public final class PortalsEngine implements MessageHandler {
      * logged; the MD's handle dies at once (A-37).
      */
     public void meUnlink(long meHandle) {
-        lock.lock();
+        acquire();
         try {
             requireInit();
             NetworkInterfaceState ni = niOf(meHandle, HandleCodec.KIND_ME, ReturnCode.INV_ME);
@@ -424,7 +449,7 @@ public final class PortalsEngine implements MessageHandler {
 
     /** PtlMDAttach (L5297): a bad {@code eventq} is PTL_ILL_MD here. */
     public long mdAttach(long meHandle, MemoryDescriptor value, Unlink unlinkOp, Unlink unlinkNofit) {
-        lock.lock();
+        acquire();
         try {
             requireInit();
             NetworkInterfaceState ni = niOf(meHandle, HandleCodec.KIND_ME, ReturnCode.INV_ME);
@@ -453,7 +478,7 @@ public final class PortalsEngine implements MessageHandler {
 
     /** PtlMDBind (L5597): a free-floating MD, never auto-unlinked. */
     public long mdBind(long niHandle, MemoryDescriptor value) {
-        lock.lock();
+        acquire();
         try {
             requireInit();
             NetworkInterfaceState ni = ni(niHandle);
@@ -521,7 +546,7 @@ public final class PortalsEngine implements MessageHandler {
 
     /** PtlMDUnlink (L5810): PTL_MD_INUSE while operations are pending (L5824); no UNLINK event (L6444). */
     public void mdUnlink(long mdHandle) {
-        lock.lock();
+        acquire();
         try {
             requireInit();
             NetworkInterfaceState ni = niOf(mdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
@@ -545,7 +570,7 @@ public final class PortalsEngine implements MessageHandler {
      * {@code testq} test still decides the status.
      */
     public MdUpdateResult mdUpdate(long mdHandle, @Nullable MemoryDescriptor newValue, long testq) {
-        lock.lock();
+        acquire();
         try {
             requireInit();
             NetworkInterfaceState ni = niOf(mdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
@@ -580,7 +605,7 @@ public final class PortalsEngine implements MessageHandler {
 
     /** PtlEQAlloc (L6716): {@code count} 0 is PTL_NOSPACE. */
     public long eqAlloc(long niHandle, long count) {
-        lock.lock();
+        acquire();
         try {
             requireInit();
             NetworkInterfaceState ni = ni(niHandle);
@@ -602,7 +627,7 @@ public final class PortalsEngine implements MessageHandler {
 
     /** PtlEQFree (L6879): threads waiting on it wake with PTL_INV_EQ; MDs still naming it log nothing. */
     public void eqFree(long eqHandle) {
-        lock.lock();
+        acquire();
         try {
             requireInit();
             NetworkInterfaceState ni = niOf(eqHandle, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
@@ -616,7 +641,7 @@ public final class PortalsEngine implements MessageHandler {
 
     /** PtlEQGet (L6966): never blocks; OK, EQ_DROPPED or EQ_EMPTY. */
     public ReturnCode eqGet(long eqHandle, Event into) {
-        lock.lock();
+        acquire();
         try {
             requireInit();
             NetworkInterfaceState ni = niOf(eqHandle, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
@@ -634,7 +659,7 @@ public final class PortalsEngine implements MessageHandler {
             w = new EventQueueState.Waiter(Thread.currentThread());
             waiters.set(w);
         }
-        lock.lock();
+        acquire();
         try {
             requireInit();
             NetworkInterfaceState ni = niOf(eqHandle, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
@@ -649,18 +674,29 @@ public final class PortalsEngine implements MessageHandler {
         } finally {
             lock.unlock();
         }
-        IdleStrategy idle = idlers.get();
-        if (idle == null) {
-            idle = config.idle().newStrategy();
-            idlers.set(idle);
-        }
-        idle.reset();
+        // Spin first: an event usually comes within microseconds, and a spinning waiter needs no
+        // unpark. Only then announce that it may park (Waiter.wake unparks only such waiters).
         boolean interrupted = false;
-        while (w.state == EventQueueState.Waiter.WAITING) {
-            idle.idle();
-            if (Thread.interrupted()) {
-                interrupted = true; // PtlEQWait cannot be interrupted; keep the flag for the caller
+        if (config.idle() == IdleMode.SPIN || config.idle() == IdleMode.BACKOFF) {
+            for (int i = 0; i < WAIT_SPINS && w.state == EventQueueState.Waiter.WAITING; i++) {
+                Thread.onSpinWait();
             }
+        }
+        if (w.state == EventQueueState.Waiter.WAITING) {
+            w.mayPark = true;
+            IdleStrategy idle = idlers.get();
+            if (idle == null) {
+                idle = config.idle().newStrategy();
+                idlers.set(idle);
+            }
+            idle.reset();
+            while (w.state == EventQueueState.Waiter.WAITING) {
+                idle.idle();
+                if (Thread.interrupted()) {
+                    interrupted = true; // PtlEQWait cannot be interrupted; keep the flag for the caller
+                }
+            }
+            w.mayPark = false;
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
@@ -684,7 +720,7 @@ public final class PortalsEngine implements MessageHandler {
 
     /** PtlACEntry (L7291): overwrites entry {@code index}. */
     public void acEntry(long niHandle, int index, ProcessId matchId, int uid, int portal) {
-        lock.lock();
+        acquire();
         try {
             requireInit();
             NetworkInterfaceState ni = ni(niHandle);
@@ -721,7 +757,7 @@ public final class PortalsEngine implements MessageHandler {
             MemorySegment payload;
             long length;
             long token;
-            lock.lock();
+            acquire();
             try {
                 requireInit();
                 MemoryDescriptorState md = activeMd(niGuess, mdHandle);
@@ -731,7 +767,7 @@ public final class PortalsEngine implements MessageHandler {
                 op.link = ni.post(md, EventKind.SEND_START, NetworkInterfaceState.SELF_LINK, self.nid(), ni.pid, ni.uid,
                         portal, matchBits, md.length, md.length, offset, hdrData, NiFailType.OK);
                 long ackHandle = ack == AckRequest.ACK_REQ && md.eventQueue() != null ? md.handle : 0L;
-                ni.registers[StatusRegister.BYTES_SENT.index()] += md.length;
+                ni.putBytes.value += md.length;
                 channel.header.begin(MessageType.PUT, ni.index).initiator(self.nid(), ni.pid).user(ni.uid)
                         .target(target.nid(), target.pid()).portal(portal).cookie(cookie).matchBits(matchBits)
                         .offset(offset).mdHandle(ackHandle).length(md.length).hdrData(hdrData).exchange(op.token);
@@ -760,7 +796,7 @@ public final class PortalsEngine implements MessageHandler {
         channel.lock.lock();
         try {
             long token;
-            lock.lock();
+            acquire();
             try {
                 requireInit();
                 MemoryDescriptorState md = activeMd(niGuess, mdHandle);
@@ -881,7 +917,7 @@ public final class PortalsEngine implements MessageHandler {
         long replyOffset = 0;
         long replyLength = 0;
         long replyToken = Transport.NO_NOTIFY;
-        lock.lock();
+        acquire();
         try {
             int iface = h.iface();
             NetworkInterfaceState ni = iface < nis.length ? nis[iface] : null;
@@ -984,7 +1020,7 @@ public final class PortalsEngine implements MessageHandler {
         Object attachment = deposit.attachment();
         if (attachment instanceof IncomingPut p) {
             boolean ack;
-            lock.lock();
+            acquire();
             try {
                 ack = completePut(p, deposit);
             } finally {
@@ -994,7 +1030,7 @@ public final class PortalsEngine implements MessageHandler {
                 send(source, responseBuffer, MemorySegment.NULL, 0L, 0L, Transport.NO_NOTIFY);
             }
         } else if (attachment instanceof PendingOp op) {
-            lock.lock();
+            acquire();
             try {
                 completeReply(op, deposit);
             } finally {
@@ -1054,7 +1090,7 @@ public final class PortalsEngine implements MessageHandler {
 
     @Override
     public void onSendComplete(long token, boolean delivered) {
-        lock.lock();
+        acquire();
         try {
             PendingOp op = ops.lookup(token);
             if (op == null) {
@@ -1145,7 +1181,7 @@ public final class PortalsEngine implements MessageHandler {
 
     @Override
     public void onPeerFailure(int peer) {
-        lock.lock();
+        acquire();
         try {
             ops.forEachInUse(op -> {
                 if (op.kind == PendingOp.Kind.GET_REQUEST && op.peerRank == peer && !op.started) {
@@ -1158,7 +1194,7 @@ public final class PortalsEngine implements MessageHandler {
     }
 
     private void countUnattributed() {
-        lock.lock();
+        acquire();
         try {
             unattributed++;
         } finally {
@@ -1168,7 +1204,7 @@ public final class PortalsEngine implements MessageHandler {
 
     /** Messages that reached no initialised interface of this process (diagnostics). */
     public long unattributedMessages() {
-        lock.lock();
+        acquire();
         try {
             return unattributed;
         } finally {

@@ -48,8 +48,9 @@ import org.portals3j.transport.IdleStrategy;
  * <p><b>Baseline:</b> the same two threads hand a buffer of the same size back and forth: copy it with
  * {@link MemorySegment#copy} into the peer's buffer, then signal through a volatile flag (and
  * {@link LockSupport#unpark}, as the engine does when it hands an event to a waiting thread), waiting
- * with the same {@link IdleMode}. For each size the baseline runs right before Portals, on the same
- * threads, so both see the same machine.
+ * with the same {@link IdleMode}. For each size, baseline and Portals alternate in {@value #ROUNDS}
+ * rounds on the same two threads, so that both see the same machine (it is shared and its load
+ * changes from second to second).
  *
  * <p><b>Bandwidth:</b> windows of {@value #WINDOW} back-to-back 1 MiB puts from rank 0 and an 8-byte
  * put back from rank 1 once all have arrived, alternating with windows of {@value #WINDOW}
@@ -63,6 +64,8 @@ public final class PingPong {
     static final long MATCH_BITS = 0x5049_4E47_504F_4E47L; // "PINGPONG"
     static final int MIB = 1 << 20;
     static final int WINDOW = 16;
+    /** Baseline and Portals alternate this many times per size. */
+    static final int ROUNDS = 10;
     static final int[] DEFAULT_SIZES = {8, 16, 64, 256, 1024, 4096, 16 * 1024, 64 * 1024, 256 * 1024, MIB};
     static final int DEFAULT_ITERATIONS = 10_000;
     static final int QUICK_ITERATIONS = 200;
@@ -431,11 +434,20 @@ public final class PingPong {
                 int warmup = options.warmupFor(size);
                 Histogram base = rank == 0 ? new Histogram(HISTOGRAM_MAX_NANOS, 3) : null;
                 Histogram ptl = rank == 0 ? new Histogram(HISTOGRAM_MAX_NANOS, 3) : null;
-                shared.await();
-                baseline(size, warmup, iterations, base);
                 recv.asSlice(0, size).fill((byte) 0);
-                shared.await();
-                pingPong(i + 1, size, warmup, iterations, ptl);
+                shared.await(); // the receive buffers are cleared before any put of this size
+                baseline(size, warmup, 0, null);
+                pingPong(i + 1, size, warmup, 0, null);
+                // Rounds alternate baseline and Portals, so that a change in the machine's load during
+                // the size's run hits both about equally. The ranks run the same counts, so they stay
+                // in step without a barrier.
+                int rounds = Math.min(ROUNDS, iterations);
+                for (int round = 0; round < rounds; round++) {
+                    int n = iterations / rounds + (round < iterations % rounds ? 1 : 0);
+                    int again = Math.max(2, n / 20); // re-settle after the other mode ran
+                    baseline(size, again, n, base);
+                    pingPong(i + 1, size, again, n, ptl);
+                }
                 if (MemorySegment.mismatch(recv, 0, size, expected, 0, size) != -1) {
                     throw new IllegalStateException("rank " + rank + ": the " + size + "-byte puts did not deliver the"
                             + " sender's bytes");
@@ -509,7 +521,7 @@ public final class PingPong {
                     p.put(md, AckRequest.NOACK_REQ, target, PORTAL, 0, MATCH_BITS, 0L, 0L);
                 }
             }
-            if (mdIndex > 0) {
+            if (mdIndex > 0 && iterations > 0) {
                 long after = allocatedBytes();
                 shared.allocated[rank] = after < 0 || allocatedBefore < 0 || shared.allocated[rank] < 0 ? -1
                         : shared.allocated[rank] + (after - allocatedBefore);

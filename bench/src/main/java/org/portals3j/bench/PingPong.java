@@ -66,6 +66,8 @@ public final class PingPong {
     static final int WINDOW = 16;
     /** Baseline and Portals alternate this many times per size. */
     static final int ROUNDS = 10;
+    static final long QUIET_MILLIS = 50;
+    static final long QUIET_MAX_MILLIS = 3_000;
     static final int[] DEFAULT_SIZES = {8, 16, 64, 256, 1024, 4096, 16 * 1024, 64 * 1024, 256 * 1024, MIB};
     static final int DEFAULT_ITERATIONS = 10_000;
     static final int QUICK_ITERATIONS = 200;
@@ -448,6 +450,10 @@ public final class PingPong {
                 shared.await(); // the receive buffers are cleared before any put of this size
                 baseline(size, 2, warmup, scratch);
                 pingPong(i + 1, size, 2, warmup, scratch, false);
+                if (rank == 0) {
+                    awaitQuietCompiler();
+                }
+                shared.await();
                 // Rounds alternate baseline and Portals, so that a change in the machine's load during
                 // the size's run hits both about equally. The ranks run the same counts, so they stay
                 // in step without a barrier.
@@ -505,14 +511,17 @@ public final class PingPong {
             shared.eqs[rank] = q;
         }
 
+        /*
+         * The timed work of one round trip is in small methods of its own: they are called once per
+         * iteration, so the JIT compiles them after a few thousand calls. A loop method called only a
+         * few times would run interpreted until its on-stack replacement (tens of thousands of
+         * iterations), and the interpreter's overhead would be timed with it.
+         */
+
         /** {@code warmup + iterations} Portals round trips of {@code size} bytes; rank 0 records the measured ones. */
         private void pingPong(int mdIndex, int size, int warmup, int iterations, Histogram histogram,
                               boolean measured) {
-            Portals p = portals;
-            EqHandle q = eq;
-            Event ev = event;
             MdHandle md = sendMds[mdIndex];
-            ProcessId target = peer;
             int total = warmup + iterations;
             long allocatedBefore = 0;
             for (int i = 0; i < total; i++) {
@@ -520,16 +529,12 @@ public final class PingPong {
                     allocatedBefore = allocatedBytes();
                 }
                 if (rank == 0) {
-                    long t0 = System.nanoTime();
-                    p.put(md, AckRequest.NOACK_REQ, target, PORTAL, 0, MATCH_BITS, 0L, 0L);
-                    Events.waitPutEnd(p, q, ev, size);
-                    long t1 = System.nanoTime();
+                    long nanos = portalsRoundTrip(md, size);
                     if (i >= warmup && histogram != null) {
-                        histogram.recordValue(t1 - t0);
+                        histogram.recordValue(nanos);
                     }
                 } else {
-                    Events.waitPutEnd(p, q, ev, size);
-                    p.put(md, AckRequest.NOACK_REQ, target, PORTAL, 0, MATCH_BITS, 0L, 0L);
+                    portalsEcho(md, size);
                 }
             }
             if (measured) {
@@ -537,6 +542,22 @@ public final class PingPong {
                 shared.allocated[rank] = after < 0 || allocatedBefore < 0 || shared.allocated[rank] < 0 ? -1
                         : shared.allocated[rank] + (after - allocatedBefore);
             }
+        }
+
+        /** Rank 0: put, wait for the put back; returns the round trip in nanoseconds. */
+        private long portalsRoundTrip(MdHandle md, int size) {
+            Portals p = portals;
+            long t0 = System.nanoTime();
+            p.put(md, AckRequest.NOACK_REQ, peer, PORTAL, 0, MATCH_BITS, 0L, 0L);
+            Events.waitPutEnd(p, eq, event, size);
+            return System.nanoTime() - t0;
+        }
+
+        /** Rank 1: wait for the put, put back. */
+        private void portalsEcho(MdHandle md, int size) {
+            Portals p = portals;
+            Events.waitPutEnd(p, eq, event, size);
+            p.put(md, AckRequest.NOACK_REQ, peer, PORTAL, 0, MATCH_BITS, 0L, 0L);
         }
 
         /** The baseline hand-over, {@code warmup + iterations} round trips; rank 0 records the measured ones. */
@@ -550,21 +571,56 @@ public final class PingPong {
             for (int i = 0; i < total; i++) {
                 long seq = ++sequence;
                 if (rank == 0) {
-                    long t0 = System.nanoTime();
-                    MemorySegment.copy(from, 0L, to, 0L, size);
-                    theirs.value = seq;
-                    LockSupport.unpark(peerThread);
-                    awaitFlag(mine, seq);
-                    long t1 = System.nanoTime();
+                    long nanos = baselineRoundTrip(from, to, size, mine, theirs, peerThread, seq);
                     if (i >= warmup && histogram != null) {
-                        histogram.recordValue(t1 - t0);
+                        histogram.recordValue(nanos);
                     }
                 } else {
-                    awaitFlag(mine, seq);
-                    MemorySegment.copy(from, 0L, to, 0L, size);
-                    theirs.value = seq;
-                    LockSupport.unpark(peerThread);
+                    baselineEcho(from, to, size, mine, theirs, peerThread, seq);
                 }
+            }
+        }
+
+        /** Rank 0: copy into the peer's buffer, signal, wait for the copy back; returns nanoseconds. */
+        private long baselineRoundTrip(MemorySegment from, MemorySegment to, int size, Flag mine, Flag theirs,
+                                       Thread peerThread, long seq) {
+            long t0 = System.nanoTime();
+            MemorySegment.copy(from, 0L, to, 0L, size);
+            theirs.value = seq;
+            LockSupport.unpark(peerThread);
+            awaitFlag(mine, seq);
+            return System.nanoTime() - t0;
+        }
+
+        /** Rank 1: wait for the hand-over, copy back, signal. */
+        private void baselineEcho(MemorySegment from, MemorySegment to, int size, Flag mine, Flag theirs,
+                                  Thread peerThread, long seq) {
+            awaitFlag(mine, seq);
+            MemorySegment.copy(from, 0L, to, 0L, size);
+            theirs.value = seq;
+            LockSupport.unpark(peerThread);
+        }
+
+        /**
+         * Waits (at most {@value #QUIET_MAX_MILLIS} ms) until the JIT has compiled nothing for
+         * {@value #QUIET_MILLIS} ms. The machine has 2 cores: a compiler thread still busy after the
+         * warm-up takes one of them from the two ranks, and the first size measured came out ~1 us
+         * slower in the baseline.
+         */
+        private void awaitQuietCompiler() throws InterruptedException {
+            java.lang.management.CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+            if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+                return;
+            }
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(QUIET_MAX_MILLIS);
+            long last = jit.getTotalCompilationTime();
+            while (System.nanoTime() < deadline) {
+                Thread.sleep(QUIET_MILLIS);
+                long now = jit.getTotalCompilationTime();
+                if (now == last) {
+                    return;
+                }
+                last = now;
             }
         }
 

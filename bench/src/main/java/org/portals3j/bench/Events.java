@@ -15,12 +15,32 @@ final class Events {
     private Events() {
     }
 
-    /** Takes the next event with {@code PtlEQGet}; it must be there and be of kind {@code expected}. */
+    /** How long {@link #get} polls an empty queue before it gives up (a lost message). */
+    static final long GET_TIMEOUT_NANOS = 10_000_000_000L;
+
+    /**
+     * Takes the next event with {@code PtlEQGet}; it must be of kind {@code expected}. On inmem the
+     * event is there at once (delivery is inline); on an asynchronous transport this polls until it
+     * comes.
+     */
     static void get(Portals portals, EqHandle eq, Event event, EventKind expected) {
         ReturnCode rc = portals.eqGet(eq, event);
+        if (rc == ReturnCode.EQ_EMPTY) {
+            rc = poll(portals, eq, event);
+        }
         if (rc != ReturnCode.OK || event.type() != expected) {
             throw unexpected(rc, event, expected);
         }
+    }
+
+    private static ReturnCode poll(Portals portals, EqHandle eq, Event event) {
+        long deadline = System.nanoTime() + GET_TIMEOUT_NANOS;
+        ReturnCode rc;
+        do {
+            Thread.onSpinWait();
+            rc = portals.eqGet(eq, event);
+        } while (rc == ReturnCode.EQ_EMPTY && System.nanoTime() - deadline < 0);
+        return rc;
     }
 
     /**

@@ -1,0 +1,698 @@
+package org.portals3j.bench;
+
+import java.io.PrintStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Histogram;
+import org.portals3j.portals.AckRequest;
+import org.portals3j.portals.EqHandle;
+import org.portals3j.portals.Event;
+import org.portals3j.portals.InsertPosition;
+import org.portals3j.portals.InterfaceId;
+import org.portals3j.portals.MdHandle;
+import org.portals3j.portals.MdOption;
+import org.portals3j.portals.MeHandle;
+import org.portals3j.portals.MemoryDescriptor;
+import org.portals3j.portals.NiHandle;
+import org.portals3j.portals.Portals;
+import org.portals3j.portals.PortalsConfig;
+import org.portals3j.portals.ProcessId;
+import org.portals3j.portals.Unlink;
+import org.portals3j.runtime.Job;
+import org.portals3j.runtime.JobMember;
+import org.portals3j.runtime.LocalJob;
+import org.portals3j.transport.IdleMode;
+import org.portals3j.transport.IdleStrategy;
+
+/**
+ * Put + event ping-pong between the two ranks of a job, against a baseline measured in the same run.
+ *
+ * <p><b>Portals:</b> each rank has a match entry with an MD to receive into (with an event queue) and
+ * one bound MD per message size to send from. Rank 0 puts; rank 1 waits with {@code PtlEQWait} for
+ * the PUT_END and puts the same size back; rank 0 waits for its own PUT_END. Rank 0 times the round
+ * trip and records half of it.
+ *
+ * <p><b>Baseline:</b> the same two threads hand a buffer of the same size back and forth: copy it with
+ * {@link MemorySegment#copy} into the peer's buffer, then signal through a volatile flag (and
+ * {@link LockSupport#unpark}, as the engine does when it hands an event to a waiting thread), waiting
+ * with the same {@link IdleMode}. For each size, baseline and Portals alternate in {@value #ROUNDS}
+ * rounds on the same two threads, so that both see the same machine (it is shared and its load
+ * changes from second to second).
+ *
+ * <p><b>Bandwidth:</b> windows of {@value #WINDOW} back-to-back 1 MiB puts from rank 0 and an 8-byte
+ * put back from rank 1 once all have arrived, alternating with windows of {@value #WINDOW}
+ * {@code MemorySegment.copy}s of 1 MiB in rank 0's thread; the medians give the rates.
+ *
+ * <p>Usable as a library: {@link #measure(Options)} returns the figures, {@link #run} prints them.
+ */
+public final class PingPong {
+    /** Portal index both ranks receive on. */
+    static final int PORTAL = 4;
+    static final long MATCH_BITS = 0x5049_4E47_504F_4E47L; // "PINGPONG"
+    static final int MIB = 1 << 20;
+    static final int WINDOW = 16;
+    /** Baseline and Portals alternate this many times per size. */
+    static final int ROUNDS = 10;
+    static final long QUIET_MILLIS = 50;
+    static final long QUIET_MAX_MILLIS = 3_000;
+    static final int[] DEFAULT_SIZES = {8, 16, 64, 256, 1024, 4096, 16 * 1024, 64 * 1024, 256 * 1024, MIB};
+    static final int DEFAULT_ITERATIONS = 10_000;
+    static final int QUICK_ITERATIONS = 200;
+    static final int MAX_SIZE = 64 * MIB;
+    private static final long HISTOGRAM_MAX_NANOS = TimeUnit.SECONDS.toNanos(60);
+    private static final long BARRIER_TIMEOUT_SECONDS = 120;
+    private static final byte[] PATTERN = {(byte) 0xA5, (byte) 0x5B};
+
+    static final String USAGE = """
+            usage: PingPong [--transport NAME] [--idle spin|yield|park|backoff] [--sizes 8,64,1K,1M]
+                            [--iterations N] [--quick]
+              --transport   transport to run the 2-rank job on (default inmem)
+              --idle        how waiting threads idle, for Portals and the baseline alike (default backoff)
+              --sizes       message sizes in bytes, K/M suffixes allowed (default 8,16,64,...,1M: powers of 4)
+              --iterations  measured round trips for sizes up to 4 KiB; fewer for larger sizes (default 10000)
+              --quick       a short run (200 iterations) for tests""";
+
+    private PingPong() {
+    }
+
+    /** What to run. */
+    public record Options(String transport, IdleMode idle, int[] sizes, int iterations, boolean quick) {
+        public Options {
+            Objects.requireNonNull(transport, "transport");
+            Objects.requireNonNull(idle, "idle");
+            sizes = sizes.clone();
+            if (sizes.length == 0) {
+                throw new IllegalArgumentException("no message sizes");
+            }
+            for (int s : sizes) {
+                if (s < 1 || s > MAX_SIZE) {
+                    throw new IllegalArgumentException("message size " + s + " is outside 1.." + MAX_SIZE);
+                }
+            }
+            if (iterations < 1) {
+                throw new IllegalArgumentException("iterations must be positive, not " + iterations);
+            }
+        }
+
+        @Override
+        public int[] sizes() {
+            return sizes.clone();
+        }
+
+        /** The defaults: inmem, backoff, 8 B to 1 MiB, {@value #DEFAULT_ITERATIONS} iterations. */
+        public static Options defaults() {
+            return new Options("inmem", IdleMode.BACKOFF, DEFAULT_SIZES, DEFAULT_ITERATIONS, false);
+        }
+
+        /**
+         * Parses command-line options.
+         *
+         * @return the options, or null if help was asked for
+         * @throws IllegalArgumentException saying what is wrong
+         */
+        public static Options parse(String... args) {
+            String transport = "inmem";
+            IdleMode idle = IdleMode.BACKOFF;
+            int[] sizes = DEFAULT_SIZES;
+            Integer iterations = null;
+            boolean quick = false;
+            for (int i = 0; i < args.length; i++) {
+                String a = args[i];
+                String value = null;
+                int eq = a.indexOf('=');
+                if (a.startsWith("--") && eq > 0) {
+                    value = a.substring(eq + 1);
+                    a = a.substring(0, eq);
+                }
+                switch (a) {
+                    case "--help", "-h" -> {
+                        return null;
+                    }
+                    case "--quick" -> quick = true;
+                    case "--transport", "--idle", "--sizes", "--iterations" -> {
+                        if (value == null) {
+                            if (i + 1 >= args.length) {
+                                throw new IllegalArgumentException(a + " needs a value");
+                            }
+                            value = args[++i];
+                        }
+                        switch (a) {
+                            case "--transport" -> transport = value;
+                            case "--idle" -> idle = IdleMode.parse(value);
+                            case "--sizes" -> sizes = parseSizes(value);
+                            default -> iterations = parseCount(a, value);
+                        }
+                    }
+                    default -> throw new IllegalArgumentException("unknown option '" + args[i] + "'");
+                }
+            }
+            int n = iterations != null ? iterations : quick ? QUICK_ITERATIONS : DEFAULT_ITERATIONS;
+            return new Options(transport, idle, sizes, n, quick);
+        }
+
+        private static int[] parseSizes(String list) {
+            String[] parts = list.split(",");
+            int[] sizes = new int[parts.length];
+            for (int i = 0; i < parts.length; i++) {
+                String p = parts[i].trim().toUpperCase(Locale.ROOT);
+                long unit = 1;
+                if (p.endsWith("K") || p.endsWith("M")) {
+                    unit = p.endsWith("K") ? 1024 : MIB;
+                    p = p.substring(0, p.length() - 1);
+                }
+                long v;
+                try {
+                    v = Long.parseLong(p) * unit;
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("'" + parts[i] + "' is not a size (e.g. 8, 4K, 1M)", e);
+                }
+                if (v < 1 || v > MAX_SIZE) {
+                    throw new IllegalArgumentException("message size " + parts[i] + " is outside 1.." + MAX_SIZE);
+                }
+                sizes[i] = (int) v;
+            }
+            return sizes;
+        }
+
+        private static int parseCount(String option, String value) {
+            try {
+                return Integer.parseInt(value.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(option + " needs a number, not '" + value + "'", e);
+            }
+        }
+
+        /** Measured round trips for {@code size}: all of them up to 4 KiB, then fewer as the size grows. */
+        int iterationsFor(int size) {
+            long scaled = size <= 4096 ? iterations : (long) iterations * 4096 / size;
+            return (int) Math.max(scaled, Math.min(iterations, Math.max(20, iterations / 50)));
+        }
+
+        /** Unrecorded round trips before the measured ones. */
+        int warmupFor(int size) {
+            return Math.max(10, iterationsFor(size) / 2);
+        }
+
+        int bandwidthWindows() {
+            return quick ? 8 : 64;
+        }
+
+        int bandwidthWarmupWindows() {
+            return quick ? 4 : 16;
+        }
+    }
+
+    /** One size: half round trips in microseconds. */
+    public record Row(int size, int iterations, double portalsP50, double portalsP99, double baselineP50,
+                      double baselineP99) {
+        public double ratioP50() {
+            return portalsP50 / baselineP50;
+        }
+
+        public double ratioP99() {
+            return portalsP99 / baselineP99;
+        }
+    }
+
+    /** 1 MiB rates in GB/s (10^9 bytes per second). */
+    public record Bandwidth(double portalsPut, double segmentCopy, int windows) {
+        public double ratio() {
+            return portalsPut / segmentCopy;
+        }
+    }
+
+    /**
+     * @param allocatedBytes bytes both rank threads allocated during the measured Portals round trips,
+     *                       or -1 if the JVM cannot tell
+     */
+    public record Result(Options options, List<Row> rows, Bandwidth bandwidth, long allocatedBytes, long roundTrips) {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /** Parses {@code args}, measures, prints the table; returns the process exit code. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println(e.getMessage());
+            err.println(USAGE);
+            return 2;
+        }
+        if (options == null) {
+            out.println(USAGE);
+            return 0;
+        }
+        try {
+            print(measure(options), out);
+            return 0;
+        } catch (Exception e) {
+            err.println("ping-pong failed: " + e);
+            e.printStackTrace(err);
+            return 1;
+        }
+    }
+
+    /** Prints the table, the bandwidth line and the allocation line. */
+    public static void print(Result r, PrintStream out) {
+        Options o = r.options();
+        out.printf(Locale.ROOT, "PingPong: 2 ranks on transport '%s', idle strategy %s; half round trip in microseconds%n",
+                o.transport(), o.idle().name().toLowerCase(Locale.ROOT));
+        out.println("baseline: the same 2 threads hand a buffer back and forth (MemorySegment.copy into the peer's"
+                + " buffer, volatile flag + unpark, same idle strategy)");
+        out.printf(Locale.ROOT, "%10s %7s %12s %12s %13s %13s %10s %10s%n", "size", "iters", "portals_p50", "portals_p99",
+                "baseline_p50", "baseline_p99", "ratio_p50", "ratio_p99");
+        for (Row row : r.rows()) {
+            out.printf(Locale.ROOT, "%10d %7d %12.3f %12.3f %13.3f %13.3f %10.2f %10.2f%n", row.size(), row.iterations(),
+                    row.portalsP50(), row.portalsP99(), row.baselineP50(), row.baselineP99(), row.ratioP50(),
+                    row.ratioP99());
+        }
+        Bandwidth b = r.bandwidth();
+        out.printf(Locale.ROOT, "bandwidth 1 MiB: Portals Put %.2f GB/s, MemorySegment.copy %.2f GB/s, ratio %.2f"
+                + " (medians of %d windows of %d)%n", b.portalsPut(), b.segmentCopy(), b.ratio(), b.windows(), WINDOW);
+        if (r.allocatedBytes() < 0) {
+            out.println("allocation: not measurable on this JVM");
+        } else {
+            out.printf(Locale.ROOT, "allocation in the measured Portals round trips (both ranks): %d bytes over %d round"
+                    + " trips (%.3f B per round trip)%n", r.allocatedBytes(), r.roundTrips(),
+                    (double) r.allocatedBytes() / Math.max(1, r.roundTrips()));
+        }
+    }
+
+    /** Runs the whole measurement on a 2-rank job. */
+    public static Result measure(Options options) throws Exception {
+        int[] sizes = options.sizes();
+        int bufferSize = Math.max(MIB, Arrays.stream(sizes).max().orElse(MIB));
+        Job job = Job.local(2);
+        try (Arena arena = Arena.ofShared()) {
+            Shared shared = new Shared(options, arena, bufferSize);
+            LocalJob.run(options.transport(), job, options.idle(), Map.of(), context -> {
+                RankRun rank = new RankRun(shared, context.rank());
+                try {
+                    rank.run(context);
+                } catch (Throwable t) {
+                    shared.abort();
+                    throw t;
+                }
+            });
+            Bandwidth bw = shared.bandwidth.get();
+            if (bw == null || shared.rows.size() != sizes.length) {
+                throw new IllegalStateException("the ranks ended without producing every figure");
+            }
+            long allocated = shared.allocated[0] < 0 || shared.allocated[1] < 0 ? -1
+                    : shared.allocated[0] + shared.allocated[1];
+            return new Result(options, List.copyOf(shared.rows), bw, allocated, shared.roundTrips);
+        }
+    }
+
+    // ---- shared between the two rank threads ----------------------------------------------------
+
+    /** Left padding: keeps a flag on a cache line of its own (fields of a superclass come first). */
+    @SuppressWarnings("unused")
+    static class PadLeft {
+        long p01, p02, p03, p04, p05, p06, p07, p08;
+    }
+
+    static class FlagValue extends PadLeft {
+        volatile long value;
+    }
+
+    /** A volatile sequence number alone on its cache line. */
+    @SuppressWarnings("unused")
+    static final class Flag extends FlagValue {
+        long p11, p12, p13, p14, p15, p16, p17, p18;
+    }
+
+    static final class Shared {
+        final Options options;
+        final CyclicBarrier barrier = new CyclicBarrier(2);
+        final Thread[] threads = new Thread[2];
+        /** flags[r]: the last baseline hand-over to rank r. */
+        final Flag[] flags = {new Flag(), new Flag()};
+        /** Baseline buffers: rank r copies from baselineSend[r] into baselineRecv[1 - r]. */
+        final MemorySegment[] baselineSend = new MemorySegment[2];
+        final MemorySegment[] baselineRecv = new MemorySegment[2];
+        final Portals[] portals = new Portals[2];
+        final EqHandle[] eqs = new EqHandle[2];
+        final List<Row> rows = new ArrayList<>();
+        final AtomicReference<Bandwidth> bandwidth = new AtomicReference<>();
+        final long[] allocated = new long[2];
+        final Arena arena;
+        final int bufferSize;
+        long roundTrips;
+        volatile boolean failed;
+
+        Shared(Options options, Arena arena, int bufferSize) {
+            this.options = options;
+            this.arena = arena;
+            this.bufferSize = bufferSize;
+            for (int r = 0; r < 2; r++) {
+                baselineSend[r] = arena.allocate(bufferSize, 64).fill(PATTERN[r]);
+                baselineRecv[r] = arena.allocate(bufferSize, 64);
+            }
+        }
+
+        void await() throws InterruptedException, BrokenBarrierException, TimeoutException {
+            barrier.await(BARRIER_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        }
+
+        /** A rank failed: wake the other wherever it waits (barrier, baseline flag, or PtlEQWait). */
+        void abort() {
+            failed = true;
+            barrier.reset();
+            for (int r = 0; r < 2; r++) {
+                Portals p = portals[r];
+                EqHandle eq = eqs[r];
+                if (p != null && eq != null) {
+                    try {
+                        p.eqFree(eq); // a thread in PtlEQWait on it wakes with PTL_INV_EQ
+                    } catch (RuntimeException ignored) {
+                        // already gone
+                    }
+                }
+                Thread t = threads[r];
+                if (t != null) {
+                    LockSupport.unpark(t);
+                }
+            }
+        }
+    }
+
+    // ---- one rank -------------------------------------------------------------------------------
+
+    private static final class RankRun {
+        private final Shared shared;
+        private final Options options;
+        private final int rank;
+        private final int peerRank;
+        private final Event event = new Event();
+        private final IdleStrategy idle;
+        private final com.sun.management.ThreadMXBean threads = allocationBean();
+        private Portals portals;
+        private EqHandle eq;
+        private ProcessId peer;
+        private MemorySegment recv;
+        private MemorySegment expected;
+        private MdHandle[] sendMds;
+        private MdHandle bandwidthMd;
+        private MdHandle ackMd;
+        private long sequence;
+
+        RankRun(Shared shared, int rank) {
+            this.shared = shared;
+            this.options = shared.options;
+            this.rank = rank;
+            this.peerRank = 1 - rank;
+            this.idle = options.idle().newStrategy();
+        }
+
+        void run(LocalJob.RankContext context) throws Exception {
+            shared.threads[rank] = Thread.currentThread();
+            setUp(context);
+            shared.await(); // both ranks have their entries: no put can find nothing to match
+            int[] sizes = options.sizes();
+            // Warm-up of both paths (JIT) over every size, recorded into a histogram that is thrown
+            // away: the measured runs then take no branch the compiled code has not seen. (Warming up
+            // without recording left the recording branch cold; the first measured round deoptimised,
+            // and whichever size came first or second looked ~1 us slower in the baseline.)
+            Histogram scratch = rank == 0 ? new Histogram(HISTOGRAM_MAX_NANOS, 3) : null;
+            for (int pass = 0; pass < 2; pass++) {
+                baseline(8, 2, options.iterations(), scratch);
+                pingPong(0, 8, 2, options.iterations(), scratch, false);
+                for (int i = 0; i < sizes.length; i++) {
+                    baseline(sizes[i], 2, options.warmupFor(sizes[i]) / 2, scratch);
+                    pingPong(i + 1, sizes[i], 2, options.warmupFor(sizes[i]) / 2, scratch, false);
+                }
+            }
+            for (int i = 0; i < sizes.length; i++) {
+                int size = sizes[i];
+                int iterations = options.iterationsFor(size);
+                int warmup = options.warmupFor(size);
+                Histogram base = rank == 0 ? new Histogram(HISTOGRAM_MAX_NANOS, 3) : null;
+                Histogram ptl = rank == 0 ? new Histogram(HISTOGRAM_MAX_NANOS, 3) : null;
+                recv.asSlice(0, size).fill((byte) 0);
+                shared.await(); // the receive buffers are cleared before any put of this size
+                baseline(size, 2, warmup, scratch);
+                pingPong(i + 1, size, 2, warmup, scratch, false);
+                if (rank == 0) {
+                    awaitQuietCompiler();
+                }
+                shared.await();
+                // Rounds alternate baseline and Portals, so that a change in the machine's load during
+                // the size's run hits both about equally. The ranks run the same counts, so they stay
+                // in step without a barrier.
+                int rounds = Math.min(ROUNDS, iterations);
+                for (int round = 0; round < rounds; round++) {
+                    int n = iterations / rounds + (round < iterations % rounds ? 1 : 0);
+                    int again = Math.max(2, n / 20); // re-settle after the other mode ran
+                    baseline(size, again, n, base);
+                    pingPong(i + 1, size, again, n, ptl, true);
+                }
+                if (MemorySegment.mismatch(recv, 0, size, expected, 0, size) != -1) {
+                    throw new IllegalStateException("rank " + rank + ": the " + size + "-byte puts did not deliver the"
+                            + " sender's bytes");
+                }
+                if (rank == 0 && base != null && ptl != null) {
+                    shared.rows.add(new Row(size, iterations, halfMicros(ptl, 50), halfMicros(ptl, 99),
+                            halfMicros(base, 50), halfMicros(base, 99)));
+                    shared.roundTrips += iterations;
+                }
+            }
+            shared.await();
+            bandwidth();
+            shared.await();
+            portals.fini();
+        }
+
+        private void setUp(LocalJob.RankContext context) {
+            Portals p = Portals.create(context.job(), context.transport(),
+                    PortalsConfig.DEFAULT.withIdle(options.idle()));
+            p.init();
+            NiHandle ni = p.niInit(InterfaceId.DEFAULT, ProcessId.PID_ANY, null).handle();
+            EqHandle q = p.eqAlloc(ni, 1024);
+            Arena arena = shared.arena;
+            int bufferSize = shared.bufferSize;
+            recv = arena.allocate(bufferSize, 64);
+            expected = arena.allocate(bufferSize, 64).fill(PATTERN[peerRank]);
+            MemorySegment send = arena.allocate(bufferSize, 64).fill(PATTERN[rank]);
+            MeHandle me = p.meAttach(ni, PORTAL, ProcessId.ANY, MATCH_BITS, 0L, Unlink.RETAIN, InsertPosition.AFTER);
+            // MANAGE_REMOTE with offset 0: every put lands at the start, so the MD never fills up.
+            p.mdAttach(me, MemoryDescriptor.of(recv).withOptions(MdOption.OP_PUT, MdOption.MANAGE_REMOTE)
+                    .withEventQueue(q), Unlink.RETAIN, Unlink.RETAIN);
+            int[] sizes = options.sizes();
+            sendMds = new MdHandle[sizes.length + 1];
+            sendMds[0] = p.mdBind(ni, MemoryDescriptor.of(send.asSlice(0, 8)));
+            for (int i = 0; i < sizes.length; i++) {
+                sendMds[i + 1] = p.mdBind(ni, MemoryDescriptor.of(send.asSlice(0, sizes[i])));
+            }
+            bandwidthMd = p.mdBind(ni, MemoryDescriptor.of(send.asSlice(0, MIB)));
+            ackMd = sendMds[0];
+            JobMember other = context.job().peers().member(peerRank);
+            peer = new ProcessId(other.nid(), other.pid());
+            portals = p;
+            eq = q;
+            shared.portals[rank] = p;
+            shared.eqs[rank] = q;
+        }
+
+        /*
+         * The timed work of one round trip is in small methods of its own: they are called once per
+         * iteration, so the JIT compiles them after a few thousand calls. A loop method called only a
+         * few times would run interpreted until its on-stack replacement (tens of thousands of
+         * iterations), and the interpreter's overhead would be timed with it.
+         */
+
+        /** {@code warmup + iterations} Portals round trips of {@code size} bytes; rank 0 records the measured ones. */
+        private void pingPong(int mdIndex, int size, int warmup, int iterations, Histogram histogram,
+                              boolean measured) {
+            MdHandle md = sendMds[mdIndex];
+            int total = warmup + iterations;
+            long allocatedBefore = 0;
+            for (int i = 0; i < total; i++) {
+                if (i == warmup) {
+                    allocatedBefore = allocatedBytes();
+                }
+                if (rank == 0) {
+                    long nanos = portalsRoundTrip(md, size);
+                    if (i >= warmup && histogram != null) {
+                        histogram.recordValue(nanos);
+                    }
+                } else {
+                    portalsEcho(md, size);
+                }
+            }
+            if (measured) {
+                long after = allocatedBytes();
+                shared.allocated[rank] = after < 0 || allocatedBefore < 0 || shared.allocated[rank] < 0 ? -1
+                        : shared.allocated[rank] + (after - allocatedBefore);
+            }
+        }
+
+        /** Rank 0: put, wait for the put back; returns the round trip in nanoseconds. */
+        private long portalsRoundTrip(MdHandle md, int size) {
+            Portals p = portals;
+            long t0 = System.nanoTime();
+            p.put(md, AckRequest.NOACK_REQ, peer, PORTAL, 0, MATCH_BITS, 0L, 0L);
+            Events.waitPutEnd(p, eq, event, size);
+            return System.nanoTime() - t0;
+        }
+
+        /** Rank 1: wait for the put, put back. */
+        private void portalsEcho(MdHandle md, int size) {
+            Portals p = portals;
+            Events.waitPutEnd(p, eq, event, size);
+            p.put(md, AckRequest.NOACK_REQ, peer, PORTAL, 0, MATCH_BITS, 0L, 0L);
+        }
+
+        /** The baseline hand-over, {@code warmup + iterations} round trips; rank 0 records the measured ones. */
+        private void baseline(int size, int warmup, int iterations, Histogram histogram) {
+            MemorySegment from = shared.baselineSend[rank];
+            MemorySegment to = shared.baselineRecv[peerRank];
+            Flag mine = shared.flags[rank];
+            Flag theirs = shared.flags[peerRank];
+            Thread peerThread = shared.threads[peerRank];
+            int total = warmup + iterations;
+            for (int i = 0; i < total; i++) {
+                long seq = ++sequence;
+                if (rank == 0) {
+                    long nanos = baselineRoundTrip(from, to, size, mine, theirs, peerThread, seq);
+                    if (i >= warmup && histogram != null) {
+                        histogram.recordValue(nanos);
+                    }
+                } else {
+                    baselineEcho(from, to, size, mine, theirs, peerThread, seq);
+                }
+            }
+        }
+
+        /** Rank 0: copy into the peer's buffer, signal, wait for the copy back; returns nanoseconds. */
+        private long baselineRoundTrip(MemorySegment from, MemorySegment to, int size, Flag mine, Flag theirs,
+                                       Thread peerThread, long seq) {
+            long t0 = System.nanoTime();
+            MemorySegment.copy(from, 0L, to, 0L, size);
+            theirs.value = seq;
+            LockSupport.unpark(peerThread);
+            awaitFlag(mine, seq);
+            return System.nanoTime() - t0;
+        }
+
+        /** Rank 1: wait for the hand-over, copy back, signal. */
+        private void baselineEcho(MemorySegment from, MemorySegment to, int size, Flag mine, Flag theirs,
+                                  Thread peerThread, long seq) {
+            awaitFlag(mine, seq);
+            MemorySegment.copy(from, 0L, to, 0L, size);
+            theirs.value = seq;
+            LockSupport.unpark(peerThread);
+        }
+
+        /**
+         * Waits (at most {@value #QUIET_MAX_MILLIS} ms) until the JIT has compiled nothing for
+         * {@value #QUIET_MILLIS} ms. The machine has 2 cores: a compiler thread still busy after the
+         * warm-up takes one of them from the two ranks, and the first size measured came out ~1 us
+         * slower in the baseline.
+         */
+        private void awaitQuietCompiler() throws InterruptedException {
+            java.lang.management.CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+            if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+                return;
+            }
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(QUIET_MAX_MILLIS);
+            long last = jit.getTotalCompilationTime();
+            while (System.nanoTime() < deadline) {
+                Thread.sleep(QUIET_MILLIS);
+                long now = jit.getTotalCompilationTime();
+                if (now == last) {
+                    return;
+                }
+                last = now;
+            }
+        }
+
+        /** Waits as PtlEQWait does: reset the strategy, then idle until the condition holds. */
+        private void awaitFlag(Flag flag, long seq) {
+            IdleStrategy s = idle;
+            s.reset();
+            while (flag.value != seq) {
+                s.idle();
+                if (shared.failed) {
+                    throw new IllegalStateException("rank " + peerRank + " failed");
+                }
+            }
+        }
+
+        /** Windows of 1 MiB puts, alternating (on rank 0) with windows of 1 MiB MemorySegment.copy. */
+        private void bandwidth() {
+            int warmup = options.bandwidthWarmupWindows();
+            int windows = options.bandwidthWindows();
+            Portals p = portals;
+            EqHandle q = eq;
+            Event ev = event;
+            if (rank == 1) {
+                for (int w = 0; w < warmup + windows; w++) {
+                    for (int k = 0; k < WINDOW; k++) {
+                        Events.waitPutEnd(p, q, ev, MIB);
+                    }
+                    p.put(ackMd, AckRequest.NOACK_REQ, peer, PORTAL, 0, MATCH_BITS, 0L, 0L);
+                }
+                return;
+            }
+            Histogram put = new Histogram(HISTOGRAM_MAX_NANOS, 3);
+            Histogram copy = new Histogram(HISTOGRAM_MAX_NANOS, 3);
+            MemorySegment from = shared.baselineSend[0];
+            MemorySegment to = shared.baselineRecv[1];
+            for (int w = 0; w < warmup + windows; w++) {
+                long t0 = System.nanoTime();
+                for (int k = 0; k < WINDOW; k++) {
+                    p.put(bandwidthMd, AckRequest.NOACK_REQ, peer, PORTAL, 0, MATCH_BITS, 0L, 0L);
+                }
+                Events.waitPutEnd(p, q, ev, 8);
+                long t1 = System.nanoTime();
+                for (int k = 0; k < WINDOW; k++) {
+                    MemorySegment.copy(from, 0L, to, 0L, MIB);
+                }
+                long t2 = System.nanoTime();
+                if (w >= warmup) {
+                    put.recordValue(t1 - t0);
+                    copy.recordValue(t2 - t1);
+                }
+            }
+            double bytes = (double) WINDOW * MIB;
+            shared.bandwidth.set(new Bandwidth(bytes / put.getValueAtPercentile(50),
+                    bytes / copy.getValueAtPercentile(50), windows));
+        }
+
+        private long allocatedBytes() {
+            return threads == null ? -1 : threads.getCurrentThreadAllocatedBytes();
+        }
+    }
+
+    private static com.sun.management.ThreadMXBean allocationBean() {
+        if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean bean
+                && bean.isThreadAllocatedMemorySupported() && bean.isThreadAllocatedMemoryEnabled()) {
+            bean.getCurrentThreadAllocatedBytes(); // first call may load classes
+            return bean;
+        }
+        return null;
+    }
+
+    /** Half of the round trip at {@code percentile}, in microseconds. */
+    private static double halfMicros(Histogram h, double percentile) {
+        return h.getValueAtPercentile(percentile) / 2.0 / 1000.0;
+    }
+}

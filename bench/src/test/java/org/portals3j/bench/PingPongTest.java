@@ -1,0 +1,134 @@
+package org.portals3j.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** Runs PingPong for real in --quick mode and checks what it prints (never how fast it was). */
+class PingPongTest {
+    private static final Pattern ROW = Pattern.compile(
+            "^\\s*(\\d+)\\s+(\\d+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s*$");
+    private static final Pattern BANDWIDTH = Pattern.compile(
+            "^bandwidth 1 MiB: Portals Put ([0-9.]+) GB/s, MemorySegment.copy ([0-9.]+) GB/s, ratio ([0-9.]+) .*$");
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    /** How far a 2-decimal ratio of two exact values may be from the ratio of their 3-decimal renderings. */
+    private static double roundingTolerance(double a, double b) {
+        return 0.0051 + 1.1 * (a / b) * (0.0005 / a + 0.0005 / b);
+    }
+
+    private static Run run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = PingPong.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void quickRunPrintsOneRowPerSizeAndTheBandwidthLine() {
+        Run r = run("--quick");
+
+        assertThat(r.exit()).as("exit code; stderr:%n%s", r.err()).isZero();
+        Map<Integer, double[]> rows = new LinkedHashMap<>();
+        List<String> bandwidth = new ArrayList<>();
+        for (String line : r.out().split("\n")) {
+            Matcher m = ROW.matcher(line);
+            if (m.matches()) {
+                double[] v = new double[6];
+                for (int i = 0; i < 6; i++) {
+                    v[i] = Double.parseDouble(m.group(i + 3));
+                }
+                assertThat(rows.put(Integer.parseInt(m.group(1)), v)).as("a second row for size %s", m.group(1)).isNull();
+                assertThat(Integer.parseInt(m.group(2))).as("iterations of %s", line).isPositive();
+            }
+            if (BANDWIDTH.matcher(line).matches()) {
+                bandwidth.add(line);
+            }
+        }
+        int[] expected = PingPong.DEFAULT_SIZES;
+        assertThat(rows.keySet()).as(r.out()).containsExactly(Arrays.stream(expected).boxed().toArray(Integer[]::new));
+        assertThat(expected[0]).isEqualTo(8);
+        assertThat(expected[expected.length - 1]).isEqualTo(1 << 20);
+        for (Map.Entry<Integer, double[]> e : rows.entrySet()) {
+            double[] v = e.getValue(); // portals p50, p99, baseline p50, p99, ratio p50, ratio p99
+            assertThat(v[0]).as("portals p50 of %d", e.getKey()).isPositive().isLessThanOrEqualTo(v[1]);
+            assertThat(v[2]).as("baseline p50 of %d", e.getKey()).isPositive().isLessThanOrEqualTo(v[3]);
+            // the printed ratios are the quotients of the printed figures (up to their rounding)
+            assertThat(v[4]).as("ratio p50 of %d", e.getKey()).isCloseTo(v[0] / v[2], within(roundingTolerance(v[0], v[2])));
+            assertThat(v[5]).as("ratio p99 of %d", e.getKey()).isCloseTo(v[1] / v[3], within(roundingTolerance(v[1], v[3])));
+        }
+        assertThat(bandwidth).as(r.out()).hasSize(1);
+        Matcher m = BANDWIDTH.matcher(bandwidth.get(0));
+        assertThat(m.matches()).isTrue();
+        double put = Double.parseDouble(m.group(1));
+        double copy = Double.parseDouble(m.group(2));
+        double ratio = Double.parseDouble(m.group(3));
+        assertThat(put).isPositive();
+        assertThat(copy).isPositive();
+        assertThat(ratio).isCloseTo(put / copy, within(0.01 + 0.01 * put / copy));
+        assertThat(r.out()).contains("transport 'inmem'", "idle strategy backoff");
+    }
+
+    @Test
+    void sizesIdleAndTransportOptionsAreHonoured() {
+        Run r = run("--quick", "--sizes", "8,4K", "--idle", "yield", "--transport=inmem", "--iterations", "100");
+
+        assertThat(r.exit()).as("exit code; stderr:%n%s", r.err()).isZero();
+        List<Integer> sizes = new ArrayList<>();
+        for (String line : r.out().split("\n")) {
+            Matcher m = ROW.matcher(line);
+            if (m.matches()) {
+                sizes.add(Integer.parseInt(m.group(1)));
+                assertThat(Integer.parseInt(m.group(2))).isEqualTo(100);
+            }
+        }
+        assertThat(sizes).containsExactly(8, 4096);
+        assertThat(r.out()).contains("idle strategy yield").containsPattern("(?m)^bandwidth 1 MiB: ");
+    }
+
+    @Test
+    void badOptionsAreRefusedWithUsage() {
+        Run unknown = run("--frobnicate");
+        assertThat(unknown.exit()).isEqualTo(2);
+        assertThat(unknown.err()).contains("unknown option '--frobnicate'", "usage: PingPong");
+
+        Run idle = run("--idle", "sleepy");
+        assertThat(idle.exit()).isEqualTo(2);
+        assertThat(idle.err()).contains("unknown idle strategy 'sleepy'");
+
+        Run size = run("--sizes", "8,0");
+        assertThat(size.exit()).isEqualTo(2);
+        assertThat(size.err()).contains("message size 0");
+    }
+
+    @Test
+    void anUnknownTransportFailsWithExitCode1() {
+        Run r = run("--quick", "--transport", "no-such-transport");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).contains("unknown transport 'no-such-transport'", "inmem");
+    }
+
+    @Test
+    void sizeSuffixesParse() {
+        PingPong.Options o = PingPong.Options.parse("--sizes", "8, 2k,1M", "--iterations=1000");
+        assertThat(o.sizes()).containsExactly(8, 2048, 1 << 20);
+        assertThat(o.iterations()).isEqualTo(1000);
+        assertThat(o.iterationsFor(8)).isEqualTo(1000);
+        assertThat(o.iterationsFor(1 << 20)).isLessThan(1000).isPositive();
+        assertThat(PingPong.Options.parse("--help")).isNull();
+    }
+}

@@ -43,11 +43,23 @@ final class NetworkInterfaceState {
      * {@link #registers}, whose cache line the delivering thread writes. Read as part of BYTES_SENT.
      */
     final SendCounter putBytes = new SendCounter();
-    private long nextSequence = 1;
+    /** Receive-path counters, on cache lines of their own (see {@link ReceiveCursor}). */
+    private final ReceiveCursor cursorState = new ReceiveCursor();
     private final MatchList.Cursor cursor = new MatchList.Cursor();
-    /** Where {@link #match} accepted: the offset into the MD and the manipulated length. */
-    long acceptOffset;
-    long acceptLength;
+
+    /**
+     * The event sequence counter and the last match's result, written by whichever thread delivers to
+     * this interface. Padded so it
+     * does not share a cache line with the fields the interface's own threads read on every call
+     * (false sharing costs a cache miss on both sides per message).
+     */
+    static final class ReceiveCursor extends CacheLinePadding {
+        long nextSequence = 1;
+        /** Where {@link #match} accepted: the offset into the MD and the manipulated length. */
+        long acceptOffset;
+        long acceptLength;
+        long q0, q1, q2, q3, q4, q5, q6, q7;
+    }
 
     NetworkInterfaceState(int libraryId, int index) {
         this.libraryId = libraryId;
@@ -223,7 +235,7 @@ final class NetworkInterfaceState {
         if (q == null) {
             return 0;
         }
-        long sequence = nextSequence++;
+        long sequence = cursorState.nextSequence++;
         Event e = q.reserve();
         if (e == null) {
             registers[StatusRegister.EVENTS_DROPPED.index()]++;
@@ -261,8 +273,7 @@ final class NetworkInterfaceState {
     }
 
     /** A counter alone on its cache lines (padding on both sides). */
-    static final class SendCounter {
-        long p0, p1, p2, p3, p4, p5, p6, p7;
+    static final class SendCounter extends CacheLinePadding {
         long value;
         long q0, q1, q2, q3, q4, q5, q6, q7;
     }
@@ -294,7 +305,7 @@ final class NetworkInterfaceState {
     /**
      * The walk of L15068: the first entry, in list order, whose criteria match and whose MD accepts.
      * On acceptance the threshold, local offset and pending count are updated here, atomically with the
-     * match (L2042), and {@link #acceptOffset}/{@link #acceptLength} say where.
+     * match (L2042), and {@code acceptOffset}/{@code acceptLength} of the cursor say where.
      */
     private @Nullable MemoryDescriptorState match(boolean put, MessageHeader rx) {
         int nid = rx.initiatorNid();
@@ -333,8 +344,8 @@ final class NetworkInterfaceState {
                 md.localOffset = off + mlength; // by the manipulated length
             }
             md.pending++;
-            acceptOffset = off;
-            acceptLength = mlength;
+            cursorState.acceptOffset = off;
+            cursorState.acceptLength = mlength;
             return md;
         }
         return null;
@@ -364,8 +375,8 @@ final class NetworkInterfaceState {
         p.portal = rx.portal();
         p.matchBits = rx.matchBits();
         p.rlength = rx.length();
-        p.mlength = acceptLength;
-        p.offset = acceptOffset;
+        p.mlength = cursorState.acceptLength;
+        p.offset = cursorState.acceptOffset;
         p.requestOffset = rx.offset();
         p.hdrData = rx.hdrData();
         p.ackMd = rx.mdHandle();
@@ -400,11 +411,11 @@ final class NetworkInterfaceState {
         op.portal = rx.portal();
         op.matchBits = rx.matchBits();
         op.rlength = rx.length();
-        op.mlength = acceptLength;
-        op.offset = acceptOffset;
+        op.mlength = cursorState.acceptLength;
+        op.offset = cursorState.acceptOffset;
         op.link = post(md, EventKind.GET_START, SELF_LINK, op.peerNid, op.peerPid, op.uid, op.portal,
                 op.matchBits, op.rlength, op.mlength, op.offset, 0L, NiFailType.OK);
-        registers[StatusRegister.BYTES_SENT.index()] += acceptLength;
+        registers[StatusRegister.BYTES_SENT.index()] += cursorState.acceptLength;
         return md;
     }
 

@@ -22,10 +22,24 @@ final class InMemoryEndpoint implements Transport {
 
     static {
         try {
-            DRAINING = MethodHandles.lookup().findVarHandle(InMemoryEndpoint.class, "draining", int.class);
+            DRAINING = MethodHandles.lookup().findVarHandle(DrainFlag.class, "draining", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+    }
+
+    /**
+     * The drain flag, written by every thread that delivers to this endpoint; padded so it does not
+     * share a cache line with the fields the endpoint's own rank reads on each send.
+     */
+    static class DrainFlagPadding {
+        long p0, p1, p2, p3, p4, p5, p6, p7;
+    }
+
+    /** Padding first (superclass fields are laid out first), then the flag, then padding again. */
+    static final class DrainFlag extends DrainFlagPadding {
+        volatile int draining;
+        long q0, q1, q2, q3, q4, q5, q6, q7;
     }
 
     private final InMemoryFabric fabric;
@@ -40,8 +54,7 @@ final class InMemoryEndpoint implements Transport {
     private @Nullable Envelope free;
     private volatile @Nullable MessageHandler handler;
     private volatile boolean closed;
-    @SuppressWarnings("unused") // accessed through DRAINING
-    private volatile int draining;
+    private final DrainFlag drain = new DrainFlag();
 
     InMemoryEndpoint(InMemoryFabric fabric, int rank) {
         this.fabric = fabric;
@@ -147,7 +160,7 @@ final class InMemoryEndpoint implements Transport {
                 recycle(e);
             }
         } finally {
-            DRAINING.setRelease(this, 0);
+            DRAINING.setRelease(drain, 0);
         }
         for (int r = 0; r < fabric.size(); r++) {
             InMemoryEndpoint other = fabric.endpoint(r);
@@ -160,7 +173,7 @@ final class InMemoryEndpoint implements Transport {
     // ---- delivery ---------------------------------------------------------------------------
 
     private boolean tryAcquireDrain() {
-        return DRAINING.compareAndSet(this, 0, 1);
+        return DRAINING.compareAndSet(drain, 0, 1);
     }
 
     private void tryDrain() {
@@ -180,7 +193,7 @@ final class InMemoryEndpoint implements Transport {
                     recycle(e);
                 }
             }
-            DRAINING.setRelease(this, 0);
+            DRAINING.setRelease(drain, 0);
         } while (handler != null && !closed && !inboxEmpty() && tryAcquireDrain());
     }
 

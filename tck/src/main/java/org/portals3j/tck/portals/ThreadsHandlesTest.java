@@ -159,11 +159,12 @@ class ThreadsHandlesTest {
     @Test
     @SpecAssertion("P-259")
     void putsInterleavedWithMdUpdateSeeOnlyWholeDescriptors() throws Exception {
-        int puts = 400;
+        int minPuts = 400;
+        int maxPuts = 20_000;
         try (TckJob job = TckJob.start(2)) {
             Rank a = job.rank(0);
             Rank b = job.rank(1);
-            EqHandle eqb = b.eq(2 * puts + 8);
+            EqHandle eqb = b.eq(2 * maxPuts + 8);
             MemorySegment s1 = job.allocate(64);
             MemorySegment s2 = job.allocate(32);
             MemoryDescriptor x = new MemoryDescriptor(s1, 64, MemoryDescriptor.THRESH_INF, 64,
@@ -189,16 +190,27 @@ class ThreadsHandlesTest {
                 }
             }, "md-updater");
             updater.start();
+            int puts = 0;
+            int updatesBefore;
             try {
-                for (int i = 0; i < puts; i++) {
-                    ReceiveMatchingTest.sendPut(a, a.ni(), b.id(), PT, 0, 0, job.pattern(8, i));
+                // The updater must be running before the puts start, and the puts go on (bounded)
+                // until updates have demonstrably happened among them: a fast transport could
+                // otherwise finish every put before the updater thread is scheduled at all.
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (updates.get() == 0 && System.nanoTime() < deadline && errors.isEmpty()) {
+                    Thread.yield();
+                }
+                updatesBefore = updates.get();
+                while (puts < minPuts || (updates.get() - updatesBefore < 20 && puts < maxPuts)) {
+                    ReceiveMatchingTest.sendPut(a, a.ni(), b.id(), PT, 0, 0, job.pattern(8, puts));
+                    puts++;
                 }
             } finally {
                 done.set(true);
                 joinAll(updater);
             }
             assertThat(errors).isEmpty();
-            assertThat(updates.get()).as("updates made while the puts arrived").isPositive();
+            assertThat(updates.get() - updatesBefore).as("updates made while the puts arrived").isPositive();
 
             List<Event> events = b.drain(eqb);
             assertThat(events).hasSize(2 * puts);

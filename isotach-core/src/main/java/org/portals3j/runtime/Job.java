@@ -9,7 +9,8 @@ import java.util.UUID;
  * A job: an id unique among running jobs, and the table of its ranks.
  *
  * <p>{@link #local(int)} builds the table the runtime uses by default: rank {@code r} gets node id
- * {@code r}, process id {@link #DEFAULT_PID} and the operating-system user id of this process.
+ * {@code r}, process id {@link #DEFAULT_PID} and the operating-system user id of this process, and
+ * the job a fresh random {@link JobKey}.
  */
 public final class Job {
     /** The process id every rank starts with unless the job says otherwise. */
@@ -17,10 +18,12 @@ public final class Job {
 
     private final String id;
     private final PeerTable peers;
+    private final JobKey key;
 
-    public Job(String id, PeerTable peers) {
+    public Job(String id, PeerTable peers, JobKey key) {
         this.id = Objects.requireNonNull(id, "id");
         this.peers = Objects.requireNonNull(peers, "peers");
+        this.key = Objects.requireNonNull(key, "key");
         if (peers.size() < 1) {
             throw new IllegalArgumentException("a job has at least one rank");
         }
@@ -47,6 +50,11 @@ public final class Job {
         return peers;
     }
 
+    /** The secret the job's ranks share (see {@link JobKey}). */
+    public JobKey key() {
+        return key;
+    }
+
     @Override
     public String toString() {
         return "Job[" + id + ", " + size() + " ranks]";
@@ -58,6 +66,7 @@ public final class Job {
         private final int[] uids;
         private final int[] pids;
         private String id = "job-" + UUID.randomUUID();
+        private JobKey key = JobKey.random();
 
         private Builder(int size) {
             if (size < 1) {
@@ -72,6 +81,12 @@ public final class Job {
 
         public Builder id(String jobId) {
             this.id = Objects.requireNonNull(jobId, "jobId");
+            return this;
+        }
+
+        /** The job's shared secret; a fresh random key by default. */
+        public Builder key(JobKey jobKey) {
+            this.key = Objects.requireNonNull(jobKey, "jobKey");
             return this;
         }
 
@@ -90,7 +105,7 @@ public final class Job {
             for (int r = 0; r < size; r++) {
                 members.add(new JobMember(r, r, pids[r], uids[r]));
             }
-            return new Job(id, new PeerTable(members));
+            return new Job(id, new PeerTable(members), key);
         }
     }
 }

@@ -1,6 +1,7 @@
 package org.portals3j.transport;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Map;
 
 /**
  * One rank's endpoint of a job's network: reliable, exactly-once, per-peer FIFO delivery of
@@ -62,6 +63,15 @@ public interface Transport extends AutoCloseable {
      * For this endpoint's own rank: whether the endpoint is open.
      */
     boolean isPeerAlive(int peer);
+
+    /**
+     * A snapshot of the endpoint's counters (datagrams sent, retransmitted, dropped by reason, ...), by
+     * name, for diagnostics and tests. Names are the provider's; a transport with nothing to count
+     * returns an empty map.
+     */
+    default Map<String, Long> counters() {
+        return Map.of();
+    }
 
     /**
      * Closes the endpoint. Messages still queued for it are discarded and their senders see a failed

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.nio.channels.DatagramChannel;
 import org.HdrHistogram.Histogram;
 import org.portals3j.portals.AckRequest;
 import org.portals3j.portals.EqHandle;
@@ -56,6 +57,12 @@ import org.portals3j.transport.IdleStrategy;
  * put back from rank 1 once all have arrived, alternating with windows of {@value #WINDOW}
  * {@code MemorySegment.copy}s of 1 MiB in rank 0's thread; the medians give the rates.
  *
+ * <p><b>Over UDP</b> ({@code --baseline datagram}, the default for a transport named {@code udp}) the
+ * baseline is a raw {@link DatagramChannel} ping-pong of the same size between the same two threads
+ * ({@link DatagramBaseline}: no reliability, no checksum, no MAC), for sizes that fit one datagram; and
+ * the bandwidth baseline is a raw blast of {@code 16 MiB} in datagrams of the transport's size, measured
+ * at the receiver.
+ *
  * <p>Usable as a library: {@link #measure(Options)} returns the figures, {@link #run} prints them.
  */
 public final class PingPong {
@@ -77,9 +84,12 @@ public final class PingPong {
     private static final byte[] PATTERN = {(byte) 0xA5, (byte) 0x5B};
 
     static final String USAGE = """
-            usage: PingPong [--transport NAME] [--idle spin|yield|park|backoff] [--sizes 8,64,1K,1M]
-                            [--iterations N] [--quick]
+            usage: PingPong [--transport NAME] [--option KEY=VALUE]... [--baseline threads|datagram]
+                            [--idle spin|yield|park|backoff] [--sizes 8,64,1K,1M] [--iterations N] [--quick]
               --transport   transport to run the 2-rank job on (default inmem)
+              --option      a transport option, e.g. udp.fault.loss=0.01 (repeatable)
+              --baseline    threads: two threads hand a buffer over (default); datagram: a raw
+                            DatagramChannel ping-pong and blast (default for --transport udp)
               --idle        how waiting threads idle, for Portals and the baseline alike (default backoff)
               --sizes       message sizes in bytes, K/M suffixes allowed (default 8,16,64,...,1M: powers of 4)
               --iterations  measured round trips for sizes up to 4 KiB; fewer for larger sizes (default 10000)
@@ -88,11 +98,38 @@ public final class PingPong {
     private PingPong() {
     }
 
+    /** What the Portals figures are compared with. */
+    public enum Baseline {
+        /** Two threads hand a buffer back and forth in memory. */
+        THREADS,
+        /** A raw DatagramChannel ping-pong (and blast) on loopback. */
+        DATAGRAM;
+
+        static Baseline parse(String name) {
+            return switch (name.trim().toLowerCase(Locale.ROOT)) {
+                case "threads" -> THREADS;
+                case "datagram" -> DATAGRAM;
+                default -> throw new IllegalArgumentException("unknown baseline '" + name + "': threads or datagram");
+            };
+        }
+
+        /** The natural baseline of a transport: raw datagrams for {@code udp}, in-memory hand-over otherwise. */
+        static Baseline defaultFor(String transport) {
+            return transport.equals("udp") ? DATAGRAM : THREADS;
+        }
+    }
+
+    /** Datagram size of the raw baseline unless the transport options set {@code udp.datagramSize}. */
+    static final int DEFAULT_DATAGRAM_SIZE = 65000;
+
     /** What to run. */
-    public record Options(String transport, IdleMode idle, int[] sizes, int iterations, boolean quick) {
+    public record Options(String transport, Map<String, String> transportOptions, Baseline baseline, IdleMode idle,
+                          int[] sizes, int iterations, boolean quick) {
         public Options {
             Objects.requireNonNull(transport, "transport");
             Objects.requireNonNull(idle, "idle");
+            Objects.requireNonNull(baseline, "baseline");
+            transportOptions = Map.copyOf(transportOptions);
             sizes = sizes.clone();
             if (sizes.length == 0) {
                 throw new IllegalArgumentException("no message sizes");
@@ -112,9 +149,19 @@ public final class PingPong {
             return sizes.clone();
         }
 
+        public Options(String transport, IdleMode idle, int[] sizes, int iterations, boolean quick) {
+            this(transport, Map.of(), Baseline.defaultFor(transport), idle, sizes, iterations, quick);
+        }
+
         /** The defaults: inmem, backoff, 8 B to 1 MiB, {@value #DEFAULT_ITERATIONS} iterations. */
         public static Options defaults() {
             return new Options("inmem", IdleMode.BACKOFF, DEFAULT_SIZES, DEFAULT_ITERATIONS, false);
+        }
+
+        /** The datagram size of the raw baseline: the transport's, when the options set it. */
+        int datagramSize() {
+            String v = transportOptions.get("udp.datagramSize");
+            return v == null ? DEFAULT_DATAGRAM_SIZE : Integer.parseInt(v.trim());
         }
 
         /**
@@ -125,6 +172,8 @@ public final class PingPong {
          */
         public static Options parse(String... args) {
             String transport = "inmem";
+            Map<String, String> transportOptions = new java.util.LinkedHashMap<>();
+            Baseline baseline = null;
             IdleMode idle = IdleMode.BACKOFF;
             int[] sizes = DEFAULT_SIZES;
             Integer iterations = null;
@@ -142,7 +191,7 @@ public final class PingPong {
                         return null;
                     }
                     case "--quick" -> quick = true;
-                    case "--transport", "--idle", "--sizes", "--iterations" -> {
+                    case "--transport", "--idle", "--sizes", "--iterations", "--option", "--baseline" -> {
                         if (value == null) {
                             if (i + 1 >= args.length) {
                                 throw new IllegalArgumentException(a + " needs a value");
@@ -151,6 +200,14 @@ public final class PingPong {
                         }
                         switch (a) {
                             case "--transport" -> transport = value;
+                            case "--baseline" -> baseline = Baseline.parse(value);
+                            case "--option" -> {
+                                int at = value.indexOf('=');
+                                if (at <= 0) {
+                                    throw new IllegalArgumentException("--option needs KEY=VALUE, not '" + value + "'");
+                                }
+                                transportOptions.put(value.substring(0, at).trim(), value.substring(at + 1).trim());
+                            }
                             case "--idle" -> idle = IdleMode.parse(value);
                             case "--sizes" -> sizes = parseSizes(value);
                             default -> iterations = parseCount(a, value);
@@ -160,7 +217,8 @@ public final class PingPong {
                 }
             }
             int n = iterations != null ? iterations : quick ? QUICK_ITERATIONS : DEFAULT_ITERATIONS;
-            return new Options(transport, idle, sizes, n, quick);
+            return new Options(transport, transportOptions,
+                    baseline != null ? baseline : Baseline.defaultFor(transport), idle, sizes, n, quick);
         }
 
         private static int[] parseSizes(String list) {
@@ -215,7 +273,7 @@ public final class PingPong {
         }
     }
 
-    /** One size: half round trips in microseconds. */
+    /** One size: half round trips in microseconds (baseline NaN where it cannot run: a size above one datagram). */
     public record Row(int size, int iterations, double portalsP50, double portalsP99, double baselineP50,
                       double baselineP99) {
         public double ratioP50() {
@@ -227,10 +285,10 @@ public final class PingPong {
         }
     }
 
-    /** 1 MiB rates in GB/s (10^9 bytes per second). */
-    public record Bandwidth(double portalsPut, double segmentCopy, int windows) {
+    /** 1 MiB rates in GB/s (10^9 bytes per second); the baseline is MemorySegment.copy or a raw datagram blast. */
+    public record Bandwidth(double portalsPut, double baseline, int windows) {
         public double ratio() {
-            return portalsPut / segmentCopy;
+            return portalsPut / baseline;
         }
     }
 
@@ -272,20 +330,28 @@ public final class PingPong {
     /** Prints the table, the bandwidth line and the allocation line. */
     public static void print(Result r, PrintStream out) {
         Options o = r.options();
-        out.printf(Locale.ROOT, "PingPong: 2 ranks on transport '%s', idle strategy %s; half round trip in microseconds%n",
-                o.transport(), o.idle().name().toLowerCase(Locale.ROOT));
-        out.println("baseline: the same 2 threads hand a buffer back and forth (MemorySegment.copy into the peer's"
-                + " buffer, volatile flag + unpark, same idle strategy)");
+        out.printf(Locale.ROOT, "PingPong: 2 ranks on transport '%s'%s, idle strategy %s; half round trip in microseconds%n",
+                o.transport(), o.transportOptions().isEmpty() ? "" : " " + o.transportOptions(),
+                o.idle().name().toLowerCase(Locale.ROOT));
+        if (o.baseline() == Baseline.THREADS) {
+            out.println("baseline: the same 2 threads hand a buffer back and forth (MemorySegment.copy into the peer's"
+                    + " buffer, volatile flag + unpark, same idle strategy)");
+        } else {
+            out.printf(Locale.ROOT, "baseline: the same 2 threads ping-pong one raw DatagramChannel datagram on loopback (same"
+                    + " idle strategy; sizes up to %d B only)%n", o.datagramSize());
+        }
         out.printf(Locale.ROOT, "%10s %7s %12s %12s %13s %13s %10s %10s%n", "size", "iters", "portals_p50", "portals_p99",
                 "baseline_p50", "baseline_p99", "ratio_p50", "ratio_p99");
         for (Row row : r.rows()) {
-            out.printf(Locale.ROOT, "%10d %7d %12.3f %12.3f %13.3f %13.3f %10.2f %10.2f%n", row.size(), row.iterations(),
-                    row.portalsP50(), row.portalsP99(), row.baselineP50(), row.baselineP99(), row.ratioP50(),
-                    row.ratioP99());
+            out.printf(Locale.ROOT, "%10d %7d %12.3f %12.3f %13s %13s %10s %10s%n", row.size(), row.iterations(),
+                    row.portalsP50(), row.portalsP99(), figure(row.baselineP50(), 3), figure(row.baselineP99(), 3),
+                    figure(row.ratioP50(), 2), figure(row.ratioP99(), 2));
         }
         Bandwidth b = r.bandwidth();
-        out.printf(Locale.ROOT, "bandwidth 1 MiB: Portals Put %.2f GB/s, MemorySegment.copy %.2f GB/s, ratio %.2f"
-                + " (medians of %d windows of %d)%n", b.portalsPut(), b.segmentCopy(), b.ratio(), b.windows(), WINDOW);
+        out.printf(Locale.ROOT, "bandwidth 1 MiB: Portals Put %.2f GB/s, %s %.2f GB/s, ratio %.2f"
+                + " (medians of %d windows of %d)%n", b.portalsPut(),
+                o.baseline() == Baseline.THREADS ? "MemorySegment.copy" : "raw datagram blast", b.baseline(), b.ratio(),
+                b.windows(), WINDOW);
         if (r.allocatedBytes() < 0) {
             out.println("allocation: not measurable on this JVM");
         } else {
@@ -302,7 +368,7 @@ public final class PingPong {
         Job job = Job.local(2);
         try (Arena arena = Arena.ofShared()) {
             Shared shared = new Shared(options, arena, bufferSize);
-            LocalJob.run(options.transport(), job, options.idle(), Map.of(), context -> {
+            LocalJob.run(options.transport(), job, options.idle(), options.transportOptions(), context -> {
                 RankRun rank = new RankRun(shared, context.rank());
                 try {
                     rank.run(context);
@@ -348,6 +414,10 @@ public final class PingPong {
         /** Baseline buffers: rank r copies from baselineSend[r] into baselineRecv[1 - r]. */
         final MemorySegment[] baselineSend = new MemorySegment[2];
         final MemorySegment[] baselineRecv = new MemorySegment[2];
+        /** The raw datagram baseline's channel of each rank (DATAGRAM baseline only). */
+        final DatagramBaseline[] datagrams = new DatagramBaseline[2];
+        /** Receiver-measured blast rates (GB/s), one per measured bandwidth window (DATAGRAM baseline only). */
+        final List<Double> blastRates = new ArrayList<>();
         final Portals[] portals = new Portals[2];
         final EqHandle[] eqs = new EqHandle[2];
         final List<Row> rows = new ArrayList<>();
@@ -413,6 +483,7 @@ public final class PingPong {
         private MdHandle bandwidthMd;
         private MdHandle ackMd;
         private long sequence;
+        private DatagramBaseline datagram;
 
         RankRun(Shared shared, int rank) {
             this.shared = shared;
@@ -425,7 +496,24 @@ public final class PingPong {
         void run(LocalJob.RankContext context) throws Exception {
             shared.threads[rank] = Thread.currentThread();
             setUp(context);
+            if (options.baseline() == Baseline.DATAGRAM) {
+                shared.datagrams[rank] = new DatagramBaseline(options.idle(), options.datagramSize());
+            }
             shared.await(); // both ranks have their entries: no put can find nothing to match
+            if (options.baseline() == Baseline.DATAGRAM) {
+                datagram = shared.datagrams[rank];
+                datagram.peer(shared.datagrams[peerRank].address());
+            }
+            try {
+                measureAll();
+            } finally {
+                if (datagram != null) {
+                    datagram.close();
+                }
+            }
+        }
+
+        private void measureAll() throws Exception {
             int[] sizes = options.sizes();
             // Warm-up of both paths (JIT) over every size, recorded into a histogram that is thrown
             // away: the measured runs then take no branch the compiled code has not seen. (Warming up
@@ -469,8 +557,9 @@ public final class PingPong {
                             + " sender's bytes");
                 }
                 if (rank == 0 && base != null && ptl != null) {
+                    boolean none = base.getTotalCount() == 0;
                     shared.rows.add(new Row(size, iterations, halfMicros(ptl, 50), halfMicros(ptl, 99),
-                            halfMicros(base, 50), halfMicros(base, 99)));
+                            none ? Double.NaN : halfMicros(base, 50), none ? Double.NaN : halfMicros(base, 99)));
                     shared.roundTrips += iterations;
                 }
             }
@@ -562,6 +651,10 @@ public final class PingPong {
 
         /** The baseline hand-over, {@code warmup + iterations} round trips; rank 0 records the measured ones. */
         private void baseline(int size, int warmup, int iterations, Histogram histogram) {
+            if (datagram != null) {
+                datagramBaseline(size, warmup, iterations, histogram);
+                return;
+            }
             MemorySegment from = shared.baselineSend[rank];
             MemorySegment to = shared.baselineRecv[peerRank];
             Flag mine = shared.flags[rank];
@@ -579,6 +672,36 @@ public final class PingPong {
                     baselineEcho(from, to, size, mine, theirs, peerThread, seq);
                 }
             }
+        }
+
+        /** The raw datagram ping-pong; sizes above one datagram have no baseline (nothing is recorded). */
+        private void datagramBaseline(int size, int warmup, int iterations, Histogram histogram) {
+            if (size > datagram.datagramSize()) {
+                return;
+            }
+            int total = warmup + iterations;
+            for (int i = 0; i < total; i++) {
+                if (rank == 0) {
+                    long nanos = datagramRoundTrip(size);
+                    if (i >= warmup && histogram != null) {
+                        histogram.recordValue(nanos);
+                    }
+                } else {
+                    datagramEcho(size);
+                }
+            }
+        }
+
+        private long datagramRoundTrip(int size) {
+            long t0 = System.nanoTime();
+            datagram.send(size);
+            datagram.receive(() -> shared.failed);
+            return System.nanoTime() - t0;
+        }
+
+        private void datagramEcho(int size) {
+            datagram.receive(() -> shared.failed);
+            datagram.send(size);
         }
 
         /** Rank 0: copy into the peer's buffer, signal, wait for the copy back; returns nanoseconds. */
@@ -637,19 +760,31 @@ public final class PingPong {
         }
 
         /** Windows of 1 MiB puts, alternating (on rank 0) with windows of 1 MiB MemorySegment.copy. */
-        private void bandwidth() {
+        private void bandwidth() throws Exception {
             int warmup = options.bandwidthWarmupWindows();
             int windows = options.bandwidthWindows();
             Portals p = portals;
             EqHandle q = eq;
             Event ev = event;
+            long blastBytes = (long) WINDOW * MIB;
             if (rank == 1) {
+                long[] received = new long[1];
                 for (int w = 0; w < warmup + windows; w++) {
                     for (int k = 0; k < WINDOW; k++) {
                         Events.waitPutEnd(p, q, ev, MIB);
                     }
                     p.put(ackMd, AckRequest.NOACK_REQ, peer, PORTAL, 0, MATCH_BITS, 0L, 0L);
+                    if (datagram != null) {
+                        long nanos = datagram.receiveBlast(blastBytes, received, () -> shared.failed);
+                        datagram.send(1);
+                        if (w >= warmup) {
+                            synchronized (shared.blastRates) {
+                                shared.blastRates.add((double) received[0] / nanos);
+                            }
+                        }
+                    }
                 }
+                shared.await(); // every blast rate is recorded before rank 0 takes the median
                 return;
             }
             Histogram put = new Histogram(HISTOGRAM_MAX_NANOS, 3);
@@ -663,8 +798,13 @@ public final class PingPong {
                 }
                 Events.waitPutEnd(p, q, ev, 8);
                 long t1 = System.nanoTime();
-                for (int k = 0; k < WINDOW; k++) {
-                    MemorySegment.copy(from, 0L, to, 0L, MIB);
+                if (datagram != null) {
+                    datagram.sendBlast(blastBytes);
+                    datagram.receive(() -> shared.failed); // the receiver's "done"
+                } else {
+                    for (int k = 0; k < WINDOW; k++) {
+                        MemorySegment.copy(from, 0L, to, 0L, MIB);
+                    }
                 }
                 long t2 = System.nanoTime();
                 if (w >= warmup) {
@@ -673,8 +813,9 @@ public final class PingPong {
                 }
             }
             double bytes = (double) WINDOW * MIB;
-            shared.bandwidth.set(new Bandwidth(bytes / put.getValueAtPercentile(50),
-                    bytes / copy.getValueAtPercentile(50), windows));
+            shared.await(); // rank 1 has recorded every blast rate
+            double baselineRate = datagram != null ? median(shared.blastRates) : bytes / copy.getValueAtPercentile(50);
+            shared.bandwidth.set(new Bandwidth(bytes / put.getValueAtPercentile(50), baselineRate, windows));
         }
 
         private long allocatedBytes() {
@@ -689,6 +830,19 @@ public final class PingPong {
             return bean;
         }
         return null;
+    }
+
+    /** A figure with {@code decimals} decimals, or "-" when there is none. */
+    private static String figure(double value, int decimals) {
+        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%." + decimals + "f", value);
+    }
+
+    private static double median(List<Double> values) {
+        synchronized (values) {
+            List<Double> sorted = new ArrayList<>(values);
+            sorted.sort(null);
+            return sorted.get(sorted.size() / 2);
+        }
     }
 
     /** Half of the round trip at {@code percentile}, in microseconds. */

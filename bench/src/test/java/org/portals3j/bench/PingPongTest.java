@@ -101,6 +101,43 @@ class PingPongTest {
     }
 
     @Test
+    void theDatagramBaselineIsARawDatagramPingPongUpToOneDatagramAndABlast() {
+        Run r = run("--quick", "--baseline", "datagram", "--sizes", "8,1K,1M", "--iterations", "100");
+
+        assertThat(r.exit()).as("exit code; stderr:%n%s", r.err()).isZero();
+        assertThat(r.out()).contains("raw DatagramChannel datagram on loopback");
+        Map<Integer, String> rows = new LinkedHashMap<>();
+        for (String line : r.out().split("\n")) {
+            if (line.matches("^\\s*\\d+\\s+\\d+\\s.*")) {
+                rows.put(Integer.parseInt(line.trim().split("\\s+")[0]), line);
+            }
+        }
+        assertThat(rows.keySet()).containsExactly(8, 1024, 1 << 20);
+        assertThat(rows.get(8)).matches(ROW.pattern());
+        assertThat(rows.get(1024)).matches(ROW.pattern());
+        // 1 MiB does not fit one datagram: no baseline, said so with dashes rather than a made-up figure
+        assertThat(rows.get(1 << 20).trim().split("\\s+")).endsWith("-", "-", "-", "-");
+        Matcher m = Pattern.compile("(?m)^bandwidth 1 MiB: Portals Put ([0-9.]+) GB/s, raw datagram blast ([0-9.]+) GB/s")
+                .matcher(r.out());
+        assertThat(m.find()).as(r.out()).isTrue();
+        assertThat(Double.parseDouble(m.group(2))).isPositive();
+    }
+
+    @Test
+    void transportOptionsAndBaselineParse() {
+        PingPong.Options o = PingPong.Options.parse("--transport", "udp", "--option", "udp.fault.loss=0.01",
+                "--option=udp.datagramSize=8000");
+        assertThat(o.baseline()).isEqualTo(PingPong.Baseline.DATAGRAM);
+        assertThat(o.transportOptions()).containsEntry("udp.fault.loss", "0.01").containsEntry("udp.datagramSize", "8000");
+        assertThat(o.datagramSize()).isEqualTo(8000);
+        assertThat(PingPong.Options.parse("--baseline", "threads", "--transport", "udp").baseline())
+                .isEqualTo(PingPong.Baseline.THREADS);
+        assertThat(PingPong.Options.parse().baseline()).isEqualTo(PingPong.Baseline.THREADS);
+        assertThat(run("--option", "novalue").err()).contains("--option needs KEY=VALUE");
+        assertThat(run("--baseline", "carrier-pigeon").err()).contains("unknown baseline 'carrier-pigeon'");
+    }
+
+    @Test
     void badOptionsAreRefusedWithUsage() {
         Run unknown = run("--frobnicate");
         assertThat(unknown.exit()).isEqualTo(2);

@@ -76,13 +76,13 @@ class FaultInjectionTest {
         }
         Map<String, Long> c = t.get(1).counters();
         if (loss > 0) {
-            assertThat(t.get(0).counters().get("retransmits")).isPositive();
+            assertThat(t.get(0).counters().getOrDefault("retransmits", 0L)).isPositive();
         }
         if (corrupt > 0) {
-            assertThat(c.get("drop.crc")).isPositive();
+            assertThat(c.getOrDefault("drop.crc", 0L)).isPositive();
         }
         if (duplicate > 0) {
-            assertThat(c.get("drop.duplicate")).isPositive();
+            assertThat(c.getOrDefault("drop.duplicate", 0L)).isPositive();
         }
     }
 }

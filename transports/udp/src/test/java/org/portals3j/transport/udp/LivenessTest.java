@@ -61,7 +61,7 @@ class LivenessTest {
         Recorder.await("all sends completed", 2_000, () -> a.completions.size() == 20);
         assertThat(a.completions.values()).containsOnly(false);
         assertThat(t0.isPeerAlive(1)).isFalse();
-        assertThat(t0.counters().get("peers.failed")).isEqualTo(1);
+        assertThat(t0.counters().getOrDefault("peers.failed", 0L)).isEqualTo(1);
         // rank 1 heard rank 0's data and heartbeats but its acks never got through; rank 1 received the
         // first message partially (the window) at most, and when rank 0 stops talking, it too times out
         // and fails the message in progress with deposit.fail()
@@ -85,10 +85,10 @@ class LivenessTest {
         t1.start(b);
         MemorySegment huge = Recorder.payload(200 << 20, 1);
         t0.send(1, Recorder.header(5), 16, huge, 0, huge.byteSize(), 5L);
-        Recorder.await("transfer under way", 5_000, () -> t1.counters().get("datagrams.received") > 10);
+        Recorder.await("transfer under way", 5_000, () -> t1.counters().getOrDefault("datagrams.received", 0L) > 10);
         t0.close();
         Recorder.await("message ends", 5_000, () -> b.messages.size() == 1);
-        Recorder.Message m = b.messages.peek();
+        Recorder.Message m = b.messages.element();
         assertThat(m.failed()).isTrue();
         assertThat(m.deposited()).isLessThan(huge.byteSize());
         assertThat(a.completions).containsEntry(5L, false);
@@ -114,6 +114,6 @@ class LivenessTest {
         assertThat(a.failedPeers).isEmpty();
         assertThat(b.failedPeers).isEmpty();
         assertThat(a.completions.values()).containsOnly(true);
-        assertThat(t.get(0).counters().get("heartbeats.sent")).isPositive();
+        assertThat(t.get(0).counters().getOrDefault("heartbeats.sent", 0L)).isPositive();
     }
 }

@@ -35,7 +35,7 @@ final class Recorder implements MessageHandler {
     private boolean headerPhase;
     private int currentId;
     private long currentLength;
-    private volatile Thread deliveryThread;
+    private volatile @org.checkerframework.checker.nullness.qual.Nullable Thread deliveryThread;
 
     @Override
     public void onHeader(int source, MemorySegment header, int headerLength, long payloadLength, Deposit deposit) {

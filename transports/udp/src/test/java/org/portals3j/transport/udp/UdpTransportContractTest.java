@@ -169,7 +169,7 @@ class UdpTransportContractTest {
         }
         t.get(0).send(1, Recorder.header(9), 16, gone, 0, 200_000, 9L);
         Recorder.await("failed message", 10_000, () -> b.messages.size() == 1 && a.completions.size() == 1);
-        assertThat(b.messages.peek().failed()).isTrue();
+        assertThat(b.messages.element().failed()).isTrue();
         assertThat(a.completions).containsEntry(9L, false);
         // and the connection goes on
         t.get(0).send(1, Recorder.header(10), 16, Recorder.payload(10, 1), 0, 10, 10L);

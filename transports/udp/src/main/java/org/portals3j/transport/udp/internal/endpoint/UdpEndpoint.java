@@ -114,18 +114,18 @@ public final class UdpEndpoint implements Transport {
         this.peerTimeoutNanos = settings.peerTimeoutMillis() * 1_000_000L;
         this.heartbeatNanos = settings.heartbeatMillis() * 1_000_000L;
         this.ackDelayNanos = settings.ackDelayMicros() * 1_000L;
-        this.controlCodec = new DatagramCodec(newMac());
+        this.controlCodec = new DatagramCodec(newMac(settings, key));
         this.controlBuffer = ByteBuffer.allocateDirect(DatagramHeader.LENGTH).order(ByteOrder.LITTLE_ENDIAN);
         this.peers = new Peer[size];
         long rtoMin = settings.rtoMinMicros() * 1_000L;
         long rtoMax = settings.rtoMaxMillis() * 1_000_000L;
         for (int r = 0; r < size; r++) {
             peers[r] = new Peer(r, settings.window(), datagramSize, bodyCapacity, MAX_HEADER,
-                    new DatagramCodec(newMac()), new RttEstimator(rtoMin, rtoMax, Math.max(rtoMin, INITIAL_RTO_NANOS)));
+                    new DatagramCodec(newMac(settings, key)), new RttEstimator(rtoMin, rtoMax, Math.max(rtoMin, INITIAL_RTO_NANOS)));
         }
     }
 
-    private DatagramMac newMac() {
+    private static DatagramMac newMac(UdpOptions.Settings settings, byte[] key) {
         return settings.mac().equals(GmacMac.NAME) ? new GmacMac(key) : new HmacSha256Mac(key);
     }
 
@@ -808,12 +808,14 @@ public final class UdpEndpoint implements Transport {
                 return false;
             }
             case DIRECT -> {
-                deliver(h, p, pb);
                 p.receive.consumedDirect();
+                publishAck(p); // before delivery: a reply sent from the handler carries this acknowledgement
+                deliver(h, p, pb);
                 kept = false;
             }
             default -> {
                 p.receive.hold(seq, pb);
+                publishAck(p);
                 kept = true;
             }
         }
@@ -826,13 +828,18 @@ public final class UdpEndpoint implements Transport {
                 kept = false;
             }
         }
-        p.ackCum = p.receive.cumAck();
-        p.ackSack = p.receive.sack();
-        p.ackWindow = p.receive.window();
+        publishAck(p);
         if (p.receive.heldCount() > 0) {
             p.ackNow = true; // a gap: tell the sender at once so it can retransmit fast
         }
         return kept;
+    }
+
+    /** Makes the receive window's acknowledgement state visible to threads that piggyback it. */
+    private static void publishAck(Peer p) {
+        p.ackCum = p.receive.cumAck();
+        p.ackSack = p.receive.sack();
+        p.ackWindow = p.receive.window();
     }
 
     /** Processes one in-order fragment: header phase, direct deposit, completion. */

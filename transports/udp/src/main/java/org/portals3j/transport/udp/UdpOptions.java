@@ -1,0 +1,181 @@
+package org.portals3j.transport.udp;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.portals3j.transport.TransportException;
+import org.portals3j.transport.udp.internal.wire.DatagramHeader;
+import org.portals3j.transport.udp.internal.wire.GmacMac;
+import org.portals3j.transport.udp.internal.wire.HmacSha256Mac;
+
+/**
+ * The options of the {@code udp} transport ({@code EndpointConfig.options()}, keys {@code udp.*}): this
+ * class is the user documentation. An unknown {@code udp.*} key or a bad value makes opening the
+ * endpoint fail with a {@link TransportException} that lists the valid keys. Keys of other transports
+ * are ignored.
+ *
+ * <p>Every rank of a job should be given the same values (the window and datagram size in particular).
+ */
+public final class UdpOptions {
+    /** Address to bind and publish. Default {@value #DEFAULT_HOST}. Use the host's address on a real network. */
+    public static final String HOST = "udp.host";
+    /** Port to bind; {@code 0} (default) takes any free port. */
+    public static final String PORT = "udp.port";
+    /**
+     * Largest datagram, in bytes, header ({@value DatagramHeader#LENGTH} bytes) included; 512 to 65507.
+     * Default {@value #DEFAULT_DATAGRAM_SIZE}, measured best on loopback. For a 1500-byte MTU use 1472
+     * (1356 payload bytes per datagram), for a 9000-byte MTU 8972 (8856): larger datagrams are
+     * fragmented by IP, and one lost IP fragment loses the datagram.
+     */
+    public static final String DATAGRAM_SIZE = "udp.datagramSize";
+    /** Datagrams in flight per peer, and reorder slots per peer at the receiver. Default {@value #DEFAULT_WINDOW}. */
+    public static final String WINDOW = "udp.window";
+    /** A heartbeat goes to a peer nothing else was sent to for this long. Default {@value #DEFAULT_HEARTBEAT_MILLIS} ms. */
+    public static final String HEARTBEAT_MILLIS = "udp.heartbeatMillis";
+    /**
+     * A peer heard nothing valid from for this long is declared dead. Default
+     * {@value #DEFAULT_PEER_TIMEOUT_MILLIS} ms: a stop-the-world GC pause, a debugger or a SIGSTOP of a few
+     * seconds must not kill a job, and fifteen heartbeats lost in a row do not happen on a working network.
+     * A closed peer says BYE and is known dead at once; only crashes wait for the timeout.
+     */
+    public static final String PEER_TIMEOUT_MILLIS = "udp.peerTimeoutMillis";
+    /** Smallest retransmission timeout, microseconds. Default {@value #DEFAULT_RTO_MIN_MICROS}. */
+    public static final String RTO_MIN_MICROS = "udp.rtoMinMicros";
+    /** Largest retransmission timeout (the back-off cap), milliseconds. Default {@value #DEFAULT_RTO_MAX_MILLIS}. */
+    public static final String RTO_MAX_MILLIS = "udp.rtoMaxMillis";
+    /**
+     * A standalone acknowledgement goes out once received data is unacknowledged this long and the socket
+     * is drained (data going the other way carries acknowledgements for free). Default
+     * {@value #DEFAULT_ACK_DELAY_MICROS} µs.
+     */
+    public static final String ACK_DELAY_MICROS = "udp.ackDelayMicros";
+    /** Datagram authentication: {@code hmac-sha256} (default) or {@code gmac}. */
+    public static final String MAC = "udp.mac";
+    /** How long {@code start()} waits for every peer's address. Default {@value #DEFAULT_RENDEZVOUS_TIMEOUT_MILLIS} ms. */
+    public static final String RENDEZVOUS_TIMEOUT_MILLIS = "udp.rendezvousTimeoutMillis";
+    /** Fault injection (tests, benchmarks): probability that a received datagram is lost. Default 0. */
+    public static final String FAULT_LOSS = "udp.fault.loss";
+    /** Probability that a received datagram is delivered twice. Default 0. */
+    public static final String FAULT_DUPLICATE = "udp.fault.duplicate";
+    /** Probability that a received datagram is held back behind the next one. Default 0. */
+    public static final String FAULT_REORDER = "udp.fault.reorder";
+    /** Probability that a received datagram has one bit flipped. Default 0. */
+    public static final String FAULT_CORRUPT = "udp.fault.corrupt";
+    /** Seed of the fault injector's random numbers. Default 1. */
+    public static final String FAULT_SEED = "udp.fault.seed";
+
+    public static final String DEFAULT_HOST = "127.0.0.1";
+    public static final int DEFAULT_DATAGRAM_SIZE = 65000;
+    public static final int DEFAULT_WINDOW = 256;
+    public static final int DEFAULT_HEARTBEAT_MILLIS = 1_000;
+    public static final int DEFAULT_PEER_TIMEOUT_MILLIS = 15_000;
+    public static final int DEFAULT_RTO_MIN_MICROS = 2_000;
+    public static final int DEFAULT_RTO_MAX_MILLIS = 1_000;
+    public static final int DEFAULT_ACK_DELAY_MICROS = 20;
+    public static final int DEFAULT_RENDEZVOUS_TIMEOUT_MILLIS = 60_000;
+
+    /** Every key this transport understands. */
+    public static final List<String> KEYS = List.of(HOST, PORT, DATAGRAM_SIZE, WINDOW, HEARTBEAT_MILLIS,
+            PEER_TIMEOUT_MILLIS, RTO_MIN_MICROS, RTO_MAX_MILLIS, ACK_DELAY_MICROS, MAC, RENDEZVOUS_TIMEOUT_MILLIS,
+            FAULT_LOSS, FAULT_DUPLICATE, FAULT_REORDER, FAULT_CORRUPT, FAULT_SEED);
+
+    private UdpOptions() {
+    }
+
+    /**
+     * The parsed options.
+     *
+     * @param mac {@code hmac-sha256} or {@code gmac}
+     */
+    public record Settings(String host, int port, int datagramSize, int window, long heartbeatMillis,
+                           long peerTimeoutMillis, long rtoMinMicros, long rtoMaxMillis, long ackDelayMicros,
+                           String mac, long rendezvousTimeoutMillis, double faultLoss, double faultDuplicate,
+                           double faultReorder, double faultCorrupt, long faultSeed) {
+
+        /** Whether any fault is injected. */
+        public boolean faulty() {
+            return faultLoss > 0 || faultDuplicate > 0 || faultReorder > 0 || faultCorrupt > 0;
+        }
+    }
+
+    /**
+     * Parses and checks the {@code udp.*} entries of {@code options}.
+     *
+     * @throws TransportException for an unknown {@code udp.*} key or a bad value, saying what is valid
+     */
+    public static Settings parse(Map<String, String> options) throws TransportException {
+        for (String key : options.keySet()) {
+            if (key.startsWith("udp.") && !KEYS.contains(key)) {
+                throw new TransportException("unknown udp option '" + key + "'; valid keys: " + String.join(", ", KEYS));
+            }
+        }
+        String host = options.getOrDefault(HOST, DEFAULT_HOST).trim();
+        if (host.isEmpty()) {
+            throw bad(HOST, host, "a host name or IP address");
+        }
+        int port = (int) integer(options, PORT, 0, 0, 65535);
+        int datagramSize = (int) integer(options, DATAGRAM_SIZE, DEFAULT_DATAGRAM_SIZE, 512, 65507);
+        int window = (int) integer(options, WINDOW, DEFAULT_WINDOW, 8, 65536);
+        long heartbeat = integer(options, HEARTBEAT_MILLIS, DEFAULT_HEARTBEAT_MILLIS, 1, 3_600_000);
+        long timeout = integer(options, PEER_TIMEOUT_MILLIS, DEFAULT_PEER_TIMEOUT_MILLIS, 1, 86_400_000);
+        if (timeout <= heartbeat) {
+            throw new TransportException(PEER_TIMEOUT_MILLIS + "=" + timeout + " must be larger than "
+                    + HEARTBEAT_MILLIS + "=" + heartbeat + " (several heartbeats per timeout); valid keys: "
+                    + String.join(", ", KEYS));
+        }
+        long rtoMin = integer(options, RTO_MIN_MICROS, DEFAULT_RTO_MIN_MICROS, 1, 60_000_000);
+        long rtoMax = integer(options, RTO_MAX_MILLIS, DEFAULT_RTO_MAX_MILLIS, 1, 600_000);
+        if (rtoMax * 1000 < rtoMin) {
+            throw new TransportException(RTO_MAX_MILLIS + " (ms) must not be below " + RTO_MIN_MICROS
+                    + " (µs); valid keys: " + String.join(", ", KEYS));
+        }
+        long ackDelay = integer(options, ACK_DELAY_MICROS, DEFAULT_ACK_DELAY_MICROS, 0, 1_000_000);
+        String mac = options.getOrDefault(MAC, HmacSha256Mac.NAME).trim().toLowerCase(Locale.ROOT);
+        if (!mac.equals(HmacSha256Mac.NAME) && !mac.equals(GmacMac.NAME)) {
+            throw bad(MAC, mac, HmacSha256Mac.NAME + " or " + GmacMac.NAME);
+        }
+        long rendezvous = integer(options, RENDEZVOUS_TIMEOUT_MILLIS, DEFAULT_RENDEZVOUS_TIMEOUT_MILLIS, 0, 86_400_000);
+        return new Settings(host, port, datagramSize, window, heartbeat, timeout, rtoMin, rtoMax, ackDelay, mac,
+                rendezvous, probability(options, FAULT_LOSS), probability(options, FAULT_DUPLICATE),
+                probability(options, FAULT_REORDER), probability(options, FAULT_CORRUPT),
+                integer(options, FAULT_SEED, 1, Long.MIN_VALUE, Long.MAX_VALUE));
+    }
+
+    private static TransportException bad(String key, String value, String expected) {
+        return new TransportException("bad value '" + value + "' for " + key + ": expected " + expected
+                + "; valid keys: " + String.join(", ", KEYS));
+    }
+
+    private static long integer(Map<String, String> options, String key, long fallback, long min, long max)
+            throws TransportException {
+        String value = options.get(key);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            long v = Long.parseLong(value.trim());
+            if (v < min || v > max) {
+                throw bad(key, value, "an integer from " + min + " to " + max);
+            }
+            return v;
+        } catch (NumberFormatException e) {
+            throw bad(key, value, "an integer from " + min + " to " + max);
+        }
+    }
+
+    private static double probability(Map<String, String> options, String key) throws TransportException {
+        String value = options.get(key);
+        if (value == null) {
+            return 0;
+        }
+        try {
+            double p = Double.parseDouble(value.trim());
+            if (!(p >= 0 && p <= 1)) {
+                throw bad(key, value, "a probability from 0 to 1");
+            }
+            return p;
+        } catch (NumberFormatException e) {
+            throw bad(key, value, "a probability from 0 to 1");
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package org.portals3j.transport.udp.internal.endpoint;
+
+import java.lang.foreign.MemorySegment;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.concurrent.locks.ReentrantLock;
+import org.checkerframework.checker.nullness.qual.MonotonicNonNull;
+import org.portals3j.transport.Deposit;
+import org.portals3j.transport.udp.internal.reliability.ReceiveWindow;
+import org.portals3j.transport.udp.internal.reliability.RttEstimator;
+import org.portals3j.transport.udp.internal.reliability.SendWindow;
+import org.portals3j.transport.udp.internal.wire.DatagramCodec;
+
+/**
+ * Everything one endpoint knows about one peer (its own rank included: self-sends go through the socket
+ * like any other). Preallocated at open, so the steady state allocates nothing.
+ *
+ * <p>Guarded by {@link #lock}: the send window, {@link #rtt}, the send buffer and codec (send() runs on
+ * application threads, acknowledgements and retransmissions on the protocol thread). Owned by the
+ * protocol thread: the receive window, the deposit and the message-in-progress fields, liveness times.
+ * Volatile: what the protocol thread publishes for the senders' piggybacked acknowledgements.
+ */
+final class Peer {
+    final int rank;
+    final ReentrantLock lock = new ReentrantLock();
+    final SendWindow send;
+    final RttEstimator rtt;
+    final ByteBuffer sendBuffer;
+    final MemorySegment sendSegment;
+    final DatagramCodec sendCodec;
+    /** Protocol-thread completions of this peer's sends. */
+    final CompletionList completions;
+
+    @MonotonicNonNull InetSocketAddress address;
+    long incarnation;
+
+    // ---- protocol thread -----
+    final ReceiveWindow receive;
+    final Deposit deposit = new Deposit();
+    boolean inMessage;
+    long messageLength;
+    long messageNext;
+    boolean messageFailed;
+    long lastHeardNanos;
+    /** When received data first went unacknowledged, or -1. */
+    long unackedSince = -1;
+    int unackedCount;
+    /** A duplicate arrived: the peer missed an acknowledgement, send one without delay. */
+    boolean ackNow;
+
+    // ---- published acknowledgement state (written by the protocol thread) -----
+    volatile long ackCum;
+    volatile long ackSack;
+    volatile long ackWindow;
+    /** The cumulative acknowledgement the last datagram to this peer carried. */
+    volatile long ackCarried = -1;
+    volatile long lastSentNanos;
+    volatile boolean dead;
+
+    Peer(int rank, int window, int datagramSize, int bodyCapacity, int maxHeaderLength, DatagramCodec sendCodec,
+         RttEstimator rtt) {
+        this.rank = rank;
+        this.send = new SendWindow(window, bodyCapacity, maxHeaderLength, Math.min(window, 64), 16);
+        this.rtt = rtt;
+        this.sendBuffer = ByteBuffer.allocateDirect(datagramSize).order(ByteOrder.LITTLE_ENDIAN);
+        this.sendSegment = MemorySegment.ofBuffer(sendBuffer);
+        this.sendCodec = sendCodec;
+        this.receive = new ReceiveWindow(window);
+        this.ackWindow = window;
+        this.completions = new CompletionList(send, false);
+    }
+
+    InetSocketAddress address() {
+        InetSocketAddress a = address;
+        if (a == null) {
+            throw new IllegalStateException("peer " + rank + " has no address before start()");
+        }
+        return a;
+    }
+}

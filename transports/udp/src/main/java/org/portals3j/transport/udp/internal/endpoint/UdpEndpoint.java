@@ -1,0 +1,961 @@
+package org.portals3j.transport.udp.internal.endpoint;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.transport.Deposit;
+import org.portals3j.transport.EndpointConfig;
+import org.portals3j.transport.IdleMode;
+import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.Transport;
+import org.portals3j.transport.TransportException;
+import org.portals3j.transport.udp.UdpOptions;
+import org.portals3j.transport.udp.UdpTransportProvider;
+import org.portals3j.transport.udp.internal.io.ChannelIo;
+import org.portals3j.transport.udp.internal.io.DatagramIo;
+import org.portals3j.transport.udp.internal.io.FaultInjectingIo;
+import org.portals3j.transport.udp.internal.io.PooledBuffer;
+import org.portals3j.transport.udp.internal.reliability.OutgoingMessage;
+import org.portals3j.transport.udp.internal.reliability.ReceiveWindow;
+import org.portals3j.transport.udp.internal.reliability.RttEstimator;
+import org.portals3j.transport.udp.internal.reliability.SendWindow;
+import org.portals3j.transport.udp.internal.wire.DatagramCodec;
+import org.portals3j.transport.udp.internal.wire.DatagramHeader;
+import org.portals3j.transport.udp.internal.wire.DatagramMac;
+import org.portals3j.transport.udp.internal.wire.DatagramType;
+import org.portals3j.transport.udp.internal.wire.GmacMac;
+import org.portals3j.transport.udp.internal.wire.HmacSha256Mac;
+
+/**
+ * One rank's UDP endpoint: {@link Transport} on top, one protocol thread inside (receive, validate,
+ * deliver in order, acknowledge, retransmit, heartbeats, liveness). See the package documentation of
+ * {@code org.portals3j.transport.udp} for the protocol.
+ */
+public final class UdpEndpoint implements Transport {
+    public static final int MAX_HEADER = 256;
+    /** 2^40 bytes (1 TiB): far beyond any memory region, small enough that offsets never overflow. */
+    public static final long MAX_PAYLOAD = 1L << 40;
+    /** Published through the rendezvous. */
+    public static final String KEY_ADDRESS = "udp.address";
+    public static final String KEY_FINGERPRINT = "udp.keyFingerprint";
+    public static final String KEY_INCARNATION = "udp.incarnation";
+
+    /** Before blocking in the selector, the protocol thread polls this long (a reply is often this close). */
+    static final long SPIN_NANOS = 50_000L;
+    /** Timers (retransmission, heartbeat, liveness) are looked at this often while busy. */
+    static final long TIMER_PERIOD_NANOS = 100_000L;
+    /** A standalone acknowledgement after this many unacknowledged data datagrams, even mid-burst. */
+    static final int ACK_EVERY = 16;
+    /** Initial RTO before any sample: a job's network is local, RFC 6298's 1 s would stall the first loss. */
+    static final long INITIAL_RTO_NANOS = 20_000_000L;
+    static final int BYE_REPEATS = 3;
+
+    private static final System.Logger LOG = System.getLogger(UdpEndpoint.class.getName());
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final EndpointConfig config;
+    private final UdpOptions.Settings settings;
+    private final int rank;
+    private final int size;
+    private final int jobTag;
+    private final long incarnation;
+    private final int datagramSize;
+    private final int bodyCapacity;
+    private final byte[] key;
+    private final DatagramIo io;
+    private final Peer[] peers;
+    private final Counters counters = new Counters();
+    private final AtomicLong datagramCounter;
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private volatile boolean closed;
+    private volatile @Nullable MessageHandler handler;
+    private volatile boolean running;
+    /** The protocol thread is (about to be) blocked in the selector: a sender starting a timer wakes it. */
+    private volatile boolean sleeping;
+    private @Nullable Thread thread;
+
+    // ---- protocol thread (and close() once it stopped) ----
+    private final DatagramCodec controlCodec;
+    private final ByteBuffer controlBuffer;
+    private final ArrayDeque<PooledBuffer> pool = new ArrayDeque<>();
+    private final MemorySegment headerScratch = MemorySegment.ofArray(new byte[MAX_HEADER]);
+    private final long peerTimeoutNanos;
+    private final long heartbeatNanos;
+    private final long ackDelayNanos;
+
+    private UdpEndpoint(EndpointConfig config, UdpOptions.Settings settings, DatagramIo io) {
+        this.config = config;
+        this.settings = settings;
+        this.rank = config.rank();
+        this.size = config.job().size();
+        this.jobTag = jobTag(config.job().id());
+        this.incarnation = RANDOM.nextLong();
+        this.datagramCounter = new AtomicLong(RANDOM.nextLong());
+        this.datagramSize = settings.datagramSize();
+        this.bodyCapacity = datagramSize - DatagramHeader.LENGTH;
+        this.key = config.job().key().bytes();
+        this.io = io;
+        this.peerTimeoutNanos = settings.peerTimeoutMillis() * 1_000_000L;
+        this.heartbeatNanos = settings.heartbeatMillis() * 1_000_000L;
+        this.ackDelayNanos = settings.ackDelayMicros() * 1_000L;
+        this.controlCodec = new DatagramCodec(newMac(settings, key));
+        this.controlBuffer = ByteBuffer.allocateDirect(DatagramHeader.LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+        this.peers = new Peer[size];
+        long rtoMin = settings.rtoMinMicros() * 1_000L;
+        long rtoMax = settings.rtoMaxMillis() * 1_000_000L;
+        for (int r = 0; r < size; r++) {
+            peers[r] = new Peer(r, settings.window(), datagramSize, bodyCapacity, MAX_HEADER,
+                    new DatagramCodec(newMac(settings, key)), new RttEstimator(rtoMin, rtoMax, Math.max(rtoMin, INITIAL_RTO_NANOS)));
+        }
+    }
+
+    private static DatagramMac newMac(UdpOptions.Settings settings, byte[] key) {
+        return settings.mac().equals(GmacMac.NAME) ? new GmacMac(key) : new HmacSha256Mac(key);
+    }
+
+    /** The job tag: the first four bytes of SHA-256 of the job id (tells jobs apart, cheaply, before the MAC). */
+    static int jobTag(String jobId) {
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(jobId.getBytes(StandardCharsets.UTF_8));
+            return (d[0] & 0xff) | (d[1] & 0xff) << 8 | (d[2] & 0xff) << 16 | (d[3] & 0xff) << 24;
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every Java platform", e);
+        }
+    }
+
+    /**
+     * Binds the socket and publishes its address (and the job key's fingerprint and this incarnation's id)
+     * through the rendezvous.
+     */
+    public static UdpEndpoint open(EndpointConfig config, UdpOptions.Settings settings) throws TransportException {
+        InetAddress host;
+        try {
+            host = InetAddress.getByName(settings.host());
+        } catch (UnknownHostException e) {
+            throw new TransportException("cannot resolve " + UdpOptions.HOST + "=" + settings.host()
+                    + "; give an IP address or a host name this machine can resolve");
+        }
+        DatagramIo io;
+        try {
+            io = ChannelIo.bind(new InetSocketAddress(host, settings.port()));
+        } catch (BindException e) {
+            if (settings.port() != 0 && String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("in use")) {
+                throw new TransportException("UDP port " + settings.port() + " on " + settings.host()
+                        + " is already in use; choose another with " + UdpOptions.PORT + "=... or 0 for any free port");
+            }
+            throw new TransportException("cannot bind UDP " + settings.host() + ":" + settings.port() + " (" + e.getMessage()
+                    + "); set " + UdpOptions.HOST + " to an address of this machine");
+        } catch (IOException e) {
+            throw new TransportException("cannot open a UDP socket on " + settings.host() + ":" + settings.port()
+                    + " (" + e.getMessage() + ")");
+        }
+        if (settings.faulty()) {
+            io = new FaultInjectingIo(io, settings.datagramSize(), settings.faultLoss(), settings.faultDuplicate(),
+                    settings.faultReorder(), settings.faultCorrupt(), settings.faultSeed());
+        }
+        UdpEndpoint endpoint = new UdpEndpoint(config, settings, io);
+        try {
+            InetSocketAddress local = io.localAddress();
+            String address = local.getAddress().getHostAddress() + ":" + local.getPort();
+            config.rendezvous().publish(config.rank(), KEY_ADDRESS, address);
+            config.rendezvous().publish(config.rank(), KEY_FINGERPRINT, config.job().key().fingerprint());
+            config.rendezvous().publish(config.rank(), KEY_INCARNATION, Long.toHexString(endpoint.incarnation));
+        } catch (TransportException | RuntimeException e) {
+            io.close();
+            throw e;
+        }
+        return endpoint;
+    }
+
+    // ==== Transport ==============================================================================
+
+    @Override
+    public String provider() {
+        return UdpTransportProvider.NAME;
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    @Override
+    public int maxHeaderLength() {
+        return MAX_HEADER;
+    }
+
+    @Override
+    public long maxPayloadLength() {
+        return MAX_PAYLOAD;
+    }
+
+    /** The bound socket address (tests aim raw datagrams at it). */
+    public InetSocketAddress localAddress() {
+        return io.localAddress();
+    }
+
+    /**
+     * Looks up every peer (waiting up to {@code udp.rendezvousTimeoutMillis}), checks that they use the same
+     * job key, then starts the protocol thread.
+     *
+     * @throws IllegalStateException if already started or closed, or when a peer cannot be found or uses
+     *         another job key (the message says what to do; the cause is the {@link TransportException})
+     */
+    @Override
+    public synchronized void start(MessageHandler messageHandler) {
+        if (handler != null) {
+            throw new IllegalStateException("rank " + rank + ": transport already started");
+        }
+        if (closed) {
+            throw new IllegalStateException("rank " + rank + ": transport is closed");
+        }
+        try {
+            resolvePeers();
+        } catch (TransportException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+        long now = System.nanoTime();
+        for (Peer p : peers) {
+            p.lastHeardNanos = now;
+            p.lastSentNanos = now;
+        }
+        handler = messageHandler;
+        running = true;
+        Thread t = Thread.ofPlatform().daemon().name("udp-rank-" + rank).unstarted(this::protocolLoop);
+        thread = t;
+        t.start();
+    }
+
+    private void resolvePeers() throws TransportException {
+        Duration timeout = Duration.ofMillis(settings.rendezvousTimeoutMillis());
+        String ownFingerprint = config.job().key().fingerprint();
+        for (Peer p : peers) {
+            String fingerprint = config.rendezvous().lookup(p.rank, KEY_FINGERPRINT, timeout);
+            if (!fingerprint.equals(ownFingerprint)) {
+                throw new TransportException("rank " + p.rank + " uses job key " + fingerprint + " but this rank uses "
+                        + ownFingerprint + "; give every rank the same PORTALS_JOB_KEY");
+            }
+            String address = config.rendezvous().lookup(p.rank, KEY_ADDRESS, timeout);
+            int colon = address.lastIndexOf(':');
+            if (colon <= 0) {
+                throw new TransportException("rank " + p.rank + " published a bad udp.address '" + address + "'");
+            }
+            String host = address.substring(0, colon);
+            if (host.startsWith("[") && host.endsWith("]")) {
+                host = host.substring(1, host.length() - 1);
+            }
+            try {
+                InetSocketAddress a = new InetSocketAddress(InetAddress.getByName(host),
+                        Integer.parseInt(address.substring(colon + 1)));
+                p.address = a;
+            } catch (UnknownHostException | IllegalArgumentException e) {
+                throw new TransportException("cannot resolve rank " + p.rank + "'s udp.address '" + address + "'");
+            }
+            try {
+                p.incarnation = Long.parseUnsignedLong(config.rendezvous().lookup(p.rank, KEY_INCARNATION, timeout), 16);
+            } catch (NumberFormatException e) {
+                throw new TransportException("rank " + p.rank + " published a bad udp.incarnation");
+            }
+        }
+    }
+
+    @Override
+    public void send(int peer, MemorySegment header, int headerLength,
+                     MemorySegment payload, long payloadOffset, long payloadLength, long token) {
+        if (peer < 0 || peer >= size) {
+            throw new IllegalArgumentException("peer " + peer + " is not a rank of this job (size " + size + ")");
+        }
+        if (headerLength < 0 || headerLength > MAX_HEADER || headerLength > header.byteSize()) {
+            throw new IllegalArgumentException("header length " + headerLength + " (max " + MAX_HEADER + ")");
+        }
+        if (payloadOffset < 0 || payloadLength < 0 || payloadOffset > payload.byteSize() - payloadLength) {
+            throw new IllegalArgumentException("payload region [" + payloadOffset + ", +" + payloadLength
+                    + ") is outside a segment of " + payload.byteSize() + " bytes");
+        }
+        if (payloadLength > MAX_PAYLOAD) {
+            throw new IllegalArgumentException("payload of " + payloadLength + " bytes; the udp transport carries at most "
+                    + MAX_PAYLOAD);
+        }
+        MessageHandler h = handler;
+        if (closed) {
+            throw new IllegalStateException("rank " + rank + ": transport is closed");
+        }
+        if (h == null) {
+            throw new IllegalStateException("rank " + rank + ": send() before start()");
+        }
+        Peer p = peers[peer];
+        boolean accepted = false;
+        boolean wasIdle;
+        p.lock.lock();
+        try {
+            if (!p.dead && !closed) {
+                wasIdle = p.send.inFlight() == 0;
+                OutgoingMessage m = p.send.allocate();
+                MemorySegment.copy(header, 0, m.header, 0, headerLength);
+                m.headerLength = headerLength;
+                m.payload = payload;
+                m.payloadOffset = payloadOffset;
+                m.payloadLength = payloadLength;
+                m.token = token;
+                // memory already gone: the message still goes (the receiver must see it fail), without payload
+                m.failed = payloadLength > 0 && !payload.scope().isAlive();
+                p.send.enqueue(m);
+                counters.add(Counters.MESSAGES_SENT);
+                pump(p, System.nanoTime());
+                accepted = true;
+            } else {
+                wasIdle = false;
+            }
+        } finally {
+            p.lock.unlock();
+        }
+        if (!accepted) {
+            complete(h, token, false);
+        } else if (wasIdle && sleeping) {
+            io.wakeup(); // the protocol thread's sleep does not cover the retransmission timer just started
+        }
+    }
+
+    @Override
+    public boolean isPeerAlive(int peer) {
+        if (peer < 0 || peer >= size) {
+            return false;
+        }
+        return !closed && !peers[peer].dead;
+    }
+
+    @Override
+    public Map<String, Long> counters() {
+        return counters.snapshot();
+    }
+
+    @Override
+    public void close() {
+        if (!closing.compareAndSet(false, true)) {
+            return;
+        }
+        closed = true;
+        running = false;
+        io.wakeup();
+        Thread t = thread;
+        if (t != null && t != Thread.currentThread()) {
+            boolean interrupted = false;
+            while (t.isAlive()) {
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        MessageHandler h = handler;
+        if (h != null) {
+            long now = System.nanoTime();
+            for (int i = 0; i < BYE_REPEATS; i++) {
+                for (Peer p : peers) {
+                    if (p.rank != rank && !p.dead) {
+                        sendControl(p, DatagramType.BYE, now); // best effort: peers learn at once
+                    }
+                }
+            }
+            for (Peer p : peers) {
+                CompletionList failed = new CompletionList(p.send, true);
+                p.lock.lock();
+                try {
+                    p.send.abandon(failed);
+                } finally {
+                    p.lock.unlock();
+                }
+                failed.dispatch(h, this);
+                finishPartial(h, p);
+            }
+        }
+        io.close();
+    }
+
+    // ==== sending ================================================================================
+
+    /** Sends new fragments while the windows allow. Caller holds {@code p.lock}. */
+    private void pump(Peer p, long now) {
+        while (p.send.canTransmitNew()) {
+            transmit(p, p.send.cutNext(), now);
+        }
+    }
+
+    /** Builds and sends the datagram of {@code slot}, from the message's memory. Caller holds {@code p.lock}. */
+    private void transmit(Peer p, SendWindow.Slot slot, long now) {
+        OutgoingMessage m = slot.message;
+        if (m == null) {
+            return;
+        }
+        ByteBuffer b = p.sendBuffer;
+        boolean first = (slot.flags & DatagramHeader.FLAG_FIRST) != 0;
+        int headerPart = first ? m.headerLength : 0;
+        if (first) {
+            MemorySegment.copy(m.header, 0, p.sendSegment, DatagramHeader.LENGTH, headerPart);
+        }
+        int dataPart = slot.fragmentLength;
+        if (!m.failed && dataPart > 0) {
+            try {
+                MemorySegment.copy(m.payload, m.payloadOffset + slot.fragmentOffset, p.sendSegment,
+                        DatagramHeader.LENGTH + headerPart, dataPart);
+            } catch (IllegalStateException | IndexOutOfBoundsException e) {
+                m.failed = true; // the payload's memory went away (its arena was closed)
+            }
+        }
+        int flags = slot.flags;
+        if (m.failed) {
+            flags |= DatagramHeader.FLAG_ABORT;
+            dataPart = 0;
+        }
+        int bodyLength = headerPart + dataPart;
+        long cum = p.ackCum;
+        DatagramHeader.write(b, DatagramType.DATA, flags, jobTag, rank, p.rank, (int) p.ackWindow, incarnation,
+                p.incarnation, datagramCounter.getAndIncrement(), slot.seq, cum, p.ackSack, m.payloadLength,
+                slot.fragmentOffset, headerPart, bodyLength);
+        int length = DatagramHeader.LENGTH + bodyLength;
+        p.sendCodec.seal(b, length);
+        slot.sentNanos = now;
+        slot.transmissions++;
+        p.ackCarried = cum;
+        p.lastSentNanos = now;
+        try {
+            io.send(b, length, p.address());
+            counters.add(Counters.DATAGRAMS_SENT);
+        } catch (IOException e) {
+            counters.add(Counters.SEND_ERRORS); // as good as lost: the retransmission timer covers it
+        }
+    }
+
+    /** An ACK, HEARTBEAT or BYE to {@code p}. Protocol thread (or close() after it stopped). */
+    private void sendControl(Peer p, int type, long now) {
+        ByteBuffer b = controlBuffer;
+        long cum = p.ackCum;
+        DatagramHeader.write(b, type, 0, jobTag, rank, p.rank, (int) p.ackWindow, incarnation, p.incarnation,
+                datagramCounter.getAndIncrement(), 0, cum, p.ackSack, 0, 0, 0, 0);
+        controlCodec.seal(b, DatagramHeader.LENGTH);
+        p.ackCarried = cum;
+        p.lastSentNanos = now;
+        p.unackedSince = -1;
+        p.unackedCount = 0;
+        p.ackNow = false;
+        try {
+            io.send(b, DatagramHeader.LENGTH, p.address());
+            counters.add(Counters.DATAGRAMS_SENT);
+            counters.add(type == DatagramType.HEARTBEAT ? Counters.HEARTBEATS_SENT : Counters.ACKS_SENT);
+        } catch (IOException e) {
+            counters.add(Counters.SEND_ERRORS);
+        }
+    }
+
+    void complete(MessageHandler h, long token, boolean delivered) {
+        if (token == NO_NOTIFY) {
+            return;
+        }
+        try {
+            h.onSendComplete(token, delivered);
+        } catch (RuntimeException e) {
+            handlerFault("onSendComplete", e);
+        }
+    }
+
+    private void handlerFault(String callback, RuntimeException e) {
+        LOG.log(System.Logger.Level.ERROR, "rank " + rank + ": message handler threw from " + callback
+                + "; the message was handled as far as it got", e);
+    }
+
+    // ==== the protocol thread ====================================================================
+
+    private PooledBuffer takeBuffer() {
+        PooledBuffer b = pool.pollFirst();
+        return b != null ? b : new PooledBuffer(datagramSize);
+    }
+
+    private void giveBuffer(PooledBuffer b) {
+        pool.addFirst(b); // LIFO: the buffer just used is warm in the cache
+    }
+
+    private void protocolLoop() {
+        MessageHandler h = handler;
+        if (h == null) {
+            return;
+        }
+        IdleMode mode = config.idle();
+        long lastProgress = System.nanoTime();
+        long lastTimers = lastProgress;
+        while (running) {
+            boolean progress = false;
+            boolean drained = false;
+            for (int i = 0; i < 64 && running; i++) {
+                PooledBuffer buf = takeBuffer();
+                boolean got;
+                try {
+                    got = io.receive(buf.buffer);
+                } catch (IOException e) {
+                    got = false;
+                    if (running) {
+                        counters.add(Counters.DROP_MALFORMED);
+                        LOG.log(System.Logger.Level.DEBUG, "rank " + rank + ": receive failed", e);
+                    }
+                }
+                if (!got) {
+                    giveBuffer(buf);
+                    drained = true;
+                    break;
+                }
+                progress = true;
+                counters.add(Counters.DATAGRAMS_RECEIVED);
+                boolean kept;
+                try {
+                    kept = handle(h, buf, System.nanoTime());
+                } catch (RuntimeException e) {
+                    // hostile or broken input must never stop the endpoint
+                    counters.add(Counters.DROP_MALFORMED);
+                    kept = false;
+                }
+                if (!kept) {
+                    giveBuffer(buf);
+                }
+            }
+            long now = System.nanoTime();
+            boolean acksPending = flushAcks(now, drained);
+            if (now - lastTimers >= TIMER_PERIOD_NANOS || !progress) {
+                timers(h, now);
+                lastTimers = now;
+            }
+            if (progress) {
+                lastProgress = now;
+                continue;
+            }
+            if (mode == IdleMode.SPIN) {
+                Thread.onSpinWait();
+            } else if (mode == IdleMode.YIELD) {
+                Thread.yield();
+            } else if (acksPending || now - lastProgress < SPIN_NANOS) {
+                Thread.onSpinWait();
+            } else {
+                sleeping = true;
+                try {
+                    long deadline = nextDeadline(now);
+                    long millis = Math.max(1, (deadline - now + 999_999) / 1_000_000);
+                    if (running) {
+                        io.await(Math.min(millis, 1_000));
+                    }
+                } catch (IOException e) {
+                    LOG.log(System.Logger.Level.DEBUG, "rank " + rank + ": select failed", e);
+                } finally {
+                    sleeping = false;
+                }
+                lastProgress = System.nanoTime();
+                // woken: spin again briefly, data tends to come in bursts
+            }
+        }
+    }
+
+    /** Sends the standalone acknowledgements that are due; returns whether some are still pending. */
+    private boolean flushAcks(long now, boolean drained) {
+        boolean pending = false;
+        for (Peer p : peers) {
+            if (p.unackedSince < 0 || p.dead) {
+                continue;
+            }
+            if (!p.ackNow && p.ackCarried == p.ackCum && p.receive.heldCount() == 0) {
+                p.unackedSince = -1; // data we sent meanwhile carried it
+                p.unackedCount = 0;
+                continue;
+            }
+            if (p.ackNow || p.unackedCount >= ACK_EVERY || (drained && now - p.unackedSince >= ackDelayNanos)) {
+                sendControl(p, DatagramType.ACK, now);
+            } else {
+                pending = true;
+            }
+        }
+        return pending;
+    }
+
+    /** Retransmission timers, heartbeats, liveness. */
+    private void timers(MessageHandler h, long now) {
+        for (Peer p : peers) {
+            if (p.dead) {
+                continue;
+            }
+            if (p.rank != rank) {
+                if (now - p.lastHeardNanos > peerTimeoutNanos) {
+                    LOG.log(System.Logger.Level.WARNING, "rank " + rank + ": nothing heard from rank " + p.rank
+                            + " for " + settings.peerTimeoutMillis() + " ms; declaring it dead");
+                    peerFailed(h, p);
+                    continue;
+                }
+                if (now - p.lastSentNanos >= heartbeatNanos) {
+                    sendControl(p, DatagramType.HEARTBEAT, now);
+                }
+            }
+            p.lock.lock();
+            try {
+                if (p.send.inFlight() > 0) {
+                    long rto = p.rtt.rto();
+                    SendWindow.Slot oldest = p.send.slot(p.send.una());
+                    if (now - oldest.sentNanos >= rto) {
+                        // RFC 6298 5.4-5.6: retransmit, back off, and collapse the congestion window
+                        p.rtt.backoff();
+                        p.send.onTimeout();
+                        counters.add(Counters.TIMEOUTS);
+                    }
+                    int budget = Math.max(p.send.cwnd(), SendWindow.MIN_CWND);
+                    long s = p.send.una();
+                    while (budget-- > 0 && (s = p.send.nextExpired(s, now, rto)) >= 0) {
+                        transmit(p, p.send.slot(s), now);
+                        counters.add(Counters.RETRANSMITS);
+                        s++;
+                    }
+                }
+                pump(p, now);
+            } finally {
+                p.lock.unlock();
+            }
+        }
+    }
+
+    /** The earliest timer of any peer (for how long the protocol thread may block). */
+    private long nextDeadline(long now) {
+        long deadline = now + 1_000_000_000L;
+        for (Peer p : peers) {
+            if (p.dead) {
+                continue;
+            }
+            if (p.rank != rank) {
+                deadline = Math.min(deadline, p.lastHeardNanos + peerTimeoutNanos);
+                deadline = Math.min(deadline, p.lastSentNanos + heartbeatNanos);
+            }
+            p.lock.lock();
+            try {
+                deadline = Math.min(deadline, p.send.nextDeadline(p.rtt.rto()));
+            } finally {
+                p.lock.unlock();
+            }
+        }
+        return deadline;
+    }
+
+    /**
+     * Validates one datagram (length/magic/version, CRC, MAC, then every field) and acts on it.
+     *
+     * @return whether the buffer was kept (held for in-order delivery)
+     */
+    private boolean handle(MessageHandler h, PooledBuffer pb, long now) {
+        ByteBuffer b = pb.buffer;
+        int length = b.limit();
+        switch (controlCodec.check(b, length)) {
+            case SHORT -> {
+                counters.add(Counters.DROP_SHORT);
+                return false;
+            }
+            case MAGIC -> {
+                counters.add(Counters.DROP_MAGIC);
+                return false;
+            }
+            case VERSION -> {
+                counters.add(Counters.DROP_VERSION);
+                return false;
+            }
+            case CRC -> {
+                counters.add(Counters.DROP_CRC);
+                return false;
+            }
+            case MAC -> {
+                counters.add(Counters.DROP_MAC);
+                return false;
+            }
+            case OK -> {
+                // authenticated: the fields can be looked at
+            }
+        }
+        if (DatagramHeader.jobTag(b) != jobTag) {
+            counters.add(Counters.DROP_JOB);
+            return false;
+        }
+        int source = DatagramHeader.source(b);
+        if (source < 0 || source >= size || DatagramHeader.destination(b) != rank) {
+            counters.add(Counters.DROP_MALFORMED);
+            return false;
+        }
+        Peer p = peers[source];
+        if (DatagramHeader.sourceIncarnation(b) != p.incarnation || DatagramHeader.destinationIncarnation(b) != incarnation) {
+            counters.add(Counters.DROP_INCARNATION);
+            return false;
+        }
+        int type = DatagramHeader.type(b);
+        int bodyLength = length - DatagramHeader.LENGTH;
+        if (!wellFormed(b, type, bodyLength)) {
+            counters.add(Counters.DROP_MALFORMED);
+            return false;
+        }
+        if (p.dead) {
+            counters.add(Counters.DROP_DEAD_PEER);
+            return false;
+        }
+        if (!acknowledged(h, p, DatagramHeader.cumAck(b), DatagramHeader.sack(b), DatagramHeader.window(b), now)) {
+            counters.add(Counters.DROP_MALFORMED);
+            return false;
+        }
+        p.lastHeardNanos = now;
+        return switch (type) {
+            case DatagramType.DATA -> receiveData(h, p, pb, now);
+            case DatagramType.BYE -> {
+                peerFailed(h, p);
+                yield false;
+            }
+            default -> false; // ACK, HEARTBEAT: the acknowledgement and the sign of life were all
+        };
+    }
+
+    /** Field checks that need no connection state. */
+    private static boolean wellFormed(ByteBuffer b, int type, int bodyLength) {
+        int flags = DatagramHeader.flags(b);
+        if (!DatagramType.isKnown(type) || (flags & ~DatagramHeader.KNOWN_FLAGS) != 0 || DatagramHeader.reserved(b) != 0
+                || DatagramHeader.bodyLength(b) != bodyLength || DatagramHeader.window(b) < 0
+                || DatagramHeader.cumAck(b) < 0) {
+            return false;
+        }
+        if (type != DatagramType.DATA) {
+            return flags == 0 && bodyLength == 0;
+        }
+        long seq = DatagramHeader.seq(b);
+        long messageLength = DatagramHeader.messageLength(b);
+        long offset = DatagramHeader.fragmentOffset(b);
+        int headerLength = DatagramHeader.messageHeaderLength(b);
+        boolean first = (flags & DatagramHeader.FLAG_FIRST) != 0;
+        boolean last = (flags & DatagramHeader.FLAG_LAST) != 0;
+        boolean abort = (flags & DatagramHeader.FLAG_ABORT) != 0;
+        if (seq < 0 || messageLength < 0 || messageLength > MAX_PAYLOAD || offset < 0 || offset > messageLength) {
+            return false;
+        }
+        if (first ? (headerLength > MAX_HEADER || headerLength > bodyLength || offset != 0) : headerLength != 0) {
+            return false;
+        }
+        long data = bodyLength - headerLength;
+        if (abort) {
+            return data == 0;
+        }
+        if (data > messageLength - offset) {
+            return false;
+        }
+        return last == (offset + data == messageLength) && (last || data > 0);
+    }
+
+    /** Applies the acknowledgement fields; false if they are impossible (acknowledging unsent data). */
+    private boolean acknowledged(MessageHandler h, Peer p, long cum, long sack, long window, long now) {
+        p.lock.lock();
+        try {
+            if (!p.send.plausible(cum, window)) {
+                return false;
+            }
+            p.send.onAck(cum, sack, window, now, p.rtt, p.completions);
+            long s;
+            while ((s = p.send.nextFastRetransmit()) >= 0) {
+                transmit(p, p.send.slot(s), now);
+                counters.add(Counters.RETRANSMITS);
+                counters.add(Counters.FAST_RETRANSMITS);
+            }
+            pump(p, now);
+        } finally {
+            p.lock.unlock();
+        }
+        p.completions.dispatch(h, this);
+        return true;
+    }
+
+    private boolean receiveData(MessageHandler h, Peer p, PooledBuffer pb, long now) {
+        long seq = DatagramHeader.seq(pb.buffer);
+        if (p.unackedSince < 0) {
+            p.unackedSince = now;
+        }
+        p.unackedCount++;
+        boolean kept;
+        switch (p.receive.offer(seq, true)) {
+            case DUPLICATE -> {
+                counters.add(Counters.DROP_DUPLICATE);
+                p.ackNow = true;
+                return false;
+            }
+            case OUT_OF_WINDOW -> {
+                counters.add(Counters.DROP_WINDOW);
+                p.ackNow = true;
+                return false;
+            }
+            case DIRECT -> {
+                p.receive.consumedDirect();
+                publishAck(p); // before delivery: a reply sent from the handler carries this acknowledgement
+                deliver(h, p, pb);
+                kept = false;
+            }
+            default -> {
+                p.receive.hold(seq, pb);
+                publishAck(p);
+                kept = true;
+            }
+        }
+        PooledBuffer next;
+        while ((next = p.receive.takeDeliverable()) != null) {
+            deliver(h, p, next);
+            if (next != pb) {
+                giveBuffer(next);
+            } else {
+                kept = false;
+            }
+        }
+        publishAck(p);
+        if (p.receive.heldCount() > 0) {
+            p.ackNow = true; // a gap: tell the sender at once so it can retransmit fast
+        }
+        return kept;
+    }
+
+    /** Makes the receive window's acknowledgement state visible to threads that piggyback it. */
+    private static void publishAck(Peer p) {
+        p.ackCum = p.receive.cumAck();
+        p.ackSack = p.receive.sack();
+        p.ackWindow = p.receive.window();
+    }
+
+    /** Processes one in-order fragment: header phase, direct deposit, completion. */
+    private void deliver(MessageHandler h, Peer p, PooledBuffer pb) {
+        ByteBuffer b = pb.buffer;
+        int flags = DatagramHeader.flags(b);
+        long messageLength = DatagramHeader.messageLength(b);
+        long offset = DatagramHeader.fragmentOffset(b);
+        int headerLength = DatagramHeader.messageHeaderLength(b);
+        int data = b.limit() - DatagramHeader.LENGTH - headerLength;
+        Deposit deposit = p.deposit;
+        if ((flags & DatagramHeader.FLAG_FIRST) != 0) {
+            if (p.inMessage) {
+                // the peer started a message before ending the last: a broken sender; fail the old one
+                counters.add(Counters.DROP_MALFORMED);
+                deposit.fail();
+                finish(h, p);
+            }
+            MemorySegment.copy(pb.segment, DatagramHeader.LENGTH, headerScratch, 0, headerLength);
+            deposit.reset();
+            p.inMessage = true;
+            p.messageLength = messageLength;
+            p.messageNext = 0;
+            p.messageFailed = false;
+            try {
+                h.onHeader(p.rank, headerScratch, headerLength, messageLength, deposit);
+            } catch (RuntimeException e) {
+                handlerFault("onHeader", e);
+                deposit.discard();
+            }
+        } else if (!p.inMessage || messageLength != p.messageLength || (!p.messageFailed && offset != p.messageNext)) {
+            counters.add(Counters.DROP_MALFORMED);
+            if (p.inMessage) {
+                deposit.fail();
+                finish(h, p);
+            }
+            return;
+        }
+        if ((flags & DatagramHeader.FLAG_ABORT) != 0) {
+            p.messageFailed = true;
+            deposit.fail();
+        } else if (data > 0 && deposit.accepted() && !deposit.failed() && offset < deposit.length()) {
+            long n = Math.min(data, deposit.length() - offset);
+            try {
+                MemorySegment.copy(pb.segment, DatagramHeader.LENGTH + headerLength, deposit.segment(),
+                        deposit.offset() + offset, n);
+                deposit.addDeposited(n);
+            } catch (IllegalStateException | IndexOutOfBoundsException | UnsupportedOperationException e) {
+                deposit.fail(); // the destination memory went away or is read-only
+            }
+        }
+        p.messageNext = offset + data;
+        if ((flags & DatagramHeader.FLAG_LAST) != 0) {
+            finish(h, p);
+        }
+    }
+
+    private void finish(MessageHandler h, Peer p) {
+        p.inMessage = false;
+        counters.add(Counters.MESSAGES_RECEIVED);
+        try {
+            h.onDeposited(p.rank, p.deposit);
+        } catch (RuntimeException e) {
+            handlerFault("onDeposited", e);
+        }
+    }
+
+    /** A message from {@code p} left half-received: it ends now, failed (exactly one onDeposited). */
+    private void finishPartial(MessageHandler h, Peer p) {
+        if (p.inMessage) {
+            p.deposit.fail();
+            finish(h, p);
+        }
+    }
+
+    /** {@code p} is dead: fail what is pending to and from it, and tell the upper layer once. */
+    private void peerFailed(MessageHandler h, Peer p) {
+        if (p.dead) {
+            return;
+        }
+        CompletionList failed = new CompletionList(p.send, true);
+        p.lock.lock();
+        try {
+            p.dead = true;
+            p.send.abandon(failed);
+        } finally {
+            p.lock.unlock();
+        }
+        counters.add(Counters.PEERS_FAILED);
+        finishPartial(h, p);
+        p.receive.releaseAll(this::giveBuffer);
+        p.unackedSince = -1;
+        if (!closed) {
+            try {
+                h.onPeerFailure(p.rank);
+            } catch (RuntimeException e) {
+                handlerFault("onPeerFailure", e);
+            }
+        }
+        failed.dispatch(h, this);
+    }
+
+    /** For diagnostics and tests: the incarnation id this endpoint puts in its datagrams. */
+    public String incarnationId() {
+        return HexFormat.of().toHexDigits(incarnation);
+    }
+
+    @Override
+    public String toString() {
+        return "udp endpoint of rank " + rank + " at " + io.localAddress() + " (" + settings.mac() + ")";
+    }
+
+    /** Unused-bit guard so ReceiveWindow's SACK width matches the header's 64-bit field. */
+    static {
+        if (ReceiveWindow.SACK_BITS != Long.SIZE) {
+            throw new ExceptionInInitializerError("SACK field is one long");
+        }
+    }
+}

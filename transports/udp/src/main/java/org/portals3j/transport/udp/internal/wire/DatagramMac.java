@@ -1,0 +1,21 @@
+package org.portals3j.transport.udp.internal.wire;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Authenticates datagrams with the job key. One instance per thread that signs or verifies: the
+ * underlying JDK engines are stateful and reused (no allocation per datagram).
+ *
+ * <p>The MAC covers {@code [0, DatagramHeader.MAC_OFFSET)} and the body {@code [DatagramHeader.LENGTH, length)}.
+ */
+public interface DatagramMac {
+
+    /** The algorithm's option name ({@code hmac-sha256}, {@code gmac}). */
+    String name();
+
+    /** Writes the 16-byte MAC of the datagram {@code [0, length)} of {@code b} at {@code MAC_OFFSET}. */
+    void sign(ByteBuffer b, int length);
+
+    /** Whether the datagram {@code [0, length)} carries a valid MAC. Never throws for bad input. */
+    boolean verify(ByteBuffer b, int length);
+}

@@ -1,0 +1,90 @@
+/**
+ * Transport {@code udp}: reliable, exactly-once, per-peer FIFO messaging over UDP datagrams
+ * ({@link java.nio.channels.DatagramChannel}), authenticated with the job key. Options: {@link
+ * org.portals3j.transport.udp.UdpOptions}.
+ *
+ * <h2>Datagram layout</h2>
+ * Every datagram is a fixed 116-byte little-endian header followed by a body (for DATA: the message
+ * header on the first fragment, then payload bytes).
+ * <table>
+ * <caption>Header</caption>
+ * <tr><th>Offset</th><th>Size</th><th>Field</th></tr>
+ * <tr><td>0</td><td>4</td><td>magic "P3UD" (0x44553350)</td></tr>
+ * <tr><td>4</td><td>1</td><td>version (1)</td></tr>
+ * <tr><td>5</td><td>1</td><td>type: 1 DATA, 2 ACK, 3 HEARTBEAT, 4 BYE</td></tr>
+ * <tr><td>6</td><td>2</td><td>flags: 1 FIRST, 2 LAST, 4 ABORT (DATA only)</td></tr>
+ * <tr><td>8</td><td>4</td><td>job tag (first 4 bytes of SHA-256 of the job id)</td></tr>
+ * <tr><td>12</td><td>4</td><td>source rank</td></tr>
+ * <tr><td>16</td><td>4</td><td>destination rank</td></tr>
+ * <tr><td>20</td><td>4</td><td>receive window the sender advertises (datagrams)</td></tr>
+ * <tr><td>24</td><td>8</td><td>source incarnation (random per endpoint, published at the rendezvous)</td></tr>
+ * <tr><td>32</td><td>8</td><td>destination incarnation</td></tr>
+ * <tr><td>40</td><td>8</td><td>datagram counter (unique per sender; GMAC's IV)</td></tr>
+ * <tr><td>48</td><td>8</td><td>sequence number (DATA)</td></tr>
+ * <tr><td>56</td><td>8</td><td>cumulative ack: every sequence number below it was received</td></tr>
+ * <tr><td>64</td><td>8</td><td>selective ack: bit i = cumAck + 1 + i was received</td></tr>
+ * <tr><td>72</td><td>8</td><td>message payload length</td></tr>
+ * <tr><td>80</td><td>8</td><td>payload offset of this fragment</td></tr>
+ * <tr><td>88</td><td>2</td><td>message header length (FIRST only, at most 256)</td></tr>
+ * <tr><td>90</td><td>2</td><td>reserved, 0</td></tr>
+ * <tr><td>92</td><td>4</td><td>body length</td></tr>
+ * <tr><td>96</td><td>4</td><td>CRC32C of bytes [0, 96) and the body</td></tr>
+ * <tr><td>100</td><td>16</td><td>MAC of bytes [0, 100) and the body</td></tr>
+ * </table>
+ *
+ * <h2>Reliability</h2>
+ * Each direction of each peer pair numbers its DATA datagrams from 0 (64-bit, never wraps). A message is
+ * cut into fragments with consecutive sequence numbers; the sequence number is given when a fragment is
+ * first sent. Every datagram carries the cumulative and a 64-bit selective acknowledgement plus the
+ * receive window; a standalone ACK goes out when the receiving thread has drained its socket and data is
+ * unacknowledged for {@code udp.ackDelayMicros}, after every 16 data datagrams, at once when a gap or a
+ * duplicate shows the sender needs it. The retransmission timeout follows RFC 6298 (alpha 1/8, beta 1/4,
+ * K = 4, Karn's rule, doubling back-off, clamped to {@code [udp.rtoMinMicros, udp.rtoMaxMillis]}); a
+ * fragment three selective acknowledgements behind is retransmitted at once (fast retransmit). The
+ * sender keeps at most min(window, congestion window, receiver's advertised room) fragments in flight;
+ * the congestion window grows per ack (slow start, then one per window) and halves on a loss episode,
+ * collapsing to 4 on a timeout, because on a local network loss means an overrun kernel socket buffer.
+ *
+ * <p>The receiver delivers in sequence order. An in-order fragment is processed straight from the
+ * receive buffer: the first fragment's header goes to {@code onHeader}, whose {@code Deposit} names the
+ * destination; each fragment's payload is copied from the datagram buffer into that destination (the only
+ * copy) and bytes beyond the accepted length are dropped; the last fragment triggers {@code onDeposited}.
+ * Out-of-order datagrams wait in pooled buffers, at most {@code udp.window} per peer, until the gap fills.
+ * A sender whose payload memory is gone sends ABORT fragments: the receiver fails the deposit, the send
+ * completes false. Messages carry at most 2^40 bytes of payload ({@code maxPayloadLength()}).
+ *
+ * <h2>Liveness</h2>
+ * A HEARTBEAT goes to a peer nothing was sent to for {@code udp.heartbeatMillis} (default 1 s). A peer
+ * heard nothing valid from for {@code udp.peerTimeoutMillis} (default 15 s: a GC pause or SIGSTOP of
+ * several seconds must not kill a job) is dead: {@code onPeerFailure} once, every pending and queued
+ * send to it completes false, a message half received from it ends with {@code deposit.fail()}, later
+ * sends complete false. {@code close()} sends BYE three times, so peers learn of an orderly exit at once.
+ *
+ * <h2>Authentication</h2>
+ * Every datagram is checked in this order: length, magic, version, CRC32C, MAC, and only then its
+ * fields (job tag, ranks, incarnations, type, flags, lengths and offsets against the message, header
+ * length, acknowledgements against what was sent, sequence numbers against the window). Anything that
+ * fails is dropped and counted ({@code drop.*} in {@code counters()}); no input can throw out of the
+ * receive loop. The MAC is HMAC-SHA256 truncated to 16 bytes by default ({@code udp.mac=hmac-sha256}), or
+ * AES-GMAC ({@code udp.mac=gmac}; IV = sender rank and the 64-bit datagram counter, which starts at a
+ * random value per endpoint and is never reused). HMAC is the default because it is allocation-free with
+ * reused instances and measured fast enough here; GMAC's {@code Cipher.init} allocates per datagram.
+ *
+ * <p>The MAC protects against injection and spoofing by anyone who does not hold the job key, against
+ * stray traffic of other jobs (a different key, and a job tag checked too) and of earlier incarnations of
+ * an endpoint (incarnation ids), and against tampering in transit. Replays of captured datagrams are
+ * dropped as duplicates within a connection's lifetime (sequence numbers) and as stale across
+ * incarnations. It does not give confidentiality (payloads are not encrypted), it cannot stop a party
+ * that holds the key, and it does not prevent denial of service by flooding (a flood costs a CRC, and a
+ * MAC for datagrams that pass the CRC).
+ *
+ * <h2>Datagram size and MTU</h2>
+ * <table>
+ * <caption>udp.datagramSize</caption>
+ * <tr><th>Network</th><th>udp.datagramSize</th><th>payload bytes per datagram</th></tr>
+ * <tr><td>loopback (default)</td><td>65000</td><td>64884</td></tr>
+ * <tr><td>jumbo frames, MTU 9000</td><td>8972</td><td>8856</td></tr>
+ * <tr><td>Ethernet, MTU 1500</td><td>1472</td><td>1356</td></tr>
+ * </table>
+ */
+package org.portals3j.transport.udp;

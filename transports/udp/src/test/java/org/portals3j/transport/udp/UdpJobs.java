@@ -1,0 +1,35 @@
+package org.portals3j.transport.udp;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.portals3j.runtime.Job;
+import org.portals3j.runtime.LocalJob;
+import org.portals3j.transport.EndpointConfig;
+import org.portals3j.transport.IdleMode;
+import org.portals3j.transport.Transport;
+import org.portals3j.transport.TransportException;
+import org.portals3j.transport.Transports;
+
+/** Opens udp endpoints for tests and closes them afterwards. */
+final class UdpJobs implements AutoCloseable {
+    final List<Transport> opened = new ArrayList<>();
+
+    List<Transport> open(Job job, Map<String, String> options) throws TransportException {
+        List<Transport> endpoints = LocalJob.openAll(Transports.require("udp"), job, IdleMode.BACKOFF, options);
+        opened.addAll(endpoints);
+        return endpoints;
+    }
+
+    /** Opens rank {@code rank} of {@code job} with its own options (e.g. faults on one rank only). */
+    Transport openRank(Job job, int rank, Map<String, String> options) throws TransportException {
+        Transport t = Transports.require("udp").open(new EndpointConfig(job, rank, IdleMode.BACKOFF, options));
+        opened.add(t);
+        return t;
+    }
+
+    @Override
+    public void close() {
+        opened.forEach(Transport::close);
+    }
+}

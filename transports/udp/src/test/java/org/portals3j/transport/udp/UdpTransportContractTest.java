@@ -1,0 +1,179 @@
+package org.portals3j.transport.udp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.portals3j.runtime.Job;
+import org.portals3j.transport.Transport;
+import org.portals3j.transport.Transports;
+
+/** The Transport contract on real sockets. */
+class UdpTransportContractTest {
+    private final UdpJobs jobs = new UdpJobs();
+
+    @AfterEach
+    void close() {
+        jobs.close();
+    }
+
+    @Test
+    void theProviderIsFoundByNameAndDescribesItself() throws Exception {
+        assertThat(Transports.require("udp").name()).isEqualTo("udp");
+        List<Transport> t = jobs.open(Job.local(1), Map.of());
+        assertThat(t.get(0).provider()).isEqualTo("udp");
+        assertThat(t.get(0).maxPayloadLength()).isEqualTo(1L << 40);
+        assertThat(t.get(0).maxHeaderLength()).isEqualTo(256);
+    }
+
+    @Test
+    void messagesOfEverySizeArriveExactlyOnceInOrderWithIntactBytesAlsoToSelf() throws Exception {
+        List<Transport> t = jobs.open(Job.local(2), Map.of());
+        Recorder a = new Recorder();
+        Recorder b = new Recorder();
+        t.get(0).start(a);
+        t.get(1).start(b);
+        long[] sizes = {0, 1, 100, 1000, 8_000, 64_900, 65_000, 200_000, 1 << 20, 5 << 20};
+        List<Long> crcs = new ArrayList<>();
+        int id = 0;
+        for (long size : sizes) {
+            MemorySegment p = Recorder.payload(size + 7, id);
+            crcs.add(Recorder.crc(p, 7, size));
+            t.get(0).send(1, Recorder.header(id), 16, p, 7, size, id);
+            t.get(0).send(0, Recorder.header(id), 16, p, 7, size, 1000 + id); // to self
+            id++;
+        }
+        Recorder.await("all messages", 20_000, () -> b.messages.size() == sizes.length && a.messages.size() == sizes.length);
+        Recorder.await("all completions", 10_000, () -> a.completions.size() == 2 * sizes.length);
+        for (Recorder r : List.of(a, b)) {
+            List<Recorder.Message> got = r.from(0);
+            assertThat(got).hasSize(sizes.length);
+            for (int i = 0; i < sizes.length; i++) {
+                assertThat(got.get(i).id()).isEqualTo(i);
+                assertThat(got.get(i).payloadLength()).isEqualTo(sizes[i]);
+                assertThat(got.get(i).deposited()).isEqualTo(sizes[i]);
+                assertThat(got.get(i).crc()).isEqualTo(sizes[i] == 0 ? 0 : crcs.get(i));
+                assertThat(got.get(i).failed()).isFalse();
+            }
+            r.assertClean();
+        }
+        assertThat(a.completions.values()).containsOnly(true);
+        assertThat(b.completions).isEmpty();
+    }
+
+    @Test
+    void bytesBeyondTheAcceptedLengthAreDiscardedAndDiscardedMessagesStillComplete() throws Exception {
+        List<Transport> t = jobs.open(Job.local(2), Map.of());
+        Recorder a = new Recorder();
+        Recorder b = new Recorder();
+        t.get(0).start(a);
+        t.get(1).start(b);
+        MemorySegment p = Recorder.payload(300_000, 5);
+        b.acceptLimit = 100_001;
+        t.get(0).send(1, Recorder.header(1), 16, p, 0, 300_000, 1L);
+        Recorder.await("first", 10_000, () -> b.messages.size() == 1);
+        b.discardAll = true;
+        t.get(0).send(1, Recorder.header(2), 16, p, 0, 300_000, 2L);
+        Recorder.await("second", 10_000, () -> b.messages.size() == 2 && a.completions.size() == 2);
+        List<Recorder.Message> got = b.from(0);
+        assertThat(got.get(0).deposited()).isEqualTo(100_001);
+        assertThat(got.get(0).crc()).isEqualTo(Recorder.crc(p, 0, 100_001));
+        assertThat(got.get(1).deposited()).isZero();
+        assertThat(got.get(1).payloadLength()).isEqualTo(300_000);
+        assertThat(a.completions).containsEntry(1L, true).containsEntry(2L, true);
+        b.assertClean();
+    }
+
+    @Test
+    void concurrentSendersKeepPerThreadOrderAndEveryTokenCompletesOnce() throws Exception {
+        List<Transport> t = jobs.open(Job.local(3), Map.of());
+        Recorder[] r = {new Recorder(), new Recorder(), new Recorder()};
+        for (int i = 0; i < 3; i++) {
+            t.get(i).start(r[i]);
+        }
+        int threads = 6;
+        int perThread = 300;
+        CountDownLatch go = new CountDownLatch(1);
+        List<Thread> workers = new ArrayList<>();
+        for (int w = 0; w < threads; w++) {
+            int worker = w;
+            workers.add(Thread.ofPlatform().start(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                int source = worker % 2; // ranks 0 and 1 send to rank 2
+                for (int i = 0; i < perThread; i++) {
+                    int id = worker << 16 | i;
+                    MemorySegment p = Recorder.payload(i * 37 % 20_000, id);
+                    t.get(source).send(2, Recorder.header(id), 16, p, 0, p.byteSize(), id);
+                }
+            }));
+        }
+        go.countDown();
+        for (Thread w : workers) {
+            w.join();
+        }
+        Recorder.await("all", 30_000, () -> r[2].messages.size() == threads * perThread
+                && r[0].completions.size() + r[1].completions.size() == threads * perThread);
+        for (int w = 0; w < threads; w++) {
+            int worker = w;
+            List<Integer> seen = r[2].messages.stream().filter(m -> m.id() >>> 16 == worker)
+                    .map(m -> m.id() & 0xffff).toList();
+            assertThat(seen).as("per-thread FIFO of worker %d", w).isSorted().hasSize(perThread).doesNotHaveDuplicates();
+        }
+        for (Recorder.Message m : r[2].messages) {
+            assertThat(m.crc()).isEqualTo(m.payloadLength() == 0 ? 0
+                    : Recorder.crc(Recorder.payload(m.payloadLength(), m.id()), 0, m.payloadLength()));
+        }
+        assertThat(r[0].completions.values()).containsOnly(true);
+        assertThat(r[1].completions.values()).containsOnly(true);
+        r[2].assertClean();
+        r[0].assertClean();
+        r[1].assertClean();
+    }
+
+    @Test
+    void badArgumentsAreRefusedAndAClosedEndpointRefusesSends() throws Exception {
+        List<Transport> t = jobs.open(Job.local(2), Map.of());
+        t.get(0).start(new Recorder());
+        MemorySegment h = Recorder.header(1);
+        assertThatThrownBy(() -> t.get(0).send(2, h, 16, MemorySegment.NULL, 0, 0, 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> t.get(0).send(1, MemorySegment.ofArray(new byte[300]), 257, MemorySegment.NULL, 0, 0, 1))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> t.get(0).send(1, h, 16, MemorySegment.ofArray(new byte[4]), 2, 3, 1))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> t.get(0).start(new Recorder())).isInstanceOf(IllegalStateException.class);
+        t.get(0).close();
+        assertThat(t.get(0).isPeerAlive(0)).isFalse();
+        assertThatThrownBy(() -> t.get(0).send(1, h, 16, MemorySegment.NULL, 0, 0, 1)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void aPayloadWhoseMemoryIsGoneFailsAtBothEnds() throws Exception {
+        List<Transport> t = jobs.open(Job.local(2), Map.of());
+        Recorder a = new Recorder();
+        Recorder b = new Recorder();
+        t.get(0).start(a);
+        t.get(1).start(b);
+        MemorySegment gone;
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared()) {
+            gone = arena.allocate(200_000);
+        }
+        t.get(0).send(1, Recorder.header(9), 16, gone, 0, 200_000, 9L);
+        Recorder.await("failed message", 10_000, () -> b.messages.size() == 1 && a.completions.size() == 1);
+        assertThat(b.messages.element().failed()).isTrue();
+        assertThat(a.completions).containsEntry(9L, false);
+        // and the connection goes on
+        t.get(0).send(1, Recorder.header(10), 16, Recorder.payload(10, 1), 0, 10, 10L);
+        Recorder.await("next", 10_000, () -> b.messages.size() == 2);
+        assertThat(a.completions).hasSize(2).containsEntry(10L, true);
+    }
+}

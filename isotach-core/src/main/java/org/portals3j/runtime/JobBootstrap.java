@@ -56,7 +56,11 @@ public final class JobBootstrap implements AutoCloseable {
     }
 
     JobContext openedContext() {
-        return Objects.requireNonNull(opened, "opened");
+        JobContext context = opened;
+        if (context == null) {
+            throw new IllegalStateException("not opened");
+        }
+        return context;
     }
 
     public JobSource source() {

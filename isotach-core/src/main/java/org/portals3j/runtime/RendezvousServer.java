@@ -55,7 +55,6 @@ public final class RendezvousServer implements AutoCloseable {
     private final Set<Integer> connected = new HashSet<>();
     private final Set<Socket> sockets = new HashSet<>();
     private final ScheduledExecutorService timer;
-    private final Thread acceptor;
     private volatile boolean closed;
 
     private record Waiter(String slot, Connection connection, String requestId) {
@@ -74,7 +73,6 @@ public final class RendezvousServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.acceptor = Thread.ofPlatform().daemon().name("portals-rendezvous-accept").unstarted(this::acceptLoop);
     }
 
     /**
@@ -125,7 +123,7 @@ public final class RendezvousServer implements AutoCloseable {
         }
         RendezvousServer s = new RendezvousServer(server, new RendezvousAddress(at.host(), server.getLocalPort()),
                 jobId, size, key, log);
-        s.acceptor.start();
+        Thread.ofPlatform().daemon().name("portals-rendezvous-accept").start(s::acceptLoop);
         return s;
     }
 
@@ -217,7 +215,7 @@ public final class RendezvousServer implements AutoCloseable {
 
     private final class Connection {
         private final Socket client;
-        private final SocketAddress peer;
+        private final @Nullable SocketAddress peer;
         private @Nullable OutputStream out;
         private int rank = -1;
 
@@ -429,7 +427,10 @@ public final class RendezvousServer implements AutoCloseable {
         }
 
         void send(String line) throws IOException {
-            OutputStream o = Objects.requireNonNull(out);
+            @Nullable OutputStream o = out;
+            if (o == null) {
+                throw new IOException("the connection is not open yet");
+            }
             synchronized (this) {
                 RendezvousWire.write(o, line);
             }

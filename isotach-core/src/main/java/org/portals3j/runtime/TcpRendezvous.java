@@ -177,9 +177,9 @@ public final class TcpRendezvous implements Rendezvous, AutoCloseable {
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof TransportException te) {
-                throw new TransportException(te.getMessage(), te);
+                throw new TransportException(String.valueOf(te.getMessage()), te);
             }
-            throw new TransportException("rendezvous request failed: " + cause, cause);
+            throw new TransportException("rendezvous request failed: " + cause, e);
         } catch (TimeoutException e) {
             throw new TransportException("the rendezvous at " + address + " did not answer within "
                     + JobRuntime.seconds(wait));

@@ -14,7 +14,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.portals3j.transport.TransportException;
 
@@ -24,10 +23,9 @@ class TcpRendezvousTest {
 
     private final JobKey key = JobKey.random();
     private final List<String> log = new CopyOnWriteArrayList<>();
-    private RendezvousServer server;
+    private final RendezvousServer server;
 
-    @BeforeEach
-    void serve() throws TransportException {
+    TcpRendezvousTest() throws TransportException {
         server = RendezvousServer.start(ANY_LOOPBACK, "job-1", 3, key, log::add);
     }
 

@@ -1,6 +1,7 @@
 package org.portals3j.launcher;
 
-import java.lang.reflect.InvocationTargetException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.net.MalformedURLException;
@@ -9,6 +10,7 @@ import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /** Finding and calling a rank's {@code main}, as the {@code java} launcher would. */
 final class MainClasses {
@@ -28,8 +30,9 @@ final class MainClasses {
                 throw new LauncherException("bad class path entry '" + entry + "': " + e.getMessage());
             }
         }
-        return urls.isEmpty() ? MainClasses.class.getClassLoader()
-                : new URLClassLoader("portals-user", urls.toArray(URL[]::new), MainClasses.class.getClassLoader());
+        @Nullable ClassLoader own = MainClasses.class.getClassLoader();
+        ClassLoader launcher = own != null ? own : ClassLoader.getSystemClassLoader();
+        return urls.isEmpty() ? launcher : new URLClassLoader("portals-user", urls.toArray(URL[]::new), launcher);
     }
 
     /**
@@ -70,15 +73,12 @@ final class MainClasses {
 
     /** Calls {@code main} with {@code args}; the main method's own exception is thrown as is. */
     static void invoke(Method main, String[] args) throws Throwable {
-        try {
-            if (main.getParameterCount() == 1) {
-                main.invoke(null, (Object) args);
-            } else {
-                main.invoke(null);
-            }
-        } catch (InvocationTargetException e) {
-            Throwable cause = e.getCause();
-            throw cause != null ? cause : e;
+        // A method handle, unlike Method.invoke, throws what main throws, unwrapped.
+        MethodHandle handle = MethodHandles.lookup().unreflect(main);
+        if (main.getParameterCount() == 1) {
+            handle.invokeWithArguments((Object) args);
+        } else {
+            handle.invokeWithArguments();
         }
     }
 }

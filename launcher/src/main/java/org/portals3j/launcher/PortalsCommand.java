@@ -1,6 +1,7 @@
 package org.portals3j.launcher;
 
 import java.io.PrintWriter;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -63,7 +64,8 @@ public final class PortalsCommand implements Runnable {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = PortalsCommand.class.getPackage().getImplementationVersion();
+            @Nullable Package p = PortalsCommand.class.getPackage();
+            @Nullable String v = p == null ? null : p.getImplementationVersion();
             return new String[] {"portals " + (v == null ? "(development build)" : v)};
         }
     }

@@ -179,11 +179,17 @@ public final class JobRuntime {
         IdleMode idle = idle(env);
         @Nullable RendezvousServer server = null;
         TcpRendezvous client;
+        // Until the bootstrap has returned, a lost connection is reported by the bootstrap's own exception.
+        AtomicBoolean joined = new AtomicBoolean();
         try {
             if (serve) {
                 server = RendezvousServer.start(at, jobId, size, key);
             }
-            client = TcpRendezvous.connect(at, jobId, rank, size, key, timeout, () -> lost(rank));
+            client = TcpRendezvous.connect(at, jobId, rank, size, key, timeout, () -> {
+                if (joined.get()) {
+                    lost(rank);
+                }
+            });
         } catch (TransportException e) {
             if (server != null) {
                 server.close();
@@ -210,6 +216,12 @@ public final class JobRuntime {
                 server.close();
             }
             throw e;
+        }
+        joined.set(true);
+        if (!client.isConnected()) {
+            bootstrap.close();
+            throw new TransportException("rank " + rank + " lost its connection to the rendezvous at " + at
+                    + " while joining: portals run or rank 0 is gone");
         }
         if (server != null) {
             JobBootstrap b = bootstrap;

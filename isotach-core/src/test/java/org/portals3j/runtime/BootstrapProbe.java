@@ -6,7 +6,7 @@ import org.portals3j.transport.TransportException;
 /**
  * A rank's main for the placement tests: bootstraps its job (no transport), prints what it found in one
  * line, leaves the job and exits 0; on a bootstrap error prints the message to stderr and exits 1.
- * With argument {@code hold}, it keeps the job open until stdin closes.
+ * With argument {@code hold}, it publishes {@code ready} and keeps the job open until stdin closes.
  */
 public final class BootstrapProbe {
     private BootstrapProbe() {
@@ -27,6 +27,7 @@ public final class BootstrapProbe {
                 + " transport=" + b.transportName() + " options=" + b.transportOptions() + " peers=" + uids);
         System.out.flush();
         if (args.length > 0 && args[0].equals("hold")) {
+            b.rendezvous().publish(b.rank(), "ready", "yes");
             System.in.read();
         }
         b.close();

@@ -130,6 +130,7 @@ class JobPlacementTest {
                     JobRuntime.DEFAULT_TIMEOUT, null)) {
                 rank0.publish(0, "uid", Integer.toString(OsUser.uid()));
                 assertThat(rank0.lookup(1, "uid", JobRuntime.DEFAULT_TIMEOUT)).isEqualTo(Integer.toString(OsUser.uid()));
+                assertThat(rank0.lookup(1, "ready", JobRuntime.DEFAULT_TIMEOUT)).isEqualTo("yes");
                 server.close();
                 assertThat(rank.await()).isEqualTo(JobRuntime.LOST_RENDEZVOUS_STATUS);
                 assertThat(rank.stderr()).isEqualTo("portals: rank 1 lost its rendezvous connection (portals run or"

@@ -40,6 +40,7 @@ final class InJvmJob {
     private final Method main;
     private final String[] args;
     private final Duration grace;
+    private volatile boolean stopping;
 
     InJvmJob(int size, String jobId, JobKey key, Map<String, String> options, ClassLoader loader, Method main,
              List<String> args, Duration grace) {
@@ -85,8 +86,11 @@ final class InJvmJob {
                                 MainClasses.invoke(main, args.clone());
                             } catch (Throwable e) {
                                 failures[rank] = e;
-                                System.err.print("Exception in thread \"main\" ");
-                                e.printStackTrace();
+                                if (!(stopping && e instanceof InterruptedException)) {
+                                    // (a rank interrupted because the job is stopping needs no stack trace)
+                                    System.err.print("Exception in thread \"main\" ");
+                                    e.printStackTrace();
+                                }
                             }
                         });
                     } catch (Exception e) {
@@ -115,6 +119,7 @@ final class InJvmJob {
                 @Nullable Throwable failure = failures[r];
                 if (failure != null && status == 0) {
                     status = 1;
+                    stopping = true;
                     err.println("portals run: rank " + r + " failed with " + firstLine(failure)
                             + (running > 0 ? "; stopping the job" : ""));
                     err.flush();

@@ -65,12 +65,14 @@ class RunCommandTest {
         assertThat(run.err).contains("portals run: rank 1 failed with java.lang.IllegalStateException: boom at rank 1;"
                 + " stopping the job");
         assertThat(run.err).contains("[1] Exception in thread \"main\" java.lang.IllegalStateException: boom at rank 1");
+        assertThat(run.err).noneMatch(l -> l.contains("InterruptedException"));
+        assertThat(run.out).hasSize(2).allMatch(l -> l.matches("\\[[02]] waiting pid=\\d+"));
     }
 
     @Test
     void processRanksSeeEachOthersUidsAndPrefixedOutput() throws Exception {
-        LauncherProcess run = LauncherProcess.start("run", "-n", "3", "--skip-transport-check", "--",
-                Sleeper.class.getName(), "0");
+        LauncherProcess run = LauncherProcess.start("run", "-n", "3", "--skip-transport-check",
+                "--jvm-option=-Dportals.test.marker=m1", "--", Sleeper.class.getName(), "0");
         assertThat(run.await()).as("stderr %s", run.err).isZero();
         String uid = Long.toString((Integer) java.nio.file.Files.getAttribute(java.nio.file.Path.of("/proc/self"),
                 "unix:uid"));
@@ -78,7 +80,7 @@ class RunCommandTest {
         for (int r = 0; r < 3; r++) {
             int rank = r;
             assertThat(run.out).anySatisfy(l -> assertThat(l).startsWith("[" + rank + "] pid=")
-                    .contains("source=PORTALS_RUN").contains("transport=udp")
+                    .contains("source=PORTALS_RUN").contains("transport=udp").contains("marker=m1")
                     .endsWith("uids=0:" + uid + " 1:" + uid + " 2:" + uid));
         }
         assertThat(run.out.stream().map(l -> l.replaceAll(".* job=(\\S+) .*", "$1")).distinct()).hasSize(1);

@@ -13,7 +13,8 @@ public final class Sleeper {
         StringBuilder uids = new StringBuilder();
         b.job().peers().members().forEach(m -> uids.append(m.rank()).append(':').append(m.uid()).append(' '));
         System.out.println("pid=" + ProcessHandle.current().pid() + " job=" + b.job().id() + " source=" + b.source()
-                + " transport=" + b.transportName() + " uids=" + uids.toString().strip());
+                + " transport=" + b.transportName() + " marker=" + System.getProperty("portals.test.marker")
+                + " uids=" + uids.toString().strip());
         Thread.sleep(args.length > 0 ? Long.parseLong(args[0]) : 600_000);
     }
 }

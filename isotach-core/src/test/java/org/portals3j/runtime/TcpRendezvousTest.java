@@ -1,0 +1,213 @@
+package org.portals3j.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.portals3j.transport.TransportException;
+
+class TcpRendezvousTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final RendezvousAddress ANY_LOOPBACK = new RendezvousAddress("127.0.0.1", 0);
+
+    private final JobKey key = JobKey.random();
+    private final List<String> log = new CopyOnWriteArrayList<>();
+    private final RendezvousServer server;
+
+    TcpRendezvousTest() throws TransportException {
+        server = RendezvousServer.start(ANY_LOOPBACK, "job-1", 3, key, log::add);
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    private TcpRendezvous connect(int rank) throws TransportException {
+        return TcpRendezvous.connect(server.address(), "job-1", rank, 3, key, TIMEOUT, null);
+    }
+
+    @Test
+    void ranksSeeWhatOthersPublishAndLookupWaitsForLatePublishers() throws Exception {
+        try (TcpRendezvous r0 = connect(0); TcpRendezvous r1 = connect(1)) {
+            CompletableFuture<String> waiting = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return r0.lookup(1, "udp.address", TIMEOUT);
+                } catch (TransportException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(100);
+            assertThat(waiting).isNotDone();
+            r1.publish(1, "udp.address", "127.0.0.1:4000 with spaces %and\nnewline");
+            assertThat(waiting.get(10, TimeUnit.SECONDS)).isEqualTo("127.0.0.1:4000 with spaces %and\nnewline");
+            r0.publish(0, "empty", "");
+            assertThat(r1.lookup(0, "empty", TIMEOUT)).isEmpty();
+            assertThat(server.connectedRanks()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void lookupOfAValueNobodyPublishesTimesOutNamingTheRank() throws Exception {
+        try (TcpRendezvous r0 = connect(0)) {
+            assertThatThrownBy(() -> r0.lookup(2, "uid", Duration.ofMillis(200)))
+                    .isInstanceOf(TransportException.class)
+                    .hasMessageContaining("rank 2 did not publish 'uid' within 0.2 s");
+        }
+    }
+
+    @Test
+    void republishingADifferentValueIsRefusedAndPublishingForAnotherRankToo() throws Exception {
+        try (TcpRendezvous r0 = connect(0)) {
+            r0.publish(0, "uid", "1000");
+            r0.publish(0, "uid", "1000");
+            assertThatThrownBy(() -> r0.publish(0, "uid", "1001"))
+                    .hasMessageContaining("published 'uid' twice with different values (1000, then 1001)");
+            assertThatThrownBy(() -> r0.publish(1, "uid", "5"))
+                    .hasMessageContaining("rank 0 cannot publish for rank 1");
+            assertThat(r0.lookup(0, "uid", TIMEOUT)).isEqualTo("1000");
+        }
+    }
+
+    @Test
+    void aRankWithAnotherJobKeyIsRefusedWithBothFingerprints() {
+        JobKey other = JobKey.random();
+        assertThatThrownBy(() -> TcpRendezvous.connect(server.address(), "job-1", 1, 3, other, TIMEOUT, null))
+                .isInstanceOf(TransportException.class)
+                .hasMessage("rank 1's job key (fp " + other.fingerprint() + ") differs from the job's (fp "
+                        + key.fingerprint() + "): give every rank the same PORTALS_JOB_KEY");
+        assertThat(log).anySatisfy(l -> assertThat(l).contains("refused").contains("differs from the job's"));
+    }
+
+    @Test
+    void aRankOfAnotherJobOrSizeOrADuplicateRankIsRefused() throws Exception {
+        assertThatThrownBy(() -> TcpRendezvous.connect(server.address(), "job-2", 1, 3, key, TIMEOUT, null))
+                .hasMessageContaining("rank 1 belongs to job 'job-2' but the rendezvous at")
+                .hasMessageContaining("serves job 'job-1'");
+        assertThatThrownBy(() -> TcpRendezvous.connect(server.address(), "job-1", 1, 4, key, TIMEOUT, null))
+                .hasMessageContaining("says the job has 4 ranks but the rendezvous at");
+        assertThatThrownBy(() -> TcpRendezvous.connect(server.address(), "job-1", 3, 3, key, TIMEOUT, null))
+                .hasMessageContaining("rank 3 is outside the job's 3 ranks");
+        try (TcpRendezvous r1 = connect(1)) {
+            assertThatThrownBy(() -> connect(1)).hasMessageContaining("rank 1 is already connected");
+            assertThat(r1.isConnected()).isTrue();
+        }
+    }
+
+    @Test
+    void garbageOnTheServerSocketDropsThatConnectionOnlyAndTheServerKeepsServing() throws Exception {
+        try (TcpRendezvous r0 = connect(0)) {
+            r0.publish(0, "uid", "7");
+            String[] garbage = {"GET / HTTP/1.1\r\nHost: x\r\n\r\n", "HELLO 1 =job-1 zero 3 =fp\n",
+                "HELLO 1 =job-1 1 3\n", "\u0000\u0001\u00ff\u00fe\n", "x".repeat(RendezvousWire.MAX_LINE + 10) + "\n"};
+            for (String g : garbage) {
+                try (Socket s = new Socket("127.0.0.1", server.address().port())) {
+                    s.setSoTimeout(5_000);
+                    OutputStream out = s.getOutputStream();
+                    out.write(g.getBytes(StandardCharsets.ISO_8859_1));
+                    out.flush();
+                    InputStream in = s.getInputStream();
+                    assertThat(in.readAllBytes()).as("the server closes on '%s'", g.substring(0, 5)).isEmpty();
+                }
+            }
+            // A welcomed client sending a garbage request is dropped too.
+            try (Socket s = new Socket("127.0.0.1", server.address().port())) {
+                s.setSoTimeout(5_000);
+                OutputStream out = s.getOutputStream();
+                out.write(("HELLO 1 =job-1 2 3 =" + key.fingerprint() + "\n1 FROB\n")
+                        .getBytes(StandardCharsets.UTF_8));
+                assertThat(new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+                        .isEqualTo("WELCOME\n");
+            }
+            assertThat(server.awaitRanksGone(0, TIMEOUT)).as("the dropped rank 2 is forgotten").isTrue();
+            try (TcpRendezvous r2 = connect(2)) {
+                assertThat(r2.lookup(0, "uid", TIMEOUT)).isEqualTo("7");
+            }
+            assertThat(log).hasSize(garbage.length + 1).allSatisfy(l ->
+                    assertThat(l).startsWith("portals rendezvous: dropped the connection from").doesNotContain("\n"));
+        }
+    }
+
+    @Test
+    void anUnreachableRendezvousIsReportedAfterTheTimeout() throws Exception {
+        int port;
+        try (RendezvousServer gone = RendezvousServer.start(ANY_LOOPBACK, "job-1", 3, key, log::add)) {
+            port = gone.address().port();
+        }
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> TcpRendezvous.connect(new RendezvousAddress("127.0.0.1", port), "job-1", 0, 3, key,
+                Duration.ofMillis(700), null))
+                .isInstanceOf(TransportException.class)
+                .hasMessage("cannot reach the rendezvous at 127.0.0.1:" + port + " within 0.7 s: is rank 0 (or portals"
+                        + " run) running, and is PORTALS_RENDEZVOUS right?");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(600));
+    }
+
+    @Test
+    void connectRetriesUntilTheServerComesUp() throws Exception {
+        int port;
+        try (RendezvousServer probe = RendezvousServer.start(ANY_LOOPBACK, "late", 1, key, log::add)) {
+            port = probe.address().port();
+        }
+        RendezvousAddress at = new RendezvousAddress("127.0.0.1", port);
+        CompletableFuture<TcpRendezvous> client = CompletableFuture.supplyAsync(() -> {
+            try {
+                return TcpRendezvous.connect(at, "late", 0, 1, key, TIMEOUT, null);
+            } catch (TransportException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Thread.sleep(300);
+        try (RendezvousServer late = RendezvousServer.start(at, "late", 1, key, log::add);
+             TcpRendezvous c = client.get(10, TimeUnit.SECONDS)) {
+            c.publish(0, "k", "v");
+            assertThat(late.connectedRanks()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void servingOnAPortInUseSaysSo() {
+        assertThatThrownBy(() -> RendezvousServer.start(server.address(), "job-x", 2, key, log::add))
+                .isInstanceOf(TransportException.class)
+                .hasMessage("cannot serve the rendezvous on " + server.address()
+                        + ": the port is in use (another job or program has it); choose another port");
+    }
+
+    @Test
+    void theClientIsToldWhenTheServerGoesAwayButNotWhenItLeavesItself() throws Exception {
+        CountDownLatch lost = new CountDownLatch(1);
+        CountDownLatch notLost = new CountDownLatch(1);
+        TcpRendezvous leaving = TcpRendezvous.connect(server.address(), "job-1", 1, 3, key, TIMEOUT, notLost::countDown);
+        TcpRendezvous staying = TcpRendezvous.connect(server.address(), "job-1", 2, 3, key, TIMEOUT, lost::countDown);
+        leaving.close();
+        assertThat(server.awaitRanksGone(2, TIMEOUT)).isTrue();
+        assertThat(server.connectedRanks()).isEqualTo(1);
+        server.close();
+        assertThat(lost.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(notLost.getCount()).isEqualTo(1);
+        assertThat(staying.isConnected()).isFalse();
+        assertThatThrownBy(() -> staying.publish(2, "k", "v")).hasMessageContaining("lost its connection");
+    }
+
+    @Test
+    void addressesParseWithTheirHostAndPortAndBadOnesSayWhatTheyShouldLookLike() {
+        assertThat(RendezvousAddress.parse("node01:7010")).isEqualTo(new RendezvousAddress("node01", 7010));
+        assertThat(RendezvousAddress.parse("[::1]:7010").host()).isEqualTo("::1");
+        assertThat(RendezvousAddress.parse("[::1]:7010")).hasToString("[::1]:7010");
+        for (String bad : List.of("node01", "node01:", ":7010", "node01:x", "node01:70000", "::1:7010")) {
+            assertThatThrownBy(() -> RendezvousAddress.parse(bad)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("PORTALS_RENDEZVOUS must be host:port");
+        }
+    }
+}

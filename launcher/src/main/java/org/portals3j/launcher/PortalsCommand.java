@@ -1,0 +1,72 @@
+package org.portals3j.launcher;
+
+import java.io.PrintWriter;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code portals} command line. Subcommands: {@code run} (more, such as {@code tck} and {@code info},
+ * are added to {@link #commandLine()}'s {@code subcommands}).
+ *
+ * <p>Exit statuses: a usage or configuration error is {@value #USAGE_ERROR} with one line on stderr; otherwise
+ * the subcommand's status ({@code run}: the job's).
+ */
+@Command(name = "portals", mixinStandardHelpOptions = true, versionProvider = PortalsCommand.Version.class,
+        description = "Portals3J: Portals 3.2 messaging on the JVM.",
+        subcommands = {RunCommand.class, CommandLine.HelpCommand.class})
+public final class PortalsCommand implements Runnable {
+    /** Exit status of a usage or configuration error (the shell convention). */
+    public static final int USAGE_ERROR = 2;
+
+    @CommandLine.Spec
+    @SuppressWarnings("initialization.field.uninitialized") // injected by picocli
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is missing (portals run, ...)");
+    }
+
+    /** The command line with this project's error handling: one line for usage errors, status 2. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new PortalsCommand());
+        cl.setStopAtPositional(true);
+        cl.setParameterExceptionHandler((ex, args) -> {
+            CommandLine c = ex.getCommandLine();
+            PrintWriter err = c.getErr();
+            err.println(c.getCommandName().equals("portals") ? "portals: " + ex.getMessage()
+                    : "portals " + c.getCommandName() + ": " + ex.getMessage() + " (see: portals "
+                    + c.getCommandName() + " --help)");
+            err.flush();
+            return USAGE_ERROR;
+        });
+        cl.setExecutionExceptionHandler((ex, c, parseResult) -> {
+            if (ex instanceof LauncherException le) {
+                c.getErr().println("portals " + c.getCommandName() + ": " + le.getMessage());
+                c.getErr().flush();
+                return le.status();
+            }
+            throw ex;
+        });
+        return cl;
+    }
+
+    /** Runs {@code args} and returns the exit status (without exiting). */
+    public static int execute(String... args) {
+        return commandLine().execute(args);
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            @Nullable Package p = PortalsCommand.class.getPackage();
+            @Nullable String v = p == null ? null : p.getImplementationVersion();
+            return new String[] {"portals " + (v == null ? "(development build)" : v)};
+        }
+    }
+}

@@ -1,0 +1,73 @@
+/**
+ * The {@code portals} command line; {@code portals run} starts jobs. The rank side is
+ * {@link org.portals3j.runtime.JobRuntime}: a rank's {@code main} calls {@code JobRuntime.join()} and gets its
+ * job, rank, size and open transport endpoint, however it was started.
+ *
+ * <h2>{@code portals run -n N [--transport NAME] [-cp PATH] -- MAINCLASS [ARGS]}</h2>
+ * <ul>
+ * <li><b>Process mode</b> (every transport but {@code inmem}; the default is {@code udp}): the launcher serves
+ *     the job's TCP rendezvous on {@code 127.0.0.1} (any free port, or {@code --rendezvous-port}), generates
+ *     a job id and a fresh {@link org.portals3j.runtime.JobKey} (or uses {@code PORTALS_JOB_KEY} from its own
+ *     environment), and starts N JVMs: {@code java --enable-native-access=ALL-UNNAMED [--jvm-option ...]
+ *     -cp <launcher class path>:<-cp> org.portals3j.launcher.RankMain MAINCLASS ARGS}. {@link RankMain}
+ *     joins the job (rendezvous, peer table) before the user's main runs. Ranks read no stdin.</li>
+ * <li><b>In-JVM mode</b> ({@code --transport inmem}): N threads of the launcher's JVM, each running MAINCLASS's
+ *     main with its own context ({@code JobRuntime.join()} in the rank thread and every thread it starts
+ *     returns that rank's context). Limits: {@code System.exit} in any rank ends the whole job at once (with
+ *     that status, without the launcher's report); static state is shared by the ranks; a rank that throws
+ *     fails the job, and the others are interrupted and get {@code --grace} seconds to end.</li>
+ * <li>Every line a rank writes is prefixed with its rank: {@code [2] hello} (stdout to stdout, stderr to
+ *     stderr; a last line without newline gets one).</li>
+ * </ul>
+ *
+ * <h2>Environment of a rank process</h2>
+ * <table>
+ * <caption>Variables set by portals run (and read by JobRuntime)</caption>
+ * <tr><td>{@code PORTALS_RANK}, {@code PORTALS_SIZE}</td><td>the rank (0..N-1) and N</td></tr>
+ * <tr><td>{@code PORTALS_RENDEZVOUS}</td><td>{@code host:port} of the job's TCP rendezvous</td></tr>
+ * <tr><td>{@code PORTALS_JOB_ID}</td><td>the job's id (every rank must give the same)</td></tr>
+ * <tr><td>{@code PORTALS_JOB_KEY}</td><td>the job's key, 64 hex digits ({@code openssl rand -hex 32})</td></tr>
+ * <tr><td>{@code PORTALS_TRANSPORT}</td><td>the transport {@code join()} opens (default {@code udp})</td></tr>
+ * <tr><td>{@code PORTALS_TRANSPORT_OPTIONS}</td><td>{@code k=v,k=v}, passed as the endpoint's options</td></tr>
+ * <tr><td>{@code PORTALS_RENDEZVOUS_TIMEOUT}</td><td>seconds to reach the rendezvous and to wait for the other
+ *     ranks (default 60; not set by portals run, inherited)</td></tr>
+ * <tr><td>{@code PORTALS_IDLE}</td><td>{@code spin|yield|park|backoff}: how the endpoint's threads wait
+ *     (default backoff; inherited)</td></tr>
+ * </table>
+ *
+ * <h2>Without portals run: Slurm and Open MPI</h2>
+ * A rank started by {@code srun} ({@code SLURM_PROCID}, {@code SLURM_NTASKS}; job id
+ * {@code slurm-$SLURM_JOB_ID.$SLURM_STEP_ID}) or Open MPI's {@code mpirun} ({@code OMPI_COMM_WORLD_RANK},
+ * {@code OMPI_COMM_WORLD_SIZE}; job id {@code ompi-$OMPI_MCA_ess_base_jobid}) joins the same way, given the
+ * rendezvous address and the key; rank 0 serves the rendezvous on that address:
+ * <pre>
+ * export PORTALS_RENDEZVOUS=$(hostname):7010        # the host of rank 0 (srun: the first node), a free port
+ * export PORTALS_JOB_KEY=$(openssl rand -hex 32)    # the same for every rank
+ * export PORTALS_TRANSPORT=udp
+ * srun -n 4 java --enable-native-access=ALL-UNNAMED -cp portals-launcher.jar:app.jar com.example.Main
+ * mpirun -np 4 -x PORTALS_RENDEZVOUS -x PORTALS_JOB_KEY -x PORTALS_TRANSPORT java -cp ... com.example.Main
+ * </pre>
+ * Open MPI's variables are looked at before Slurm's: under {@code mpirun} inside a Slurm allocation every
+ * process inherits the batch step's {@code SLURM_PROCID=0}. With none of these variables a program is a job
+ * of one rank on {@code inmem}. Rank 0 leaves the job only when the other ranks have left (or after
+ * {@code PORTALS_RENDEZVOUS_TIMEOUT}), so that none of them sees the rendezvous vanish.
+ *
+ * <h2>No orphans</h2>
+ * <ul>
+ * <li>When a rank fails (non-zero status, or killed by a signal), the launcher prints one line
+ *     ({@code portals run: rank 2 was killed by signal 9 (SIGKILL); stopping the job}), sends SIGTERM to the
+ *     other ranks and their child processes, and SIGKILL to those left after {@code --grace} seconds
+ *     (default 5).</li>
+ * <li>When the launcher is stopped (SIGTERM, SIGINT, SIGHUP), its shutdown hook does the same.</li>
+ * <li>When the launcher (or, under Slurm/Open MPI, rank 0) dies without that (SIGKILL, a crash), every rank
+ *     sees its rendezvous TCP connection close, prints one line and exits with status 1. A rank keeps its
+ *     rendezvous connection for its whole life ({@code JobContext.close()} ends it on purpose).</li>
+ * </ul>
+ *
+ * <h2>Exit status</h2>
+ * 0 when every rank exits 0; otherwise the status of the first rank that failed; a rank killed by signal
+ * {@code s} counts as {@code 128 + s} (as the JVM reports it, so a rank that exits with 137 reads as killed by
+ * SIGKILL); in-JVM mode: 1 for a rank that threw. A usage or configuration error (bad {@code -n}, unknown
+ * transport, main class not found, rendezvous port in use) is one line on stderr and status 2.
+ */
+package org.portals3j.launcher;

@@ -63,11 +63,6 @@ public final class RunCommand implements Callable<Integer> {
             description = "how long stopped ranks get after SIGTERM before SIGKILL (default: ${DEFAULT-VALUE})")
     double graceSeconds = 5;
 
-    @Option(names = "--skip-transport-check",
-            description = "start the ranks even if the transport is not on the class path (for ranks that only"
-                    + " bootstrap the job with JobRuntime.bootstrap() and open no transport)")
-    boolean skipTransportCheck;
-
     @Parameters(index = "0", paramLabel = "MAINCLASS", description = "the ranks' main class")
     String mainClass = "";
 
@@ -95,9 +90,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         ClassLoader userLoader = MainClasses.loader(classPath);
         Method main = MainClasses.find(mainClass, userLoader);
-        if (!skipTransportCheck || transport.equals("inmem")) {
-            checkTransport(userLoader);
-        }
+        checkTransport(userLoader);
         String jobId = "run-" + ProcessHandle.current().pid() + "-"
                 + HexFormat.of().toHexDigits((short) ThreadLocalRandom.current().nextInt());
         JobKey key = jobKey();

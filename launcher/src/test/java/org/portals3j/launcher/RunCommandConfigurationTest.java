@@ -21,15 +21,8 @@ class RunCommandConfigurationTest {
         LauncherProcess run = ran("run", "-n", "2", "--transport", "carrier-pigeon", Hello.class.getName());
         assertThat(run.process.exitValue()).isEqualTo(2);
         assertThat(run.err).containsExactly("portals run: unknown transport 'carrier-pigeon'; transports on the"
-                + " class path: inmem");
+                + " class path: inmem, udp");
         assertThat(run.out).isEmpty();
-    }
-
-    @Test
-    void theDefaultTransportMustBeThereUnlessTheCheckIsSkipped() throws Exception {
-        LauncherProcess run = ran("run", "-n", "1", Hello.class.getName());
-        assertThat(run.process.exitValue()).isEqualTo(2);
-        assertThat(run.err).hasSize(1).first().asString().startsWith("portals run: unknown transport 'udp'");
     }
 
     @Test
@@ -61,7 +54,7 @@ class RunCommandConfigurationTest {
     void aRendezvousPortInUseSaysSoAndHowToAvoidIt() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             int port = taken.getLocalPort();
-            LauncherProcess run = ran("run", "-n", "2", "--skip-transport-check", "--rendezvous-port",
+            LauncherProcess run = ran("run", "-n", "2", "--rendezvous-port",
                     Integer.toString(port), Hello.class.getName());
             assertThat(run.process.exitValue()).isEqualTo(2);
             assertThat(run.err).containsExactly("portals run: cannot serve the rendezvous on 127.0.0.1:" + port

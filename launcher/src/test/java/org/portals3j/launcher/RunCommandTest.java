@@ -71,7 +71,7 @@ class RunCommandTest {
 
     @Test
     void processRanksSeeEachOthersUidsAndPrefixedOutput() throws Exception {
-        LauncherProcess run = LauncherProcess.start("run", "-n", "3", "--skip-transport-check",
+        LauncherProcess run = LauncherProcess.start("run", "-n", "3",
                 "--jvm-option=-Dportals.test.marker=m1", "--", Sleeper.class.getName(), "0");
         assertThat(run.await()).as("stderr %s", run.err).isZero();
         String uid = Long.toString((Integer) java.nio.file.Files.getAttribute(java.nio.file.Path.of("/proc/self"),
@@ -88,7 +88,7 @@ class RunCommandTest {
 
     @Test
     void aRankExitingWithStatusThreeEndsTheJobWithStatusThreeAndStopsTheOthers() throws Exception {
-        LauncherProcess run = LauncherProcess.start("run", "-n", "3", "--skip-transport-check", "--grace", "2",
+        LauncherProcess run = LauncherProcess.start("run", "-n", "3", "--grace", "2",
                 Failing.class.getName(), "1", "exit:3");
         int status = run.await();
         assertThat(status).as("stdout %s stderr %s", run.out, run.err).isEqualTo(3);
@@ -99,7 +99,7 @@ class RunCommandTest {
 
     @Test
     void aRankKilledBySigkillIsReportedAndNoOtherRankSurvives() throws Exception {
-        LauncherProcess run = LauncherProcess.start("run", "-n", "3", "--skip-transport-check", "--grace", "2",
+        LauncherProcess run = LauncherProcess.start("run", "-n", "3", "--grace", "2",
                 Sleeper.class.getName());
         List<String> started = run.awaitOut(l -> l.contains("pid="), 3);
         List<Long> pids = pids(started);
@@ -114,7 +114,7 @@ class RunCommandTest {
 
     @Test
     void whenTheLauncherIsKilledItsRanksEndThemselves() throws Exception {
-        LauncherProcess run = LauncherProcess.start("run", "-n", "2", "--skip-transport-check", Sleeper.class.getName());
+        LauncherProcess run = LauncherProcess.start("run", "-n", "2", Sleeper.class.getName());
         List<Long> pids = pids(run.awaitOut(l -> l.contains("pid="), 2));
         run.process.destroyForcibly(); // SIGKILL: no shutdown hook runs
         run.process.waitFor(20, TimeUnit.SECONDS);
@@ -123,7 +123,7 @@ class RunCommandTest {
 
     @Test
     void whenTheLauncherIsTerminatedItStopsItsRanks() throws Exception {
-        LauncherProcess run = LauncherProcess.start("run", "-n", "2", "--skip-transport-check", "--grace", "2",
+        LauncherProcess run = LauncherProcess.start("run", "-n", "2", "--grace", "2",
                 Sleeper.class.getName());
         List<Long> pids = pids(run.awaitOut(l -> l.contains("pid="), 2));
         run.process.destroy(); // SIGTERM: the shutdown hook stops the ranks

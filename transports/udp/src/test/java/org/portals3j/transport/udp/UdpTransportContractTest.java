@@ -173,7 +173,7 @@ class UdpTransportContractTest {
         assertThat(a.completions).containsEntry(9L, false);
         // and the connection goes on
         t.get(0).send(1, Recorder.header(10), 16, Recorder.payload(10, 1), 0, 10, 10L);
-        Recorder.await("next", 10_000, () -> b.messages.size() == 2);
+        Recorder.await("next", 10_000, () -> b.messages.size() == 2 && a.completions.size() == 2);
         assertThat(a.completions).hasSize(2).containsEntry(10L, true);
     }
 }

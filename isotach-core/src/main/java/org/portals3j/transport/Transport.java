@@ -10,8 +10,8 @@ import java.util.Map;
  * <h2>Threading</h2>
  * {@link #send} may be called from any number of threads at once. The handler's
  * {@link MessageHandler#onHeader}/{@link MessageHandler#onDeposited} calls for this endpoint are never
- * concurrent with each other; they may run on a transport thread or inside another thread's
- * {@link #send} call (the in-memory transport delivers inline). {@link MessageHandler#onSendComplete}
+ * concurrent with each other; they may run on a transport thread, inside another thread's
+ * {@link #send} call (the in-memory transport delivers inline), or inside a {@link #poll} call. {@link MessageHandler#onSendComplete}
  * and {@link MessageHandler#onPeerFailure} may run on any thread, concurrently with the others, and may
  * run before {@code send} returns. An upper layer therefore never holds a lock of its own while it
  * calls {@code send}.
@@ -57,6 +57,22 @@ public interface Transport extends AutoCloseable {
      */
     void send(int peer, MemorySegment header, int headerLength,
               MemorySegment payload, long payloadOffset, long payloadLength, long token);
+
+    /**
+     * Makes progress on the calling thread, without blocking: receives what has arrived and delivers it
+     * through the handler, sends acknowledgements and retransmissions that are due. Returns whether it
+     * did anything.
+     *
+     * <p>Upper layers call this while an application thread waits for an event (PtlEQWait) or polls for
+     * one (PtlEQGet), so that the thread that wants a message takes it off the network itself: handing
+     * it over from a transport thread costs a wake-up and, on a machine with two cores, a third thread
+     * competing for them. A transport thread remains responsible whenever nobody polls. Transports that
+     * deliver inline (or have nothing to poll) keep the default, which does nothing. A call from inside a
+     * handler callback does nothing.
+     */
+    default boolean poll() {
+        return false;
+    }
 
     /**
      * Whether {@code peer} is believed alive (false once {@link MessageHandler#onPeerFailure} reported it).

@@ -641,6 +641,16 @@ public final class PortalsEngine implements MessageHandler {
 
     /** PtlEQGet (L6966): never blocks; OK, EQ_DROPPED or EQ_EMPTY. */
     public ReturnCode eqGet(long eqHandle, Event into) {
+        ReturnCode rc = takeNow(eqHandle, into);
+        // An empty queue: let this thread take what the network holds (Transport.poll), then look again.
+        // PtlEQGet stays non-blocking: poll never waits.
+        if (rc == ReturnCode.EQ_EMPTY && transport.poll()) {
+            rc = takeNow(eqHandle, into);
+        }
+        return rc;
+    }
+
+    private ReturnCode takeNow(long eqHandle, Event into) {
         acquire();
         try {
             requireInit();
@@ -676,10 +686,17 @@ public final class PortalsEngine implements MessageHandler {
         }
         // Spin first: an event usually comes within microseconds, and a spinning waiter needs no
         // unpark. Only then announce that it may park (Waiter.wake unparks only such waiters).
+        // While spinning, this thread drives the transport itself (Transport.poll): the message it
+        // waits for is then received, matched and posted here, with no hand-over from another thread.
         boolean interrupted = false;
+        Transport t = transport;
         if (config.idle() == IdleMode.SPIN || config.idle() == IdleMode.BACKOFF) {
             for (int i = 0; i < WAIT_SPINS && w.state == EventQueueState.Waiter.WAITING; i++) {
-                Thread.onSpinWait();
+                if (t.poll()) {
+                    i = 0;
+                } else {
+                    Thread.onSpinWait();
+                }
             }
         }
         if (w.state == EventQueueState.Waiter.WAITING) {
@@ -690,7 +707,14 @@ public final class PortalsEngine implements MessageHandler {
                 idlers.set(idle);
             }
             idle.reset();
+            // Threads that may park leave the network to the transport's own thread, which blocks on the
+            // socket and wakes this one; spinning and yielding threads keep taking it themselves.
+            boolean polling = config.idle() == IdleMode.SPIN || config.idle() == IdleMode.YIELD;
             while (w.state == EventQueueState.Waiter.WAITING) {
+                if (polling && t.poll()) {
+                    idle.reset();
+                    continue;
+                }
                 idle.idle();
                 if (Thread.interrupted()) {
                     interrupted = true; // PtlEQWait cannot be interrupted; keep the flag for the caller

@@ -155,7 +155,7 @@ final class InMemoryEndpoint implements Transport {
         }
         try {
             Envelope e;
-            while ((e = poll()) != null) {
+            while ((e = takeQueued()) != null) {
                 e.source.complete(e.token, false);
                 recycle(e);
             }
@@ -187,7 +187,7 @@ final class InMemoryEndpoint implements Transport {
         do {
             if (handler != null && !closed) {
                 Envelope e;
-                while ((e = poll()) != null) {
+                while ((e = takeQueued()) != null) {
                     deliver(e.sourceRank, e.source, e.header, e.headerLength,
                             e.payload, e.payloadOffset, e.payloadLength, e.token);
                     recycle(e);
@@ -298,7 +298,7 @@ final class InMemoryEndpoint implements Transport {
         }
     }
 
-    private @Nullable Envelope poll() {
+    private @Nullable Envelope takeQueued() {
         synchronized (inboxLock) {
             Envelope e = head;
             if (e != null) {

@@ -58,16 +58,20 @@ final class Peer {
     volatile long lastSentNanos;
     volatile boolean dead;
 
-    Peer(int rank, int window, int datagramSize, int bodyCapacity, int maxHeaderLength, DatagramCodec sendCodec,
-         RttEstimator rtt) {
+    /**
+     * @param window        most fragments in flight to this peer (the configured window)
+     * @param receiveWindow most fragments this end lets the peer have in flight towards it (advertised)
+     */
+    Peer(int rank, int window, int receiveWindow, int datagramSize, int bodyCapacity, int maxHeaderLength,
+         DatagramCodec sendCodec, RttEstimator rtt) {
         this.rank = rank;
         this.send = new SendWindow(window, bodyCapacity, maxHeaderLength, Math.min(window, 64), 16);
         this.rtt = rtt;
         this.sendBuffer = ByteBuffer.allocateDirect(datagramSize).order(ByteOrder.LITTLE_ENDIAN);
         this.sendSegment = MemorySegment.ofBuffer(sendBuffer);
         this.sendCodec = sendCodec;
-        this.receive = new ReceiveWindow(window);
-        this.ackWindow = window;
+        this.receive = new ReceiveWindow(receiveWindow);
+        this.ackWindow = receiveWindow;
         this.completions = new CompletionList(send, false);
     }
 

@@ -18,11 +18,13 @@ public final class ChannelIo implements DatagramIo {
     private final DatagramChannel channel;
     private final Selector selector;
     private final InetSocketAddress local;
+    private final int receiveBuffer;
 
-    private ChannelIo(DatagramChannel channel, Selector selector, InetSocketAddress local) {
+    private ChannelIo(DatagramChannel channel, Selector selector, InetSocketAddress local, int receiveBuffer) {
         this.channel = channel;
         this.selector = selector;
         this.local = local;
+        this.receiveBuffer = receiveBuffer;
     }
 
     /**
@@ -40,7 +42,9 @@ public final class ChannelIo implements DatagramIo {
             Selector selector = Selector.open();
             channel.register(selector, SelectionKey.OP_READ);
             SocketAddress bound = channel.getLocalAddress();
-            return new ChannelIo(channel, selector, (InetSocketAddress) bound);
+            // Linux reports twice what it grants (it counts its own bookkeeping in); half is the data room.
+            int granted = channel.getOption(StandardSocketOptions.SO_RCVBUF) / 2;
+            return new ChannelIo(channel, selector, (InetSocketAddress) bound, granted);
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
@@ -78,6 +82,11 @@ public final class ChannelIo implements DatagramIo {
     @Override
     public InetSocketAddress localAddress() {
         return local;
+    }
+
+    @Override
+    public int receiveBufferBytes() {
+        return receiveBuffer;
     }
 
     @Override

@@ -29,6 +29,9 @@ public interface DatagramIo extends AutoCloseable {
 
     InetSocketAddress localAddress();
 
+    /** Bytes the kernel holds for this socket's received datagrams (what SO_RCVBUF was granted). */
+    int receiveBufferBytes();
+
     @Override
     void close();
 }

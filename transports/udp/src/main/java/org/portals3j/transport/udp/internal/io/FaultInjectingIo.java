@@ -112,6 +112,11 @@ public final class FaultInjectingIo implements DatagramIo {
     }
 
     @Override
+    public int receiveBufferBytes() {
+        return inner.receiveBufferBytes();
+    }
+
+    @Override
     public void close() {
         inner.close();
     }

@@ -24,7 +24,7 @@ public final class UdpOptions {
     /**
      * Largest datagram, in bytes, header ({@value DatagramHeader#LENGTH} bytes) included; 512 to 65507.
      * Default {@value #DEFAULT_DATAGRAM_SIZE}, measured best on loopback. For a 1500-byte MTU use 1472
-     * (1356 payload bytes per datagram), for a 9000-byte MTU 8972 (8856): larger datagrams are
+     * (1348 payload bytes per datagram), for a 9000-byte MTU 8972 (8848): larger datagrams are
      * fragmented by IP, and one lost IP fragment loses the datagram.
      */
     public static final String DATAGRAM_SIZE = "udp.datagramSize";

@@ -4,13 +4,13 @@
  * org.portals3j.transport.udp.UdpOptions}.
  *
  * <h2>Datagram layout</h2>
- * Every datagram is a fixed 116-byte little-endian header followed by a body (for DATA: the message
+ * Every datagram is a fixed 124-byte little-endian header followed by a body (for DATA: the message
  * header on the first fragment, then payload bytes).
  * <table>
  * <caption>Header</caption>
  * <tr><th>Offset</th><th>Size</th><th>Field</th></tr>
  * <tr><td>0</td><td>4</td><td>magic "P3UD" (0x44553350)</td></tr>
- * <tr><td>4</td><td>1</td><td>version (1)</td></tr>
+ * <tr><td>4</td><td>1</td><td>version (2)</td></tr>
  * <tr><td>5</td><td>1</td><td>type: 1 DATA, 2 ACK, 3 HEARTBEAT, 4 BYE</td></tr>
  * <tr><td>6</td><td>2</td><td>flags: 1 FIRST, 2 LAST, 4 ABORT (DATA only)</td></tr>
  * <tr><td>8</td><td>4</td><td>job tag (first 4 bytes of SHA-256 of the job id)</td></tr>
@@ -28,8 +28,10 @@
  * <tr><td>88</td><td>2</td><td>message header length (FIRST only, at most 256)</td></tr>
  * <tr><td>90</td><td>2</td><td>reserved, 0</td></tr>
  * <tr><td>92</td><td>4</td><td>body length</td></tr>
- * <tr><td>96</td><td>4</td><td>CRC32C of bytes [0, 96) and the body</td></tr>
- * <tr><td>100</td><td>16</td><td>MAC of bytes [0, 100) and the body</td></tr>
+ * <tr><td>96</td><td>8</td><td>deposit failures: bit i = the message ending at cumAck - 1 - i failed at the
+ *     receiver (its memory went away); its sender completes that send as not delivered</td></tr>
+ * <tr><td>104</td><td>4</td><td>CRC32C of bytes [0, 104) and the body</td></tr>
+ * <tr><td>108</td><td>16</td><td>MAC of bytes [0, 108) and the body</td></tr>
  * </table>
  *
  * <h2>Reliability</h2>
@@ -88,9 +90,9 @@
  * <table>
  * <caption>udp.datagramSize</caption>
  * <tr><th>Network</th><th>udp.datagramSize</th><th>payload bytes per datagram</th></tr>
- * <tr><td>loopback (default)</td><td>65000</td><td>64884</td></tr>
- * <tr><td>jumbo frames, MTU 9000</td><td>8972</td><td>8856</td></tr>
- * <tr><td>Ethernet, MTU 1500</td><td>1472</td><td>1356</td></tr>
+ * <tr><td>loopback (default)</td><td>65000</td><td>64876</td></tr>
+ * <tr><td>jumbo frames, MTU 9000</td><td>8972</td><td>8848</td></tr>
+ * <tr><td>Ethernet, MTU 1500</td><td>1472</td><td>1348</td></tr>
  * </table>
  */
 package org.portals3j.transport.udp;

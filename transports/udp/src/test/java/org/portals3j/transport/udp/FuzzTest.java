@@ -137,15 +137,15 @@ class FuzzTest {
         int tag = jobTag(job.id());
         DatagramCodec codec = new DatagramCodec(new HmacSha256Mac(job.key().bytes()));
         ByteBuffer data = ByteBuffer.allocate(600).order(ByteOrder.LITTLE_ENDIAN);
-        DatagramHeader.write(data, DatagramType.DATA, DatagramHeader.FLAG_FIRST, tag, 0, 1, 256, inc0, inc1, 5, 3, 0, 0,
+        DatagramHeader.write(data, DatagramType.DATA, DatagramHeader.FLAG_FIRST, tag, 0, 1, 256, inc0, inc1, 5, 3, 0, 0, 0,
                 100_000, 0, 88, 88 + 400);
         codec.seal(data, 600 - 12);
         data.limit(600 - 12);
         ByteBuffer ack = ByteBuffer.allocate(DatagramHeader.LENGTH).order(ByteOrder.LITTLE_ENDIAN);
-        DatagramHeader.write(ack, DatagramType.ACK, 0, tag, 0, 1, 256, inc0, inc1, 6, 0, 0, 0, 0, 0, 0, 0);
+        DatagramHeader.write(ack, DatagramType.ACK, 0, tag, 0, 1, 256, inc0, inc1, 6, 0, 0, 0, 0, 0, 0, 0, 0);
         codec.seal(ack, DatagramHeader.LENGTH);
         ByteBuffer bye = ByteBuffer.allocate(DatagramHeader.LENGTH).order(ByteOrder.LITTLE_ENDIAN);
-        DatagramHeader.write(bye, DatagramType.BYE, 0, tag, 0, 1, 256, inc0, inc1, 7, 0, 0, 0, 0, 0, 0, 0);
+        DatagramHeader.write(bye, DatagramType.BYE, 0, tag, 0, 1, 256, inc0, inc1, 7, 0, 0, 0, 0, 0, 0, 0, 0);
         codec.seal(bye, DatagramHeader.LENGTH);
         assertThat(codec.check(data, data.limit())).isEqualTo(DatagramCodec.Verdict.OK);
         return List.of(data, ack, bye);
@@ -214,7 +214,7 @@ class FuzzTest {
                 return n;
             }
             default -> { // a wrong version
-                out.put(DatagramHeader.VERSION_OFFSET, (byte) (2 + random.nextInt(250)));
+                out.put(DatagramHeader.VERSION_OFFSET, (byte) (DatagramHeader.VERSION + 1 + random.nextInt(250)));
                 return realLength;
             }
         }

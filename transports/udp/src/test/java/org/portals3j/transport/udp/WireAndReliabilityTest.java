@@ -38,7 +38,7 @@ class WireAndReliabilityTest {
 
     private static int sample(ByteBuffer b, int body) {
         DatagramHeader.write(b, DatagramType.DATA, DatagramHeader.FLAG_FIRST | DatagramHeader.FLAG_LAST, 0x1234, 1, 2,
-                64, 11L, 22L, 33L, 44L, 55L, 0b101L, body - 8, 0, 8, body);
+                64, 11L, 22L, 33L, 44L, 55L, 0b101L, 0L, body - 8, 0, 8, body);
         for (int i = 0; i < body; i++) {
             b.put(DatagramHeader.LENGTH + i, (byte) (i * 3));
         }
@@ -91,7 +91,7 @@ class WireAndReliabilityTest {
         b.putInt(0, DatagramHeader.MAGIC);
         b.put(4, (byte) 9);
         assertThat(codec.check(b, length)).isEqualTo(DatagramCodec.Verdict.VERSION);
-        b.put(4, (byte) 1);
+        b.put(4, (byte) DatagramHeader.VERSION);
         DatagramCodec otherKey = new DatagramCodec(new HmacSha256Mac(new byte[32]));
         assertThat(otherKey.check(b, length)).isEqualTo(DatagramCodec.Verdict.MAC); // CRC fine, key wrong
     }
@@ -146,12 +146,28 @@ class WireAndReliabilityTest {
         assertThat(slots).extracting(s -> s.flags).containsExactly(1, 0, 2, 3);
         List<Long> done = new ArrayList<>();
         RttEstimator rtt = new RttEstimator(1, 1_000_000_000L, 1_000);
-        w.onAck(2, 0, 64, 0, rtt, m -> done.add(m.token));
+        w.onAck(2, 0, 0, 64, 0, rtt, m -> done.add(m.token));
         assertThat(done).isEmpty();
-        w.onAck(4, 0, 64, 0, rtt, m -> done.add(m.token));
+        w.onAck(4, 0, 0, 64, 0, rtt, m -> done.add(m.token));
         assertThat(done).containsExactly(1L, 2L);
         assertThat(w.inFlight()).isZero();
         assertThat(w.plausible(5, 10)).isFalse(); // cannot acknowledge what was never sent
+    }
+
+    @Test
+    void anAcknowledgementsFailedBitsFailTheMessagesTheReceiverCouldNotDeposit() {
+        SendWindow w = new SendWindow(64, 100, 16, 32, 64);
+        for (int i = 1; i <= 3; i++) {
+            message(w, 50, i); // one fragment each: sequence numbers 0, 1, 2
+        }
+        while (w.canTransmitNew()) {
+            w.cutNext();
+        }
+        List<String> done = new ArrayList<>();
+        RttEstimator rtt = new RttEstimator(1, 1_000_000_000L, 1_000);
+        // cumAck 3: bit 0 = sequence 2, bit 2 = sequence 0 failed at the receiver; 1 was deposited
+        w.onAck(3, 0, 0b101, 64, 0, rtt, m -> done.add(m.token + (m.failed ? " failed" : " delivered")));
+        assertThat(done).containsExactly("1 failed", "2 delivered", "3 failed");
     }
 
     @Test
@@ -166,7 +182,7 @@ class WireAndReliabilityTest {
         int before = w.cwnd();
         RttEstimator rtt = new RttEstimator(1, 1_000_000_000L, 1_000);
         // 0 and 1 arrived, 2 lost, 3..6 arrived: cumAck 2, sack bits for 3,4,5,6 (bits 0..3)
-        w.onAck(2, 0b1111, 64, 0, rtt, m -> { });
+        w.onAck(2, 0b1111, 0, 64, 0, rtt, m -> { });
         assertThat(w.nextFastRetransmit()).isEqualTo(2);
         assertThat(w.nextFastRetransmit()).isEqualTo(-1); // once per hole
         assertThat(w.cwnd()).isLessThan(before);

@@ -52,6 +52,15 @@ final class Peer {
     // ---- published acknowledgement state (written by the protocol thread) -----
     volatile long ackCum;
     volatile long ackSack;
+    /**
+     * Protocol thread: the last fragments of the most recent messages from this peer whose deposit failed
+     * here (a ring); reported to the peer in the FAILED bits of every acknowledgement while they are within
+     * 64 of the cumulative ack.
+     */
+    final long[] failedSeqs = new long[8];
+    int failedNext;
+    /** The FAILED bits for {@link #ackCum}, published with it. */
+    volatile long ackFailed;
     volatile long ackWindow;
     /** The cumulative acknowledgement the last datagram to this peer carried. */
     volatile long ackCarried = -1;
@@ -73,6 +82,7 @@ final class Peer {
         this.receive = new ReceiveWindow(receiveWindow);
         this.ackWindow = receiveWindow;
         this.completions = new CompletionList(send, false);
+        java.util.Arrays.fill(failedSeqs, -1L);
     }
 
     InetSocketAddress address() {

@@ -477,7 +477,7 @@ public final class UdpEndpoint implements Transport {
         int bodyLength = headerPart + dataPart;
         long cum = p.ackCum;
         DatagramHeader.write(b, DatagramType.DATA, flags, jobTag, rank, p.rank, (int) p.ackWindow, incarnation,
-                p.incarnation, datagramCounter.getAndIncrement(), slot.seq, cum, p.ackSack, m.payloadLength,
+                p.incarnation, datagramCounter.getAndIncrement(), slot.seq, cum, p.ackSack, p.ackFailed, m.payloadLength,
                 slot.fragmentOffset, headerPart, bodyLength);
         int length = DatagramHeader.LENGTH + bodyLength;
         p.sendCodec.seal(b, length);
@@ -498,7 +498,7 @@ public final class UdpEndpoint implements Transport {
         ByteBuffer b = controlBuffer;
         long cum = p.ackCum;
         DatagramHeader.write(b, type, 0, jobTag, rank, p.rank, (int) p.ackWindow, incarnation, p.incarnation,
-                datagramCounter.getAndIncrement(), 0, cum, p.ackSack, 0, 0, 0, 0);
+                datagramCounter.getAndIncrement(), 0, cum, p.ackSack, p.ackFailed, 0, 0, 0, 0);
         controlCodec.seal(b, DatagramHeader.LENGTH);
         p.ackCarried = cum;
         p.lastSentNanos = now;
@@ -809,7 +809,8 @@ public final class UdpEndpoint implements Transport {
             counters.add(Counters.DROP_DEAD_PEER);
             return false;
         }
-        if (!acknowledged(h, p, DatagramHeader.cumAck(b), DatagramHeader.sack(b), DatagramHeader.window(b), now)) {
+        if (!acknowledged(h, p, DatagramHeader.cumAck(b), DatagramHeader.sack(b), DatagramHeader.failed(b),
+                DatagramHeader.window(b), now)) {
             counters.add(Counters.DROP_MALFORMED);
             return false;
         }
@@ -859,13 +860,13 @@ public final class UdpEndpoint implements Transport {
     }
 
     /** Applies the acknowledgement fields; false if they are impossible (acknowledging unsent data). */
-    private boolean acknowledged(MessageHandler h, Peer p, long cum, long sack, long window, long now) {
+    private boolean acknowledged(MessageHandler h, Peer p, long cum, long sack, long failed, long window, long now) {
         p.lock.lock();
         try {
             if (!p.send.plausible(cum, window)) {
                 return false;
             }
-            p.send.onAck(cum, sack, window, now, p.rtt, p.completions);
+            p.send.onAck(cum, sack, failed, window, now, p.rtt, p.completions);
             long s;
             while ((s = p.send.nextFastRetransmit()) >= 0) {
                 transmit(p, p.send.slot(s), now);
@@ -928,9 +929,18 @@ public final class UdpEndpoint implements Transport {
 
     /** Makes the receive window's acknowledgement state visible to threads that piggyback it. */
     private static void publishAck(Peer p) {
-        p.ackCum = p.receive.cumAck();
+        long cum = p.receive.cumAck();
+        long failed = 0;
+        for (long f : p.failedSeqs) {
+            long below = cum - 1 - f;
+            if (f >= 0 && below >= 0 && below < Long.SIZE) {
+                failed |= 1L << below;
+            }
+        }
+        p.ackFailed = failed; // before ackCum: a reader that sees the new cum sees its failures
         p.ackSack = p.receive.sack();
         p.ackWindow = p.receive.window();
+        p.ackCum = cum;
     }
 
     /** Processes one in-order fragment: header phase, direct deposit, completion. */
@@ -984,6 +994,12 @@ public final class UdpEndpoint implements Transport {
         }
         p.messageNext = offset + data;
         if ((flags & DatagramHeader.FLAG_LAST) != 0) {
+            if (deposit.failed()) {
+                // tell the sender, in every acknowledgement that covers this fragment, that its send failed
+                p.failedSeqs[p.failedNext] = DatagramHeader.seq(b);
+                p.failedNext = (p.failedNext + 1) % p.failedSeqs.length;
+                publishAck(p);
+            }
             finish(h, p);
         }
     }

@@ -204,11 +204,14 @@ public final class SendWindow {
      * Applies an acknowledgement: everything below {@code cumAck} was received, bit {@code i} of
      * {@code sack} says {@code cumAck + 1 + i} was received, and the receiver has room up to
      * {@code cumAck + window}. Messages whose last fragment is now acknowledged go to {@code sink}
-     * (in order); the RTT of a once-sent datagram goes to {@code rtt} (Karn's rule).
+     * (in order), marked failed when {@code failed} says the receiver could not deposit them (bit
+     * {@code i}: the message ending at {@code cumAck - 1 - i}); the RTT of a once-sent datagram goes to
+     * {@code rtt} (Karn's rule).
      *
      * @return the number of fragments newly acknowledged (cumulatively or selectively)
      */
-    public int onAck(long cumAck, long sack, long window, long now, RttEstimator rtt, CompletionSink sink) {
+    public int onAck(long cumAck, long sack, long failed, long window, long now, RttEstimator rtt,
+                     CompletionSink sink) {
         int newly = 0;
         if (cumAck > una) {
             Slot last = slots[(int) ((cumAck - 1) % capacity)];
@@ -223,6 +226,10 @@ public final class SendWindow {
                 OutgoingMessage m = slot.message;
                 slot.message = null;
                 if (m != null && (slot.flags & 2) != 0) {
+                    long below = cumAck - 1 - s;
+                    if (below < Long.SIZE && (failed & (1L << below)) != 0) {
+                        m.failed = true;
+                    }
                     sink.completed(m);
                 }
             }

@@ -13,7 +13,7 @@ import java.nio.ByteOrder;
 public final class DatagramHeader {
     /** "P3UD" read as a little-endian int. */
     public static final int MAGIC = 0x44553350;
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = 4;
@@ -34,10 +34,15 @@ public final class DatagramHeader {
     public static final int MESSAGE_HEADER_LENGTH_OFFSET = 88;
     public static final int RESERVED_OFFSET = 90;
     public static final int BODY_LENGTH_OFFSET = 92;
+    /**
+     * Deposit failures: bit {@code i} set = the message whose last fragment is {@code cumAck - 1 - i}
+     * could not be deposited at the sender of this datagram (its memory went away), so its send failed.
+     */
+    public static final int FAILED_OFFSET = 96;
     /** CRC32C over bytes {@code [0, CRC_OFFSET)} and the body. */
-    public static final int CRC_OFFSET = 96;
+    public static final int CRC_OFFSET = 104;
     /** MAC over bytes {@code [0, MAC_OFFSET)} (the CRC included) and the body. */
-    public static final int MAC_OFFSET = 100;
+    public static final int MAC_OFFSET = 108;
     public static final int MAC_LENGTH = 16;
     /** Header length: the body (message header, then payload bytes) starts here. */
     public static final int LENGTH = MAC_OFFSET + MAC_LENGTH;
@@ -137,13 +142,17 @@ public final class DatagramHeader {
         return b.getInt(BODY_LENGTH_OFFSET);
     }
 
+    public static long failed(ByteBuffer b) {
+        return b.getLong(FAILED_OFFSET);
+    }
+
     /**
      * Writes every header field but the CRC and MAC (which {@link DatagramCodec#seal} adds once the body is
      * in place).
      */
     public static void write(ByteBuffer b, int type, int flags, int jobTag, int source, int destination,
                              int window, long sourceIncarnation, long destinationIncarnation, long counter,
-                             long seq, long cumAck, long sack, long messageLength, long fragmentOffset,
+                             long seq, long cumAck, long sack, long failed, long messageLength, long fragmentOffset,
                              int messageHeaderLength, int bodyLength) {
         b.putInt(MAGIC_OFFSET, MAGIC);
         b.put(VERSION_OFFSET, (byte) VERSION);
@@ -164,5 +173,6 @@ public final class DatagramHeader {
         b.putShort(MESSAGE_HEADER_LENGTH_OFFSET, (short) messageHeaderLength);
         b.putShort(RESERVED_OFFSET, (short) 0);
         b.putInt(BODY_LENGTH_OFFSET, bodyLength);
+        b.putLong(FAILED_OFFSET, failed);
     }
 }

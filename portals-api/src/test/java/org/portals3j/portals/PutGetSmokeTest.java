@@ -1,6 +1,7 @@
 package org.portals3j.portals;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -21,7 +22,7 @@ class PutGetSmokeTest {
     void putWithAckThenGetMoveTheBytesAndPostEveryEvent() throws Exception {
         Job job = Job.local(2);
         List<Transport> endpoints = LocalJob.openAll(Transports.require("inmem"), job, IdleMode.BACKOFF, Map.of());
-        try (Arena arena = Arena.ofConfined()) {
+        try (Arena arena = Arena.ofShared()) {
             Portals a = Portals.create(job, endpoints.get(0));
             Portals b = Portals.create(job, endpoints.get(1));
             a.init();
@@ -71,6 +72,29 @@ class PutGetSmokeTest {
             assertThat(e.offset()).isZero();
             assertThat(e.mlength()).isEqualTo(8);
             assertThat(b.niStatus(nb, StatusRegister.DROP_COUNT)).isZero();
+        } finally {
+            endpoints.forEach(Transport::close);
+        }
+    }
+
+    @Test
+    void memoryConfinedToOneThreadIsRefusedAsAnIllegalDescriptor() throws Exception {
+        Job job = Job.local(1);
+        List<Transport> endpoints = LocalJob.openAll(Transports.require("inmem"), job, IdleMode.BACKOFF, Map.of());
+        try (Arena confined = Arena.ofConfined()) {
+            Portals a = Portals.create(job, endpoints.get(0));
+            a.init();
+            NiHandle ni = a.niInit(InterfaceId.DEFAULT, ProcessId.PID_ANY, null).handle();
+            MemoryDescriptor md = MemoryDescriptor.of(confined.allocate(16));
+            assertThatThrownBy(() -> a.mdBind(ni, md))
+                    .isInstanceOfSatisfying(PortalsException.class, e -> assertThat(e.code()).isEqualTo(ReturnCode.ILL_MD))
+                    .hasMessageContaining("Arena.ofShared()");
+            MeHandle me = a.meAttach(ni, 4, ProcessId.ANY, 0, 0, Unlink.RETAIN, InsertPosition.AFTER);
+            assertThatThrownBy(() -> a.mdAttach(me, md, Unlink.RETAIN, Unlink.RETAIN))
+                    .isInstanceOfSatisfying(PortalsException.class, e -> assertThat(e.code()).isEqualTo(ReturnCode.ILL_MD));
+            // heap memory and shared arenas are reachable from any thread
+            assertThat(a.mdBind(ni, MemoryDescriptor.of(MemorySegment.ofArray(new byte[16])))).isNotEqualTo(MdHandle.NONE);
+            a.fini();
         } finally {
             endpoints.forEach(Transport::close);
         }

@@ -502,6 +502,9 @@ public final class PortalsEngine implements MessageHandler {
      *                 PtlMDAttach/PtlMDUpdate, PTL_INV_EQ for PtlMDBind (L5664, A-14). A live queue of
      *                 another interface is PTL_ILL_MD everywhere (L5362, L5639).
      */
+    /** A thread that owns no segment: a segment accessible by it is accessible by every thread. */
+    private static final Thread NOT_AN_OWNER = Thread.ofPlatform().unstarted(() -> { });
+
     private @Nullable EventQueueState validate(NetworkInterfaceState ni, MemoryDescriptor md, ReturnCode badQueue) {
         String problem = null;
         if (md.length() < 0) {
@@ -514,6 +517,12 @@ public final class PortalsEngine implements MessageHandler {
             problem = "length " + md.length() + " runs past the end of the " + md.start().byteSize() + "-byte segment";
         } else if (!md.start().scope().isAlive()) {
             problem = "the memory of start has been freed (its arena is closed)";
+        } else if (!md.start().isAccessibleBy(NOT_AN_OWNER)) {
+            // An invalid region for a network (L5362, L5639): the transport reads and writes the MD from
+            // its own threads, so a confined segment would fail at random, depending on which thread
+            // delivers. Refuse it at once, saying what to do.
+            problem = "start is confined to one thread (Arena.ofConfined); the network reaches it from other"
+                    + " threads: allocate it from Arena.ofShared(), Arena.global() or Arena.ofAuto()";
         }
         if (problem == null && md.threshold() < MemoryDescriptor.THRESH_INF) {
             problem = "threshold " + md.threshold() + " is negative (use THRESH_INF for no bound)";

@@ -124,10 +124,15 @@ final class InMemoryEndpoint implements Transport {
             return;
         }
         if (target.tryAcquireDrain()) {
-            if (target.handler != null && target.inboxEmpty()) {
-                target.deliver(rank, this, header, headerLength, payload, payloadOffset, payloadLength, token);
-            } else {
-                target.enqueue(rank, this, header, headerLength, payload, payloadOffset, payloadLength, token);
+            try {
+                if (target.handler != null && target.inboxEmpty()) {
+                    target.deliver(rank, this, header, headerLength, payload, payloadOffset, payloadLength, token);
+                } else {
+                    target.enqueue(rank, this, header, headerLength, payload, payloadOffset, payloadLength, token);
+                }
+            } catch (RuntimeException | Error e) {
+                DRAINING.setRelease(target.drain, 0); // a flag left set would stall the target forever
+                throw e;
             }
             target.drainAndRelease();
         } else {
@@ -185,15 +190,18 @@ final class InMemoryEndpoint implements Transport {
     /** Delivers everything queued, lets go of the flag, and takes it again if more arrived meanwhile. */
     private void drainAndRelease() {
         do {
-            if (handler != null && !closed) {
-                Envelope e;
-                while ((e = takeQueued()) != null) {
-                    deliver(e.sourceRank, e.source, e.header, e.headerLength,
-                            e.payload, e.payloadOffset, e.payloadLength, e.token);
-                    recycle(e);
+            try {
+                if (handler != null && !closed) {
+                    Envelope e;
+                    while ((e = takeQueued()) != null) {
+                        deliver(e.sourceRank, e.source, e.header, e.headerLength,
+                                e.payload, e.payloadOffset, e.payloadLength, e.token);
+                        recycle(e);
+                    }
                 }
+            } finally {
+                DRAINING.setRelease(drain, 0); // also when a delivery throws: never stall the endpoint
             }
-            DRAINING.setRelease(drain, 0);
         } while (handler != null && !closed && !inboxEmpty() && tryAcquireDrain());
     }
 
@@ -217,8 +225,9 @@ final class InMemoryEndpoint implements Transport {
             try {
                 MemorySegment.copy(payload, payloadOffset, deposit.segment(), deposit.offset(), n);
                 deposit.addDeposited(n);
-            } catch (IllegalStateException | IndexOutOfBoundsException | UnsupportedOperationException e) {
-                // The source memory went away (its arena was closed) or the target is read-only:
+            } catch (IllegalStateException | WrongThreadException | IndexOutOfBoundsException | UnsupportedOperationException e) {
+                // The source memory went away (its arena was closed), is confined to another thread,
+                // or the target is read-only:
                 // the transfer fails at both ends.
                 deposit.fail();
                 delivered = false;

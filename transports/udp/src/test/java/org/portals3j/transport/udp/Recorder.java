@@ -30,6 +30,8 @@ final class Recorder implements MessageHandler {
     final ConcurrentLinkedQueue<Integer> failedPeers = new ConcurrentLinkedQueue<>();
     final ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
     volatile long acceptLimit = Long.MAX_VALUE;
+    /** When set, payloads are accepted into this segment rather than a fresh array. */
+    volatile @org.checkerframework.checker.nullness.qual.Nullable MemorySegment destination;
     volatile boolean discardAll;
     volatile long stallMillis;
     private boolean headerPhase;
@@ -47,8 +49,9 @@ final class Recorder implements MessageHandler {
         currentId = headerLength >= 4 ? header.get(ValueLayout.JAVA_INT_UNALIGNED, 0) : -1;
         currentLength = payloadLength;
         long n = Math.min(acceptLimit, payloadLength);
+        MemorySegment into = destination;
         if (!discardAll && n > 0) {
-            deposit.accept(MemorySegment.ofArray(new byte[(int) n]), 0, n);
+            deposit.accept(into != null ? into : MemorySegment.ofArray(new byte[(int) n]), 0, n);
         }
     }
 
@@ -60,7 +63,7 @@ final class Recorder implements MessageHandler {
         }
         headerPhase = false;
         long crc = 0;
-        if (deposit.accepted()) {
+        if (deposit.accepted() && !deposit.failed()) {
             CRC32C c = new CRC32C();
             c.update(deposit.segment().asSlice(deposit.offset(), deposit.deposited()).asByteBuffer());
             crc = c.getValue();

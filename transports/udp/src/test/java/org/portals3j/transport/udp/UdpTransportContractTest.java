@@ -176,4 +176,25 @@ class UdpTransportContractTest {
         Recorder.await("next", 10_000, () -> b.messages.size() == 2 && a.completions.size() == 2);
         assertThat(a.completions).hasSize(2).containsEntry(10L, true);
     }
+
+    @Test
+    void aDestinationConfinedToAnotherThreadFailsTheMessageAtBothEndsAndLosesNothing() throws Exception {
+        List<Transport> t = jobs.open(Job.local(2), Map.of());
+        Recorder a = new Recorder();
+        Recorder b = new Recorder();
+        t.get(0).start(a);
+        t.get(1).start(b);
+        try (java.lang.foreign.Arena confined = java.lang.foreign.Arena.ofConfined()) {
+            b.destination = confined.allocate(100); // the protocol thread cannot write it
+            t.get(0).send(1, Recorder.header(1), 16, Recorder.payload(100, 1), 0, 100, 1L);
+            Recorder.await("failed message", 10_000, () -> b.messages.size() == 1 && a.completions.size() == 1);
+            assertThat(b.messages.element().failed()).isTrue();
+            assertThat(a.completions).containsEntry(1L, false);
+            b.destination = null;
+            t.get(0).send(1, Recorder.header(2), 16, Recorder.payload(100, 2), 0, 100, 2L);
+            Recorder.await("next", 10_000, () -> b.messages.size() == 2 && a.completions.size() == 2);
+            assertThat(a.completions).containsEntry(2L, true);
+            assertThat(b.violations).isEmpty();
+        }
+    }
 }

@@ -465,7 +465,7 @@ public final class UdpEndpoint implements Transport {
             try {
                 MemorySegment.copy(m.payload, m.payloadOffset + slot.fragmentOffset, p.sendSegment,
                         DatagramHeader.LENGTH + headerPart, dataPart);
-            } catch (IllegalStateException | IndexOutOfBoundsException e) {
+            } catch (IllegalStateException | WrongThreadException | IndexOutOfBoundsException e) {
                 m.failed = true; // the payload's memory went away (its arena was closed)
             }
         }
@@ -988,7 +988,7 @@ public final class UdpEndpoint implements Transport {
                 MemorySegment.copy(pb.segment, DatagramHeader.LENGTH + headerLength, deposit.segment(),
                         deposit.offset() + offset, n);
                 deposit.addDeposited(n);
-            } catch (IllegalStateException | IndexOutOfBoundsException | UnsupportedOperationException e) {
+            } catch (IllegalStateException | WrongThreadException | IndexOutOfBoundsException | UnsupportedOperationException e) {
                 deposit.fail(); // the destination memory went away or is read-only
             }
         }

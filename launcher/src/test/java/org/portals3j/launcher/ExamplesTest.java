@@ -1,0 +1,28 @@
+package org.portals3j.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.portals3j.examples.Ring;
+
+/** The shipped example programs run under the launcher on both transports. */
+class ExamplesTest {
+
+    @Test
+    void theRingExampleGoesRoundThreeProcessesOverUdp() throws Exception {
+        LauncherProcess run = LauncherProcess.start("run", "-n", "3", "--transport", "udp", "--",
+                Ring.class.getName(), "2");
+        assertThat(run.await()).as("stdout %s stderr %s", run.out, run.err).isZero();
+        assertThat(run.out).contains("[0] ring of 3 ranks: 2 laps, final token 6", "[1] rank 1 of 3: lap 2, token 4 from rank 0",
+                "[2] rank 2 of 3: lap 1, token 2 from rank 1");
+    }
+
+    @Test
+    void theRingExampleGoesRoundFourThreadsOverInmem() throws Exception {
+        LauncherProcess run = LauncherProcess.start("run", "-n", "4", "--transport", "inmem", "--",
+                Ring.class.getName(), "3");
+        assertThat(run.await()).as("stdout %s stderr %s", run.out, run.err).isZero();
+        assertThat(run.out).contains("[0] ring of 4 ranks: 3 laps, final token 12",
+                "[3] rank 3 of 4: lap 3, token 11 from rank 2");
+    }
+}

@@ -120,7 +120,7 @@ public final class PingPong {
     }
 
     /** Datagram size of the raw baseline unless the transport options set {@code udp.datagramSize}. */
-    static final int DEFAULT_DATAGRAM_SIZE = 65000;
+    static final int DEFAULT_DATAGRAM_SIZE = org.portals3j.transport.udp.UdpOptions.DEFAULT_DATAGRAM_SIZE;
 
     /** What to run. */
     public record Options(String transport, Map<String, String> transportOptions, Baseline baseline, IdleMode idle,

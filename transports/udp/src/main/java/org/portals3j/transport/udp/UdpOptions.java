@@ -23,7 +23,9 @@ public final class UdpOptions {
     public static final String PORT = "udp.port";
     /**
      * Largest datagram, in bytes, header ({@value DatagramHeader#LENGTH} bytes) included; 512 to 65507.
-     * Default {@value #DEFAULT_DATAGRAM_SIZE}, measured best on loopback. For a 1500-byte MTU use 1472
+     * Default {@value #DEFAULT_DATAGRAM_SIZE}: loopback's MTU is 64 KiB, so nothing fragments, and the fewest
+     * datagrams means the fewest system calls (measured on a 1 MiB stream here: 8972, 16384, 32768 and
+     * 65000 within 10% of each other, all bound by the MAC's ~1 GB/s). For a 1500-byte MTU use 1472
      * (1348 payload bytes per datagram), for a 9000-byte MTU 8972 (8848): larger datagrams are
      * fragmented by IP, and one lost IP fragment loses the datagram.
      */

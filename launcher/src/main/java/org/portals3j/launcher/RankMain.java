@@ -2,6 +2,7 @@ package org.portals3j.launcher;
 
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.runtime.JobRuntime;
 import org.portals3j.transport.TransportException;
 
@@ -41,9 +42,25 @@ public final class RankMain {
         try {
             MainClasses.invoke(main, Arrays.copyOfRange(args, 1, args.length));
         } catch (Throwable t) {
-            System.err.print("Exception in thread \"main\" ");
-            t.printStackTrace();
+            @Nullable TransportException config = transportProblem(t);
+            if (config != null) {
+                // a configuration problem (port in use, another job key, ...): its one line says what to do
+                System.err.println("portals: " + config.getMessage());
+            } else {
+                System.err.print("Exception in thread \"main\" ");
+                t.printStackTrace();
+            }
             System.exit(1);
         }
+    }
+
+    /** The TransportException behind {@code t}, if the rank failed because its transport could not start. */
+    static @Nullable TransportException transportProblem(Throwable t) {
+        for (@Nullable Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof TransportException e) {
+                return e;
+            }
+        }
+        return null;
     }
 }

@@ -64,6 +64,21 @@ class RunCommandConfigurationTest {
     }
 
     @Test
+    void aUdpPortInUseEndsTheJobWithTheTransportsOneLine() throws Exception {
+        try (java.nio.channels.DatagramChannel taken = java.nio.channels.DatagramChannel.open()
+                .bind(new java.net.InetSocketAddress("127.0.0.1", 0))) {
+            int port = ((java.net.InetSocketAddress) taken.getLocalAddress()).getPort();
+            LauncherProcess run = ran("run", "-n", "2", "--transport-option", "udp.port=" + port, "--",
+                    org.portals3j.examples.Ring.class.getName());
+            assertThat(run.process.exitValue()).isEqualTo(1);
+            assertThat(run.err).contains("[0] portals: UDP port " + port + " on 127.0.0.1 (rank 0) is already in use;"
+                    + " choose another base port with udp.port=... or 0 for any free port");
+            assertThat(run.err).noneMatch(l -> l.contains("\tat ")); // no stack trace
+            assertThat(run.err).anyMatch(l -> l.startsWith("portals run: rank 0 exited with status 1"));
+        }
+    }
+
+    @Test
     void helpIsThereForTheCommandAndForRunAndAMissingCommandIsAUsageError() throws Exception {
         LauncherProcess help = ran("--help");
         assertThat(help.process.exitValue()).isZero();

@@ -19,7 +19,10 @@ import org.portals3j.transport.udp.internal.wire.HmacSha256Mac;
 public final class UdpOptions {
     /** Address to bind and publish. Default {@value #DEFAULT_HOST}. Use the host's address on a real network. */
     public static final String HOST = "udp.host";
-    /** Port to bind; {@code 0} (default) takes any free port. */
+    /**
+     * Base port: rank {@code r} binds {@code udp.port + r}, so that one setting serves every rank of a job,
+     * several to a host; {@code 0} (default) takes any free port (peers learn it through the rendezvous).
+     */
     public static final String PORT = "udp.port";
     /**
      * Largest datagram, in bytes, header ({@value DatagramHeader#LENGTH} bytes) included; 512 to 65507.

@@ -31,9 +31,25 @@ class BadConfigTest {
             int port = ((InetSocketAddress) taken.getLocalAddress()).getPort();
             assertThatThrownBy(() -> jobs.openRank(Job.local(1), 0, Map.of(UdpOptions.PORT, Integer.toString(port))))
                     .isInstanceOf(TransportException.class)
-                    .hasMessage("UDP port " + port + " on 127.0.0.1 is already in use; choose another with udp.port=... "
-                            + "or 0 for any free port");
+                    .hasMessage("UDP port " + port + " on 127.0.0.1 (rank 0) is already in use; choose another base"
+                            + " port with udp.port=... or 0 for any free port");
         }
+    }
+
+    @Test
+    void udpPortIsABasePortRankRBindsPortPlusR() throws Exception {
+        int base;
+        try (DatagramChannel probe = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
+            base = ((InetSocketAddress) probe.getLocalAddress()).getPort();
+        }
+        Job job = Job.local(3);
+        java.util.List<org.portals3j.transport.Transport> t = jobs.open(job, Map.of(UdpOptions.PORT, Integer.toString(base)));
+        for (int r = 0; r < 3; r++) {
+            assertThat(((org.portals3j.transport.udp.internal.endpoint.UdpEndpoint) t.get(r)).localAddress().getPort())
+                    .isEqualTo(base + r);
+        }
+        assertThatThrownBy(() -> jobs.openRank(Job.local(2), 1, Map.of(UdpOptions.PORT, "65535")))
+                .isInstanceOf(TransportException.class).hasMessageContaining("beyond 65535");
     }
 
     @Test

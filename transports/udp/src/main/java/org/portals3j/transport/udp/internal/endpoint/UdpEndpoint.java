@@ -184,18 +184,24 @@ public final class UdpEndpoint implements Transport {
             throw new TransportException("cannot resolve " + UdpOptions.HOST + "=" + settings.host()
                     + "; give an IP address or a host name this machine can resolve");
         }
+        int port = settings.port() == 0 ? 0 : settings.port() + config.rank(); // udp.port is the job's base port
+        if (port > 65535) {
+            throw new TransportException(UdpOptions.PORT + "=" + settings.port() + " puts rank " + config.rank()
+                    + " on port " + port + ", beyond 65535; choose a base port below " + (65536 - config.job().size()));
+        }
         DatagramIo io;
         try {
-            io = ChannelIo.bind(new InetSocketAddress(host, settings.port()));
+            io = ChannelIo.bind(new InetSocketAddress(host, port));
         } catch (BindException e) {
-            if (settings.port() != 0 && String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("in use")) {
-                throw new TransportException("UDP port " + settings.port() + " on " + settings.host()
-                        + " is already in use; choose another with " + UdpOptions.PORT + "=... or 0 for any free port");
+            if (port != 0 && String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("in use")) {
+                throw new TransportException("UDP port " + port + " on " + settings.host() + " (rank " + config.rank()
+                        + ") is already in use; choose another base port with " + UdpOptions.PORT
+                        + "=... or 0 for any free port");
             }
-            throw new TransportException("cannot bind UDP " + settings.host() + ":" + settings.port() + " (" + e.getMessage()
+            throw new TransportException("cannot bind UDP " + settings.host() + ":" + port + " (" + e.getMessage()
                     + "); set " + UdpOptions.HOST + " to an address of this machine");
         } catch (IOException e) {
-            throw new TransportException("cannot open a UDP socket on " + settings.host() + ":" + settings.port()
+            throw new TransportException("cannot open a UDP socket on " + settings.host() + ":" + port
                     + " (" + e.getMessage() + ")");
         }
         if (settings.faulty()) {

@@ -569,7 +569,7 @@ public final class UdpEndpoint implements Transport {
                 continue;
             }
             try {
-                progress = progressOnce(h);
+                progress = progressOnce(h, 64);
             } finally {
                 progressLock.unlock();
             }
@@ -618,22 +618,24 @@ public final class UdpEndpoint implements Transport {
             return false;
         }
         try {
-            return running && progressOnce(h);
+            // one datagram per call: the caller looks for its event after each, before paying for
+            // another receive system call
+            return running && progressOnce(h, 1);
         } finally {
             progressLock.unlock();
         }
     }
 
     /**
-     * One round of the receive path: up to 64 datagrams, the acknowledgements that are due, and the timers
-     * when their period passed or nothing arrived. Caller holds {@link #progressLock}.
+     * One round of the receive path: up to {@code maxDatagrams} datagrams, the acknowledgements that are due,
+     * and the timers when their period passed. Caller holds {@link #progressLock}.
      *
      * @return whether a datagram arrived
      */
-    private boolean progressOnce(MessageHandler h) {
+    private boolean progressOnce(MessageHandler h, int maxDatagrams) {
         boolean progress = false;
         boolean drained = false;
-        for (int i = 0; i < 64 && running; i++) {
+        for (int i = 0; i < maxDatagrams && running; i++) {
             PooledBuffer buf = takeBuffer();
             boolean got;
             try {

@@ -5,6 +5,8 @@ import java.util.Locale;
 import java.util.Map;
 import org.portals3j.transport.TransportException;
 import org.portals3j.transport.udp.internal.wire.DatagramHeader;
+import org.portals3j.transport.udp.internal.wire.AesGcmMac;
+import org.portals3j.transport.udp.internal.wire.AutoMac;
 import org.portals3j.transport.udp.internal.wire.GmacMac;
 import org.portals3j.transport.udp.internal.wire.HmacSha256Mac;
 
@@ -60,7 +62,11 @@ public final class UdpOptions {
      * {@value #DEFAULT_ACK_DELAY_MICROS} µs.
      */
     public static final String ACK_DELAY_MICROS = "udp.ackDelayMicros";
-    /** Datagram authentication: {@code hmac-sha256} (default) or {@code gmac}. */
+    /**
+     * Datagram authentication: {@code auto} (default: HMAC-SHA256 up to 8 KiB datagrams, AES-GCM with the
+     * body encrypted above, each keyed with a key derived from the job key), {@code hmac-sha256},
+     * {@code aes-gcm} or {@code gmac} (one algorithm for every datagram, keyed with the job key).
+     */
     public static final String MAC = "udp.mac";
     /** How long {@code start()} waits for every peer's address. Default {@value #DEFAULT_RENDEZVOUS_TIMEOUT_MILLIS} ms. */
     public static final String RENDEZVOUS_TIMEOUT_MILLIS = "udp.rendezvousTimeoutMillis";
@@ -96,7 +102,7 @@ public final class UdpOptions {
     /**
      * The parsed options.
      *
-     * @param mac {@code hmac-sha256} or {@code gmac}
+     * @param mac {@code auto}, {@code hmac-sha256}, {@code aes-gcm} or {@code gmac}
      */
     public record Settings(String host, int port, int datagramSize, int window, long heartbeatMillis,
                            long peerTimeoutMillis, long rtoMinMicros, long rtoMaxMillis, long ackDelayMicros,
@@ -141,9 +147,9 @@ public final class UdpOptions {
                     + " (µs); valid keys: " + String.join(", ", KEYS));
         }
         long ackDelay = integer(options, ACK_DELAY_MICROS, DEFAULT_ACK_DELAY_MICROS, 0, 1_000_000);
-        String mac = options.getOrDefault(MAC, HmacSha256Mac.NAME).trim().toLowerCase(Locale.ROOT);
-        if (!mac.equals(HmacSha256Mac.NAME) && !mac.equals(GmacMac.NAME)) {
-            throw bad(MAC, mac, HmacSha256Mac.NAME + " or " + GmacMac.NAME);
+        String mac = options.getOrDefault(MAC, AutoMac.NAME).trim().toLowerCase(Locale.ROOT);
+        if (!List.of(AutoMac.NAME, HmacSha256Mac.NAME, AesGcmMac.NAME, GmacMac.NAME).contains(mac)) {
+            throw bad(MAC, mac, AutoMac.NAME + ", " + HmacSha256Mac.NAME + ", " + AesGcmMac.NAME + " or " + GmacMac.NAME);
         }
         long rendezvous = integer(options, RENDEZVOUS_TIMEOUT_MILLIS, DEFAULT_RENDEZVOUS_TIMEOUT_MILLIS, 0, 86_400_000);
         return new Settings(host, port, datagramSize, window, heartbeat, timeout, rtoMin, rtoMax, ackDelay, mac,

@@ -67,22 +67,29 @@
  * fields (job tag, ranks, incarnations, type, flags, lengths and offsets against the message, header
  * length, acknowledgements against what was sent, sequence numbers against the window). Anything that
  * fails is dropped and counted ({@code drop.*} in {@code counters()}); no input can throw out of the
- * receive loop. The MAC is HMAC-SHA256 truncated to 16 bytes (RFC 4868) by default, or AES-GMAC
- * ({@code udp.mac=gmac}; IV = sender rank and the 64-bit datagram counter, which starts at a random value
- * per endpoint and is never reused). Measured here (2 cores with SHA-NI and AES-NI): HMAC-SHA256 runs at
- * ~1.1 GB/s and, built on {@code MessageDigest} (the JDK's {@code javax.crypto.Mac} allocates two digests
- * per datagram), allocates nothing. The JDK's GMAC is faster on byte arrays in isolation (~2.5 GB/s), but
- * over a 64 KB datagram it buffers the additional data internally (copying and allocating it) and
- * {@code Cipher.init} allocates ~1.5 KB per datagram: in the 1 MiB stream it was no faster than HMAC
- * (0.69 vs 0.66 GB/s) while allocating ~15 KB per small round trip. Hence HMAC. Every datagram byte
- * passes through the MAC on both ends, which is what bounds this transport's bandwidth (see the bench
- * README).
+ * receive loop. The CRC covers the header up to it and the body as sent and is computed last; the MAC
+ * covers the header up to the CRC and the body. By default ({@code udp.mac=auto}) datagrams up to 8 KiB
+ * carry HMAC-SHA256 truncated to 16 bytes (RFC 4868), larger ones are sealed with AES-GCM: the body is
+ * encrypted in place, the header is authenticated data, the tag is the MAC field. Each algorithm has its own
+ * key derived from the job key (HMAC-SHA256(job key, label)); both ends choose by the datagram's length.
+ * GCM's IV is the sender's rank and the 64-bit datagram counter, which starts at a random value per
+ * endpoint and is never reused.
+ *
+ * <p>Why two, as measured here (2 cores with SHA-NI and AES-NI): HMAC-SHA256, built on
+ * {@code MessageDigest} (the JDK's {@code javax.crypto.Mac} allocates two digests per datagram), costs
+ * ~0.4 us on a small datagram and allocates nothing, but runs at ~1.1 GB/s, which bounded a 1 MiB stream
+ * at 0.57 GB/s. The JDK's AES-GCM runs at ~2 GB/s on a 64 KB datagram in place but {@code Cipher.init}
+ * allocates ~3.4 KB per datagram: with it for bulk datagrams the stream reached 0.90 GB/s, and small
+ * datagrams stay allocation-free. {@code udp.mac=hmac-sha256}, {@code aes-gcm} or {@code gmac} (AES-GMAC,
+ * which authenticates without encrypting but buffers and copies a 64 KB datagram internally) force one
+ * algorithm, keyed with the job key itself.
  *
  * <p>The MAC protects against injection and spoofing by anyone who does not hold the job key, against
  * stray traffic of other jobs (a different key, and a job tag checked too) and of earlier incarnations of
  * an endpoint (incarnation ids), and against tampering in transit. Replays of captured datagrams are
  * dropped as duplicates within a connection's lifetime (sequence numbers) and as stale across
- * incarnations. It does not give confidentiality (payloads are not encrypted), it cannot stop a party
+ * incarnations. It does not give confidentiality: datagrams over 8 KiB happen to be encrypted, smaller
+ * ones are not, so treat payloads as visible on the network. It cannot stop a party
  * that holds the key, and it does not prevent denial of service by flooding (a flood costs a CRC, and a
  * MAC for datagrams that pass the CRC).
  *

@@ -33,10 +33,10 @@ import org.portals3j.runtime.Job;
 import org.portals3j.runtime.LocalRendezvous;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.udp.internal.endpoint.UdpEndpoint;
+import org.portals3j.transport.udp.internal.wire.AutoMac;
 import org.portals3j.transport.udp.internal.wire.DatagramCodec;
 import org.portals3j.transport.udp.internal.wire.DatagramHeader;
 import org.portals3j.transport.udp.internal.wire.DatagramType;
-import org.portals3j.transport.udp.internal.wire.HmacSha256Mac;
 
 /**
  * 100,000+ random and mutated datagrams from a stranger's socket hit rank 1 while rank 0 Puts 16 MiB to it
@@ -135,7 +135,7 @@ class FuzzTest {
         long inc0 = Long.parseUnsignedLong(r.lookup(0, UdpEndpoint.KEY_INCARNATION, Duration.ofSeconds(1)), 16);
         long inc1 = Long.parseUnsignedLong(r.lookup(1, UdpEndpoint.KEY_INCARNATION, Duration.ofSeconds(1)), 16);
         int tag = jobTag(job.id());
-        DatagramCodec codec = new DatagramCodec(new HmacSha256Mac(job.key().bytes()));
+        DatagramCodec codec = new DatagramCodec(new AutoMac(job.key().bytes())); // the default authenticator
         ByteBuffer data = ByteBuffer.allocate(600).order(ByteOrder.LITTLE_ENDIAN);
         DatagramHeader.write(data, DatagramType.DATA, DatagramHeader.FLAG_FIRST, tag, 0, 1, 256, inc0, inc1, 5, 3, 0, 0, 0,
                 100_000, 0, 88, 88 + 400);

@@ -7,6 +7,7 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 import org.portals3j.transport.udp.internal.io.PooledBuffer;
@@ -33,7 +34,44 @@ class WireAndReliabilityTest {
     }
 
     private static DatagramMac mac(String name) {
-        return name.equals("gmac") ? new GmacMac(KEY) : new HmacSha256Mac(KEY);
+        return switch (name) {
+            case "gmac" -> new GmacMac(KEY);
+            case "aes-gcm" -> new org.portals3j.transport.udp.internal.wire.AesGcmMac(KEY);
+            case "auto" -> new org.portals3j.transport.udp.internal.wire.AutoMac(KEY);
+            default -> new HmacSha256Mac(KEY);
+        };
+    }
+
+    /**
+     * Sealers that encrypt the body in place: the check decrypts it in place, so every flip is tried on a
+     * fresh copy of the sealed datagram. {@code auto} with a 9000-byte body takes AES-GCM, with 40 HMAC.
+     */
+    @ParameterizedTest
+    @CsvSource({"aes-gcm, 40, 1", "auto, 40, 1", "auto, 9000, 13"})
+    void sealedDatagramsOpenToTheirPlaintextAndAnyFlippedBitIsRejected(String macName, int body, int bitStep) {
+        DatagramCodec sender = new DatagramCodec(mac(macName));
+        DatagramCodec receiver = new DatagramCodec(mac(macName));
+        int capacity = DatagramHeader.LENGTH + body + DatagramHeader.TRAILER_ROOM;
+        ByteBuffer b = ByteBuffer.allocateDirect(capacity).order(ByteOrder.LITTLE_ENDIAN);
+        int length = sample(b, body);
+        byte[] plain = new byte[body];
+        b.get(DatagramHeader.LENGTH, plain);
+        sender.seal(b, length);
+        byte[] sealed = new byte[length];
+        b.get(0, sealed);
+        boolean encrypted = !java.util.Arrays.equals(plain, java.util.Arrays.copyOfRange(sealed, DatagramHeader.LENGTH, length));
+        assertThat(encrypted).as("body encrypted on the wire").isEqualTo(macName.equals("aes-gcm") || body > 8192);
+        assertThat(receiver.check(b, length)).isEqualTo(DatagramCodec.Verdict.OK);
+        byte[] opened = new byte[body];
+        b.get(DatagramHeader.LENGTH, opened);
+        assertThat(opened).as("the body after the check").isEqualTo(plain);
+        for (int bit = 0; bit < length * 8; bit += bitStep) {
+            b.put(0, sealed);
+            b.put(bit >>> 3, (byte) (b.get(bit >>> 3) ^ (1 << (bit & 7))));
+            assertThat(receiver.check(b, length)).as("bit %d", bit).isNotEqualTo(DatagramCodec.Verdict.OK);
+        }
+        b.put(0, sealed);
+        assertThat(receiver.check(b, length)).isEqualTo(DatagramCodec.Verdict.OK);
     }
 
     private static int sample(ByteBuffer b, int body) {

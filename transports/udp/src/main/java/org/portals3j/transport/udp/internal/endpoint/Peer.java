@@ -10,6 +10,7 @@ import org.portals3j.transport.Deposit;
 import org.portals3j.transport.udp.internal.reliability.ReceiveWindow;
 import org.portals3j.transport.udp.internal.reliability.RttEstimator;
 import org.portals3j.transport.udp.internal.reliability.SendWindow;
+import org.portals3j.transport.udp.internal.wire.DatagramHeader;
 import org.portals3j.transport.udp.internal.wire.DatagramCodec;
 
 /**
@@ -76,7 +77,8 @@ final class Peer {
         this.rank = rank;
         this.send = new SendWindow(window, bodyCapacity, maxHeaderLength, Math.min(window, 64), 16);
         this.rtt = rtt;
-        this.sendBuffer = ByteBuffer.allocateDirect(datagramSize).order(ByteOrder.LITTLE_ENDIAN);
+        this.sendBuffer = ByteBuffer.allocateDirect(datagramSize + DatagramHeader.TRAILER_ROOM)
+                .order(ByteOrder.LITTLE_ENDIAN);
         this.sendSegment = MemorySegment.ofBuffer(sendBuffer);
         this.sendCodec = sendCodec;
         this.receive = new ReceiveWindow(receiveWindow);

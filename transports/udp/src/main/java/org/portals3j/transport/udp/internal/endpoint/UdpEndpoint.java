@@ -37,6 +37,8 @@ import org.portals3j.transport.udp.internal.reliability.OutgoingMessage;
 import org.portals3j.transport.udp.internal.reliability.ReceiveWindow;
 import org.portals3j.transport.udp.internal.reliability.RttEstimator;
 import org.portals3j.transport.udp.internal.reliability.SendWindow;
+import org.portals3j.transport.udp.internal.wire.AesGcmMac;
+import org.portals3j.transport.udp.internal.wire.AutoMac;
 import org.portals3j.transport.udp.internal.wire.DatagramCodec;
 import org.portals3j.transport.udp.internal.wire.DatagramHeader;
 import org.portals3j.transport.udp.internal.wire.DatagramMac;
@@ -159,7 +161,12 @@ public final class UdpEndpoint implements Transport {
     }
 
     private static DatagramMac newMac(UdpOptions.Settings settings, byte[] key) {
-        return settings.mac().equals(GmacMac.NAME) ? new GmacMac(key) : new HmacSha256Mac(key);
+        return switch (settings.mac()) {
+            case GmacMac.NAME -> new GmacMac(key);
+            case HmacSha256Mac.NAME -> new HmacSha256Mac(key);
+            case AesGcmMac.NAME -> new AesGcmMac(key);
+            default -> new AutoMac(key);
+        };
     }
 
     /** The job tag: the first four bytes of SHA-256 of the job id (tells jobs apart, cheaply, before the MAC). */
@@ -563,9 +570,11 @@ public final class UdpEndpoint implements Transport {
             }
             boolean progress;
             if (!progressLock.tryLock()) {
-                // a poller holds the receive path: never queue behind it (its unlock would then pay
-                // for waking this thread); it will have refreshed lastPollNanos
-                Thread.onSpinWait();
+                // A poller holds the receive path, maybe for long (acknowledgements it took opened the
+                // window, and it is sending the datagrams that were waiting). Never queue behind it (its
+                // unlock would pay for waking this thread) and never spin beside it (on 2 cores that
+                // takes the core it needs): look again a little later.
+                LockSupport.parkNanos(POLL_GRACE_NANOS / 10);
                 continue;
             }
             try {

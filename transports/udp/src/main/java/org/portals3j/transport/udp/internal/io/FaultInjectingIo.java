@@ -3,6 +3,7 @@ package org.portals3j.transport.udp.internal.io;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import org.portals3j.transport.udp.internal.wire.DatagramHeader;
 import java.util.SplittableRandom;
 
 /**
@@ -35,8 +36,8 @@ public final class FaultInjectingIo implements DatagramIo {
         this.reorder = reorder;
         this.corrupt = corrupt;
         this.random = new SplittableRandom(seed);
-        this.pending = ByteBuffer.allocateDirect(datagramSize);
-        this.delayed = ByteBuffer.allocateDirect(datagramSize);
+        this.pending = ByteBuffer.allocateDirect(datagramSize + DatagramHeader.TRAILER_ROOM);
+        this.delayed = ByteBuffer.allocateDirect(datagramSize + DatagramHeader.TRAILER_ROOM);
     }
 
     private static void copy(ByteBuffer from, ByteBuffer to) {

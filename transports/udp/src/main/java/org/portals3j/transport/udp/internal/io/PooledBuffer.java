@@ -14,7 +14,8 @@ public final class PooledBuffer {
     public final MemorySegment segment;
 
     public PooledBuffer(int size) {
-        this.buffer = ByteBuffer.allocateDirect(size).order(ByteOrder.LITTLE_ENDIAN);
+        this.buffer = ByteBuffer.allocateDirect(size + org.portals3j.transport.udp.internal.wire.DatagramHeader.TRAILER_ROOM)
+                .order(ByteOrder.LITTLE_ENDIAN);
         this.segment = MemorySegment.ofBuffer(buffer);
     }
 }

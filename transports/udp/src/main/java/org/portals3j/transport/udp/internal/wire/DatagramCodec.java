@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 
 /**
- * Seals outgoing datagrams (CRC32C, then MAC) and checks incoming ones in the order that matters for
+ * Seals outgoing datagrams (MAC, then CRC32C) and checks incoming ones in the order that matters for
  * hostile input: length, magic and version first (cheap, no trust needed), then the CRC (catches
  * corruption cheaply), then the MAC (only then is anything in the datagram trusted). Field checks come
  * after, in the endpoint. One instance per thread.
@@ -42,13 +42,16 @@ public final class DatagramCodec {
         }
     }
 
-    /** Adds CRC and MAC to the datagram {@code [0, length)} whose header and body are written. */
+    /**
+     * Adds MAC (which may encrypt the body in place) and then the CRC of the final bytes to the datagram
+     * {@code [0, length)} whose header and body are written.
+     */
     public void seal(ByteBuffer b, int length) {
-        b.putInt(DatagramHeader.CRC_OFFSET, crcOf(b, length));
         mac.sign(b, length);
+        b.putInt(DatagramHeader.CRC_OFFSET, crcOf(b, length));
     }
 
-    /** Checks the datagram {@code [0, length)}; never throws. */
+    /** Checks the datagram {@code [0, length)} (and decrypts its body in place if it was encrypted); never throws. */
     public Verdict check(ByteBuffer b, int length) {
         if (length < DatagramHeader.LENGTH || length > b.capacity()) {
             return Verdict.SHORT;

@@ -39,11 +39,19 @@ public final class DatagramHeader {
      * could not be deposited at the sender of this datagram (its memory went away), so its send failed.
      */
     public static final int FAILED_OFFSET = 96;
-    /** CRC32C over bytes {@code [0, CRC_OFFSET)} and the body. */
+    /** CRC32C over bytes {@code [0, CRC_OFFSET)} and the body as sent; computed last, checked first. */
     public static final int CRC_OFFSET = 104;
-    /** MAC over bytes {@code [0, MAC_OFFSET)} (the CRC included) and the body. */
+    /**
+     * MAC (or AES-GCM tag) over bytes {@code [0, CRC_OFFSET)} and the body: the CRC is not covered, so
+     * that it can be computed over the final (possibly encrypted) bytes.
+     */
     public static final int MAC_OFFSET = 108;
     public static final int MAC_LENGTH = 16;
+    /**
+     * Room a datagram buffer keeps beyond the largest datagram: AES-GCM works on the body followed by its
+     * tag, in place.
+     */
+    public static final int TRAILER_ROOM = 16;
     /** Header length: the body (message header, then payload bytes) starts here. */
     public static final int LENGTH = MAC_OFFSET + MAC_LENGTH;
 

@@ -6,7 +6,9 @@ import java.nio.ByteBuffer;
  * Authenticates datagrams with the job key. One instance per thread that signs or verifies: the
  * underlying JDK engines are stateful and reused (no allocation per datagram).
  *
- * <p>The MAC covers {@code [0, DatagramHeader.MAC_OFFSET)} and the body {@code [DatagramHeader.LENGTH, length)}.
+ * <p>The MAC covers {@code [0, DatagramHeader.CRC_OFFSET)} and the body {@code [DatagramHeader.LENGTH, length)}.
+ * An authenticator may also encrypt the body in place ({@link AesGcmMac}); {@link #verify} then leaves the
+ * plaintext in its place.
  */
 public interface DatagramMac {
 

@@ -57,7 +57,7 @@ public final class GmacMac implements DatagramMac {
         int pos = b.position();
         int lim = b.limit();
         try {
-            b.limit(DatagramHeader.MAC_OFFSET).position(0);
+            b.limit(DatagramHeader.CRC_OFFSET).position(0);
             c.updateAAD(b);
             b.limit(length).position(DatagramHeader.LENGTH);
             c.updateAAD(b);

@@ -62,7 +62,7 @@ public final class HmacSha256Mac implements DatagramMac {
         int lim = b.limit();
         try {
             inner.update(innerPad);
-            b.limit(DatagramHeader.MAC_OFFSET).position(0);
+            b.limit(DatagramHeader.CRC_OFFSET).position(0);
             inner.update(b);
             b.limit(length).position(DatagramHeader.LENGTH);
             inner.update(b);

@@ -1,0 +1,49 @@
+package org.portals3j.transport.udp.internal.wire;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The default authenticator: HMAC-SHA256 for datagrams up to {@value #GCM_ABOVE} bytes, AES-GCM (body
+ * encrypted in place) above. Both ends choose by the datagram's length, so they always agree; each
+ * algorithm has its own key derived from the job key (HMAC-SHA256(job key, label)), never the job key
+ * itself.
+ *
+ * <p>Why two (measured here, 2 cores with SHA-NI and AES-NI): HMAC-SHA256 costs ~0.4 us on a small
+ * datagram and allocates nothing; on a 64 KB datagram it runs at ~1.1 GB/s and bounds the bulk stream.
+ * AES-GCM runs at ~2 GB/s but {@code Cipher.init} allocates ~3.4 KB per datagram: noise next to 64 KB,
+ * not next to 200 bytes.
+ */
+public final class AutoMac implements DatagramMac {
+    public static final String NAME = "auto";
+    /** Datagrams longer than this are sealed with AES-GCM. */
+    public static final int GCM_ABOVE = 8192;
+
+    private final HmacSha256Mac small;
+    private final AesGcmMac large;
+
+    public AutoMac(byte[] jobKey) {
+        small = new HmacSha256Mac(derive(jobKey, "portals3j udp hmac-sha256"));
+        large = new AesGcmMac(derive(jobKey, "portals3j udp aes-gcm"));
+    }
+
+    /** A subkey for one purpose: HKDF-Expand's first block (RFC 5869) with the job key as the PRK. */
+    static byte[] derive(byte[] jobKey, String label) {
+        return HmacSha256Mac.of(jobKey, (label + "\u0001").getBytes(StandardCharsets.US_ASCII));
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public void sign(ByteBuffer b, int length) {
+        (length > GCM_ABOVE ? large : small).sign(b, length);
+    }
+
+    @Override
+    public boolean verify(ByteBuffer b, int length) {
+        return (length > GCM_ABOVE ? large : small).verify(b, length);
+    }
+}

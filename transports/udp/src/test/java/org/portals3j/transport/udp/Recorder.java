@@ -34,6 +34,8 @@ final class Recorder implements MessageHandler {
     volatile @org.checkerframework.checker.nullness.qual.Nullable MemorySegment destination;
     volatile boolean discardAll;
     volatile long stallMillis;
+    /** Every delivery takes this long (a slow receiver). */
+    volatile long slowNanos;
     private boolean headerPhase;
     private int currentId;
     private long currentLength;
@@ -69,6 +71,10 @@ final class Recorder implements MessageHandler {
             crc = c.getValue();
         }
         messages.add(new Message(source, currentId, currentLength, deposit.deposited(), crc, deposit.failed()));
+        long slow = slowNanos;
+        if (slow > 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(slow);
+        }
         long stall = stallMillis;
         if (stall > 0) {
             stallMillis = 0;

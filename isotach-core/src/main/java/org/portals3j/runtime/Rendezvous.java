@@ -1,6 +1,8 @@
 package org.portals3j.runtime;
 
+import java.net.InetAddress;
 import java.time.Duration;
+import java.util.Optional;
 import org.portals3j.transport.TransportException;
 
 /**
@@ -31,4 +33,13 @@ public interface Rendezvous {
      * @throws TransportException when it does not appear in time, or the rendezvous cannot be reached
      */
     String lookup(int rank, String key, Duration timeout) throws TransportException;
+
+    /**
+     * The address this process reached the rendezvous from, when it crossed a network: the address its
+     * peers can reach it at, and so what a transport should bind and publish unless told otherwise.
+     * Empty for an in-JVM rendezvous.
+     */
+    default Optional<InetAddress> localAddress() {
+        return Optional.empty();
+    }
 }

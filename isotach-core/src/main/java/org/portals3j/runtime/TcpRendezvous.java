@@ -136,6 +136,12 @@ public final class TcpRendezvous implements Rendezvous, AutoCloseable {
     }
 
     /** Whether the connection is still up. */
+    /** The local address of the connection to the rendezvous (see {@link Rendezvous#localAddress()}). */
+    @Override
+    public java.util.Optional<java.net.InetAddress> localAddress() {
+        return java.util.Optional.ofNullable(socket.getLocalAddress());
+    }
+
     public boolean isConnected() {
         return lostReason == null && !closing;
     }

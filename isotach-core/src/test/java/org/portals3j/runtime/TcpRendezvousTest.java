@@ -59,6 +59,14 @@ class TcpRendezvousTest {
     }
 
     @Test
+    void theLocalAddressIsTheOneTheRendezvousWasReachedFrom() throws Exception {
+        try (TcpRendezvous r0 = connect(0)) {
+            assertThat(r0.localAddress()).hasValueSatisfying(a -> assertThat(a.isLoopbackAddress()).isTrue());
+        }
+        assertThat(new LocalRendezvous().localAddress()).as("in one JVM there is no network address").isEmpty();
+    }
+
+    @Test
     void lookupOfAValueNobodyPublishesTimesOutNamingTheRank() throws Exception {
         try (TcpRendezvous r0 = connect(0)) {
             assertThatThrownBy(() -> r0.lookup(2, "uid", Duration.ofMillis(200)))

@@ -113,8 +113,9 @@ class NetworkNamespaceTest {
             pb.environment().put("PORTALS_RENDEZVOUS", "10.77." + ip.split("\\.")[2] + ".1:" + port);
             pb.environment().put("PORTALS_JOB_KEY", key);
             pb.environment().put("PORTALS_TRANSPORT", "udp");
-            // datagrams that fit the veth's 1500-byte MTU (no IP fragmentation), bound to this namespace's address
-            pb.environment().put("PORTALS_TRANSPORT_OPTIONS", "udp.host=" + ip + ",udp.datagramSize=1472");
+            // datagrams that fit the veth's 1500-byte MTU (no IP fragmentation); no udp.host: each rank binds
+            // and publishes the address it reached the rendezvous from, its namespace's address
+            pb.environment().put("PORTALS_TRANSPORT_OPTIONS", "udp.datagramSize=1472");
             Process p = pb.start();
             List<String> out = new CopyOnWriteArrayList<>();
             Thread.ofPlatform().daemon().start(() -> {

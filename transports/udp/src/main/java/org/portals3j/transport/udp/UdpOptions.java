@@ -19,7 +19,11 @@ import org.portals3j.transport.udp.internal.wire.HmacSha256Mac;
  * <p>Every rank of a job should be given the same values (the window and datagram size in particular).
  */
 public final class UdpOptions {
-    /** Address to bind and publish. Default {@value #DEFAULT_HOST}. Use the host's address on a real network. */
+    /**
+     * Address to bind and publish. Default: the address this process reached the job's rendezvous from (so
+     * a job placed across hosts by Slurm or Open MPI works without it), or {@value #DEFAULT_HOST} when the
+     * rendezvous is in-JVM. Set it to choose another interface.
+     */
     public static final String HOST = "udp.host";
     /**
      * Base port: rank {@code r} binds {@code udp.port + r}, so that one setting serves every rank of a job,
@@ -126,8 +130,8 @@ public final class UdpOptions {
                 throw new TransportException("unknown udp option '" + key + "'; valid keys: " + String.join(", ", KEYS));
             }
         }
-        String host = options.getOrDefault(HOST, DEFAULT_HOST).trim();
-        if (host.isEmpty()) {
+        String host = options.getOrDefault(HOST, "").trim(); // "": chosen at open, from the rendezvous
+        if (options.containsKey(HOST) && host.isEmpty()) {
             throw bad(HOST, host, "a host name or IP address");
         }
         int port = (int) integer(options, PORT, 0, 0, 65535);

@@ -185,12 +185,18 @@ public final class UdpEndpoint implements Transport {
      */
     public static UdpEndpoint open(EndpointConfig config, UdpOptions.Settings settings) throws TransportException {
         InetAddress host;
-        try {
-            host = InetAddress.getByName(settings.host());
-        } catch (UnknownHostException e) {
-            throw new TransportException("cannot resolve " + UdpOptions.HOST + "=" + settings.host()
-                    + "; give an IP address or a host name this machine can resolve");
+        if (settings.host().isEmpty()) {
+            // the address the rendezvous was reached from is one the peers can reach; in one JVM, loopback
+            host = config.rendezvous().localAddress().orElse(InetAddress.getLoopbackAddress());
+        } else {
+            try {
+                host = InetAddress.getByName(settings.host());
+            } catch (UnknownHostException e) {
+                throw new TransportException("cannot resolve " + UdpOptions.HOST + "=" + settings.host()
+                        + "; give an IP address or a host name this machine can resolve");
+            }
         }
+        String hostName = host.getHostAddress();
         int port = settings.port() == 0 ? 0 : settings.port() + config.rank(); // udp.port is the job's base port
         if (port > 65535) {
             throw new TransportException(UdpOptions.PORT + "=" + settings.port() + " puts rank " + config.rank()
@@ -201,14 +207,14 @@ public final class UdpEndpoint implements Transport {
             io = ChannelIo.bind(new InetSocketAddress(host, port));
         } catch (BindException e) {
             if (port != 0 && String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("in use")) {
-                throw new TransportException("UDP port " + port + " on " + settings.host() + " (rank " + config.rank()
+                throw new TransportException("UDP port " + port + " on " + hostName + " (rank " + config.rank()
                         + ") is already in use; choose another base port with " + UdpOptions.PORT
                         + "=... or 0 for any free port");
             }
-            throw new TransportException("cannot bind UDP " + settings.host() + ":" + port + " (" + e.getMessage()
+            throw new TransportException("cannot bind UDP " + hostName + ":" + port + " (" + e.getMessage()
                     + "); set " + UdpOptions.HOST + " to an address of this machine");
         } catch (IOException e) {
-            throw new TransportException("cannot open a UDP socket on " + settings.host() + ":" + port
+            throw new TransportException("cannot open a UDP socket on " + hostName + ":" + port
                     + " (" + e.getMessage() + ")");
         }
         if (settings.faulty()) {

@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.portals3j.transport.TransportException;
 import org.portals3j.transport.udp.internal.wire.DatagramHeader;
+import org.portals3j.transport.udp.internal.wire.AesCmacMac;
 import org.portals3j.transport.udp.internal.wire.AesGcmMac;
 import org.portals3j.transport.udp.internal.wire.AutoMac;
 import org.portals3j.transport.udp.internal.wire.GmacMac;
@@ -67,9 +68,10 @@ public final class UdpOptions {
      */
     public static final String ACK_DELAY_MICROS = "udp.ackDelayMicros";
     /**
-     * Datagram authentication: {@code auto} (default: HMAC-SHA256 up to 8 KiB datagrams, AES-GCM with the
-     * body encrypted above, each keyed with a key derived from the job key), {@code hmac-sha256},
-     * {@code aes-gcm} or {@code gmac} (one algorithm for every datagram, keyed with the job key).
+     * Datagram authentication: {@code auto} (default: AES-CMAC up to 8 KiB datagrams, AES-GCM with the
+     * body encrypted above, each keyed with a key derived from the job key), {@code aes-cmac},
+     * {@code hmac-sha256}, {@code aes-gcm} or {@code gmac} (one algorithm for every datagram, keyed with
+     * the job key).
      */
     public static final String MAC = "udp.mac";
     /** How long {@code start()} waits for every peer's address. Default {@value #DEFAULT_RENDEZVOUS_TIMEOUT_MILLIS} ms. */
@@ -106,7 +108,7 @@ public final class UdpOptions {
     /**
      * The parsed options.
      *
-     * @param mac {@code auto}, {@code hmac-sha256}, {@code aes-gcm} or {@code gmac}
+     * @param mac {@code auto}, {@code aes-cmac}, {@code hmac-sha256}, {@code aes-gcm} or {@code gmac}
      */
     public record Settings(String host, int port, int datagramSize, int window, long heartbeatMillis,
                            long peerTimeoutMillis, long rtoMinMicros, long rtoMaxMillis, long ackDelayMicros,
@@ -152,8 +154,9 @@ public final class UdpOptions {
         }
         long ackDelay = integer(options, ACK_DELAY_MICROS, DEFAULT_ACK_DELAY_MICROS, 0, 1_000_000);
         String mac = options.getOrDefault(MAC, AutoMac.NAME).trim().toLowerCase(Locale.ROOT);
-        if (!List.of(AutoMac.NAME, HmacSha256Mac.NAME, AesGcmMac.NAME, GmacMac.NAME).contains(mac)) {
-            throw bad(MAC, mac, AutoMac.NAME + ", " + HmacSha256Mac.NAME + ", " + AesGcmMac.NAME + " or " + GmacMac.NAME);
+        if (!List.of(AutoMac.NAME, AesCmacMac.NAME, HmacSha256Mac.NAME, AesGcmMac.NAME, GmacMac.NAME).contains(mac)) {
+            throw bad(MAC, mac, AutoMac.NAME + ", " + AesCmacMac.NAME + ", " + HmacSha256Mac.NAME + ", "
+                    + AesGcmMac.NAME + " or " + GmacMac.NAME);
         }
         long rendezvous = integer(options, RENDEZVOUS_TIMEOUT_MILLIS, DEFAULT_RENDEZVOUS_TIMEOUT_MILLIS, 0, 86_400_000);
         return new Settings(host, port, datagramSize, window, heartbeat, timeout, rtoMin, rtoMax, ackDelay, mac,

@@ -37,6 +37,7 @@ class WireAndReliabilityTest {
         return switch (name) {
             case "gmac" -> new GmacMac(KEY);
             case "aes-gcm" -> new org.portals3j.transport.udp.internal.wire.AesGcmMac(KEY);
+            case "aes-cmac" -> new org.portals3j.transport.udp.internal.wire.AesCmacMac(KEY);
             case "auto" -> new org.portals3j.transport.udp.internal.wire.AutoMac(KEY);
             default -> new HmacSha256Mac(KEY);
         };
@@ -84,7 +85,7 @@ class WireAndReliabilityTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"hmac-sha256", "gmac"})
+    @ValueSource(strings = {"hmac-sha256", "gmac", "aes-cmac"})
     void aSealedDatagramRoundTripsAndEverySingleBitFlipIsRejected(String macName) {
         DatagramCodec sender = new DatagramCodec(mac(macName));
         DatagramCodec receiver = new DatagramCodec(mac(macName));

@@ -37,6 +37,7 @@ import org.portals3j.transport.udp.internal.reliability.OutgoingMessage;
 import org.portals3j.transport.udp.internal.reliability.ReceiveWindow;
 import org.portals3j.transport.udp.internal.reliability.RttEstimator;
 import org.portals3j.transport.udp.internal.reliability.SendWindow;
+import org.portals3j.transport.udp.internal.wire.AesCmacMac;
 import org.portals3j.transport.udp.internal.wire.AesGcmMac;
 import org.portals3j.transport.udp.internal.wire.AutoMac;
 import org.portals3j.transport.udp.internal.wire.DatagramCodec;
@@ -165,6 +166,7 @@ public final class UdpEndpoint implements Transport {
             case GmacMac.NAME -> new GmacMac(key);
             case HmacSha256Mac.NAME -> new HmacSha256Mac(key);
             case AesGcmMac.NAME -> new AesGcmMac(key);
+            case AesCmacMac.NAME -> new AesCmacMac(key);
             default -> new AutoMac(key);
         };
     }

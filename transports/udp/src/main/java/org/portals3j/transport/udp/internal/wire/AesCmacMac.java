@@ -1,0 +1,147 @@
+package org.portals3j.transport.udp.internal.wire;
+
+import java.nio.ByteBuffer;
+import java.security.GeneralSecurityException;
+import java.util.Arrays;
+import javax.crypto.Cipher;
+import javax.crypto.ShortBufferException;
+import javax.crypto.spec.IvParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * AES-CMAC (RFC 4493, NIST SP 800-38B) over {@code [0, CRC_OFFSET)} of the header and the body; the
+ * 16-byte tag goes in the MAC field.
+ *
+ * <p>Why: on a small datagram (~200 bytes covered) it costs ~0.2 us against HMAC-SHA256's ~0.55 us,
+ * and a small message pays two. The JDK has no CMAC, but CMAC is CBC-MAC with one tweak of the last
+ * block, and the JDK's AES/CBC (AES-NI) computes CBC-MAC without allocating: the tag is the last
+ * ciphertext block, and {@code doFinal} returns the cipher to its zero IV for the next datagram. The
+ * construction is checked against the RFC's test vectors.
+ */
+public final class AesCmacMac implements DatagramMac {
+    public static final String NAME = "aes-cmac";
+    private static final int BLOCK = 16;
+    /** The constant R_b of RFC 4493 for 128-bit blocks. */
+    private static final int RB = 0x87;
+
+    private final Cipher cbc;
+    private final byte[] k1 = new byte[BLOCK];
+    private final byte[] k2 = new byte[BLOCK];
+    private final byte[] tag = new byte[BLOCK];
+    private final byte[] received = new byte[BLOCK];
+    private byte[] in = new byte[512];
+    private byte[] out = new byte[512];
+
+    /** @param key 16, 24 or 32 bytes: AES-128, -192 or -256 */
+    public AesCmacMac(byte[] key) {
+        try {
+            SecretKeySpec k = new SecretKeySpec(key, "AES");
+            Cipher ecb = Cipher.getInstance("AES/ECB/NoPadding");
+            ecb.init(Cipher.ENCRYPT_MODE, k);
+            byte[] l = ecb.doFinal(new byte[BLOCK]); // L = AES_K(0^128)
+            doubleInGf(l, k1);
+            doubleInGf(k1, k2);
+            cbc = Cipher.getInstance("AES/CBC/NoPadding");
+            cbc.init(Cipher.ENCRYPT_MODE, k, new IvParameterSpec(new byte[BLOCK]));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES is required of every Java platform", e);
+        }
+    }
+
+    /** {@code to = from << 1}, reduced by R_b when the top bit falls off (RFC 4493 section 2.3). */
+    private static void doubleInGf(byte[] from, byte[] to) {
+        int carry = 0;
+        for (int i = BLOCK - 1; i >= 0; i--) {
+            int b = from[i] & 0xff;
+            to[i] = (byte) ((b << 1) | carry);
+            carry = b >>> 7;
+        }
+        if ((from[0] & 0x80) != 0) {
+            to[BLOCK - 1] ^= (byte) RB;
+        }
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /**
+     * The CMAC of the first {@code length} bytes of {@link #in} (which has room for their last block),
+     * into {@link #tag}. Package-visible for the RFC 4493 test vectors.
+     */
+    void cmacOfScratch(int length) {
+        int blocks = Math.max(1, (length + BLOCK - 1) / BLOCK);
+        int last = (blocks - 1) * BLOCK;
+        byte[] subkey;
+        if (length > 0 && length % BLOCK == 0) {
+            subkey = k1; // a complete last block
+        } else {
+            in[length] = (byte) 0x80; // padding 10*
+            Arrays.fill(in, length + 1, blocks * BLOCK, (byte) 0);
+            subkey = k2;
+        }
+        for (int i = 0; i < BLOCK; i++) {
+            in[last + i] ^= subkey[i];
+        }
+        try {
+            cbc.doFinal(in, 0, blocks * BLOCK, out, 0); // CBC-MAC: the tag is the last ciphertext block
+        } catch (ShortBufferException e) {
+            throw new IllegalStateException("the scratch buffer holds the whole message", e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES/CBC failed on whole blocks", e);
+        }
+        System.arraycopy(out, last, tag, 0, BLOCK);
+    }
+
+    /** Test access: the CMAC of {@code message}. */
+    byte[] cmac(byte[] message) {
+        ensureScratch(message.length);
+        System.arraycopy(message, 0, in, 0, message.length);
+        cmacOfScratch(message.length);
+        return tag.clone();
+    }
+
+    private void ensureScratch(int length) {
+        int need = (Math.max(1, (length + BLOCK - 1) / BLOCK) + 1) * BLOCK;
+        if (in.length < need) {
+            in = new byte[need]; // grows once to the largest datagram, then never again
+            out = new byte[need];
+        }
+    }
+
+    private void compute(ByteBuffer b, int length) {
+        int body = length - DatagramHeader.LENGTH;
+        int covered = DatagramHeader.CRC_OFFSET + body;
+        ensureScratch(covered);
+        int lim = b.limit();
+        try {
+            b.limit(b.capacity());
+            b.get(0, in, 0, DatagramHeader.CRC_OFFSET);
+            b.get(DatagramHeader.LENGTH, in, DatagramHeader.CRC_OFFSET, body);
+        } finally {
+            b.limit(lim);
+        }
+        cmacOfScratch(covered);
+    }
+
+    @Override
+    public void sign(ByteBuffer b, int length) {
+        compute(b, length);
+        b.put(DatagramHeader.MAC_OFFSET, tag, 0, BLOCK);
+    }
+
+    @Override
+    public boolean verify(ByteBuffer b, int length) {
+        if (length < DatagramHeader.LENGTH || length > b.capacity()) {
+            return false;
+        }
+        compute(b, length);
+        b.get(DatagramHeader.MAC_OFFSET, received, 0, BLOCK);
+        int diff = 0; // constant time over the tag
+        for (int i = 0; i < BLOCK; i++) {
+            diff |= tag[i] ^ received[i];
+        }
+        return diff == 0;
+    }
+}

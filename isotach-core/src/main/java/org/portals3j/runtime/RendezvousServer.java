@@ -43,6 +43,8 @@ public final class RendezvousServer implements AutoCloseable {
     private static final Duration HELLO_TIMEOUT = Duration.ofSeconds(30);
 
     private final ServerSocket socket;
+    /** The thread blocked in accept(); the listening port is released only once it has left accept. */
+    private volatile @Nullable Thread acceptor;
     private final RendezvousAddress address;
     private final String jobId;
     private final int size;
@@ -123,7 +125,7 @@ public final class RendezvousServer implements AutoCloseable {
         }
         RendezvousServer s = new RendezvousServer(server, new RendezvousAddress(at.host(), server.getLocalPort()),
                 jobId, size, key, log);
-        Thread.ofPlatform().daemon().name("portals-rendezvous-accept").start(s::acceptLoop);
+        s.acceptor = Thread.ofPlatform().daemon().name("portals-rendezvous-accept").start(s::acceptLoop);
         return s;
     }
 
@@ -179,6 +181,16 @@ public final class RendezvousServer implements AutoCloseable {
         }
         open.forEach(RendezvousServer::closeQuietly);
         timer.shutdownNow();
+        // A socket closed while another thread is blocked in accept() keeps its port until that thread
+        // leaves accept(): wait for it, so that the port is free when close() returns.
+        @Nullable Thread t = acceptor;
+        if (t != null && t != Thread.currentThread()) {
+            try {
+                t.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     @Override

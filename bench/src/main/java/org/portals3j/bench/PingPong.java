@@ -837,7 +837,8 @@ public final class PingPong {
         return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%." + decimals + "f", value);
     }
 
-    private static double median(List<Double> values) {
+    /** The median of {@code values} (the upper one of an even count). */
+    static double median(List<Double> values) {
         synchronized (values) {
             List<Double> sorted = new ArrayList<>(values);
             sorted.sort(null);

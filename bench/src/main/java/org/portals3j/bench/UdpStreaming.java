@@ -62,7 +62,7 @@ public final class UdpStreaming {
             lossy.add(l.bandwidth().portalsPut());
             raw.add(l.bandwidth().baseline());
         }
-        return new Result(median(clean), median(lossy), median(raw), rounds);
+        return new Result(PingPong.median(clean), PingPong.median(lossy), PingPong.median(raw), rounds);
     }
 
     private static PingPong.Options options(Map<String, String> extra, boolean quick) {
@@ -79,11 +79,5 @@ public final class UdpStreaming {
                 r.lossyOverClean());
         out.printf(Locale.ROOT, "  raw datagram blast    %6.2f GB/s   clean / raw %.2f (same datagram size, %d B)%n",
                 r.rawBlast(), r.cleanOverRaw(), PingPong.DEFAULT_DATAGRAM_SIZE);
-    }
-
-    private static double median(List<Double> values) {
-        List<Double> sorted = new ArrayList<>(values);
-        sorted.sort(null);
-        return sorted.get(sorted.size() / 2);
     }
 }

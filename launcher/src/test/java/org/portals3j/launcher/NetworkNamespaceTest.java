@@ -3,15 +3,12 @@ package org.portals3j.launcher;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -79,57 +76,25 @@ class NetworkNamespaceTest {
     private void transfer(int count, int bytes) throws Exception {
         int port = 20_000 + ThreadLocalRandom.current().nextInt(20_000);
         String key = JobKey.random().toHex();
-        List<Rank> ranks = new ArrayList<>();
-        ranks.add(Rank.start(nsA, 0, ipA, port, key, Transfer.class.getName(), Integer.toString(count),
-                Integer.toString(bytes)));
-        ranks.add(Rank.start(nsB, 1, ipB, port, key, Transfer.class.getName(), Integer.toString(count),
-                Integer.toString(bytes)));
+        // datagrams that fit the veth's 1500-byte MTU (no IP fragmentation); no udp.host: each rank binds
+        // and publishes the address it reached the rendezvous from, its namespace's address
+        String options = "udp.datagramSize=1472";
+        String rendezvous = ipA + ":" + port; // rank 0, in namespace A, serves it
+        List<SlurmRank> ranks = new ArrayList<>();
+        ranks.add(SlurmRank.start(List.of("ip", "netns", "exec", nsA), 0, 2, rendezvous, key, options, true,
+                Transfer.class.getName(), Integer.toString(count), Integer.toString(bytes)));
+        ranks.add(SlurmRank.start(List.of("ip", "netns", "exec", nsB), 1, 2, rendezvous, key, options, true,
+                Transfer.class.getName(), Integer.toString(count), Integer.toString(bytes)));
         try {
-            for (Rank r : ranks) {
-                assertThat(r.process.waitFor(120, TimeUnit.SECONDS)).as("rank ended; output %s", r.output).isTrue();
-                assertThat(r.process.exitValue()).as("exit status; output %s", r.output).isZero();
+            for (SlurmRank r : ranks) {
+                assertThat(r.process().waitFor(120, TimeUnit.SECONDS)).as("rank ended; output %s", r.output())
+                        .isTrue();
+                assertThat(r.process().exitValue()).as("exit status; output %s", r.output()).isZero();
             }
-            assertThat(ranks.get(0).output).contains("sent " + count + " x " + bytes);
-            assertThat(ranks.get(1).output).contains("verified " + count + " x " + bytes);
+            assertThat(ranks.get(0).output()).contains("sent " + count + " x " + bytes);
+            assertThat(ranks.get(1).output()).contains("verified " + count + " x " + bytes);
         } finally {
-            ranks.forEach(r -> r.process.destroyForcibly());
-        }
-    }
-
-    private record Rank(Process process, List<String> output) {
-        static Rank start(String namespace, int rank, String ip, int port, String key, String... main)
-                throws IOException {
-            List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", namespace,
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
-                    "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path")));
-            cmd.addAll(List.of(main));
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-            pb.environment().keySet().removeIf(k -> k.startsWith("PORTALS_") || k.startsWith("SLURM_")
-                    || k.startsWith("OMPI_"));
-            // placed as srun would place them; rank 0 serves the rendezvous on its own address
-            pb.environment().put("SLURM_PROCID", Integer.toString(rank));
-            pb.environment().put("SLURM_NTASKS", "2");
-            pb.environment().put("SLURM_JOB_ID", "netns-" + port);
-            pb.environment().put("PORTALS_RENDEZVOUS", "10.77." + ip.split("\\.")[2] + ".1:" + port);
-            pb.environment().put("PORTALS_JOB_KEY", key);
-            pb.environment().put("PORTALS_TRANSPORT", "udp");
-            // datagrams that fit the veth's 1500-byte MTU (no IP fragmentation); no udp.host: each rank binds
-            // and publishes the address it reached the rendezvous from, its namespace's address
-            pb.environment().put("PORTALS_TRANSPORT_OPTIONS", "udp.datagramSize=1472");
-            Process p = pb.start();
-            List<String> out = new CopyOnWriteArrayList<>();
-            Thread.ofPlatform().daemon().start(() -> {
-                try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(),
-                        StandardCharsets.UTF_8))) {
-                    String line;
-                    while ((line = r.readLine()) != null) {
-                        out.add(line);
-                    }
-                } catch (IOException e) {
-                    // the rank is gone
-                }
-            });
-            return new Rank(p, out);
+            ranks.forEach(r -> r.process().destroyForcibly());
         }
     }
 

@@ -4,7 +4,6 @@ import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
-import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
@@ -28,34 +27,18 @@ public final class AesGcmMac implements DatagramMac {
     private final Cipher sealer;
     private final Cipher opener;
     private final SecretKeySpec key;
-    private final byte[] iv = new byte[12];
+    private final GcmNonce nonce = new GcmNonce();
     private final byte[] tag = new byte[TAG];
 
     public AesGcmMac(byte[] keyBytes) {
-        try {
-            key = new SecretKeySpec(keyBytes, "AES");
-            sealer = Cipher.getInstance("AES/GCM/NoPadding");
-            opener = Cipher.getInstance("AES/GCM/NoPadding");
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("AES/GCM is required of every Java platform", e);
-        }
+        key = new SecretKeySpec(keyBytes, "AES");
+        sealer = GcmNonce.newCipher();
+        opener = GcmNonce.newCipher();
     }
 
     @Override
     public String name() {
         return NAME;
-    }
-
-    private GCMParameterSpec params(ByteBuffer b) {
-        int source = DatagramHeader.source(b);
-        long counter = DatagramHeader.counter(b);
-        for (int i = 0; i < 4; i++) {
-            iv[i] = (byte) (source >>> (8 * i));
-        }
-        for (int i = 0; i < 8; i++) {
-            iv[4 + i] = (byte) (counter >>> (8 * i));
-        }
-        return new GCMParameterSpec(8 * TAG, iv);
     }
 
     @Override
@@ -66,7 +49,7 @@ public final class AesGcmMac implements DatagramMac {
         int pos = b.position();
         int lim = b.limit();
         try {
-            sealer.init(Cipher.ENCRYPT_MODE, key, params(b));
+            sealer.init(Cipher.ENCRYPT_MODE, key, nonce.of(b));
             b.limit(DatagramHeader.CRC_OFFSET).position(0);
             sealer.updateAAD(b);
             ByteBuffer in = b.duplicate().limit(length).position(DatagramHeader.LENGTH);
@@ -91,7 +74,7 @@ public final class AesGcmMac implements DatagramMac {
         int pos = b.position();
         int lim = b.limit();
         try {
-            opener.init(Cipher.DECRYPT_MODE, key, params(b));
+            opener.init(Cipher.DECRYPT_MODE, key, nonce.of(b));
             b.limit(DatagramHeader.CRC_OFFSET).position(0);
             opener.updateAAD(b);
             b.limit(b.capacity());

@@ -4,7 +4,6 @@ import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
-import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
@@ -22,35 +21,19 @@ public final class GmacMac implements DatagramMac {
     private final Cipher signer;
     private final Cipher verifier;
     private final SecretKeySpec key;
-    private final byte[] iv = new byte[12];
+    private final GcmNonce nonce = new GcmNonce();
     private final byte[] tag = new byte[DatagramHeader.MAC_LENGTH];
     private final byte[] empty = new byte[0];
 
     public GmacMac(byte[] keyBytes) {
-        try {
-            key = new SecretKeySpec(keyBytes, "AES");
-            signer = Cipher.getInstance("AES/GCM/NoPadding");
-            verifier = Cipher.getInstance("AES/GCM/NoPadding");
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("AES/GCM is required of every Java platform", e);
-        }
+        key = new SecretKeySpec(keyBytes, "AES");
+        signer = GcmNonce.newCipher();
+        verifier = GcmNonce.newCipher();
     }
 
     @Override
     public String name() {
         return NAME;
-    }
-
-    private GCMParameterSpec params(ByteBuffer b) {
-        int source = DatagramHeader.source(b);
-        long counter = DatagramHeader.counter(b);
-        for (int i = 0; i < 4; i++) {
-            iv[i] = (byte) (source >>> (8 * i));
-        }
-        for (int i = 0; i < 8; i++) {
-            iv[4 + i] = (byte) (counter >>> (8 * i));
-        }
-        return new GCMParameterSpec(8 * DatagramHeader.MAC_LENGTH, iv);
     }
 
     private void aad(Cipher c, ByteBuffer b, int length) {
@@ -69,7 +52,7 @@ public final class GmacMac implements DatagramMac {
     @Override
     public void sign(ByteBuffer b, int length) {
         try {
-            signer.init(Cipher.ENCRYPT_MODE, key, params(b));
+            signer.init(Cipher.ENCRYPT_MODE, key, nonce.of(b));
             aad(signer, b, length);
             int n = signer.doFinal(empty, 0, 0, tag, 0);
             if (n != DatagramHeader.MAC_LENGTH) {
@@ -85,7 +68,7 @@ public final class GmacMac implements DatagramMac {
     @Override
     public boolean verify(ByteBuffer b, int length) {
         try {
-            verifier.init(Cipher.DECRYPT_MODE, key, params(b));
+            verifier.init(Cipher.DECRYPT_MODE, key, nonce.of(b));
             aad(verifier, b, length);
             b.get(DatagramHeader.MAC_OFFSET, tag, 0, DatagramHeader.MAC_LENGTH);
             verifier.doFinal(tag, 0, DatagramHeader.MAC_LENGTH, empty, 0);

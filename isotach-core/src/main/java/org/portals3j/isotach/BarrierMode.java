@@ -1,0 +1,14 @@
+package org.portals3j.isotach;
+
+/**
+ * The two barrier modes an application may register (digest §2.7, Appendix A.8 L3563-3572).
+ *
+ * <p>{@link #WEAK}: the barrier completes only after every registered process participated.
+ * {@link #STRONG}: in addition, once the completion is reported at a host, no Isotach message that a
+ * participant issued before participating arrives there afterwards (guarantee G6, L469, L3534).
+ * The report's internal modes TICK and MAX are not exposed: only the mLayer uses them.
+ */
+public enum BarrierMode {
+    WEAK,
+    STRONG
+}

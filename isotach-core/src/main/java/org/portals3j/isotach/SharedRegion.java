@@ -41,7 +41,7 @@ public record SharedRegion(long base, int words, int[] copyset) {
     }
 
     @Override
-    public boolean equals(Object o) {
+    public boolean equals(@org.checkerframework.checker.nullness.qual.Nullable Object o) {
         return o instanceof SharedRegion r && r.base == base && r.words == words && Arrays.equals(r.copyset, copyset);
     }
 

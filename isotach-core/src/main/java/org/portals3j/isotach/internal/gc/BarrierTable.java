@@ -1,0 +1,402 @@
+package org.portals3j.isotach.internal.gc;
+
+import java.util.Objects;
+import org.portals3j.isotach.BarrierMode;
+import org.portals3j.isotach.IsotachFatalError;
+
+/**
+ * Isotach barriers at one host (digest §2.7 "Barriers", report §3.5.1 L467-492, §6.5 L1672-1881, C L10125-10444):
+ * the owner, mode and state of each barrier channel, and the state machine that decides when this host sends a
+ * barrier bs-marker and which completions the application is told about.
+ *
+ * <p><b>Channels.</b> {@value #NUM_BARRIERS} channels. Channel {@value #SHUTDOWN_BARRIER} ({@code
+ * SHUTDOWN_BARRIER}) belongs to the mLayer, starts HOLDING in mode STRONG, and is used only by
+ * {@link #mLayerBarrier} ({@code try_close_net}, C L8383); the application can neither register it nor barrier on
+ * it (I-074). Channel {@value #APPLICATION_BARRIER} starts unclaimed, in state SEND, mode MAX (L1795-1800,
+ * C L10154-10169). Wire bit of channel c in a bits byte: {@code 1 << c} (C L10206).
+ *
+ * <p><b>Barrier counts (I-073).</b> A bs-marker carries {@code barrier_count[mode]}: WEAK and STRONG =
+ * {@code networkDiameter + 1}, TICK = {@value #MIN_BARRIER_COUNT}, MAX = {@value #MAX_BARRIER_COUNT}
+ * (L1772-1780, L1804-1813). Nothing clamps WEAK/STRONG to MAX: with Myrinet's diameter of at most 4 (L2677) the
+ * question never arose; the emulated token manager decides what a count means.
+ *
+ * <p><b>State machine</b> (the table of digest §2.7; "enqueue" = {@link MarkerSink#enqueueBarrier}, after which
+ * the state is NOT_HOLDING; while the sink refuses, the state stays SEND and {@link #poll} retries):
+ * <pre>
+ * state (owner)              event                      next state             notice / action
+ * SEND (any)                 enqueue succeeds           NOT_HOLDING            bs-marker leaves
+ * SEND (UNCLAIMED)           register(c, WEAK|STRONG)   HOLDING                owner APPLICATION, mode set
+ * NOT_HOLDING (UNCLAIMED)    register                   TRANSITION             owner APPLICATION, mode set
+ * HOLDING (APPLICATION)      barrier(c, mode)           SEND -&gt; NOT_HOLDING    enqueue
+ * TRANSITION (APPLICATION)   barrier(c, mode)           READY                  remembered
+ * NOT_HOLDING/SEND/READY(A.) barrier                    unchanged              FAILURE (I-065)
+ * NOT_HOLDING (APPLICATION)  completion                 HOLDING                notice bit c (A10: no enqueue)
+ * NOT_HOLDING (UNCLAIMED)    completion                 SEND -&gt; NOT_HOLDING    re-participate, masked (I-069)
+ * NOT_HOLDING (MLAYER)       completion                 HOLDING                masked; mLayerCompleted(c) true
+ * TRANSITION (APPLICATION)   completion (old, unclaimed) HOLDING               masked
+ * READY (APPLICATION)        completion (old, unclaimed) SEND -&gt; NOT_HOLDING  enqueue app's marker, masked
+ * TRANSITION/READY (A.)      clear                      NOT_HOLDING            owner UNCLAIMED, mode MAX
+ * HOLDING (APPLICATION)      clear                      SEND -&gt; NOT_HOLDING    owner UNCLAIMED, mode MAX, enqueue
+ * SEND/NOT_HOLDING (A.)      clear                      unchanged (SEND: enq.) owner UNCLAIMED, mode MAX
+ * HOLDING (MLAYER)           mLayerBarrier(c)           SEND -&gt; NOT_HOLDING    enqueue
+ * SEND or HOLDING            completion                 -                      IsotachFatalError (C L10417-10422)
+ * </pre>
+ * The invariant the transitions keep: an UNCLAIMED channel is only ever SEND or NOT_HOLDING (so
+ * {@code iso_register_barrier}'s removable assertion, L1835, cannot fire), and an MLAYER channel only HOLDING,
+ * SEND or NOT_HOLDING.
+ *
+ * <p><b>Choices where the report is open or wrong.</b>
+ * <ul>
+ *   <li>A7: the C never calls {@code iso_barrier_poll} (C L8059-8068), so a SEND-state marker whose enqueue
+ *       failed is never retried and unclaimed channel 1 never sends its initial participation (L475). Here
+ *       {@link #start} sends the initial participation and {@link #poll} retries every SEND channel.</li>
+ *   <li>A9: clearing a channel the application does not own is a successful no-op, as the design and Appendix A
+ *       say (L1842, L3578), not a failure as in the C (C L10273-10275).</li>
+ *   <li>A10: NOT_HOLDING + APPLICATION on completion goes to HOLDING and notifies without enqueuing, as the C does
+ *       (C L10428-10432); the prose's "call enqueue_barrier" (L1869) would violate enqueue's SEND precondition
+ *       (L1819) and send a participation the application never asked for.</li>
+ *   <li>mLayer barriers: the report treats an mLayer channel like an unclaimed one on completion (re-participate,
+ *       L492, C L10436-10441) because "the mLayer cannot initiate its own barriers" (L492). But channel 0 starts
+ *       HOLDING (L1799) and its only use is the shutdown barrier that {@code try_close_net} initiates
+ *       ({@code iso_mLayer_barrier(SHUTDOWN_BARRIER, STRONG)}, C L8383); re-participating would start a second
+ *       shutdown execution that completes on its own and sends a stray marker into a closing network. So an
+ *       mLayer completion returns the channel to HOLDING, like an application completion, and is reported to
+ *       the mLayer through {@link #mLayerCompleted} instead of to the application.</li>
+ *   <li>Completion bits that arrive before {@link #start} are ignored: they can only be the echo of the priming
+ *       bits of {@code INITIAL_RESET_SIGNAL} (0x83, L1120, C L10554-10559) in the reset EOP marker - no
+ *       execution exists yet, and channel 0 (HOLDING) and channel 1 (SEND) would otherwise trip the
+ *       SEND/HOLDING assertion.</li>
+ *   <li>The argument order is (channel, mode) as in the design and the code (L1690, L1702, C L6222, L6240), not
+ *       Appendix A's (bmode, channel) (A12); the facade chooses its own order.</li>
+ * </ul>
+ *
+ * <p>Host thread only; {@link #notify}, {@link #poll} and the API methods allocate nothing. The sink must not call
+ * back into this table.
+ */
+public final class BarrierTable {
+    /** The facade's success code (C {@code SUCCESS}, L5978). */
+    public static final int SUCCESS = SignalTable.SUCCESS;
+    /** The facade's failure code (C {@code FAILURE}, L5979). */
+    public static final int FAILURE = SignalTable.FAILURE;
+
+    /** {@code NUM_BARRIERS} (L1742). */
+    public static final int NUM_BARRIERS = 2;
+    /** {@code SHUTDOWN_BARRIER} (L1730-1732): the mLayer's channel, used by {@code try_close_net}. */
+    public static final int SHUTDOWN_BARRIER = 0;
+    /** The one channel the application can register (C L10154-10157). */
+    public static final int APPLICATION_BARRIER = 1;
+    /** {@code MIN_BARRIER_COUNT} (C L10060): the TICK count. */
+    public static final int MIN_BARRIER_COUNT = 2;
+    /** {@code MAX_BARRIER_COUNT} (C L10061): the MAX count, used by unclaimed channels. */
+    public static final int MAX_BARRIER_COUNT = 37;
+
+    /** Where a barrier bs-marker goes: the engine's {@code iso_send_buf}, behind every earlier Isotach packet. */
+    @FunctionalInterface
+    public interface MarkerSink {
+        /**
+         * Put a bs-marker for barrier {@code channel} (bits byte {@code 1 << channel}) carrying
+         * {@code barrierCount} into the Isotach send buffer.
+         *
+         * @return false when the buffer is full; the table then stays in SEND and retries on {@link #poll}
+         */
+        boolean enqueueBarrier(int channel, int barrierCount);
+    }
+
+    private final MarkerSink sink;
+    private final int[] counts = new int[InternalBarrierMode.values().length];
+    private final Owner[] owners = {Owner.MLAYER, Owner.UNCLAIMED};
+    private final InternalBarrierMode[] modes = {InternalBarrierMode.STRONG, InternalBarrierMode.MAX};
+    private final BarrierState[] states = {BarrierState.HOLDING, BarrierState.SEND};
+    private final boolean[] mLayerDone = new boolean[NUM_BARRIERS];
+    private boolean started;
+
+    /**
+     * A table in the initial state of {@code iso_barrier_init} (L1788-1813).
+     *
+     * @param networkDiameter the emulated network diameter (the C derives it from route lengths, C L10130-10152;
+     *     the engine from {@code IsotachConfig.networkDiameter}); 0..254 so that diameter + 1 fits the count byte
+     * @param sink where bs-markers go
+     */
+    public BarrierTable(int networkDiameter, MarkerSink sink) {
+        if (networkDiameter < 0 || networkDiameter > 254) {
+            throw new IllegalArgumentException("network diameter must be 0..254 (the barrier count byte holds"
+                    + " diameter + 1), was " + networkDiameter);
+        }
+        this.sink = Objects.requireNonNull(sink, "sink");
+        counts[InternalBarrierMode.WEAK.ordinal()] = networkDiameter + 1;
+        // "because the send delta is zero" (L1776): send deltas are not used (L1365), so STRONG = WEAK.
+        counts[InternalBarrierMode.STRONG.ordinal()] = networkDiameter + 1;
+        counts[InternalBarrierMode.TICK.ordinal()] = MIN_BARRIER_COUNT;
+        counts[InternalBarrierMode.MAX.ordinal()] = MAX_BARRIER_COUNT;
+    }
+
+    /** Barrier channel {@code c}'s bit in a bits byte: {@code 1 << c} (C L10206, I-130). */
+    public static int wireBit(int channel) {
+        if (!inRange(channel)) {
+            throw new IllegalArgumentException(
+                    "barrier channel " + channel + " is out of range 0.." + (NUM_BARRIERS - 1));
+        }
+        return 1 << channel;
+    }
+
+    /** {@code barrier_count[mode]}: the ticks a bs-marker of that mode carries (L1772-1780). */
+    public int barrierCount(InternalBarrierMode mode) {
+        return counts[mode.ordinal()];
+    }
+
+    /**
+     * Begin: called once, after {@code open_net}'s reset has come back (the first reset bit, C L7963-7976).
+     * Every channel in SEND - unclaimed channel 1, unless the application registered it already - sends its
+     * initial participation (L475; the C never does, A7). Until then no marker is sent and completion bits are
+     * ignored (see the class comment).
+     *
+     * @throws IllegalStateException if called twice
+     */
+    public void start() {
+        if (started) {
+            throw new IllegalStateException("BarrierTable.start() called twice");
+        }
+        started = true;
+        poll();
+    }
+
+    /** Whether {@link #start} has been called. */
+    public boolean started() {
+        return started;
+    }
+
+    /**
+     * {@code iso_register_barrier(c, bmode)} (L1829-1835, C L10218-10262; I-063): the application claims an
+     * unclaimed channel. If this host still holds the credit (SEND: its unclaimed participation has not left)
+     * it keeps it - HOLDING; if its unclaimed participation is out (NOT_HOLDING) the channel waits for that
+     * execution in TRANSITION (L488).
+     *
+     * @return {@link #SUCCESS}; {@link #FAILURE} if {@code channel} is out of range, not unclaimed (the mLayer's
+     *     channel 0, or already registered) or {@code mode} is null
+     */
+    public int register(int channel, @org.checkerframework.checker.nullness.qual.Nullable BarrierMode mode) {
+        if (!inRange(channel) || owners[channel] != Owner.UNCLAIMED || mode == null) {
+            return FAILURE;
+        }
+        owners[channel] = Owner.APPLICATION;
+        modes[channel] = InternalBarrierMode.of(mode);
+        // An unclaimed channel is only ever SEND or NOT_HOLDING (class invariant), so these are the two cases.
+        states[channel] = states[channel] == BarrierState.NOT_HOLDING ? BarrierState.TRANSITION : BarrierState.HOLDING;
+        return SUCCESS;
+    }
+
+    /**
+     * {@code iso_clear_barrier(c)} (L1837-1846; I-072): the application gives the channel back; from now on this
+     * host takes part in the channel's executions automatically and reports none of them. A credit it holds
+     * (HOLDING) is spent on an unclaimed participation at once; a participation the application already made
+     * (NOT_HOLDING, SEND) or asked for (READY) continues as an unclaimed one. Clearing a channel the application
+     * does not own is a successful no-op (L1842, L3578; the C fails, C L10273-10275 - A9).
+     *
+     * @return {@link #SUCCESS}; {@link #FAILURE} only if {@code channel} is out of range
+     */
+    public int clear(int channel) {
+        if (!inRange(channel)) {
+            return FAILURE;
+        }
+        if (owners[channel] != Owner.APPLICATION) {
+            return SUCCESS;
+        }
+        owners[channel] = Owner.UNCLAIMED;
+        modes[channel] = InternalBarrierMode.MAX;
+        switch (states[channel]) {
+            case TRANSITION, READY -> states[channel] = BarrierState.NOT_HOLDING;
+            case HOLDING -> states[channel] = BarrierState.SEND;
+            case SEND, NOT_HOLDING -> {
+                // unchanged (L1845)
+            }
+        }
+        if (states[channel] == BarrierState.SEND) {
+            trySend(channel);
+        }
+        return SUCCESS;
+    }
+
+    /**
+     * {@code iso_barrier(c, bmode)} (L1848-1859, C L10300-10341; I-064, I-065, I-070, I-071): the application
+     * participates. The engine has already refused calls made between an SOI and its EOI (L1854).
+     *
+     * <p>HOLDING: the bs-marker is enqueued (or left in SEND for {@link #poll} when the send buffer is full - the
+     * call still succeeds, the participation is on its way). TRANSITION: remembered (READY) and sent when the old
+     * unclaimed execution completes.
+     *
+     * @return {@link #SUCCESS}; {@link #FAILURE} if {@code channel} is out of range or not the application's,
+     *     {@code mode} differs from the registered mode, or the previous execution is not locally complete
+     *     (NOT_HOLDING, SEND, READY)
+     */
+    public int barrier(int channel, @org.checkerframework.checker.nullness.qual.Nullable BarrierMode mode) {
+        if (!inRange(channel) || mode == null || owners[channel] != Owner.APPLICATION
+                || modes[channel] != InternalBarrierMode.of(mode)) {
+            return FAILURE;
+        }
+        return participate(channel);
+    }
+
+    /**
+     * {@code iso_mLayer_barrier(SHUTDOWN_BARRIER, STRONG)} (C L10346-10381, called by {@code try_close_net},
+     * C L8383): the mLayer participates in its own channel. Completion is seen through {@link #mLayerCompleted}.
+     *
+     * @return {@link #SUCCESS}; {@link #FAILURE} if {@code channel} is out of range or not the mLayer's, or the
+     *     mLayer's previous execution on it has not completed
+     */
+    public int mLayerBarrier(int channel) {
+        if (!inRange(channel) || owners[channel] != Owner.MLAYER) {
+            return FAILURE;
+        }
+        return participate(channel);
+    }
+
+    private int participate(int channel) {
+        return switch (states[channel]) {
+            case HOLDING -> {
+                states[channel] = BarrierState.SEND;
+                trySend(channel);
+                yield SUCCESS;
+            }
+            case TRANSITION -> {
+                states[channel] = BarrierState.READY;
+                yield SUCCESS;
+            }
+            case SEND, NOT_HOLDING, READY -> FAILURE;
+        };
+    }
+
+    /**
+     * Whether an execution of the mLayer's {@code channel} has completed since the last call: true once per
+     * completion, then false until the next (the channel is HOLDING again and {@link #mLayerBarrier} may start
+     * another execution).
+     *
+     * @throws IllegalArgumentException if {@code channel} is out of range
+     */
+    public boolean mLayerCompleted(int channel) {
+        wireBit(channel);
+        boolean done = mLayerDone[channel];
+        mLayerDone[channel] = false;
+        return done;
+    }
+
+    /**
+     * {@code iso_barrier_notify(bits)} (L1861-1876, C L10408-10444): the barrier bits of one EOP marker, each a
+     * completed execution of that channel. Moves each channel on as the class comment's table says and returns
+     * the completions the application is told about: only those of executions it started itself (NOT_HOLDING +
+     * APPLICATION). Completions of executions this host joined as unclaimed (including TRANSITION/READY), and of
+     * the mLayer's, are masked (I-069, I-071, I-072).
+     *
+     * @param eopBarrierBits the EOP marker's bits byte; only bits 0-1 are looked at
+     * @return the application's notice bits (channel c = bit {@code 1 << c}), 0 when there is nothing to report
+     * @throws IsotachFatalError if a channel completes while this host has not participated in it (SEND or
+     *     HOLDING): the token manager completed an execution without this host, which the report treats as
+     *     fatal (removable assertion, L1867, C L10417-10422)
+     */
+    public int notify(int eopBarrierBits) {
+        if (!started) {
+            return 0;
+        }
+        int app = 0;
+        for (int c = 0; c < NUM_BARRIERS; c++) {
+            if ((eopBarrierBits & (1 << c)) == 0) {
+                continue;
+            }
+            switch (states[c]) {
+                case SEND, HOLDING -> throw new IsotachFatalError("barrier completion for a channel this host has"
+                        + " not participated in: " + describe(c)
+                        + " (the token manager must wait for every host, digest §1.8 item 9)");
+                case TRANSITION -> states[c] = BarrierState.HOLDING;
+                case READY -> {
+                    states[c] = BarrierState.SEND;
+                    trySend(c);
+                }
+                case NOT_HOLDING -> {
+                    switch (owners[c]) {
+                        case APPLICATION -> {
+                            states[c] = BarrierState.HOLDING;
+                            app |= 1 << c;
+                        }
+                        case MLAYER -> {
+                            states[c] = BarrierState.HOLDING;
+                            mLayerDone[c] = true;
+                        }
+                        case UNCLAIMED -> {
+                            states[c] = BarrierState.SEND;
+                            trySend(c);
+                        }
+                    }
+                }
+            }
+        }
+        return app;
+    }
+
+    /**
+     * {@code iso_barrier_poll()} (L1878-1881): retry the enqueue of every channel in SEND (A7: the C never calls
+     * it). Does nothing before {@link #start}.
+     */
+    public void poll() {
+        if (!started) {
+            return;
+        }
+        for (int c = 0; c < NUM_BARRIERS; c++) {
+            if (states[c] == BarrierState.SEND) {
+                trySend(c);
+            }
+        }
+    }
+
+    /** {@code enqueue_barrier(c)} (L1815-1827): only in SEND, only after {@link #start}. */
+    private void trySend(int channel) {
+        if (started && sink.enqueueBarrier(channel, counts[modes[channel].ordinal()])) {
+            states[channel] = BarrierState.NOT_HOLDING;
+        }
+    }
+
+    /**
+     * Who owns {@code channel}.
+     *
+     * @throws IllegalArgumentException if {@code channel} is out of range
+     */
+    public Owner owner(int channel) {
+        wireBit(channel);
+        return owners[channel];
+    }
+
+    /**
+     * The channel's mode (MAX while unclaimed).
+     *
+     * @throws IllegalArgumentException if {@code channel} is out of range
+     */
+    public InternalBarrierMode mode(int channel) {
+        wireBit(channel);
+        return modes[channel];
+    }
+
+    /**
+     * The channel's state.
+     *
+     * @throws IllegalArgumentException if {@code channel} is out of range
+     */
+    public BarrierState state(int channel) {
+        wireBit(channel);
+        return states[channel];
+    }
+
+    /** Owner, mode, state of {@code channel}, for diagnostics and failure messages. */
+    public String describe(int channel) {
+        if (!inRange(channel)) {
+            return "barrier channel " + channel + ": out of range (channels 0.." + (NUM_BARRIERS - 1) + "; "
+                    + SHUTDOWN_BARRIER + " is the mLayer's shutdown barrier, the application may register "
+                    + APPLICATION_BARRIER + ")";
+        }
+        return "barrier channel " + channel + ": owner " + owners[channel] + ", mode " + modes[channel] + " (count "
+                + counts[modes[channel].ordinal()] + "), state " + states[channel]
+                + (states[channel] == BarrierState.SEND && started ? " (marker waiting for room in iso_send_buf)" : "")
+                + (started ? "" : ", not started");
+    }
+
+    private static boolean inRange(int channel) {
+        return channel >= 0 && channel < NUM_BARRIERS;
+    }
+}

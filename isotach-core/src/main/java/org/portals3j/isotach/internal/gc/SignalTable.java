@@ -1,0 +1,226 @@
+package org.portals3j.isotach.internal.gc;
+
+/**
+ * Isotach signals at one host (digest §2.7 "Signals", report §6.4 L1533-1670, C L10614-10811): channel
+ * ownership, the signal accumulator that feeds bs-markers, and the filtering of signal bits that arrive in EOP
+ * markers.
+ *
+ * <p><b>Channels (A11).</b> There are {@value #NUM_SIGNALS} channels; {@value #RESET_SIGNAL} is the reset
+ * channel. The report gives four different application ranges: 0-5 (design, L1635), 1-5 (Appendix A, L3546,
+ * L3558; header comment C L6208), 1-4 (header comments C L6212, L6230) and "0-1" (L3596, a typo). This class
+ * follows the code, which is the only version that is consistent with the rule that the application cannot
+ * register or send the reset channel (L3544): channel numbers 0-5 are in range, and the initial owners are
+ * {@code [MLAYER, UNCLAIMED x 4, MLAYER]} (L1609, C L10564), so the application can register exactly channels
+ * {@value #FIRST_APPLICATION_SIGNAL}..{@value #LAST_APPLICATION_SIGNAL}; registering 0 or 5 fails because the
+ * mLayer owns them, and anything outside 0-5 fails as out of range (I-052).
+ *
+ * <p><b>Wire bits.</b> Signal channel c is bit {@code 1 << (c + 2)} of a bits byte (bs-marker byte 2, EOP
+ * marker bits byte, bs-notice bits; C L10713, L10779, L10808-10810), so the reset channel is bit 7; bits 0-1
+ * belong to the barrier channels ({@link BarrierTable#wireBit}) (I-130).
+ *
+ * <p><b>Sending.</b> {@link #accumulate} ORs the channel's bit into the accumulator; the engine drains the
+ * accumulator with {@link #takeAccumulated} whenever it can put a bs-marker into {@code iso_send_buf}, right away
+ * and again on every poll while bits are pending (the C {@code enqueue_signals} / {@code iso_signal_poll},
+ * L1621-1629, L1668-1670). Two sends on one channel that wait in the accumulator together leave as one bit (the
+ * open issue noted at C L10702-10711); the report's own signal semantics merge concurrent signals of one channel
+ * anyway (L496, I-058). A signal bs-marker carries barrier count 0: {@code enqueue_signals} writes only the
+ * prefix tag and the bits (C L10628-10645), and the SIU ignores the count unless a barrier bit is set (L1626).
+ *
+ * <p>Host thread only; allocation-free after construction.
+ */
+public final class SignalTable {
+    /** The facade's success code (C {@code SUCCESS}, L5978). */
+    public static final int SUCCESS = 0;
+    /** The facade's failure code (C {@code FAILURE}, L5979). */
+    public static final int FAILURE = 1;
+
+    /** {@code NUM_SIGNALS} (L1601). */
+    public static final int NUM_SIGNALS = 6;
+    /** {@code RESET_SIGNAL} (L1589-1591): the mLayer's reset channel, wire bit 7. */
+    public static final int RESET_SIGNAL = 5;
+    /** The mLayer's other signal channel (C L10561-10564); the report never says what it is for. */
+    public static final int MLAYER_SIGNAL = 0;
+    /** The lowest channel the application can register (see "Channels (A11)"). */
+    public static final int FIRST_APPLICATION_SIGNAL = 1;
+    /** The highest channel the application can register (see "Channels (A11)"). */
+    public static final int LAST_APPLICATION_SIGNAL = 4;
+    /**
+     * {@code INITIAL_RESET_SIGNAL} = 0x83 (L1603-1605, C L10554-10559): the reset bit plus both barrier bits,
+     * which node 0 sends once at initialisation "to prime the Token Manager with barrier credits".
+     */
+    public static final int INITIAL_RESET_SIGNAL = 0x83;
+
+    /** The signal bits of a bits byte: bits 2-7 (bits 0-1 are barrier channels). */
+    private static final int SIGNAL_BITS = 0xFC;
+
+    private final Owner[] owners = {
+        Owner.MLAYER, Owner.UNCLAIMED, Owner.UNCLAIMED, Owner.UNCLAIMED, Owner.UNCLAIMED, Owner.MLAYER
+    };
+    private int accumulator;
+    private int resetCount;
+
+    /** A table in the initial state of {@code iso_signal_init} (L1617-1619): empty accumulator, no resets. */
+    public SignalTable() {
+    }
+
+    /**
+     * {@code iso_register_signal(c)} (L1631-1636): claim an unclaimed channel for the application (I-052).
+     *
+     * @return {@link #SUCCESS}; {@link #FAILURE} if {@code channel} is outside 0-5 or already claimed (by the
+     *     mLayer - channels 0 and 5 - or by an earlier registration)
+     */
+    public int register(int channel) {
+        if (!inRange(channel) || owners[channel] != Owner.UNCLAIMED) {
+            return FAILURE;
+        }
+        owners[channel] = Owner.APPLICATION;
+        return SUCCESS;
+    }
+
+    /**
+     * {@code iso_clear_signal(c)} (L1638-1643): give an application channel back. Clearing a channel the
+     * application does not hold - unclaimed or the mLayer's - is a successful no-op (L1643, L3556; I-053).
+     *
+     * @return {@link #SUCCESS}; {@link #FAILURE} only if {@code channel} is outside 0-5
+     */
+    public int clear(int channel) {
+        if (!inRange(channel)) {
+            return FAILURE;
+        }
+        if (owners[channel] == Owner.APPLICATION) {
+            owners[channel] = Owner.UNCLAIMED;
+        }
+        return SUCCESS;
+    }
+
+    /**
+     * The ownership half of {@code iso_send_signal}'s checks (L1649, C L10685-10699; I-054): the application may
+     * send only on a channel it registered. The other half - not between an SOI and its EOI - is the engine's.
+     *
+     * @return {@link #SUCCESS} if the application may send on {@code channel}, else {@link #FAILURE}
+     */
+    public int checkSend(int channel) {
+        return inRange(channel) && owners[channel] == Owner.APPLICATION ? SUCCESS : FAILURE;
+    }
+
+    /**
+     * Signal channel {@code c}'s bit in a bits byte: {@code 1 << (c + 2)} (C L10713); the reset channel is bit 7.
+     *
+     * @throws IllegalArgumentException if {@code channel} is outside 0-5
+     */
+    public static int wireBit(int channel) {
+        if (!inRange(channel)) {
+            throw new IllegalArgumentException(
+                    "signal channel " + channel + " is out of range 0.." + (NUM_SIGNALS - 1));
+        }
+        return 1 << (channel + 2);
+    }
+
+    /**
+     * {@code iso_send_signal(c)} without the mid-isochron check and without the enqueue (L1645-1651): after
+     * {@link #checkSend} passes, set the channel's bit in the accumulator. The engine then drains it with
+     * {@link #takeAccumulated} as soon as {@code iso_send_buf} has room.
+     *
+     * @return {@link #SUCCESS}, or {@link #FAILURE} (accumulator unchanged) when {@link #checkSend} fails
+     */
+    public int accumulate(int channel) {
+        if (checkSend(channel) != SUCCESS) {
+            return FAILURE;
+        }
+        accumulator |= wireBit(channel);
+        return SUCCESS;
+    }
+
+    /**
+     * {@code iso_send_mLayer_signal(c)} without the mid-isochron check and the enqueue (L1653-1656,
+     * C L10730-10758): the mLayer sends on a channel it owns. The first reset - while no reset has been seen -
+     * carries {@link #INITIAL_RESET_SIGNAL} (reset plus both barrier bits); a later one only the reset bit.
+     *
+     * @return {@link #SUCCESS}, or {@link #FAILURE} if {@code channel} is out of range or not the mLayer's
+     */
+    public int accumulateMLayer(int channel) {
+        if (!inRange(channel) || owners[channel] != Owner.MLAYER) {
+            return FAILURE;
+        }
+        accumulator |= channel == RESET_SIGNAL && resetCount == 0 ? INITIAL_RESET_SIGNAL : wireBit(channel);
+        return SUCCESS;
+    }
+
+    /**
+     * The bits the next bs-marker carries, and clear the accumulator ({@code enqueue_signals}, L1621-1629): the
+     * engine calls this only when it can enqueue the marker, so the bits are never lost.
+     *
+     * @return the pending bits byte, or 0 when no signal is pending (no marker to send)
+     */
+    public int takeAccumulated() {
+        int bits = accumulator;
+        accumulator = 0;
+        return bits;
+    }
+
+    /** The pending bits without taking them (0 = none). */
+    public int pending() {
+        return accumulator;
+    }
+
+    /**
+     * {@code iso_signal_notify(bits)} (L1658-1666, C L10774-10811): the signal bits of one EOP marker. The reset
+     * bit (7) is counted - see {@link #resetCount()}. Bits of channels the application registered are returned
+     * in bs-notice form (channel c at bit c + 2, I-130) for one notice; bits of unclaimed and mLayer channels are
+     * dropped (I-056). All application bits of one EOP come back together, so signals that take effect in the
+     * same pulse make one notice (I-058, I-059). The application never sees the reset bit: it is "implicitly
+     * registered" to resets (L3544) in the sense that a reset after initialisation shuts the layer down (L1665).
+     *
+     * @param eopSignalBits the EOP marker's bits byte; the barrier bits 0-1 and anything above bit 7 are ignored
+     * @return the application's notice bits, 0 when there is nothing to report
+     */
+    public int notify(int eopSignalBits) {
+        int bits = eopSignalBits & SIGNAL_BITS;
+        if ((bits & wireBit(RESET_SIGNAL)) != 0 && resetCount < Integer.MAX_VALUE) {
+            resetCount++;
+        }
+        int app = 0;
+        for (int c = 0; c < NUM_SIGNALS; c++) {
+            int bit = 1 << (c + 2);
+            if ((bits & bit) != 0 && owners[c] == Owner.APPLICATION) {
+                app |= bit;
+            }
+        }
+        return app;
+    }
+
+    /**
+     * How many reset bits have arrived ({@code reset_count}, L1593-1595, L1664). The first one ends initialisation
+     * ({@code open_net} waits for it, C L7963-7976); any later one is a real reset, after which the layer must
+     * shut down (L1665, I-062) - the engine throws {@code IsotachFatalError} and closes.
+     */
+    public int resetCount() {
+        return resetCount;
+    }
+
+    /**
+     * Who owns {@code channel}.
+     *
+     * @throws IllegalArgumentException if {@code channel} is outside 0-5
+     */
+    public Owner owner(int channel) {
+        wireBit(channel);
+        return owners[channel];
+    }
+
+    /** Owner and wire bit of {@code channel}, for diagnostics and failure messages. */
+    public String describe(int channel) {
+        if (!inRange(channel)) {
+            return "signal channel " + channel + ": out of range (channels 0.." + (NUM_SIGNALS - 1)
+                    + "; the application may register " + FIRST_APPLICATION_SIGNAL + ".." + LAST_APPLICATION_SIGNAL
+                    + ")";
+        }
+        return "signal channel " + channel + ": owner " + owners[channel] + ", wire bit 0x"
+                + Integer.toHexString(wireBit(channel)) + (channel == RESET_SIGNAL ? " (reset)" : "")
+                + ((accumulator & wireBit(channel)) != 0 ? ", send pending" : "");
+    }
+
+    private static boolean inRange(int channel) {
+        return channel >= 0 && channel < NUM_SIGNALS;
+    }
+}

@@ -58,6 +58,9 @@ public final class SharedMemory {
     /** Return code of failure (C {@code FAILURE}). */
     public static final int FAILURE = 1;
 
+    /** The largest pending-read table preallocated ({@code hosts * read_cap}, about 60 bytes an entry). */
+    static final int MAX_PENDING = 1 << 22;
+
     /**
      * The engine's way to send a read response (L455-459): a noniso {@code read_response} packet to a remote
      * reader, or {@link SharedMemory#completeRead} directly when {@code reader} is this host (I-086: a read of
@@ -169,9 +172,9 @@ public final class SharedMemory {
         generationMask = indexBits >= 31 ? 0 : (1 << (31 - indexBits)) - 1;
 
         long capacity = (long) hosts * readCap;
-        if (capacity > (1 << 26)) {
+        if (capacity > MAX_PENDING) {
             throw new IllegalArgumentException("hosts * read_cap = " + capacity
-                    + " pending reads is too many to preallocate (limit " + (1 << 26) + ")");
+                    + " pending reads is too many to preallocate (limit " + MAX_PENDING + ")");
         }
         pending = new PendingReadTable((int) capacity);
         pendingPerReader = new int[hosts];
@@ -296,7 +299,8 @@ public final class SharedMemory {
      * {@code iso_retrieve} waits for the most recent read naming the variable (L3470).
      *
      * <p>The slot id carries a generation in its high bits, so a response for a slot that has since been freed
-     * and reused is recognised as stale.
+     * and reused is recognised as stale. Cost: one pass over the {@code read_cap} slots (to find an earlier read
+     * naming {@code lvar}); nothing is allocated.
      *
      * @return the slot id ({@code >= 0}), or -1 at the cap
      */

@@ -11,7 +11,6 @@ import static org.portals3j.isotach.internal.smm.SmmFixtures.region;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.IsoVar;
 import org.portals3j.isotach.IsotachConfig;
@@ -29,16 +28,12 @@ import org.portals3j.isotach.internal.smm.SmmFixtures.Sent;
 class SharedMemoryExecuteTest {
     private static final long V = 5;
     private final IsotachConfig config = config(4, region(0, 16, 0, 1, 2, 3));
-    private SharedMemory copy;
-    private Responder responder;
-    private Observer observer;
+    private final SharedMemory copy = new SharedMemory(0, 4, config);
+    private final Responder responder = new Responder();
+    private final Observer observer = new Observer();
 
-    @BeforeEach
-    void setUp() {
-        copy = new SharedMemory(0, 4, config);
-        responder = new Responder();
-        observer = new Observer();
-        copy.observer(observer);
+    SharedMemoryExecuteTest() {
+        copy.observer(observer); // JUnit makes a fresh instance per test
     }
 
     private void exec(SRefKind kind, int source, long operand, long pulse) {

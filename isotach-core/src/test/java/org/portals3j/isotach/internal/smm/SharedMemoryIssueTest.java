@@ -106,13 +106,16 @@ class SharedMemoryIssueTest {
     }
 
     @Test
-    void overlappingRegionsAndCopysetsNamingNoHostAreRejected() {
+    void overlappingRegionsCopysetsNamingNoHostAndOversizedTablesAreRejected() {
         assertThatThrownBy(() -> new SharedMemory(0, 2, config(1, region(0, 10, 0), region(9, 5, 1))))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("overlaps");
         assertThatThrownBy(() -> new SharedMemory(0, 2, config(1, region(0, 10, 0, 2))))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("names host 2");
         assertThatThrownBy(() -> new SharedMemory(2, 2, IsotachConfig.defaults()))
                 .isInstanceOf(IllegalArgumentException.class);
+        IsotachConfig huge = config(SharedMemory.MAX_PENDING / 4 + 1, region(0, 1, 0));
+        assertThatThrownBy(() -> new SharedMemory(0, 4, huge)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("too many to preallocate");
         // adjacent regions are fine
         assertThat(new SharedMemory(0, 2, config(1, region(0, 10, 0), region(10, 5, 1))).nearestCopy(10)).isEqualTo(1);
     }
@@ -286,10 +289,10 @@ class SharedMemoryIssueTest {
         assertThat(SRefKind.ASSIGN.code()).isEqualTo(0x13);
         assertThat(SRefKind.SCHED.code()).isEqualTo(0x14);
         for (SRefKind k : SRefKind.values()) {
-            assertThat(SRefKind.of(k.code())).isSameAs(k);
+            assertThat((Object) SRefKind.of(k.code())).isSameAs(k);
         }
-        assertThat(SRefKind.of(0x10)).isNull();
-        assertThat(SRefKind.of(0x15)).isNull();
-        assertThat(SRefKind.of(-1)).isNull();
+        assertThat((Object) SRefKind.of(0x10)).isNull();
+        assertThat((Object) SRefKind.of(0x15)).isNull();
+        assertThat((Object) SRefKind.of(-1)).isNull();
     }
 }

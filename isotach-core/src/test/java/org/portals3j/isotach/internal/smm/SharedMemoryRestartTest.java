@@ -9,7 +9,6 @@ import static org.portals3j.isotach.internal.smm.SRefKind.WRITE;
 import static org.portals3j.isotach.internal.smm.SmmFixtures.config;
 import static org.portals3j.isotach.internal.smm.SmmFixtures.region;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.SharedMemoryObserver;
 import org.portals3j.isotach.internal.smm.SmmFixtures.Observer;
@@ -23,16 +22,12 @@ import org.portals3j.isotach.internal.smm.SmmFixtures.Sent;
  * retries the owed responses, and the sRef is never applied twice.
  */
 class SharedMemoryRestartTest {
-    private SharedMemory copy;
-    private Responder responder;
-    private Observer observer;
+    private final SharedMemory copy = new SharedMemory(0, 4, config(4, region(0, 8, 0, 1)));
+    private final Responder responder = new Responder();
+    private final Observer observer = new Observer();
 
-    @BeforeEach
-    void setUp() {
-        copy = new SharedMemory(0, 4, config(4, region(0, 8, 0, 1)));
-        responder = new Responder();
-        observer = new Observer();
-        copy.observer(observer);
+    SharedMemoryRestartTest() {
+        copy.observer(observer); // JUnit makes a fresh instance per test
     }
 
     @Test

@@ -13,6 +13,9 @@ import static org.portals3j.isotach.internal.smm.SmmFixtures.region;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -44,7 +47,7 @@ class SmmHistoryTest {
 
     private static void assertRejected(SmmHistory h, String... fragments) {
         assertThatThrownBy(h::verify).isInstanceOf(AssertionError.class)
-                .satisfies(e -> assertThat(e.getMessage()).contains(fragments));
+                .satisfies(e -> assertThat(String.valueOf(e.getMessage())).contains(fragments));
     }
 
     // ---- correct histories are accepted ----------------------------------------------------------------------------
@@ -63,7 +66,7 @@ class SmmHistoryTest {
         assertThat(sim.refusals).isPositive();
         long pended = 0;
         for (SharedMemory m : sim.memory) {
-            pended += m.counters().get("read.pended");
+            pended += m.counters().getOrDefault("read.pended", 0L);
         }
         assertThat(pended).as("reads that waited for an assign").isPositive();
         assertThatCode(() -> sim.history(sim.observed, true).verify()).doesNotThrowAnyException();
@@ -243,13 +246,12 @@ class SmmHistoryTest {
 
     // ---- a real random history, broken in one place ---------------------------------------------------------------
 
-    private static List<Obs> mutate(List<Obs> records, java.util.function.Predicate<Obs> which,
-            java.util.function.UnaryOperator<Obs> change) {
+    private static List<Obs> mutate(List<Obs> records, Predicate<Obs> which, Function<Obs, @Nullable Obs> change) {
         List<Obs> out = new ArrayList<>();
         boolean done = false;
         for (Obs o : records) {
             if (!done && which.test(o)) {
-                Obs c = change.apply(o);
+                @Nullable Obs c = change.apply(o);
                 if (c != null) {
                     out.add(c);
                 }
@@ -289,8 +291,8 @@ class SmmHistoryTest {
         // find two consecutive changes of one replicated address at host 0 with different values; swap their order
         List<Obs> host0 = sim.observed.stream().filter(o -> o.copyHost() == 0 && o.address() == 0 && o.kind() == WRITE)
                 .sorted((a, b) -> Long.compare(a.sequence(), b.sequence())).toList();
-        Obs a = null;
-        Obs b = null;
+        @Nullable Obs a = null;
+        @Nullable Obs b = null;
         for (int i = 0; i + 1 < host0.size(); i++) {
             if (host0.get(i).operand() != host0.get(i + 1).operand()) {
                 a = host0.get(i);
@@ -298,7 +300,9 @@ class SmmHistoryTest {
                 break;
             }
         }
-        assertThat(a).isNotNull();
+        if (a == null || b == null) {
+            throw new AssertionError("the simulation produced no two writes of address 0 to swap");
+        }
         Obs fa = a;
         Obs fb = b;
         List<Obs> broken = new ArrayList<>();

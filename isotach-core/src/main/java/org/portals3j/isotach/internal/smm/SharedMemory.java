@@ -1,0 +1,598 @@
+package org.portals3j.isotach.internal.smm;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.isotach.IsoVar;
+import org.portals3j.isotach.IsotachConfig;
+import org.portals3j.isotach.SharedMemoryObserver;
+
+/**
+ * One host's Isotach shared memory (the report's {@code shmem} and {@code iso_retrieve} modules, designed in
+ * L368-459, L1404-1436, L1900-1918 and L2488-2604 but never implemented, digest §2.8). The engine owns
+ * transport, ordering and isochrons and calls this class on the host thread only:
+ *
+ * <ul>
+ *   <li><b>Issuing side</b>, when the application issues an access: {@link #copies} and {@link #nearestCopy}
+ *       route it (a change goes to every copy, a read to the nearest, I-087); {@link #checkChange} and
+ *       {@link #noteIssued} enforce the sched/assign caveats (I-092); {@link #allocateRead} gives a read its
+ *       lvar slot, bounded by {@code read_cap} (I-089); {@link #completeRead} delivers a read response into
+ *       the application's {@link IsoVar} (L1914-1918).</li>
+ *   <li><b>Executing side</b>, in isotach order (pulse, sender id, issue order): {@link #execute} applies each
+ *       sRef that reaches a copy held here, exactly as the report's pseudo-code (L396-427, L2565-2592), and
+ *       hands read responses to the engine's {@link ReadResponder}.</li>
+ * </ul>
+ *
+ * <h2>The variable</h2>
+ * Each word of a local copy is the report's {@code {val, unsub}} (L388-390): when {@code unsub} is set the last
+ * post was a sched whose assign has not executed here, and {@code val} holds that sched's vId (the issuing
+ * host's id, L374). Every word starts substantiated with value 0.
+ *
+ * <h2>Write = sched + assign issued together</h2>
+ * A write (L372, L3480) is one sRef that performs its sched and its assign at the same point of the isotach
+ * order. Its vId (the writer's id) is therefore never visible: no read can execute between the two halves, so
+ * no read ever pends on a write, and the write does not look at the pending-read table — reads pending on an
+ * earlier sched of the same host keep waiting for that sched's own assign (L424-426). For the same reason a
+ * write is not an outstanding sched: {@link #checkChange} allows it whether or not the host has one, and it
+ * neither opens nor closes one. An assign that arrives after a later write finds the variable substantiated
+ * and only answers the reads pending on its sched (I-082, I-084).
+ *
+ * <h2>Restartable execution</h2>
+ * A read or an assign may owe read responses the engine cannot send yet (the report's full {@code send_buf},
+ * L2539-2545). {@link #execute} applies the sRef once, hands every response to the responder, and keeps those
+ * refused in a preallocated queue; it then returns false. The engine calls it again with the same sRef (and
+ * must not execute any other sRef on this host first): that call only retries the queued responses, in order,
+ * and returns true once all are out. The sRef is never applied twice.
+ *
+ * <h2>Bounds</h2>
+ * Everything is allocated in the constructor: the local copies, one bit per shared word for the caveat state,
+ * {@code read_cap} lvar slots, and a pending-read table of {@code hosts * read_cap} entries (L392) with the
+ * same number of queued responses. Each reader may have at most {@code read_cap} reads pending at this copy,
+ * so one host breaking its cap cannot take the table from the others.
+ *
+ * <p>Not thread-safe: host-thread confined, like the rest of the host state.
+ */
+public final class SharedMemory {
+    /** Return code of success (C {@code SUCCESS}). */
+    public static final int SUCCESS = 0;
+    /** Return code of failure (C {@code FAILURE}). */
+    public static final int FAILURE = 1;
+
+    /** The largest pending-read table preallocated ({@code hosts * read_cap}, about 60 bytes an entry). */
+    static final int MAX_PENDING = 1 << 22;
+
+    /**
+     * The engine's way to send a read response (L455-459): a noniso {@code read_response} packet to a remote
+     * reader, or {@link SharedMemory#completeRead} directly when {@code reader} is this host (I-086: a read of
+     * a local copy is answered without network).
+     */
+    @FunctionalInterface
+    public interface ReadResponder {
+        /**
+         * @param pulse the logical time the read executed at (for the reader's {@link IsoVar#readPulse()})
+         * @return false if the response cannot be sent now (it will be offered again later)
+         */
+        boolean respond(int reader, int lvarSlot, long value, long pulse);
+    }
+
+    private final int me;
+    private final int hosts;
+    private final int readCap;
+    private final SharedMap map;
+
+    // ---- local copies: val and the unsub bit of every word of every region held here ------------------------
+    private final long[][] values;
+    private final long[][] unsub;
+
+    // ---- issuing side --------------------------------------------------------------------------------------------
+    /** One bit per shared word of every region: this host has a sched on it whose assign it has not issued. */
+    private final long[][] schedOutstanding;
+    private final @Nullable IsoVar[] slotVar;
+    private final boolean[] slotBusy;
+    private final int[] slotGeneration;
+    private final int[] freeSlots;
+    private int freeSlotCount;
+    private final int indexBits;
+    private final int indexMask;
+    private final int generationMask;
+
+    // ---- executing side ------------------------------------------------------------------------------------------
+    private final PendingReadTable pending;
+    private final int[] pendingPerReader;
+    private final int[] deferredReader;
+    private final int[] deferredSlot;
+    private final long[] deferredValue;
+    private final long[] deferredPulse;
+    private int deferredHead;
+    private int deferredCount;
+    private boolean blocked;
+    private @Nullable SRefKind blockedKind;
+    private int blockedSource;
+    private long blockedAddress;
+    private long blockedOperand;
+    private long blockedPulse;
+    private long nextSequence;
+    private @Nullable SharedMemoryObserver observer;
+
+    // ---- counters --------------------------------------------------------------------------------------------------
+    private long executedReads;
+    private long executedWrites;
+    private long executedScheds;
+    private long executedAssigns;
+    private long assignsSubstantiating;
+    private long readsPended;
+    private long readsAnsweredFromPending;
+    private long pendingPeak;
+    private long readsDroppedOverCap;
+    private long srefsRejected;
+    private long responsesSent;
+    private long responsesDeferred;
+    private long executeRefused;
+    private long readsRefusedAtCap;
+    private long readsOrphaned;
+    private long responsesToOrphans;
+    private long responsesHostile;
+    private long responsesCompleted;
+    private long changesRefused;
+
+    /**
+     * @param me this host's id
+     * @param hosts hosts in the job
+     * @param config supplies the regions ({@link IsotachConfig#sharedRegions(int)}), the logical distances
+     *        (nearest copy) and {@code read_cap}
+     * @throws IllegalArgumentException for a layout {@link SharedMap} rejects, or when {@code hosts * read_cap}
+     *         pending reads would not fit in memory
+     */
+    public SharedMemory(int me, int hosts, IsotachConfig config) {
+        this.map = new SharedMap(me, hosts, config);
+        this.me = me;
+        this.hosts = hosts;
+        this.readCap = config.readCap();
+        int regions = map.regions();
+        values = new long[regions][];
+        unsub = new long[regions][];
+        schedOutstanding = new long[regions][];
+        for (int r = 0; r < regions; r++) {
+            int w = map.words(r);
+            schedOutstanding[r] = new long[bitWords(w)];
+            values[r] = map.isLocal(r) ? new long[w] : new long[0];
+            unsub[r] = map.isLocal(r) ? new long[bitWords(w)] : new long[0];
+        }
+
+        slotVar = new IsoVar[readCap];
+        slotBusy = new boolean[readCap];
+        slotGeneration = new int[readCap];
+        freeSlots = new int[readCap];
+        for (int i = 0; i < readCap; i++) {
+            freeSlots[i] = readCap - 1 - i; // pop order 0, 1, 2, ...
+        }
+        freeSlotCount = readCap;
+        indexBits = 32 - Integer.numberOfLeadingZeros(readCap - 1);
+        indexMask = (1 << indexBits) - 1;
+        generationMask = indexBits >= 31 ? 0 : (1 << (31 - indexBits)) - 1;
+
+        long capacity = (long) hosts * readCap;
+        if (capacity > MAX_PENDING) {
+            throw new IllegalArgumentException("hosts * read_cap = " + capacity
+                    + " pending reads is too many to preallocate (limit " + MAX_PENDING + ")");
+        }
+        pending = new PendingReadTable((int) capacity);
+        pendingPerReader = new int[hosts];
+        deferredReader = new int[(int) capacity];
+        deferredSlot = new int[(int) capacity];
+        deferredValue = new long[(int) capacity];
+        deferredPulse = new long[(int) capacity];
+    }
+
+    private static int bitWords(int words) {
+        return (words + 63) >>> 6;
+    }
+
+    private static boolean bit(long[] bits, int i) {
+        return (bits[i >>> 6] & (1L << i)) != 0;
+    }
+
+    private static void setBit(long[] bits, int i) {
+        bits[i >>> 6] |= 1L << i;
+    }
+
+    private static void clearBit(long[] bits, int i) {
+        bits[i >>> 6] &= ~(1L << i);
+    }
+
+    /** The shared-memory map this host routes with. */
+    public SharedMap map() {
+        return map;
+    }
+
+    // =============================================================================================================
+    // Issuing side
+    // =============================================================================================================
+
+    /**
+     * The hosts holding a copy of {@code address}, ascending: a change sends one sRef to each (I-087, L435).
+     *
+     * @param out receives the hosts; an array of the job's host count always suffices
+     * @return how many, or -1 if {@code address} is not shared memory (the access fails, I-088)
+     */
+    public int copies(long address, int[] out) {
+        return map.copies(address, out);
+    }
+
+    /**
+     * The one host a read of {@code address} goes to (I-087): this host if it holds a copy (the read is then a
+     * self-ref, answered without network, I-086), else the copy at the smallest {@link IsotachConfig#distance},
+     * ties to the lowest id. -1 if {@code address} is not shared memory.
+     */
+    public int nearestCopy(long address) {
+        return map.nearestCopy(address);
+    }
+
+    /**
+     * Whether this host may issue the change {@code kind} on {@code address} now (I-092, caveats L3496, L3508):
+     * a SCHED needs no outstanding sched of this host on the address (else the vId would name two scheds,
+     * L374); an ASSIGN needs one; a WRITE is always allowed (its sched is never outstanding, see the class
+     * comment). An address that is not shared memory fails (I-088).
+     *
+     * @return {@link #SUCCESS} or {@link #FAILURE}
+     * @throws IllegalArgumentException for {@link SRefKind#READ} (not a change)
+     */
+    public int checkChange(SRefKind kind, long address) {
+        if (!kind.isChange()) {
+            throw new IllegalArgumentException("checkChange is for changes; a read is checked by allocateRead");
+        }
+        int r = map.regionOf(address);
+        if (r < 0) {
+            changesRefused++;
+            return FAILURE;
+        }
+        boolean outstanding = bit(schedOutstanding[r], (int) (address - map.base(r)));
+        boolean ok = switch (kind) {
+            case SCHED -> !outstanding;
+            case ASSIGN -> outstanding;
+            default -> true;
+        };
+        if (!ok) {
+            changesRefused++;
+        }
+        return ok ? SUCCESS : FAILURE;
+    }
+
+    /**
+     * Records an access the engine has accepted (all its sRefs are queued): a SCHED opens this host's
+     * outstanding sched on {@code address}, an ASSIGN closes it; WRITE and READ change nothing here.
+     *
+     * @throws IllegalArgumentException if {@code address} is not shared memory
+     * @throws IllegalStateException if the access breaks the caveat ({@link #checkChange} would have failed)
+     */
+    public void noteIssued(SRefKind kind, long address) {
+        int r = map.regionOf(address);
+        if (r < 0) {
+            throw new IllegalArgumentException("address " + address + " is not shared memory");
+        }
+        int w = (int) (address - map.base(r));
+        boolean outstanding = bit(schedOutstanding[r], w);
+        switch (kind) {
+            case SCHED -> {
+                if (outstanding) {
+                    throw new IllegalStateException("host " + me + " already has a sched outstanding on " + address);
+                }
+                setBit(schedOutstanding[r], w);
+            }
+            case ASSIGN -> {
+                if (!outstanding) {
+                    throw new IllegalStateException("host " + me + " has no sched outstanding on " + address);
+                }
+                clearBit(schedOutstanding[r], w);
+            }
+            default -> {
+                // a write's sched is substantiated in the same sRef; a read changes no caveat state
+            }
+        }
+    }
+
+    /**
+     * Gives a read an lvar slot: the id the read's sRef carries and its response echoes (L449, L2602). Fails when
+     * {@code read_cap} reads are outstanding (I-089), leaving {@code lvar} untouched. Otherwise {@code lvar} is
+     * invalidated (L431: it is reused). If {@code lvar} was still waiting for an earlier read, that read stays
+     * outstanding (it holds its slot until its response arrives) but its response no longer fills {@code lvar}:
+     * {@code iso_retrieve} waits for the most recent read naming the variable (L3470).
+     *
+     * <p>The slot id carries a generation in its high bits, so a response for a slot that has since been freed
+     * and reused is recognised as stale. Cost: one pass over the {@code read_cap} slots (to find an earlier read
+     * naming {@code lvar}); nothing is allocated.
+     *
+     * @return the slot id ({@code >= 0}), or -1 at the cap
+     */
+    public int allocateRead(IsoVar lvar) {
+        if (freeSlotCount == 0) {
+            readsRefusedAtCap++;
+            return -1;
+        }
+        for (int i = 0; i < readCap; i++) {
+            if (slotVar[i] == lvar) {
+                slotVar[i] = null;
+                readsOrphaned++;
+            }
+        }
+        int index = freeSlots[--freeSlotCount];
+        slotBusy[index] = true;
+        slotVar[index] = lvar;
+        lvar.invalidate();
+        return slotGeneration[index] << indexBits | index;
+    }
+
+    /**
+     * A read response arrived (or a local read was answered): fills the read's {@link IsoVar} with
+     * {@code value} and the read's {@code pulse} and frees the slot (L1914-1918). A slot id that is not
+     * outstanding (never allocated, already completed, stale generation, out of range: a hostile or duplicated
+     * response) is ignored and counted.
+     */
+    public void completeRead(int lvarSlot, long value, long pulse) {
+        int index = lvarSlot & indexMask;
+        int generation = lvarSlot >>> indexBits;
+        if (lvarSlot < 0 || index >= readCap || !slotBusy[index] || generation != slotGeneration[index]) {
+            responsesHostile++;
+            return;
+        }
+        IsoVar var = slotVar[index];
+        if (var != null) {
+            var.fill(value, pulse);
+            responsesCompleted++;
+        } else {
+            responsesToOrphans++;
+        }
+        slotVar[index] = null;
+        slotBusy[index] = false;
+        slotGeneration[index] = (slotGeneration[index] + 1) & generationMask;
+        freeSlots[freeSlotCount++] = index;
+    }
+
+    /** Reads issued by this host whose response has not arrived (at most {@code read_cap}, I-089). */
+    public int outstandingReads() {
+        return readCap - freeSlotCount;
+    }
+
+    // =============================================================================================================
+    // Executing side
+    // =============================================================================================================
+
+    /**
+     * Executes one sRef on this host's copy, in isotach order (L2492-2592).
+     *
+     * <ul>
+     *   <li>READ: if the variable is unsubstantiated the read pends on (address, vId) (I-081); otherwise its
+     *       value goes to the reader {@code source} (I-079, I-086).</li>
+     *   <li>SCHED: the variable becomes unsubstantiated with vId {@code source} (I-083).</li>
+     *   <li>ASSIGN (vId {@code source}): substantiates the variable with {@code operand} if its vId is still
+     *       {@code source} (I-082), then answers every read pending on (address, {@code source}) with
+     *       {@code operand}, even if a later write changed the variable (I-080, I-084).</li>
+     *   <li>WRITE: the variable becomes substantiated with {@code operand} (I-083).</li>
+     * </ul>
+     *
+     * An sRef this host cannot execute (no local copy of the address, a source outside the job, a read slot
+     * that is not a slot id, a reader with {@code read_cap} reads already pending here) is a protocol violation
+     * by its sender: it is dropped and counted, and true is returned.
+     *
+     * @param operand READ: the reader's lvar slot; WRITE, ASSIGN: the value; SCHED: unused
+     * @param pulse the logical time of execution
+     * @return true when the sRef is done; false when some read response could not be sent: call again later
+     *         with the same sRef, before any other
+     * @throws IllegalStateException if called with a different sRef while a refused one is outstanding
+     */
+    public boolean execute(SRefKind kind, int source, long address, long operand, long pulse,
+            ReadResponder responder) {
+        if (blocked) {
+            if (kind != blockedKind || source != blockedSource || address != blockedAddress
+                    || operand != blockedOperand || pulse != blockedPulse) {
+                throw new IllegalStateException("execute(" + kind + " from " + source + " on " + address
+                        + " at pulse " + pulse + ") while the responses of " + blockedKind + " from " + blockedSource
+                        + " on " + blockedAddress + " at pulse " + blockedPulse
+                        + " are still owed: the same sRef must be retried first");
+            }
+            if (!flushDeferred(responder)) {
+                executeRefused++;
+                return false;
+            }
+            blocked = false;
+            blockedKind = null;
+            return true;
+        }
+        int r = map.regionOf(address);
+        if (r < 0 || !map.isLocal(r) || source < 0 || source >= hosts
+                || (kind == SRefKind.READ && (operand < 0 || operand > Integer.MAX_VALUE))) {
+            srefsRejected++;
+            return true;
+        }
+        int w = (int) (address - map.base(r));
+        long[] val = values[r];
+        long[] unsubBits = unsub[r];
+        switch (kind) {
+            case READ -> read(val, unsubBits, w, source, address, (int) operand, pulse, responder);
+            case SCHED -> {
+                // L409-411: set V.unsub; V.val = pId
+                setBit(unsubBits, w);
+                val[w] = source;
+                executedScheds++;
+                observe(nextSequence++, pulse, source, SRefKind.SCHED, address, 0, source);
+            }
+            case ASSIGN -> assign(val, unsubBits, w, source, address, operand, pulse, responder);
+            case WRITE -> {
+                // L424-426: reset V.unsub; V.val = val. Pending reads belong to earlier scheds: untouched.
+                clearBit(unsubBits, w);
+                val[w] = operand;
+                executedWrites++;
+                observe(nextSequence++, pulse, source, SRefKind.WRITE, address, operand, operand);
+            }
+        }
+        if (deferredCount > 0) {
+            blocked = true;
+            blockedKind = kind;
+            blockedSource = source;
+            blockedAddress = address;
+            blockedOperand = operand;
+            blockedPulse = pulse;
+            executeRefused++;
+            return false;
+        }
+        return true;
+    }
+
+    private void read(long[] val, long[] unsubBits, int w, int reader, long address, int lvarSlot, long pulse,
+            ReadResponder responder) {
+        if (bit(unsubBits, w)) {
+            // L399-404: the corresponding post is an unsubstantiated sched; wait for its assign (I-080, I-081)
+            if (pendingPerReader[reader] >= readCap) {
+                readsDroppedOverCap++;
+                return;
+            }
+            long sequence = nextSequence++;
+            if (!pending.add(address, (int) val[w], reader, lvarSlot, pulse, sequence)) {
+                // unreachable: per-reader caps sum to the table's capacity
+                throw new IllegalStateException("pending-read table full below its per-reader caps");
+            }
+            pendingPerReader[reader]++;
+            readsPended++;
+            executedReads++;
+            pendingPeak = Math.max(pendingPeak, pending.size());
+            return;
+        }
+        // L405-406: substantiated; answer now (locally when reader == me: the responder completes it, I-086)
+        long value = val[w];
+        executedReads++;
+        observe(nextSequence++, pulse, reader, SRefKind.READ, address, lvarSlot, value);
+        respondOrDefer(reader, lvarSlot, value, pulse, responder);
+    }
+
+    private void assign(long[] val, long[] unsubBits, int w, int vId, long address, long value, long pulse,
+            ReadResponder responder) {
+        // L413-416: the assign substantiates V only if it corresponds to V's last post
+        if (bit(unsubBits, w) && val[w] == vId) {
+            val[w] = value;
+            clearBit(unsubBits, w);
+            assignsSubstantiating++;
+        }
+        executedAssigns++;
+        observe(nextSequence++, pulse, vId, SRefKind.ASSIGN, address, value, value);
+        // L417-422: every read pending on (V, vId) gets this assign's value, whatever V holds now (I-084)
+        for (int e = pending.take(address, vId); e >= 0; e = pending.take(address, vId)) {
+            int reader = pending.reader(e);
+            int lvarSlot = pending.slot(e);
+            long readPulse = pending.pulse(e);
+            long readSequence = pending.sequence(e);
+            pending.free(e);
+            pendingPerReader[reader]--;
+            readsAnsweredFromPending++;
+            observe(readSequence, readPulse, reader, SRefKind.READ, address, lvarSlot, value);
+            respondOrDefer(reader, lvarSlot, value, readPulse, responder);
+        }
+    }
+
+    private void respondOrDefer(int reader, int lvarSlot, long value, long pulse, ReadResponder responder) {
+        if (deferredCount == 0 && responder.respond(reader, lvarSlot, value, pulse)) {
+            responsesSent++;
+            return;
+        }
+        // keep the order: once one response waits, every later one of this sRef waits behind it
+        int i = (deferredHead + deferredCount) % deferredReader.length;
+        deferredReader[i] = reader;
+        deferredSlot[i] = lvarSlot;
+        deferredValue[i] = value;
+        deferredPulse[i] = pulse;
+        deferredCount++;
+        responsesDeferred++;
+    }
+
+    private boolean flushDeferred(ReadResponder responder) {
+        while (deferredCount > 0) {
+            int i = deferredHead;
+            if (!responder.respond(deferredReader[i], deferredSlot[i], deferredValue[i], deferredPulse[i])) {
+                return false;
+            }
+            responsesSent++;
+            deferredHead = (deferredHead + 1) % deferredReader.length;
+            deferredCount--;
+        }
+        deferredHead = 0;
+        return true;
+    }
+
+    private void observe(long sequence, long pulse, int source, SRefKind kind, long address, long operand,
+            long value) {
+        SharedMemoryObserver o = observer;
+        if (o != null) {
+            o.executed(me, sequence, pulse, source, kind.code(), address, operand, value);
+        }
+    }
+
+    /**
+     * The value of this host's copy of {@code address} (for an unsubstantiated word: the vId of its sched).
+     *
+     * @throws IllegalArgumentException if this host holds no copy of {@code address}
+     */
+    public long localValue(long address) {
+        int r = localRegion(address);
+        return values[r][(int) (address - map.base(r))];
+    }
+
+    /**
+     * Whether this host's copy of {@code address} is unsubstantiated (its last post is a sched whose assign has
+     * not executed here).
+     *
+     * @throws IllegalArgumentException if this host holds no copy of {@code address}
+     */
+    public boolean isUnsubstantiated(long address) {
+        int r = localRegion(address);
+        return bit(unsub[r], (int) (address - map.base(r)));
+    }
+
+    private int localRegion(long address) {
+        int r = map.regionOf(address);
+        if (r < 0 || !map.isLocal(r)) {
+            throw new IllegalArgumentException("host " + me + " holds no copy of shared address " + address);
+        }
+        return r;
+    }
+
+    /** Reads pending at this host's copies now (I-081). */
+    public int pendingReads() {
+        return pending.size();
+    }
+
+    /** Installs (or with null removes) the observer told about every executed sRef. */
+    public void observer(@Nullable SharedMemoryObserver o) {
+        this.observer = o;
+    }
+
+    /**
+     * Diagnostics, by name: {@code sref.*} executed sRefs by kind and those rejected; {@code read.*} the
+     * pending-read table; {@code response.*} read responses sent, deferred, completed here, and ignored as
+     * hostile; {@code issue.*} the issuing side.
+     */
+    public Map<String, Long> counters() {
+        Map<String, Long> c = new LinkedHashMap<>();
+        c.put("sref.read", executedReads);
+        c.put("sref.write", executedWrites);
+        c.put("sref.sched", executedScheds);
+        c.put("sref.assign", executedAssigns);
+        c.put("sref.assignSubstantiating", assignsSubstantiating);
+        c.put("sref.rejected", srefsRejected);
+        c.put("read.pended", readsPended);
+        c.put("read.answeredFromPending", readsAnsweredFromPending);
+        c.put("read.pendingNow", (long) pending.size());
+        c.put("read.pendingPeak", pendingPeak);
+        c.put("read.droppedOverCap", readsDroppedOverCap);
+        c.put("response.sent", responsesSent);
+        c.put("response.deferred", responsesDeferred);
+        c.put("response.owedNow", (long) deferredCount);
+        c.put("execute.refused", executeRefused);
+        c.put("response.completed", responsesCompleted);
+        c.put("response.toReusedLvar", responsesToOrphans);
+        c.put("response.hostile", responsesHostile);
+        c.put("issue.readsOutstanding", (long) outstandingReads());
+        c.put("issue.readsRefusedAtCap", readsRefusedAtCap);
+        c.put("issue.lvarReusedWhileOutstanding", readsOrphaned);
+        c.put("issue.changesRefused", changesRefused);
+        return c;
+    }
+}

@@ -33,10 +33,13 @@ final class LoopbackNetwork {
     /** Every header each rank sent, in send order. */
     private final List<List<byte[]>> sentHeaders = new ArrayList<>();
     private final boolean[] failNextDeposit;
+    /** Run once right after the rank's next send: lets a test deliver frames in the middle of a poll. */
+    private final @Nullable Runnable[] afterNextSend;
 
     LoopbackNetwork(int size) {
         endpoints = new Endpoint[size];
         failNextDeposit = new boolean[size];
+        afterNextSend = new Runnable[size];
         for (int r = 0; r < size; r++) {
             endpoints[r] = new Endpoint(r);
             queues.add(new ArrayDeque<>());
@@ -102,6 +105,15 @@ final class LoopbackNetwork {
     /** The next payload transfer to {@code dest} fails after half of the bytes (Deposit#failed). */
     void failNextDeposit(int dest) {
         failNextDeposit[dest] = true;
+    }
+
+    /**
+     * Runs {@code action} inside {@code rank}'s next send, after the frame is queued and before the call
+     * returns, as the in-memory transport delivers inline inside a sender's call. Used to make frames arrive
+     * in the middle of a host's poll.
+     */
+    void afterNextSend(int rank, Runnable action) {
+        afterNextSend[rank] = action;
     }
 
     /** {@code rank} fails: its queue is discarded (failed completions) and every other endpoint is told. */
@@ -218,6 +230,11 @@ final class LoopbackNetwork {
                 return;
             }
             queues.get(peer).addLast(f);
+            Runnable hook = afterNextSend[rank];
+            if (hook != null) {
+                afterNextSend[rank] = null;
+                hook.run();
+            }
         }
 
         @Override

@@ -188,6 +188,31 @@ class NonisoBarrierTest {
         }
     }
 
+    /**
+     * The same guarantee when the peer's message and barrier frame arrive in the middle of the poll that
+     * barrier_completed runs (a transport thread, or inmem's inline delivery, can do that): this call must not
+     * report completion, because the message is not in the delivery queue yet; the next call does, with it.
+     */
+    @Test
+    void barrierFramesArrivingDuringThePollCountOnlyFromTheNextCall() {
+        try (NonisoCluster c = new NonisoCluster(2, NonisoCluster.config().build())) {
+            NonisoLayer a = c.host(0);
+            a.initiateBarrier();
+            // A credit request from host 1 makes host 0's poll send a credit packet after it drained arrivals;
+            // inside that send, host 1's message and barrier frame arrive.
+            HostileFrames f = new HostileFrames(8);
+            a.onHeader(1, f.creditRequest(), NonisoFrame.CREDIT_REQUEST_LENGTH, 0, f.deposit());
+            c.host(1).send(0, c.payload(5, 8), 8);
+            c.host(1).initiateBarrier();
+            c.net.afterNextSend(0, () -> c.net.pump(0, 10));
+            assertThat(a.barrierCompleted()).as("frames arrived during this call's poll").isEqualTo(1);
+            assertThat(c.counter(0, "credit.explicit")).isEqualTo(1);
+            assertThat(c.counter(0, "barrier.received")).isEqualTo(1);
+            assertThat(a.barrierCompleted()).isZero();
+            assertThat(a.hasMessage()).isTrue();
+        }
+    }
+
     /** A barrier frame from a peer that runs more than one generation ahead, or repeats one, is hostile. */
     @Test
     void impossibleBarrierGenerationsAreDropped() {

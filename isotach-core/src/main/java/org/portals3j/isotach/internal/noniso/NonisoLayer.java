@@ -3,6 +3,7 @@ package org.portals3j.isotach.internal.noniso;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -183,7 +184,7 @@ public final class NonisoLayer implements AutoCloseable {
     private boolean polling;
 
     /**
-     * @param me this host's id
+     * @param me this host's id, which is its transport rank
      * @param hosts the number of hosts (node ids 0..hosts-1 are transport ranks)
      * @throws IllegalArgumentException if the ids do not fit the transport or the transport cannot carry this
      *         module's frames (40 header bytes, {@code maxPayload} payload bytes)
@@ -192,9 +193,9 @@ public final class NonisoLayer implements AutoCloseable {
         Objects.requireNonNull(config, "config");
         this.transport = Objects.requireNonNull(transport, "transport");
         this.upcalls = Objects.requireNonNull(upcalls, "upcalls");
-        if (hosts < 1 || me < 0 || me >= hosts || hosts > transport.size()) {
-            throw new IllegalArgumentException("host " + me + " of " + hosts + " does not fit a transport of "
-                    + transport.size() + " ranks");
+        if (hosts < 1 || me < 0 || me >= hosts || hosts > transport.size() || transport.rank() != me) {
+            throw new IllegalArgumentException("host " + me + " of " + hosts + " does not fit rank "
+                    + transport.rank() + " of a transport of " + transport.size() + " ranks");
         }
         if (transport.maxHeaderLength() < NonisoFrame.MAX_LENGTH) {
             throw new IllegalArgumentException("transport headers of " + transport.maxHeaderLength()
@@ -242,7 +243,7 @@ public final class NonisoLayer implements AutoCloseable {
         this.views = new MemorySegment[hosts * ring];
         for (int s = 0; s < hosts; s++) {
             for (int slot = 0; slot < ring; slot++) {
-                views[s * ring + slot] = s == me ? MemorySegment.NULL : receiveRegion.asSlice(slotOffset(s, slot), 0);
+                views[s * ring + slot] = s == me ? MemorySegment.NULL : receiveRegion.asSlice(slotOffset(me, ring, maxPayload, s, slot), 0);
             }
         }
         this.deliverySource = new int[occupiable];
@@ -259,7 +260,7 @@ public final class NonisoLayer implements AutoCloseable {
         this.sendPulse = new long[sendCap];
         this.sendState = new AtomicIntegerArray(sendCap);
         this.remoteSlots = new int[hosts];
-        java.util.Arrays.fill(remoteSlots, ring);
+        Arrays.fill(remoteSlots, ring);
         this.assigned = new long[hosts];
         this.header = arena.allocate(NonisoFrame.MAX_LENGTH, 8);
     }
@@ -450,6 +451,7 @@ public final class NonisoLayer implements AutoCloseable {
 
     /** Whether every packet ever queued has been shipped and released by the transport. */
     public boolean sendBufferEmpty() {
+        retireCompleted();
         return sendH == sendT;
     }
 
@@ -680,6 +682,11 @@ public final class NonisoLayer implements AutoCloseable {
     }
 
     private long slotOffset(int source, int slot) {
+        return slotOffset(me, ring, maxPayload, source, slot);
+    }
+
+    /** Where {@code source}'s slot lies in the receive region: the peers' rings in id order, none for us. */
+    private static long slotOffset(int me, int ring, int maxPayload, int source, int slot) {
         int region = source < me ? source : source - 1;
         return ((long) region * ring + slot) * maxPayload;
     }

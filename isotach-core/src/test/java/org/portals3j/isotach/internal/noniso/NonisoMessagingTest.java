@@ -154,7 +154,17 @@ class NonisoMessagingTest {
             assertThat(c.counter(1, "noniso.sent")).isZero();
             assertThat(c.net.headersSentBy(1)).isEmpty();
             assertThat(l.sendBufferEmpty()).isTrue();
-            assertThatThrownBy(() -> l.send(0, null, 0)).isInstanceOf(NullPointerException.class);
+        }
+    }
+
+    /** Misuse C could not detect (a null buffer or holder) throws NullPointerException (IsotachNet's contract). */
+    @Test
+    @SuppressWarnings("nullness") // passes null on purpose
+    void nullBufferOrHolderThrows() {
+        try (NonisoCluster c = new NonisoCluster(2, NonisoCluster.config().build())) {
+            assertThatThrownBy(() -> c.host(0).send(1, null, 0)).isInstanceOf(NullPointerException.class);
+            assertThatThrownBy(() -> c.host(0).receive(null)).isInstanceOf(NullPointerException.class);
+            assertThat(c.counter(0, "noniso.sent")).isZero();
         }
     }
 
@@ -342,6 +352,8 @@ class NonisoMessagingTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new NonisoLayer(0, 3, cfg, net.endpoint(0), none))
                 .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new NonisoLayer(1, 2, cfg, net.endpoint(0), none))
+                .as("host id is not the endpoint's rank").isInstanceOf(IllegalArgumentException.class);
         try (NonisoLayer ok = new NonisoLayer(0, 2, cfg, net.endpoint(0), none)) {
             assertThatThrownBy(() -> ok.peerRegion(0, 8)).isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> ok.peerRegion(1, 1)).isInstanceOf(IllegalArgumentException.class);

@@ -1,0 +1,904 @@
+package org.portals3j.isotach.internal.noniso;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.portals3j.isotach.IsotachConfig;
+import org.portals3j.isotach.IsotachFatalError;
+import org.portals3j.isotach.NonisoMessage;
+import org.portals3j.transport.Deposit;
+import org.portals3j.transport.Transport;
+
+/**
+ * The report's non-Isotach protocols for one host: noniso message passing (Protocol 1, digest §2.4, L251-273),
+ * the noniso n x n barrier (Protocol 2, §2.5, L277-285, L1447-1531) and specific sender-based flow control
+ * (§3.1, L512-523, L2096-2223), over the transport SPI.
+ *
+ * <h2>Emulating the report's DMA</h2>
+ * Each host reserves, for each peer, a receive ring of {@code config.nonisoSlotsPerPeer()} slots of
+ * {@code maxPayload} bytes in one off-heap region (the report's pinned noniso region, L690-710, §3.5). The
+ * SENDER chooses the slot of every data packet (the report's DMA base = {@code remote_t[j]}, L2214) and writes
+ * it in the frame; {@link #onHeader} checks that it is exactly the next slot of that sender's ring and deposits
+ * the payload straight into it (two-phase receive: no copy). Credit, credit-request and barrier frames name
+ * control slots beyond the ring and never consume ring credits (L281, L1147, C L7008-7019; I-102).
+ *
+ * <h2>Threads</h2>
+ * Host state (send_buf, delivery_q, credits the host owns, the barrier) is touched only by the API methods and
+ * {@link #poll()}, on the application thread, one call at a time. The transport callbacks ({@link #onHeader},
+ * {@link #onDeposited}, {@link #onSendComplete}, {@link #onPeerFailure}) touch only their own state and hand
+ * the rest over: data-ring arrivals through a preallocated bounded queue ({@link HandoffQueue}, the report's
+ * niu_delivery_q), control frames through per-peer atomics (highest credit heard, credit request pending,
+ * barrier generation reached) that the host reads in {@code poll()}. Control frames carry state, not events, so
+ * they need no queue slot and cannot overflow one however often a peer sends them.
+ *
+ * <h2>Counters instead of pointers</h2>
+ * The report's head and tail pointers ({@code remote_t}, {@code remote_h}, {@code receive_h},
+ * {@code receive_last_h}) are kept as counters that never wrap (slot = counter mod ring), and piggybacked credit
+ * carries an explicit "present" flag instead of the NULL_CREDIT = 0 encoding (digest §9 item 8, A16).
+ *
+ * <h2>Fixed listing bugs (digest §7.4)</h2>
+ * <ul>
+ * <li>A1: {@link #send} on a full send_buf fails and leaves every queued packet untouched (C L8674-8676
+ *     overwrote the tail).</li>
+ * <li>A14: MAX_SEND_ATTEMPTS comes from the configuration (the prose's 50, L2178, not the listing's 500000);
+ *     the explicit-credit threshold is compared with {@code >=} against a threshold clamped to what can be
+ *     outstanding, so strictly one-way traffic always gets explicit credit back (I-100) and the credit request
+ *     remains the escape for a lost one.</li>
+ * <li>A17: the shipping loop here advances only this module's own send pointer (the listing advanced
+ *     {@code send_h} for ordered packets, C L12707); ordered packets are the engine's.</li>
+ * <li>A25: {@link #barrierCompleted()} runs this module's {@link #poll()} whatever else the engine runs
+ *     (the listing polled with {@code noniso_poll()} even in ISOTACH builds, C L9189-9192); the engine's facade
+ *     runs its full poll around it.</li>
+ * <li>The barrier race of L1529-1530 (a barrier packet for the next barrier, sent by a host that finished
+ *     early, was lost): barrier frames carry a generation and every peer's generation is counted.</li>
+ * </ul>
+ */
+public final class NonisoLayer implements AutoCloseable {
+    /** C {@code SUCCESS}. */
+    public static final int SUCCESS = 0;
+    /** C {@code FAILURE}. */
+    public static final int FAILURE = 1;
+    /** Nothing to receive (Appendix A's -1, L3386; digest A2). */
+    public static final int NO_MESSAGE = -1;
+
+    /** Completion tokens this module issues carry 0x01 in their top byte (0x02 is the engine's). */
+    static final long TOKEN_OWNER = 0x01L;
+    private static final int TOKEN_SHIFT = 56;
+
+    private static final byte PENDING_NONE = 0;
+
+    private static final int SEND_QUEUED = 0;
+    private static final int SEND_IN_FLIGHT = 1;
+    private static final int SEND_DONE = 2;
+
+    /** What the engine does with arrivals that are not application messages. */
+    public interface Upcalls {
+        /**
+         * A read response arrived (SMM, L455-459, L2593-2604): called on the HOST thread from {@link #poll()}.
+         * The response's receive slot has already been freed when this runs.
+         */
+        void onReadResponse(int source, long value, int lvarSlot, long pulse);
+    }
+
+    private final int me;
+    private final int hosts;
+    private final int maxPayload;
+    private final Transport transport;
+    private final Upcalls upcalls;
+    private final NonisoCounters counters = new NonisoCounters();
+    private final Arena arena = Arena.ofShared();
+
+    // ---- receive side ---------------------------------------------------------------------------------------
+    /** Slots this host reserves for each peer (the report's REMOTE_NONISO_SIZE). */
+    private final int ring;
+    /** Freed-but-unreported slots that make the receiver send an explicit credit packet (L2162-2166, L2206). */
+    private final int creditThresholdSlots;
+    /** The rings of all peers, one after the other (none for this host: no noniso self-messages, L1225). */
+    private final MemorySegment receiveRegion;
+
+    // Transport side only (callbacks of one endpoint never run concurrently; the transport's own
+    // synchronisation orders successive callbacks).
+    /** Data-ring frames accepted from each source: the next expected slot is arrivals mod ring. */
+    private final long[] arrivals;
+    private final byte[] pendingKind;
+    private final int[] pendingSlot;
+    private final int[] pendingLength;
+    private final long[] pendingValue;
+    private final int[] pendingLvar;
+    private final long[] pendingPulse;
+
+    // Shared: written by one side, read by the other.
+    /** Host -> transport: slots freed per source (receive_h), for the overrun check. */
+    private final AtomicLongArray freedPublished;
+    /** Host -> transport: slots assigned per destination (remote_t), bounds a credit a peer may report. */
+    private final AtomicLongArray assignedPublished;
+    /** Transport -> host: highest freed count each destination reported (remote_h, L2194-2196). */
+    private final AtomicLongArray peerFreed;
+    /** Transport -> host: a credit request from this peer awaits an answer (L2758-2759). */
+    private final AtomicIntegerArray creditRequested;
+    private volatile boolean anyCreditRequest;
+    /** Transport -> host: the last barrier generation each peer reached. */
+    private final AtomicLongArray barrierSeen;
+    /** Host -> transport: our barrier generation (a peer can be at most one ahead of it). */
+    private final AtomicLong barrierGenPublished = new AtomicLong();
+    private final AtomicIntegerArray peerFailed;
+
+    private final HandoffQueue handoff;
+
+    // Host side.
+    /** Data-ring descriptors the host has taken off the handoff queue, per source. */
+    private final long[] hostArrivals;
+    /** Slots freed per source: the report's receive_h (L2198-2206). */
+    private final long[] freed;
+    /** The freed count last reported to each source: receive_last_h (L2217). */
+    private final long[] lastReported;
+    /** Slots freed out of order (a read response behind an undelivered message), per source x ring. */
+    private final boolean[] released;
+    /** Exact-length views of the slots, reused while a slot's messages keep their length. */
+    private final MemorySegment[] views;
+    /** delivery_q (L766-786): sized to every slot that can be occupied, so it cannot overflow. */
+    private final int[] deliverySource;
+    private final int[] deliverySlot;
+    private final int[] deliveryLength;
+    private long deliveryHead;
+    private long deliveryTail;
+    /** The message the last receive() handed out; freed at the next receive() (L271-273, I-097). */
+    private int heldSource = -1;
+    private int heldSlot;
+
+    // ---- send side ------------------------------------------------------------------------------------------
+    /** send_buf (L624-646): payloads off-heap (the transport reads them until completion), metadata on heap. */
+    private final int sendCap;
+    private final MemorySegment sendRegion;
+    private final int[] sendTarget;
+    private final int[] sendLength;
+    private final byte[] sendKind;
+    private final long[] sendValue;
+    private final int[] sendLvar;
+    private final long[] sendPulse;
+    /** Per send_buf cell: queued, in flight (payload lent to the transport), done. */
+    private final AtomicIntegerArray sendState;
+    /** send_t (send writes), send_flow_ptr (flow approves and ships), send_h (cell reusable). */
+    private long sendT;
+    private long flowPtr;
+    private long sendH;
+    /** Ring size each peer reserved for us (learned at open_net sync, L516); the report's remote_noniso_size. */
+    private final int[] remoteSlots;
+    /** remote_t as a counter: data-ring slots assigned per destination. */
+    private final long[] assigned;
+    /** Consecutive approval passes blocked on credit (L2176-2178, L2219-2223). */
+    private int sendAttempts;
+    private final int maxSendAttempts;
+    private final MemorySegment header;
+
+    // ---- barrier --------------------------------------------------------------------------------------------
+    private long barrierGen;
+    private boolean inBarrier;
+
+    private boolean polling;
+
+    /**
+     * @param me this host's id, which is its transport rank
+     * @param hosts the number of hosts (node ids 0..hosts-1 are transport ranks)
+     * @throws IllegalArgumentException if the ids do not fit the transport or the transport cannot carry this
+     *         module's frames (40 header bytes, {@code maxPayload} payload bytes)
+     */
+    public NonisoLayer(int me, int hosts, IsotachConfig config, Transport transport, Upcalls upcalls) {
+        Objects.requireNonNull(config, "config");
+        this.transport = Objects.requireNonNull(transport, "transport");
+        this.upcalls = Objects.requireNonNull(upcalls, "upcalls");
+        if (hosts < 1 || me < 0 || me >= hosts || hosts > transport.size() || transport.rank() != me) {
+            throw new IllegalArgumentException("host " + me + " of " + hosts + " does not fit rank "
+                    + transport.rank() + " of a transport of " + transport.size() + " ranks");
+        }
+        if (transport.maxHeaderLength() < NonisoFrame.MAX_LENGTH) {
+            throw new IllegalArgumentException("transport headers of " + transport.maxHeaderLength()
+                    + " bytes cannot carry noniso frames of " + NonisoFrame.MAX_LENGTH);
+        }
+        if (transport.maxPayloadLength() < config.maxPayload()) {
+            throw new IllegalArgumentException("transport payloads of " + transport.maxPayloadLength()
+                    + " bytes are smaller than the configured max payload " + config.maxPayload());
+        }
+        this.me = me;
+        this.hosts = hosts;
+        this.maxPayload = config.maxPayload();
+        this.ring = config.nonisoSlotsPerPeer();
+        this.maxSendAttempts = config.maxSendAttempts();
+        // The report: threshold = ring x CREDIT_PACKET_THRESHOLD_PERCENTAGE, sent when the distance exceeds it
+        // (L2162-2166, L2206). At most ring - 1 slots can be outstanding (L2213), so a threshold above that
+        // would never fire for one-way traffic; clamp it to [1, ring - 1] and compare with >= (A14).
+        this.creditThresholdSlots = (int) Math.max(1, Math.min(ring - 1L,
+                (long) Math.floor(ring * config.creditThreshold())));
+
+        int peers = hosts - 1;
+        this.receiveRegion = arena.allocate(Math.max(1L, (long) peers * ring * maxPayload), 8);
+        this.arrivals = new long[hosts];
+        this.pendingKind = new byte[hosts];
+        this.pendingSlot = new int[hosts];
+        this.pendingLength = new int[hosts];
+        this.pendingValue = new long[hosts];
+        this.pendingLvar = new int[hosts];
+        this.pendingPulse = new long[hosts];
+        this.freedPublished = new AtomicLongArray(hosts);
+        this.assignedPublished = new AtomicLongArray(hosts);
+        this.peerFreed = new AtomicLongArray(hosts);
+        this.creditRequested = new AtomicIntegerArray(hosts);
+        this.barrierSeen = new AtomicLongArray(hosts);
+        this.peerFailed = new AtomicIntegerArray(hosts);
+        // Every descriptor stands for an occupied ring slot and a sender keeps at most ring - 1 occupied
+        // (enforced below by the overrun check), so this capacity cannot be exceeded.
+        int occupiable = Math.max(1, peers * (ring - 1));
+        this.handoff = new HandoffQueue(occupiable);
+
+        this.hostArrivals = new long[hosts];
+        this.freed = new long[hosts];
+        this.lastReported = new long[hosts];
+        this.released = new boolean[hosts * ring];
+        this.views = new MemorySegment[hosts * ring];
+        for (int s = 0; s < hosts; s++) {
+            for (int slot = 0; slot < ring; slot++) {
+                views[s * ring + slot] = s == me ? MemorySegment.NULL : receiveRegion.asSlice(slotOffset(me, ring, maxPayload, s, slot), 0);
+            }
+        }
+        this.deliverySource = new int[occupiable];
+        this.deliverySlot = new int[occupiable];
+        this.deliveryLength = new int[occupiable];
+
+        this.sendCap = config.sendBufSize();
+        this.sendRegion = arena.allocate((long) sendCap * maxPayload, 8);
+        this.sendTarget = new int[sendCap];
+        this.sendLength = new int[sendCap];
+        this.sendKind = new byte[sendCap];
+        this.sendValue = new long[sendCap];
+        this.sendLvar = new int[sendCap];
+        this.sendPulse = new long[sendCap];
+        this.sendState = new AtomicIntegerArray(sendCap);
+        this.remoteSlots = new int[hosts];
+        Arrays.fill(remoteSlots, ring);
+        this.assigned = new long[hosts];
+        this.header = arena.allocate(NonisoFrame.MAX_LENGTH, 8);
+    }
+
+    /** Whether a frame kind belongs to this module: 0x20..0x2F. */
+    public static boolean owns(byte kind) {
+        return (kind & 0xF0) == 0x20;
+    }
+
+    /**
+     * The number of slots {@code peer} reserved for this host (learned from its sync packet at open_net, L516,
+     * I-132). Must be called before the first packet to that peer; the default is
+     * {@code config.nonisoSlotsPerPeer()}.
+     */
+    public void peerRegion(int peer, int slots) {
+        if (peer < 0 || peer >= hosts || peer == me) {
+            throw new IllegalArgumentException("peer " + peer + " is not a remote host");
+        }
+        if (slots < 2) {
+            throw new IllegalArgumentException("a receive ring needs at least 2 slots, peer " + peer + " gave " + slots);
+        }
+        if (assigned[peer] != 0) {
+            throw new IllegalStateException("packets were already sent to host " + peer + " with " + remoteSlots[peer]
+                    + " slots");
+        }
+        remoteSlots[peer] = slots;
+    }
+
+    // ==== host thread: API ======================================================================================
+
+    /**
+     * send (L1219-1235, L3370-3378): queues a copy of {@code data[0, size)} for {@code target}; the caller may
+     * reuse {@code data} at once. Then polls.
+     *
+     * @return {@link #SUCCESS}, or {@link #FAILURE} when {@code target} is not a remote live host (no noniso
+     *         self-messages, L1225, L3374; I-116), {@code size} is negative, larger than the max payload or than
+     *         {@code data}, or send_buf is full (L1223). A failed send changes no queued packet (A1, I-117).
+     */
+    public int send(int target, MemorySegment data, int size) {
+        Objects.requireNonNull(data, "data");
+        // Completions arrive asynchronously (the report's shipping freed send_h synchronously); reclaim first so
+        // "full" means full now.
+        retireCompleted();
+        if (!remoteTarget(target) || size < 0 || size > maxPayload || size > data.byteSize() || sendBufFull()) {
+            counters.inc(NonisoCounters.SEND_REJECTED);
+            poll();
+            return FAILURE;
+        }
+        int cell = (int) (sendT % sendCap);
+        MemorySegment.copy(data, 0, sendRegion, (long) cell * maxPayload, size);
+        sendTarget[cell] = target;
+        sendLength[cell] = size;
+        sendKind[cell] = NonisoFrame.KIND_DATA;
+        sendT++;
+        counters.inc(NonisoCounters.SENT);
+        poll();
+        return SUCCESS;
+    }
+
+    /**
+     * A read response for the SMM (L455-459, L2593-2604, I-091): a noniso frame through flow control (it takes
+     * a receive slot like a message, L2747-2761). Does not run the full poll (the engine calls this from its own
+     * poll, possibly inside an upcall), but approves and ships at once when credit allows.
+     *
+     * @return {@link #SUCCESS}, or {@link #FAILURE} if {@code target} is not a remote live host or send_buf is
+     *         full (the SMM retries later, L2593)
+     */
+    public int sendReadResponse(int target, long value, int lvarSlot, long pulse) {
+        retireCompleted();
+        if (!remoteTarget(target) || sendBufFull()) {
+            counters.inc(NonisoCounters.SEND_REJECTED);
+            return FAILURE;
+        }
+        int cell = (int) (sendT % sendCap);
+        sendTarget[cell] = target;
+        sendLength[cell] = 0;
+        sendKind[cell] = NonisoFrame.KIND_READ_RESPONSE;
+        sendValue[cell] = value;
+        sendLvar[cell] = lvarSlot;
+        sendPulse[cell] = pulse;
+        sendT++;
+        counters.inc(NonisoCounters.READ_RESPONSE_SENT);
+        if (!polling) {
+            flow();
+            retireCompleted();
+        }
+        return SUCCESS;
+    }
+
+    /**
+     * receive (L1979-1992, L3380-3392): first frees the slot of the message the previous call handed out and
+     * returns its credit (L271-273, I-097), then polls, then hands out the oldest arrived message. The payload
+     * in {@code m} is a view of the receive slot, valid only until the next call (L3382, I-115).
+     *
+     * @return {@link #SUCCESS}, or {@link #NO_MESSAGE} (and {@code m} cleared) when nothing is waiting (I-114)
+     */
+    public int receive(NonisoMessage m) {
+        Objects.requireNonNull(m, "m");
+        if (heldSource >= 0) {
+            int s = heldSource;
+            heldSource = -1;
+            releaseSlot(s, heldSlot);
+        }
+        poll();
+        if (deliveryHead == deliveryTail) {
+            m.clear();
+            return NO_MESSAGE;
+        }
+        int i = (int) (deliveryHead % deliverySource.length);
+        int s = deliverySource[i];
+        int slot = deliverySlot[i];
+        int len = deliveryLength[i];
+        deliveryHead++;
+        heldSource = s;
+        heldSlot = slot;
+        m.set(s, view(s, slot, len));
+        counters.inc(NonisoCounters.DELIVERED);
+        return SUCCESS;
+    }
+
+    /**
+     * initiate_barrier (L1503-1513, L3398-3404): sends a barrier frame to every other host, bypassing flow
+     * control (L281, I-078).
+     *
+     * @return {@link #SUCCESS}, or {@link #FAILURE} while the previous barrier is not locally complete (I-075)
+     */
+    public int initiateBarrier() {
+        if (inBarrier) {
+            return FAILURE;
+        }
+        inBarrier = true;
+        barrierGen++;
+        // Published before the frames leave: a peer's next-generation frame is accepted only up to gen + 1.
+        barrierGenPublished.set(barrierGen);
+        for (int p = 0; p < hosts; p++) {
+            if (p != me) {
+                sendControl(p, NonisoFrame.KIND_BARRIER, NonisoFrame.CONTROL_BARRIER, false, 0L, barrierGen);
+                counters.inc(NonisoCounters.BARRIER_SENT);
+            }
+        }
+        return SUCCESS;
+    }
+
+    /**
+     * barrier_completed (L1515-1523, L3406-3412): polls, then {@link #SUCCESS} exactly once when every other host
+     * has reached the barrier this host initiated (I-076); {@link #FAILURE} when no barrier is in progress
+     * (I-077) or it is not complete.
+     *
+     * <p>The peers' generations are read BEFORE the poll: every message a peer sent before its barrier frame
+     * (per-peer FIFO) is then in the delivery queue when this returns SUCCESS, so a shutdown that checks
+     * {@link #deliveryQueueEmpty()} after a successful barrier cannot miss one (C L8356-8370, I-127).
+     */
+    public int barrierCompleted() {
+        boolean reached = inBarrier && allPeersReached(barrierGen);
+        poll();
+        if (!inBarrier || !reached) {
+            return FAILURE;
+        }
+        inBarrier = false;
+        return SUCCESS;
+    }
+
+    /**
+     * One pass of the report's noniso_poll (receive_poll, flow_poll, shipping_poll; C L8070-8075): takes the
+     * arrivals off the handoff queue (messages to the delivery queue, read responses to the upcall), answers
+     * credit requests, approves send_buf in FIFO order and ships, and reclaims send_buf cells the transport has
+     * finished with. Reentrant calls (from inside an upcall) return at once.
+     */
+    public void poll() {
+        if (polling) {
+            return;
+        }
+        polling = true;
+        try {
+            drainArrivals();
+            answerCreditRequests();
+            flow();
+            retireCompleted();
+        } finally {
+            polling = false;
+        }
+    }
+
+    /** Whether a message is waiting in the delivery queue (as of the last poll). */
+    public boolean hasMessage() {
+        return deliveryHead != deliveryTail;
+    }
+
+    /** Whether every packet ever queued has been shipped and released by the transport. */
+    public boolean sendBufferEmpty() {
+        retireCompleted();
+        return sendH == sendT;
+    }
+
+    /** Whether no arrived message is waiting to be received, here or still on the handoff queue. */
+    public boolean deliveryQueueEmpty() {
+        return deliveryHead == deliveryTail && handoff.isEmpty();
+    }
+
+    /** A snapshot of the module's counters by name (noniso.*, credit.*, barrier.*, drop.*, ...). */
+    public Map<String, Long> counters() {
+        return counters.snapshot();
+    }
+
+    /**
+     * Releases the receive and send memory. Call only after the transport is closed: a deposit into a closed
+     * region would fail inside the transport.
+     */
+    @Override
+    public void close() {
+        arena.close();
+    }
+
+    // ==== transport side ========================================================================================
+
+    /**
+     * Phase one of a frame from {@code source}: validates everything (the header is hostile) and, for a data
+     * frame, names its receive slot as the payload's destination. An invalid frame is dropped and counted;
+     * nothing is thrown.
+     */
+    public void onHeader(int source, MemorySegment header, int headerLength, long payloadLength, Deposit deposit) {
+        try {
+            if (source >= 0 && source < hosts) {
+                pendingKind[source] = PENDING_NONE;
+            }
+            int reason = acceptHeader(source, header, headerLength, payloadLength, deposit);
+            if (reason >= 0) {
+                counters.malformed(reason);
+            }
+        } catch (RuntimeException e) {
+            // Only a bug in the checks above could get here; the frame is dropped rather than thrown at the
+            // transport thread.
+            counters.malformed(NonisoCounters.DROP_HEADER);
+        }
+    }
+
+    /** Phase two: the payload of an accepted data frame is in its slot (or failed); hands it to the host. */
+    public void onDeposited(int source, Deposit deposit) {
+        if (source < 0 || source >= hosts || source == me) {
+            return;
+        }
+        byte kind = pendingKind[source];
+        pendingKind[source] = PENDING_NONE;
+        boolean offered;
+        if (kind == NonisoFrame.KIND_DATA) {
+            int len = pendingLength[source];
+            if (len > 0 && (deposit.failed() || deposit.deposited() < len)) {
+                // The slot was taken; the host frees it without delivering, so credit stays consistent.
+                counters.inc(NonisoCounters.DROP_DEPOSIT);
+                offered = handoff.offer(HandoffQueue.FAILED, source, pendingSlot[source], 0, 0L, 0, 0L);
+            } else {
+                counters.inc(NonisoCounters.RECEIVED);
+                offered = handoff.offer(HandoffQueue.DATA, source, pendingSlot[source], len, 0L, 0, 0L);
+            }
+        } else if (kind == NonisoFrame.KIND_READ_RESPONSE) {
+            counters.inc(NonisoCounters.READ_RESPONSE_RECEIVED);
+            offered = handoff.offer(HandoffQueue.READ_RESPONSE, source, pendingSlot[source], 0,
+                    pendingValue[source], pendingLvar[source], pendingPulse[source]);
+        } else {
+            return;
+        }
+        if (!offered) {
+            counters.inc(NonisoCounters.DROP_HANDOFF_FULL);
+        }
+    }
+
+    /** A send this module issued completed; its send_buf cell may be reused at the next poll. */
+    public void onSendComplete(long token, boolean delivered) {
+        long cell = token & ((1L << TOKEN_SHIFT) - 1);
+        if ((token >>> TOKEN_SHIFT) != TOKEN_OWNER || cell >= sendCap
+                || !sendState.compareAndSet((int) cell, SEND_IN_FLIGHT, SEND_DONE)) {
+            counters.inc(NonisoCounters.TOKEN_UNKNOWN);
+            return;
+        }
+        if (!delivered) {
+            counters.inc(NonisoCounters.SEND_UNDELIVERED);
+        }
+    }
+
+    /**
+     * A peer failed: later sends to it fail, and packets already queued for it are discarded at approval so
+     * they do not hold back the others forever (head-of-line blocking, L2098).
+     */
+    public void onPeerFailure(int peer) {
+        if (peer >= 0 && peer < hosts && peer != me && peerFailed.getAndSet(peer, 1) == 0) {
+            counters.inc(NonisoCounters.PEER_FAILURE);
+        }
+    }
+
+    /** Returns -1 if the frame was accepted, else the counter naming why it is dropped. */
+    private int acceptHeader(int source, MemorySegment h, int headerLength, long payloadLength, Deposit deposit) {
+        if (source < 0 || source >= hosts || source == me) {
+            return NonisoCounters.DROP_SOURCE;
+        }
+        if (headerLength < 2 || headerLength > h.byteSize()) {
+            return NonisoCounters.DROP_HEADER;
+        }
+        byte kind = NonisoFrame.kind(h);
+        int expectedLength = NonisoFrame.lengthOf(kind);
+        if (expectedLength < 0) {
+            return NonisoCounters.DROP_KIND;
+        }
+        if (h.get(ValueLayout.JAVA_BYTE, NonisoFrame.OFF_VERSION) != NonisoFrame.VERSION) {
+            return NonisoCounters.DROP_VERSION;
+        }
+        if (headerLength != expectedLength || h.get(ValueLayout.JAVA_BYTE, NonisoFrame.OFF_RESERVED) != 0
+                || (NonisoFrame.flags(h) & ~NonisoFrame.FLAG_CREDIT) != 0) {
+            return NonisoCounters.DROP_HEADER;
+        }
+        boolean creditPresent = (NonisoFrame.flags(h) & NonisoFrame.FLAG_CREDIT) != 0;
+        long credit = NonisoFrame.credit(h);
+        int slot = NonisoFrame.slot(h);
+        if (creditPresent && !plausibleCredit(source, credit)) {
+            return NonisoCounters.DROP_CREDIT;
+        }
+        switch (kind) {
+            case NonisoFrame.KIND_DATA, NonisoFrame.KIND_READ_RESPONSE -> {
+                int len = h.get(NonisoFrame.INT, NonisoFrame.OFF_LENGTH);
+                boolean data = kind == NonisoFrame.KIND_DATA;
+                if (len < 0 || len > maxPayload || len != payloadLength || (!data && len != 0)) {
+                    return NonisoCounters.DROP_OVERSIZE;
+                }
+                // Per-sender FIFO (L2203): the sender assigns slots in order, so anything but the next slot is
+                // hostile.
+                if (slot != (int) (arrivals[source] % ring)) {
+                    return NonisoCounters.DROP_SLOT;
+                }
+                // A correct sender keeps at most ring - 1 slots outstanding (L2213); one that does not would
+                // overwrite an undelivered message (I-094).
+                if (arrivals[source] - freedPublished.get(source) >= ring - 1) {
+                    return NonisoCounters.DROP_OVERRUN;
+                }
+                if (creditPresent) {
+                    peerFreed.set(source, credit);
+                }
+                arrivals[source]++;
+                pendingKind[source] = kind;
+                pendingSlot[source] = slot;
+                pendingLength[source] = len;
+                if (data) {
+                    if (len > 0) {
+                        deposit.accept(receiveRegion, slotOffset(source, slot), len);
+                    }
+                } else {
+                    pendingValue[source] = h.get(NonisoFrame.LONG, NonisoFrame.OFF_VALUE);
+                    pendingLvar[source] = h.get(NonisoFrame.INT, NonisoFrame.OFF_LVAR);
+                    pendingPulse[source] = h.get(NonisoFrame.LONG, NonisoFrame.OFF_PULSE);
+                }
+                return -1;
+            }
+            case NonisoFrame.KIND_CREDIT -> {
+                if (!creditPresent) {
+                    return NonisoCounters.DROP_HEADER;
+                }
+                if (payloadLength != 0) {
+                    return NonisoCounters.DROP_OVERSIZE;
+                }
+                if (slot != ring + NonisoFrame.CONTROL_CREDIT) {
+                    return NonisoCounters.DROP_SLOT;
+                }
+                peerFreed.set(source, credit);
+                counters.inc(NonisoCounters.CREDIT_EXPLICIT_RECEIVED);
+                return -1;
+            }
+            case NonisoFrame.KIND_CREDIT_REQUEST -> {
+                if (creditPresent) {
+                    return NonisoCounters.DROP_HEADER;
+                }
+                if (payloadLength != 0) {
+                    return NonisoCounters.DROP_OVERSIZE;
+                }
+                if (slot != ring + NonisoFrame.CONTROL_CREDIT_REQUEST) {
+                    return NonisoCounters.DROP_SLOT;
+                }
+                creditRequested.set(source, 1);
+                anyCreditRequest = true;
+                counters.inc(NonisoCounters.CREDIT_REQUEST_RECEIVED);
+                return -1;
+            }
+            default -> { // KIND_BARRIER: lengthOf() knows no other kind
+                if (creditPresent) {
+                    return NonisoCounters.DROP_HEADER;
+                }
+                if (payloadLength != 0) {
+                    return NonisoCounters.DROP_OVERSIZE;
+                }
+                if (slot != ring + NonisoFrame.CONTROL_BARRIER) {
+                    return NonisoCounters.DROP_SLOT;
+                }
+                long gen = h.get(NonisoFrame.LONG, NonisoFrame.OFF_GENERATION);
+                // Exactly the next generation of that peer, and at most one ahead of ours: the peer cannot
+                // finish barrier g without our frame of generation g.
+                if (gen != barrierSeen.get(source) + 1 || gen > barrierGenPublished.get() + 1) {
+                    return NonisoCounters.DROP_BARRIER;
+                }
+                barrierSeen.set(source, gen);
+                counters.inc(NonisoCounters.BARRIER_RECEIVED);
+                return -1;
+            }
+        }
+    }
+
+    /**
+     * A peer reports how many of the slots we assigned it has freed: never fewer than it reported before (its
+     * reports leave in order, per-peer FIFO) and never more than we assigned.
+     */
+    private boolean plausibleCredit(int source, long credit) {
+        return credit >= peerFreed.get(source) && credit <= assignedPublished.get(source);
+    }
+
+    // ==== host thread: internals ================================================================================
+
+    private boolean remoteTarget(int target) {
+        return target >= 0 && target < hosts && target != me && peerFailed.get(target) == 0;
+    }
+
+    private boolean sendBufFull() {
+        return sendT - sendH >= sendCap;
+    }
+
+    private long slotOffset(int source, int slot) {
+        return slotOffset(me, ring, maxPayload, source, slot);
+    }
+
+    /** Where {@code source}'s slot lies in the receive region: the peers' rings in id order, none for us. */
+    private static long slotOffset(int me, int ring, int maxPayload, int source, int slot) {
+        int region = source < me ? source : source - 1;
+        return ((long) region * ring + slot) * maxPayload;
+    }
+
+    private MemorySegment view(int source, int slot, int len) {
+        int i = source * ring + slot;
+        MemorySegment v = views[i];
+        if (v.byteSize() != len) {
+            v = receiveRegion.asSlice(slotOffset(source, slot), len);
+            views[i] = v;
+        }
+        return v;
+    }
+
+    /** receive_poll (L2739-2761) for what the transport side handed over. */
+    private void drainArrivals() {
+        int cell;
+        while ((cell = handoff.peek()) >= 0) {
+            byte kind = handoff.kind(cell);
+            int s = handoff.source(cell);
+            int slot = handoff.slot(cell);
+            int len = handoff.length(cell);
+            long value = handoff.value(cell);
+            int lvar = handoff.lvar(cell);
+            long pulse = handoff.pulse(cell);
+            handoff.release(cell);
+            hostArrivals[s]++;
+            if (kind == HandoffQueue.DATA) {
+                if (deliveryTail - deliveryHead >= deliverySource.length) {
+                    // The report aborts here (L2753); the credits make it impossible.
+                    throw new IsotachFatalError("noniso delivery queue overflow at host " + me);
+                }
+                int i = (int) (deliveryTail % deliverySource.length);
+                deliverySource[i] = s;
+                deliverySlot[i] = slot;
+                deliveryLength[i] = len;
+                deliveryTail++;
+            } else if (kind == HandoffQueue.READ_RESPONSE) {
+                releaseSlot(s, slot);
+                upcalls.onReadResponse(s, value, lvar, pulse);
+            } else {
+                releaseSlot(s, slot);
+            }
+        }
+    }
+
+    /**
+     * delete_packet (L2198-2206): frees a slot of {@code source}'s ring. The head advances over every slot freed
+     * so far in ring order (a read response may be freed while an older message is still undelivered); past the
+     * threshold an explicit credit packet goes back (I-099).
+     */
+    private void releaseSlot(int source, int slot) {
+        int base = source * ring;
+        released[base + slot] = true;
+        long f = freed[source];
+        while (f < hostArrivals[source] && released[base + (int) (f % ring)]) {
+            released[base + (int) (f % ring)] = false;
+            f++;
+        }
+        freed[source] = f;
+        freedPublished.set(source, f);
+        if (f - lastReported[source] >= creditThresholdSlots) {
+            sendCredit(source);
+        }
+    }
+
+    /** send_credit_packet (L2190-2192): the current head, to the credit control slot. */
+    private void sendCredit(int dest) {
+        lastReported[dest] = freed[dest];
+        if (peerFailed.get(dest) == 0) {
+            sendControl(dest, NonisoFrame.KIND_CREDIT, NonisoFrame.CONTROL_CREDIT, true, freed[dest], 0L);
+            counters.inc(NonisoCounters.CREDIT_EXPLICIT);
+        }
+    }
+
+    private void answerCreditRequests() {
+        if (!anyCreditRequest) {
+            return;
+        }
+        anyCreditRequest = false; // cleared before the scan: a request arriving during it sets it again
+        for (int p = 0; p < hosts; p++) {
+            if (creditRequested.get(p) != 0 && creditRequested.getAndSet(p, 0) != 0) {
+                sendCredit(p); // L2758-2759, I-101
+            }
+        }
+    }
+
+    /**
+     * flow_poll + shipping_poll (L2096-2223, §3.1 steps 1-3): approves send_buf in FIFO order; the first packet
+     * without credit stops the pass, holding back packets to every destination (L2098, I-096). After
+     * maxSendAttempts blocked passes in a row, a credit request goes to the blocking destination (I-100).
+     */
+    private void flow() {
+        while (flowPtr < sendT) {
+            int cell = (int) (flowPtr % sendCap);
+            int j = sendTarget[cell];
+            if (peerFailed.get(j) != 0) {
+                sendState.set(cell, SEND_DONE);
+                counters.inc(NonisoCounters.DROP_PEER_FAILED);
+                flowPtr++;
+                continue;
+            }
+            // (remote_t + 1) mod SIZE == remote_h means full (L2213): at most ring - 1 outstanding (I-093).
+            if (assigned[j] - peerFreed.get(j) >= remoteSlots[j] - 1) {
+                counters.inc(NonisoCounters.FLOW_BLOCKED);
+                if (++sendAttempts >= maxSendAttempts) {
+                    sendAttempts = 0;
+                    sendControl(j, NonisoFrame.KIND_CREDIT_REQUEST, NonisoFrame.CONTROL_CREDIT_REQUEST, false, 0L, 0L);
+                    counters.inc(NonisoCounters.CREDIT_REQUEST);
+                }
+                return;
+            }
+            sendAttempts = 0;
+            int slot = (int) (assigned[j] % remoteSlots[j]);
+            assigned[j]++;
+            // Published before the frame leaves, so a credit for it is plausible when it comes back.
+            assignedPublished.set(j, assigned[j]);
+            ship(cell, j, slot);
+            flowPtr++;
+        }
+    }
+
+    private void ship(int cell, int j, int slot) {
+        // Piggyback the head only when it changed since the last report to j (L2217, I-098).
+        boolean creditPresent = freed[j] != lastReported[j];
+        if (creditPresent) {
+            lastReported[j] = freed[j];
+            counters.inc(NonisoCounters.CREDIT_PIGGYBACK);
+        }
+        byte kind = sendKind[cell];
+        int len = sendLength[cell];
+        int headerLength;
+        NonisoFrame.writePrefix(header, kind, creditPresent, slot, freed[j]);
+        header.set(NonisoFrame.INT, NonisoFrame.OFF_LENGTH, len);
+        if (kind == NonisoFrame.KIND_READ_RESPONSE) {
+            header.set(NonisoFrame.LONG, NonisoFrame.OFF_VALUE, sendValue[cell]);
+            header.set(NonisoFrame.INT, NonisoFrame.OFF_LVAR, sendLvar[cell]);
+            header.set(NonisoFrame.LONG, NonisoFrame.OFF_PULSE, sendPulse[cell]);
+            headerLength = NonisoFrame.READ_RESPONSE_LENGTH;
+        } else {
+            headerLength = NonisoFrame.DATA_LENGTH;
+        }
+        counters.inc(NonisoCounters.SHIPPED);
+        try {
+            if (len > 0) {
+                // The transport reads the payload from the cell until it completes the send; set the state
+                // first, since the completion may come before send() returns.
+                sendState.set(cell, SEND_IN_FLIGHT);
+                transport.send(j, header, headerLength, sendRegion, (long) cell * maxPayload, len,
+                        (TOKEN_OWNER << TOKEN_SHIFT) | cell);
+            } else {
+                sendState.set(cell, SEND_DONE);
+                transport.send(j, header, headerLength, MemorySegment.NULL, 0, 0, Transport.NO_NOTIFY);
+            }
+        } catch (IllegalStateException closed) {
+            sendState.set(cell, SEND_DONE);
+            counters.inc(NonisoCounters.SHIP_FAILED);
+        }
+    }
+
+    /** ship_packet for control frames (L2630, L2651-2656): header only, outside flow control. */
+    private void sendControl(int dest, byte kind, int control, boolean creditPresent, long credit, long generation) {
+        NonisoFrame.writePrefix(header, kind, creditPresent, remoteSlots[dest] + control, credit);
+        int length = NonisoFrame.lengthOf(kind);
+        if (kind == NonisoFrame.KIND_BARRIER) {
+            header.set(NonisoFrame.LONG, NonisoFrame.OFF_GENERATION, generation);
+        }
+        try {
+            transport.send(dest, header, length, MemorySegment.NULL, 0, 0, Transport.NO_NOTIFY);
+        } catch (IllegalStateException closed) {
+            counters.inc(NonisoCounters.SHIP_FAILED);
+        }
+    }
+
+    /** send_h: reclaims cells in order once the transport no longer reads them. */
+    private void retireCompleted() {
+        while (sendH < flowPtr) {
+            int cell = (int) (sendH % sendCap);
+            if (sendState.get(cell) != SEND_DONE) {
+                return;
+            }
+            sendState.set(cell, SEND_QUEUED);
+            sendH++;
+        }
+    }
+
+    private boolean allPeersReached(long generation) {
+        for (int p = 0; p < hosts; p++) {
+            if (p != me && barrierSeen.get(p) < generation) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // ==== for tests in this package =============================================================================
+
+    /** Data-ring packets sent to {@code peer} that it has not yet reported freed. */
+    long outstanding(int peer) {
+        return assigned[peer] - peerFreed.get(peer);
+    }
+
+    /** Packets in send_buf not yet approved by flow control. */
+    long unapproved() {
+        return sendT - flowPtr;
+    }
+
+    int creditThresholdSlots() {
+        return creditThresholdSlots;
+    }
+
+    long counter(int index) {
+        return counters.get(index);
+    }
+}

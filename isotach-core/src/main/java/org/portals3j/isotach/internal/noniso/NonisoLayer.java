@@ -59,7 +59,7 @@ import org.portals3j.transport.Transport;
  *     early, was lost): barrier frames carry a generation and every peer's generation is counted.</li>
  * </ul>
  */
-public final class NonisoLayer implements AutoCloseable {
+public final class NonisoLayer {
     /** C {@code SUCCESS}. */
     public static final int SUCCESS = 0;
     /** C {@code FAILURE}. */
@@ -92,7 +92,11 @@ public final class NonisoLayer implements AutoCloseable {
     private final Transport transport;
     private final Upcalls upcalls;
     private final NonisoCounters counters = new NonisoCounters();
-    private final Arena arena = Arena.ofShared();
+    /**
+     * Freed by the collector, never explicitly: the layer does not own the transport, and a transport thread may
+     * still be depositing into a receive slot when the application closes the layer.
+     */
+    private final Arena arena = Arena.ofAuto();
 
     // ---- receive side ---------------------------------------------------------------------------------------
     /** Slots this host reserves for each peer (the report's REMOTE_NONISO_SIZE). */
@@ -463,15 +467,6 @@ public final class NonisoLayer implements AutoCloseable {
     /** A snapshot of the module's counters by name (noniso.*, credit.*, barrier.*, drop.*, ...). */
     public Map<String, Long> counters() {
         return counters.snapshot();
-    }
-
-    /**
-     * Releases the receive and send memory. Call only after the transport is closed: a deposit into a closed
-     * region would fail inside the transport.
-     */
-    @Override
-    public void close() {
-        arena.close();
     }
 
     // ==== transport side ========================================================================================

@@ -128,7 +128,6 @@ final class NonisoCluster implements AutoCloseable {
     public void close() {
         for (int h = 0; h < layers.length; h++) {
             net.endpoint(h).close();
-            layers[h].close();
         }
         arena.close();
     }

@@ -120,8 +120,6 @@ class NonisoReadResponseTest {
             assertThat(layer[1].receive(m)).isZero();
             assertThat(m.toByteArray()).containsExactly(8);
         } finally {
-            layer[0].close();
-            layer[1].close();
         }
     }
 }

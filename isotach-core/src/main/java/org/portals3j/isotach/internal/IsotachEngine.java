@@ -1,0 +1,738 @@
+package org.portals3j.isotach.internal;
+
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import org.portals3j.isotach.BarrierMode;
+import org.portals3j.isotach.Interface;
+import org.portals3j.isotach.IsoMessage;
+import org.portals3j.isotach.IsoVar;
+import org.portals3j.isotach.IsotachConfig;
+import org.portals3j.isotach.IsotachFatalError;
+import org.portals3j.isotach.NonisoMessage;
+import org.portals3j.isotach.SharedMemoryObserver;
+import org.portals3j.isotach.TmPlacement;
+import org.portals3j.isotach.internal.gc.BarrierTable;
+import org.portals3j.isotach.internal.gc.SignalTable;
+import org.portals3j.isotach.internal.host.IsotachHost;
+import org.portals3j.isotach.internal.noniso.NonisoLayer;
+import org.portals3j.isotach.internal.siu.HostLink;
+import org.portals3j.isotach.internal.siu.SwitchNode;
+import org.portals3j.isotach.internal.smm.SRefKind;
+import org.portals3j.isotach.internal.smm.SharedMemory;
+import org.portals3j.isotach.internal.wire.Frame;
+import org.portals3j.transport.Deposit;
+import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.Transport;
+import org.portals3j.transport.TransportException;
+
+/**
+ * The Isotach layer of one host: the report's Hostman (open_net, poll, try_close_net, status calls) tying together
+ * the emulated switch interface unit and token manager ({@link SwitchNode}), the Isotach host modules
+ * ({@link IsotachHost}), the noniso protocols ({@link NonisoLayer}), shared memory ({@link SharedMemory}) and the
+ * signal and barrier tables. It is the transport's message handler: frames are dispatched by kind.
+ *
+ * <p>Host-side state is touched only by the application thread (the {@code IsotachNet} methods); the transport
+ * side reaches it through the switch node's host link and the noniso module's hand-off queue.
+ */
+public final class IsotachEngine implements MessageHandler {
+    private static final int SUCCESS = 0;
+    private static final int FAILURE = 1;
+    private static final int NO_MESSAGE = -1;
+    private static final int SYNC_HELLO = 0;
+    private static final int SYNC_DONE = 2;
+    /** Bits of the reset bs-marker: reset only. The report's 0x83 also primed the TM's barrier credits; ours needs none. */
+    private static final int RESET_BITS = 0x80;
+
+    private final Transport transport;
+    private final IsotachConfig config;
+    private final int me;
+    private final int hosts;
+    private final int tmRank;
+    private final SwitchNode siu;
+    private final IsotachHost host;
+    private final NonisoLayer noniso;
+    private final SharedMemory sharedMemory;
+    private final SignalTable signals;
+    private final IsotachHost.SRefExecutor executor;
+    private final BarrierTable barriers;
+    private final IsoMessage scratchNotice = new IsoMessage();
+    private final int[] copies;
+    /** Transport side: the ISO header of the message being deposited, per source. */
+    private final MemorySegment[] isoHeader;
+    private final boolean[] isoAccepted;
+    /** Transport side: whether the message being received from each source is the noniso module's. */
+    private final boolean[] nonisoCurrent;
+
+    private Set<Interface> open = EnumSet.noneOf(Interface.class);
+    private boolean opened;
+    private volatile boolean closed;
+    private final boolean[] syncHello;
+    private final boolean[] syncDone;
+    private boolean closing;
+    private boolean closeBarrierStarted;
+    private long droppedFrames;
+    private long droppedDeposits;
+
+    public IsotachEngine(Transport transport, IsotachConfig config) {
+        this.transport = transport;
+        this.config = config;
+        this.me = transport.rank();
+        boolean ownTm = config.tmPlacement() == TmPlacement.OWN_PROCESS;
+        this.hosts = ownTm ? transport.size() - 1 : transport.size();
+        if (hosts < 1) {
+            throw new IllegalArgumentException("a job with a token-manager process needs at least 2 ranks");
+        }
+        if (me >= hosts) {
+            throw new IllegalArgumentException("rank " + me + " runs the token manager, not a host: use IsotachNet.runTokenManager");
+        }
+        if (config.distanceMatrixSize() != 0 && config.distanceMatrixSize() != hosts) {
+            throw new IllegalArgumentException("the distance matrix is " + config.distanceMatrixSize() + "x"
+                    + config.distanceMatrixSize() + " but the job has " + hosts + " hosts");
+        }
+        if (Frame.MAX_LENGTH > transport.maxHeaderLength()) {
+            throw new IllegalArgumentException("transport " + transport.provider() + " carries headers of at most "
+                    + transport.maxHeaderLength() + " bytes; the Isotach layer needs " + Frame.MAX_LENGTH);
+        }
+        if (config.maxPayload() > transport.maxPayloadLength()) {
+            throw new IllegalArgumentException("max payload " + config.maxPayload() + " exceeds what transport "
+                    + transport.provider() + " carries (" + transport.maxPayloadLength() + ")");
+        }
+        this.tmRank = ownTm ? transport.size() - 1 : 0;
+        // The modules call back into each other; the callbacks capture the modules, not this half-built engine.
+        SwitchNode node = new SwitchNode(transport, config, hosts, tmRank, System::nanoTime);
+        SharedMemory smm = new SharedMemory(me, hosts, config);
+        NonisoLayer nonisoLayer = new NonisoLayer(me, hosts, config, transport,
+                (source, value, lvarSlot, pulse) -> smm.completeRead(lvarSlot, value, pulse));
+        boolean[] hello = new boolean[hosts];
+        boolean[] done = new boolean[hosts];
+        IsotachHost isoHost = new IsotachHost(me, hosts, config, node, new IsotachHost.LinkListener() {
+            @Override
+            public void onSync(int peer, int phase, int nonisoSlots, int isoCredits) {
+                if (peer >= hosts) {
+                    return; // a token-manager process is not a host
+                }
+                if (phase == SYNC_HELLO) {
+                    hello[peer] = true;
+                    nonisoLayer.peerRegion(peer, nonisoSlots); // I-132: what the peer reserved for us
+                } else if (phase == SYNC_DONE) {
+                    done[peer] = true;
+                }
+            }
+
+            @Override
+            public void onPeerDown(int peer) {
+                // The switch node already stopped waiting for it; nothing else is held for a dead peer.
+            }
+        });
+        SignalTable signalTable = new SignalTable();
+        BarrierTable barrierTable = new BarrierTable(config.networkDiameter(hosts),
+                (channel, count) -> isoHost.enqueueBsMarker(1 << channel, count));
+        isoHost.noticeSource(new IsotachHost.NoticeSource() {
+            @Override
+            public int signals(int eopBits) {
+                return signalTable.notify(eopBits);
+            }
+
+            @Override
+            public int barriers(int eopBits) {
+                return barrierTable.notify(eopBits);
+            }
+        });
+        this.siu = node;
+        this.sharedMemory = smm;
+        this.noniso = nonisoLayer;
+        this.host = isoHost;
+        this.signals = signalTable;
+        this.barriers = barrierTable;
+        this.syncHello = hello;
+        this.syncDone = done;
+        this.copies = new int[hosts];
+        this.isoHeader = new MemorySegment[transport.size()];
+        for (int i = 0; i < isoHeader.length; i++) {
+            isoHeader[i] = MemorySegment.ofArray(new byte[Frame.ISO_LENGTH]);
+        }
+        this.isoAccepted = new boolean[transport.size()];
+        this.nonisoCurrent = new boolean[transport.size()];
+        SharedMemory.ReadResponder respond = (reader, lvarSlot, value, pulse) -> {
+            if (reader == me) {
+                smm.completeRead(lvarSlot, value, pulse);
+                return true;
+            }
+            return nonisoLayer.sendReadResponse(reader, value, lvarSlot, pulse) == SUCCESS;
+        };
+        this.executor = (subtype, source, address, operand, pulse) -> {
+            SRefKind kind = SRefKind.of(subtype);
+            if (kind == null) {
+                throw new IsotachFatalError("unknown shared-memory reference " + subtype + " from " + source);
+            }
+            return smm.execute(kind, source, address, operand, pulse, respond);
+        };
+        transport.start(this);
+    }
+
+    // =========================================================================================================
+    // A.1
+    // =========================================================================================================
+
+    public int openNet(Set<Interface> interfaces, Duration timeout) {
+        if (opened || closed || interfaces.isEmpty()
+                || (interfaces.contains(Interface.ISO_MBM) && interfaces.contains(Interface.ISO_SMM))) {
+            return FAILURE; // I-125: MBM and SMM exclude each other (L3274)
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        open = EnumSet.copyOf(interfaces);
+        if (open.contains(Interface.ISO_SMM)) {
+            host.sharedMemoryMode(executor);
+        }
+        try {
+            // Synchronise (L1153-1163): tell every host what we reserved for it, then a done round (a barrier).
+            syncHello[me] = true;
+            syncDone[me] = true;
+            broadcastSync(SYNC_HELLO);
+            if (!waitFor(() -> all(syncHello), deadline)) {
+                return FAILURE;
+            }
+            broadcastSync(SYNC_DONE);
+            if (!waitFor(() -> all(syncDone), deadline)) {
+                return FAILURE;
+            }
+            if (isotach()) {
+                siu.startClock();
+                if (me == 0) {
+                    // Host 0 resets the system (L1120); every host waits until the reset comes back (I-134).
+                    while (!host.enqueueBsMarker(RESET_BITS, 0)) {
+                        pollOnce();
+                    }
+                }
+                if (!waitFor(() -> signals.resetCount() >= 1, deadline)) {
+                    return FAILURE;
+                }
+                barriers.start();
+            }
+            opened = true;
+            return SUCCESS;
+        } catch (IsotachFatalError e) {
+            close();
+            throw e;
+        }
+    }
+
+    private boolean isotach() {
+        return open.contains(Interface.ISO_MBM) || open.contains(Interface.ISO_SMM);
+    }
+
+    private void broadcastSync(int phase) {
+        MemorySegment f = MemorySegment.ofArray(new byte[Frame.SYNC_LENGTH]);
+        Frame.start(f, Frame.SYNC);
+        Frame.u8(f, Frame.O_BYTE2, phase);
+        Frame.i32(f, Frame.O_INT4, config.nonisoSlotsPerPeer());
+        Frame.i32(f, Frame.O_INT8, config.isoCreditsPerPeer());
+        for (int peer = 0; peer < transport.size(); peer++) {
+            if (peer != me) {
+                siu.sendControl(peer, f, Frame.SYNC_LENGTH);
+            }
+        }
+    }
+
+
+    private static boolean all(boolean[] flags) {
+        for (boolean f : flags) {
+            if (!f) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean waitFor(java.util.function.BooleanSupplier done, long deadline) {
+        int spins = 0;
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            pollOnce();
+            if (++spins > 100) {
+                Thread.onSpinWait();
+                if (spins > 1000) {
+                    Thread.yield();
+                }
+            }
+        }
+        return true;
+    }
+
+    public int tryCloseNet() {
+        if (!opened || closed) {
+            return FAILURE;
+        }
+        pollOnce();
+        if (!isotach()) {
+            if (!closeBarrierStarted) {
+                if (!noniso.sendBufferEmpty() || noniso.initiateBarrier() != SUCCESS) {
+                    return FAILURE;
+                }
+                closeBarrierStarted = true;
+            }
+            // barrier_completed answers 0 once; remember it, then wait for the queue to drain (C L8356-8370): every
+            // message a peer sent before its barrier packet is queued here by then.
+            if (!closing && noniso.barrierCompleted() == SUCCESS) {
+                closing = true;
+            }
+            if (closing && noniso.deliveryQueueEmpty()) {
+                finish();
+                return SUCCESS;
+            }
+            return FAILURE;
+        }
+        // Isotach: the STRONG shutdown barrier on channel 0 once our sends have drained (C L8374-8410, without A8).
+        if (!closeBarrierStarted) {
+            if (!host.sendBuffersEmpty() || !noniso.sendBufferEmpty() || host.midNetIsochron()) {
+                return FAILURE;
+            }
+            if (barriers.mLayerBarrier(0) != SUCCESS) {
+                return FAILURE;
+            }
+            closeBarrierStarted = true;
+        }
+        if (barriers.mLayerCompleted(0)) {
+            closing = true;
+        }
+        if (closing && noniso.deliveryQueueEmpty()) {
+            finish();
+            return SUCCESS;
+        }
+        return FAILURE;
+    }
+
+    private void finish() {
+        if (tmRank >= hosts) {
+            MemorySegment f = MemorySegment.ofArray(new byte[Frame.LEAVE_LENGTH]);
+            Frame.start(f, Frame.LEAVE);
+            Frame.i32(f, Frame.O_INT4, me);
+            siu.sendControl(tmRank, f, Frame.LEAVE_LENGTH);
+        }
+        close();
+    }
+
+    public void close() {
+        closed = true;
+        host.close();
+    }
+
+    // =========================================================================================================
+    // A.2
+    // =========================================================================================================
+
+    public int poll() {
+        if (closed) {
+            return FAILURE;
+        }
+        pollOnce();
+        return host.hasDelivery() || noniso.hasMessage() ? SUCCESS : NO_MESSAGE;
+    }
+
+    /** One pass over every module (the report's iso_poll, plus the barrier poll it forgot, A7). */
+    private void pollOnce() {
+        try {
+            transport.poll();
+            host.receiving();
+            noniso.poll();
+            if (signals.resetCount() > 1) {
+                throw new IsotachFatalError("a reset arrived after initialisation: the layer shuts down (L1663-1665)");
+            }
+            if (opened && isotach()) {
+                barriers.poll();
+                if (host.roomForBsMarker() && !host.midNetIsochron()) {
+                    int bits = signals.takeAccumulated();
+                    if (bits != 0) {
+                        host.enqueueBsMarker(bits, 0);
+                    }
+                }
+            }
+            host.flow();
+            host.executeReferences();
+            siu.tick();
+        } catch (IsotachFatalError e) {
+            close();
+            throw e;
+        }
+    }
+
+    public int getNodeNumber(String hostname) {
+        for (int i = 0; i < hosts; i++) {
+            if (config.hostName(i).equals(hostname)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    public int getMyNodeNumber() {
+        return me < hosts ? me : -1;
+    }
+
+    public int getMaxPayload() {
+        return config.maxPayload();
+    }
+
+    public int getNumberOfHosts() {
+        return hosts;
+    }
+
+    public int getMbmVer() {
+        return config.mbmVersion();
+    }
+
+    public int getSiuState() {
+        return 1;
+    }
+
+    // =========================================================================================================
+    // A.3 / A.4
+    // =========================================================================================================
+
+    private boolean usable(Interface i) {
+        return opened && !closed && open.contains(i);
+    }
+
+    public int send(int target, MemorySegment data, int size) {
+        if (!usable(Interface.NONISO)) {
+            return FAILURE;
+        }
+        int rc = noniso.send(target, data, size);
+        pollOnce();
+        return rc;
+    }
+
+    public int receive(NonisoMessage message) {
+        java.util.Objects.requireNonNull(message, "message");
+        if (!usable(Interface.NONISO)) {
+            return FAILURE;
+        }
+        pollOnce();
+        return noniso.receive(message);
+    }
+
+    public int initiateBarrier() {
+        if (!usable(Interface.NONISO)) {
+            return FAILURE;
+        }
+        int rc = noniso.initiateBarrier();
+        pollOnce();
+        return rc;
+    }
+
+    public int barrierCompleted() {
+        if (!usable(Interface.NONISO)) {
+            return FAILURE;
+        }
+        pollOnce();
+        return noniso.barrierCompleted();
+    }
+
+    // =========================================================================================================
+    // A.5 / A.7
+    // =========================================================================================================
+
+    public int isoSend(int target, MemorySegment data, int size, boolean last) {
+        if (!usable(Interface.ISO_MBM)) {
+            return FAILURE;
+        }
+        int rc = host.isoSend(target, data, size, last);
+        pollOnce();
+        return rc;
+    }
+
+    public int isoReceive(IsoMessage message) {
+        java.util.Objects.requireNonNull(message, "message");
+        if (!opened || closed || !isotach()) {
+            return FAILURE;
+        }
+        pollOnce();
+        return host.isoReceive(message);
+    }
+
+    public int isoEnd() {
+        if (!opened || closed || !isotach()) {
+            return FAILURE;
+        }
+        int rc = host.isoEnd();
+        pollOnce();
+        return rc;
+    }
+
+    // =========================================================================================================
+    // A.6 shared memory
+    // =========================================================================================================
+
+    public int isoRead(long address, IsoVar lvar, boolean last) {
+        java.util.Objects.requireNonNull(lvar, "lvar");
+        if (!usable(Interface.ISO_SMM)) {
+            return FAILURE;
+        }
+        int target = sharedMemory.nearestCopy(address);
+        if (target < 0 || (target == me ? !host.roomForSelfRef() : !host.roomForNetRefs(1))) {
+            pollOnce();
+            return FAILURE;
+        }
+        int slot = sharedMemory.allocateRead(lvar);
+        if (slot < 0) {
+            pollOnce();
+            return FAILURE; // I-089: read_cap reads outstanding
+        }
+        reference(target, SRefKind.READ, address, slot);
+        return endAccess(last);
+    }
+
+    public long isoRetrieve(IsoVar lvar) {
+        java.util.Objects.requireNonNull(lvar, "lvar");
+        int spins = 0;
+        while (!lvar.isValid()) {
+            if (closed) {
+                throw new IllegalStateException("the Isotach layer is closed; the read can no longer return");
+            }
+            pollOnce();
+            if (++spins > 1000) {
+                Thread.yield();
+            }
+        }
+        return lvar.value();
+    }
+
+    public int isoWrite(long address, long value, boolean last) {
+        return change(SRefKind.WRITE, address, value, last);
+    }
+
+    public int isoSched(long address, boolean last) {
+        return change(SRefKind.SCHED, address, 0, last);
+    }
+
+    public int isoAssign(long address, long value, boolean last) {
+        return change(SRefKind.ASSIGN, address, value, last);
+    }
+
+    /** A change: one sRef per copy, all or nothing (L437, L1410-1428). */
+    private int change(SRefKind kind, long address, long value, boolean last) {
+        if (!usable(Interface.ISO_SMM)) {
+            return FAILURE;
+        }
+        int n = sharedMemory.copies(address, copies);
+        if (n < 0 || sharedMemory.checkChange(kind, address) != SUCCESS) {
+            pollOnce();
+            return FAILURE;
+        }
+        int net = 0;
+        boolean self = false;
+        for (int i = 0; i < n; i++) {
+            if (copies[i] == me) {
+                self = true;
+            } else {
+                net++;
+            }
+        }
+        if ((self && !host.roomForSelfRef()) || !host.roomForNetRefs(net)) {
+            pollOnce();
+            return FAILURE;
+        }
+        for (int i = 0; i < n; i++) {
+            reference(copies[i], kind, address, value);
+        }
+        sharedMemory.noteIssued(kind, address);
+        return endAccess(last);
+    }
+
+    private void reference(int target, SRefKind kind, long address, long operand) {
+        if (target == me) {
+            host.selfRef(kind.code(), address, operand);
+        } else {
+            host.netRef(target, kind.code(), address, operand);
+        }
+    }
+
+    private int endAccess(boolean last) {
+        if (last) {
+            host.isoEnd();
+        }
+        pollOnce();
+        return SUCCESS;
+    }
+
+
+
+
+    /** Observes every shared-memory reference this host's copies execute. */
+    public void sharedMemoryObserver(@org.checkerframework.checker.nullness.qual.Nullable SharedMemoryObserver observer) {
+        sharedMemory.observer(observer);
+    }
+
+    // =========================================================================================================
+    // A.8 signals and barriers
+    // =========================================================================================================
+
+    public int isoRegisterSignal(int channel) {
+        return isotachCall() ? signals.register(channel) : FAILURE;
+    }
+
+    public int isoClearSignal(int channel) {
+        return isotachCall() ? signals.clear(channel) : FAILURE;
+    }
+
+    public int isoSendSignal(int channel) {
+        if (!isotachCall() || host.midNetIsochron() || signals.checkSend(channel) != SUCCESS) {
+            pollOnce();
+            return FAILURE; // I-054
+        }
+        signals.accumulate(channel);
+        if (host.roomForBsMarker()) {
+            int bits = signals.takeAccumulated();
+            host.enqueueBsMarker(bits, 0);
+        }
+        pollOnce();
+        return SUCCESS;
+    }
+
+    public int isoRegisterBarrier(int channel, BarrierMode mode) {
+        java.util.Objects.requireNonNull(mode, "mode");
+        if (!isotachCall()) {
+            return FAILURE;
+        }
+        int rc = barriers.register(channel, mode);
+        pollOnce();
+        return rc;
+    }
+
+    public int isoClearBarrier(int channel) {
+        if (!isotachCall()) {
+            return FAILURE;
+        }
+        int rc = barriers.clear(channel);
+        pollOnce();
+        return rc;
+    }
+
+    public int isoBarrier(int channel, BarrierMode mode) {
+        java.util.Objects.requireNonNull(mode, "mode");
+        if (!isotachCall() || host.midNetIsochron()) {
+            pollOnce();
+            return FAILURE; // I-064
+        }
+        int rc = barriers.barrier(channel, mode);
+        pollOnce();
+        return rc;
+    }
+
+    private boolean isotachCall() {
+        return opened && !closed && isotach();
+    }
+
+    // =========================================================================================================
+    // beyond Appendix A
+    // =========================================================================================================
+
+    public long logicalTime() {
+        return host.closedPulse();
+    }
+
+    public Map<String, Long> counters() {
+        Map<String, Long> m = new LinkedHashMap<>(siu.counters());
+        host.counters(m);
+        m.putAll(noniso.counters());
+        m.putAll(sharedMemory.counters());
+        m.put("engine.drop.frame", droppedFrames);
+        m.put("engine.drop.deposit", droppedDeposits);
+        return m;
+    }
+
+    // =========================================================================================================
+    // MessageHandler (transport side)
+    // =========================================================================================================
+
+    @Override
+    public void onHeader(int source, MemorySegment header, int headerLength, long payloadLength, Deposit deposit) {
+        if (headerLength < 1) {
+            droppedFrames++;
+            return;
+        }
+        byte kind = header.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0);
+        nonisoCurrent[source] = NonisoLayer.owns(kind);
+        if (nonisoCurrent[source]) {
+            noniso.onHeader(source, header, headerLength, payloadLength, deposit);
+            return;
+        }
+        isoAccepted[source] = false;
+        if (!Frame.check(header, headerLength) || (kind != Frame.ISO && payloadLength != 0)) {
+            droppedFrames++;
+            return;
+        }
+        switch (kind) {
+            case Frame.ISO -> {
+                MemorySegment slot = host.receiveSlot(source, header, payloadLength);
+                if (slot == null) {
+                    droppedFrames++;
+                    return;
+                }
+                MemorySegment.copy(header, 0, isoHeader[source], 0, Frame.ISO_LENGTH);
+                isoAccepted[source] = true;
+                if (payloadLength > 0) {
+                    deposit.accept(slot, 0, payloadLength);
+                }
+            }
+            case Frame.TOKEN -> siu.onToken(source, header);
+            case Frame.PULSE_MARK -> siu.onMark(source, header);
+            case Frame.BS -> siu.onBs(source, header);
+            case Frame.WAKE -> siu.onWake(source);
+            case Frame.SYNC -> siu.toHost(HostLink.SYNC, source, Frame.u8(header, Frame.O_BYTE2),
+                    Frame.i32(header, Frame.O_INT4), Frame.i32(header, Frame.O_INT8), 0);
+            case Frame.ISO_CREDIT -> siu.toHost(HostLink.CREDIT, source, 0, 0, 0, Frame.i64(header, Frame.O_LONG8));
+            case Frame.LEAVE -> siu.peerDown(source);
+            default -> droppedFrames++;
+        }
+    }
+
+    @Override
+    public void onDeposited(int source, Deposit deposit) {
+        if (source < isoAccepted.length && isoAccepted[source]) {
+            isoAccepted[source] = false;
+            if (deposit.failed()) {
+                droppedDeposits++;
+                return;
+            }
+            siu.onIso(source, isoHeader[source]);
+            return;
+        }
+        if (source < nonisoCurrent.length && nonisoCurrent[source]) {
+            nonisoCurrent[source] = false;
+            noniso.onDeposited(source, deposit);
+        }
+    }
+
+    @Override
+    public void onSendComplete(long token, boolean delivered) {
+        int owner = (int) (token >>> 56);
+        if (owner == 0x01) {
+            noniso.onSendComplete(token, delivered);
+        } else if (owner == 0x02) {
+            host.onSendComplete(token);
+        }
+    }
+
+    @Override
+    public void onPeerFailure(int peer) {
+        noniso.onPeerFailure(peer);
+        siu.peerDown(peer);
+    }
+
+    // =========================================================================================================
+    // token manager process
+    // =========================================================================================================
+
+    /** The token manager as its own rank (TmPlacement.OWN_PROCESS): see {@code IsotachNet.runTokenManager}. */
+    public static long runTokenManager(Transport transport, IsotachConfig config, Duration timeout)
+            throws TransportException {
+        return TokenManagerProcess.run(transport, config, timeout);
+    }
+}

@@ -1,0 +1,109 @@
+package org.portals3j.isotach.internal;
+
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
+import org.portals3j.isotach.IsotachConfig;
+import org.portals3j.isotach.internal.siu.SwitchNode;
+import org.portals3j.isotach.internal.wire.Frame;
+import org.portals3j.transport.Deposit;
+import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.Transport;
+import org.portals3j.transport.TransportException;
+
+/**
+ * The token manager running as its own rank (the job's last): the report's TM was a separate device on the switch
+ * (L142), and a host "emulating a TM" is not counted as a host (L3342). It waits until every host has sent its
+ * sync packet, starts the clock, then serves marks, bs-markers and wake-ups from the transport's thread; its own
+ * loop only issues idle ticks and notices when every host has left (or the timeout passed).
+ */
+final class TokenManagerProcess implements MessageHandler {
+    private final SwitchNode node;
+    private final int hosts;
+    private final boolean[] synced;
+    private final boolean[] left;
+
+    private TokenManagerProcess(Transport transport, IsotachConfig config) {
+        this.hosts = transport.size() - 1;
+        this.node = new SwitchNode(transport, config, hosts, transport.rank(), System::nanoTime);
+        this.synced = new boolean[hosts];
+        this.left = new boolean[hosts];
+    }
+
+    static long run(Transport transport, IsotachConfig config, Duration timeout) throws TransportException {
+        if (transport.rank() != transport.size() - 1 || transport.size() < 2) {
+            throw new IllegalArgumentException("the token-manager process is the last rank of a job of at least 2");
+        }
+        TokenManagerProcess tm = new TokenManagerProcess(transport, config);
+        transport.start(tm);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!tm.all(tm.synced)) {
+            tm.idle(deadline, "every host to open the network");
+        }
+        tm.node.startClock();
+        while (!tm.all(tm.left)) {
+            tm.node.tick();
+            tm.idle(deadline, "every host to close the network");
+        }
+        return tm.node.tokensIssued();
+    }
+
+    private void idle(long deadline, String what) throws TransportException {
+        if (System.nanoTime() > deadline) {
+            throw new TransportException("token manager: timed out waiting for " + what);
+        }
+        if (!node.isTokenManager()) {
+            throw new IllegalStateException("not the token manager");
+        }
+        LockSupport.parkNanos(50_000);
+    }
+
+    private synchronized boolean all(boolean[] flags) {
+        for (boolean f : flags) {
+            if (!f) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private synchronized void flag(boolean[] flags, int source) {
+        flags[source] = true;
+    }
+
+    @Override
+    public void onHeader(int source, MemorySegment header, int headerLength, long payloadLength, Deposit deposit) {
+        if (source >= hosts || payloadLength != 0 || !Frame.check(header, headerLength)) {
+            return;
+        }
+        switch (Frame.kind(header)) {
+            case Frame.SYNC -> flag(synced, source);
+            case Frame.PULSE_MARK -> node.onMark(source, header);
+            case Frame.BS -> node.onBs(source, header);
+            case Frame.WAKE -> node.onWake(source);
+            case Frame.LEAVE -> {
+                flag(left, source);
+                node.peerDown(source);
+            }
+            default -> {
+                // Other frames are for hosts; a TM ignores them.
+            }
+        }
+    }
+
+    @Override
+    public void onDeposited(int source, Deposit deposit) {
+    }
+
+    @Override
+    public void onSendComplete(long token, boolean delivered) {
+    }
+
+    @Override
+    public void onPeerFailure(int peer) {
+        if (peer < hosts) {
+            flag(left, peer);
+            node.peerDown(peer);
+        }
+    }
+}

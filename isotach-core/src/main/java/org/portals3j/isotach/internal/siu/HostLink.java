@@ -1,0 +1,115 @@
+package org.portals3j.isotach.internal.siu;
+
+/**
+ * The link from the emulated switch interface unit to its host: the records the report's NIU put in the
+ * host's Isotach receive buffer (iso packets, isochron markers, EOP markers, L321-333), plus what else the
+ * host must hear from the transport side (explicit Isotach credits, sync packets, peer failures, fatal errors).
+ *
+ * <p>Written by the switch node under its lock, taken by the host thread under the same lock. Runs of EOP
+ * markers for pulses with nothing in them are merged into one record ({@link Record#fromPulse}) while the host
+ * has not taken them, so a host that computes for a while does not find one record per idle pulse.
+ */
+public final class HostLink {
+    public static final int ISO = 1;
+    public static final int MARKER = 2;
+    public static final int EOP = 3;
+    public static final int CREDIT = 4;
+    public static final int SYNC = 5;
+    public static final int PEER_DOWN = 6;
+    public static final int FATAL = 7;
+
+    /** One record, copied out by {@link #take}. Fields are used by type as documented. */
+    public static final class Record {
+        public int type;
+        /** ISO/MARKER/EOP: the pulse (TS). */
+        public long pulse;
+        /** EOP: the first pulse of a merged run of empty pulses ending at {@link #pulse} (== pulse otherwise). */
+        public long fromPulse;
+        /** ISO/CREDIT/SYNC/PEER_DOWN: the peer. */
+        public int peer;
+        /** ISO: subtype; MARKER: isochron id; EOP: count; SYNC: phase. */
+        public int a;
+        /** ISO: receive slot; EOP: bits (signals | barrier); SYNC: noniso slots. */
+        public int b;
+        /** ISO: payload length; SYNC: iso credits. */
+        public int c;
+        /** ISO: shared address; CREDIT: freed count. */
+        public long address;
+        /** ISO: operand. */
+        public long operand;
+        /** ISO: piggybacked credit present. */
+        public boolean creditPresent;
+        /** ISO: piggybacked credit (freed count). */
+        public long credit;
+        /** EOP with count <= 32: the sort vector (indices into the pulse's arrival order). */
+        public final byte[] sortVector = new byte[32];
+        /** FATAL: what went wrong. */
+        public String message = "";
+    }
+
+    private Record[] ring;
+    private int head;
+    private int size;
+
+    HostLink(int capacity) {
+        ring = new Record[capacity];
+        for (int i = 0; i < capacity; i++) {
+            ring[i] = new Record();
+        }
+    }
+
+    /** The next free record to fill (caller holds the lock and must {@link #publish} it). */
+    Record claim() {
+        if (size == ring.length) {
+            Record[] old = ring;
+            ring = new Record[old.length * 2];
+            for (int k = 0; k < old.length; k++) {
+                ring[k] = old[(head + k) % old.length];
+            }
+            for (int k = old.length; k < ring.length; k++) {
+                ring[k] = new Record();
+            }
+            head = 0;
+        }
+        return ring[(head + size) % ring.length];
+    }
+
+    void publish() {
+        size++;
+    }
+
+    /** The last published record not yet taken, or null (caller holds the lock). */
+    @org.checkerframework.checker.nullness.qual.Nullable Record lastUntaken() {
+        return size == 0 ? null : ring[(head + size - 1) % ring.length];
+    }
+
+    /** Copies the oldest record into {@code out}; false when empty (caller holds the lock). */
+    boolean take(Record out) {
+        if (size == 0) {
+            return false;
+        }
+        Record r = ring[head];
+        out.type = r.type;
+        out.pulse = r.pulse;
+        out.fromPulse = r.fromPulse;
+        out.peer = r.peer;
+        out.a = r.a;
+        out.b = r.b;
+        out.c = r.c;
+        out.address = r.address;
+        out.operand = r.operand;
+        out.creditPresent = r.creditPresent;
+        out.credit = r.credit;
+        if (r.type == EOP && r.a <= 32) {
+            System.arraycopy(r.sortVector, 0, out.sortVector, 0, r.a);
+        }
+        out.message = r.message;
+        head = (head + 1) % ring.length;
+        size--;
+        return true;
+    }
+
+    boolean isEmpty() {
+        return size == 0;
+    }
+}

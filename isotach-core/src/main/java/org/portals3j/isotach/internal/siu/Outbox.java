@@ -1,0 +1,182 @@
+package org.portals3j.isotach.internal.siu;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import org.portals3j.isotach.internal.wire.Frame;
+import org.portals3j.transport.Transport;
+
+/**
+ * The switch node's outgoing frames, in the order its state machine produced them. Frames are queued while
+ * the node's lock is held and sent after it is released, by whichever thread wins the flush flag, one at a
+ * time and in queue order: the transport may deliver inline into another rank, which may send back to us,
+ * so nothing is ever sent under a lock (that could deadlock two ranks), and per-link FIFO (digest §1.8 item 7)
+ * still holds because one flusher at a time sends in queue order.
+ *
+ * <p>Entries are preallocated and reused; the ring doubles when full (set-up growth only).
+ */
+final class Outbox {
+    private static final VarHandle FLUSHING;
+
+    static {
+        try {
+            FLUSHING = MethodHandles.lookup().findVarHandle(Outbox.class, "flushing", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Transport transport;
+    private final Object lock;
+    private int[] peer;
+    private byte[][] header;
+    private int[] headerLength;
+    private MemorySegment[] payload;
+    private long[] payloadOffset;
+    private long[] payloadLength;
+    private long[] token;
+    private int head;
+    private int size;
+    @SuppressWarnings("unused") // accessed through FLUSHING
+    private volatile int flushing;
+    /** The thread holding the flush flag (null when none). */
+    private volatile @org.checkerframework.checker.nullness.qual.Nullable Thread flusher;
+    /** Whether a thread other than the flusher queued frames while it held the flag (guarded by lock). */
+    private boolean othersAdded;
+    private final byte[] scratch = new byte[Frame.MAX_LENGTH];
+    private final MemorySegment scratchSegment = MemorySegment.ofArray(scratch);
+
+    Outbox(Transport transport, Object lock, int capacity) {
+        this.transport = transport;
+        this.lock = lock;
+        peer = new int[capacity];
+        header = new byte[capacity][Frame.MAX_LENGTH];
+        headerLength = new int[capacity];
+        payload = new MemorySegment[capacity];
+        java.util.Arrays.fill(payload, MemorySegment.NULL);
+        payloadOffset = new long[capacity];
+        payloadLength = new long[capacity];
+        token = new long[capacity];
+    }
+
+    /** Queues a frame (caller holds the lock). {@code frame} is copied. */
+    void add(int to, MemorySegment frame, int length, MemorySegment body, long offset, long bodyLength, long notify) {
+        if (size == peer.length) {
+            grow();
+        }
+        int i = (head + size) % peer.length;
+        peer[i] = to;
+        MemorySegment.copy(frame, 0, MemorySegment.ofArray(header[i]), 0, length);
+        headerLength[i] = length;
+        payload[i] = body;
+        payloadOffset[i] = offset;
+        payloadLength[i] = bodyLength;
+        token[i] = notify;
+        size++;
+        if (flusher != Thread.currentThread()) {
+            othersAdded = true;
+        }
+    }
+
+    private void grow() {
+        int n = peer.length;
+        int[] p = peer;
+        byte[][] h = header;
+        int[] hl = headerLength;
+        MemorySegment[] b = payload;
+        long[] bo = payloadOffset;
+        long[] bl = payloadLength;
+        long[] t = token;
+        int capacity = n * 2;
+        peer = new int[capacity];
+        header = new byte[capacity][];
+        headerLength = new int[capacity];
+        payload = new MemorySegment[capacity];
+        java.util.Arrays.fill(payload, MemorySegment.NULL);
+        payloadOffset = new long[capacity];
+        payloadLength = new long[capacity];
+        token = new long[capacity];
+        for (int k = 0; k < n; k++) {
+            int i = (head + k) % n;
+            peer[k] = p[i];
+            header[k] = h[i];
+            headerLength[k] = hl[i];
+            payload[k] = b[i];
+            payloadOffset[k] = bo[i];
+            payloadLength[k] = bl[i];
+            token[k] = t[i];
+        }
+        for (int k = n; k < header.length; k++) {
+            header[k] = new byte[Frame.MAX_LENGTH];
+        }
+        head = 0;
+    }
+
+    /**
+     * Sends what is queued unless another thread is already doing so.
+     *
+     * <p>The flusher sends the frames queued when it started, and keeps going while other threads queue more (they
+     * found the flag taken and count on it). Frames its own sends produced through inline delivery (an in-memory
+     * transport runs the receiver's handler in the sender's thread, and with logical time advancing the exchange of
+     * tokens and marks never ends) are left for the next flush, which every poll and every arriving frame makes:
+     * otherwise the thread would be captured by the clock and never return to its application.
+     */
+    void flush() {
+        if ((int) FLUSHING.compareAndExchange(this, 0, 1) != 0) {
+            return;
+        }
+        flusher = Thread.currentThread();
+        try {
+            int batch;
+            synchronized (lock) {
+                batch = size;
+                othersAdded = false;
+            }
+            while (true) {
+                int to;
+                int length;
+                MemorySegment body;
+                long offset;
+                long bodyLength;
+                long notify;
+                synchronized (lock) {
+                    if (batch == 0 && othersAdded) {
+                        batch = size;
+                        othersAdded = false;
+                    }
+                    if (batch == 0 || size == 0) {
+                        break;
+                    }
+                    int i = head;
+                    to = peer[i];
+                    length = headerLength[i];
+                    System.arraycopy(header[i], 0, scratch, 0, length);
+                    body = payload[i];
+                    offset = payloadOffset[i];
+                    bodyLength = payloadLength[i];
+                    notify = token[i];
+                    payload[i] = MemorySegment.NULL;
+                    head = (head + 1) % peer.length;
+                    size--;
+                    batch--;
+                }
+                try {
+                    transport.send(to, scratchSegment, length, body, offset, bodyLength, notify);
+                } catch (IllegalStateException closed) {
+                    return; // the endpoint closed under us (shutdown): nothing more can be sent
+                }
+            }
+        } finally {
+            flusher = null;
+            FLUSHING.setRelease(this, 0);
+        }
+        // A thread may have queued between our last look and the release, and found the flag taken.
+        boolean more;
+        synchronized (lock) {
+            more = othersAdded && size > 0;
+        }
+        if (more) {
+            flush();
+        }
+    }
+}

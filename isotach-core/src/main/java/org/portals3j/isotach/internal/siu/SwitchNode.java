@@ -1,0 +1,707 @@
+package org.portals3j.isotach.internal.siu;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.function.LongSupplier;
+import org.portals3j.isotach.IsotachConfig;
+import org.portals3j.isotach.internal.wire.Frame;
+import org.portals3j.transport.Transport;
+
+/**
+ * One rank's emulated Isotach hardware: its switch interface unit (SIU) and, on the rank that runs it, the token
+ * manager (TM). The report needed both as devices (L142) and specified only what the host sees of them; this is
+ * the software design of digest §1.9, meeting every item of the emulation contract §1.8:
+ *
+ * <ol>
+ * <li><b>Clock.</b> The TM issues {@code TOKEN(T)} for T = 0, 1, 2, ... to every SIU, at most
+ *     {@code tokenWindow} ahead of the slowest SIU's acknowledgement. It issues the next token as soon as the
+ *     window allows while any SIU reports work in flight or an effect is pending, and otherwise once per
+ *     {@code idleTickMicros} (I-144), so an idle job does not spin.</li>
+ * <li><b>Stamping.</b> The SIU holds an isochron's packets from SOI until EOI (as the hardware did, L1191) and
+ *     stamps all of them with one timestamp {@code TS = max(T_cur + max distance to its destinations, last TS)}
+ *     (items 1-3): one TS per isochron, in the future for every destination, non-decreasing per sender. The
+ *     isochron marker {@code (TS, iso id)} goes to its own host.</li>
+ * <li><b>Pulse marks.</b> On {@code TOKEN(T)} the SIU sends {@code PULSE_MARK(T-1)} on every link, behind every
+ *     packet it stamped under earlier tokens. A mark doubles as the TM's acknowledgement.</li>
+ * <li><b>Completeness.</b> Host h's SIU closes pulse P (emits its EOP marker, item 5) once it has seen token P
+ *     and {@code PULSE_MARK(P - d(s,h))} from every live sender s (d(h,h) = 1 for its own isochron markers):
+ *     every later packet from s is stamped at least {@code T + 1 + d(s,h) > P}. Count and sort vector (sender
+ *     ascending, then arrival; item 6) come with it.</li>
+ * <li><b>Signals and barriers.</b> A bs-marker reaches the SIU behind the host's earlier Isotach packets (the
+ *     host's single FIFO), is forwarded to the TM, and takes effect at pulse {@code T' + diameter} where T' is the
+ *     next token issued: after every packet the signaller (or, for a barrier, every participant) stamped before
+ *     it, and in the future at every host (items 8, 9). The effect travels in the token.</li>
+ * <li><b>Horizon.</b> Time is a 64-bit count (no wrap aliasing); the config keeps distance + window below 256
+ *     so the report's one-byte TS would still be unambiguous (item 4).</li>
+ * </ol>
+ *
+ * <p>All state is guarded by one lock; frames produced under it go out through the {@link Outbox} after it is
+ * released. Records for the host go through the {@link HostLink}.
+ */
+public final class SwitchNode {
+    /** Token for sends whose completion the engine does not need. */
+    private static final long NO_NOTIFY = Transport.NO_NOTIFY;
+
+    private final Object lock = new Object();
+    private final Transport transport;
+    private final IsotachConfig config;
+    private final int me;
+    private final int hosts;
+    private final boolean isHost;
+    private final int tmRank;
+    private final boolean isTm;
+    private final int diameter;
+    private final LongSupplier nanoClock;
+    private final Outbox outbox;
+    private final HostLink link;
+    private final MemorySegment frame = MemorySegment.ofArray(new byte[Frame.MAX_LENGTH]);
+
+    // ---- SIU state ----
+    private long tokenSeen = -1;
+    private long lastTs = -1;
+    private long lastEop = -1;
+    private final long[] markFrom;
+    private final boolean[] alive;
+    private boolean reportedIdle = true;
+    private final long[] effectPulse = new long[256];
+    private final int[] effectBits = new int[256];
+    private final long[] bucketPulse = new long[256];
+    private final int[] bucketCount = new int[256];
+    private final int[][] bucketSenders;
+    private long highestEntryPulse = -1;
+    // the open isochron (SOI seen, EOI not yet)
+    private int pendingCount;
+    private final int[] pDest;
+    private final int[] pSubtype;
+    private final int[] pPrefix;
+    private final int[] pIsoId;
+    private final int[] pSlot;
+    private final int[] pLength;
+    private final long[] pAddress;
+    private final long[] pOperand;
+    private final boolean[] pCreditPresent;
+    private final long[] pCredit;
+    private final MemorySegment[] pPayload;
+    private final long[] pPayloadOffset;
+    private final long[] pToken;
+    private int pMaxDistance;
+
+    // ---- TM state (only on the TM's rank) ----
+    private long issued = -1;
+    private long lastIssueNanos;
+    private final long[] tmSeen;
+    private final boolean[] tmBusy;
+    private int pendingSignalBits;
+    private int pendingBarrierBits;
+    private final int[][] barrierParticipation;
+    private long pulsesIssued;
+    /** Set while the TM issues: its own SIU's mark must not re-enter it (the loop re-checks instead). */
+    private boolean tmInside;
+
+    // ---- counters ----
+    private long stamped;
+    private long isoSent;
+    private long isoReceived;
+    private long eops;
+    private long droppedLate;
+    private long droppedMalformed;
+
+    /**
+     * @param hosts   the number of hosts (ranks 0..hosts-1)
+     * @param tmRank  the rank running the token manager (a host, or the rank {@code hosts} for a TM process)
+     */
+    public SwitchNode(Transport transport, IsotachConfig config, int hosts, int tmRank, LongSupplier nanoClock) {
+        this.transport = transport;
+        this.config = config;
+        this.me = transport.rank();
+        this.hosts = hosts;
+        this.isHost = me < hosts;
+        this.tmRank = tmRank;
+        this.isTm = me == tmRank;
+        this.diameter = config.networkDiameter(hosts);
+        this.nanoClock = nanoClock;
+        this.outbox = new Outbox(transport, lock, 256);
+        this.link = new HostLink(1024);
+        this.markFrom = new long[hosts];
+        Arrays.fill(markFrom, -1);
+        this.alive = new boolean[hosts];
+        Arrays.fill(alive, true);
+        Arrays.fill(effectPulse, -1);
+        Arrays.fill(bucketPulse, -1);
+        this.bucketSenders = new int[256][];
+        int cap = config.isoSendBufSize();
+        pDest = new int[cap];
+        pSubtype = new int[cap];
+        pPrefix = new int[cap];
+        pIsoId = new int[cap];
+        pSlot = new int[cap];
+        pLength = new int[cap];
+        pAddress = new long[cap];
+        pOperand = new long[cap];
+        pCreditPresent = new boolean[cap];
+        pCredit = new long[cap];
+        pPayload = new MemorySegment[cap];
+        Arrays.fill(pPayload, MemorySegment.NULL);
+        pPayloadOffset = new long[cap];
+        pToken = new long[cap];
+        this.tmSeen = new long[hosts];
+        Arrays.fill(tmSeen, -1);
+        this.tmBusy = new boolean[hosts];
+        this.barrierParticipation = new int[2][hosts];
+    }
+
+    public int hosts() {
+        return hosts;
+    }
+
+    public boolean isTokenManager() {
+        return isTm;
+    }
+
+    // =========================================================================================================
+    // host -> SIU
+    // =========================================================================================================
+
+    /**
+     * The host ships one Isotach packet (iso_shipping): held until its isochron's EOI packet arrives, then the
+     * whole isochron is stamped and sent. {@code payload} must stay unchanged until {@code token} completes.
+     */
+    public void ship(int dest, int subtype, int prefix, int isoId, int slot, int length, long address, long operand,
+                     boolean creditPresent, long credit, MemorySegment payload, long payloadOffset, long token) {
+        synchronized (lock) {
+            int i = pendingCount;
+            if (i == pDest.length) {
+                throw new IllegalStateException("isochron longer than the Isotach send buffer (" + i + " packets)");
+            }
+            pDest[i] = dest;
+            pSubtype[i] = subtype;
+            pPrefix[i] = prefix;
+            pIsoId[i] = isoId;
+            pSlot[i] = slot;
+            pLength[i] = length;
+            pAddress[i] = address;
+            pOperand[i] = operand;
+            pCreditPresent[i] = creditPresent;
+            pCredit[i] = credit;
+            pPayload[i] = payload;
+            pPayloadOffset[i] = payloadOffset;
+            pToken[i] = token;
+            pendingCount++;
+            pMaxDistance = Math.max(pMaxDistance, config.distance(me, dest));
+            if ((prefix & Frame.PREFIX_EOI) != 0) {
+                stampLocked();
+            }
+        }
+        outbox.flush();
+    }
+
+    private void stampLocked() {
+        long ts = Math.max(tokenSeen + pMaxDistance, lastTs);
+        lastTs = ts;
+        stamped++;
+        for (int i = 0; i < pendingCount; i++) {
+            Frame.start(frame, Frame.ISO);
+            Frame.u8(frame, Frame.O_BYTE2, pSubtype[i]);
+            Frame.u8(frame, Frame.O_BYTE3, pPrefix[i]);
+            Frame.u8(frame, Frame.O_BYTE4, pIsoId[i]);
+            Frame.u8(frame, Frame.O_BYTE5, pCreditPresent[i] ? 1 : 0);
+            Frame.i64(frame, Frame.O_ISO_TS, ts);
+            Frame.i64(frame, Frame.O_ISO_CREDIT, pCredit[i]);
+            Frame.i32(frame, Frame.O_ISO_SLOT, pSlot[i]);
+            Frame.i32(frame, Frame.O_ISO_LENGTH, pLength[i]);
+            Frame.i64(frame, Frame.O_ISO_ADDRESS, pAddress[i]);
+            Frame.i64(frame, Frame.O_ISO_OPERAND, pOperand[i]);
+            outbox.add(pDest[i], frame, Frame.ISO_LENGTH, pPayload[i], pPayloadOffset[i], pLength[i], pToken[i]);
+            pPayload[i] = MemorySegment.NULL;
+            isoSent++;
+        }
+        // The isochron marker: an entry of pulse ts at this host, ordered at this host's id (digest §1.4).
+        int isoId = pIsoId[0];
+        pendingCount = 0;
+        pMaxDistance = 0;
+        if (!addEntryLocked(ts, me)) {
+            return;
+        }
+        HostLink.Record r = link.claim();
+        r.type = HostLink.MARKER;
+        r.pulse = ts;
+        r.a = isoId;
+        link.publish();
+        if (reportedIdle && !isTm) {
+            // Tell the TM that time is needed now, rather than at its next idle tick.
+            reportedIdle = false;
+            Frame.start(frame, Frame.WAKE);
+            Frame.i32(frame, Frame.O_INT4, me);
+            outbox.add(tmRank, frame, Frame.WAKE_LENGTH, MemorySegment.NULL, 0, 0, NO_NOTIFY);
+        }
+        if (isTm) {
+            tmBusy[me] = true;
+            tmMaybeIssueLocked();
+        }
+    }
+
+    /** The host ships a bs-marker (signals and/or barrier participation): forwarded to the TM in FIFO order. */
+    public void shipBsMarker(int bits, int barrierCount) {
+        synchronized (lock) {
+            if (pendingCount != 0) {
+                throw new IllegalStateException("bs-marker inside an open isochron (L1649)");
+            }
+            if (isTm) {
+                tmBsLocked(me, bits);
+            } else {
+                Frame.start(frame, Frame.BS);
+                Frame.u8(frame, Frame.O_BYTE2, bits);
+                Frame.u8(frame, Frame.O_BYTE3, barrierCount);
+                Frame.i32(frame, Frame.O_INT4, me);
+                outbox.add(tmRank, frame, Frame.BS_LENGTH, MemorySegment.NULL, 0, 0, NO_NOTIFY);
+            }
+        }
+        outbox.flush();
+    }
+
+    /** Sends an engine frame (sync, explicit credit, leave) to {@code peer} through the ordered outbox. */
+    public void sendControl(int peer, MemorySegment control, int length) {
+        synchronized (lock) {
+            outbox.add(peer, control, length, MemorySegment.NULL, 0, 0, NO_NOTIFY);
+        }
+        outbox.flush();
+    }
+
+    /** Takes the next record for the host; false when none. */
+    public boolean take(HostLink.Record out) {
+        synchronized (lock) {
+            return link.take(out);
+        }
+    }
+
+    /**
+     * Called on every host poll: on the TM's rank it issues an idle token when one is due (I-144), so logical time
+     * advances while hosts poll even with no traffic.
+     */
+    public void tick() {
+        if (!isTm) {
+            return;
+        }
+        synchronized (lock) {
+            tmMaybeIssueLocked();
+        }
+        outbox.flush();
+    }
+
+    /** Starts the clock (the TM issues TOKEN(0)); a no-op on other ranks. */
+    public void startClock() {
+        if (!isTm) {
+            return;
+        }
+        synchronized (lock) {
+            if (issued < 0) {
+                tmIssueLocked();
+            }
+        }
+        outbox.flush();
+    }
+
+    /** The last pulse this SIU closed. */
+    public long closedPulse() {
+        synchronized (lock) {
+            return lastEop;
+        }
+    }
+
+    public long tokensIssued() {
+        synchronized (lock) {
+            return pulsesIssued;
+        }
+    }
+
+    // =========================================================================================================
+    // network -> SIU/TM (transport handler; never concurrent with itself for this endpoint)
+    // =========================================================================================================
+
+    /** An ISO frame from {@code source} whose payload is in place (or had none). */
+    public void onIso(int source, MemorySegment h) {
+        synchronized (lock) {
+            long ts = Frame.i64(h, Frame.O_ISO_TS);
+            if (source >= hosts || !isHost) {
+                droppedMalformed++;
+                return;
+            }
+            if (ts <= lastEop || ts > tokenSeen + 256) {
+                // Items 2 and 4 of the contract: never a late arrival (I-009). A correct sender cannot cause it.
+                droppedLate++;
+                fatalLocked("iso packet from " + source + " stamped " + ts + " arrived after pulse " + lastEop
+                        + " was closed (token " + tokenSeen + ")");
+                return;
+            }
+            if (!addEntryLocked(ts, source)) {
+                return;
+            }
+            isoReceived++;
+            HostLink.Record r = link.claim();
+            r.type = HostLink.ISO;
+            r.pulse = ts;
+            r.peer = source;
+            r.a = Frame.u8(h, Frame.O_BYTE2);
+            r.b = Frame.i32(h, Frame.O_ISO_SLOT);
+            r.c = Frame.i32(h, Frame.O_ISO_LENGTH);
+            r.address = Frame.i64(h, Frame.O_ISO_ADDRESS);
+            r.operand = Frame.i64(h, Frame.O_ISO_OPERAND);
+            r.creditPresent = Frame.u8(h, Frame.O_BYTE5) != 0;
+            r.credit = Frame.i64(h, Frame.O_ISO_CREDIT);
+            link.publish();
+        }
+    }
+
+    /** A frame for the host (sync, explicit credit) or a peer's departure. */
+    public void toHost(int type, int peer, int a, int b, int c, long value) {
+        synchronized (lock) {
+            HostLink.Record r = link.claim();
+            r.type = type;
+            r.peer = peer;
+            r.a = a;
+            r.b = b;
+            r.c = c;
+            r.address = value;
+            link.publish();
+        }
+    }
+
+    public void onToken(int source, MemorySegment h) {
+        synchronized (lock) {
+            if (source != tmRank) {
+                droppedMalformed++;
+                return;
+            }
+            tokenLocked(Frame.i64(h, Frame.O_LONG4), Frame.u8(h, Frame.O_BYTE2), Frame.i64(h, Frame.O_LONG12));
+        }
+        outbox.flush();
+    }
+
+    public void onMark(int source, MemorySegment h) {
+        synchronized (lock) {
+            if (source >= hosts) {
+                droppedMalformed++;
+                return;
+            }
+            long pulse = Frame.i64(h, Frame.O_LONG4);
+            boolean busy = Frame.u8(h, Frame.O_BYTE2) != 0;
+            markLocked(source, pulse, busy);
+        }
+        outbox.flush();
+    }
+
+    public void onBs(int source, MemorySegment h) {
+        synchronized (lock) {
+            if (!isTm || source >= hosts) {
+                droppedMalformed++;
+                return;
+            }
+            tmBsLocked(source, Frame.u8(h, Frame.O_BYTE2));
+        }
+        outbox.flush();
+    }
+
+    public void onWake(int source) {
+        synchronized (lock) {
+            if (!isTm || source >= hosts) {
+                droppedMalformed++;
+                return;
+            }
+            tmBusy[source] = true;
+            tmMaybeIssueLocked();
+        }
+        outbox.flush();
+    }
+
+    /** A host died or left: nobody waits for its marks any more (I-143), barriers count only live hosts. */
+    public void peerDown(int peer) {
+        synchronized (lock) {
+            if (peer >= hosts || !alive[peer]) {
+                return;
+            }
+            alive[peer] = false;
+            tmBusy[peer] = false;
+            if (isTm) {
+                tmCheckBarriersLocked();
+                tmMaybeIssueLocked();
+            }
+            closePulsesLocked();
+            HostLink.Record r = link.claim();
+            r.type = HostLink.PEER_DOWN;
+            r.peer = peer;
+            link.publish();
+        }
+        outbox.flush();
+    }
+
+    // =========================================================================================================
+    // SIU internals
+    // =========================================================================================================
+
+    private void tokenLocked(long pulse, int bits, long atPulse) {
+        if (pulse != tokenSeen + 1) {
+            droppedMalformed++;
+            return;
+        }
+        tokenSeen = pulse;
+        if (bits != 0) {
+            int b = (int) (atPulse & 0xFF);
+            if (effectPulse[b] != atPulse) {
+                effectPulse[b] = atPulse;
+                effectBits[b] = 0;
+            }
+            effectBits[b] |= bits;
+        }
+        if (isHost) {
+            boolean busy = busyLocked();
+            reportedIdle = !busy;
+            Frame.start(frame, Frame.PULSE_MARK);
+            Frame.u8(frame, Frame.O_BYTE2, busy ? 1 : 0);
+            Frame.i64(frame, Frame.O_LONG4, pulse - 1);
+            for (int peer = 0; peer < hosts; peer++) {
+                if (peer != me && alive[peer]) {
+                    outbox.add(peer, frame, Frame.MARK_LENGTH, MemorySegment.NULL, 0, 0, NO_NOTIFY);
+                }
+            }
+            if (tmRank >= hosts) {
+                outbox.add(tmRank, frame, Frame.MARK_LENGTH, MemorySegment.NULL, 0, 0, NO_NOTIFY);
+            }
+            markLocked(me, pulse - 1, busy);
+        }
+    }
+
+    private boolean busyLocked() {
+        return lastTs > tokenSeen || pendingCount > 0 || highestEntryPulse > lastEop || pendingEffectLocked();
+    }
+
+    private boolean pendingEffectLocked() {
+        for (int i = 0; i < 256; i++) {
+            if (effectPulse[i] > lastEop && effectBits[i] != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void markLocked(int source, long pulse, boolean busy) {
+        if (isHost && pulse > markFrom[source]) {
+            markFrom[source] = pulse;
+            closePulsesLocked();
+        }
+        if (isTm) {
+            tmSeen[source] = Math.max(tmSeen[source], pulse + 1);
+            tmBusy[source] = busy;
+            tmMaybeIssueLocked();
+        }
+    }
+
+    private boolean addEntryLocked(long ts, int sender) {
+        int b = (int) (ts & 0xFF);
+        if (bucketPulse[b] != ts) {
+            if (bucketPulse[b] > lastEop) {
+                fatalLocked("pulse " + ts + " would share bucket " + b + " with open pulse " + bucketPulse[b]);
+                return false;
+            }
+            bucketPulse[b] = ts;
+            bucketCount[b] = 0;
+        }
+        if (bucketCount[b] == config.bucketSize()) {
+            // I-112: never silently dropped.
+            fatalLocked("bucket overflow: more than " + config.bucketSize() + " entries for pulse " + ts);
+            return false;
+        }
+        if (bucketSenders[b] == null) {
+            bucketSenders[b] = new int[config.bucketSize()];
+        }
+        bucketSenders[b][bucketCount[b]++] = sender;
+        highestEntryPulse = Math.max(highestEntryPulse, ts);
+        return true;
+    }
+
+    /** Emits EOP markers for every pulse that is complete at this host (item 5). */
+    private void closePulsesLocked() {
+        if (!isHost) {
+            return;
+        }
+        while (true) {
+            long p = lastEop + 1;
+            if (p > tokenSeen) {
+                return;
+            }
+            for (int s = 0; s < hosts; s++) {
+                if (!alive[s]) {
+                    continue;
+                }
+                int d = s == me ? 1 : config.distance(s, me);
+                if (markFrom[s] < p - d) {
+                    return;
+                }
+            }
+            emitEopLocked(p);
+            lastEop = p;
+        }
+    }
+
+    private void emitEopLocked(long p) {
+        int b = (int) (p & 0xFF);
+        int count = bucketPulse[b] == p ? bucketCount[b] : 0;
+        int bits = effectPulse[b] == p ? effectBits[b] : 0;
+        eops++;
+        HostLink.Record last = link.lastUntaken();
+        if (count == 0 && bits == 0 && last != null && last.type == HostLink.EOP && last.a == 0 && last.b == 0
+                && last.pulse == p - 1) {
+            last.pulse = p; // merge a run of empty pulses
+            return;
+        }
+        HostLink.Record r = link.claim();
+        r.type = HostLink.EOP;
+        r.pulse = p;
+        r.fromPulse = p;
+        r.a = count;
+        r.b = bits;
+        if (count > 0 && count <= 32) {
+            sortVector(bucketSenders[b], count, r.sortVector);
+        }
+        link.publish();
+    }
+
+    /** Indices 0..count-1 ordered by sender id, stable in arrival order (item 6). */
+    static void sortVector(int[] senders, int count, byte[] out) {
+        int n = 0;
+        for (int i = 0; i < count; i++) {
+            int j = n;
+            while (j > 0 && senders[out[j - 1]] > senders[i]) {
+                out[j] = out[j - 1];
+                j--;
+            }
+            out[j] = (byte) i;
+            n++;
+        }
+    }
+
+    private void fatalLocked(String message) {
+        HostLink.Record r = link.claim();
+        r.type = HostLink.FATAL;
+        r.message = message;
+        link.publish();
+    }
+
+    // =========================================================================================================
+    // TM internals
+    // =========================================================================================================
+
+    private void tmBsLocked(int source, int bits) {
+        pendingSignalBits |= bits & 0xFC;
+        for (int c = 0; c < 2; c++) {
+            if ((bits & (1 << c)) != 0) {
+                barrierParticipation[c][source]++;
+            }
+        }
+        tmCheckBarriersLocked();
+        tmMaybeIssueLocked();
+    }
+
+    private void tmCheckBarriersLocked() {
+        for (int c = 0; c < 2; c++) {
+            boolean all = true;
+            boolean any = false;
+            for (int h = 0; h < hosts; h++) {
+                if (alive[h]) {
+                    any = true;
+                    if (barrierParticipation[c][h] == 0) {
+                        all = false;
+                    }
+                }
+            }
+            if (all && any) {
+                for (int h = 0; h < hosts; h++) {
+                    if (barrierParticipation[c][h] > 0) {
+                        barrierParticipation[c][h]--;
+                    }
+                }
+                pendingBarrierBits |= 1 << c;
+            }
+        }
+    }
+
+    private void tmMaybeIssueLocked() {
+        if (!isTm || issued < 0 || tmInside) {
+            return;
+        }
+        tmInside = true;
+        try {
+            tmIssueWhileDueLocked();
+        } finally {
+            tmInside = false;
+        }
+    }
+
+    private void tmIssueWhileDueLocked() {
+        while (true) {
+            long slowest = Long.MAX_VALUE;
+            boolean busy = pendingSignalBits != 0 || pendingBarrierBits != 0;
+            for (int h = 0; h < hosts; h++) {
+                if (alive[h]) {
+                    slowest = Math.min(slowest, tmSeen[h]);
+                    busy |= tmBusy[h];
+                }
+            }
+            if (slowest == Long.MAX_VALUE) {
+                return;
+            }
+            if (issued + 1 - slowest > config.tokenWindow()) {
+                return;
+            }
+            if (!busy && config.idleTickMicros() > 0
+                    && nanoClock.getAsLong() - lastIssueNanos < config.idleTickMicros() * 1000) {
+                return;
+            }
+            tmIssueLocked();
+            if (!busy && config.idleTickMicros() > 0) {
+                return; // one idle tick at a time
+            }
+        }
+    }
+
+    private void tmIssueLocked() {
+        long t = ++issued;
+        pulsesIssued++;
+        lastIssueNanos = nanoClock.getAsLong();
+        int bits = pendingSignalBits | pendingBarrierBits;
+        pendingSignalBits = 0;
+        pendingBarrierBits = 0;
+        long at = t + diameter;
+        Frame.start(frame, Frame.TOKEN);
+        Frame.u8(frame, Frame.O_BYTE2, bits);
+        Frame.i64(frame, Frame.O_LONG4, t);
+        Frame.i64(frame, Frame.O_LONG12, at);
+        for (int h = 0; h < hosts; h++) {
+            if (h != me && alive[h]) {
+                outbox.add(h, frame, Frame.TOKEN_LENGTH, MemorySegment.NULL, 0, 0, NO_NOTIFY);
+            }
+        }
+        if (isHost) {
+            tokenLocked(t, bits, at);
+        }
+    }
+
+    // =========================================================================================================
+
+    public java.util.Map<String, Long> counters() {
+        synchronized (lock) {
+            java.util.Map<String, Long> m = new java.util.LinkedHashMap<>();
+            m.put("siu.token", tokenSeen);
+            m.put("siu.closedPulse", lastEop);
+            m.put("siu.isochronsStamped", stamped);
+            m.put("siu.isoSent", isoSent);
+            m.put("siu.isoReceived", isoReceived);
+            m.put("siu.eop", eops);
+            m.put("siu.drop.late", droppedLate);
+            m.put("siu.drop.malformed", droppedMalformed);
+            if (isTm) {
+                m.put("tm.pulsesIssued", pulsesIssued);
+            }
+            return m;
+        }
+    }
+}

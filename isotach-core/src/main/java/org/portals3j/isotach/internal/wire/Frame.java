@@ -1,0 +1,140 @@
+package org.portals3j.isotach.internal.wire;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The engine's frames on the transport (kinds 0x01-0x1F; 0x20-0x2F belong to the noniso module). Every frame
+ * starts with {@code kind (1) | version (1)}; fields are little-endian at fixed offsets. Headers come from the
+ * network: {@link #check} validates kind, version and length before anything is read.
+ *
+ * <pre>
+ * SYNC       kind | ver | phase(1) | pad | nonisoSlots(4) | isoCredits(4)                              = 12
+ * TOKEN      kind | ver | bits(1) | pad | pulse(8) | effectPulse(8)                                    = 20
+ * PULSE_MARK kind | ver | busy(1) | pad | pulse(8)                                                      = 12
+ * BS         kind | ver | bits(1) | count(1) | host(4)                                                  = 8
+ * WAKE       kind | ver | pad(2) | host(4)                                                              = 8
+ * ISO        kind | ver | subtype(1) | prefix(1) | isoId(1) | creditPresent(1) | pad(2) | ts(8) |
+ *            credit(8) | slot(4) | length(4) | address(8) | operand(8)                                 = 48, + payload
+ * ISO_CREDIT kind | ver | pad(6) | freed(8)                                                             = 16
+ * LEAVE      kind | ver | pad(2) | host(4)                                                              = 8
+ * </pre>
+ *
+ * The ISO frame is the report's iso-pointer and ordered packet in one (its future-work item, L3196): the payload
+ * travels with the ordering information, so a message is one transport message, not two.
+ */
+public final class Frame {
+    public static final byte VERSION = 1;
+
+    public static final byte SYNC = 0x01;
+    public static final byte TOKEN = 0x02;
+    public static final byte PULSE_MARK = 0x03;
+    public static final byte BS = 0x04;
+    public static final byte WAKE = 0x05;
+    public static final byte ISO = 0x06;
+    public static final byte ISO_CREDIT = 0x07;
+    public static final byte LEAVE = 0x08;
+
+    public static final int SYNC_LENGTH = 12;
+    public static final int TOKEN_LENGTH = 20;
+    public static final int MARK_LENGTH = 12;
+    public static final int BS_LENGTH = 8;
+    public static final int WAKE_LENGTH = 8;
+    public static final int ISO_LENGTH = 48;
+    public static final int ISO_CREDIT_LENGTH = 16;
+    public static final int LEAVE_LENGTH = 8;
+    /** The longest engine frame header. */
+    public static final int MAX_LENGTH = ISO_LENGTH;
+
+    // ISO frame prefix bits (digest §1.6): SOI = SEQ_CON | LOG_TS (| SEQ_CON_SET alternating), EOI.
+    public static final int PREFIX_EOI = 0x20;
+    public static final int PREFIX_SEQ_CON_SET = 0x08;
+    public static final int PREFIX_SEQ_CON = 0x04;
+    public static final int PREFIX_LOG_TS = 0x02;
+    public static final int PREFIX_SOI = PREFIX_SEQ_CON | PREFIX_LOG_TS;
+
+    // offsets
+    public static final long O_BYTE2 = 2;
+    public static final long O_BYTE3 = 3;
+    public static final long O_BYTE4 = 4;
+    public static final long O_BYTE5 = 5;
+    public static final long O_INT4 = 4;
+    public static final long O_INT8 = 8;
+    public static final long O_LONG4 = 4;
+    public static final long O_LONG8 = 8;
+    public static final long O_LONG12 = 12;
+    public static final long O_ISO_TS = 8;
+    public static final long O_ISO_CREDIT = 16;
+    public static final long O_ISO_SLOT = 24;
+    public static final long O_ISO_LENGTH = 28;
+    public static final long O_ISO_ADDRESS = 32;
+    public static final long O_ISO_OPERAND = 40;
+
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    private Frame() {
+    }
+
+    /** Whether {@code kind} is one of the engine's. */
+    public static boolean engineKind(byte kind) {
+        return kind >= SYNC && kind <= LEAVE;
+    }
+
+    /** The exact header length of a frame of {@code kind}, or -1 for an unknown kind. */
+    public static int lengthOf(byte kind) {
+        return switch (kind) {
+            case SYNC -> SYNC_LENGTH;
+            case TOKEN -> TOKEN_LENGTH;
+            case PULSE_MARK -> MARK_LENGTH;
+            case BS -> BS_LENGTH;
+            case WAKE -> WAKE_LENGTH;
+            case ISO -> ISO_LENGTH;
+            case ISO_CREDIT -> ISO_CREDIT_LENGTH;
+            case LEAVE -> LEAVE_LENGTH;
+            default -> -1;
+        };
+    }
+
+    /** Whether a received header is a well-formed engine frame (kind known, version ours, exact length). */
+    public static boolean check(MemorySegment h, int length) {
+        if (length < 2) {
+            return false;
+        }
+        byte kind = h.get(ValueLayout.JAVA_BYTE, 0);
+        return lengthOf(kind) == length && h.get(ValueLayout.JAVA_BYTE, 1) == VERSION;
+    }
+
+    public static void start(MemorySegment h, byte kind) {
+        h.set(ValueLayout.JAVA_BYTE, 0, kind);
+        h.set(ValueLayout.JAVA_BYTE, 1, VERSION);
+    }
+
+    public static byte kind(MemorySegment h) {
+        return h.get(ValueLayout.JAVA_BYTE, 0);
+    }
+
+    public static int u8(MemorySegment h, long offset) {
+        return h.get(ValueLayout.JAVA_BYTE, offset) & 0xFF;
+    }
+
+    public static void u8(MemorySegment h, long offset, int value) {
+        h.set(ValueLayout.JAVA_BYTE, offset, (byte) value);
+    }
+
+    public static int i32(MemorySegment h, long offset) {
+        return h.get(INT, offset);
+    }
+
+    public static void i32(MemorySegment h, long offset, int value) {
+        h.set(INT, offset, value);
+    }
+
+    public static long i64(MemorySegment h, long offset) {
+        return h.get(LONG, offset);
+    }
+
+    public static void i64(MemorySegment h, long offset, long value) {
+        h.set(LONG, offset, value);
+    }
+}

@@ -87,6 +87,34 @@ public final class IsotachNet implements AutoCloseable {
         return create(context.transport(), config);
     }
 
+    /** The environment variable naming a configuration file ({@link IsotachConfigFile}) for {@link #configuration()}. */
+    public static final String CONFIG_ENV = "PORTALS_ISOTACH_CONFIG";
+    /** The system property naming a configuration file; wins over {@link #CONFIG_ENV}. */
+    public static final String CONFIG_PROPERTY = "portals3j.isotach.config";
+
+    /**
+     * The configuration of this process: the file named by {@value #CONFIG_PROPERTY} or {@value #CONFIG_ENV} when
+     * set (so every rank of a {@code portals run} job reads the same file), else {@link IsotachConfig#defaults()},
+     * which needs nothing: hosts come from the job.
+     *
+     * @throws IllegalArgumentException naming the file, line and problem when the file is not valid
+     */
+    public static IsotachConfig configuration() {
+        String file = System.getProperty(CONFIG_PROPERTY);
+        if (file == null || file.isBlank()) {
+            file = System.getenv(CONFIG_ENV);
+        }
+        if (file == null || file.isBlank()) {
+            return IsotachConfig.defaults();
+        }
+        return IsotachConfigFile.parse(java.nio.file.Path.of(file.trim()));
+    }
+
+    /** Whether this rank of {@code context}'s job runs the token manager rather than a host under {@code config}. */
+    public static boolean isTokenManagerRank(JobContext context, IsotachConfig config) {
+        return config.tmPlacement() == TmPlacement.OWN_PROCESS && context.rank() == context.size() - 1;
+    }
+
     /**
      * Runs the token manager of a job configured with {@link TmPlacement#OWN_PROCESS} on this rank (the job's
      * last) until every host has closed its layer or {@code timeout} passes. Returns the number of pulses issued.

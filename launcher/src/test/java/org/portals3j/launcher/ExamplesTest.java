@@ -3,6 +3,10 @@ package org.portals3j.launcher;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
+import org.portals3j.examples.IsotachReplicas;
 import org.portals3j.examples.Ring;
 
 /** The shipped example programs run under the launcher on both transports. */
@@ -24,5 +28,33 @@ class ExamplesTest {
         assertThat(run.await()).as("stdout %s stderr %s", run.out, run.err).isZero();
         assertThat(run.out).contains("[0] ring of 4 ranks: 3 laps, final token 12",
                 "[3] rank 3 of 4: lap 3, token 11 from rank 2");
+    }
+
+    @Test
+    void isotachReplicasAgreeAcrossFourProcessesOverUdp() throws Exception {
+        LauncherProcess run = LauncherProcess.start("run", "-n", "4", "--transport", "udp", "--",
+                IsotachReplicas.class.getName(), "40");
+        assertThat(run.await()).as("stdout %s stderr %s", run.out, run.err).isZero();
+        assertThat(run.out).contains("[0] all 4 replicas applied 160 updates in the same order");
+    }
+
+    @Test
+    void isotachReplicasAgreeWithTheTokenManagerAsItsOwnProcess(@TempDir Path dir) throws Exception {
+        Path cfg = dir.resolve("network.cfg");
+        Files.writeString(cfg, "# three hosts, the token manager in a fourth process\nhosts=3\nbugs 0\ndaffy 1\nporky 2\n"
+                + "set tm=own-process\n");
+        LauncherProcess run = LauncherProcess.startWithEnv(java.util.Map.of("PORTALS_ISOTACH_CONFIG", cfg.toString()),
+                "run", "-n", "4", "--transport", "udp", "--", IsotachReplicas.class.getName(), "30");
+        assertThat(run.await()).as("stdout %s stderr %s", run.out, run.err).isZero();
+        assertThat(run.out).contains("[0] all 3 replicas applied 90 updates in the same order");
+        assertThat(run.out).anyMatch(line -> line.matches("\\[3] token manager: \\d+ pulses issued"));
+    }
+
+    @Test
+    void isotachReplicasAgreeAcrossFourThreadsOverInmem() throws Exception {
+        LauncherProcess run = LauncherProcess.start("run", "-n", "4", "--transport", "inmem", "--",
+                IsotachReplicas.class.getName(), "40");
+        assertThat(run.await()).as("stdout %s stderr %s", run.out, run.err).isZero();
+        assertThat(run.out).contains("[0] all 4 replicas applied 160 updates in the same order");
     }
 }

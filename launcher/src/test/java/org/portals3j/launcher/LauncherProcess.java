@@ -27,6 +27,11 @@ final class LauncherProcess {
     }
 
     static LauncherProcess start(String... args) throws IOException {
+        return startWithEnv(java.util.Map.of(), args);
+    }
+
+    /** {@link #start} with extra environment variables for the launcher (and so its ranks). */
+    static LauncherProcess startWithEnv(java.util.Map<String, String> env, String... args) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-XX:TieredStopAtLevel=1");
@@ -39,6 +44,7 @@ final class LauncherProcess {
                 || k.startsWith("OMPI_"));
         // The ranks inherit it: quick-starting JVMs keep the tests short on a small machine.
         pb.environment().put("JDK_JAVA_OPTIONS", "-XX:TieredStopAtLevel=1");
+        pb.environment().putAll(env);
         return new LauncherProcess(pb.start());
     }
 

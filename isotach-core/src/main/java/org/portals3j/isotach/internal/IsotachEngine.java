@@ -6,6 +6,7 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.isotach.BarrierMode;
 import org.portals3j.isotach.Interface;
 import org.portals3j.isotach.IsoMessage;
@@ -16,6 +17,7 @@ import org.portals3j.isotach.NonisoMessage;
 import org.portals3j.isotach.SharedMemoryObserver;
 import org.portals3j.isotach.TmPlacement;
 import org.portals3j.isotach.internal.gc.BarrierTable;
+import org.portals3j.isotach.internal.gc.Owner;
 import org.portals3j.isotach.internal.gc.SignalTable;
 import org.portals3j.isotach.internal.host.IsotachHost;
 import org.portals3j.isotach.internal.noniso.NonisoLayer;
@@ -129,8 +131,11 @@ public final class IsotachEngine implements MessageHandler {
             }
         });
         SignalTable signalTable = new SignalTable();
+        @Nullable BarrierTable[] table = new BarrierTable[1];
         BarrierTable barrierTable = new BarrierTable(config.networkDiameter(hosts),
-                (channel, count) -> isoHost.enqueueBsMarker(1 << channel, count));
+                (channel, count) -> isoHost.enqueueBsMarker(1 << channel, count,
+                        isUnclaimed(table[0], channel)));
+        table[0] = barrierTable;
         isoHost.noticeSource(new IsotachHost.NoticeSource() {
             @Override
             public int signals(int eopBits) {
@@ -174,6 +179,10 @@ public final class IsotachEngine implements MessageHandler {
         transport.start(this);
     }
 
+    private static boolean isUnclaimed(@Nullable BarrierTable table, int channel) {
+        return table != null && table.owner(channel) == Owner.UNCLAIMED;
+    }
+
     // =========================================================================================================
     // A.1
     // =========================================================================================================
@@ -204,7 +213,7 @@ public final class IsotachEngine implements MessageHandler {
                 siu.startClock();
                 if (me == 0) {
                     // Host 0 resets the system (L1120); every host waits until the reset comes back (I-134).
-                    while (!host.enqueueBsMarker(RESET_BITS, 0)) {
+                    while (!host.enqueueBsMarker(RESET_BITS, 0, false)) {
                         pollOnce();
                     }
                 }
@@ -349,7 +358,7 @@ public final class IsotachEngine implements MessageHandler {
                 if (host.roomForBsMarker() && !host.midNetIsochron()) {
                     int bits = signals.takeAccumulated();
                     if (bits != 0) {
-                        host.enqueueBsMarker(bits, 0);
+                        host.enqueueBsMarker(bits, 0, false);
                     }
                 }
             }
@@ -589,7 +598,7 @@ public final class IsotachEngine implements MessageHandler {
         signals.accumulate(channel);
         if (host.roomForBsMarker()) {
             int bits = signals.takeAccumulated();
-            host.enqueueBsMarker(bits, 0);
+            host.enqueueBsMarker(bits, 0, false);
         }
         pollOnce();
         return SUCCESS;

@@ -109,6 +109,10 @@ public final class IsotachHost {
     private final long[][] bAddress;
     private final long[][] bOperand;
     private long closedPulse = -1;
+    /** Entries the host put in a bucket itself (not counted by the SIU's EOP). */
+    private final int[] localEntries = new int[256];
+    /** Bucket entry of a self-isochron's references waiting for the next pulse (SMM). */
+    private static final int SELF_SLOT = -1;
     // hit_q: one isochron slot per outstanding net-isochron
     private final int[] hqIsoId;
     private final int[] hqSelf;
@@ -343,7 +347,9 @@ public final class IsotachHost {
             eoiDecided = true;
         }
         if (midNetIsochron) {
-            postIsochron(true, selfCount, netIsochronsSent);
+            if (ordering) { // MBM 1 ignores isochron markers (I-014): nothing to match them against
+                postIsochron(true, selfCount, netIsochronsSent);
+            }
             netIsochronsSent = (netIsochronsSent + 1) % 256;
             midNetIsochron = false;
         } else if (selfCount > 0) {
@@ -353,7 +359,7 @@ public final class IsotachHost {
     }
 
     /** Queues a bs-marker behind every Isotach packet issued before it; false when the buffer is full. */
-    public boolean enqueueBsMarker(int bits, int count) {
+    public boolean enqueueBsMarker(int bits, int count, boolean automatic) {
         if (midNetIsochron || !roomForBsMarker()) {
             return false;
         }
@@ -361,6 +367,7 @@ public final class IsotachHost {
         qType[i] = 2;
         qBits[i] = bits;
         qLength[i] = count;
+        qAddress[i] = automatic ? 1 : 0;
         isoT++;
         return true;
     }
@@ -375,7 +382,7 @@ public final class IsotachHost {
         while (isoH < isoT) {
             int i = (int) (isoH % isoCap);
             if (qType[i] == 2) {
-                siu.shipBsMarker(qBits[i], qLength[i]); // bs-markers need no credit, but keep their place (L500)
+                siu.shipBsMarker(qBits[i], qLength[i], qAddress[i] != 0); // bs-markers need no credit, but keep their place (L500)
                 isoH++;
                 continue;
             }
@@ -520,12 +527,23 @@ public final class IsotachHost {
     private void endOfPulse(long p, int count, int bits, byte[] sortVector) {
         int b = (int) (p & 0xFF);
         int n = bucketPulse[b] == p ? bucketSize[b] : 0;
-        if (ordering && n != count) {
+        int local = bucketPulse[b] == p ? localEntries[b] : 0;
+        localEntries[b] = 0;
+        if (ordering && n - local != count) {
             throw new IsotachFatalError("EOP count " + count + " but " + n + " entries for pulse " + p); // I-006
         }
         pulsesProcessed++;
         if (ordering && n > 0) {
-            if (n <= 32) {
+            if (local > 0) {
+                // Host-local entries are not in the SIU's sort vector: order the whole bucket by sender.
+                for (int s = 0; s < hosts; s++) {
+                    for (int k = 0; k < n; k++) {
+                        if (bSender[b][k] == s) {
+                            processEntry(b, k, p);
+                        }
+                    }
+                }
+            } else if (n <= 32) {
                 for (int k = 0; k < n; k++) {
                     int idx = sortVector[k];
                     if (idx < 0 || idx >= n) {
@@ -562,7 +580,9 @@ public final class IsotachHost {
 
     private void processEntry(int b, int k, long p) {
         int subtype = bType[b][k];
-        if (subtype == 0) {
+        if (subtype == SELF_SLOT) {
+            appendDelivery(D_SLOT, me, bSlot[b][k], 0, 0, 0, p);
+        } else if (subtype == 0) {
             // isochron marker: must match the oldest outstanding net-isochron (I-021)
             if (hqH == hqT) {
                 throw new IsotachFatalError("isochron marker " + bSlot[b][k] + " with no isochron outstanding");
@@ -592,6 +612,12 @@ public final class IsotachHost {
             hqIsoId[i] = id;
             hqSelf[i] = self;
             hqT++;
+        } else if (hqH == hqT && smm) {
+            // Shared memory: the references execute in the next pulse at this host's place among that pulse's
+            // senders, as if looped back through the network (the alternative of L341), so that every copy's
+            // history stays in (pulse, sender, issue) order (G7).
+            bucket(closedPulse + 1, SELF_SLOT, me, self, 0, 0, 0);
+            localEntries[(int) ((closedPulse + 1) & 0xFF)]++;
         } else if (hqH == hqT) {
             long pulse = closedPulse;
             if (dH < dT) {
@@ -754,6 +780,9 @@ public final class IsotachHost {
         m.put("host.isoDelivered", delivered);
         m.put("host.selfDelivered", selfDelivered);
         m.put("host.isoCreditExplicit", explicitCredits);
+        m.put("host.deliveryQueue", dT - dH);
+        m.put("host.outstandingIsochrons", hqT - hqH);
+        m.put("host.isoSendQueue", isoT - isoH);
     }
 
     int me() {

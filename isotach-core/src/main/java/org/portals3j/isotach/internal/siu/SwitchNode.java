@@ -94,6 +94,10 @@ public final class SwitchNode {
     private int pendingSignalBits;
     private int pendingBarrierBits;
     private final int[][] barrierParticipation;
+    /** Per channel and host: bit i set when the host's i-th pending participation was the application's. */
+    private final long[][] barrierReal;
+    /** Completions of executions only automatic participants joined: carried by the next token, not urgent. */
+    private int lazyBarrierBits;
     private long pulsesIssued;
     /** Set while the TM issues: its own SIU's mark must not re-enter it (the loop re-checks instead). */
     private boolean tmInside;
@@ -148,6 +152,7 @@ public final class SwitchNode {
         Arrays.fill(tmSeen, -1);
         this.tmBusy = new boolean[hosts];
         this.barrierParticipation = new int[2][hosts];
+        this.barrierReal = new long[2][hosts];
     }
 
     public int hosts() {
@@ -241,18 +246,18 @@ public final class SwitchNode {
     }
 
     /** The host ships a bs-marker (signals and/or barrier participation): forwarded to the TM in FIFO order. */
-    public void shipBsMarker(int bits, int barrierCount) {
+    public void shipBsMarker(int bits, int barrierCount, boolean automatic) {
         synchronized (lock) {
             if (pendingCount != 0) {
                 throw new IllegalStateException("bs-marker inside an open isochron (L1649)");
             }
             if (isTm) {
-                tmBsLocked(me, bits);
+                tmBsLocked(me, bits, automatic);
             } else {
                 Frame.start(frame, Frame.BS);
                 Frame.u8(frame, Frame.O_BYTE2, bits);
                 Frame.u8(frame, Frame.O_BYTE3, barrierCount);
-                Frame.i32(frame, Frame.O_INT4, me);
+                Frame.i32(frame, Frame.O_INT4, automatic ? Frame.BS_AUTOMATIC : 0);
                 outbox.add(tmRank, frame, Frame.BS_LENGTH, MemorySegment.NULL, 0, 0, NO_NOTIFY);
             }
         }
@@ -275,15 +280,15 @@ public final class SwitchNode {
     }
 
     /**
-     * Called on every host poll: on the TM's rank it issues an idle token when one is due (I-144), so logical time
+     * Called on every host poll: sends what an earlier flush left queued (frames its own inline deliveries produced,
+     * see {@link Outbox#flush}), and on the TM's rank issues an idle token when one is due (I-144), so logical time
      * advances while hosts poll even with no traffic.
      */
     public void tick() {
-        if (!isTm) {
-            return;
-        }
-        synchronized (lock) {
-            tmMaybeIssueLocked();
+        if (isTm) {
+            synchronized (lock) {
+                tmMaybeIssueLocked();
+            }
         }
         outbox.flush();
     }
@@ -396,7 +401,7 @@ public final class SwitchNode {
                 droppedMalformed++;
                 return;
             }
-            tmBsLocked(source, Frame.u8(h, Frame.O_BYTE2));
+            tmBsLocked(source, Frame.u8(h, Frame.O_BYTE2), (Frame.i32(h, Frame.O_INT4) & Frame.BS_AUTOMATIC) != 0);
         }
         outbox.flush();
     }
@@ -590,36 +595,63 @@ public final class SwitchNode {
     // TM internals
     // =========================================================================================================
 
-    private void tmBsLocked(int source, int bits) {
+    private void tmBsLocked(int source, int bits, boolean automatic) {
         pendingSignalBits |= bits & 0xFC;
         for (int c = 0; c < 2; c++) {
             if ((bits & (1 << c)) != 0) {
-                barrierParticipation[c][source]++;
+                int n = barrierParticipation[c][source];
+                if (n >= 63) {
+                    droppedMalformed++; // a host cannot have this many executions pending: hostile
+                    continue;
+                }
+                if (!automatic) {
+                    barrierReal[c][source] |= 1L << n;
+                }
+                barrierParticipation[c][source] = n + 1;
             }
         }
         tmCheckBarriersLocked();
         tmMaybeIssueLocked();
     }
 
+    /**
+     * Completes every barrier execution all live hosts have joined (contract item 9). Hosts that have not registered a
+     * channel join every execution automatically (L473); an execution that only such hosts joined completes too (a
+     * host waiting to register needs it, digest §2.7 TRANSITION/READY), but lazily: its bit rides on whatever token
+     * comes next and does not make time advance faster, or unclaimed channels would keep the clock busy forever.
+     */
     private void tmCheckBarriersLocked() {
         for (int c = 0; c < 2; c++) {
-            boolean all = true;
-            boolean any = false;
-            for (int h = 0; h < hosts; h++) {
-                if (alive[h]) {
-                    any = true;
-                    if (barrierParticipation[c][h] == 0) {
-                        all = false;
+            // One completion per channel per token: a second execution completing in the same pulse would merge into
+            // the same bit and be lost. The next one completes once this one's token is out.
+            while (((pendingBarrierBits | lazyBarrierBits) & (1 << c)) == 0) {
+                boolean all = true;
+                boolean any = false;
+                boolean real = false;
+                for (int h = 0; h < hosts; h++) {
+                    if (alive[h]) {
+                        any = true;
+                        if (barrierParticipation[c][h] == 0) {
+                            all = false;
+                        } else if ((barrierReal[c][h] & 1) != 0) {
+                            real = true;
+                        }
                     }
                 }
-            }
-            if (all && any) {
+                if (!all || !any) {
+                    break;
+                }
                 for (int h = 0; h < hosts; h++) {
                     if (barrierParticipation[c][h] > 0) {
                         barrierParticipation[c][h]--;
+                        barrierReal[c][h] >>>= 1;
                     }
                 }
-                pendingBarrierBits |= 1 << c;
+                if (real) {
+                    pendingBarrierBits |= 1 << c;
+                } else {
+                    lazyBarrierBits |= 1 << c;
+                }
             }
         }
     }
@@ -667,9 +699,10 @@ public final class SwitchNode {
         long t = ++issued;
         pulsesIssued++;
         lastIssueNanos = nanoClock.getAsLong();
-        int bits = pendingSignalBits | pendingBarrierBits;
+        int bits = pendingSignalBits | pendingBarrierBits | lazyBarrierBits;
         pendingSignalBits = 0;
         pendingBarrierBits = 0;
+        lazyBarrierBits = 0;
         long at = t + diameter;
         Frame.start(frame, Frame.TOKEN);
         Frame.u8(frame, Frame.O_BYTE2, bits);
@@ -683,6 +716,7 @@ public final class SwitchNode {
         if (isHost) {
             tokenLocked(t, bits, at);
         }
+        tmCheckBarriersLocked(); // executions that were waiting behind the one just completed
     }
 
     // =========================================================================================================

@@ -12,7 +12,7 @@ import java.lang.foreign.ValueLayout;
  * SYNC       kind | ver | phase(1) | pad | nonisoSlots(4) | isoCredits(4)                              = 12
  * TOKEN      kind | ver | bits(1) | pad | pulse(8) | effectPulse(8)                                    = 20
  * PULSE_MARK kind | ver | busy(1) | pad | pulse(8)                                                      = 12
- * BS         kind | ver | bits(1) | count(1) | host(4)                                                  = 8
+ * BS         kind | ver | bits(1) | count(1) | flags(4): BS_AUTOMATIC                                   = 8
  * WAKE       kind | ver | pad(2) | host(4)                                                              = 8
  * ISO        kind | ver | subtype(1) | prefix(1) | isoId(1) | creditPresent(1) | pad(2) | ts(8) |
  *            credit(8) | slot(4) | length(4) | address(8) | operand(8)                                 = 48, + payload
@@ -45,6 +45,9 @@ public final class Frame {
     public static final int LEAVE_LENGTH = 8;
     /** The longest engine frame header. */
     public static final int MAX_LENGTH = ISO_LENGTH;
+
+    /** BS flag: a barrier participation made automatically by a host that has not registered the channel. */
+    public static final int BS_AUTOMATIC = 1;
 
     // ISO frame prefix bits (digest §1.6): SOI = SEQ_CON | LOG_TS (| SEQ_CON_SET alternating), EOI.
     public static final int PREFIX_EOI = 0x20;

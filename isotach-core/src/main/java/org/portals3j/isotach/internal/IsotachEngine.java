@@ -110,6 +110,7 @@ public final class IsotachEngine implements MessageHandler {
         NonisoLayer nonisoLayer = new NonisoLayer(me, hosts, config, transport,
                 (source, value, lvarSlot, pulse) -> smm.completeRead(lvarSlot, value, pulse));
         boolean[] hello = new boolean[hosts];
+        @Nullable IsotachHost[] hostRef = new IsotachHost[1];
         boolean[] done = new boolean[hosts];
         IsotachHost isoHost = new IsotachHost(me, hosts, config, node, new IsotachHost.LinkListener() {
             @Override
@@ -120,6 +121,10 @@ public final class IsotachEngine implements MessageHandler {
                 if (phase == SYNC_HELLO) {
                     hello[peer] = true;
                     nonisoLayer.peerRegion(peer, nonisoSlots); // I-132: what the peer reserved for us
+                    IsotachHost self = hostRef[0];
+                    if (self != null) {
+                        self.peerCredits(peer, isoCredits);
+                    }
                 } else if (phase == SYNC_DONE) {
                     done[peer] = true;
                 }
@@ -130,6 +135,7 @@ public final class IsotachEngine implements MessageHandler {
                 // The switch node already stopped waiting for it; nothing else is held for a dead peer.
             }
         });
+        hostRef[0] = isoHost;
         SignalTable signalTable = new SignalTable();
         @Nullable BarrierTable[] table = new BarrierTable[1];
         BarrierTable barrierTable = new BarrierTable(config.networkDiameter(hosts),
@@ -191,6 +197,11 @@ public final class IsotachEngine implements MessageHandler {
         if (opened || closed || interfaces.isEmpty()
                 || (interfaces.contains(Interface.ISO_MBM) && interfaces.contains(Interface.ISO_SMM))) {
             return FAILURE; // I-125: MBM and SMM exclude each other (L3274)
+        }
+        if (!config.hostNames().isEmpty() && config.hostNames().size() != hosts) {
+            // I-135: the configuration names another set of hosts than the job has: this host is not (or not
+            // alone) where the file says, and nothing could be addressed by name reliably.
+            return FAILURE;
         }
         long deadline = System.nanoTime() + timeout.toNanos();
         open = EnumSet.copyOf(interfaces);
@@ -337,8 +348,8 @@ public final class IsotachEngine implements MessageHandler {
     // =========================================================================================================
 
     public int poll() {
-        if (closed) {
-            return FAILURE;
+        if (closed || !opened) {
+            return FAILURE; // I-131: nothing but the status calls before open_net
         }
         pollOnce();
         return host.hasDelivery() || noniso.hasMessage() ? SUCCESS : NO_MESSAGE;
@@ -499,6 +510,9 @@ public final class IsotachEngine implements MessageHandler {
 
     public long isoRetrieve(IsoVar lvar) {
         java.util.Objects.requireNonNull(lvar, "lvar");
+        if (!opened && !lvar.isValid()) {
+            throw new IllegalStateException("iso_retrieve before open_net: no read can be outstanding (I-131)");
+        }
         int spins = 0;
         while (!lvar.isValid()) {
             if (closed) {

@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.Interface;
 import org.portals3j.isotach.IsotachNet;
@@ -40,7 +38,7 @@ class IsochronOrderTest {
                     }
                 }
             }
-            Map<Integer, List<String>> seen = new HashMap<>();
+            List<List<String>> seen = new ArrayList<>();
             for (int h = 0; h < 3; h++) {
                 List<String> order = new ArrayList<>();
                 List<Delivered> got = new ArrayList<>();
@@ -63,7 +61,7 @@ class IsochronOrderTest {
                 for (int i = 1; i < got.size(); i++) {
                     assertThat(got.get(i).pulse()).isGreaterThanOrEqualTo(got.get(i - 1).pulse());
                 }
-                seen.put(h, order);
+                seen.add(order);
             }
             assertThat(seen.get(1)).isEqualTo(seen.get(0));
             assertThat(seen.get(2)).isEqualTo(seen.get(0));

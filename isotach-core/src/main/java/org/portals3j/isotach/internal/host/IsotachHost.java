@@ -90,6 +90,8 @@ public final class IsotachHost {
     private long srT;
     // credits, per peer, as unbounded counts
     private final long[] creditsUsed;
+    /** Isotach credits each peer grants this host (learned at open_net's sync, I-132); own grant is {@link #credits}. */
+    private final int[] peerCredits;
     private final long[] creditsFreedByPeer;
     private final long[] yourFreed;
     private final long[] yourFreedReported;
@@ -196,6 +198,8 @@ public final class IsotachHost {
         srAddress = new long[sr];
         srOperand = new long[sr];
         creditsUsed = new long[hosts];
+        peerCredits = new int[hosts];
+        java.util.Arrays.fill(peerCredits, credits);
         creditsFreedByPeer = new long[hosts];
         yourFreed = new long[hosts];
         yourFreedReported = new long[hosts];
@@ -372,6 +376,16 @@ public final class IsotachHost {
         return true;
     }
 
+    /**
+     * The Isotach credits (ordered receive slots) {@code peer} reserved for this host, from its sync packet (I-132):
+     * the sender numbers its slots and limits what it has outstanding by the receiver's grant, not its own.
+     */
+    public void peerCredits(int peer, int granted) {
+        if (peer >= 0 && peer < hosts && peer != me && granted >= 2) {
+            peerCredits[peer] = granted;
+        }
+    }
+
     /** Whether a bs-marker fits in the Isotach send buffer now. */
     public boolean roomForBsMarker() {
         return isoT - isoH + 1 < isoCap;
@@ -387,10 +401,10 @@ public final class IsotachHost {
                 continue;
             }
             int d = qDest[i];
-            if (creditsUsed[d] - creditsFreedByPeer[d] >= credits - 1) {
+            if (creditsUsed[d] - creditsFreedByPeer[d] >= peerCredits[d] - 1) {
                 return; // head-of-line: later packets and bs-markers wait too (I-110)
             }
-            int slot = (int) (creditsUsed[d] % credits);
+            int slot = (int) (creditsUsed[d] % peerCredits[d]);
             creditsUsed[d]++;
             boolean present = yourFreed[d] != yourFreedReported[d];
             long credit = yourFreed[d];

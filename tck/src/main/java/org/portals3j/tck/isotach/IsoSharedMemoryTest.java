@@ -286,7 +286,7 @@ class IsoSharedMemoryTest {
             smm.awaitExecuted(1, 2, WRITE, R2 + 3, 2);
             // host 2 runs on its own thread; the test thread blocks in iso_retrieve on host 0
             AtomicBoolean stop = new AtomicBoolean();
-            Future<?> host2 = job.submit(() -> {
+            Future<Boolean> host2 = job.submit(() -> {
                 while (!stop.get()) {
                     job.net(2).poll();
                     job.net(1).poll();

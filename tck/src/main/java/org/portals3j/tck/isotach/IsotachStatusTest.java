@@ -117,7 +117,8 @@ class IsotachStatusTest {
                 retrieve.get(TckTransport.patience().toMillis(), TimeUnit.MILLISECONDS);
                 throw new AssertionError("iso_retrieve before open_net returned a value");
             } catch (java.util.concurrent.ExecutionException e) {
-                assertThat(e.getCause()).as("iso_retrieve before open_net").isInstanceOf(IllegalStateException.class);
+                assertThat(e.getCause() instanceof IllegalStateException).as("iso_retrieve before open_net throws "
+                        + e.getCause()).isTrue();
             } catch (TimeoutException e) {
                 net.close(); // lets the waiting thread go
                 throw new AssertionError("iso_retrieve before open_net waits for ever instead of refusing");

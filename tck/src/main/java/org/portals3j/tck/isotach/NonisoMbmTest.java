@@ -156,24 +156,28 @@ class NonisoMbmTest {
     void sendOnAFullSendBufferFailsAndLeavesTheQueuedPacketsIntact() {
         IsotachConfig config = IsotachConfig.builder().sendBufSize(4).nonisoSlotsPerPeer(2).build();
         try (IsotachJob job = open(2, config)) {
-            int accepted = 0;
-            while (job.net(0).send(1, payload(0, accepted, 48)) == IsotachNet.SUCCESS) {
-                accepted++;
-                assertThat(accepted).as("a send buffer of 4 must fill up").isLessThan(16);
+            java.util.List<byte[]> accepted = new java.util.ArrayList<>();
+            int refused = 0;
+            // host 1 does not receive: one packet in flight, the rest wait in send_buf until it is full
+            for (int i = 0; i < 16; i++) {
+                byte[] p = payload(0, i, 48);
+                if (job.net(0).send(1, p) == IsotachNet.SUCCESS) {
+                    accepted.add(p); // on an asynchronous transport a completed send frees a cell again
+                } else {
+                    refused++;
+                }
             }
-            assertThat(accepted).isGreaterThanOrEqualTo(2);
-            // more refused sends with other contents must not touch what is queued
-            for (int i = 0; i < 5; i++) {
-                assertThat(job.net(0).send(1, payload(9, 900 + i, 48))).isEqualTo(IsotachNet.FAILURE);
-            }
-            for (int i = 0; i < accepted; i++) {
+            assertThat(refused).as("a send buffer of 4 must fill up").isPositive();
+            assertThat(accepted.size()).isGreaterThanOrEqualTo(2);
+            // exactly the accepted packets arrive, unchanged and in order; no refused one
+            for (int i = 0; i < accepted.size(); i++) {
                 Delivered d = job.awaitNoniso(1);
-                assertThat(d.data()).as("queued packet %d", i).isEqualTo(payload(0, i, 48));
+                assertThat(d.data()).as("queued packet %d", i).isEqualTo(accepted.get(i));
             }
             pollFor(job, TckTransport.quietPeriod());
             assertNoNonisoMessage(job, 1);
-            send(job, 0, 1, payload(0, accepted, 48));
-            assertThat(job.awaitNoniso(1).data()).isEqualTo(payload(0, accepted, 48));
+            send(job, 0, 1, payload(0, 99, 48));
+            assertThat(job.awaitNoniso(1).data()).isEqualTo(payload(0, 99, 48));
         }
     }
 

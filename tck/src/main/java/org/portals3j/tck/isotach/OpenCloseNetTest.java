@@ -200,7 +200,9 @@ class OpenCloseNetTest {
                     assertThat(System.nanoTime()).as("Isotach message %d of 20 (counters %s)", i,
                             job.net(1).counters()).isLessThan(deadline);
                 }
-                assertThat(seq(m.toByteArray())).isEqualTo(100 + i);
+                assertThat(seq(m.toByteArray())).as("Isotach message %d of host 0 (which reserved 16 credits per peer) at"
+                        + " host 1 (which reserved 4); host 1 dropped %d frames", i,
+                        counter(job.net(1), "engine.drop.frame")).isEqualTo(100 + i);
             }
         }
     }

@@ -34,13 +34,13 @@ class RandomSharedMemoryTest {
     @Test
     @SpecAssertion({"I-079", "I-080", "I-081", "I-082", "I-083", "I-084", "I-086", "I-087", "I-090", "I-092"})
     void fourHostsRandomAccessesFollowTheModel() {
-        run(4, seed(), 160);
+        run(4, seed(), 300);
     }
 
     @Test
     @SpecAssertion({"I-079", "I-080", "I-084", "I-087", "I-090"})
     void sixHostsRandomAccessesFollowTheModel() {
-        run(6, seed() ^ 0x5DEECE66DL, 90);
+        run(6, seed() ^ 0x5DEECE66DL, 200);
     }
 
     static long seed() {

@@ -137,6 +137,11 @@ public final class IsotachHost {
     private long dT;
     private int lastDelivered = -2; // -2 none, me: self, else sender of a net message
     private final HostLink.Record record = new HostLink.Record();
+    /**
+     * Freed-but-unreported credits that trigger an explicit credit packet (L2332). At most N - 1 can be outstanding,
+     * so a threshold above N - 1 would never fire and one-way traffic would stall (I-109): it is clamped to 1..N-1.
+     */
+    private final long explicitCreditThreshold;
     private final MemorySegment creditFrame = MemorySegment.ofArray(new byte[Frame.ISO_CREDIT_LENGTH]);
 
     private boolean smm;
@@ -178,6 +183,7 @@ public final class IsotachHost {
         this.credits = config.isoCreditsPerPeer();
         this.ordering = config.mbmVersion() == 2;
         this.isoCap = config.isoSendBufSize();
+        this.explicitCreditThreshold = Math.max(1, Math.min(credits - 1, (long) (credits * config.isoCreditThreshold())));
         this.ordSend = arena.allocate((long) isoCap * maxPayload, 64);
         this.ordSendDone = new AtomicIntegerArray(isoCap);
         qType = new int[isoCap];
@@ -579,8 +585,8 @@ public final class IsotachHost {
         }
         closedPulse = p;
         if (bits != 0) {
-            int sig = notices.signals(bits & 0xFC);
-            if (sig != 0) {
+            int sig = notices.signals(bits & 0xFC); // also counts resets, in every version
+            if (sig != 0 && ordering) { // MBM 1 queues no notices (I-014, L2450-2456)
                 appendDelivery(D_NOTICE, -1, sig, 0, 0, 0, p);
             }
             if (ordering) {
@@ -735,7 +741,7 @@ public final class IsotachHost {
     /** iso_delete_packet (L2324-2334): one more of {@code sender}'s packets consumed; explicit credit at threshold. */
     private void freeCredit(int sender) {
         yourFreed[sender]++;
-        if (yourFreed[sender] - yourFreedReported[sender] >= Math.max(1, (long) (credits * config.isoCreditThreshold()))) {
+        if (yourFreed[sender] - yourFreedReported[sender] >= explicitCreditThreshold) {
             MemorySegment f = creditFrame;
             Frame.start(f, Frame.ISO_CREDIT);
             Frame.i64(f, Frame.O_LONG8, yourFreed[sender]);

@@ -106,7 +106,12 @@ final class ConcurrentIsoTraffic {
         }
         go.countDown();
         try {
-            stopped.await();
+            if (!stopped.await(timeout.toMillis() + 10_000, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                // a host's thread is kept inside the layer: closing the job makes its sends fail and lets it go
+                job.close();
+                throw new AssertionError("a host's thread did not come back from an Isotach call within " + timeout
+                        + " [" + context + "]");
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted [" + context + "]", e);

@@ -2,6 +2,7 @@ package org.portals3j.tck.isotach;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.portals3j.isotach.IsoMessage;
@@ -38,6 +39,36 @@ final class IsoTraffic {
         this.iso = new int[n];
         for (int h = 0; h < n; h++) {
             got.add(new ArrayList<>());
+        }
+    }
+
+    /**
+     * Runs {@code body} on a thread of the job and waits at most {@code limit}. If the body has not returned by then
+     * (the layer kept the calling thread), the job is closed - which makes the layer's sends fail and lets that
+     * thread go - and the test fails: an API call must return (every call is non-blocking, L3422-3436).
+     */
+    static void withinTime(IsotachJob job, Duration limit, String what, Runnable body) {
+        java.util.concurrent.Future<Object> f = job.submit(() -> {
+            body.run();
+            return Boolean.TRUE;
+        });
+        try {
+            f.get(limit.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            job.close();
+            throw new AssertionError(what + ": an Isotach call did not return within " + limit
+                    + " (the thread was kept inside the layer)", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof AssertionError ae) {
+                throw ae;
+            }
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new AssertionError(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
         }
     }
 
@@ -193,7 +224,7 @@ final class IsoTraffic {
     }
 
     /** Receives everywhere for {@code period}; returns how many arrived. */
-    int receiveFor(java.time.Duration period) {
+    int receiveFor(Duration period) {
         long deadline = System.nanoTime() + period.toNanos();
         int k = 0;
         while (System.nanoTime() < deadline) {

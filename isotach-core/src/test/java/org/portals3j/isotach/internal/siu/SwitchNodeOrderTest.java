@@ -231,9 +231,9 @@ class SwitchNodeOrderTest {
         SwitchNode n = node(t, IsotachConfig.defaults(), 3, 0);
         n.onToken(0, token(0, 0, 0));
         ship(n, 2, SOI, 0);
-        assertThatThrownBy(() -> n.shipBsMarker(1 << 3, 0)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> n.shipBsMarker(1 << 3, 0, false)).isInstanceOf(IllegalStateException.class);
         ship(n, 2, Frame.PREFIX_EOI, 0);
-        n.shipBsMarker(1 << 3, 0);
+        n.shipBsMarker(1 << 3, 0, false);
         List<Sent> order = t.sent().stream().filter(s -> s.kind() == Frame.ISO || s.kind() == Frame.BS).toList();
         assertThat(order).extracting(Sent::kind).containsExactly(Frame.ISO, Frame.ISO, Frame.BS);
     }
@@ -249,14 +249,18 @@ class SwitchNodeOrderTest {
         assertThat(bits).as("signals 1 and 4 at bits 3 and 6, barrier 1 at bit 1").isEqualTo(0b0100_1010);
         assertThat(org.portals3j.isotach.internal.gc.SignalTable.wireBit(5)).as("reset bit").isEqualTo(0x80);
         assertThat(org.portals3j.isotach.internal.gc.BarrierTable.wireBit(0)).isEqualTo(0x01);
-        n.shipBsMarker(bits, 2);
+        n.shipBsMarker(bits, 2, false);
+        n.shipBsMarker(org.portals3j.isotach.internal.gc.BarrierTable.wireBit(1), 37, true); // an automatic one
         List<Sent> bs = t.sent(Frame.BS);
-        assertThat(bs).hasSize(1);
+        assertThat(bs).hasSize(2);
         assertThat(bs.get(0).peer()).as("to the token manager").isZero();
         assertThat(bs.get(0).header()).hasSize(Frame.BS_LENGTH);
         assertThat(bs.get(0).u8(Frame.O_BYTE2)).isEqualTo(bits);
         assertThat(bs.get(0).u8(Frame.O_BYTE3)).as("barrier count").isEqualTo(2);
-        assertThat(bs.get(0).i32(Frame.O_INT4)).as("sending host").isEqualTo(1);
+        assertThat(bs.get(0).i32(Frame.O_INT4) & Frame.BS_AUTOMATIC).as("an application's marker").isZero();
+        assertThat(bs.get(1).u8(Frame.O_BYTE2)).isEqualTo(0x02);
+        assertThat(bs.get(1).u8(Frame.O_BYTE3)).as("MAX barrier count").isEqualTo(37);
+        assertThat(bs.get(1).i32(Frame.O_INT4) & Frame.BS_AUTOMATIC).as("an automatic participation").isNotZero();
     }
 
     // ---- the host's ordering module against the link (records published as the SIU would) ------------------------

@@ -33,9 +33,10 @@ final class BarrierSetup {
     }
 
     /**
-     * Stops the back-to-back executions of the unclaimed barrier channel 1 (each needs a token, so they keep logical
-     * time racing): host 0 registers the channel and, once its pending execution completed, holds it. Afterwards
-     * logical time advances only when traffic needs it or at the token manager's idle tick.
+     * Stops the back-to-back executions of the unclaimed barrier channel 1: host 0 registers the channel and, once
+     * its pending execution completed, holds it, so no execution completes without host 0's application. Afterwards
+     * only traffic and the token manager's idle tick move logical time, whatever the engine does with automatic
+     * executions.
      */
     static void quietClock(IsotachJob job, BarrierMode mode) {
         check(job.net(0).isoRegisterBarrier(1, mode), "host 0: iso_register_barrier(1, " + mode + ")");

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.isotach.BarrierMode;
 import org.portals3j.isotach.IsoMessage;
 import org.portals3j.isotach.IsotachNet;
@@ -86,7 +87,7 @@ final class ConcurrentIsoTraffic {
     /** Runs every plan; throws the first failure of any host (with the context) after all threads stopped. */
     void run(Duration timeout) {
         AtomicInteger finished = new AtomicInteger();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
+        AtomicReference<@Nullable Throwable> failure = new AtomicReference<>();
         CountDownLatch stopped = new CountDownLatch(n);
         CountDownLatch go = new CountDownLatch(1);
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -125,7 +126,7 @@ final class ConcurrentIsoTraffic {
         }
     }
 
-    private void drive(int host, AtomicInteger finished, AtomicReference<Throwable> failure, long deadline) {
+    private void drive(int host, AtomicInteger finished, AtomicReference<@Nullable Throwable> failure, long deadline) {
         IsotachNet net = job.net(host);
         IsoMessage m = new IsoMessage();
         List<Delivered> mine = got.get(host);

@@ -130,13 +130,11 @@ class DeliveryOrderTest {
             }
             ConcurrentIsoTraffic traffic = new ConcurrentIsoTraffic(job, plans, registered, "seed 15");
             traffic.run(Duration.ofSeconds(30));
-            int shared = 0;
             for (int h = 0; h < 3; h++) {
                 assertThat(traffic.notices(h)).as("host %d's notices", h).isNotEmpty();
-                shared += OrderChecks.noticesBetweenPulses("", h, traffic.all(h));
+                OrderChecks.noticesBetweenPulses("", h, traffic.all(h));
                 OrderChecks.pulsesNonDecreasing("", h, traffic.all(h));
             }
-            System.out.println("DeliveryOrderTest: notices sharing a pulse with messages: " + shared);
         }
     }
 

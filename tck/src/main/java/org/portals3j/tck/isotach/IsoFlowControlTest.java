@@ -34,8 +34,8 @@ class IsoFlowControlTest {
                 sender.poll();
                 receiver.poll(); // polls, never receives: nothing is consumed
             }
-            assertThat(sender.counters().get("siu.isoSent")).as("packets sent without a credit coming back").isEqualTo(3);
-            assertThat(receiver.counters().get("siu.isoReceived")).as("packets at the receiver").isEqualTo(3);
+            assertThat(IsoTraffic.counter(sender, "siu.isoSent")).as("packets sent without a credit coming back").isEqualTo(3);
+            assertThat(IsoTraffic.counter(receiver, "siu.isoReceived")).as("packets at the receiver").isEqualTo(3);
             IsoTraffic t = new IsoTraffic(job);
             t.awaitMessages(0, 10); // consuming brings the credits back: everything flows (I-109)
         }

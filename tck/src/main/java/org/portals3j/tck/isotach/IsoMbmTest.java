@@ -80,8 +80,8 @@ class IsoMbmTest {
                 sender.poll();
                 receiver.poll();
             }
-            assertThat(receiver.counters().get("siu.isoReceived")).as("messages in host 1 while it holds one").isEqualTo(1);
-            assertThat(sender.counters().get("siu.isoSent")).as("messages host 0 sent on one credit").isEqualTo(1);
+            assertThat(IsoTraffic.counter(receiver, "siu.isoReceived")).as("messages in host 1 while it holds one").isEqualTo(1);
+            assertThat(IsoTraffic.counter(sender, "siu.isoSent")).as("messages host 0 sent on one credit").isEqualTo(1);
             assertThat(view.toArray(ValueLayout.JAVA_BYTE)).as("the held payload (I-045, I-104)").isEqualTo(first);
             // the next iso_receive releases it: the credit goes back and the second message comes
             int got = 1;
@@ -91,7 +91,7 @@ class IsoMbmTest {
                     assertThat(m.toByteArray()).isEqualTo(IsoTraffic.payload(0, got, got, 0, 1, 0x80, 64));
                     got++;
                     // never more than N - 1 = 1 delivered to host 1 and not yet released
-                    assertThat(receiver.counters().get("siu.isoReceived")).isLessThanOrEqualTo(got);
+                    assertThat(IsoTraffic.counter(receiver, "siu.isoReceived")).isLessThanOrEqualTo(got);
                 }
                 sender.poll();
                 assertThat(System.nanoTime()).as("all four messages arrive").isLessThan(deadline);

@@ -260,10 +260,18 @@ final class IsoTraffic {
         return out;
     }
 
-    /** A counter of {@code host}'s layer (0 when absent). */
+    /** A counter of {@code host}'s layer; fails the test if the layer has no such counter. */
     long counter(int host, String name) {
-        Long v = job.net(host).counters().get(name);
-        return v == null ? 0 : v;
+        return counter(job.net(host), name);
+    }
+
+    /** A counter of {@code net}; fails the test if the layer has no such counter. */
+    static long counter(IsotachNet net, String name) {
+        Long v = net.counters().get(name);
+        if (v == null) {
+            throw new AssertionError("the layer has no counter " + name + ": " + net.counters().keySet());
+        }
+        return v;
     }
 
     int hosts() {

@@ -239,7 +239,7 @@ class IsotachInvariantTest {
             traffic.run(Duration.ofSeconds(30));
             for (int h = 0; h < 4; h++) {
                 OrderChecks.exactlyOnce("", h, traffic.expected().get(h), traffic.all(h));
-                assertThat(job.net(h).counters().get("siu.drop.late")).as("host %d: late packets", h).isZero();
+                assertThat(IsoTraffic.counter(job.net(h), "siu.drop.late")).as("host %d: late packets", h).isZero();
             }
         }
     }

@@ -140,11 +140,10 @@ class RandomIsochronTest {
             long sent = 0;
             long received = 0;
             for (int h = 0; h < hosts; h++) {
-                var counters = job.net(h).counters();
-                assertThat(counters.get("siu.drop.late")).as("host %d: late Isotach packets (I-009) [%s]", h, context)
-                        .isZero();
-                sent += counters.get("siu.isoSent");
-                received += counters.get("siu.isoReceived");
+                assertThat(IsoTraffic.counter(job.net(h), "siu.drop.late"))
+                        .as("host %d: late Isotach packets (I-009) [%s]", h, context).isZero();
+                sent += IsoTraffic.counter(job.net(h), "siu.isoSent");
+                received += IsoTraffic.counter(job.net(h), "siu.isoReceived");
             }
             assertThat(received).as("Isotach packets received vs sent over all hosts (I-111) [%s]", context)
                     .isEqualTo(sent);

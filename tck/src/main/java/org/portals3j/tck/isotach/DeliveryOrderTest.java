@@ -45,14 +45,19 @@ class DeliveryOrderTest {
     @SpecAssertion({"I-010", "I-011", "I-040"})
     void withinAPulseMessagesComeBySenderIdThenIssueOrderAtEveryHost() {
         try (IsotachJob job = IsotachJob.open(4, Interface.ISO_MBM)) {
-            ConcurrentIsoTraffic traffic = new ConcurrentIsoTraffic(job, randomPlans(10, 4, 50, 3), new int[4], "seed 10");
-            traffic.run(Duration.ofSeconds(30));
+            // Whether two senders' isochrons meet in one pulse depends on thread timing; every run is checked, and
+            // runs repeat (a few at most) until one had such a pulse, so that the order among senders was tested.
             int mixed = 0;
-            for (int h = 0; h < 4; h++) {
-                OrderChecks.perSenderIssueOrder("", h, traffic.all(h));
-                mixed += OrderChecks.senderOrderWithinPulses("", h, traffic.all(h));
+            for (int attempt = 0; attempt < 5 && mixed == 0; attempt++) {
+                ConcurrentIsoTraffic traffic = new ConcurrentIsoTraffic(job, randomPlans(10 + attempt, 4, 50, 3), new int[4],
+                        "seed " + (10 + attempt));
+                traffic.run(Duration.ofSeconds(30));
+                for (int h = 0; h < 4; h++) {
+                    OrderChecks.perSenderIssueOrder("", h, traffic.all(h));
+                    mixed += OrderChecks.senderOrderWithinPulses("", h, traffic.all(h));
+                }
+                OrderChecks.pairwiseSameOrder("", traffic.allHosts());
             }
-            OrderChecks.pairwiseSameOrder("", traffic.allHosts());
             assertThat(mixed).as("pulses that held messages of several senders (else nothing was tested)").isPositive();
         }
     }

@@ -17,6 +17,8 @@ import org.portals3j.isotach.internal.wire.Frame;
  * byte 0 (digest §1.6) is the ISO frame's prefix byte: SOI = SEQ_CON | LOG_TS (0x06), SEQ_CON_SET 0x08, EOI 0x20;
  * the isochron id is its own byte.
  */
+// The fixtures are set up per test and the records come from the switch node: the assertions check them for null.
+@SuppressWarnings("nullness")
 class IsotachHostWireTest {
     private static final int SOI = Frame.PREFIX_SOI;
     private static final int SCS = Frame.PREFIX_SEQ_CON_SET;

@@ -20,6 +20,8 @@ import org.portals3j.isotach.internal.wire.Frame;
  * stamps, when it sends, what it tells its host. Conformance ids in the method annotations' comments; these are
  * the parts of I-003..I-013, I-112, I-138, I-139, I-141 that only the wire and the host link show.
  */
+// The fixtures are set up per test and the records come from the switch node: the assertions check them for null.
+@SuppressWarnings("nullness")
 class SwitchNodeOrderTest {
     private static final int ISO_MBM = 0x10;
     private static final int SOI = Frame.PREFIX_SOI;

@@ -707,7 +707,7 @@ public final class IsotachEngine implements MessageHandler {
             case Frame.TOKEN -> siu.onToken(source, header);
             case Frame.PULSE_MARK -> siu.onMark(source, header);
             case Frame.BS -> siu.onBs(source, header);
-            case Frame.WAKE -> siu.onWake(source);
+            case Frame.WAKE -> siu.onWake(source, header);
             case Frame.SYNC -> siu.toHost(HostLink.SYNC, source, Frame.u8(header, Frame.O_BYTE2),
                     Frame.i32(header, Frame.O_INT4), Frame.i32(header, Frame.O_INT8), 0);
             case Frame.ISO_CREDIT -> siu.toHost(HostLink.CREDIT, source, 0, 0, 0, Frame.i64(header, Frame.O_LONG8));

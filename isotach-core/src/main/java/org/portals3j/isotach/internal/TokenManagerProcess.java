@@ -80,7 +80,7 @@ final class TokenManagerProcess implements MessageHandler {
             case Frame.SYNC -> flag(synced, source);
             case Frame.PULSE_MARK -> node.onMark(source, header);
             case Frame.BS -> node.onBs(source, header);
-            case Frame.WAKE -> node.onWake(source);
+            case Frame.WAKE -> node.onWake(source, header);
             case Frame.LEAVE -> {
                 flag(left, source);
                 node.peerDown(source);

@@ -49,7 +49,8 @@ public final class HostLink {
 
     private Record[] ring;
     private int head;
-    private int size;
+    /** Written under the switch node's lock; volatile so that an empty link is seen without taking the lock. */
+    private volatile int size;
 
     HostLink(int capacity) {
         ring = new Record[capacity];

@@ -26,6 +26,13 @@ final class Outbox {
         }
     }
 
+    /**
+     * How many frames its own inline deliveries produced a flusher sends before it leaves the rest to the next flush.
+     * Enough for every exchange that ends (a pulse's tokens and marks end once no host needs time); a bound for the
+     * one that does not (time advancing with nothing to wait for, idle tick 0).
+     */
+    private static final int OWN_FRAMES_PER_FLUSH = 4096;
+
     private final Transport transport;
     private final Object lock;
     private int[] peer;
@@ -36,7 +43,8 @@ final class Outbox {
     private long[] payloadLength;
     private long[] token;
     private int head;
-    private int size;
+    /** Written under the lock; volatile so that an empty outbox costs a flush no lock and no flag. */
+    private volatile int size;
     @SuppressWarnings("unused") // accessed through FLUSHING
     private volatile int flushing;
     /** The thread holding the flush flag (null when none). */
@@ -117,15 +125,19 @@ final class Outbox {
      *
      * <p>The flusher sends the frames queued when it started, and keeps going while other threads queue more (they
      * found the flag taken and count on it). Frames its own sends produced through inline delivery (an in-memory
-     * transport runs the receiver's handler in the sender's thread, and with logical time advancing the exchange of
-     * tokens and marks never ends) are left for the next flush, which every poll and every arriving frame makes:
-     * otherwise the thread would be captured by the clock and never return to its application.
+     * transport runs the receiver's handler in the sender's thread) it sends up to {@link #OWN_FRAMES_PER_FLUSH}, then
+     * leaves for the next flush, which every poll and every arriving frame makes: with logical time advancing for ever
+     * the exchange of tokens and marks never ends, and the thread would never return to its application.
      */
     void flush() {
+        if (size == 0) {
+            return; // every poll flushes: keep the empty case free
+        }
         if ((int) FLUSHING.compareAndExchange(this, 0, 1) != 0) {
             return;
         }
         flusher = Thread.currentThread();
+        int ownBudget = OWN_FRAMES_PER_FLUSH;
         try {
             int batch;
             synchronized (lock) {
@@ -143,6 +155,11 @@ final class Outbox {
                     if (batch == 0 && othersAdded) {
                         batch = size;
                         othersAdded = false;
+                    } else if (batch == 0 && size > 0 && ownBudget > 0) {
+                        // Frames our own inline deliveries produced: keep the exchange going for a while (a host that
+                        // has stopped polling must not strand the mark the token manager waits for), but not forever.
+                        batch = Math.min(size, ownBudget);
+                        ownBudget -= batch;
                     }
                     if (batch == 0 || size == 0) {
                         break;

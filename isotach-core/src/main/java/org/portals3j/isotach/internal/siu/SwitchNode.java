@@ -62,7 +62,8 @@ public final class SwitchNode {
     private long lastEop = -1;
     private final long[] markFrom;
     private final boolean[] alive;
-    private boolean reportedIdle = true;
+    /** The largest pulse this SIU has told the TM it needs time to reach (see {@link #needLocked}). */
+    private long reportedNeed = -1;
     private final long[] effectPulse = new long[256];
     private final int[] effectBits = new int[256];
     private final long[] bucketPulse = new long[256];
@@ -90,7 +91,12 @@ public final class SwitchNode {
     private long issued = -1;
     private long lastIssueNanos;
     private final long[] tmSeen;
-    private final boolean[] tmBusy;
+    /**
+     * The pulse logical time must reach for every host's work in flight: the maximum of what the SIUs reported in
+     * marks and wake-ups. It only grows, so no report can be overtaken by an older one and time never stalls short of
+     * a stamped isochron.
+     */
+    private long tmNeed = -1;
     private int pendingSignalBits;
     private int pendingBarrierBits;
     private final int[][] barrierParticipation;
@@ -150,7 +156,6 @@ public final class SwitchNode {
         pToken = new long[cap];
         this.tmSeen = new long[hosts];
         Arrays.fill(tmSeen, -1);
-        this.tmBusy = new boolean[hosts];
         this.barrierParticipation = new int[2][hosts];
         this.barrierReal = new long[2][hosts];
     }
@@ -232,16 +237,17 @@ public final class SwitchNode {
         r.pulse = ts;
         r.a = isoId;
         link.publish();
-        if (reportedIdle && !isTm) {
-            // Tell the TM that time is needed now, rather than at its next idle tick.
-            reportedIdle = false;
-            Frame.start(frame, Frame.WAKE);
-            Frame.i32(frame, Frame.O_INT4, me);
-            outbox.add(tmRank, frame, Frame.WAKE_LENGTH, MemorySegment.NULL, 0, 0, NO_NOTIFY);
-        }
-        if (isTm) {
-            tmBusy[me] = true;
-            tmMaybeIssueLocked();
+        if (ts > reportedNeed) {
+            // Tell the TM at once that time must reach ts, rather than at its next idle tick.
+            reportedNeed = ts;
+            if (isTm) {
+                tmNeed = Math.max(tmNeed, ts);
+                tmMaybeIssueLocked();
+            } else {
+                Frame.start(frame, Frame.WAKE);
+                Frame.i64(frame, Frame.O_LONG8, ts);
+                outbox.add(tmRank, frame, Frame.WAKE_LENGTH, MemorySegment.NULL, 0, 0, NO_NOTIFY);
+            }
         }
     }
 
@@ -274,6 +280,9 @@ public final class SwitchNode {
 
     /** Takes the next record for the host; false when none. */
     public boolean take(HostLink.Record out) {
+        if (link.isEmpty()) {
+            return false; // the host polls constantly: do not contend with the transport side for nothing
+        }
         synchronized (lock) {
             return link.take(out);
         }
@@ -388,9 +397,7 @@ public final class SwitchNode {
                 droppedMalformed++;
                 return;
             }
-            long pulse = Frame.i64(h, Frame.O_LONG4);
-            boolean busy = Frame.u8(h, Frame.O_BYTE2) != 0;
-            markLocked(source, pulse, busy);
+            markLocked(source, Frame.i64(h, Frame.O_LONG4), Frame.i64(h, Frame.O_LONG12));
         }
         outbox.flush();
     }
@@ -406,13 +413,13 @@ public final class SwitchNode {
         outbox.flush();
     }
 
-    public void onWake(int source) {
+    public void onWake(int source, MemorySegment h) {
         synchronized (lock) {
             if (!isTm || source >= hosts) {
                 droppedMalformed++;
                 return;
             }
-            tmBusy[source] = true;
+            tmNeed = Math.max(tmNeed, Math.min(Frame.i64(h, Frame.O_LONG8), issued + 256)); // never beyond the horizon
             tmMaybeIssueLocked();
         }
         outbox.flush();
@@ -425,7 +432,6 @@ public final class SwitchNode {
                 return;
             }
             alive[peer] = false;
-            tmBusy[peer] = false;
             if (isTm) {
                 tmCheckBarriersLocked();
                 tmMaybeIssueLocked();
@@ -458,11 +464,11 @@ public final class SwitchNode {
             effectBits[b] |= bits;
         }
         if (isHost) {
-            boolean busy = busyLocked();
-            reportedIdle = !busy;
+            long need = needLocked();
+            reportedNeed = Math.max(reportedNeed, need);
             Frame.start(frame, Frame.PULSE_MARK);
-            Frame.u8(frame, Frame.O_BYTE2, busy ? 1 : 0);
             Frame.i64(frame, Frame.O_LONG4, pulse - 1);
+            Frame.i64(frame, Frame.O_LONG12, need);
             for (int peer = 0; peer < hosts; peer++) {
                 if (peer != me && alive[peer]) {
                     outbox.add(peer, frame, Frame.MARK_LENGTH, MemorySegment.NULL, 0, 0, NO_NOTIFY);
@@ -471,31 +477,32 @@ public final class SwitchNode {
             if (tmRank >= hosts) {
                 outbox.add(tmRank, frame, Frame.MARK_LENGTH, MemorySegment.NULL, 0, 0, NO_NOTIFY);
             }
-            markLocked(me, pulse - 1, busy);
+            markLocked(me, pulse - 1, need);
         }
     }
 
-    private boolean busyLocked() {
-        return lastTs > tokenSeen || pendingCount > 0 || highestEntryPulse > lastEop || pendingEffectLocked();
-    }
-
-    private boolean pendingEffectLocked() {
+    /**
+     * The pulse time must reach for this SIU's work: its last stamped isochron, the latest entry it holds, the
+     * latest effect announced to it. Everything at or below it closes once the token gets there.
+     */
+    private long needLocked() {
+        long need = Math.max(lastTs, highestEntryPulse);
         for (int i = 0; i < 256; i++) {
-            if (effectPulse[i] > lastEop && effectBits[i] != 0) {
-                return true;
+            if (effectBits[i] != 0) {
+                need = Math.max(need, effectPulse[i]);
             }
         }
-        return false;
+        return need;
     }
 
-    private void markLocked(int source, long pulse, boolean busy) {
+    private void markLocked(int source, long pulse, long need) {
         if (isHost && pulse > markFrom[source]) {
             markFrom[source] = pulse;
             closePulsesLocked();
         }
         if (isTm) {
             tmSeen[source] = Math.max(tmSeen[source], pulse + 1);
-            tmBusy[source] = busy;
+            tmNeed = Math.max(tmNeed, Math.min(need, pulse + 257)); // a hostile value cannot run time away
             tmMaybeIssueLocked();
         }
     }
@@ -671,11 +678,10 @@ public final class SwitchNode {
     private void tmIssueWhileDueLocked() {
         while (true) {
             long slowest = Long.MAX_VALUE;
-            boolean busy = pendingSignalBits != 0 || pendingBarrierBits != 0;
+            boolean busy = pendingSignalBits != 0 || pendingBarrierBits != 0 || issued < tmNeed;
             for (int h = 0; h < hosts; h++) {
                 if (alive[h]) {
                     slowest = Math.min(slowest, tmSeen[h]);
-                    busy |= tmBusy[h];
                 }
             }
             if (slowest == Long.MAX_VALUE) {
@@ -704,6 +710,9 @@ public final class SwitchNode {
         pendingBarrierBits = 0;
         lazyBarrierBits = 0;
         long at = t + diameter;
+        if (bits != 0) {
+            tmNeed = Math.max(tmNeed, at);
+        }
         Frame.start(frame, Frame.TOKEN);
         Frame.u8(frame, Frame.O_BYTE2, bits);
         Frame.i64(frame, Frame.O_LONG4, t);
@@ -732,8 +741,19 @@ public final class SwitchNode {
             m.put("siu.eop", eops);
             m.put("siu.drop.late", droppedLate);
             m.put("siu.drop.malformed", droppedMalformed);
+            m.put("siu.need", needLocked());
+            m.put("siu.lastStamped", lastTs);
             if (isTm) {
                 m.put("tm.pulsesIssued", pulsesIssued);
+                m.put("tm.issued", issued);
+                m.put("tm.need", tmNeed);
+                long slowest = Long.MAX_VALUE;
+                for (int h = 0; h < hosts; h++) {
+                    if (alive[h]) {
+                        slowest = Math.min(slowest, tmSeen[h]);
+                    }
+                }
+                m.put("tm.slowestAck", slowest);
             }
             return m;
         }

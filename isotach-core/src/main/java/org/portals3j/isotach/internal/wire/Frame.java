@@ -11,9 +11,9 @@ import java.lang.foreign.ValueLayout;
  * <pre>
  * SYNC       kind | ver | phase(1) | pad | nonisoSlots(4) | isoCredits(4)                              = 12
  * TOKEN      kind | ver | bits(1) | pad | pulse(8) | effectPulse(8)                                    = 20
- * PULSE_MARK kind | ver | busy(1) | pad | pulse(8)                                                      = 12
+ * PULSE_MARK kind | ver | pad(2) | pulse(8) | need(8)                                                  = 20
  * BS         kind | ver | bits(1) | count(1) | flags(4): BS_AUTOMATIC                                   = 8
- * WAKE       kind | ver | pad(2) | host(4)                                                              = 8
+ * WAKE       kind | ver | pad(6) | need(8)                                                              = 16
  * ISO        kind | ver | subtype(1) | prefix(1) | isoId(1) | creditPresent(1) | pad(2) | ts(8) |
  *            credit(8) | slot(4) | length(4) | address(8) | operand(8)                                 = 48, + payload
  * ISO_CREDIT kind | ver | pad(6) | freed(8)                                                             = 16
@@ -37,9 +37,9 @@ public final class Frame {
 
     public static final int SYNC_LENGTH = 12;
     public static final int TOKEN_LENGTH = 20;
-    public static final int MARK_LENGTH = 12;
+    public static final int MARK_LENGTH = 20;
     public static final int BS_LENGTH = 8;
-    public static final int WAKE_LENGTH = 8;
+    public static final int WAKE_LENGTH = 16;
     public static final int ISO_LENGTH = 48;
     public static final int ISO_CREDIT_LENGTH = 16;
     public static final int LEAVE_LENGTH = 8;

@@ -233,23 +233,11 @@ final class ConcurrentIsoTraffic {
     }
 
     List<Delivered> messages(int host) {
-        List<Delivered> out = new ArrayList<>();
-        for (Delivered d : got.get(host)) {
-            if (!d.isNotice()) {
-                out.add(d);
-            }
-        }
-        return out;
+        return Delivered.messagesOf(got.get(host));
     }
 
     List<Delivered> notices(int host) {
-        List<Delivered> out = new ArrayList<>();
-        for (Delivered d : got.get(host)) {
-            if (d.isNotice()) {
-                out.add(d);
-            }
-        }
-        return out;
+        return Delivered.noticesOf(got.get(host));
     }
 
     /** The sender#seq keys each host must receive. */

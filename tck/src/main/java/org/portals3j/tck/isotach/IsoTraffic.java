@@ -240,24 +240,12 @@ final class IsoTraffic {
 
     /** The messages {@code host} received, in order. */
     List<Delivered> messages(int host) {
-        List<Delivered> out = new ArrayList<>();
-        for (Delivered d : got.get(host)) {
-            if (!d.isNotice()) {
-                out.add(d);
-            }
-        }
-        return out;
+        return Delivered.messagesOf(got.get(host));
     }
 
     /** The notices {@code host} received, in order. */
     List<Delivered> notices(int host) {
-        List<Delivered> out = new ArrayList<>();
-        for (Delivered d : got.get(host)) {
-            if (d.isNotice()) {
-                out.add(d);
-            }
-        }
-        return out;
+        return Delivered.noticesOf(got.get(host));
     }
 
     /** A counter of {@code host}'s layer; fails the test if the layer has no such counter. */

@@ -230,6 +230,16 @@ public final class IsotachJob implements AutoCloseable {
             return tag == IsoMessage.BS_NOTICE;
         }
 
+        /** The messages of {@code delivered}, in order. */
+        public static List<Delivered> messagesOf(List<Delivered> delivered) {
+            return delivered.stream().filter(d -> !d.isNotice()).toList();
+        }
+
+        /** The notices of {@code delivered}, in order. */
+        public static List<Delivered> noticesOf(List<Delivered> delivered) {
+            return delivered.stream().filter(Delivered::isNotice).toList();
+        }
+
         /** The first 4 bytes as a little-endian int (tests put a sequence number there). */
         public int firstInt() {
             return java.nio.ByteBuffer.wrap(data).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt(0);

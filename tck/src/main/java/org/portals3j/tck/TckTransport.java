@@ -6,6 +6,8 @@ import java.time.Duration;
 public final class TckTransport {
     /** The system property naming the transport. */
     public static final String PROPERTY = "portals3j.transport";
+    /** The system property overriding {@link #patience()}, in milliseconds. */
+    public static final String PATIENCE_PROPERTY = "portals3j.tck.patience";
 
     private TckTransport() {
     }
@@ -16,9 +18,20 @@ public final class TckTransport {
         return name.isEmpty() ? "inmem" : name;
     }
 
-    /** How long to wait for an event that must come. Generous: CI machines are slow and shared. */
+    /**
+     * How long to wait for an event that must come: {@code -Dportals3j.tck.patience=MILLIS}, default 10 s.
+     * Generous: CI machines are slow and shared.
+     */
     public static Duration patience() {
-        return Duration.ofSeconds(10);
+        String millis = System.getProperty(PATIENCE_PROPERTY, "").trim();
+        if (millis.isEmpty()) {
+            return Duration.ofSeconds(10);
+        }
+        try {
+            return Duration.ofMillis(Math.max(1, Long.parseLong(millis)));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(PATIENCE_PROPERTY + " must be a number of milliseconds, not '" + millis + "'", e);
+        }
     }
 
     /**

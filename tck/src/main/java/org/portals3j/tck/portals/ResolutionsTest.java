@@ -27,6 +27,7 @@ import org.portals3j.portals.ProcessId;
 import org.portals3j.portals.ReturnCode;
 import org.portals3j.portals.Unlink;
 import org.portals3j.tck.Resolves;
+import org.portals3j.tck.SpecAssertion;
 
 /**
  * The points where the spec is open (digest §7) that no §8 assertion pins down: each test fixes the
@@ -293,6 +294,7 @@ class ResolutionsTest {
     }
 
     @Test
+    @SpecAssertion("P-272")
     void initFailsWhenTheProcessHasNoNetworkEndpoint() {
         try (TckJob job = TckJob.builder(2).uninitialised().start()) {
             job.kill(0);

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.stream.Collectors;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /** Finds {@link TransportProvider}s through {@link ServiceLoader}. */
 public final class Transports {
@@ -13,10 +14,16 @@ public final class Transports {
     private Transports() {
     }
 
-    /** Every provider on the class path, sorted by name. */
+    /**
+     * Every provider on the class path, sorted by name. Providers are looked up through the thread's context
+     * class loader when it has one (as {@link ServiceLoader#load(Class)} does), so a tool can add a transport
+     * jar at run time, e.g. {@code portals tck -cp my-transport.jar}.
+     */
     public static List<TransportProvider> all() {
         List<TransportProvider> providers = new ArrayList<>();
-        for (TransportProvider p : ServiceLoader.load(TransportProvider.class, Transports.class.getClassLoader())) {
+        @Nullable ClassLoader context = Thread.currentThread().getContextClassLoader();
+        ClassLoader loader = context != null ? context : Transports.class.getClassLoader();
+        for (TransportProvider p : ServiceLoader.load(TransportProvider.class, loader)) {
             providers.add(p);
         }
         providers.sort(Comparator.comparing(TransportProvider::name));

@@ -144,13 +144,18 @@ public final class TckRunner {
             launcher.execute(plan, listeners.toArray(TestExecutionListener[]::new));
             return new TransportRun(name, "", collector.outcomes(), Duration.ofNanos(System.nanoTime() - start));
         } finally {
-            saved.forEach((k, v) -> {
-                if (v == null) {
-                    System.clearProperty(k);
-                } else {
-                    System.setProperty(k, v);
-                }
-            });
+            restore(TckTransport.PROPERTY, saved.get(TckTransport.PROPERTY));
+            restore(TckTransport.PATIENCE_PROPERTY, saved.get(TckTransport.PATIENCE_PROPERTY));
+        }
+    }
+
+    /** Puts back a kit property as it was before the run (only the kit's own properties are touched). */
+    @SuppressWarnings("clear.system.property") // our own properties, never a predefined one
+    private static void restore(String key, @Nullable String value) {
+        if (value == null) {
+            System.clearProperty(key);
+        } else {
+            System.setProperty(key, value);
         }
     }
 
@@ -291,14 +296,14 @@ public final class TckRunner {
         private static String trace(Throwable t) {
             StringWriter w = new StringWriter();
             t.printStackTrace(new PrintWriter(w));
-            String[] lines = w.toString().split("\n");
+            List<String> lines = List.of(w.toString().split("\n"));
             int last = 0;
-            for (int i = 0; i < lines.length; i++) {
-                if (lines[i].contains("org.portals3j.")) {
+            for (int i = 0; i < lines.size(); i++) {
+                if (lines.get(i).contains("org.portals3j.")) {
                     last = i;
                 }
             }
-            return String.join("\n", java.util.Arrays.copyOfRange(lines, 0, Math.min(lines.length, Math.max(last + 1, 12))));
+            return String.join("\n", lines.subList(0, Math.min(lines.size(), Math.max(last + 1, 12))));
         }
     }
 

@@ -55,6 +55,7 @@ public final class ProgressBar implements TckListener {
     @Override
     public synchronized void testFinished(String transport, TestOutcome outcome) {
         done++;
+        total = Math.max(total, done); // invocations of a parameterised test are counted as they come
         switch (outcome.status()) {
             case PASSED -> passed++;
             case FAILED -> failed++;

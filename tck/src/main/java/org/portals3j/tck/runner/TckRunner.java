@@ -57,6 +57,7 @@ public final class TckRunner {
     private static final String TEST_CLASS_PATTERN = "^org\\.portals3j\\.tck\\..*Tests?$";
 
     private final List<String> transports;
+    private final List<Class<?>> classes;
     private final List<DiscoverySelector> selectors;
     private final Set<String> assertionFilter;
     private final @Nullable Duration patience;
@@ -66,6 +67,7 @@ public final class TckRunner {
 
     private TckRunner(Builder b) {
         this.transports = List.copyOf(b.transports);
+        this.classes = List.copyOf(b.classes);
         this.selectors = b.classes.isEmpty()
                 ? KIT_PACKAGES.stream().map(p -> (DiscoverySelector) selectPackage(p)).toList()
                 : b.classes.stream().map(c -> (DiscoverySelector) selectClass(c)).toList();
@@ -85,7 +87,10 @@ public final class TckRunner {
         return Transports.all().stream().map(TransportProvider::name).toList();
     }
 
-    /** The tests this runner would run, without running them. */
+    /**
+     * The tests this runner would run, without running them. A parameterised test appears here as its
+     * template only when it has no invocation yet; its invocations are known once it ran.
+     */
     public List<KitTest> discover() {
         Launcher launcher = LauncherFactory.create();
         TestPlan plan = launcher.discover(request());
@@ -102,7 +107,13 @@ public final class TckRunner {
             listener.transportFinished(run);
             runs.add(run);
         }
-        return new TckResult(Catalogue.builtIn(), tests, runs);
+        // Invocations of parameterised tests exist only once they ran: they join the discovered tests.
+        Map<String, KitTest> all = new LinkedHashMap<>();
+        tests.forEach(t -> all.put(t.uniqueId(), t));
+        runs.forEach(r -> r.outcomes().forEach(o -> all.putIfAbsent(o.test().uniqueId(), o.test())));
+        all.values().removeIf(template -> all.values().stream().anyMatch(t -> t != template
+                && t.uniqueId().startsWith(template.uniqueId() + "/")));
+        return new TckResult(Catalogue.builtIn(), new ArrayList<>(all.values()), runs);
     }
 
     private TransportRun runOn(String name) {
@@ -162,11 +173,13 @@ public final class TckRunner {
     private LauncherDiscoveryRequest request() {
         LauncherDiscoveryRequestBuilder b = LauncherDiscoveryRequestBuilder.request()
                 .selectors(selectors)
-                .filters(ClassNameFilter.includeClassNamePatterns(TEST_CLASS_PATTERN))
                 .configurationParameter("junit.jupiter.execution.timeout.testable.method.default",
                         testTimeout.toMillis() + " ms")
                 // The kit's own settings only: a junit-platform.properties of the user's class path does not apply.
                 .enableImplicitConfigurationParameters(false);
+        if (classes.isEmpty()) {
+            b.filters(ClassNameFilter.includeClassNamePatterns(TEST_CLASS_PATTERN));
+        }
         if (!assertionFilter.isEmpty()) {
             b.filters((PostDiscoveryFilter) descriptor -> {
                 if (descriptor.getSource().orElse(null) instanceof MethodSource m) {
@@ -181,12 +194,15 @@ public final class TckRunner {
         return b.build();
     }
 
-    /** The kit's tests in {@code plan}, by unique id, in plan order. */
+    /**
+     * The kit's tests in {@code plan}, by unique id, in plan order: test methods, and the templates of
+     * parameterised tests (whose invocations appear only when they run).
+     */
     private static Map<String, KitTest> index(TestPlan plan) {
         Map<String, KitTest> tests = new LinkedHashMap<>();
         for (TestIdentifier root : plan.getRoots()) {
             for (TestIdentifier id : plan.getDescendants(root)) {
-                if (id.isTest() && id.getSource().orElse(null) instanceof MethodSource m) {
+                if (id.getSource().orElse(null) instanceof MethodSource m) {
                     tests.put(id.getUniqueId(), new KitTest(id.getUniqueId(), m.getClassName(), m.getMethodName(),
                             id.getDisplayName(), assertionIds(m)));
                 }
@@ -237,6 +253,15 @@ public final class TckRunner {
             return outcomes;
         }
 
+        /** A test made at run time (an invocation of a parameterised test): it joins the index. */
+        @Override
+        public void dynamicTestRegistered(TestIdentifier id) {
+            if (id.isTest() && id.getSource().orElse(null) instanceof MethodSource m) {
+                index.put(id.getUniqueId(), new KitTest(id.getUniqueId(), m.getClassName(), m.getMethodName(),
+                        id.getDisplayName(), assertionIds(m)));
+            }
+        }
+
         @Override
         public void executionStarted(TestIdentifier id) {
             started.put(id.getUniqueId(), System.nanoTime());
@@ -244,12 +269,10 @@ public final class TckRunner {
 
         @Override
         public void executionSkipped(TestIdentifier id, String reason) {
-            if (id.isTest()) {
-                record(id.getUniqueId(), TestStatus.SKIPPED, reason, "", Duration.ZERO);
-            } else {
-                for (TestIdentifier d : plan.getDescendants(id)) {
-                    record(d.getUniqueId(), TestStatus.SKIPPED, reason, "", Duration.ZERO);
-                }
+            // A skipped class or template: its tests are skipped with it (they report nothing themselves).
+            record(id.getUniqueId(), TestStatus.SKIPPED, reason, "", Duration.ZERO);
+            for (TestIdentifier d : plan.getDescendants(id)) {
+                record(d.getUniqueId(), TestStatus.SKIPPED, reason, "", Duration.ZERO);
             }
         }
 
@@ -268,21 +291,31 @@ public final class TckRunner {
             if (id.isTest()) {
                 record(id.getUniqueId(), status, message, detail, took);
             } else if (status != TestStatus.PASSED) {
-                // A class whose set-up or tear-down failed: its tests that did not report count with it.
+                // A class whose set-up or tear-down failed, or a parameterised test whose arguments could not
+                // be made: its tests that did not report count with it, or the template itself when none ran.
+                boolean any = false;
                 for (TestIdentifier d : plan.getDescendants(id)) {
-                    record(d.getUniqueId(), status, "in " + id.getDisplayName() + ": " + message, detail, Duration.ZERO);
+                    any |= record(d.getUniqueId(), status, "in " + id.getDisplayName() + ": " + message, detail,
+                            Duration.ZERO);
                 }
+                if (!any && plan.getChildren(id).isEmpty()) {
+                    record(id.getUniqueId(), status, message, detail, took);
+                }
+            } else if (plan.getChildren(id).isEmpty()) {
+                index.remove(id.getUniqueId()); // a template that ran its invocations: they stand for it
             }
         }
 
-        private void record(String uniqueId, TestStatus status, String message, String detail, Duration took) {
+        /** Records the outcome of an indexed test once; answers whether it was recorded now. */
+        private boolean record(String uniqueId, TestStatus status, String message, String detail, Duration took) {
             KitTest test = index.get(uniqueId);
             if (test == null || !finished.add(uniqueId)) {
-                return;
+                return false;
             }
             TestOutcome outcome = new TestOutcome(test, status, message, detail, took);
             outcomes.add(outcome);
             listener.testFinished(transport, outcome);
+            return true;
         }
 
         private static String oneLine(Throwable t) {
@@ -326,7 +359,7 @@ public final class TckRunner {
             return this;
         }
 
-        /** Runs only these test classes of the kit (default: all of it). */
+        /** Runs only these test classes (default: all of the kit); they are taken whatever their names. */
         public Builder classes(List<Class<?>> testClasses) {
             this.classes = List.copyOf(testClasses);
             return this;

@@ -17,8 +17,12 @@ public record KitTest(String uniqueId, String className, String methodName, Stri
         assertionIds = Set.copyOf(assertionIds);
     }
 
-    /** {@code SimpleClassName.method}: short enough for a progress line or a report row. */
+    /**
+     * {@code SimpleClassName.method}, and for an invocation of a parameterised test its display name too
+     * ({@code RandomIsochronTest.randomIsochrons [2] 4 hosts}): short enough for a progress line or a report row.
+     */
     public String shortName() {
-        return className.substring(className.lastIndexOf('.') + 1) + "." + methodName;
+        String name = className.substring(className.lastIndexOf('.') + 1) + "." + methodName;
+        return uniqueId.contains("-invocation:#") ? name + " " + displayName : name;
     }
 }

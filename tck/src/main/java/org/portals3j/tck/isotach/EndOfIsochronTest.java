@@ -76,7 +76,7 @@ class EndOfIsochronTest {
     }
 
     @Test
-    @SpecAssertion({"I-025", "I-031", "I-018"})
+    @SpecAssertion({"I-025", "I-018"})
     void aFollowingNetSendReleasesThePreviousPacketAndTheIsochronLeavesWhole() {
         // One application thread drives every host: while host 0's isochron is open, each call must return to it
         // (the undecided and released packets wait, logical time may advance) so that it can end the isochron.

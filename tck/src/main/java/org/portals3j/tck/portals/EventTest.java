@@ -216,7 +216,7 @@ class EventTest {
     }
 
     @Test
-    @SpecAssertion({"P-196"})
+    @SpecAssertion({"P-273"})
     void getEventsCarryEveryField() {
         try (TckJob job = jobOf(new int[] {UID_A, UID_B}, new int[] {PID_A, PID_B})) {
             Rank a = job.rank(0);
@@ -245,7 +245,7 @@ class EventTest {
     }
 
     @Test
-    @SpecAssertion({"P-169", "P-177"})
+    @SpecAssertion({"P-169", "P-274"})
     void sendEventsCarryEveryField() {
         try (TckJob job = jobOf(new int[] {UID_A, UID_B}, new int[] {PID_A, PID_B})) {
             Rank a = job.rank(0);
@@ -298,7 +298,7 @@ class EventTest {
     }
 
     @Test
-    @SpecAssertion({"P-201"})
+    @SpecAssertion({"P-201", "P-250"})
     void ackEchoesTheRequestOffsetForALocallyManagedTarget() {
         try (TckJob job = TckJob.start(2)) {
             Rank a = job.rank(0);

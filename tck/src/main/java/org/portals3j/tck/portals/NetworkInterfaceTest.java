@@ -36,6 +36,7 @@ import org.portals3j.portals.ReturnCode;
 import org.portals3j.portals.StatusRegister;
 import org.portals3j.portals.Unlink;
 import org.portals3j.runtime.Job;
+import org.portals3j.tck.Resolves;
 import org.portals3j.tck.SpecAssertion;
 import org.portals3j.tck.TckTransport;
 
@@ -140,6 +141,7 @@ class NetworkInterfaceTest {
 
     @Test
     @SpecAssertion({"P-011"})
+    @Resolves("A-08")
     void negativeDesiredAccessControlTableIsInvAsize() {
         try (TckJob job = TckJob.builder(1).uninitialised().start()) {
             Portals p = job.rank(0).ptl();

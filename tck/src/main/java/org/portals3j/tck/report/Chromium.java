@@ -128,11 +128,20 @@ public final class Chromium {
      * that size, into {@code png} (replaced if it exists).
      */
     public void screenshot(Path html, Path png, int width, int height) {
+        screenshot(page(html), png, width, height);
+    }
+
+    /**
+     * Takes a picture of the page at {@code page}; a {@code file:} URI may carry a fragment, e.g.
+     * {@code report.html#failed} for a report's failed assertions. (A fragment that scrolls to an element
+     * gives headless Chromium a blank picture; a fragment that a page's script reads does not.)
+     */
+    public void screenshot(URI page, Path png, int width, int height) {
         if (width <= 0 || height <= 0) {
             throw new IllegalArgumentException("a screenshot needs a positive size, not " + width + "x" + height);
         }
         Path target = png.toAbsolutePath();
-        String what = "taking a screenshot of " + html + " into " + png;
+        String what = "taking a screenshot of " + page + " into " + png;
         try {
             Path dir = target.getParent();
             if (dir != null) {
@@ -142,7 +151,7 @@ public final class Chromium {
         } catch (IOException e) {
             throw new ChromiumException(what + ": " + e, e);
         }
-        run(page(html), List.of("--hide-scrollbars", "--force-device-scale-factor=1",
+        run(page, List.of("--hide-scrollbars", "--force-device-scale-factor=1",
                 "--window-size=" + width + "," + height, "--screenshot=" + target), what);
         if (!Files.isRegularFile(target)) {
             throw new ChromiumException(what + ": Chromium finished but wrote no " + target);

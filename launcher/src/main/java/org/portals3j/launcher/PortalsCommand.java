@@ -6,15 +6,15 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code portals} command line. Subcommands: {@code run} (more, such as {@code tck} and {@code info},
- * are added to {@link #commandLine()}'s {@code subcommands}).
+ * The {@code portals} command line. Subcommands: {@code run} (a job of N ranks), {@code tck} (the
+ * conformance kit), {@code info} (the transports found).
  *
  * <p>Exit statuses: a usage or configuration error is {@value #USAGE_ERROR} with one line on stderr; otherwise
  * the subcommand's status ({@code run}: the job's).
  */
 @Command(name = "portals", mixinStandardHelpOptions = true, versionProvider = PortalsCommand.Version.class,
         description = "Portals3J: Portals 3.2 messaging on the JVM.",
-        subcommands = {RunCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, TckCommand.class, InfoCommand.class, CommandLine.HelpCommand.class})
 public final class PortalsCommand implements Runnable {
     /** Exit status of a usage or configuration error (the shell convention). */
     public static final int USAGE_ERROR = 2;
@@ -25,7 +25,7 @@ public final class PortalsCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is missing (portals run, ...)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is missing: portals run, portals tck or portals info (see: portals --help)");
     }
 
     /** The command line with this project's error handling: one line for usage errors, status 2. */

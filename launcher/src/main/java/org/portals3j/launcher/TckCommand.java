@@ -1,0 +1,121 @@
+package org.portals3j.launcher;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.tck.report.Chromium;
+import org.portals3j.tck.report.ChromiumException;
+import org.portals3j.tck.report.ConsoleMatrix;
+import org.portals3j.tck.report.HtmlReport;
+import org.portals3j.tck.report.ProgressBar;
+import org.portals3j.tck.report.TapReport;
+import org.portals3j.tck.runner.TckResult;
+import org.portals3j.tck.runner.TckRunner;
+import org.portals3j.tck.runner.TransportRun;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code portals tck}: runs the conformance kit against one or more transports, in this JVM, and writes
+ * its reports. See {@link TckRunner} for how a transport is chosen.
+ */
+@Command(name = "tck", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Runs the conformance kit (Portals 3.2 and Isotach) against transports, shows progress and a"
+                + " matrix of spec areas by transport, and writes an HTML report, JUnit XML and TAP.",
+            "A transport that cannot be used here is reported as not available, with the reason, never as a pass."},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:every test that ran passed", "1:a test failed, or a transport named with --transport is"
+                + " not available", "2:a usage or configuration error"},
+        footer = {"%nExamples:", "  portals tck                                   # every transport found",
+            "  portals tck --transport udp --report /tmp/tck",
+            "  portals tck -cp my-transport.jar --transport mine   # a third-party transport"})
+public final class TckCommand implements Callable<Integer> {
+
+    @Option(names = "--transport", paramLabel = "NAME",
+            description = "a transport to run on (repeatable); default: every transport on the class path")
+    List<String> transports = new ArrayList<>();
+
+    @Option(names = "--report", paramLabel = "DIR", defaultValue = "tck-report",
+            description = "where the reports go (default: ${DEFAULT-VALUE}): index.html, junit/NAME/*.xml, tck-NAME.tap")
+    Path reportDir = Path.of("tck-report");
+
+    @Option(names = {"-cp", "--class-path"}, paramLabel = "PATH", defaultValue = "",
+            description = "jars or folders (':'-separated) with more transport providers, e.g. your own")
+    String classPath = "";
+
+    @Option(names = "--assertion", paramLabel = "ID", split = ",",
+            description = "run only the tests naming these assertion ids (e.g. P-061,I-017)")
+    List<String> assertions = new ArrayList<>();
+
+    @Option(names = "--patience", paramLabel = "SECONDS", defaultValue = "10",
+            description = "how long a test waits for what must come (default: ${DEFAULT-VALUE})")
+    double patienceSeconds = 10;
+
+    @Option(names = "--screenshot", description = "also save index.png, a picture of the HTML report taken by a"
+            + " headless Chromium (apt-get install chromium, or PORTALS3J_CHROMIUM=PATH)")
+    boolean screenshot;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!(patienceSeconds > 0)) {
+            throw new LauncherException("--patience must be a positive number of seconds, not " + patienceSeconds);
+        }
+        for (String id : assertions) {
+            if (!id.matches("[PI]-\\d{3}")) {
+                throw new LauncherException("--assertion takes ids like P-061 or I-017, not '" + id + "'");
+            }
+        }
+        @Nullable Chromium browser = null;
+        if (screenshot) {
+            try {
+                browser = Chromium.find(); // before the run: a missing browser is a set-up error, found at once
+            } catch (ChromiumException e) {
+                throw new LauncherException("--screenshot: " + e.getMessage());
+            }
+        }
+        try {
+            Files.createDirectories(reportDir);
+        } catch (IOException e) {
+            throw new LauncherException("cannot create the report folder " + reportDir + ": " + e.getMessage());
+        }
+        ClassLoader previous = Thread.currentThread().getContextClassLoader();
+        Thread.currentThread().setContextClassLoader(MainClasses.loader(classPath));
+        TckResult result;
+        try {
+            result = TckRunner.builder()
+                    .transports(transports)
+                    .assertions(Set.copyOf(assertions))
+                    .patience(Duration.ofMillis(Math.round(patienceSeconds * 1000)))
+                    .junitXml(reportDir.resolve("junit"))
+                    .listener(ProgressBar.onStandardOutput())
+                    .build().run();
+        } finally {
+            Thread.currentThread().setContextClassLoader(previous);
+        }
+        ConsoleMatrix.print(result, System.out);
+        TapReport.write(result, reportDir);
+        Path html = reportDir.resolve("index.html").toAbsolutePath();
+        HtmlReport.write(result, html);
+        boolean screenshotFailed = false;
+        if (browser != null) {
+            Path png = reportDir.resolve("index.png").toAbsolutePath();
+            try {
+                browser.screenshot(html, png, 1400, 2000);
+                System.out.println("Screenshot: " + png);
+            } catch (ChromiumException e) {
+                System.err.println("portals tck: no screenshot: " + e.getMessage());
+                screenshotFailed = true;
+            }
+        }
+        System.out.println("HTML report: " + html);
+        boolean namedUnavailable = !transports.isEmpty() && result.runs().stream().anyMatch(r -> !r.available());
+        return result.anyFailed() || namedUnavailable || screenshotFailed
+                || result.runs().stream().noneMatch(TransportRun::available) ? 1 : 0;
+    }
+}

@@ -1,0 +1,152 @@
+package org.portals3j.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.portals3j.launcher.thirdparty.AbsentLibraryTransportProvider;
+import org.portals3j.launcher.thirdparty.ThirdPartyTransportProvider;
+
+/** {@code portals tck} and {@code portals info} as a user runs them: a real launcher JVM each time. */
+class TckCommandTest {
+    @TempDir
+    @SuppressWarnings("initialization.field.uninitialized") // JUnit injects it before each test
+    Path dir;
+
+    private static LauncherProcess ran(String... args) throws Exception {
+        LauncherProcess run = LauncherProcess.start(args);
+        run.await();
+        return run;
+    }
+
+    @Test
+    void aPassingRunExitsZeroShowsTheMatrixAndWritesHtmlJunitXmlAndTap() throws Exception {
+        Path report = dir.resolve("report");
+        LauncherProcess run = ran("tck", "--transport", "inmem", "--assertion", "P-001,P-061,I-017",
+                "--report", report.toString());
+        assertThat(run.process.exitValue()).as("stdout %s stderr %s", run.out, run.err).isZero();
+        assertThat(run.out).anyMatch(l -> l.matches("Running \\d+ tests on inmem"))
+                .anyMatch(l -> l.matches("inmem: \\d+ passed, 0 failed, 0 skipped in .*"))
+                .anyMatch(l -> l.matches("  Initialisation +1 ok  5 not run"))
+                .anyMatch(l -> l.matches("  Isochrons +[1-7] ok.*"))
+                .anyMatch(l -> l.matches("  Event queues +20 not run"))
+                .last().isEqualTo("HTML report: " + report.resolve("index.html").toAbsolutePath());
+        assertThat(Files.readString(report.resolve("index.html"))).contains("P-061");
+        String tap = Files.readString(report.resolve("tck-inmem.tap"));
+        assertThat(tap).startsWith("TAP version 14\n1..").contains("ok 1 - ").doesNotContain("not ok");
+        try (var xml = Files.list(report.resolve("junit").resolve("inmem"))) {
+            Path file = xml.filter(p -> p.toString().endsWith(".xml")).findFirst().orElseThrow();
+            assertThat(Files.readString(file)).contains("<testcase").contains("failures=\"0\"");
+        }
+    }
+
+    @Test
+    void aNamedTransportThatIsNotThereIsReportedNotAvailableAndFailsTheRun() throws Exception {
+        LauncherProcess run = ran("tck", "--transport", "carrier-pigeon", "--report", dir.toString());
+        assertThat(run.process.exitValue()).isEqualTo(1);
+        assertThat(run.out).contains("carrier-pigeon: not available: no transport provider named 'carrier-pigeon'"
+                + " on the class path (found: inmem, udp)");
+        assertThat(run.out).anyMatch(l -> l.matches("  Match entries +not available"));
+        assertThat(Files.readString(dir.resolve("tck-carrier-pigeon.tap")))
+                .isEqualTo("TAP version 14\n1..0 # SKIP not available: no transport provider named 'carrier-pigeon'"
+                        + " on the class path (found: inmem, udp)\n");
+    }
+
+    @Test
+    void aThirdPartyTransportJarGivenWithCpIsListedAndChecked() throws Exception {
+        Path jar = providerJar(dir.resolve("my-transport.jar"));
+
+        LauncherProcess info = ran("info", "-cp", jar.toString());
+        assertThat(info.process.exitValue()).isZero();
+        assertThat(String.join("\n", info.out))
+                .contains("thirdparty:\n    description:  a test transport from a jar given with -cp (over inmem)\n"
+                        + "    capabilities: single-process\n    available:    yes")
+                .contains("absent-lib:\n    description:  a test transport whose native library is not installed\n"
+                        + "    capabilities: multi-process, native\n    available:    no: "
+                        + AbsentLibraryTransportProvider.REASON)
+                .contains("inmem:").contains("udp:");
+
+        LauncherProcess tck = ran("tck", "-cp", jar.toString(), "--transport", "thirdparty", "--transport", "absent-lib",
+                "--assertion", "P-001", "--report", dir.resolve("r").toString());
+        assertThat(tck.out).anyMatch(l -> l.matches("thirdparty: [1-9]\\d* passed, 0 failed, 0 skipped in .*"))
+                .contains("absent-lib: not available: " + AbsentLibraryTransportProvider.REASON);
+        assertThat(tck.process.exitValue()).as("a transport named on the command line could not be used").isEqualTo(1);
+    }
+
+    @Test
+    void screenshotSavesAPictureOfTheReport() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/chromium")),
+                "Debian's chromium is not installed ('./portals test' installs it when run as root)");
+        Path report = dir.resolve("shot");
+        LauncherProcess run = ran("tck", "--transport", "inmem", "--assertion", "P-001", "--screenshot",
+                "--report", report.toString());
+        assertThat(run.process.exitValue()).as("stdout %s stderr %s", run.out, run.err).isZero();
+        Path png = report.resolve("index.png").toAbsolutePath();
+        assertThat(run.out).contains("Screenshot: " + png);
+        byte[] bytes = Files.readAllBytes(png);
+        assertThat(bytes).hasSizeGreaterThan(10_000).startsWith(0x89, 'P', 'N', 'G');
+    }
+
+    @Test
+    void screenshotWithoutABrowserIsRefusedBeforeTheRun() throws Exception {
+        LauncherProcess run = LauncherProcess.startWithEnv(java.util.Map.of("PORTALS3J_CHROMIUM", "/nonexistent/chromium"),
+                "tck", "--screenshot", "--report", dir.toString());
+        run.await();
+        assertThat(run.process.exitValue()).isEqualTo(2);
+        assertThat(run.err).containsExactly("portals tck: --screenshot: PORTALS3J_CHROMIUM names /nonexistent/chromium,"
+                + " which is not an executable file");
+        assertThat(run.out).as("nothing ran").isEmpty();
+    }
+
+    @Test
+    void infoWithoutExtrasListsTheShippedTransportsAsAvailable() throws Exception {
+        LauncherProcess info = ran("info");
+        assertThat(info.process.exitValue()).isZero();
+        assertThat(info.out).containsSubsequence("inmem:", "    available:    yes", "udp:", "    available:    yes");
+    }
+
+    @Test
+    void badOptionsAreOneLineUsageErrors() throws Exception {
+        LauncherProcess badId = ran("tck", "--assertion", "X-1", "--report", dir.toString());
+        assertThat(badId.process.exitValue()).isEqualTo(2);
+        assertThat(badId.err).containsExactly("portals tck: --assertion takes ids like P-061 or I-017, not 'X-1'");
+        LauncherProcess badPatience = ran("tck", "--patience", "0", "--report", dir.toString());
+        assertThat(badPatience.process.exitValue()).isEqualTo(2);
+        assertThat(badPatience.err).containsExactly("portals tck: --patience must be a positive number of seconds, not 0.0");
+        LauncherProcess unknown = ran("tck", "--frobnicate");
+        assertThat(unknown.process.exitValue()).isEqualTo(2);
+        assertThat(unknown.err).hasSize(1).first().asString().contains("Unknown option: '--frobnicate'")
+                .endsWith("(see: portals tck --help)");
+    }
+
+    @Test
+    void everyCommandHasHelpThatExitsZero() throws Exception {
+        for (String command : new String[] {"tck", "info", "run"}) {
+            LauncherProcess help = ran(command, "--help");
+            assertThat(help.process.exitValue()).isZero();
+            assertThat(help.out).first().asString().startsWith("Usage: portals " + command);
+        }
+        LauncherProcess top = ran("--help");
+        assertThat(top.process.exitValue()).isZero();
+        assertThat(String.join("\n", top.out)).contains("tck").contains("info").contains("run");
+    }
+
+    /** A jar holding only a services file that names the two test providers, as a transport author ships it. */
+    private static Path providerJar(Path jar) throws IOException {
+        try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file)) {
+            out.putNextEntry(new JarEntry("META-INF/services/org.portals3j.transport.TransportProvider"));
+            out.write((ThirdPartyTransportProvider.class.getName() + "\n"
+                    + AbsentLibraryTransportProvider.class.getName() + "\n").getBytes(StandardCharsets.UTF_8));
+            out.closeEntry();
+        }
+        return jar;
+    }
+}

@@ -1,9 +1,7 @@
 package org.portals3j.tck.report;
 
 import java.io.PrintStream;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import org.portals3j.tck.catalogue.Assertion;
 import org.portals3j.tck.catalogue.Spec;
 import org.portals3j.tck.catalogue.Testability;
@@ -62,12 +60,8 @@ public final class ConsoleMatrix {
         if (!run.available()) {
             return "not available";
         }
-        Map<Verdict, Integer> counts = new EnumMap<>(Verdict.class);
-        for (Assertion a : result.catalogue().of(spec)) {
-            if (a.area().equals(area) && a.testability() == Testability.KIT) {
-                counts.merge(result.verdict(a, run), 1, Integer::sum);
-            }
-        }
+        List<Assertion> inArea = result.catalogue().of(spec).stream().filter(a -> a.area().equals(area)).toList();
+        VerdictCounts counts = VerdictCounts.of(result, inArea, run);
         StringBuilder cell = new StringBuilder();
         append(cell, counts, Verdict.PASSED, "ok");
         append(cell, counts, Verdict.FAILED, "FAILED");
@@ -76,8 +70,8 @@ public final class ConsoleMatrix {
         return cell.isEmpty() ? "-" : cell.toString();
     }
 
-    private static void append(StringBuilder cell, Map<Verdict, Integer> counts, Verdict v, String word) {
-        int n = counts.getOrDefault(v, 0);
+    private static void append(StringBuilder cell, VerdictCounts counts, Verdict v, String word) {
+        int n = counts.get(v);
         if (n > 0) {
             cell.append(cell.isEmpty() ? "" : "  ").append(n).append(' ').append(word);
         }

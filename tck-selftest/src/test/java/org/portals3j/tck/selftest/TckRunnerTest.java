@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Collectors;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,6 +31,7 @@ import org.portals3j.tck.selftest.fixtures.OutcomesFixture;
 /** The runner turns what JUnit reports into outcomes and verdicts without losing or inventing any. */
 class TckRunnerTest {
     @TempDir
+    @SuppressWarnings("initialization.static.field.uninitialized") // JUnit injects it before @BeforeAll
     static Path dir;
 
     private static TckResult result = new TckResult(Catalogue.builtIn(), List.of(), List.of());
@@ -124,8 +126,10 @@ class TckRunnerTest {
 
     @Test
     void theRunLeavesTheKitPropertiesAsItFoundThem() {
-        assertThat(System.getProperty(TckTransport.PATIENCE_PROPERTY)).isEqualTo(patienceBefore);
-        assertThat(System.getProperty(TckTransport.PROPERTY)).isEqualTo(transportBefore);
+        assertThat(Objects.toString(System.getProperty(TckTransport.PATIENCE_PROPERTY), "(unset)"))
+                .isEqualTo(Objects.toString(patienceBefore, "(unset)"));
+        assertThat(Objects.toString(System.getProperty(TckTransport.PROPERTY), "(unset)"))
+                .isEqualTo(Objects.toString(transportBefore, "(unset)"));
     }
 
     @Test

@@ -200,7 +200,11 @@ final class InMemoryEndpoint implements Transport {
                     }
                 }
             } finally {
-                DRAINING.setRelease(drain, 0); // also when a delivery throws: never stall the endpoint
+                // Also when a delivery throws: never stall the endpoint. A full (volatile) store, not a
+                // release: the inboxEmpty() load below must not be reordered before it, or a sender that
+                // queued meanwhile and saw the flag still set would strand its message (Dekker's
+                // store-load pattern; x86 reorders a plain store with a later load).
+                DRAINING.setVolatile(drain, 0);
             }
         } while (handler != null && !closed && !inboxEmpty() && tryAcquireDrain());
     }

@@ -9,5 +9,12 @@ public enum TransportCapability {
     /** The payload moves from the source segment straight into the destination segment (one copy). */
     SINGLE_COPY,
     /** The transport goes through native code (Panama FFM). */
-    NATIVE
+    NATIVE,
+    /**
+     * {@link Transport#send} hands the message to the target's handler before it returns, unless another
+     * thread is delivering to that target at that moment, and then that thread delivers it before it lets
+     * go. Once every sending call has returned, nothing is in flight. Tests use it to know that what has not
+     * happened will not happen, and that work issued by one call cannot interleave with another's.
+     */
+    INLINE_DELIVERY
 }

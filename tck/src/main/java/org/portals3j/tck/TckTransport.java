@@ -1,6 +1,10 @@
 package org.portals3j.tck;
 
 import java.time.Duration;
+import java.util.Set;
+import org.portals3j.transport.TransportCapability;
+import org.portals3j.transport.TransportProvider;
+import org.portals3j.transport.Transports;
 
 /** Which transport the kit runs against, and how long it waits for things that take time on it. */
 public final class TckTransport {
@@ -34,11 +38,24 @@ public final class TckTransport {
         }
     }
 
+    /** What the transport under test advertises; empty when no provider of that name is on the class path. */
+    public static Set<TransportCapability> capabilities() {
+        return Transports.find(name()).map(TransportProvider::capabilities).orElse(Set.of());
+    }
+
     /**
-     * How long to watch for an event that must not come. The in-memory transport delivers inline, so
-     * everything that will happen has happened when a call returns; other transports get time.
+     * Whether the transport under test delivers inline ({@link TransportCapability#INLINE_DELIVERY}): the kit
+     * asks the capability, never the name, so a third-party transport is judged by what it promises.
+     */
+    public static boolean deliversInline() {
+        return capabilities().contains(TransportCapability.INLINE_DELIVERY);
+    }
+
+    /**
+     * How long to watch for an event that must not come. A transport that delivers inline has done
+     * everything it will do when a call returns; other transports get time.
      */
     public static Duration quietPeriod() {
-        return name().equals("inmem") ? Duration.ofMillis(5) : Duration.ofMillis(200);
+        return deliversInline() ? Duration.ofMillis(5) : Duration.ofMillis(200);
     }
 }

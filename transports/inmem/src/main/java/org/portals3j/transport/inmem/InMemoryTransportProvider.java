@@ -26,7 +26,8 @@ public final class InMemoryTransportProvider implements TransportProvider {
 
     @Override
     public Set<TransportCapability> capabilities() {
-        return EnumSet.of(TransportCapability.SINGLE_PROCESS, TransportCapability.SINGLE_COPY);
+        return EnumSet.of(TransportCapability.SINGLE_PROCESS, TransportCapability.SINGLE_COPY,
+                TransportCapability.INLINE_DELIVERY);
     }
 
     @Override

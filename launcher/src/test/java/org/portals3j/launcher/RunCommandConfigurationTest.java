@@ -89,7 +89,7 @@ class RunCommandConfigurationTest {
                 .contains("-cp, --class-path=PATH").contains("Exit status");
         LauncherProcess nothing = ran();
         assertThat(nothing.process.exitValue()).isEqualTo(2);
-        assertThat(nothing.err).containsExactly("portals: a command is missing (portals run, ...)");
+        assertThat(nothing.err).containsExactly("portals: a command is missing: portals run, portals tck or portals info (see: portals --help)");
         LauncherProcess unknown = ran("run", "-n", "1", "--frobnicate", Hello.class.getName());
         assertThat(unknown.process.exitValue()).isEqualTo(2);
         assertThat(unknown.err).containsExactly("portals run: Unknown option: '--frobnicate' (see: portals run --help)");

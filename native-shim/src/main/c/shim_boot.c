@@ -172,6 +172,12 @@ static int boot(void) {
     jclass bootstrap = (*env)->FindClass(env, "org/portals3j/shim/ShimBootstrap");
     if (bootstrap == NULL) {
         describe_exception(env, why, sizeof why);
+        if (strstr(why, "UnsupportedClassVersionError") != NULL) {
+            say("cannot start the Portals engine: the JDK at %s (from %s) is too old; set PORTALS3J_JAVA_HOME to a"
+                " JDK 25 or newer", home, home_from);
+            (*vm)->DetachCurrentThread(vm);
+            return -1;
+        }
         say("cannot start the Portals engine: class org.portals3j.shim.ShimBootstrap cannot be loaded (%s) from"
             " the class path %s; set PORTALS3J_CLASSPATH to the Portals3J launcher jar, and PORTALS3J_JAVA_HOME"
             " to a JDK 25 or newer", why, class_path);

@@ -16,6 +16,8 @@
 #define FIELD(type, member) \
     printf("field %s %s %zu %zu\n", #type, #member, offsetof(type, member), sizeof(((type *) 0)->member))
 #define CONST(name) printf("const %s %lld\n", #name, (long long) (name))
+/* an all-ones 32-bit unsigned wildcard, as the signed int the Java side holds */
+#define CONST_I32(name) printf("const %s %d\n", #name, (int) (int32_t) (name))
 
 int main(void) {
     STRUCT(ptl_process_id_t);
@@ -103,10 +105,9 @@ int main(void) {
     CONST(PTL_EVENT_REPLY_START); CONST(PTL_EVENT_REPLY_END); CONST(PTL_EVENT_REPLY_FAIL);
     CONST(PTL_EVENT_SEND_START); CONST(PTL_EVENT_SEND_END); CONST(PTL_EVENT_SEND_FAIL);
     CONST(PTL_EVENT_ACK); CONST(PTL_EVENT_UNLINK);
-    /* other constants; the all-ones wildcards as the signed 32-bit values Java sees */
+    /* other constants */
     CONST(PTL_EQ_NONE); CONST(PTL_MD_NONE); CONST(PTL_IFACE_DEFAULT);
-    CONST((int32_t) PTL_NID_ANY); CONST((int32_t) PTL_PID_ANY); CONST((int32_t) PTL_UID_ANY);
-    CONST((int32_t) PTL_PT_INDEX_ANY);
+    CONST_I32(PTL_NID_ANY); CONST_I32(PTL_PID_ANY); CONST_I32(PTL_UID_ANY); CONST_I32(PTL_PT_INDEX_ANY);
     CONST(PTL_MD_OP_PUT); CONST(PTL_MD_OP_GET); CONST(PTL_MD_MANAGE_REMOTE); CONST(PTL_MD_TRUNCATE);
     CONST(PTL_MD_ACK_DISABLE); CONST(PTL_MD_THRESH_INF);
     CONST(PTL_SR_DROP_COUNT); CONST(PTL_SR_DROP_INV_PORTAL); CONST(PTL_SR_DROP_ACL); CONST(PTL_SR_DROP_NO_MATCH);

@@ -44,7 +44,7 @@ final class CBuild {
     /** Compiles src/test/c/NAME.c into target/c-tests/NAME; fails the test with the compiler's output if it cannot. */
     static Path compile(String name) throws IOException, InterruptedException {
         Path exe = OUT.resolve(name);
-        Outcome o = portalscc("-Wall", "-Wextra", "-Werror", "-I" + SOURCES, "-I" + INTERNAL,
+        Outcome o = portalscc("-pthread", "-Wall", "-Wextra", "-Werror", "-I" + SOURCES, "-I" + INTERNAL,
                 SOURCES.resolve(name + ".c").toString(), "-o", exe.toString());
         if (o.status() != 0) {
             throw new AssertionError("portalscc could not compile " + name + ".c:\n" + o.all());

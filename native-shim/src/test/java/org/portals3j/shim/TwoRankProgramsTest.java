@@ -16,7 +16,7 @@ class TwoRankProgramsTest {
 
     @ParameterizedTest(name = "{0} passes on two ranks")
     @ValueSource(strings = {"put_pingpong", "get_reply", "manage_remote", "truncate", "threshold_unlink", "acl_drop",
-        "eq_overflow", "me_insert", "match_bits", "return_codes", "threads"})
+        "eq_overflow", "me_insert", "match_bits", "return_codes", "threads", "bench_pingpong"})
     void cProgramPassesEveryCheckOnTwoRanksOverUdp(String name) throws Exception {
         Path program = CBuild.compile(name);
         List<CJob.Rank> ranks = CJob.run(program, 2);

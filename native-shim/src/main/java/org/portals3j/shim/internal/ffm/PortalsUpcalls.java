@@ -37,9 +37,19 @@ final class PortalsUpcalls {
     private static final int FAIL = CConstants.FAIL;
 
     /** The event each C thread's PtlEQGet/PtlEQWait fills before it is copied out: no allocation per event. */
-    private static final ThreadLocal<Event> EVENT = ThreadLocal.withInitial(Event::new);
+    private static final ThreadLocal<@Nullable Event> EVENT = new ThreadLocal<>();
 
     private PortalsUpcalls() {
+    }
+
+    /** This thread's event, made on its first PtlEQGet/PtlEQWait. */
+    private static Event event() {
+        @Nullable Event e = EVENT.get();
+        if (e == null) {
+            e = new Event();
+            EVENT.set(e);
+        }
+        return e;
     }
 
     static int init(long maxInterfaces) {
@@ -364,7 +374,7 @@ final class PortalsUpcalls {
             if (event == 0L) {
                 return SEGV;
             }
-            Event e = EVENT.get();
+            Event e = event();
             ReturnCode rc = p.eqGet(new EqHandle(eq), e);
             if (rc != ReturnCode.EQ_EMPTY) {
                 CStructs.writeEvent(event, e);
@@ -384,7 +394,7 @@ final class PortalsUpcalls {
             if (event == 0L) {
                 return SEGV;
             }
-            Event e = EVENT.get();
+            Event e = event();
             ReturnCode rc = p.eqWait(new EqHandle(eq), e);
             CStructs.writeEvent(event, e);
             return rc.value();

@@ -75,9 +75,19 @@ static void describe_exception(JNIEnv *env, char *out, size_t size) {
     }
 }
 
+/* Set when the JVM itself ends the process (System.exit, e.g. the job's rendezvous was lost): the C exit
+ * handlers then run in the JVM's own exit path, where no upcall may be made. */
+static atomic_int jvm_exiting;
+
+static void jvm_exit_hook(jint status) {
+    (void) status;
+    atomic_store(&jvm_exiting, 1);
+}
+
+/* atexit: the program is ending; the engine finalises the library and leaves the job (peers are told). */
 static void at_exit(void) {
     const ptl_shim_table_t *t = atomic_load_explicit(&ready_table, memory_order_acquire);
-    if (t != NULL) {
+    if (t != NULL && !atomic_load(&jvm_exiting)) {
         t->at_exit();
     }
 }
@@ -135,11 +145,14 @@ static int boot(void) {
             return -1;
         }
         JavaVMOption options[MAX_JVM_OPTIONS];
+        memset(options, 0, sizeof options);
         int n = 0;
         options[n++].optionString = cp_option;
         options[n++].optionString = "--enable-native-access=ALL-UNNAMED";
         /* The C program keeps its signal handlers (SIGINT, SIGTERM, SIGHUP, SIGQUIT). */
         options[n++].optionString = "-Xrs";
+        options[n].optionString = "exit";
+        options[n++].extraInfo = (void *) jvm_exit_hook;
         /* PORTALS3J_JVM_OPTIONS: more options, separated by spaces (e.g. -Xmx1g). */
         static char extra[8192];
         snprintf(extra, sizeof extra, "%s", env_or("PORTALS3J_JVM_OPTIONS", ""));
@@ -147,13 +160,10 @@ static int boot(void) {
         for (char *o = strtok_r(extra, " \t", &save); o != NULL; o = strtok_r(NULL, " \t", &save)) {
             if (n == MAX_JVM_OPTIONS) {
                 say("cannot start the Portals engine: more than %d options in PORTALS3J_JVM_OPTIONS",
-                    MAX_JVM_OPTIONS - 3);
+                    MAX_JVM_OPTIONS - 4);
                 return -1;
             }
             options[n++].optionString = o;
-        }
-        for (int i = 0; i < n; i++) {
-            options[i].extraInfo = NULL;
         }
         JavaVMInitArgs args;
         args.version = JNI_VERSION_10;

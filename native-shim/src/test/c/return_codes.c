@@ -35,6 +35,9 @@ int main(void) {
     OK(PtlInit(&max_interfaces)); /* any number of times (L2629) */
     ptltest_rank = ptl_rt_rank();
     CHECK(ptl_rt_process_id(ptl_rt_rank(), &self) == 0);
+    CHECK(ptl_rt_process_id(-1, &self) < 0);             /* each prints why on stderr */
+    CHECK(ptl_rt_process_id(ptl_rt_size(), &self) < 0);
+    CHECK(ptl_rt_process_id(0, NULL) < 0);
 
     /* PtlNIInit */
     CHECK_RC(PTL_SEGV, PtlNIInit(PTL_IFACE_DEFAULT, PTL_PID_ANY, NULL, NULL, &ni));

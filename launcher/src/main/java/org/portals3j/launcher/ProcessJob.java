@@ -2,7 +2,6 @@ package org.portals3j.launcher;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,27 +29,21 @@ final class ProcessJob {
     private final JobKey key;
     private final String transport;
     private final Map<String, String> options;
-    private final String userClassPath;
-    private final List<String> jvmOptions;
     private final int port;
-    private final String mainClass;
-    private final List<String> args;
+    private final RankCommand command;
     private final Duration grace;
     private final List<Process> ranks = new ArrayList<>();
     private volatile boolean stopping;
 
-    ProcessJob(int size, String jobId, JobKey key, String transport, Map<String, String> options, String userClassPath,
-               List<String> jvmOptions, int port, String mainClass, List<String> args, Duration grace) {
+    ProcessJob(int size, String jobId, JobKey key, String transport, Map<String, String> options, int port,
+               RankCommand command, Duration grace) {
         this.size = size;
         this.jobId = jobId;
         this.key = key;
         this.transport = transport;
         this.options = options;
-        this.userClassPath = userClassPath;
-        this.jvmOptions = jvmOptions;
         this.port = port;
-        this.mainClass = mainClass;
-        this.args = args;
+        this.command = command;
         this.grace = grace;
     }
 
@@ -131,20 +124,9 @@ final class ProcessJob {
     }
 
     private Process start(int rank, RendezvousAddress rendezvous) throws IOException {
-        String launcherClassPath = System.getProperty("java.class.path", "");
-        String classPath = userClassPath.isBlank() ? launcherClassPath
-                : launcherClassPath + java.io.File.pathSeparator + userClassPath;
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("--enable-native-access=ALL-UNNAMED");
-        cmd.addAll(jvmOptions);
-        cmd.add("-cp");
-        cmd.add(classPath);
-        cmd.add(RankMain.class.getName());
-        cmd.add(mainClass);
-        cmd.addAll(args);
-        ProcessBuilder pb = new ProcessBuilder(cmd);
+        ProcessBuilder pb = new ProcessBuilder(command.command());
         Map<String, String> env = pb.environment();
+        env.putAll(command.environment());
         env.put(JobRuntime.RANK, Integer.toString(rank));
         env.put(JobRuntime.SIZE, Integer.toString(size));
         env.put(JobRuntime.RENDEZVOUS, rendezvous.toString());

@@ -1,6 +1,7 @@
 package org.portals3j.launcher;
 
 import java.lang.reflect.Method;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -22,18 +23,22 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code portals run -n N [--transport NAME] [-cp PATH] -- MAINCLASS [ARGS]}: runs a job of N ranks.
- * See the package documentation for the environment each rank gets and the exit-status rules.
+ * {@code portals run -n N [--transport NAME] [-cp PATH] -- MAINCLASS|PROGRAM [ARGS]}: runs a job of N ranks,
+ * of a Java main class or of a native program linked with libportals3 (the Portals C API). See the package
+ * documentation for the environment each rank gets and the exit-status rules.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs MAINCLASS as a job of N ranks: N JVMs on any transport but inmem, N threads of this"
                 + " JVM on inmem. Each output line is prefixed with its rank ([2] ...). A rank joins its job with"
                 + " org.portals3j.runtime.JobRuntime.join().",
+            "Runs PROGRAM (./prog: a C program linked with libportals3, e.g. built with portalscc) as N processes;"
+                + " its Portals calls start the Java engine inside it. -cp and --jvm-option reach that engine.",
             "Exit status: 0 if every rank exits 0; else the status of the first rank that failed (128+N for a"
                 + " rank killed by signal N), and the other ranks are stopped; 2 for a usage or configuration error."},
         exitCodeListHeading = "%nExit status:%n",
         footer = {"%nExamples:", "  portals run -n 4 -cp app.jar -- com.example.Main --size 1M",
-            "  portals run -n 3 --transport inmem -cp target/classes com.example.Main"})
+            "  portals run -n 3 --transport inmem -cp target/classes com.example.Main",
+            "  portals run -n 2 -- ./pingpong 1000"})
 public final class RunCommand implements Callable<Integer> {
 
     @Option(names = {"-n", "--np"}, required = true, paramLabel = "N", description = "number of ranks (1 or more)")
@@ -63,7 +68,8 @@ public final class RunCommand implements Callable<Integer> {
             description = "how long stopped ranks get after SIGTERM before SIGKILL (default: ${DEFAULT-VALUE})")
     double graceSeconds = 5;
 
-    @Parameters(index = "0", paramLabel = "MAINCLASS", description = "the ranks' main class")
+    @Parameters(index = "0", paramLabel = "MAINCLASS|PROGRAM",
+            description = "the ranks' main class, or a program (a path with a '/', or a name on PATH)")
     String mainClass = "";
 
     @Parameters(index = "1..*", paramLabel = "ARGS", description = "its arguments")
@@ -89,17 +95,44 @@ public final class RunCommand implements Callable<Integer> {
             }
         }
         ClassLoader userLoader = MainClasses.loader(classPath);
-        Method main = MainClasses.find(mainClass, userLoader);
+        @Nullable Path program = program(userLoader);
+        @Nullable Method main = program == null ? MainClasses.find(mainClass, userLoader) : null;
         checkTransport(userLoader);
         String jobId = "run-" + ProcessHandle.current().pid() + "-"
                 + HexFormat.of().toHexDigits((short) ThreadLocalRandom.current().nextInt());
         JobKey key = jobKey();
         Duration grace = Duration.ofMillis((long) (graceSeconds * 1000));
         if (transport.equals("inmem")) {
+            if (main == null) {
+                throw new LauncherException("--transport inmem runs the ranks as threads of one JVM, but " + mainClass
+                        + " is a program: it needs a process per rank; use a transport between processes, e.g."
+                        + " --transport udp (the default)");
+            }
             return new InJvmJob(ranks, jobId, key, options, userLoader, main, args, grace).run();
         }
-        return new ProcessJob(ranks, jobId, key, transport, options, classPath, jvmOptions, rendezvousPort,
-                mainClass, args, grace).run();
+        RankCommand command = program != null ? RankCommand.program(program, args, classPath, jvmOptions)
+                : RankCommand.mainClass(mainClass, args, classPath, jvmOptions);
+        return new ProcessJob(ranks, jobId, key, transport, options, rendezvousPort, command, grace).run();
+    }
+
+    /**
+     * The native program MAINCLASS|PROGRAM names, or null for a main class: a path ({@code ./prog}) is a
+     * program; a bare name is a program if no such class exists and PATH has an executable of that name.
+     */
+    private @Nullable Path program(ClassLoader userLoader) throws LauncherException {
+        if (NativePrograms.isPath(mainClass)) {
+            return NativePrograms.require(mainClass);
+        }
+        try {
+            MainClasses.find(mainClass, userLoader);
+            return null;
+        } catch (LauncherException notAClass) {
+            @Nullable Path onPath = NativePrograms.onPath(mainClass, System.getenv("PATH"));
+            if (onPath == null) {
+                throw notAClass;
+            }
+            return onPath;
+        }
     }
 
     /** The transport must be on the ranks' class path (the launcher's plus -cp) and available here. */

@@ -3,7 +3,7 @@
  * {@link org.portals3j.runtime.JobRuntime}: a rank's {@code main} calls {@code JobRuntime.join()} and gets its
  * job, rank, size and open transport endpoint, however it was started.
  *
- * <h2>{@code portals run -n N [--transport NAME] [-cp PATH] -- MAINCLASS [ARGS]}</h2>
+ * <h2>{@code portals run -n N [--transport NAME] [-cp PATH] -- MAINCLASS|PROGRAM [ARGS]}</h2>
  * <ul>
  * <li><b>Process mode</b> (every transport but {@code inmem}; the default is {@code udp}): the launcher serves
  *     the job's TCP rendezvous on {@code 127.0.0.1} (any free port, or {@code --rendezvous-port}), generates
@@ -16,6 +16,14 @@
  *     returns that rank's context). Limits: {@code System.exit} in any rank ends the whole job at once (with
  *     that status, without the launcher's report); static state is shared by the ranks; a rank that throws
  *     fails the job, and the others are interrupted and get {@code --grace} seconds to end.</li>
+ * <li><b>Native programs</b> ({@code portals run -n N -- ./prog ARGS}; a name with a {@code /}, or a name
+ *     on {@code PATH} that is no class): N processes of the program, a C program linked with libportals3.
+ *     Besides the {@code PORTALS_*} variables each gets what libportals3 needs to start the Java engine
+ *     inside it: {@code PORTALS3J_CLASSPATH} (the launcher's class path, then {@code -cp}),
+ *     {@code PORTALS3J_JAVA_HOME} (the launcher's {@code java.home}) and {@code PORTALS3J_JVM_OPTIONS} (the
+ *     {@code --jvm-option}s). Not with {@code --transport inmem} (a usage error: one process per rank is
+ *     needed). A program joins the job at its first Portals call, so until then it is not tied to the
+ *     rendezvous; the launcher still stops it when another rank fails.</li>
  * <li>Every line a rank writes is prefixed with its rank: {@code [2] hello} (stdout to stdout, stderr to
  *     stderr; a last line without newline gets one).</li>
  * </ul>

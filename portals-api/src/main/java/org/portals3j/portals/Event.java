@@ -103,6 +103,21 @@ public final class Event extends EventFields {
         return mdThreshold;
     }
 
+    /** {@code mem_desc.max_offset}. */
+    public long memDescMaxOffset() {
+        return mdMaxOffset;
+    }
+
+    /** {@code mem_desc.options}: the {@link MdOption} bits. */
+    public int memDescOptions() {
+        return mdOptions;
+    }
+
+    /** {@code mem_desc.eventq}, as the raw handle value ({@code 0} for {@link EqHandle#NONE}). */
+    public long memDescEventqValue() {
+        return mdEventq;
+    }
+
     /** {@code mem_desc.user_ptr}. */
     public @Nullable Object userPtr() {
         return mdUserPtr;

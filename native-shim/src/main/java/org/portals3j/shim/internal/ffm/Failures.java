@@ -1,0 +1,48 @@
+package org.portals3j.shim.internal.ffm;
+
+import org.portals3j.portals.PortalsException;
+import org.portals3j.transport.TransportException;
+
+/**
+ * What an exception becomes at the C boundary. An exception escaping an upcall stub ends the JVM, and
+ * the C program with it, so every upcall catches everything and returns a code instead:
+ * {@link PortalsException} its spec code; {@link OutOfMemoryError} {@code PTL_NOSPACE} ("insufficient
+ * memory"); anything else is a fault of the engine or the shim, reported on stderr with its stack trace
+ * and answered with {@code PTL_FAIL}.
+ */
+final class Failures {
+    private Failures() {
+    }
+
+    /** The {@code PTL_*} code for {@code failure} in {@code function}. Never throws. */
+    static int code(String function, Throwable failure) {
+        if (failure instanceof PortalsException e) {
+            return e.code().value();
+        }
+        if (failure instanceof OutOfMemoryError) {
+            say(function + ": out of Java heap memory (set PORTALS3J_JVM_OPTIONS=-Xmx...)");
+            return CConstants.NOSPACE;
+        }
+        if (failure instanceof TransportException) {
+            say(function + ": " + failure.getMessage());
+            return CConstants.FAIL;
+        }
+        try {
+            System.err.println("libportals3: " + function + " failed inside the Java engine (a Portals3J bug):");
+            failure.printStackTrace();
+        } catch (Throwable ignored) {
+            // nothing more can be done: the code still reaches the caller
+        }
+        return CConstants.FAIL;
+    }
+
+    /** One line on stderr, prefixed as the C side's messages are. Never throws. */
+    static void say(String message) {
+        try {
+            System.err.println("libportals3: " + message);
+            System.err.flush();
+        } catch (Throwable ignored) {
+            // stderr is gone: nothing to tell
+        }
+    }
+}

@@ -1,0 +1,2 @@
+/** The C process's one Portals library and its place in the job (internal to the native shim). */
+package org.portals3j.shim.internal;

@@ -1,0 +1,119 @@
+/*
+ * layout_check: prints what the C compiler makes of every struct and constant the shim shares with the
+ * Java side, one per line, for LayoutTest to compare with the FFM layouts (CStructs, ShimTable) and the
+ * Java constants:
+ *   struct NAME SIZE
+ *   field NAME MEMBER OFFSET SIZE
+ *   const NAME VALUE
+ */
+#include <stddef.h>
+#include <stdio.h>
+
+#include <portals3.h>
+#include "shim_table.h"
+
+#define STRUCT(type) printf("struct %s %zu\n", #type, sizeof(type))
+#define FIELD(type, member) \
+    printf("field %s %s %zu %zu\n", #type, #member, offsetof(type, member), sizeof(((type *) 0)->member))
+#define CONST(name) printf("const %s %lld\n", #name, (long long) (name))
+/* an all-ones 32-bit unsigned wildcard, as the signed int the Java side holds */
+#define CONST_I32(name) printf("const %s %d\n", #name, (int) (int32_t) (name))
+
+int main(void) {
+    STRUCT(ptl_process_id_t);
+    FIELD(ptl_process_id_t, nid);
+    FIELD(ptl_process_id_t, pid);
+
+    STRUCT(ptl_ni_limits_t);
+    FIELD(ptl_ni_limits_t, max_match_entries);
+    FIELD(ptl_ni_limits_t, max_mem_descriptors);
+    FIELD(ptl_ni_limits_t, max_event_queues);
+    FIELD(ptl_ni_limits_t, max_atable_index);
+    FIELD(ptl_ni_limits_t, max_ptable_index);
+
+    STRUCT(ptl_md_t);
+    FIELD(ptl_md_t, start);
+    FIELD(ptl_md_t, length);
+    FIELD(ptl_md_t, threshold);
+    FIELD(ptl_md_t, max_offset);
+    FIELD(ptl_md_t, options);
+    FIELD(ptl_md_t, user_ptr);
+    FIELD(ptl_md_t, eventq);
+
+    STRUCT(ptl_event_t);
+    FIELD(ptl_event_t, type);
+    FIELD(ptl_event_t, initiator);
+    FIELD(ptl_event_t, uid);
+    FIELD(ptl_event_t, portal);
+    FIELD(ptl_event_t, match_bits);
+    FIELD(ptl_event_t, rlength);
+    FIELD(ptl_event_t, mlength);
+    FIELD(ptl_event_t, offset);
+    FIELD(ptl_event_t, md_handle);
+    FIELD(ptl_event_t, mem_desc);
+    FIELD(ptl_event_t, hdr_data);
+    FIELD(ptl_event_t, link);
+    FIELD(ptl_event_t, ni_fail_type);
+    FIELD(ptl_event_t, sequence);
+
+    STRUCT(ptl_shim_table_t);
+    FIELD(ptl_shim_table_t, abi_version);
+    FIELD(ptl_shim_table_t, table_size);
+    FIELD(ptl_shim_table_t, init);
+    FIELD(ptl_shim_table_t, fini);
+    FIELD(ptl_shim_table_t, ni_init);
+    FIELD(ptl_shim_table_t, ni_fini);
+    FIELD(ptl_shim_table_t, ni_status);
+    FIELD(ptl_shim_table_t, ni_dist);
+    FIELD(ptl_shim_table_t, ni_handle);
+    FIELD(ptl_shim_table_t, get_uid);
+    FIELD(ptl_shim_table_t, get_id);
+    FIELD(ptl_shim_table_t, me_attach);
+    FIELD(ptl_shim_table_t, me_attach_any);
+    FIELD(ptl_shim_table_t, me_insert);
+    FIELD(ptl_shim_table_t, me_unlink);
+    FIELD(ptl_shim_table_t, md_attach);
+    FIELD(ptl_shim_table_t, md_bind);
+    FIELD(ptl_shim_table_t, md_unlink);
+    FIELD(ptl_shim_table_t, md_update);
+    FIELD(ptl_shim_table_t, eq_alloc);
+    FIELD(ptl_shim_table_t, eq_free);
+    FIELD(ptl_shim_table_t, eq_get);
+    FIELD(ptl_shim_table_t, eq_wait);
+    FIELD(ptl_shim_table_t, ac_entry);
+    FIELD(ptl_shim_table_t, put);
+    FIELD(ptl_shim_table_t, get);
+    FIELD(ptl_shim_table_t, rt_rank);
+    FIELD(ptl_shim_table_t, rt_size);
+    FIELD(ptl_shim_table_t, rt_process_id);
+    FIELD(ptl_shim_table_t, rt_barrier);
+    FIELD(ptl_shim_table_t, at_exit);
+    CONST(PTL_SHIM_ABI_VERSION);
+
+    /* return codes */
+    CONST(PTL_OK); CONST(PTL_AC_INV_INDEX); CONST(PTL_EQ_DROPPED); CONST(PTL_EQ_EMPTY); CONST(PTL_FAIL);
+    CONST(PTL_ILL_MD); CONST(PTL_INIT_DUP); CONST(PTL_INIT_INV); CONST(PTL_INUSE); CONST(PTL_INV_ASIZE);
+    CONST(PTL_INV_EQ); CONST(PTL_INV_HANDLE); CONST(PTL_INV_MD); CONST(PTL_INV_ME); CONST(PTL_INV_NI);
+    CONST(PTL_INV_PROC); CONST(PTL_INV_PTINDEX); CONST(PTL_INV_REG); CONST(PTL_INV_SR_INDX);
+    CONST(PTL_ML_TOOLONG); CONST(PTL_MD_INUSE); CONST(PTL_NOINIT); CONST(PTL_NOSPACE); CONST(PTL_NOUPDATE);
+    CONST(PTL_PT_FULL); CONST(PTL_SEGV); CONST(PTL_PT_INV_INDEX);
+    /* enums */
+    CONST(PTL_RETAIN); CONST(PTL_UNLINK); CONST(PTL_INS_BEFORE); CONST(PTL_INS_AFTER);
+    CONST(PTL_ACK_REQ); CONST(PTL_NOACK_REQ);
+    CONST(PTL_EVENT_GET_START); CONST(PTL_EVENT_GET_END); CONST(PTL_EVENT_GET_FAIL);
+    CONST(PTL_EVENT_PUT_START); CONST(PTL_EVENT_PUT_END); CONST(PTL_EVENT_PUT_FAIL);
+    CONST(PTL_EVENT_REPLY_START); CONST(PTL_EVENT_REPLY_END); CONST(PTL_EVENT_REPLY_FAIL);
+    CONST(PTL_EVENT_SEND_START); CONST(PTL_EVENT_SEND_END); CONST(PTL_EVENT_SEND_FAIL);
+    CONST(PTL_EVENT_ACK); CONST(PTL_EVENT_UNLINK);
+    /* other constants */
+    CONST(PTL_EQ_NONE); CONST(PTL_MD_NONE); CONST(PTL_IFACE_DEFAULT);
+    CONST_I32(PTL_NID_ANY); CONST_I32(PTL_PID_ANY); CONST_I32(PTL_UID_ANY); CONST_I32(PTL_PT_INDEX_ANY);
+    CONST(PTL_MD_OP_PUT); CONST(PTL_MD_OP_GET); CONST(PTL_MD_MANAGE_REMOTE); CONST(PTL_MD_TRUNCATE);
+    CONST(PTL_MD_ACK_DISABLE); CONST(PTL_MD_THRESH_INF);
+    CONST(PTL_SR_DROP_COUNT); CONST(PTL_SR_DROP_INV_PORTAL); CONST(PTL_SR_DROP_ACL); CONST(PTL_SR_DROP_NO_MATCH);
+    CONST(PTL_SR_DROP_STALE_MD); CONST(PTL_SR_DROP_ACK_NO_EQ); CONST(PTL_SR_DROP_WRONG_PID);
+    CONST(PTL_SR_DROP_MALFORMED); CONST(PTL_SR_EVENTS_DROPPED); CONST(PTL_SR_PUTS_RECEIVED);
+    CONST(PTL_SR_GETS_RECEIVED); CONST(PTL_SR_BYTES_RECEIVED); CONST(PTL_SR_BYTES_SENT);
+    CONST(PTL_NI_OK); CONST(PTL_NI_FAIL); CONST(PTL_NI_PEER_DEAD); CONST(PTL_NI_MEMORY_FAULT);
+    return 0;
+}

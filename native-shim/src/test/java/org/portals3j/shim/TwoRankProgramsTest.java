@@ -1,0 +1,29 @@
+package org.portals3j.shim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The C test programs of src/test/c, each compiled with portalscc and run unmodified as a job of two
+ * processes on udp; each program checks the Portals semantics named in its header comment, prints
+ * "FAIL file:line ..." and exits 1 on the first discrepancy, and prints "NAME: rank R passed" at the end.
+ */
+class TwoRankProgramsTest {
+
+    @ParameterizedTest(name = "{0} passes on two ranks")
+    @ValueSource(strings = {"put_pingpong", "get_reply", "manage_remote", "truncate", "threshold_unlink", "acl_drop",
+        "eq_overflow", "me_insert", "match_bits", "return_codes", "threads", "bench_pingpong"})
+    void cProgramPassesEveryCheckOnTwoRanksOverUdp(String name) throws Exception {
+        Path program = CBuild.compile(name);
+        List<CJob.Rank> ranks = CJob.run(program, 2);
+        for (CJob.Rank rank : ranks) {
+            assertThat(rank.status()).as(rank.describe()).isZero();
+            assertThat(rank.out()).as(rank.describe()).contains(name + ": rank " + rank.rank() + " passed")
+                    .doesNotContain("FAIL");
+        }
+    }
+}

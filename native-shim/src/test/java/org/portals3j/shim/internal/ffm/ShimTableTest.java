@@ -1,0 +1,94 @@
+package org.portals3j.shim.internal.ffm;
+
+import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import org.junit.jupiter.api.Test;
+import org.portals3j.portals.PortalsException;
+import org.portals3j.portals.ReturnCode;
+
+/**
+ * The table of upcall stubs, called the way libportals3 calls it (a downcall through each function
+ * pointer), in a JVM where no C program ever called PtlInit.
+ */
+class ShimTableTest {
+
+    private static MemorySegment table(Arena arena, int version, long size) {
+        MemorySegment t = arena.allocate(ShimTable.LAYOUT);
+        t.set(JAVA_INT, ShimTable.LAYOUT.byteOffset(groupElement("abi_version")), version);
+        t.set(JAVA_INT, ShimTable.LAYOUT.byteOffset(groupElement("table_size")), (int) size);
+        return t;
+    }
+
+    private static MethodHandle entry(MemorySegment table, String name, FunctionDescriptor descriptor) {
+        MemorySegment fn = table.get(ADDRESS, ShimTable.LAYOUT.byteOffset(groupElement(name)));
+        return Linker.nativeLinker().downcallHandle(fn, descriptor);
+    }
+
+    /** Calls a C function pointer (the checker cannot type invokeExact's polymorphic signature). */
+    private static int call(MethodHandle fn, Object... args) throws Throwable {
+        return (Integer) fn.invokeWithArguments(args);
+    }
+
+    @Test
+    void installRefusesATableOfAnotherVersionOrSizeSayingTheBuildsDiffer() throws Exception {
+        try (Arena arena = Arena.ofConfined()) {
+            assertThat(String.valueOf(ShimTable.install(
+                    table(arena, ShimTable.ABI_VERSION + 1, ShimTable.LAYOUT.byteSize()).address())))
+                    .contains("come from different builds");
+            assertThat(String.valueOf(ShimTable.install(
+                    table(arena, ShimTable.ABI_VERSION, ShimTable.LAYOUT.byteSize() - 8).address())))
+                    .contains("come from different builds");
+        }
+    }
+
+    @Test
+    void installFillsEveryEntryWithAStubThatAnswersWithPortalsCodes() throws Throwable {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment t = table(arena, ShimTable.ABI_VERSION, ShimTable.LAYOUT.byteSize());
+            assertThat(ShimTable.install(t.address()) == null).as("install's complaint").isTrue();
+            for (MemoryLayout member : ShimTable.LAYOUT.memberLayouts()) {
+                if (member.equals(ADDRESS.withName(member.name().orElseThrow()))) {
+                    assertThat(t.get(ADDRESS, ShimTable.LAYOUT.byteOffset(groupElement(member.name().orElseThrow()))))
+                            .as(member.name().orElseThrow()).isNotEqualTo(MemorySegment.NULL);
+                }
+            }
+            // PtlInit(NULL): PTL_SEGV; PtlNIFini before PtlInit: PTL_NOINIT; a rank that does not exist: -1.
+            assertThat(call(entry(t, "init", FunctionDescriptor.of(JAVA_INT, JAVA_LONG)), 0L))
+                    .isEqualTo(ReturnCode.SEGV.value());
+            assertThat(call(entry(t, "ni_fini", FunctionDescriptor.of(JAVA_INT, JAVA_LONG)), 1L))
+                    .isEqualTo(ReturnCode.NOINIT.value());
+            assertThat(call(entry(t, "eq_wait", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG)), 1L, 0L))
+                    .isEqualTo(ReturnCode.NOINIT.value());
+            assertThat(call(entry(t, "rt_process_id", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG)), -1, 0L))
+                    .isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void exceptionsBecomeReturnCodesAtTheBoundary() {
+        assertThat(Failures.code("PtlPut", new PortalsException(ReturnCode.INV_MD, "stale")))
+                .isEqualTo(ReturnCode.INV_MD.value());
+        assertThat(Failures.code("PtlMDBind", new OutOfMemoryError("Java heap space")))
+                .isEqualTo(ReturnCode.NOSPACE.value());
+        assertThat(Failures.code("PtlGet", new IllegalStateException("a bug"))).isEqualTo(ReturnCode.FAIL.value());
+    }
+
+    @Test
+    void valuesOutsideTheirCEnumAreRecognised() {
+        assertThat(CConstants.unlink(2) == null).as("ptl_unlink_t 2").isTrue();
+        assertThat(CConstants.position(-1) == null).as("ptl_ins_pos_t -1").isTrue();
+        assertThat(CConstants.ackRequest(1) == org.portals3j.portals.AckRequest.NOACK_REQ).as("PTL_NOACK_REQ").isTrue();
+        assertThat(CConstants.maxOffsetFromC(-1)).isEqualTo(0xFFFF_FFFFL);
+        assertThat(CConstants.maxOffsetToC(1L << 40)).isEqualTo(-1);
+    }
+}

@@ -50,7 +50,7 @@ class Dialect33DataMovementTest {
             EqHandle eq = job.rank(0).eq(4);
             assertCode(ReturnCode.INV_NI, () -> p.getJid(NiHandle.of(eq)));
             assertCode(ReturnCode.INV_NI, () -> p.getJid(new NiHandle(0x7123_4567_89ABL)));
-            assertCode(ReturnCode.SEGV, () -> p.getJid(null));
+            assertCode(ReturnCode.SEGV, () -> p.getJid(Job33.illegalAddress()));
             NiHandle ni = job.rank(0).ni();
             p.fini();
             assertCode(ReturnCode.NOINIT, () -> p.getJid(ni));
@@ -223,7 +223,7 @@ class Dialect33DataMovementTest {
             assertThat(p.handleIsEqual(r.ni(), r.ni())).isTrue();
             assertThat(p.handleIsEqual(EqHandle.NONE, new EqHandle(0))).isTrue();
             assertThat(p.handleIsEqual(EqHandle.NONE, eq)).isFalse();
-            assertCode(ReturnCode.SEGV, () -> p.handleIsEqual(md, null));
+            assertCode(ReturnCode.SEGV, () -> p.handleIsEqual(md, Job33.illegalAddress()));
         }
     }
 }

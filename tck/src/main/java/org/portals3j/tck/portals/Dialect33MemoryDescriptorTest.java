@@ -173,7 +173,7 @@ class Dialect33MemoryDescriptorTest {
                 put(job, a, b, 8, BITS);
             }
             // 32 - 8 = 24 >= 10, 32 - 16 = 16 >= 10, 32 - 24 = 8 < 10: inactive after the third
-            Event end = null;
+            Event end = new Event();
             for (int i = 0; i < 3; i++) {
                 assertThat(b.next(beq, EventKind.PUT_START).offset()).isEqualTo(8L * i);
                 end = b.next(beq, EventKind.PUT_END);

@@ -42,6 +42,12 @@ final class Job33 implements AutoCloseable {
         }
     }
 
+    /** A null where the API wants an object: the Java form of C's illegal address ({@code PTL_SEGV}). */
+    @SuppressWarnings("nullness") // null on purpose
+    static <T> T illegalAddress() {
+        return null;
+    }
+
     static Job33 start(int size) {
         TckJob.Builder b = TckJob.builder(size);
         for (int r = 0; r < size; r++) {

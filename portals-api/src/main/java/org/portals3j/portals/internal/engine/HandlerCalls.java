@@ -34,7 +34,10 @@ final class HandlerCalls {
             handler.handle(event);
         } catch (Throwable failure) {
             try {
-                self.getUncaughtExceptionHandler().uncaughtException(self, failure);
+                Thread.UncaughtExceptionHandler report = self.getUncaughtExceptionHandler();
+                if (report != null) { // null only for a terminated thread, which this one is not
+                    report.uncaughtException(self, failure);
+                }
             } catch (Throwable ignored) {
                 // The uncaught-exception handler failed as well; nothing is left to report to, and the
                 // engine must go on logging the event.

@@ -961,13 +961,11 @@ public final class PortalsEngine implements MessageHandler {
             if (queues.length == 0) {
                 throw new PortalsException(ReturnCode.INV_EQ, "PtlEQPoll needs at least one event queue");
             }
-            NetworkInterfaceState ni = null;
+            NetworkInterfaceState ni = niOf(queues[0].value(), HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
             for (int i = 0; i < queues.length; i++) {
                 long h = queues[i].value();
                 NetworkInterfaceState of = niOf(h, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
-                if (ni == null) {
-                    ni = of;
-                } else if (of != ni) {
+                if (of != ni) {
                     throw new PortalsException(ReturnCode.INV_EQ, "queue " + i + " belongs to interface " + of.index
                             + ", queue 0 to interface " + ni.index + ": PtlEQPoll's queues share one interface");
                 }
@@ -980,7 +978,7 @@ public final class PortalsEngine implements MessageHandler {
                     return EqPollResult.of(rc, i);
                 }
             }
-            if (register != null && ni != null) {
+            if (register != null) {
                 ni.addPoller(register);
             }
             return null;

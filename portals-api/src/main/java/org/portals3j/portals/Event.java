@@ -48,6 +48,15 @@ public final class Event extends EventFields {
         return uid;
     }
 
+    /**
+     * Portals 3.3 {@code jid} (3.3 &sect;3.11.4): the job id of the process that initiated the operation,
+     * what its {@link Portals33#getJid} returns. Every process that can reach this one belongs to its
+     * job, so this is always this job's id; a 3.2 library fills it too, though 3.2 has no such field.
+     */
+    public int jid() {
+        return jid;
+    }
+
     /** {@code portal}: the portal index named by the request (L6593). */
     public int portal() {
         return portal;
@@ -85,7 +94,7 @@ public final class Event extends EventFields {
     /** {@code mem_desc}: the descriptor's state immediately after the event was processed (L6642, A-58). */
     public MemoryDescriptor memDesc() {
         return new MemoryDescriptor(mdStart, mdLength, mdThreshold, mdMaxOffset, mdOptions, mdUserPtr,
-                new EqHandle(mdEventq));
+                new EqHandle(mdEventq), mdMaxSize);
     }
 
     /** {@code mem_desc.start}. */
@@ -131,7 +140,9 @@ public final class Event extends EventFields {
     /**
      * {@code link}: the same on the START and END/FAIL events of one operation (the START event's
      * {@link #sequence()}); on an UNLINK event, the sequence of the event that caused the unlink, or 0
-     * if no event caused it (A-51, A-25).
+     * if no event caused it (A-51, A-25). In a {@link Portals33} library the same holds within the
+     * event's queue; an END whose START was not logged ({@link MdOption#EVENT_START_DISABLE}) has link 0,
+     * and so has an UNLINK whose causing END was not logged.
      */
     public long link() {
         return link;
@@ -142,7 +153,11 @@ public final class Event extends EventFields {
         return niFailType;
     }
 
-    /** {@code sequence}: unique for each event of a network interface, increasing, starting at 1. */
+    /**
+     * {@code sequence}: unique for each event of a network interface, increasing, starting at 1 (A-51).
+     * In a {@link Portals33} library each event queue numbers its own events 1, 2, 3, ... (3.3 &sect;3.11.4);
+     * an event the full queue lost still took its number, so a gap shows where events were lost.
+     */
     public long sequence() {
         return sequence;
     }

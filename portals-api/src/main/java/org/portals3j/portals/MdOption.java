@@ -4,8 +4,15 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * The five memory descriptor options of Portals 3.2 (L5144, A-17). Each is one bit; the bit values
- * are this implementation's (the spec gives none) and match the C header.
+ * The memory descriptor options: the five of Portals 3.2 (L5144, A-17), and the three that Portals 3.3
+ * added (legal only through {@link Portals33}). Each is one bit; the 3.2 values are this
+ * implementation's (the 3.2 spec gives none) and match the C header; the 3.3 values are those of the
+ * Portals 3.3 reference implementation's header ({@code jkmcnk/portals3ib},
+ * {@code include/p3api/types.h}), which keeps the five 3.2 bits where they are here.
+ *
+ * <p>A {@link Portals} (3.2) library refuses any bit outside {@link #ALL_BITS} with {@code PTL_ILL_MD};
+ * a {@link Portals33} library refuses any bit outside {@link #ALL_BITS_33}. {@code PTL_MD_IOVEC} (0x20,
+ * 3.3) is not implemented: a {@code ptl_md_t} here always describes one contiguous region.
  */
 public enum MdOption {
     /** {@code PTL_MD_OP_PUT}: accept put operations (L5154). */
@@ -17,10 +24,26 @@ public enum MdOption {
     /** {@code PTL_MD_TRUNCATE}: accept a request longer than the space left, truncated (L5188). */
     TRUNCATE(8),
     /** {@code PTL_MD_ACK_DISABLE}: never acknowledge puts into this MD (L5197). */
-    ACK_DISABLE(16);
+    ACK_DISABLE(16),
+    /**
+     * {@code PTL_MD_MAX_SIZE} (Portals 3.3 only, &sect;3.10.1): {@link MemoryDescriptor#maxSize()} is the
+     * largest request the MD responds to, and the MD becomes inactive once the space after its local
+     * offset is smaller than that.
+     */
+    MAX_SIZE(0x40),
+    /** {@code PTL_MD_EVENT_START_DISABLE} (Portals 3.3 only, &sect;3.10.1): log no {@code *_START} events. */
+    EVENT_START_DISABLE(0x80),
+    /**
+     * {@code PTL_MD_EVENT_END_DISABLE} (Portals 3.3 only, &sect;3.10.1): log no {@code *_END} events (and
+     * so no failed ends: 3.3 reports a failure in the END event).
+     */
+    EVENT_END_DISABLE(0x100);
 
-    /** Every option bit; any other bit in an options word is illegal ({@code PTL_ILL_MD}). */
+    /** Every Portals 3.2 option bit; any other bit is illegal in a 3.2 call ({@code PTL_ILL_MD}). */
     public static final int ALL_BITS = 31;
+
+    /** Every option bit a {@link Portals33} library accepts: the 3.2 ones and the three 3.3 added. */
+    public static final int ALL_BITS_33 = ALL_BITS | 0x40 | 0x80 | 0x100;
 
     private final int bit;
 

@@ -17,6 +17,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <p>{@code maxOffset} is an {@code unsigned int} in C; in Java any value from 0 to
  * {@link Long#MAX_VALUE} is accepted, so that descriptors larger than 4 GiB can use it.
  *
+ * <p>Portals 3.3 changed {@code ptl_md_t}: it dropped {@code max_offset} and added {@code max_size}
+ * (3.3 &sect;3.10.1). One record serves both: a {@link Portals} (3.2) library uses {@code maxOffset}
+ * and never looks at {@code maxSize}; a {@link Portals33} library uses {@code maxSize} (only with
+ * {@link MdOption#MAX_SIZE}) and ignores {@code maxOffset}. Both are reported back unchanged.
+ *
  * @param start     the start of the region ({@code MemorySegment.NULL} for none)
  * @param length    the region's length in bytes
  * @param threshold operations still allowed; 0 = inactive; {@link #THRESH_INF} = unbounded (L5103)
@@ -24,9 +29,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * @param options   bitwise OR of {@link MdOption} bits (L5144)
  * @param userPtr   the user's own value, copied into every event on this descriptor (L5253)
  * @param eventq    the event queue events go to, or {@link EqHandle#NONE} (L5279)
+ * @param maxSize   Portals 3.3 only: with {@link MdOption#MAX_SIZE}, the largest request the MD responds
+ *                  to; the MD becomes inactive once {@code length - local offset < maxSize} (3.3 &sect;3.10.1)
  */
 public record MemoryDescriptor(MemorySegment start, long length, int threshold, long maxOffset, int options,
-                               @Nullable Object userPtr, EqHandle eventq) {
+                               @Nullable Object userPtr, EqHandle eventq, long maxSize) {
 
     /** {@code PTL_MD_THRESH_INF}: no bound on the number of operations (A-42: a negative sentinel). */
     public static final int THRESH_INF = -1;
@@ -36,9 +43,15 @@ public record MemoryDescriptor(MemorySegment start, long length, int threshold, 
         Objects.requireNonNull(eventq, "eventq (use EqHandle.NONE for none)");
     }
 
+    /** The Portals 3.2 {@code ptl_md_t}: {@code maxSize} 0. */
+    public MemoryDescriptor(MemorySegment start, long length, int threshold, long maxOffset, int options,
+                            @Nullable Object userPtr, EqHandle eventq) {
+        this(start, length, threshold, maxOffset, options, userPtr, eventq, 0L);
+    }
+
     /**
      * A descriptor over the whole of {@code region}: threshold {@link #THRESH_INF}, {@code maxOffset}
-     * equal to the length (so never exceeded), no options, no user pointer, no event queue.
+     * equal to the length (so never exceeded), no options, no user pointer, no event queue, {@code maxSize} 0.
      */
     public static MemoryDescriptor of(MemorySegment region) {
         return new MemoryDescriptor(region, region.byteSize(), THRESH_INF, region.byteSize(), 0, null, EqHandle.NONE);
@@ -50,31 +63,37 @@ public record MemoryDescriptor(MemorySegment start, long length, int threshold, 
     }
 
     public MemoryDescriptor withStart(MemorySegment newStart, long newLength) {
-        return new MemoryDescriptor(newStart, newLength, threshold, maxOffset, options, userPtr, eventq);
+        return new MemoryDescriptor(newStart, newLength, threshold, maxOffset, options, userPtr, eventq, maxSize);
     }
 
     public MemoryDescriptor withThreshold(int newThreshold) {
-        return new MemoryDescriptor(start, length, newThreshold, maxOffset, options, userPtr, eventq);
+        return new MemoryDescriptor(start, length, newThreshold, maxOffset, options, userPtr, eventq, maxSize);
     }
 
     public MemoryDescriptor withMaxOffset(long newMaxOffset) {
-        return new MemoryDescriptor(start, length, threshold, newMaxOffset, options, userPtr, eventq);
+        return new MemoryDescriptor(start, length, threshold, newMaxOffset, options, userPtr, eventq, maxSize);
     }
 
     public MemoryDescriptor withOptions(MdOption... newOptions) {
-        return new MemoryDescriptor(start, length, threshold, maxOffset, MdOption.bits(newOptions), userPtr, eventq);
+        return new MemoryDescriptor(start, length, threshold, maxOffset, MdOption.bits(newOptions), userPtr, eventq,
+                maxSize);
     }
 
     public MemoryDescriptor withOptionBits(int newOptions) {
-        return new MemoryDescriptor(start, length, threshold, maxOffset, newOptions, userPtr, eventq);
+        return new MemoryDescriptor(start, length, threshold, maxOffset, newOptions, userPtr, eventq, maxSize);
     }
 
     public MemoryDescriptor withUserPtr(@Nullable Object newUserPtr) {
-        return new MemoryDescriptor(start, length, threshold, maxOffset, options, newUserPtr, eventq);
+        return new MemoryDescriptor(start, length, threshold, maxOffset, options, newUserPtr, eventq, maxSize);
     }
 
     public MemoryDescriptor withEventQueue(EqHandle newEventq) {
-        return new MemoryDescriptor(start, length, threshold, maxOffset, options, userPtr, newEventq);
+        return new MemoryDescriptor(start, length, threshold, maxOffset, options, userPtr, newEventq, maxSize);
+    }
+
+    /** Portals 3.3: the largest request the MD responds to, used with {@link MdOption#MAX_SIZE}. */
+    public MemoryDescriptor withMaxSize(long newMaxSize) {
+        return new MemoryDescriptor(start, length, threshold, maxOffset, options, userPtr, eventq, newMaxSize);
     }
 
     /** True if {@code option} is set. */

@@ -10,6 +10,8 @@ import org.portals3j.transport.Transport;
  * each. See the package documentation for the table from spec function to method, and for what every
  * event field holds.
  *
+ * <p>For the Portals 3.3 API see {@link Portals33}: a library is one or the other.
+ *
  * <h2>Conventions</h2>
  * <ul>
  *   <li>A failure is thrown as {@link PortalsException} whose {@link PortalsException#code()} is the

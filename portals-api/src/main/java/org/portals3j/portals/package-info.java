@@ -1,6 +1,8 @@
 /**
- * The Portals 3.2 API (Sandia, Revision 1.1) for Java. {@link org.portals3j.portals.Portals} is the
- * library of one process; everything else here is the types its functions take and return.
+ * The Portals 3.2 API (Sandia, Revision 1.1) for Java, and its Portals 3.3 dialect.
+ * {@link org.portals3j.portals.Portals} is the 3.2 library of one process,
+ * {@link org.portals3j.portals.Portals33} the 3.3 one; everything else here is the types their
+ * functions take and return.
  *
  * <p>Line references ({@code L1234}) are to {@code portals-3.2.numbered.lyx}; {@code A-xx} are the open
  * points of the digest's §7, each resolved as written at the place it matters.
@@ -115,5 +117,70 @@
  *   <li>A-61, A-62, A-63: {@code PTL_PT_INDEX_ANY} only in {@code PtlACEntry}; wildcards, negative values and
  *       nids outside the job are {@code PTL_INV_PROC} where a concrete process is needed.</li>
  * </ul>
+ *
+ * <h2>The Portals 3.3 dialect</h2>
+ * {@link org.portals3j.portals.Portals33} is the Portals 3.3 API (The Portals 3.3 Message Passing
+ * Interface, SAND2006-0420) over the same engine; the native shim's {@code -DPTL_DIALECT_33} forwards to
+ * it. No 3.3 text is among the project's specs: each 3.3 rule is documented where it is implemented,
+ * with its source (the 3.3 reference implementation {@code github.com/jkmcnk/portals3ib}, whose comments
+ * cite the 3.3 sections, and the 3.3 text as Lustre's LNet API keeps it), and the conformance kit checks
+ * them as P-275 to P-300.
+ *
+ * <h3>Why a class of its own</h3>
+ * <ul>
+ *   <li>Some 3.3 rules cannot be chosen per call: events are numbered per queue, an acknowledgement takes
+ *       a unit of threshold, a failure ends with the END event, access control sees job ids. A library
+ *       follows one dialect for its whole life, and the class says which: {@code Portals.create} or
+ *       {@code Portals33.create}.</li>
+ *   <li>The compiler keeps the dialects apart. A 3.3 program cannot call 3.2's
+ *       {@code mdAttach(me, md, unlinkOp, unlinkNofit)} by mistake, nor a 3.2 program pass
+ *       {@link org.portals3j.portals.MdOption#MAX_SIZE}: the 3.2 calls refuse the three 3.3 options with
+ *       {@code PTL_ILL_MD}, exactly as before; {@link org.portals3j.portals.Portals} is unchanged.</li>
+ *   <li>For the C shim, each function of the 3.3 header is the method of the same name in
+ *       {@code Portals33}, whatever its signature, so the mapping stays one to one.</li>
+ * </ul>
+ * Shared types serve both: {@link org.portals3j.portals.MemoryDescriptor} has the 3.3
+ * {@code max_size} beside the 3.2 {@code max_offset} (each dialect reads its own), and
+ * {@link org.portals3j.portals.Event} has the 3.3 {@code jid}.
+ *
+ * <table>
+ * <caption>Portals 3.3 functions that differ from 3.2, and their Java methods</caption>
+ * <tr><th>3.3 function</th><th>Java</th><th>Differs from 3.2 in</th></tr>
+ * <tr><td>{@code PtlMDAttach(me, md, unlink_op, &h)}</td><td>{@link org.portals3j.portals.Portals33#mdAttach}</td><td>no {@code unlink_nofit}: an MD a request does not fit is passed over</td></tr>
+ * <tr><td>{@code PtlMDBind(ni, md, unlink_op, &h)}</td><td>{@link org.portals3j.portals.Portals33#mdBind}</td><td>{@code unlink_op}: a bound MD can unlink itself</td></tr>
+ * <tr><td>{@code PtlMEInsert(base, id, bits, ignore, unlink, pos, &h)}</td><td>{@link org.portals3j.portals.Portals33#meInsert}</td><td>{@code unlink} in the signature (3.2's argument table had it, A-02)</td></tr>
+ * <tr><td>{@code PtlEQAlloc(ni, count, handler, &h)}</td><td>{@link org.portals3j.portals.Portals33#eqAlloc}</td><td>a handler ({@link org.portals3j.portals.EventHandler}), or {@code PTL_EQ_HANDLER_NONE}</td></tr>
+ * <tr><td>{@code PtlEQPoll(eqs, size, timeout, &ev, &which)}</td><td>{@link org.portals3j.portals.Portals33#eqPoll}</td><td>new; the result is an {@link org.portals3j.portals.EqPollResult}</td></tr>
+ * <tr><td>{@code PtlACEntry(ni, i, id, uid, jid, pt)}</td><td>{@link org.portals3j.portals.Portals33#acEntry}</td><td>a job id, or {@code PTL_JID_ANY}</td></tr>
+ * <tr><td>{@code PtlGetJid(ni, &jid)}</td><td>{@link org.portals3j.portals.Portals33#getJid}</td><td>new</td></tr>
+ * <tr><td>{@code PtlPutRegion}, {@code PtlGetRegion}</td><td>{@link org.portals3j.portals.Portals33#putRegion}, {@link org.portals3j.portals.Portals33#getRegion}</td><td>new: a region {@code [local_offset, +length)} of the MD</td></tr>
+ * <tr><td>{@code PtlHandleIsEqual(h1, h2)}</td><td>{@link org.portals3j.portals.Portals33#handleIsEqual}</td><td>new; a truth value</td></tr>
+ * </table>
+ * The other functions have 3.2's signatures and map to the same-named {@code Portals33} methods.
+ *
+ * <h3>Semantics that differ in a 3.3 library</h3>
+ * <ul>
+ *   <li>{@code ptl_md_t}: no {@code max_offset} (ignored); {@code max_size} with {@code PTL_MD_MAX_SIZE}
+ *       is the largest request the MD accepts, and the MD is inactive once
+ *       {@code length - local offset < max_size}; {@code PTL_MD_EVENT_START_DISABLE} and
+ *       {@code PTL_MD_EVENT_END_DISABLE} suppress START and END events (not ACK or UNLINK).</li>
+ *   <li>Threshold: an acknowledgement takes a unit when it arrives, and is dropped (counted) if the
+ *       initiator's MD is inactive. Puts and gets take theirs when issued, as in 3.2.</li>
+ *   <li>Events: each queue numbers its events 1, 2, 3, ...; an END whose START was not logged, and an
+ *       UNLINK whose END was not logged, have {@code link} 0; a failure is reported in the END event
+ *       ({@code ni_fail_type}), never with a {@code *_FAIL} kind; every event carries the initiator's
+ *       {@code jid}; REPLY events report the local offset the reply was placed at.</li>
+ *   <li>Access control: an entry's job id must match the requester's (all processes that can reach
+ *       this one belong to its job; their job id is {@code PtlGetJid}'s).</li>
+ * </ul>
+ *
+ * <h3>Not implemented</h3>
+ * {@code PTL_MD_IOVEC} (refused with {@code PTL_ILL_MD}); the reference implementation's extensions
+ * {@code PtlGetPut} and its {@code PTL_EVENT_GETPUT_*} kinds, {@code PtlEQWait_timeout},
+ * {@code PtlNIEqDump} and {@code PtlMEMDPost}; the 3.3 {@code ptl_ni_limits_t} fields
+ * {@code max_md_iovecs}, {@code max_me_list} and {@code max_getput_md}, which the C binding derives from
+ * {@link org.portals3j.portals.NiLimits} and {@link org.portals3j.portals.PortalsConfig}. The 3.3
+ * {@code ptl_event_kind_t} has twelve kinds in another order than 3.2's fourteen: the C binding maps
+ * {@link org.portals3j.portals.EventKind} (a 3.3 library never logs a {@code *_FAIL} kind).
  */
 package org.portals3j.portals;

@@ -8,8 +8,10 @@ import java.util.Objects;
  * @param id the stable id ({@code P-061}); a new assertion gets a new id, ids are never reused
  * @param spec the specification it belongs to
  * @param area the row of the results matrix it counts in, e.g. {@code Match entries}
- * @param section the section of the original spec text, number and title
- * @param lines the source lines it rests on, e.g. {@code L5677, L5761} (lines of {@link Spec#sourceFile()})
+ * @param section the section of the original spec text, number and title; for the Portals 3.3 dialect's
+ *        assertions (in the Portals catalogue) {@code Portals 3.3 §n.n title}, a section of the 3.3 document
+ * @param lines the source lines it rests on, e.g. {@code L5677, L5761} (lines of {@link Spec#sourceFile()});
+ *        for a Portals 3.3 assertion the sources the rule was read from (no 3.3 text is among the specs)
  * @param testability how it is checked
  * @param text the assertion, in the kit's words
  * @param note why it is not in the kit (for {@link Testability#ENGINE} and {@link Testability#NO}), or the
@@ -29,8 +31,17 @@ public record Assertion(String id, Spec spec, String area, String section, Strin
         Objects.requireNonNull(note, "note");
     }
 
-    /** Where to read the spec: section and lines of the source text, for a failure hint. */
+    /** The prefix of {@link #section} for an assertion about the Portals 3.3 dialect. */
+    public static final String PORTALS_33 = "Portals 3.3 §";
+
+    /**
+     * Where to read the spec: section and lines of the source text, for a failure hint. A Portals 3.3
+     * assertion names its own document and sources: the 3.2 text is not where to read it.
+     */
     public String specLocation() {
+        if (section.startsWith(PORTALS_33)) {
+            return section + ", " + lines;
+        }
         return spec.title() + " §" + section + ", " + spec.sourceFile() + " " + lines;
     }
 }

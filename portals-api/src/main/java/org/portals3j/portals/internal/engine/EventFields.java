@@ -15,6 +15,8 @@ public abstract class EventFields {
     protected int initiatorNid;
     protected int initiatorPid;
     protected int uid;
+    /** Portals 3.3 {@code jid}: the initiator's job id. */
+    protected int jid;
     protected int portal;
     protected long matchBits;
     protected long rlength;
@@ -29,6 +31,7 @@ public abstract class EventFields {
     protected int mdOptions;
     protected @Nullable Object mdUserPtr;
     protected long mdEventq;
+    protected long mdMaxSize;
     protected long hdrData;
     protected long link;
     protected NiFailType niFailType = NiFailType.OK;
@@ -43,6 +46,7 @@ public abstract class EventFields {
         initiatorNid = other.initiatorNid;
         initiatorPid = other.initiatorPid;
         uid = other.uid;
+        jid = other.jid;
         portal = other.portal;
         matchBits = other.matchBits;
         rlength = other.rlength;
@@ -56,6 +60,7 @@ public abstract class EventFields {
         mdOptions = other.mdOptions;
         mdUserPtr = other.mdUserPtr;
         mdEventq = other.mdEventq;
+        mdMaxSize = other.mdMaxSize;
         hdrData = other.hdrData;
         link = other.link;
         niFailType = other.niFailType;

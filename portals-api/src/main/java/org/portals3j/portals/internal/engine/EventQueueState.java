@@ -3,6 +3,7 @@ package org.portals3j.portals.internal.engine;
 import java.util.concurrent.locks.LockSupport;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.Event;
+import org.portals3j.portals.EventHandler;
 import org.portals3j.portals.ReturnCode;
 
 /**
@@ -18,9 +19,22 @@ import org.portals3j.portals.ReturnCode;
  * <em>after</em> the gap; with the newest events discarded that event may never come, and the loss
  * would go unreported. Reporting it with the next event taken, as the digest recommends (A-36, P-137),
  * tells the application at once.
+ *
+ * <p>A queue of a Portals 3.3 library differs in two ways. It numbers its own events
+ * ({@link #ownSequence}): 3.3 keeps the sequence counter in the queue (reference implementation,
+ * {@code p3lib/msg.c}: the event's sequence is the queue's counter, incremented). And it may have a
+ * handler (3.3 &sect;3.11.6), run for every event sent to it, including one the full ring loses.
  */
 final class EventQueueState extends Slotted {
     private Event[] ring = new Event[0];
+    /** Portals 3.3: events get their sequence from {@link #nextSequence}, not from the interface. */
+    boolean ownSequence;
+    /** The next event's sequence when {@link #ownSequence}; starts at 1, so 0 never names an event. */
+    long nextSequence = 1;
+    /** Portals 3.3 handler, or null ({@code PTL_EQ_HANDLER_NONE}). */
+    @Nullable EventHandler handler;
+    /** Where an event goes for the handler alone when the ring is full (allocated with the handler). */
+    private @Nullable Event handlerScratch;
     private int head;
     private int size;
     private boolean dropped;
@@ -44,8 +58,24 @@ final class EventQueueState extends Slotted {
         dropped = false;
         firstWaiter = null;
         lastWaiter = null;
+        ownSequence = false;
+        nextSequence = 1;
+        handler = null;
     }
 
+    /** Makes this a Portals 3.3 queue: its own sequence numbers, and {@code eqHandler} if not null. */
+    void initDialect33(@Nullable EventHandler eqHandler) {
+        ownSequence = true;
+        handler = eqHandler;
+        if (eqHandler != null && handlerScratch == null) {
+            handlerScratch = new Event();
+        }
+    }
+
+    /** The event to fill for the handler alone, when {@link #reserve()} found no room; null without a handler. */
+    @Nullable Event handlerScratch() {
+        return handler == null ? null : handlerScratch;
+    }
     int capacity() {
         return ring.length;
     }
@@ -77,8 +107,12 @@ final class EventQueueState extends Slotted {
         return ring[(head + size) % ring.length];
     }
 
-    /** Publishes the event {@link #reserve()} handed out: wakes its waiter, or makes it takeable. */
-    void commit() {
+    /**
+     * Publishes the event {@link #reserve()} handed out: wakes its waiter, or makes it takeable.
+     *
+     * @return true if it stayed in the ring (no waiter took it), for {@code PtlEQPoll} callers to look at
+     */
+    boolean commit() {
         Waiter w = firstWaiter;
         if (w != null) {
             firstWaiter = w.next;
@@ -89,9 +123,10 @@ final class EventQueueState extends Slotted {
             w.result = dropped ? ReturnCode.EQ_DROPPED : ReturnCode.OK;
             dropped = false;
             w.wake(Waiter.DONE);
-            return;
+            return false;
         }
         size++;
+        return true;
     }
 
     /** Takes the next event into {@code into}: {@code OK}, {@code EQ_DROPPED} or {@code EQ_EMPTY}. */

@@ -10,12 +10,19 @@ import org.portals3j.portals.Unlink;
 /**
  * A live memory descriptor (L5007): the values of its {@code ptl_md_t}, plus what the spec keeps
  * hidden: the local offset, the count of pending operations, its match entry and its unlink options.
+ *
+ * <p>A Portals 3.3 descriptor ({@link #dialect33}) differs in what makes it inactive: 3.3's
+ * {@code ptl_md_t} has no {@code max_offset} (so {@link #maxOffset} is only reported back), and with
+ * {@code PTL_MD_MAX_SIZE} it is inactive once fewer than {@code max_size} bytes are left after the local
+ * offset (3.3 &sect;3.10.1).
  */
 final class MemoryDescriptorState extends Slotted {
     MemorySegment start = MemorySegment.NULL;
     long length;
     int threshold;
     long maxOffset;
+    /** Portals 3.3 {@code max_size}; used only with {@code PTL_MD_MAX_SIZE}. */
+    long maxSize;
     int options;
     @Nullable Object userPtr;
     /** The {@code eventq} handle value as given (reported back in events and by PtlMDUpdate). */
@@ -30,6 +37,8 @@ final class MemoryDescriptorState extends Slotted {
     /** The entry it is attached to; null for a bound (free-floating) MD or once detached. */
     @Nullable MatchEntryState me;
     boolean bound;
+    /** Made by a Portals 3.3 library: see the class documentation. */
+    boolean dialect33;
     Unlink unlinkOp = Unlink.RETAIN;
     Unlink unlinkNofit = Unlink.RETAIN;
     /** Unlinked while operations were pending: handles are dead, the slot is freed when pending drops to 0. */
@@ -46,6 +55,7 @@ final class MemoryDescriptorState extends Slotted {
         length = md.length();
         threshold = md.threshold();
         maxOffset = md.maxOffset();
+        maxSize = md.maxSize();
         options = md.options();
         userPtr = md.userPtr();
         eqHandle = md.eventq().value();
@@ -63,13 +73,25 @@ final class MemoryDescriptorState extends Slotted {
         return (options & option.bit()) != 0;
     }
 
-    /** Threshold reached 0 or the local offset passed max_offset (L5116, L5138, A-24: strictly greater). */
+    /**
+     * Threshold reached 0 or the local offset passed max_offset (L5116, L5138, A-24: strictly greater);
+     * in 3.3, threshold 0 or, with {@code PTL_MD_MAX_SIZE}, {@code length - local offset < max_size}
+     * (3.3 &sect;3.10.1: "when the unused portion of a MD (length - local offset) falls below this value,
+     * the MD becomes inactive").
+     */
     boolean inactive() {
-        return threshold == 0 || localOffset > maxOffset;
+        if (threshold == 0) {
+            return true;
+        }
+        if (!dialect33) {
+            return localOffset > maxOffset;
+        }
+        return (options & MdOption.MAX_SIZE.bit()) != 0 && length - localOffset < maxSize;
     }
 
     MemoryDescriptor snapshot() {
-        return new MemoryDescriptor(start, length, threshold, maxOffset, options, userPtr, new EqHandle(eqHandle));
+        return new MemoryDescriptor(start, length, threshold, maxOffset, options, userPtr, new EqHandle(eqHandle),
+                maxSize);
     }
 
     void reset() {
@@ -80,6 +102,9 @@ final class MemoryDescriptorState extends Slotted {
         localOffset = 0;
         pending = 0;
         bound = false;
+        dialect33 = false;
+        unlinkOp = Unlink.RETAIN;
+        unlinkNofit = Unlink.RETAIN;
         zombie = false;
     }
 }

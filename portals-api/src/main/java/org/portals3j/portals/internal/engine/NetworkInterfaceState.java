@@ -3,6 +3,7 @@ package org.portals3j.portals.internal.engine;
 import java.lang.foreign.MemorySegment;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.Event;
+import org.portals3j.portals.EventHandler;
 import org.portals3j.portals.EventKind;
 import org.portals3j.portals.MdOption;
 import org.portals3j.portals.MemoryDescriptor;
@@ -18,6 +19,11 @@ import org.portals3j.portals.internal.wire.MessageHeader;
  *
  * <p>The receive algorithm (§5.3 of the digest; L15019-L15132) lives in {@link #receivePut},
  * {@link #receiveGet} and {@link #match}; the unlink rules in {@link #unlinkMd}.
+ *
+ * <p>In a Portals 3.3 library ({@link #dialect33}) events are numbered per queue, an MD's
+ * {@code PTL_MD_EVENT_START_DISABLE}/{@code PTL_MD_EVENT_END_DISABLE} options suppress events, a failure
+ * ends with the END event, queues may run handlers, and acknowledgements count against the MD's
+ * threshold: see {@link #post} and {@link #acceptAck}.
  */
 final class NetworkInterfaceState {
     /** Passed as {@code link} to {@link #post}: the event links to itself (START events and ACK, A-51). */
@@ -25,11 +31,16 @@ final class NetworkInterfaceState {
 
     final int libraryId;
     final int index;
+    /** Made by a Portals 3.3 library. */
+    final boolean dialect33;
+    private final HandlerCalls handlers;
     boolean live;
     /** Generation of this interface's handle; bumped by PtlNIFini, so old handles die (A-40). */
     int incarnation;
     int pid;
     int uid;
+    /** The job id of this process, which is also the job id of every process that can reach it (3.3). */
+    int jid;
     NiLimits limits = NiLimits.DEFAULT;
     MatchList[] portals = new MatchList[0];
     AccessControlEntry[] acl = new AccessControlEntry[0];
@@ -46,6 +57,8 @@ final class NetworkInterfaceState {
     /** Receive-path counters, on cache lines of their own (see {@link ReceiveCursor}). */
     private final ReceiveCursor cursorState = new ReceiveCursor();
     private final MatchList.Cursor cursor = new MatchList.Cursor();
+    /** Threads in Portals 3.3 {@code PtlEQPoll} on this interface's queues (a list through the waiters). */
+    private @Nullable PollWaiter firstPoller;
 
     /**
      * The event sequence counter and the last match's result, written by whichever thread delivers to
@@ -61,16 +74,19 @@ final class NetworkInterfaceState {
         long q0, q1, q2, q3, q4, q5, q6, q7;
     }
 
-    NetworkInterfaceState(int libraryId, int index) {
+    NetworkInterfaceState(int libraryId, int index, Dialect dialect, HandlerCalls handlers) {
         this.libraryId = libraryId;
         this.index = index;
+        this.dialect33 = dialect == Dialect.PORTALS_3_3;
+        this.handlers = handlers;
     }
 
     // ---- life cycle ---------------------------------------------------------------------------
 
-    void init(int newPid, int newUid, NiLimits newLimits, boolean aclEntryZero) {
+    void init(int newPid, int newUid, int newJid, NiLimits newLimits, boolean aclEntryZero) {
         pid = newPid;
         uid = newUid;
+        jid = newJid;
         limits = newLimits;
         portals = new MatchList[newLimits.maxPtableIndex() + 1];
         for (int i = 0; i < portals.length; i++) {
@@ -82,7 +98,7 @@ final class NetworkInterfaceState {
         }
         if (aclEntryZero) {
             // Entry 0 lets every process of the same user id in, on any portal (L7271, A-29).
-            acl[0].set(-1, -1, newUid, -1);
+            acl[0].set(-1, -1, newUid, AccessControlEntry.JID_ANY, -1);
         }
         mes.limit(newLimits.maxMatchEntries());
         mds.limit(newLimits.maxMemDescriptors());
@@ -99,6 +115,16 @@ final class NetworkInterfaceState {
                 q.cancelWaiters();
             }
         });
+        // Pollers wake, find their queues gone (PTL_INV_EQ) and leave; the list is emptied for them.
+        for (PollWaiter w = firstPoller; w != null; ) {
+            PollWaiter next = w.next;
+            w.registeredOn = null;
+            w.prev = null;
+            w.next = null;
+            w.signal();
+            w = next;
+        }
+        firstPoller = null;
         mds.forEachCreated(MemoryDescriptorState::reset);
         mes.clear();
         mds.clear();
@@ -159,6 +185,7 @@ final class NetworkInterfaceState {
             return null;
         }
         md.reset();
+        md.dialect33 = dialect33;
         md.set(value, queue);
         md.handle = handleOf(md);
         return md;
@@ -213,10 +240,14 @@ final class NetworkInterfaceState {
         }
     }
 
-    /** The automatic unlink after a successful operation (L5468): attached, PTL_UNLINK, now inactive. */
+    /**
+     * The automatic unlink after a successful operation (L5468): PTL_UNLINK and now inactive. In 3.2 only
+     * an attached MD can have PTL_UNLINK (PtlMDBind has no unlink argument, A-50); a 3.3 PtlMDBind takes
+     * one (3.3 &sect;3.10, {@code PtlMDBind(ni, md, unlink_op, &handle)}), so a bound 3.3 MD unlinks too.
+     */
     void autoUnlinkIfInactive(MemoryDescriptorState md, long cause, int initNid, int initPid, int initUid,
                               int portal, long bits, long rlength, long mlength, long offset) {
-        if (md.live && md.me != null && md.unlinkOp == Unlink.UNLINK && md.inactive()) {
+        if (md.live && (md.me != null || md.bound) && md.unlinkOp == Unlink.UNLINK && md.inactive()) {
             unlinkMd(md, true, cause, initNid, initPid, initUid, portal, bits, rlength, mlength, offset);
         }
     }
@@ -227,7 +258,23 @@ final class NetworkInterfaceState {
      * Logs an event on {@code md}'s queue, if it has one (L5279): the fields of §4.4 of the digest, the
      * MD's state now (L6642), a sequence unique on this interface (A-51).
      *
-     * @return the event's sequence, or 0 if the MD has no event queue
+     * <p>Portals 3.3 (options reach here only through a 3.3 library):
+     * <ul>
+     *   <li>{@code PTL_MD_EVENT_START_DISABLE} drops {@code *_START} events and
+     *       {@code PTL_MD_EVENT_END_DISABLE} drops {@code *_END} events, before they take a sequence
+     *       number (3.3 &sect;3.10.1). ACK and UNLINK are neither and are still logged. (The reference
+     *       implementation, {@code p3lib/move.c}, also drops ACK and UNLINK when both options are set;
+     *       the option names say START and END, and that is what is followed here.)</li>
+     *   <li>3.3 has no {@code *_FAIL} kinds (3.3 &sect;3.11.1, twelve kinds): a failed operation ends with
+     *       its END event, {@code ni_fail_type} saying why (reference implementation,
+     *       {@code lib_finalize(ni, msg, fail_type)} posting the END kind).</li>
+     *   <li>The queue numbers the event itself ({@link EventQueueState#ownSequence}); an event the full
+     *       ring loses still takes its number.</li>
+     *   <li>The queue's handler, if any, runs with the event (also one the ring loses), before the event
+     *       can be taken.</li>
+     * </ul>
+     *
+     * @return the event's sequence, or 0 if the MD has no event queue or the event is disabled
      */
     long post(MemoryDescriptorState md, EventKind kind, long link, int initNid, int initPid, int initUid,
               int portal, long bits, long rlength, long mlength, long offset, long hdrData, NiFailType fail) {
@@ -235,8 +282,21 @@ final class NetworkInterfaceState {
         if (q == null) {
             return 0;
         }
-        long sequence = cursorState.nextSequence++;
-        Event e = q.reserve();
+        if (md.options > MdOption.ALL_BITS) {
+            // 3.3 option bits: only a 3.3 library accepts them
+            if ((md.options & MdOption.EVENT_START_DISABLE.bit()) != 0 && kind.isStart()) {
+                return 0;
+            }
+            if ((md.options & MdOption.EVENT_END_DISABLE.bit()) != 0 && (isEnd(kind) || kind.isFail())) {
+                return 0;
+            }
+        }
+        if (dialect33 && kind.isFail()) {
+            kind = endOf(kind);
+        }
+        long sequence = q.ownSequence ? q.nextSequence++ : cursorState.nextSequence++;
+        Event slot = q.reserve();
+        Event e = slot != null ? slot : q.handlerScratch();
         if (e == null) {
             registers[StatusRegister.EVENTS_DROPPED.index()]++;
             return sequence;
@@ -245,6 +305,7 @@ final class NetworkInterfaceState {
         e.initiatorNid = initNid;
         e.initiatorPid = initPid;
         e.uid = initUid;
+        e.jid = jid;
         e.portal = portal;
         e.matchBits = bits;
         e.rlength = rlength;
@@ -255,6 +316,7 @@ final class NetworkInterfaceState {
         e.mdLength = md.length;
         e.mdThreshold = md.threshold;
         e.mdMaxOffset = md.maxOffset;
+        e.mdMaxSize = md.maxSize;
         e.mdOptions = md.options;
         e.mdUserPtr = md.userPtr;
         e.mdEventq = md.eqHandle;
@@ -262,8 +324,73 @@ final class NetworkInterfaceState {
         e.link = link == SELF_LINK ? sequence : link;
         e.niFailType = fail;
         e.sequence = sequence;
-        q.commit();
+        EventHandler handler = q.handler;
+        if (handler != null) {
+            handlers.run(handler, e);
+        }
+        if (slot == null) {
+            registers[StatusRegister.EVENTS_DROPPED.index()]++; // the handler saw it; the ring lost it
+            return sequence;
+        }
+        if (q.commit() && firstPoller != null) {
+            wakePollers();
+        }
         return sequence;
+    }
+
+    private static boolean isEnd(EventKind kind) {
+        return kind == EventKind.PUT_END || kind == EventKind.GET_END || kind == EventKind.REPLY_END
+                || kind == EventKind.SEND_END;
+    }
+
+    /** The END kind of a FAIL kind (3.3 reports failures in END events). */
+    private static EventKind endOf(EventKind fail) {
+        return switch (fail) {
+            case GET_FAIL -> EventKind.GET_END;
+            case PUT_FAIL -> EventKind.PUT_END;
+            case REPLY_FAIL -> EventKind.REPLY_END;
+            case SEND_FAIL -> EventKind.SEND_END;
+            default -> fail;
+        };
+    }
+
+    // ---- PtlEQPoll waiters (Portals 3.3) ----------------------------------------------------------
+
+    void addPoller(PollWaiter w) {
+        w.registeredOn = this;
+        w.prev = null;
+        w.next = firstPoller;
+        if (firstPoller != null) {
+            firstPoller.prev = w;
+        }
+        firstPoller = w;
+    }
+
+    /** Takes {@code w} off the list, if it is still on it (a teardown empties the list itself). */
+    void removePoller(PollWaiter w) {
+        if (w.registeredOn != this) {
+            return;
+        }
+        PollWaiter prev = w.prev;
+        PollWaiter next = w.next;
+        if (prev == null) {
+            firstPoller = next;
+        } else {
+            prev.next = next;
+        }
+        if (next != null) {
+            next.prev = prev;
+        }
+        w.registeredOn = null;
+        w.prev = null;
+        w.next = null;
+    }
+
+    /** An event landed in a queue (or a queue was freed): every poller looks at its queues again. */
+    void wakePollers() {
+        for (PollWaiter w = firstPoller; w != null; w = w.next) {
+            w.signal();
+        }
     }
 
     /** The value of status register {@code index}. */
@@ -295,7 +422,7 @@ final class NetworkInterfaceState {
         }
         int cookie = rx.cookie();
         if (cookie < 0 || cookie >= acl.length
-                || !acl[cookie].allows(rx.initiatorNid(), rx.initiatorPid(), rx.user(), portal)) {
+                || !acl[cookie].allows(rx.initiatorNid(), rx.initiatorPid(), rx.user(), jid, portal)) {
             drop(StatusRegister.DROP_ACL);
             return false;
         }
@@ -325,6 +452,12 @@ final class NetworkInterfaceState {
             }
             long off = md.has(MdOption.MANAGE_REMOTE) ? rx.offset() : md.localOffset;
             long avail = off >= md.length ? 0 : md.length - off;
+            if ((md.options & MdOption.MAX_SIZE.bit()) != 0 && avail > md.maxSize) {
+                // 3.3 §3.10.1: max_size is "the largest incoming request that the memory descriptor should
+                // respond to" (the 3.3 text as LNet's lnet_md_t keeps it, and as LNet implements it); a
+                // longer request is truncated to it with PTL_MD_TRUNCATE, else it does not fit.
+                avail = md.maxSize;
+            }
             long mlength;
             if (rlength <= avail) {
                 mlength = rlength;
@@ -422,20 +555,38 @@ final class NetworkInterfaceState {
     /**
      * Logs an ACK (L15039): only if the MD still exists and has an event queue with room; otherwise the
      * ack is dropped and counted (L15049-L15055, A-35). The threshold is not touched (A-27).
+     *
+     * <p>Portals 3.3 counts an acknowledgement against the threshold: "an operation is any action that
+     * could possibly generate an event" (3.3 &sect;3.10.1, as LNet's {@code lnet_md_t} keeps the text), and
+     * the reference implementation decrements it in {@code parse_ack} and drops an ack for an inactive
+     * MD. So a 3.3 MD at threshold 0 drops the ack (counted under {@code PTL_SR_DROP_STALE_MD}), and an
+     * ack that brings the threshold to 0 unlinks a PTL_UNLINK MD (with {@code unlinkIfInactive}): the
+     * "threshold 2: unlink after send and ack" pattern of 3.3 programs.
+     *
+     * @param unlinkIfInactive unlink the MD here if the ack made it inactive (false when the caller does,
+     *                         with the put's completion)
+     * @return the ACK event's sequence, or 0 if no ACK was logged
      */
-    void acceptAck(long mdHandle, int fromNid, int fromPid, int fromUid, int portal, long bits, long offset,
-                   long rlength, long mlength) {
+    long acceptAck(long mdHandle, int fromNid, int fromPid, int fromUid, int portal, long bits, long offset,
+                   long rlength, long mlength, boolean unlinkIfInactive) {
         MemoryDescriptorState md = lookupMd(mdHandle);
-        if (md == null) {
+        if (md == null || (md.dialect33 && md.threshold == 0)) {
             drop(StatusRegister.DROP_STALE_MD);
-            return;
+            return 0;
         }
         EventQueueState q = md.eventQueue();
         if (q == null || q.full()) {
             drop(StatusRegister.DROP_ACK_NO_EQ);
-            return;
+            return 0;
         }
-        post(md, EventKind.ACK, SELF_LINK, fromNid, fromPid, fromUid, portal, bits, rlength, mlength, offset,
-                0L, NiFailType.OK);
+        if (md.dialect33 && md.threshold > 0) {
+            md.threshold--;
+        }
+        long ack = post(md, EventKind.ACK, SELF_LINK, fromNid, fromPid, fromUid, portal, bits, rlength, mlength,
+                offset, 0L, NiFailType.OK);
+        if (unlinkIfInactive && md.dialect33) {
+            autoUnlinkIfInactive(md, ack, fromNid, fromPid, fromUid, portal, bits, rlength, mlength, offset);
+        }
+        return ack;
     }
 }

@@ -30,6 +30,10 @@ final class PendingOp {
     long mlength;
     long offset;
     long hdrData;
+    /** For GET_REQUEST: where in the MD the reply goes (0, or PtlGetRegion's local_offset). */
+    long localOffset;
+    /** For GET_REQUEST: the most bytes the reply may place (PtlGetRegion's length; unbounded for PtlGet). */
+    long localLength;
     /** For GET_REQUEST: the START event was posted (the reply began arriving). */
     boolean started;
     /** For PUT_SEND: an ack arrived before the send completed; post it after SEND_END. */

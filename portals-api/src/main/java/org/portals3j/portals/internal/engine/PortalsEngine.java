@@ -1,12 +1,16 @@
 package org.portals3j.portals.internal.engine;
 
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.AckRequest;
 import org.portals3j.portals.AttachedEntry;
+import org.portals3j.portals.EqHandle;
+import org.portals3j.portals.EqPollResult;
 import org.portals3j.portals.Event;
+import org.portals3j.portals.EventHandler;
 import org.portals3j.portals.EventKind;
 import org.portals3j.portals.InsertPosition;
 import org.portals3j.portals.MdOption;
@@ -37,17 +41,28 @@ import org.portals3j.transport.Transport;
  *
  * <p>Error precedence (not specified; the TCK does not rely on it): {@code PTL_NOINIT}, then an invalid
  * handle, then invalid argument values, then state errors, then {@code PTL_NOSPACE} (digest §2.6).
+ *
+ * <p>One engine follows one {@link Dialect}, fixed at creation. The Portals 3.3 functions (the
+ * methods {@link org.portals3j.portals.Portals33} calls that {@link org.portals3j.portals.Portals} does
+ * not) are here beside the 3.2 ones; where a shared function behaves differently in 3.3, the
+ * difference is decided by the dialect and documented at the point it matters.
  */
 public final class PortalsEngine implements MessageHandler {
     private static final AtomicInteger LIBRARIES = new AtomicInteger();
     /** Largest event queue (events); a larger count gives PTL_NOSPACE. */
     static final long MAX_EQ_COUNT = 1L << 24;
+    /** Portals 3.3 {@code PTL_TIME_FOREVER} as a PtlEQPoll timeout: no limit. */
+    public static final long TIME_FOREVER = -1L;
     /** Spins of a PtlEQWait caller before it may park (with the SPIN and BACKOFF idle modes). */
     private static final int WAIT_SPINS = 4_000;
 
     /** Makes every API call atomic with respect to other threads and incoming operations (L2042). */
     final ReentrantLock lock = new ReentrantLock();
     final int libraryId = LIBRARIES.getAndIncrement() & 0xFF;
+    private final Dialect dialect;
+    /** The job id (Portals 3.3 {@code PtlGetJid}): see {@link #jobId(Job)}. */
+    private final int jid;
+    private final HandlerCalls handlers = new HandlerCalls();
     private final Transport transport;
     private final Job job;
     private final JobMember self;
@@ -64,17 +79,20 @@ public final class PortalsEngine implements MessageHandler {
     private final MemorySegment responseBuffer = MessageHeader.allocate();
     private final MessageHeader response = new MessageHeader().wrap(responseBuffer);
     private final ThreadLocal<EventQueueState.@Nullable Waiter> waiters = new ThreadLocal<>();
+    private final ThreadLocal<@Nullable PollWaiter> pollers = new ThreadLocal<>();
     private final ThreadLocal<@Nullable IdleStrategy> idlers = new ThreadLocal<>();
     private final ThreadLocal<@Nullable IdleStrategy> lockIdlers = new ThreadLocal<>();
 
-    private PortalsEngine(Job job, Transport transport, PortalsConfig config) {
+    private PortalsEngine(Job job, Transport transport, PortalsConfig config, Dialect dialect) {
         this.job = job;
         this.transport = transport;
         this.config = config;
+        this.dialect = dialect;
+        this.jid = jobId(job);
         this.self = job.peers().member(transport.rank());
         this.nis = new NetworkInterfaceState[config.interfaces()];
         for (int i = 0; i < nis.length; i++) {
-            nis[i] = new NetworkInterfaceState(libraryId, i);
+            nis[i] = new NetworkInterfaceState(libraryId, i, dialect, handlers);
         }
         this.channels = new SendChannel[job.size()];
         this.incomingPuts = new IncomingPut[job.size()];
@@ -88,11 +106,39 @@ public final class PortalsEngine implements MessageHandler {
         }
     }
 
-    /** Creates the library for the rank whose endpoint {@code transport} is, and starts receiving. */
+    /** Creates the Portals 3.2 library for the rank whose endpoint {@code transport} is, and starts receiving. */
     public static PortalsEngine create(Job job, Transport transport, PortalsConfig config) {
-        PortalsEngine engine = new PortalsEngine(job, transport, config);
+        return create(job, transport, config, Dialect.PORTALS_3_2);
+    }
+
+    /** Creates the library of {@code dialect} for the rank whose endpoint {@code transport} is, and starts receiving. */
+    public static PortalsEngine create(Job job, Transport transport, PortalsConfig config, Dialect dialect) {
+        PortalsEngine engine = new PortalsEngine(job, transport, config, dialect);
         transport.start(engine);
         return engine;
+    }
+
+    /**
+     * The Portals 3.3 job id ({@code ptl_jid_t}, an unsigned 32-bit value) of {@code job}: its id read as a
+     * decimal number if it is one below 2^31 (a scheduler's numeric job id), else the id's
+     * {@link String#hashCode} with the top bit cleared. The same on every rank, computed from nothing but
+     * the job's id; never {@code PTL_JID_ANY} (-1). A transport connects only the ranks of one job, so
+     * this is also the job id of every process a request can come from.
+     */
+    static int jobId(Job job) {
+        String id = job.id();
+        if (!id.isEmpty() && id.length() <= 10 && id.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            long n = Long.parseLong(id);
+            if (n <= Integer.MAX_VALUE) {
+                return (int) n;
+            }
+        }
+        return id.hashCode() & Integer.MAX_VALUE;
+    }
+
+    /** The specification this library follows. */
+    public Dialect dialect() {
+        return dialect;
     }
 
     public Transport transport() {
@@ -151,6 +197,10 @@ public final class PortalsEngine implements MessageHandler {
      */
     private void acquire() {
         if (lock.tryLock()) {
+            if (handlers.isRunningOn(Thread.currentThread())) {
+                lock.unlock();
+                refuseInHandler();
+            }
             return;
         }
         IdleStrategy idle = lockIdlers.get();
@@ -162,6 +212,16 @@ public final class PortalsEngine implements MessageHandler {
         do {
             idle.idle();
         } while (!lock.tryLock());
+    }
+
+    /**
+     * A Portals 3.3 event handler "must not call any API functions" (3.3 &sect;3.11.6; LNet's
+     * {@code lnet_eq_handler_t}): it runs in the middle of another operation, with the library's lock
+     * held. Such a call fails with PTL_FAIL, the only 3.3 return code for "cannot be done now".
+     */
+    private static void refuseInHandler() {
+        throw new PortalsException(ReturnCode.FAIL, "an event handler must not call Portals functions"
+                + " (Portals 3.3 section 3.11.6): it runs while the library logs an event");
     }
 
     private void requireInit() {
@@ -198,7 +258,7 @@ public final class PortalsEngine implements MessageHandler {
                 return new NiInit(new org.portals3j.portals.NiHandle(ni.handle()), ni.limits);
             }
             NiLimits limits = desired == null ? config.defaultLimits() : honour(desired);
-            ni.init(pid == ProcessId.PID_ANY ? self.pid() : pid, self.uid(), limits,
+            ni.init(pid == ProcessId.PID_ANY ? self.pid() : pid, self.uid(), jid, limits,
                     iface == 0 || config.aclEntryZeroEverywhere());
             return new NiInit(new org.portals3j.portals.NiHandle(ni.handle()), limits);
         } finally {
@@ -326,6 +386,17 @@ public final class PortalsEngine implements MessageHandler {
         }
     }
 
+    /** Portals 3.3 PtlGetJid (3.3 &sect;3.8): the job id of this process ({@link #jobId}). */
+    public int getJid(long niHandle) {
+        acquire();
+        try {
+            requireInit();
+            return ni(niHandle).jid;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     // ==== match entries =========================================================================
 
     /** PtlMEAttach (L4098). */
@@ -447,7 +518,11 @@ public final class PortalsEngine implements MessageHandler {
 
     // ==== memory descriptors ====================================================================
 
-    /** PtlMDAttach (L5297): a bad {@code eventq} is PTL_ILL_MD here. */
+    /**
+     * PtlMDAttach (L5297): a bad {@code eventq} is PTL_ILL_MD here (A-14). Portals 3.3's PtlMDAttach has
+     * no {@code unlink_nofit} (3.3 &sect;3.10, {@code PtlMDAttach(me, md, unlink_op, &handle)}): a 3.3
+     * caller passes {@link Unlink#RETAIN}, so an MD a request does not fit is passed over, never unlinked.
+     */
     public long mdAttach(long meHandle, MemoryDescriptor value, Unlink unlinkOp, Unlink unlinkNofit) {
         acquire();
         try {
@@ -478,6 +553,15 @@ public final class PortalsEngine implements MessageHandler {
 
     /** PtlMDBind (L5597): a free-floating MD, never auto-unlinked. */
     public long mdBind(long niHandle, MemoryDescriptor value) {
+        return mdBind(niHandle, value, Unlink.RETAIN);
+    }
+
+    /**
+     * Portals 3.3 PtlMDBind (3.3 &sect;3.10): a free-floating MD that, with {@link Unlink#UNLINK}, is
+     * unlinked automatically once inactive, as an attached one is (reference implementation,
+     * {@code p3lib/md.c lib_PtlMDBind} sets the same unlink flag as {@code lib_PtlMDAttach}).
+     */
+    public long mdBind(long niHandle, MemoryDescriptor value, Unlink unlinkOp) {
         acquire();
         try {
             requireInit();
@@ -489,6 +573,7 @@ public final class PortalsEngine implements MessageHandler {
                         + ni.limits.maxMemDescriptors() + " memory descriptors");
             }
             md.bound = true;
+            md.unlinkOp = unlinkOp;
             return md.handle;
         } finally {
             lock.unlock();
@@ -497,6 +582,9 @@ public final class PortalsEngine implements MessageHandler {
 
     /**
      * Checks a {@code ptl_md_t} (grounds for PTL_ILL_MD: L5362, L5639, L6003) and resolves its event queue.
+     * A 3.3 library checks the 3.3 {@code ptl_md_t}: no {@code max_offset} to check, the three 3.3
+     * option bits allowed, and with {@code PTL_MD_MAX_SIZE} a {@code max_size} from 0 to the length
+     * (LNet's {@code lnet_md_build} refuses other values with -EINVAL, the ILL_MD of 3.3).
      *
      * @param badQueue the code for an {@code eventq} that names no queue at all: PTL_ILL_MD for
      *                 PtlMDAttach/PtlMDUpdate, PTL_INV_EQ for PtlMDBind (L5664, A-14). A live queue of
@@ -527,11 +615,17 @@ public final class PortalsEngine implements MessageHandler {
         if (problem == null && md.threshold() < MemoryDescriptor.THRESH_INF) {
             problem = "threshold " + md.threshold() + " is negative (use THRESH_INF for no bound)";
         }
-        if (problem == null && md.maxOffset() < 0) {
+        boolean v33 = dialect == Dialect.PORTALS_3_3;
+        if (problem == null && !v33 && md.maxOffset() < 0) {
             problem = "max_offset " + md.maxOffset() + " is negative";
         }
-        if (problem == null && (md.options() & ~MdOption.ALL_BITS) != 0) {
-            problem = "options 0x" + Integer.toHexString(md.options()) + " has bits that are not PTL_MD_* options";
+        if (problem == null && (md.options() & ~(v33 ? MdOption.ALL_BITS_33 : MdOption.ALL_BITS)) != 0) {
+            problem = "options 0x" + Integer.toHexString(md.options()) + " has bits that are not PTL_MD_* options"
+                    + (v33 ? " of Portals 3.3" : " of Portals 3.2 (MAX_SIZE and EVENT_*_DISABLE are Portals 3.3's)");
+        }
+        if (problem == null && v33 && (md.options() & MdOption.MAX_SIZE.bit()) != 0
+                && (md.maxSize() < 0 || md.maxSize() > md.length())) {
+            problem = "max_size " + md.maxSize() + " is outside 0..length (" + md.length() + ") with PTL_MD_MAX_SIZE";
         }
         if (problem != null) {
             throw new PortalsException(ReturnCode.ILL_MD, problem);
@@ -614,6 +708,14 @@ public final class PortalsEngine implements MessageHandler {
 
     /** PtlEQAlloc (L6716): {@code count} 0 is PTL_NOSPACE. */
     public long eqAlloc(long niHandle, long count) {
+        return eqAlloc(niHandle, count, null);
+    }
+
+    /**
+     * PtlEQAlloc; in Portals 3.3 with a handler (3.3 &sect;3.11, {@code PtlEQAlloc(ni, count, eq_handler,
+     * &handle)}), null for {@code PTL_EQ_HANDLER_NONE}. A queue of a 3.3 library numbers its own events.
+     */
+    public long eqAlloc(long niHandle, long count, @Nullable EventHandler handler) {
         acquire();
         try {
             requireInit();
@@ -628,6 +730,9 @@ public final class PortalsEngine implements MessageHandler {
                         + ni.limits.maxEventQueues() + " event queues");
             }
             q.init((int) count);
+            if (dialect == Dialect.PORTALS_3_3) {
+                q.initDialect33(handler);
+            }
             return ni.handleOf(q);
         } finally {
             lock.unlock();
@@ -643,6 +748,7 @@ public final class PortalsEngine implements MessageHandler {
             EventQueueState q = requireEq(ni, eqHandle);
             q.cancelWaiters();
             ni.eqs.free(q);
+            ni.wakePollers(); // a PtlEQPoll on this queue answers PTL_INV_EQ now
         } finally {
             lock.unlock();
         }
@@ -741,6 +847,146 @@ public final class PortalsEngine implements MessageHandler {
         return w.result;
     }
 
+    /**
+     * Portals 3.3 PtlEQPoll (3.3 &sect;3.11; reference implementation {@code p3api/eq.c}): takes the next
+     * event from the first of {@code queues}, in the order given, that has one, waiting up to
+     * {@code timeoutMillis} ({@code PTL_TIME_FOREVER} = -1: without limit; 0: not at all).
+     *
+     * <p>As in the reference implementation, an empty list and queues of different interfaces are
+     * PTL_INV_EQ (its PTL_EQ_INVALID), as is a queue that is not live, or is freed while waiting. It waits
+     * as {@link #eqWait} does: spinning briefly while driving the network, then with the configured idle
+     * strategy, woken by the thread that logs an event into one of the interface's queues. Threads in
+     * {@link #eqWait} on a queue are served first (they take events as they come, A-19); a poller takes
+     * what stays in the queue.
+     *
+     * @return the code (OK, EQ_DROPPED, or EQ_EMPTY after the timeout) and which queue the event came from
+     */
+    public EqPollResult eqPoll(EqHandle[] queues, long timeoutMillis, Event into) {
+        if (timeoutMillis < TIME_FOREVER) {
+            throw new IllegalArgumentException("timeout " + timeoutMillis + " ms is negative (PTL_TIME_FOREVER is "
+                    + TIME_FOREVER + ")");
+        }
+        EqPollResult now = pollNow(queues, into, null);
+        if (now != null) {
+            return now;
+        }
+        if (timeoutMillis == 0) {
+            // Like PtlEQGet: let this thread take what the network holds, without waiting.
+            if (transport.poll()) {
+                now = pollNow(queues, into, null);
+            }
+            return now != null ? now : EqPollResult.EMPTY;
+        }
+        long limit = timeoutMillis == TIME_FOREVER ? Long.MAX_VALUE : TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        long start = System.nanoTime();
+        PollWaiter w = pollers.get();
+        if (w == null) {
+            w = new PollWaiter(Thread.currentThread());
+            pollers.set(w);
+        }
+        w.signalled = false;
+        now = pollNow(queues, into, w); // registers w if nothing is there yet
+        if (now != null) {
+            return now;
+        }
+        boolean interrupted = false;
+        Transport t = transport;
+        try {
+            if (config.idle() == IdleMode.SPIN || config.idle() == IdleMode.BACKOFF) {
+                for (int i = 0; i < WAIT_SPINS && !w.signalled; i++) {
+                    if (t.poll()) {
+                        i = 0;
+                    } else {
+                        Thread.onSpinWait();
+                    }
+                }
+            }
+            IdleStrategy idle = idlers.get();
+            if (idle == null) {
+                idle = config.idle().newStrategy();
+                idlers.set(idle);
+            }
+            idle.reset();
+            boolean polling = config.idle() == IdleMode.SPIN || config.idle() == IdleMode.YIELD;
+            while (true) {
+                if (w.signalled) {
+                    w.signalled = false; // cleared before looking: a later event signals again
+                    now = pollNow(queues, into, null);
+                    if (now != null) {
+                        return now;
+                    }
+                    idle.reset();
+                }
+                if (System.nanoTime() - start >= limit) {
+                    now = pollNow(queues, into, null);
+                    return now != null ? now : EqPollResult.EMPTY;
+                }
+                if (polling && t.poll()) {
+                    idle.reset();
+                    continue;
+                }
+                w.mayPark = true;
+                if (!w.signalled) {
+                    idle.idle(); // parks at most IdleMode's period, so the deadline is looked at again soon
+                }
+                w.mayPark = false;
+                if (Thread.interrupted()) {
+                    interrupted = true; // PtlEQPoll cannot be interrupted; keep the flag for the caller
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            lock.lock(); // not acquire(): this must not fail, and this thread runs no handler
+            try {
+                NetworkInterfaceState on = w.registeredOn;
+                if (on != null) {
+                    on.removePoller(w);
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * One look at {@code queues}, under the lock: checks them (PTL_INV_EQ), takes from the first that has
+     * an event, or, if none has and {@code register} is given, puts it on the interface's poller list.
+     */
+    private @Nullable EqPollResult pollNow(EqHandle[] queues, Event into, @Nullable PollWaiter register) {
+        acquire();
+        try {
+            requireInit();
+            if (queues.length == 0) {
+                throw new PortalsException(ReturnCode.INV_EQ, "PtlEQPoll needs at least one event queue");
+            }
+            NetworkInterfaceState ni = niOf(queues[0].value(), HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
+            for (int i = 0; i < queues.length; i++) {
+                long h = queues[i].value();
+                NetworkInterfaceState of = niOf(h, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
+                if (of != ni) {
+                    throw new PortalsException(ReturnCode.INV_EQ, "queue " + i + " belongs to interface " + of.index
+                            + ", queue 0 to interface " + ni.index + ": PtlEQPoll's queues share one interface");
+                }
+                requireEq(of, h);
+            }
+            for (int i = 0; i < queues.length; i++) {
+                EventQueueState q = requireEq(ni, queues[i].value());
+                ReturnCode rc = q.take(into);
+                if (rc != ReturnCode.EQ_EMPTY) {
+                    return EqPollResult.of(rc, i);
+                }
+            }
+            if (register != null) {
+                ni.addPoller(register);
+            }
+            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private static EventQueueState requireEq(NetworkInterfaceState ni, long eqHandle) {
         EventQueueState q = ni.lookupEq(eqHandle);
         if (q == null) {
@@ -753,6 +999,14 @@ public final class PortalsEngine implements MessageHandler {
 
     /** PtlACEntry (L7291): overwrites entry {@code index}. */
     public void acEntry(long niHandle, int index, ProcessId matchId, int uid, int portal) {
+        acEntry(niHandle, index, matchId, uid, AccessControlEntry.JID_ANY, portal);
+    }
+
+    /**
+     * PtlACEntry; in Portals 3.3 with the job id allowed ({@code PTL_JID_ANY} = -1 for any), 3.3
+     * &sect;3.12.1. A 3.2 entry allows any job.
+     */
+    public void acEntry(long niHandle, int index, ProcessId matchId, int uid, int jobId, int portal) {
         acquire();
         try {
             requireInit();
@@ -766,7 +1020,7 @@ public final class PortalsEngine implements MessageHandler {
                 throw new PortalsException(ReturnCode.PT_INV_INDEX, "portal index " + portal
                         + " is neither PTL_PT_INDEX_ANY nor in 0.." + ni.limits.maxPtableIndex());
             }
-            ni.acl[index].set(matchId.nid(), matchId.pid(), uid, portal);
+            ni.acl[index].set(matchId.nid(), matchId.pid(), uid, jobId, portal);
         } finally {
             lock.unlock();
         }
@@ -776,11 +1030,29 @@ public final class PortalsEngine implements MessageHandler {
 
     /**
      * PtlPut (L7571): sends the whole MD (A-54). Takes one unit of the MD's threshold now; an MD whose
-     * threshold is 0 is PTL_INV_MD; the ack takes none (A-27). An ack is asked for (a handle other than
-     * PTL_MD_NONE on the wire) only with PTL_ACK_REQ and an event queue on the MD (L7724, A-30).
+     * threshold is 0 is PTL_INV_MD; the ack takes none (A-27; in 3.3 it takes one when it arrives, see
+     * {@link NetworkInterfaceState#acceptAck}). An ack is asked for (a handle other than PTL_MD_NONE on
+     * the wire) only with PTL_ACK_REQ and an event queue on the MD (L7724, A-30).
      */
     public void put(long mdHandle, AckRequest ack, ProcessId target, int portal, int cookie, long matchBits,
                     long offset, long hdrData) {
+        put(mdHandle, false, 0L, 0L, ack, target, portal, cookie, matchBits, offset, hdrData);
+    }
+
+    /**
+     * Portals 3.3 PtlPutRegion (3.3 &sect;3.13.3): as {@link #put}, but sends only the {@code length} bytes
+     * at {@code localOffset} of the MD. A region outside the MD is PTL_ILL_MD (reference implementation,
+     * {@code p3lib/move.c lib_PtlPut}: "P3.3 API spec, section 3.13.3"), checked after the MD itself
+     * (PTL_INV_MD). The SEND events report {@code length} as rlength and mlength.
+     */
+    public void putRegion(long mdHandle, long localOffset, long length, AckRequest ack, ProcessId target, int portal,
+                          int cookie, long matchBits, long remoteOffset, long hdrData) {
+        put(mdHandle, true, localOffset, length, ack, target, portal, cookie, matchBits, remoteOffset, hdrData);
+    }
+
+    private void put(long mdHandle, boolean region, long localOffset, long regionLength, AckRequest ack,
+                     ProcessId target, int portal, int cookie, long matchBits, long offset, long hdrData) {
+        refuseInHandlerThread();
         requireInit();
         NetworkInterfaceState niGuess = niOf(mdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
         int rank = requireConcreteTarget(target);
@@ -788,29 +1060,34 @@ public final class PortalsEngine implements MessageHandler {
         channel.lock.lock();
         try {
             MemorySegment payload;
+            long from;
             long length;
             long token;
             acquire();
             try {
                 requireInit();
                 MemoryDescriptorState md = activeMd(niGuess, mdHandle);
+                if (region) {
+                    requireRegion(md, localOffset, regionLength);
+                }
+                from = region ? localOffset : 0L;
+                length = region ? regionLength : md.length;
                 NetworkInterfaceState ni = niGuess;
-                PendingOp op = begin(ni, md, PendingOp.Kind.PUT_SEND, rank, target, portal, matchBits, offset);
+                PendingOp op = begin(ni, md, PendingOp.Kind.PUT_SEND, rank, target, portal, matchBits, offset, length);
                 op.hdrData = hdrData;
                 op.link = ni.post(md, EventKind.SEND_START, NetworkInterfaceState.SELF_LINK, self.nid(), ni.pid, ni.uid,
-                        portal, matchBits, md.length, md.length, offset, hdrData, NiFailType.OK);
+                        portal, matchBits, length, length, offset, hdrData, NiFailType.OK);
                 long ackHandle = ack == AckRequest.ACK_REQ && md.eventQueue() != null ? md.handle : 0L;
-                ni.putBytes.value += md.length;
+                ni.putBytes.value += length;
                 channel.header.begin(MessageType.PUT, ni.index).initiator(self.nid(), ni.pid).user(ni.uid)
                         .target(target.nid(), target.pid()).portal(portal).cookie(cookie).matchBits(matchBits)
-                        .offset(offset).mdHandle(ackHandle).length(md.length).hdrData(hdrData).exchange(op.token);
+                        .offset(offset).mdHandle(ackHandle).length(length).hdrData(hdrData).exchange(op.token);
                 payload = md.start;
-                length = md.length;
                 token = op.token;
             } finally {
                 lock.unlock();
             }
-            send(rank, channel.buffer, payload, 0L, length, token);
+            send(rank, channel.buffer, payload, from, length, token);
         } finally {
             channel.lock.unlock();
         }
@@ -822,6 +1099,26 @@ public final class PortalsEngine implements MessageHandler {
      * cannot be unlinked) until the reply arrives (L14073).
      */
     public void get(long mdHandle, ProcessId target, int portal, int cookie, long matchBits, long offset) {
+        get(mdHandle, false, 0L, 0L, target, portal, cookie, matchBits, offset);
+    }
+
+    /**
+     * Portals 3.3 PtlGetRegion (3.3 &sect;3.13.5): as {@link #get}, but asks for {@code length} bytes, which
+     * land at {@code localOffset} of the MD (the reference implementation sends {@code local_offset} as
+     * the reply's destination offset, {@code rtn_offset}). A region outside the MD is PTL_ILL_MD.
+     *
+     * <p>The unit of threshold is taken when the get is issued, as in 3.2, not when the reply arrives as
+     * in the reference implementation: the count is the same (one per get), and a get already issued can
+     * never find its MD inactive and its reply refused, which would leave it pending for ever.
+     */
+    public void getRegion(long mdHandle, long localOffset, long length, ProcessId target, int portal, int cookie,
+                          long matchBits, long remoteOffset) {
+        get(mdHandle, true, localOffset, length, target, portal, cookie, matchBits, remoteOffset);
+    }
+
+    private void get(long mdHandle, boolean region, long localOffset, long regionLength, ProcessId target, int portal,
+                     int cookie, long matchBits, long offset) {
+        refuseInHandlerThread();
         requireInit();
         NetworkInterfaceState niGuess = niOf(mdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
         int rank = requireConcreteTarget(target);
@@ -833,11 +1130,20 @@ public final class PortalsEngine implements MessageHandler {
             try {
                 requireInit();
                 MemoryDescriptorState md = activeMd(niGuess, mdHandle);
+                if (region) {
+                    requireRegion(md, localOffset, regionLength);
+                }
+                long length = region ? regionLength : md.length;
                 NetworkInterfaceState ni = niGuess;
-                PendingOp op = begin(ni, md, PendingOp.Kind.GET_REQUEST, rank, target, portal, matchBits, offset);
+                PendingOp op = begin(ni, md, PendingOp.Kind.GET_REQUEST, rank, target, portal, matchBits, offset, length);
+                op.localOffset = region ? localOffset : 0L;
+                op.localLength = region ? regionLength : Long.MAX_VALUE; // PtlGet: as much as the MD holds then
+                if (dialect == Dialect.PORTALS_3_3) {
+                    op.offset = op.localOffset; // REPLY events: where the data lands (see receiveReply)
+                }
                 channel.header.begin(MessageType.GET, ni.index).initiator(self.nid(), ni.pid).user(ni.uid)
                         .target(target.nid(), target.pid()).portal(portal).cookie(cookie).matchBits(matchBits)
-                        .offset(offset).mdHandle(md.handle).length(md.length).exchange(op.token);
+                        .offset(offset).mdHandle(md.handle).length(length).exchange(op.token);
                 token = op.token;
             } finally {
                 lock.unlock();
@@ -845,6 +1151,25 @@ public final class PortalsEngine implements MessageHandler {
             send(rank, channel.buffer, MemorySegment.NULL, 0L, 0L, token);
         } finally {
             channel.lock.unlock();
+        }
+    }
+
+    /** A PtlPutRegion/PtlGetRegion region inside the MD (3.3 &sect;3.13.3, &sect;3.13.5), else PTL_ILL_MD. */
+    private static void requireRegion(MemoryDescriptorState md, long localOffset, long length) {
+        if (localOffset < 0 || length < 0 || localOffset > md.length || length > md.length - localOffset) {
+            throw new PortalsException(ReturnCode.ILL_MD, "the region of " + Long.toUnsignedString(length)
+                    + " bytes at local offset " + Long.toUnsignedString(localOffset) + " is not inside the "
+                    + md.length + "-byte memory descriptor");
+        }
+    }
+
+    /**
+     * Checked before a channel lock is taken: a handler thread holds the engine lock, and waiting for a
+     * channel lock while holding it could deadlock with a thread holding that channel lock.
+     */
+    private void refuseInHandlerThread() {
+        if (handlers.isRunningOn(Thread.currentThread())) {
+            refuseInHandler();
         }
     }
 
@@ -860,7 +1185,7 @@ public final class PortalsEngine implements MessageHandler {
     }
 
     private PendingOp begin(NetworkInterfaceState ni, MemoryDescriptorState md, PendingOp.Kind kind, int rank,
-                            ProcessId target, int portal, long matchBits, long offset) {
+                            ProcessId target, int portal, long matchBits, long offset, long length) {
         if (md.threshold > 0) {
             md.threshold--;
         }
@@ -874,8 +1199,8 @@ public final class PortalsEngine implements MessageHandler {
         op.uid = ni.uid;
         op.portal = portal;
         op.matchBits = matchBits;
-        op.rlength = md.length;
-        op.mlength = md.length;
+        op.rlength = length;
+        op.mlength = length;
         op.offset = offset;
         return op;
     }
@@ -1019,12 +1344,16 @@ public final class PortalsEngine implements MessageHandler {
             return;
         }
         ni.acceptAck(h.mdHandle(), h.initiatorNid(), h.initiatorPid(), h.user(), h.portal(), h.matchBits(), h.offset(),
-                h.length(), h.manipulatedLength());
+                h.length(), h.manipulatedLength(), true);
     }
 
     /**
      * A reply (L15056): accepted by the MD of the get it answers, whatever its options, truncated to the
      * MD's length and placed at offset 0 (A-34). A reply naming no pending get is dropped and counted.
+     * For a PtlGetRegion it is placed at the region's local offset, truncated to the region and to what
+     * the MD holds after that offset now; a 3.3 library reports that local offset in the REPLY events
+     * (3.3 &sect;3.11.4: the offset is "the displacement into the memory region that the operation used";
+     * the reference implementation's {@code parse_reply} reports the reply's destination offset).
      */
     private void receiveReply(NetworkInterfaceState ni, MessageHeader h, int source, Deposit deposit) {
         PendingOp op = ops.lookup(h.exchange());
@@ -1034,17 +1363,18 @@ public final class PortalsEngine implements MessageHandler {
             ni.drop(StatusRegister.DROP_STALE_MD);
             return;
         }
-        long mlength = Math.min(h.manipulatedLength(), md.length);
+        long room = md.length > op.localOffset ? md.length - op.localOffset : 0L;
+        long mlength = Math.min(Math.min(h.manipulatedLength(), op.localLength), room);
         op.started = true;
         op.peerNid = h.initiatorNid();
         op.peerPid = h.initiatorPid();
         op.uid = h.user();
         op.rlength = h.length();
         op.mlength = mlength;
-        op.offset = h.offset();
+        op.offset = dialect == Dialect.PORTALS_3_3 ? op.localOffset : h.offset();
         op.link = ni.post(md, EventKind.REPLY_START, NetworkInterfaceState.SELF_LINK, op.peerNid, op.peerPid, op.uid,
                 op.portal, op.matchBits, op.rlength, mlength, op.offset, 0L, NiFailType.OK);
-        deposit.accept(md.start, 0, mlength);
+        deposit.accept(md.start, mlength == 0 ? 0 : op.localOffset, mlength);
         deposit.attach(op);
     }
 
@@ -1154,13 +1484,17 @@ public final class PortalsEngine implements MessageHandler {
         long end = ni.post(md, delivered ? EventKind.SEND_END : EventKind.SEND_FAIL, op.link, self.nid(), ni.pid, ni.uid,
                 op.portal, op.matchBits, op.rlength, op.mlength, op.offset, op.hdrData,
                 delivered ? NiFailType.OK : failReason(op));
+        long cause = end;
         if (delivered && op.ackWaiting) {
-            ni.acceptAck(md.handle, op.ackNid, op.ackPid, op.ackUid, op.portal, op.matchBits, op.offset, op.ackRlength,
-                    op.ackMlength);
+            long ack = ni.acceptAck(md.handle, op.ackNid, op.ackPid, op.ackUid, op.portal, op.matchBits, op.offset,
+                    op.ackRlength, op.ackMlength, false);
+            if (md.dialect33 && ack != 0) {
+                cause = ack; // in 3.3 the ack took threshold too: it is what may have made the MD inactive
+            }
         }
         ni.releasePending(md);
         if (delivered) {
-            ni.autoUnlinkIfInactive(md, end, self.nid(), ni.pid, ni.uid, op.portal, op.matchBits, op.rlength,
+            ni.autoUnlinkIfInactive(md, cause, self.nid(), ni.pid, ni.uid, op.portal, op.matchBits, op.rlength,
                     op.mlength, op.offset);
         }
         ops.release(op);

@@ -30,6 +30,14 @@ class CatalogueFormatTest {
     }
 
     @Test
+    void aPortals33RowIsLocatedInItsOwnSourcesNotInThe32Text() {
+        Catalogue c = Catalogue.parse(Spec.PORTALS, "t.tsv", List.of(HEADER,
+                "P-275\tPortals 3.3 dialect\tPortals 3.3 §3.10 PtlMDAttach\tportals3ib p3lib/md.c\tkit\tNo unlink_nofit.\t"));
+        assertThat(c.find("P-275").orElseThrow().specLocation())
+                .isEqualTo("Portals 3.3 §3.10 PtlMDAttach, portals3ib p3lib/md.c");
+    }
+
+    @Test
     void aMissingHeaderIsReportedWithItsLine() {
         assertThatThrownBy(() -> Catalogue.parse(Spec.PORTALS, "t.tsv", List.of("# c", "P-001\ta\tb\tc\tkit\td\t")))
                 .isInstanceOf(CatalogueException.class).hasMessageStartingWith("t.tsv:2: ").hasMessageContaining("header");

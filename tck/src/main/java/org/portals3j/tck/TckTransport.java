@@ -52,6 +52,14 @@ public final class TckTransport {
     }
 
     /**
+     * How long a whole run of traffic (many messages, many pulses) may take before the kit calls it stuck:
+     * three times {@link #patience()}, so 30 s by default, and short when a self-test shortens the patience.
+     */
+    public static Duration trafficPatience() {
+        return patience().multipliedBy(3);
+    }
+
+    /**
      * How long to watch for an event that must not come. A transport that delivers inline has done
      * everything it will do when a call returns; other transports get time.
      */

@@ -54,7 +54,7 @@ class DeliveryOrderTest {
             for (int attempt = 0; mixed == 0 && (attempt < 5 || System.nanoTime() < giveUp); attempt++) {
                 ConcurrentIsoTraffic traffic = new ConcurrentIsoTraffic(job, randomPlans(10 + attempt, 4, 50, 3), new int[4],
                         "seed " + (10 + attempt));
-                traffic.run(Duration.ofSeconds(30));
+                traffic.run(TckTransport.trafficPatience());
                 for (int h = 0; h < 4; h++) {
                     OrderChecks.perSenderIssueOrder("", h, traffic.all(h));
                     mixed += OrderChecks.senderOrderWithinPulses("", h, traffic.all(h));
@@ -106,7 +106,7 @@ class DeliveryOrderTest {
                 plans.add(plan);
             }
             ConcurrentIsoTraffic traffic = new ConcurrentIsoTraffic(job, plans, new int[4], "");
-            traffic.run(Duration.ofSeconds(30));
+            traffic.run(TckTransport.trafficPatience());
             List<Delivered> at3 = traffic.all(3);
             OrderChecks.senderOrderWithinPulses("", 3, at3);
             OrderChecks.perSenderIssueOrder("", 3, at3);
@@ -140,7 +140,7 @@ class DeliveryOrderTest {
                 plans.get(h).add(plans.get(h).size() / 2, new Barrier(1, BarrierMode.WEAK));
             }
             ConcurrentIsoTraffic traffic = new ConcurrentIsoTraffic(job, plans, registered, "seed 15");
-            traffic.run(Duration.ofSeconds(30));
+            traffic.run(TckTransport.trafficPatience());
             for (int h = 0; h < 3; h++) {
                 assertThat(traffic.notices(h)).as("host %d's notices", h).isNotEmpty();
                 OrderChecks.noticesBetweenPulses("", h, traffic.all(h));

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -47,7 +46,7 @@ class IsoMbmTest {
         }
         try (IsotachJob job = IsotachJob.builder(3).config(config).interfaces(EnumSet.of(Interface.ISO_MBM)).open()) {
             ConcurrentIsoTraffic traffic = new ConcurrentIsoTraffic(job, plans, new int[3], "seed 44");
-            traffic.run(Duration.ofSeconds(30));
+            traffic.run(TckTransport.trafficPatience());
             for (int h = 0; h < 3; h++) {
                 OrderChecks.exactlyOnce("", h, traffic.expected().get(h), traffic.all(h)); // checks every payload byte
             }

@@ -2,7 +2,6 @@ package org.portals3j.tck.isotach;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -64,7 +63,7 @@ class IsochronTest {
         }
         try (IsotachJob job = IsotachJob.open(hosts, Interface.ISO_MBM)) {
             ConcurrentIsoTraffic traffic = new ConcurrentIsoTraffic(job, plans, new int[hosts], "seed 22");
-            traffic.run(Duration.ofSeconds(30));
+            traffic.run(TckTransport.trafficPatience());
             List<Long> replicas = new ArrayList<>();
             for (int h = 0; h < hosts; h++) {
                 OrderChecks.isochronsContiguous("", h, traffic.all(h));

@@ -14,6 +14,7 @@ import org.portals3j.isotach.Interface;
 import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.IsotachNet;
 import org.portals3j.tck.SpecAssertion;
+import org.portals3j.tck.TckTransport;
 import org.portals3j.tck.isotach.IsoTraffic.Tag;
 import org.portals3j.tck.isotach.IsotachJob.Delivered;
 
@@ -236,7 +237,7 @@ class IsotachInvariantTest {
                 plans.add(plan);
             }
             ConcurrentIsoTraffic traffic = new ConcurrentIsoTraffic(job, plans, new int[4], "seed 9");
-            traffic.run(Duration.ofSeconds(30));
+            traffic.run(TckTransport.trafficPatience());
             for (int h = 0; h < 4; h++) {
                 OrderChecks.exactlyOnce("", h, traffic.expected().get(h), traffic.all(h));
                 assertThat(IsoTraffic.counter(job.net(h), "siu.drop.late")).as("host %d: late packets", h).isZero();

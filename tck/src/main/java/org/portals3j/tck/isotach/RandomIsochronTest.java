@@ -2,7 +2,6 @@ package org.portals3j.tck.isotach;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -95,7 +94,7 @@ class RandomIsochronTest {
             BarrierSetup.alignChannel1(job, BarrierMode.STRONG);
 
             ConcurrentIsoTraffic traffic = new ConcurrentIsoTraffic(job, plans, registered, context);
-            traffic.run(Duration.ofSeconds(30));
+            traffic.run(TckTransport.trafficPatience());
 
             List<List<Delivered>> all = traffic.allHosts();
             OrderChecks.all(context, all, traffic.expected());

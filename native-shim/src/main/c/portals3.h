@@ -30,8 +30,8 @@
  * PtlHandleIsEqual), the 3.3 names of the return codes, and the 3.3 semantics, which are the engine's
  * (org.portals3j.portals.Portals33: per-queue sequence numbers, acks counted against the threshold,
  * failures reported in END events, ...). Without a 3.3 text among the project's specs, the 3.3 names and
- * signatures follow the Portals 3.3 reference implementation's headers (github.com/jkmcnk/portals3ib,
- * include/p3api/types.h and api.h, which cite the 3.3 sections: "3.3 §3.10.1" below).
+ * signatures follow the Portals 3.3 reference implementation (github.com/jkmcnk/portals3ib: its
+ * include/p3api/types.h and the p3api sources, which cite the 3.3 sections: "3.3 §3.10.1" below).
  *
  * One libportals3.so serves both: the 3.3 functions are separate entry points (symbols ptl33_*, bound by
  * this header), and a process uses the dialect of its first PtlInit for its whole life. A call compiled

@@ -1,6 +1,7 @@
 /*
  * shim.c: the Portals 3.2 functions of portals3.h and the job functions of portals3_rt.h, each
- * forwarded to the Java engine through the table of upcall stubs (shim_table.h).
+ * forwarded to the Java engine through the table of upcall stubs (shim_table.h). The Portals 3.3
+ * functions are in shim33.c.
  *
  * PtlInit and ptl_rt_* start the engine if needed; the other functions answer PTL_NOINIT until PtlInit
  * has started it (L10833), without starting a JVM. Structs passed by value travel as the address of
@@ -11,17 +12,7 @@
 
 #include "portals3.h"
 #include "portals3_rt.h"
-#include "shim_table.h"
-
-#define PTL_EXPORT __attribute__((visibility("default")))
-#define ADDR(p) ((uint64_t) (uintptr_t) (p))
-
-/* The started table, or return `code` (the engine was never started, so PtlInit was never called). */
-#define STARTED_OR_RETURN(code)                                         \
-    const ptl_shim_table_t *t = ptl_shim_table_if_started();            \
-    if (__builtin_expect(t == NULL, 0)) {                               \
-        return (code);                                                  \
-    }
+#include "shim_entry.h"
 
 PTL_EXPORT int PtlInit(int *max_interfaces) {
     const ptl_shim_table_t *t = ptl_shim_table();

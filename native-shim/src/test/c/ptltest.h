@@ -1,7 +1,8 @@
 /*
  * ptltest.h: the assertions and set-up the C test programs share. A failed check prints
  * "FAIL file:line: what" on stdout and exits 1; a program that gets to the end prints
- * "<name>: rank <r> passed" and exits 0 (the JUnit runners check both).
+ * "<name>: rank <r> passed" and exits 0 (the JUnit runners check both). It serves both dialects: a
+ * program compiled with -DPTL_DIALECT_33 gets the 3.3 names of codes and event kinds, and 3.3's calls.
  */
 #ifndef PTLTEST_H
 #define PTLTEST_H
@@ -16,6 +17,7 @@
 #include <portals3_rt.h>
 
 static inline const char *ptl_rc_name(int rc) {
+#ifndef PTL_DIALECT_33
     static const char *names[] = {
         "PTL_OK", "PTL_AC_INV_INDEX", "PTL_EQ_DROPPED", "PTL_EQ_EMPTY", "PTL_FAIL", "PTL_ILL_MD",
         "PTL_INIT_DUP", "PTL_INIT_INV", "PTL_INUSE", "PTL_INV_ASIZE", "PTL_INV_EQ", "PTL_INV_HANDLE",
@@ -23,14 +25,30 @@ static inline const char *ptl_rc_name(int rc) {
         "PTL_INV_SR_INDX", "PTL_ML_TOOLONG", "PTL_MD_INUSE", "PTL_NOINIT", "PTL_NOSPACE", "PTL_NOUPDATE",
         "PTL_PT_FULL", "PTL_SEGV", "PTL_PT_INV_INDEX",
     };
+#else
+    static const char *names[] = {
+        "PTL_OK", "PTL_AC_INDEX_INVALID", "PTL_EQ_DROPPED", "PTL_EQ_EMPTY", "PTL_FAIL", "PTL_MD_ILLEGAL",
+        "PTL_PID_INVALID", "PTL_IFACE_INVALID", "PTL_ME_IN_USE", "PTL_INV_ASIZE", "PTL_EQ_INVALID",
+        "PTL_HANDLE_INVALID", "PTL_MD_INVALID", "PTL_ME_INVALID", "PTL_NI_INVALID", "PTL_PROCESS_INVALID",
+        "PTL_PT_INDEX_INVALID", "PTL_INV_REG", "PTL_SR_INDEX_INVALID", "PTL_ME_LIST_TOO_LONG", "PTL_MD_IN_USE",
+        "PTL_NO_INIT", "PTL_NO_SPACE", "PTL_MD_NO_UPDATE", "PTL_PT_FULL", "PTL_SEGV",
+    };
+#endif
     return rc >= 0 && rc < (int) (sizeof names / sizeof names[0]) ? names[rc] : "(not a PTL code)";
 }
 
 static inline const char *ptl_event_name(int kind) {
+#ifndef PTL_DIALECT_33
     static const char *names[] = {
         "GET_START", "GET_END", "GET_FAIL", "PUT_START", "PUT_END", "PUT_FAIL", "REPLY_START", "REPLY_END",
         "REPLY_FAIL", "SEND_START", "SEND_END", "SEND_FAIL", "ACK", "UNLINK",
     };
+#else
+    static const char *names[] = {
+        "GET_START", "GET_END", "PUT_START", "PUT_END", "GETPUT_START", "GETPUT_END", "REPLY_START", "REPLY_END",
+        "SEND_START", "SEND_END", "ACK", "UNLINK",
+    };
+#endif
     return kind >= 0 && kind < (int) (sizeof names / sizeof names[0]) ? names[kind] : "(not an event kind)";
 }
 
@@ -75,7 +93,8 @@ static int ptltest_rank = -1;
         }                                                                              \
     } while (0)
 
-/* What every two-rank program sets up: the library, the default interface, one event queue. */
+/* What every two-rank program sets up: the library, the default interface, one event queue (3.3: without a
+ * handler), and the ids a program checks events against. */
 typedef struct {
     int rank;
     int size;
@@ -84,6 +103,9 @@ typedef struct {
     ptl_process_id_t me;
     ptl_process_id_t peer; /* the other rank (rank 1 for rank 0, rank 0 for the others) */
     ptl_uid_t uid;
+#ifdef PTL_DIALECT_33
+    ptl_jid_t jid;
+#endif
 } ptltest_t;
 
 static inline void ptltest_init(ptltest_t *t, ptl_size_t eq_count) {
@@ -97,7 +119,13 @@ static inline void ptltest_init(ptltest_t *t, ptl_size_t eq_count) {
     ptltest_rank = t->rank;
     CHECK(t->rank >= 0 && t->size >= 1 && t->rank < t->size);
     OK(PtlNIInit(PTL_IFACE_DEFAULT, PTL_PID_ANY, NULL, &actual, &t->ni));
+#ifndef PTL_DIALECT_33
     OK(PtlEQAlloc(t->ni, eq_count, &t->eq));
+#else
+    OK(PtlEQAlloc(t->ni, eq_count, PTL_EQ_HANDLER_NONE, &t->eq));
+    OK(PtlGetJid(t->ni, &t->jid));
+    CHECK(t->jid != PTL_JID_ANY);
+#endif
     OK(PtlGetId(t->ni, &t->me));
     OK(PtlGetUid(t->ni, &t->uid));
     ptl_process_id_t mine;
@@ -123,6 +151,20 @@ static inline void ptltest_next(ptl_handle_eq_t eq, ptl_event_kind_t kind, ptl_e
         FAIL_AT("%s: %s with ni_fail_type %u", where, ptl_event_name(kind), ev->ni_fail_type);
     }
 }
+
+#ifdef PTL_DIALECT_33
+/* ptltest_next for a 3.3 queue, whose events are numbered per queue 1, 2, 3, ...: the event must also be
+ * the queue's next by number (*logged: how many events the queue has logged before it). */
+static inline void ptltest_next33(ptl_handle_eq_t eq, ptl_event_kind_t kind, ptl_event_t *ev, uint64_t *logged,
+                                  const char *where) {
+    ptltest_next(eq, kind, ev, where);
+    *logged += 1;
+    if (ev->sequence != *logged) {
+        FAIL_AT("%s: %s has sequence %" PRIu64 ", expected %" PRIu64 " (the queue's own numbering)", where,
+                ptl_event_name(kind), (uint64_t) ev->sequence, *logged);
+    }
+}
+#endif
 
 /* Polls status register `reg` until it reaches `value` (incoming messages are processed by the engine's
  * own threads); fails after 20 s. */

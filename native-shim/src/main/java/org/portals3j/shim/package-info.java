@@ -1,5 +1,6 @@
 /**
- * The native shim: unmodified Portals 3.2 C programs on the Java engine.
+ * The native shim: unmodified Portals 3.2 C programs, and Portals 3.3 ones compiled with
+ * {@code -DPTL_DIALECT_33}, on the Java engine.
  *
  * <h2>What a C program gets</h2>
  * {@code portals3.h} (chapter 3's API: every type, constant and function, with this implementation's stable
@@ -58,7 +59,48 @@
  * <h2>Limits</h2>
  * One Portals library per process, as in C. A process that forks after {@code PtlInit} cannot use Portals
  * in the child (the JVM's threads are not copied). {@code PtlFini} then {@code PtlInit} again reuses the
- * same library and endpoint. The Portals 3.3 dialect ({@code -DPTL_DIALECT_33}) is not in this build; a
- * 3.3-only name used without it stops the compiler with a message.
+ * same library and endpoint.
+ *
+ * <h2>The Portals 3.3 dialect</h2>
+ * A program compiled with {@code -DPTL_DIALECT_33} (every file of it that calls Portals) gets the Portals 3.3
+ * C API from the same {@code portals3.h} and the same {@code libportals3.so}: 3.3's {@code ptl_md_t}
+ * ({@code max_size}, {@code eq_handle}, no {@code max_offset}), {@code ptl_event_t} ({@code jid},
+ * {@code pt_index}, {@code md}), {@code ptl_ni_limits_t} and twelve event kinds, 3.3's signatures, its new
+ * functions and constants, and 3.3's names of the return codes (the 3.2 names stay, with the same values).
+ * Each 3.3 function is an entry point of its own ({@code ptl33_PtlMDBind} beside {@code PtlMDBind}; the
+ * header binds the names with GNU C asm labels), served by an upcall that calls the
+ * {@link org.portals3j.portals.Portals33} method of the same name, so the 3.3 semantics are the engine's:
+ * per-queue sequence numbers, acknowledgements counted against the threshold, failures in END events, job
+ * ids, {@code max_size} and the event-disable options.
+ * <table>
+ * <caption>Portals 3.3 C functions and the Portals33 methods they call</caption>
+ * <tr><th>3.3 C function</th><th>{@link org.portals3j.portals.Portals33} method</th><th>What the C binding adds</th></tr>
+ * <tr><td>{@code PtlInit}, {@code PtlFini}</td><td>{@code init}, {@code fini}</td><td>the first {@code PtlInit} chooses the process's dialect</td></tr>
+ * <tr><td>{@code PtlNIInit}</td><td>{@code niInit}</td><td>{@code max_md_iovecs} 0, {@code max_me_list} the match list limit, {@code max_getput_md} 0</td></tr>
+ * <tr><td>{@code PtlNIFini}, {@code PtlNIStatus}, {@code PtlNIDist}, {@code PtlNIHandle}</td><td>{@code niFini}, {@code niStatus}, {@code niDist}, {@code niHandle}</td><td></td></tr>
+ * <tr><td>{@code PtlGetUid}, {@code PtlGetId}, {@code PtlGetJid}</td><td>{@code getUid}, {@code getId}, {@code getJid}</td><td></td></tr>
+ * <tr><td>{@code PtlMEAttach}, {@code PtlMEAttachAny}, {@code PtlMEInsert(.., unlink_op, ..)}, {@code PtlMEUnlink}</td><td>{@code meAttach}, {@code meAttachAny}, {@code meInsert}, {@code meUnlink}</td><td></td></tr>
+ * <tr><td>{@code PtlMDAttach(me, md, unlink_op, &h)}</td><td>{@code mdAttach}</td><td>{@code h} may be NULL</td></tr>
+ * <tr><td>{@code PtlMDBind(ni, md, unlink_op, &h)}</td><td>{@code mdBind}</td><td></td></tr>
+ * <tr><td>{@code PtlMDUnlink}, {@code PtlMDUpdate}</td><td>{@code mdUnlink}, {@code mdUpdate}</td><td></td></tr>
+ * <tr><td>{@code PtlEQAlloc(ni, count, handler, &eq)}</td><td>{@code eqAlloc}</td><td>{@code PTL_EQ_HANDLER_NONE} (NULL) is {@link org.portals3j.portals.EventHandler#NONE}; a C handler is called for every event (below)</td></tr>
+ * <tr><td>{@code PtlEQFree}, {@code PtlEQGet}, {@code PtlEQWait}</td><td>{@code eqFree}, {@code eqGet}, {@code eqWait}</td><td></td></tr>
+ * <tr><td>{@code PtlEQPoll(eqs, size, timeout, &ev, &which)}</td><td>{@code eqPoll}</td><td>{@code PTL_TIME_FOREVER} (all ones) is {@link org.portals3j.portals.Portals33#TIME_FOREVER}; {@code size <= 0} is {@code PTL_EQ_INVALID}</td></tr>
+ * <tr><td>{@code PtlACEntry(ni, i, id, uid, jid, pt)}</td><td>{@code acEntry}</td><td>a bad portal index is {@code PTL_PT_INDEX_INVALID}, 3.3's one code for it</td></tr>
+ * <tr><td>{@code PtlPut}, {@code PtlPutRegion}, {@code PtlGet}, {@code PtlGetRegion}</td><td>{@code put}, {@code putRegion}, {@code get}, {@code getRegion}</td><td></td></tr>
+ * <tr><td>{@code PtlHandleIsEqual(h1, h2)}</td><td>{@code handleIsEqual}</td><td>answered in C ({@code h1 == h2}, the same rule): it needs no {@code PtlInit}, so no engine may be running; returns 1 or 0</td></tr>
+ * </table>
+ * A C event handler is called, through an FFM downcall (the one call of a program's function pointer), for
+ * every event deposited into its queue, before the event can be taken, with a 3.3 {@code ptl_event_t}
+ * valid during the call. It runs on whatever thread deposits the event: one of the engine's threads (not a
+ * thread of the program) or the program's own thread inside a Portals call, with the library's lock held;
+ * it must not block, and Portals functions called from it return {@code PTL_FAIL}.
+ *
+ * <p>A process is one dialect for its whole life, chosen by its first {@code PtlInit}: one library per
+ * process, one dialect per library. A call compiled for the other dialect (a program whose files were
+ * compiled with and without the define) returns {@code PTL_FAIL}, and {@code libportals3} says on stderr,
+ * once per function, that every file must be compiled with the same setting. A 3.3-only name used without
+ * the define stops the compiler with a message saying to define it; {@code PTL_MD_IOVEC}, which this
+ * implementation does not have, stops it in both dialects.
  */
 package org.portals3j.shim;

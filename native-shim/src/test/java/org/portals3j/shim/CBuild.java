@@ -43,9 +43,21 @@ final class CBuild {
 
     /** Compiles src/test/c/NAME.c into target/c-tests/NAME; fails the test with the compiler's output if it cannot. */
     static Path compile(String name) throws IOException, InterruptedException {
+        return compile(name, List.of());
+    }
+
+    /** Compiles src/test/c/NAME.c as a Portals 3.3 program, with {@code -DPTL_DIALECT_33}. */
+    static Path compile33(String name) throws IOException, InterruptedException {
+        return compile(name, List.of("-DPTL_DIALECT_33"));
+    }
+
+    private static Path compile(String name, List<String> flags) throws IOException, InterruptedException {
         Path exe = OUT.resolve(name);
-        Outcome o = portalscc("-pthread", "-Wall", "-Wextra", "-Werror", "-I" + SOURCES, "-I" + INTERNAL,
-                SOURCES.resolve(name + ".c").toString(), "-o", exe.toString());
+        List<String> args = new ArrayList<>(List.of("-pthread", "-Wall", "-Wextra", "-Werror", "-I" + SOURCES,
+                "-I" + INTERNAL));
+        args.addAll(flags);
+        args.addAll(List.of(SOURCES.resolve(name + ".c").toString(), "-o", exe.toString()));
+        Outcome o = portalscc(args.toArray(String[]::new));
         if (o.status() != 0) {
             throw new AssertionError("portalscc could not compile " + name + ".c:\n" + o.all());
         }

@@ -11,6 +11,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The C test programs of src/test/c, each compiled with portalscc and run unmodified as a job of two
  * processes on udp; each program checks the Portals semantics named in its header comment, prints
  * "FAIL file:line ..." and exits 1 on the first discrepancy, and prints "NAME: rank R passed" at the end.
+ * The *33 programs are Portals 3.3 programs, compiled with -DPTL_DIALECT_33 as a porting user would.
  */
 class TwoRankProgramsTest {
 
@@ -18,7 +19,16 @@ class TwoRankProgramsTest {
     @ValueSource(strings = {"put_pingpong", "get_reply", "manage_remote", "truncate", "threshold_unlink", "acl_drop",
         "eq_overflow", "me_insert", "match_bits", "return_codes", "threads", "bench_pingpong"})
     void cProgramPassesEveryCheckOnTwoRanksOverUdp(String name) throws Exception {
-        Path program = CBuild.compile(name);
+        passesOnTwoRanks(name, CBuild.compile(name));
+    }
+
+    @ParameterizedTest(name = "{0} (-DPTL_DIALECT_33) passes on two ranks")
+    @ValueSource(strings = {"put_pingpong33", "eq_handler33", "eq_poll33", "regions33", "acl_jid33", "return_codes33"})
+    void portals33ProgramPassesEveryCheckOnTwoRanksOverUdp(String name) throws Exception {
+        passesOnTwoRanks(name, CBuild.compile33(name));
+    }
+
+    private static void passesOnTwoRanks(String name, Path program) throws Exception {
         List<CJob.Rank> ranks = CJob.run(program, 2);
         for (CJob.Rank rank : ranks) {
             assertThat(rank.status()).as(rank.describe()).isZero();

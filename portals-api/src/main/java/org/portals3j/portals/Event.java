@@ -117,6 +117,11 @@ public final class Event extends EventFields {
         return mdMaxOffset;
     }
 
+    /** Portals 3.3 {@code md.max_size} (3.3 &sect;3.10.1): the MD's {@link MemoryDescriptor#maxSize()}. */
+    public long memDescMaxSize() {
+        return mdMaxSize;
+    }
+
     /** {@code mem_desc.options}: the {@link MdOption} bits. */
     public int memDescOptions() {
         return mdOptions;

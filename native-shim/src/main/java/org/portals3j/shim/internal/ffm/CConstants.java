@@ -2,7 +2,9 @@ package org.portals3j.shim.internal.ffm;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.AckRequest;
+import org.portals3j.portals.EventKind;
 import org.portals3j.portals.InsertPosition;
+import org.portals3j.portals.Portals33;
 import org.portals3j.portals.ReturnCode;
 import org.portals3j.portals.Unlink;
 
@@ -12,6 +14,9 @@ import org.portals3j.portals.Unlink;
  * bits, {@code -1} for the all-ones wildcards), so the mapping is the identity on numbers; what this class
  * adds is the checking of values a C program can pass that Java types cannot hold. The layout test
  * ({@code layout_check.c}) prints every header constant and compares it with the Java side.
+ *
+ * <p>Where Portals 3.3 numbers differently ({@code ptl_event_kind_t}), or has a type 3.2 lacks
+ * ({@code ptl_time_t}), the 3.3 mapping is here too ({@code layout_check33.c} checks it).
  */
 public final class CConstants {
     /** {@code PTL_OK}. */
@@ -21,12 +26,60 @@ public final class CConstants {
     public static final int NOINIT = ReturnCode.NOINIT.value();
     public static final int SEGV = ReturnCode.SEGV.value();
     public static final int NOSPACE = ReturnCode.NOSPACE.value();
+    public static final int INV_EQ = ReturnCode.INV_EQ.value();
+
+    /**
+     * The 3.3 {@code ptl_event_kind_t} value of each {@link EventKind}, by ordinal: 3.3's twelve kinds in
+     * 3.3's order ({@code GET_START, GET_END, PUT_START, PUT_END, GETPUT_START, GETPUT_END, REPLY_START,
+     * REPLY_END, SEND_START, SEND_END, ACK, UNLINK}). A 3.3 library never logs a {@code *_FAIL} kind (a
+     * failure is in the END event's {@code ni_fail_type}); were one to reach the C side it would be the END
+     * of its operation, which is what 3.3 calls it. {@code GETPUT_*} (4, 5) belong to {@code PtlGetPut},
+     * which this implementation does not have.
+     */
+    private static final int[] EVENT_KIND_33 = eventKinds33();
+
+    /** {@code PTL_EVENT_GETPUT_START} and {@code PTL_EVENT_GETPUT_END} of the 3.3 enum: never logged. */
+    public static final int EVENT_GETPUT_START_33 = 4;
+    public static final int EVENT_GETPUT_END_33 = 5;
 
     private static final Unlink[] UNLINK = Unlink.values();
     private static final InsertPosition[] POSITION = InsertPosition.values();
     private static final AckRequest[] ACK = AckRequest.values();
 
     private CConstants() {
+    }
+
+    private static int[] eventKinds33() {
+        int[] kinds = new int[EventKind.values().length];
+        kinds[EventKind.GET_START.ordinal()] = 0;
+        kinds[EventKind.GET_END.ordinal()] = 1;
+        kinds[EventKind.GET_FAIL.ordinal()] = 1;
+        kinds[EventKind.PUT_START.ordinal()] = 2;
+        kinds[EventKind.PUT_END.ordinal()] = 3;
+        kinds[EventKind.PUT_FAIL.ordinal()] = 3;
+        kinds[EventKind.REPLY_START.ordinal()] = 6;
+        kinds[EventKind.REPLY_END.ordinal()] = 7;
+        kinds[EventKind.REPLY_FAIL.ordinal()] = 7;
+        kinds[EventKind.SEND_START.ordinal()] = 8;
+        kinds[EventKind.SEND_END.ordinal()] = 9;
+        kinds[EventKind.SEND_FAIL.ordinal()] = 9;
+        kinds[EventKind.ACK.ordinal()] = 10;
+        kinds[EventKind.UNLINK.ordinal()] = 11;
+        return kinds;
+    }
+
+    /** The Portals 3.3 {@code ptl_event_kind_t} value of {@code kind} (see {@link #EVENT_KIND_33}). */
+    public static int eventKind33(EventKind kind) {
+        return EVENT_KIND_33[kind.ordinal()];
+    }
+
+    /**
+     * A C {@code ptl_time_t} (unsigned 32-bit milliseconds) as {@link Portals33#eqPoll}'s timeout:
+     * {@code PTL_TIME_FOREVER} (all ones) is {@link Portals33#TIME_FOREVER}; every other value, up to
+     * 4294967294 ms, is itself.
+     */
+    public static long timeoutFromC(int value) {
+        return value == -1 ? Portals33.TIME_FOREVER : Integer.toUnsignedLong(value);
     }
 
     /** {@code ptl_unlink_t}, or null if {@code value} is neither {@code PTL_RETAIN} nor {@code PTL_UNLINK}. */

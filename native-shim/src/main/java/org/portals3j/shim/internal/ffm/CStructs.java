@@ -21,8 +21,9 @@ import org.portals3j.portals.NiLimits;
 /**
  * The structs {@code portals3.h} shares with the engine ({@code ptl_process_id_t}, {@code ptl_ni_limits_t},
  * {@code ptl_md_t}, {@code ptl_event_t}) as FFM layouts, and the reading and writing of them at C
- * addresses. Field names are the header's; {@code layout_check.c} prints the C compiler's
- * {@code sizeof}/{@code offsetof} of every field and the layout test compares them with these.
+ * addresses, as the Portals 3.2 header defines them (the 3.3 ones are {@link CStructs33}'s). Field names
+ * are the header's; {@code layout_check.c} prints the C compiler's {@code sizeof}/{@code offsetof} of every
+ * field and the layout test compares them with these.
  *
  * <p>C memory is reached through one segment spanning the address space ({@link #MEMORY}), at the
  * address the C side passed: no segment is made per call, so the event and MD paths allocate nothing.

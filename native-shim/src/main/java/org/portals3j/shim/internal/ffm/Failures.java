@@ -1,6 +1,12 @@
 package org.portals3j.shim.internal.ffm;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.PortalsException;
+import org.portals3j.shim.internal.CDialect;
+import org.portals3j.shim.internal.DialectMismatch;
+import org.portals3j.shim.internal.ShimProcess;
 import org.portals3j.transport.TransportException;
 
 /**
@@ -8,16 +14,38 @@ import org.portals3j.transport.TransportException;
  * the C program with it, so every upcall catches everything and returns a code instead:
  * {@link PortalsException} its spec code; {@link OutOfMemoryError} {@code PTL_NOSPACE} ("insufficient
  * memory"); anything else is a fault of the engine or the shim, reported on stderr with its stack trace
- * and answered with {@code PTL_FAIL}.
+ * and answered with {@code PTL_FAIL}. A {@link DialectMismatch} is {@code PTL_FAIL} with its message, said
+ * once per function (a program calling it in a loop is not flooded).
  */
 final class Failures {
+    private static final Set<String> MISMATCHES_SAID = ConcurrentHashMap.newKeySet();
+
     private Failures() {
+    }
+
+    /**
+     * The answer of a call compiled for {@code calledAs} that found no live library of its dialect:
+     * {@code PTL_NOINIT} if the process has not chosen the other dialect (no {@code PtlInit}, or
+     * {@code PtlFini} since: L10833), else {@code PTL_FAIL} with the {@link DialectMismatch} message.
+     */
+    static int notLive(String function, CDialect calledAs) {
+        @Nullable CDialect chosen = ShimProcess.chosen();
+        if (chosen == null || chosen == calledAs) {
+            return CConstants.NOINIT;
+        }
+        return code(function, new DialectMismatch(function, calledAs, chosen));
     }
 
     /** The {@code PTL_*} code for {@code failure} in {@code function}. Never throws. */
     static int code(String function, Throwable failure) {
         if (failure instanceof PortalsException e) {
             return e.code().value();
+        }
+        if (failure instanceof DialectMismatch) {
+            if (MISMATCHES_SAID.add(function)) {
+                say(String.valueOf(failure.getMessage()));
+            }
+            return CConstants.FAIL;
         }
         if (failure instanceof OutOfMemoryError) {
             say(function + ": out of Java heap memory (set PORTALS3J_JVM_OPTIONS=-Xmx...)");

@@ -19,20 +19,22 @@ import org.portals3j.portals.ReturnCode;
 import org.portals3j.portals.StatusRegister;
 import org.portals3j.portals.AnyHandle;
 import org.portals3j.portals.Unlink;
+import org.portals3j.shim.internal.CDialect;
 import org.portals3j.shim.internal.ShimProcess;
 
 /**
- * The targets of the upcall stubs for the 24 functions of {@code portals3.h}: one static method per
- * function, taking the scalars {@code shim.c} passes (see {@code shim_table.h}) and returning the
- * {@code PTL_*} code. Each forwards to {@link Portals} and never throws ({@link Failures}).
+ * The targets of the upcall stubs for the 24 Portals 3.2 functions of {@code portals3.h}: one static
+ * method per function, taking the scalars {@code shim.c} passes (see {@code shim_table.h}) and returning
+ * the {@code PTL_*} code. Each forwards to {@link Portals} and never throws ({@link Failures}). The 3.3
+ * functions are {@link Portals33Upcalls}'.
  *
- * <p>Order of checks, as {@code portals3.h} documents: {@code PTL_NOINIT}; then a NULL out-pointer the
+ * <p>Order of checks, as {@code portals3.h} documents: {@code PTL_NOINIT} (or {@code PTL_FAIL} when the
+ * process chose Portals 3.3, {@link Failures#notLive}); then a NULL out-pointer the
  * function needs is {@code PTL_SEGV}, before the engine is asked, so that no object is made the caller
  * cannot name; then the engine's checks. A value outside its C enum is {@code PTL_FAIL}.
  */
 final class PortalsUpcalls {
     private static final int OK = CConstants.OK;
-    private static final int NOINIT = CConstants.NOINIT;
     private static final int SEGV = CConstants.SEGV;
     private static final int FAIL = CConstants.FAIL;
 
@@ -77,7 +79,7 @@ final class PortalsUpcalls {
         try {
             Portals p = ShimProcess.live();
             if (p == null) {
-                return NOINIT;
+                return Failures.notLive("PtlNIInit", CDialect.PORTALS_3_2);
             }
             if (actual == 0L || handle == 0L) {
                 return SEGV;
@@ -96,7 +98,7 @@ final class PortalsUpcalls {
         try {
             Portals p = ShimProcess.live();
             if (p == null) {
-                return NOINIT;
+                return Failures.notLive("PtlNIFini", CDialect.PORTALS_3_2);
             }
             p.niFini(new NiHandle(ni));
             return OK;
@@ -109,7 +111,7 @@ final class PortalsUpcalls {
         try {
             Portals p = ShimProcess.live();
             if (p == null) {
-                return NOINIT;
+                return Failures.notLive("PtlNIStatus", CDialect.PORTALS_3_2);
             }
             if (status == 0L) {
                 return SEGV;
@@ -125,7 +127,7 @@ final class PortalsUpcalls {
         try {
             Portals p = ShimProcess.live();
             if (p == null) {
-                return NOINIT;
+                return Failures.notLive("PtlNIDist", CDialect.PORTALS_3_2);
             }
             if (distance == 0L) {
                 return SEGV;
@@ -141,7 +143,7 @@ final class PortalsUpcalls {
         try {
             Portals p = ShimProcess.live();
             if (p == null) {
-                return NOINIT;
+                return Failures.notLive("PtlNIHandle", CDialect.PORTALS_3_2);
             }
             if (ni == 0L) {
                 return SEGV;
@@ -157,7 +159,7 @@ final class PortalsUpcalls {
         try {
             Portals p = ShimProcess.live();
             if (p == null) {
-                return NOINIT;
+                return Failures.notLive("PtlGetUid", CDialect.PORTALS_3_2);
             }
             if (uid == 0L) {
                 return SEGV;
@@ -173,7 +175,7 @@ final class PortalsUpcalls {
         try {
             Portals p = ShimProcess.live();
             if (p == null) {
-                return NOINIT;
+                return Failures.notLive("PtlGetId", CDialect.PORTALS_3_2);
             }
             if (id == 0L) {
                 return SEGV;
@@ -191,7 +193,7 @@ final class PortalsUpcalls {
         try {
             Portals p = ShimProcess.live();
             if (p == null) {
-                return NOINIT;
+                return Failures.notLive("PtlMEAttach", CDialect.PORTALS_3_2);
             }
             if (handle == 0L) {
                 return SEGV;
@@ -214,7 +216,7 @@ final class PortalsUpcalls {
         try {
             Portals p = ShimProcess.live();
             if (p == null) {
-                return NOINIT;
+                return Failures.notLive("PtlMEAttachAny", CDialect.PORTALS_3_2);
             }
             if (index == 0L || handle == 0L) {
                 return SEGV;
@@ -236,7 +238,7 @@ final class PortalsUpcalls {
         try {
             Portals p = ShimProcess.live();
             if (p == null) {
-                return NOINIT;
+                return Failures.notLive("PtlMEInsert", CDialect.PORTALS_3_2);
             }
             if (handle == 0L) {
                 return SEGV;
@@ -257,7 +259,7 @@ final class PortalsUpcalls {
         try {
             Portals p = ShimProcess.live();
             if (p == null) {
-                return NOINIT;
+                return Failures.notLive("PtlMEUnlink", CDialect.PORTALS_3_2);
             }
             p.meUnlink(new MeHandle(me));
             return OK;
@@ -271,7 +273,7 @@ final class PortalsUpcalls {
         try {
             Portals p = ShimProcess.live();
             if (p == null) {
-                return NOINIT;
+                return Failures.notLive("PtlMDAttach", CDialect.PORTALS_3_2);
             }
             @Nullable Unlink op = CConstants.unlink(unlinkOp);
             @Nullable Unlink nofit = CConstants.unlink(unlinkNofit);
@@ -292,7 +294,7 @@ final class PortalsUpcalls {
         try {
             Portals p = ShimProcess.live();
             if (p == null) {
-                return NOINIT;
+                return Failures.notLive("PtlMDBind", CDialect.PORTALS_3_2);
             }
             if (handle == 0L) {
                 return SEGV;
@@ -308,7 +310,7 @@ final class PortalsUpcalls {
         try {
             Portals p = ShimProcess.live();
             if (p == null) {
-                return NOINIT;
+                return Failures.notLive("PtlMDUnlink", CDialect.PORTALS_3_2);
             }
             p.mdUnlink(new MdHandle(md));
             return OK;
@@ -322,7 +324,7 @@ final class PortalsUpcalls {
         try {
             Portals p = ShimProcess.live();
             if (p == null) {
-                return NOINIT;
+                return Failures.notLive("PtlMDUpdate", CDialect.PORTALS_3_2);
             }
             MdUpdateResult result = p.mdUpdate(new MdHandle(md), newMd == 0L ? null : CStructs.readMd(newMd),
                     new EqHandle(testq));
@@ -339,7 +341,7 @@ final class PortalsUpcalls {
         try {
             Portals p = ShimProcess.live();
             if (p == null) {
-                return NOINIT;
+                return Failures.notLive("PtlEQAlloc", CDialect.PORTALS_3_2);
             }
             if (handle == 0L) {
                 return SEGV;
@@ -355,7 +357,7 @@ final class PortalsUpcalls {
         try {
             Portals p = ShimProcess.live();
             if (p == null) {
-                return NOINIT;
+                return Failures.notLive("PtlEQFree", CDialect.PORTALS_3_2);
             }
             p.eqFree(new EqHandle(eq));
             return OK;
@@ -369,7 +371,7 @@ final class PortalsUpcalls {
         try {
             Portals p = ShimProcess.live();
             if (p == null) {
-                return NOINIT;
+                return Failures.notLive("PtlEQGet", CDialect.PORTALS_3_2);
             }
             if (event == 0L) {
                 return SEGV;
@@ -389,7 +391,7 @@ final class PortalsUpcalls {
         try {
             Portals p = ShimProcess.live();
             if (p == null) {
-                return NOINIT;
+                return Failures.notLive("PtlEQWait", CDialect.PORTALS_3_2);
             }
             if (event == 0L) {
                 return SEGV;
@@ -407,7 +409,7 @@ final class PortalsUpcalls {
         try {
             Portals p = ShimProcess.live();
             if (p == null) {
-                return NOINIT;
+                return Failures.notLive("PtlACEntry", CDialect.PORTALS_3_2);
             }
             p.acEntry(new NiHandle(ni), index, new ProcessId(nid, pid), uid, portal);
             return OK;
@@ -421,7 +423,7 @@ final class PortalsUpcalls {
         try {
             Portals p = ShimProcess.live();
             if (p == null) {
-                return NOINIT;
+                return Failures.notLive("PtlPut", CDialect.PORTALS_3_2);
             }
             @Nullable AckRequest ack = CConstants.ackRequest(ackReq);
             if (ack == null) {
@@ -438,7 +440,7 @@ final class PortalsUpcalls {
         try {
             Portals p = ShimProcess.live();
             if (p == null) {
-                return NOINIT;
+                return Failures.notLive("PtlGet", CDialect.PORTALS_3_2);
             }
             p.get(new MdHandle(md), new ProcessId(nid, pid), portal, cookie, matchBits, offset);
             return OK;

@@ -19,7 +19,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * {@code ptl_shim_table_t} of {@code shim_table.h}: the entry points {@code libportals3.so} calls, filled
- * here with FFM upcall stubs to {@link PortalsUpcalls} and {@link RuntimeUpcalls}.
+ * here with FFM upcall stubs to {@link PortalsUpcalls} (Portals 3.2), {@link Portals33Upcalls} (the
+ * {@code *_33} entries, Portals 3.3) and {@link RuntimeUpcalls}.
  *
  * <p>Each entry's C type maps 1:1 onto a {@link FunctionDescriptor}: {@code uint64_t} (handles, sizes,
  * match bits, and C pointers as addresses) to {@code JAVA_LONG}, {@code uint32_t}/{@code int32_t} to
@@ -27,7 +28,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  */
 public final class ShimTable {
     /** {@code PTL_SHIM_ABI_VERSION}: a library of another version is refused with a message. */
-    public static final int ABI_VERSION = 1;
+    public static final int ABI_VERSION = 2;
 
     private static final FunctionDescriptor NO_ARGS = FunctionDescriptor.of(JAVA_INT);
 
@@ -63,6 +64,40 @@ public final class ShimTable {
             portals("put", "put", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG,
                     JAVA_LONG),
             portals("get", "get", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG),
+            portals33("init_33", "init", JAVA_LONG),
+            portals33("fini_33", "fini"),
+            portals33("ni_init_33", "niInit", JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+            portals33("ni_fini_33", "niFini", JAVA_LONG),
+            portals33("ni_status_33", "niStatus", JAVA_LONG, JAVA_INT, JAVA_LONG),
+            portals33("ni_dist_33", "niDist", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG),
+            portals33("ni_handle_33", "niHandle", JAVA_LONG, JAVA_LONG),
+            portals33("get_uid_33", "getUid", JAVA_LONG, JAVA_LONG),
+            portals33("get_id_33", "getId", JAVA_LONG, JAVA_LONG),
+            portals33("get_jid_33", "getJid", JAVA_LONG, JAVA_LONG),
+            portals33("me_attach_33", "meAttach", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG,
+                    JAVA_INT, JAVA_INT, JAVA_LONG),
+            portals33("me_attach_any_33", "meAttachAny", JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG,
+                    JAVA_INT, JAVA_LONG),
+            portals33("me_insert_33", "meInsert", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT,
+                    JAVA_INT, JAVA_LONG),
+            portals33("me_unlink_33", "meUnlink", JAVA_LONG),
+            portals33("md_attach_33", "mdAttach", JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG),
+            portals33("md_bind_33", "mdBind", JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG),
+            portals33("md_unlink_33", "mdUnlink", JAVA_LONG),
+            portals33("md_update_33", "mdUpdate", JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+            portals33("eq_alloc_33", "eqAlloc", JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+            portals33("eq_free_33", "eqFree", JAVA_LONG),
+            portals33("eq_get_33", "eqGet", JAVA_LONG, JAVA_LONG),
+            portals33("eq_wait_33", "eqWait", JAVA_LONG, JAVA_LONG),
+            portals33("eq_poll_33", "eqPoll", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG),
+            portals33("ac_entry_33", "acEntry", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
+            portals33("put_33", "put", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG,
+                    JAVA_LONG, JAVA_LONG),
+            portals33("put_region_33", "putRegion", JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT,
+                    JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+            portals33("get_33", "get", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG),
+            portals33("get_region_33", "getRegion", JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT,
+                    JAVA_INT, JAVA_LONG, JAVA_LONG),
             runtime("rt_rank", "rank"),
             runtime("rt_size", "size"),
             runtime("rt_process_id", "processId", JAVA_INT, JAVA_LONG),
@@ -77,6 +112,11 @@ public final class ShimTable {
 
     private static Entry portals(String name, String method, MemoryLayout... arguments) {
         return new Entry(name, PortalsUpcalls.class, method, FunctionDescriptor.of(JAVA_INT, arguments));
+    }
+
+    private static Entry portals33(String name, String method, MemoryLayout... arguments) {
+        return new Entry(name, Portals33Upcalls.class, method,
+                arguments.length == 0 ? NO_ARGS : FunctionDescriptor.of(JAVA_INT, arguments));
     }
 
     private static Entry runtime(String name, String method, MemoryLayout... arguments) {

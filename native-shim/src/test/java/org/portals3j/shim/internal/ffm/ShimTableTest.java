@@ -75,6 +75,26 @@ class ShimTableTest {
     }
 
     @Test
+    void the33EntriesReachTheirOwnUpcallsWhichAnswerWithPortalsCodes() throws Throwable {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment t = table(arena, ShimTable.ABI_VERSION, ShimTable.LAYOUT.byteSize());
+            assertThat(ShimTable.install(t.address()) == null).as("install's complaint").isTrue();
+            assertThat(t.get(ADDRESS, ShimTable.LAYOUT.byteOffset(groupElement("init_33"))))
+                    .as("a 3.3 entry of its own").isNotEqualTo(t.get(ADDRESS, ShimTable.LAYOUT.byteOffset(groupElement("init"))));
+            // PtlInit(NULL): PTL_SEGV; before PtlInit: PTL_NO_INIT, also from the new functions
+            assertThat(call(entry(t, "init_33", FunctionDescriptor.of(JAVA_INT, JAVA_LONG)), 0L))
+                    .isEqualTo(ReturnCode.SEGV.value());
+            assertThat(call(entry(t, "get_jid_33", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG)), 1L, 8L))
+                    .isEqualTo(ReturnCode.NOINIT.value());
+            assertThat(call(entry(t, "eq_poll_33", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT,
+                    JAVA_LONG, JAVA_LONG)), 8L, 1, -1, 8L, 8L)).isEqualTo(ReturnCode.NOINIT.value());
+            assertThat(call(entry(t, "put_region_33", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG,
+                    JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG)),
+                    1L, 0L, 8L, 0, 0, 0, 0, 0, 0L, 0L, 0L)).isEqualTo(ReturnCode.NOINIT.value());
+        }
+    }
+
+    @Test
     void exceptionsBecomeReturnCodesAtTheBoundary() {
         assertThat(Failures.code("PtlPut", new PortalsException(ReturnCode.INV_MD, "stale")))
                 .isEqualTo(ReturnCode.INV_MD.value());
@@ -90,5 +110,7 @@ class ShimTableTest {
         assertThat(CConstants.ackRequest(1) == org.portals3j.portals.AckRequest.NOACK_REQ).as("PTL_NOACK_REQ").isTrue();
         assertThat(CConstants.maxOffsetFromC(-1)).isEqualTo(0xFFFF_FFFFL);
         assertThat(CConstants.maxOffsetToC(1L << 40)).isEqualTo(-1);
+        assertThat(CConstants.timeoutFromC(-1)).as("PTL_TIME_FOREVER").isEqualTo(org.portals3j.portals.Portals33.TIME_FOREVER);
+        assertThat(CConstants.timeoutFromC(Integer.MIN_VALUE)).as("2^31 ms, unsigned").isEqualTo(1L << 31);
     }
 }

@@ -1,0 +1,573 @@
+package org.portals3j.shim.internal.ffm;
+
+import java.util.Arrays;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.portals.AckRequest;
+import org.portals3j.portals.AnyHandle;
+import org.portals3j.portals.AttachedEntry;
+import org.portals3j.portals.EqHandle;
+import org.portals3j.portals.EqPollResult;
+import org.portals3j.portals.Event;
+import org.portals3j.portals.EventHandler;
+import org.portals3j.portals.InsertPosition;
+import org.portals3j.portals.InterfaceId;
+import org.portals3j.portals.MdHandle;
+import org.portals3j.portals.MdUpdateResult;
+import org.portals3j.portals.MeHandle;
+import org.portals3j.portals.NiHandle;
+import org.portals3j.portals.NiInit;
+import org.portals3j.portals.NiLimits;
+import org.portals3j.portals.Portals33;
+import org.portals3j.portals.ProcessId;
+import org.portals3j.portals.ReturnCode;
+import org.portals3j.portals.StatusRegister;
+import org.portals3j.portals.Unlink;
+import org.portals3j.shim.internal.CDialect;
+import org.portals3j.shim.internal.ShimProcess;
+
+/**
+ * The targets of the upcall stubs for the Portals 3.3 functions of {@code portals3.h}
+ * ({@code PTL_DIALECT_33}): one static method per function, taking the scalars {@code shim33.c} passes
+ * (the {@code *_33} entries of {@code shim_table.h}) and returning the {@code PTL_*} code. Each forwards
+ * to the {@link Portals33} method of the same name, reads and writes the 3.3 structs
+ * ({@link CStructs33}), and never throws ({@link Failures}). ({@code PtlHandleIsEqual} needs no library
+ * and is answered in C: see {@code shim33.c}.)
+ *
+ * <p>The order of checks is {@link PortalsUpcalls}': {@code PTL_NO_INIT} (or {@code PTL_FAIL} when the
+ * process chose Portals 3.2, {@link Failures#notLive}); then a NULL out-pointer is {@code PTL_SEGV}; then
+ * the engine's checks. A value outside its C enum is {@code PTL_FAIL}.
+ */
+final class Portals33Upcalls {
+    private static final int OK = CConstants.OK;
+    private static final int SEGV = CConstants.SEGV;
+    private static final int FAIL = CConstants.FAIL;
+    private static final int PT_INV_INDEX = ReturnCode.PT_INV_INDEX.value();
+    private static final int INV_PTINDEX = ReturnCode.INV_PTINDEX.value();
+
+    /** Each C thread's event, filled before it is copied out: no allocation per event. */
+    private static final ThreadLocal<@Nullable Event> EVENT = new ThreadLocal<>();
+
+    /** Each C thread's last PtlEQPoll queue list, reused while the program polls the same queues. */
+    private static final ThreadLocal<EqHandle @Nullable []> POLL_QUEUES = new ThreadLocal<>();
+
+    private Portals33Upcalls() {
+    }
+
+    private static Event event() {
+        @Nullable Event e = EVENT.get();
+        if (e == null) {
+            e = new Event();
+            EVENT.set(e);
+        }
+        return e;
+    }
+
+    private static int notLive(String function) {
+        return Failures.notLive(function, CDialect.PORTALS_3_3);
+    }
+
+    static int init(long maxInterfaces) {
+        try {
+            if (maxInterfaces == 0L) {
+                return SEGV;
+            }
+            CStructs.putInt(maxInterfaces, ShimProcess.init33());
+            return OK;
+        } catch (Throwable t) {
+            return Failures.code("PtlInit", t);
+        }
+    }
+
+    static int fini() {
+        try {
+            ShimProcess.fini33();
+            return OK;
+        } catch (Throwable t) {
+            return Failures.code("PtlFini", t);
+        }
+    }
+
+    /** {@code desired} may be NULL; of a 3.3 {@code ptl_ni_limits_t} the five 3.2 limits are honoured. */
+    static int niInit(int iface, int pid, long desired, long actual, long handle) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlNIInit");
+            }
+            if (actual == 0L || handle == 0L) {
+                return SEGV;
+            }
+            @Nullable NiLimits wanted = desired == 0L ? null : CStructs33.readLimits(desired);
+            NiInit ni = p.niInit(new InterfaceId(iface), pid, wanted);
+            CStructs33.writeLimits(actual, ni.actual());
+            CStructs.putLong(handle, ni.handle().value());
+            return OK;
+        } catch (Throwable t) {
+            return Failures.code("PtlNIInit", t);
+        }
+    }
+
+    static int niFini(long ni) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlNIFini");
+            }
+            p.niFini(new NiHandle(ni));
+            return OK;
+        } catch (Throwable t) {
+            return Failures.code("PtlNIFini", t);
+        }
+    }
+
+    static int niStatus(long ni, int register, long status) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlNIStatus");
+            }
+            if (status == 0L) {
+                return SEGV;
+            }
+            CStructs.putLong(status, p.niStatus(new NiHandle(ni), new StatusRegister(register)));
+            return OK;
+        } catch (Throwable t) {
+            return Failures.code("PtlNIStatus", t);
+        }
+    }
+
+    static int niDist(long ni, int nid, int pid, long distance) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlNIDist");
+            }
+            if (distance == 0L) {
+                return SEGV;
+            }
+            CStructs.putLong(distance, p.niDist(new NiHandle(ni), new ProcessId(nid, pid)));
+            return OK;
+        } catch (Throwable t) {
+            return Failures.code("PtlNIDist", t);
+        }
+    }
+
+    static int niHandle(long handle, long ni) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlNIHandle");
+            }
+            if (ni == 0L) {
+                return SEGV;
+            }
+            CStructs.putLong(ni, p.niHandle(new AnyHandle(handle)).value());
+            return OK;
+        } catch (Throwable t) {
+            return Failures.code("PtlNIHandle", t);
+        }
+    }
+
+    static int getUid(long ni, long uid) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlGetUid");
+            }
+            if (uid == 0L) {
+                return SEGV;
+            }
+            CStructs.putInt(uid, p.getUid(new NiHandle(ni)));
+            return OK;
+        } catch (Throwable t) {
+            return Failures.code("PtlGetUid", t);
+        }
+    }
+
+    static int getId(long ni, long id) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlGetId");
+            }
+            if (id == 0L) {
+                return SEGV;
+            }
+            ProcessId me = p.getId(new NiHandle(ni));
+            CStructs.writeProcessId(id, me.nid(), me.pid());
+            return OK;
+        } catch (Throwable t) {
+            return Failures.code("PtlGetId", t);
+        }
+    }
+
+    static int getJid(long ni, long jid) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlGetJid");
+            }
+            if (jid == 0L) {
+                return SEGV;
+            }
+            CStructs.putInt(jid, p.getJid(new NiHandle(ni)));
+            return OK;
+        } catch (Throwable t) {
+            return Failures.code("PtlGetJid", t);
+        }
+    }
+
+    static int meAttach(long ni, int index, int nid, int pid, long matchBits, long ignoreBits, int unlink,
+                        int position, long handle) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlMEAttach");
+            }
+            if (handle == 0L) {
+                return SEGV;
+            }
+            @Nullable Unlink u = CConstants.unlink(unlink);
+            @Nullable InsertPosition pos = CConstants.position(position);
+            if (u == null || pos == null) {
+                return FAIL;
+            }
+            MeHandle me = p.meAttach(new NiHandle(ni), index, new ProcessId(nid, pid), matchBits, ignoreBits, u, pos);
+            CStructs.putLong(handle, me.value());
+            return OK;
+        } catch (Throwable t) {
+            return Failures.code("PtlMEAttach", t);
+        }
+    }
+
+    static int meAttachAny(long ni, long index, int nid, int pid, long matchBits, long ignoreBits, int unlink,
+                           long handle) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlMEAttachAny");
+            }
+            if (index == 0L || handle == 0L) {
+                return SEGV;
+            }
+            @Nullable Unlink u = CConstants.unlink(unlink);
+            if (u == null) {
+                return FAIL;
+            }
+            AttachedEntry entry = p.meAttachAny(new NiHandle(ni), new ProcessId(nid, pid), matchBits, ignoreBits, u);
+            CStructs.putInt(index, entry.portalIndex());
+            CStructs.putLong(handle, entry.handle().value());
+            return OK;
+        } catch (Throwable t) {
+            return Failures.code("PtlMEAttachAny", t);
+        }
+    }
+
+    /** 3.3's PtlMEInsert has {@code unlink_op}. */
+    static int meInsert(long base, int nid, int pid, long matchBits, long ignoreBits, int unlink, int position,
+                        long handle) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlMEInsert");
+            }
+            if (handle == 0L) {
+                return SEGV;
+            }
+            @Nullable Unlink u = CConstants.unlink(unlink);
+            @Nullable InsertPosition pos = CConstants.position(position);
+            if (u == null || pos == null) {
+                return FAIL;
+            }
+            MeHandle me = p.meInsert(new MeHandle(base), new ProcessId(nid, pid), matchBits, ignoreBits, u, pos);
+            CStructs.putLong(handle, me.value());
+            return OK;
+        } catch (Throwable t) {
+            return Failures.code("PtlMEInsert", t);
+        }
+    }
+
+    static int meUnlink(long me) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlMEUnlink");
+            }
+            p.meUnlink(new MeHandle(me));
+            return OK;
+        } catch (Throwable t) {
+            return Failures.code("PtlMEUnlink", t);
+        }
+    }
+
+    /** {@code handle} may be NULL, as in 3.2 (L5548). */
+    static int mdAttach(long me, long md, int unlinkOp, long handle) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlMDAttach");
+            }
+            @Nullable Unlink op = CConstants.unlink(unlinkOp);
+            if (op == null) {
+                return FAIL;
+            }
+            MdHandle h = p.mdAttach(new MeHandle(me), CStructs33.readMd(md), op);
+            if (handle != 0L) {
+                CStructs.putLong(handle, h.value());
+            }
+            return OK;
+        } catch (Throwable t) {
+            return Failures.code("PtlMDAttach", t);
+        }
+    }
+
+    static int mdBind(long ni, long md, int unlinkOp, long handle) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlMDBind");
+            }
+            if (handle == 0L) {
+                return SEGV;
+            }
+            @Nullable Unlink op = CConstants.unlink(unlinkOp);
+            if (op == null) {
+                return FAIL;
+            }
+            CStructs.putLong(handle, p.mdBind(new NiHandle(ni), CStructs33.readMd(md), op).value());
+            return OK;
+        } catch (Throwable t) {
+            return Failures.code("PtlMDBind", t);
+        }
+    }
+
+    static int mdUnlink(long md) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlMDUnlink");
+            }
+            p.mdUnlink(new MdHandle(md));
+            return OK;
+        } catch (Throwable t) {
+            return Failures.code("PtlMDUnlink", t);
+        }
+    }
+
+    /** {@code old_md} and {@code new_md} may be NULL; {@code *old_md} is written also on PTL_MD_NO_UPDATE. */
+    static int mdUpdate(long md, long oldMd, long newMd, long eq) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlMDUpdate");
+            }
+            MdUpdateResult result = p.mdUpdate(new MdHandle(md), newMd == 0L ? null : CStructs33.readMd(newMd),
+                    new EqHandle(eq));
+            if (oldMd != 0L) {
+                CStructs33.writeMd(oldMd, result.previous());
+            }
+            return result.status().value();
+        } catch (Throwable t) {
+            return Failures.code("PtlMDUpdate", t);
+        }
+    }
+
+    /** {@code handler} 0 ({@code PTL_EQ_HANDLER_NONE}) is no handler; any other is called for every event. */
+    static int eqAlloc(long ni, long count, long handler, long handle) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlEQAlloc");
+            }
+            if (handle == 0L) {
+                return SEGV;
+            }
+            EventHandler h = handler == 0L ? Portals33.EQ_HANDLER_NONE : new NativeEventHandler(handler);
+            CStructs.putLong(handle, p.eqAlloc(new NiHandle(ni), count, h).value());
+            return OK;
+        } catch (Throwable t) {
+            return Failures.code("PtlEQAlloc", t);
+        }
+    }
+
+    static int eqFree(long eq) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlEQFree");
+            }
+            p.eqFree(new EqHandle(eq));
+            return OK;
+        } catch (Throwable t) {
+            return Failures.code("PtlEQFree", t);
+        }
+    }
+
+    /** On {@code PTL_EQ_EMPTY}, {@code *event} is left as it was. */
+    static int eqGet(long eq, long event) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlEQGet");
+            }
+            if (event == 0L) {
+                return SEGV;
+            }
+            Event e = event();
+            ReturnCode rc = p.eqGet(new EqHandle(eq), e);
+            if (rc != ReturnCode.EQ_EMPTY) {
+                CStructs33.writeEvent(event, e);
+            }
+            return rc.value();
+        } catch (Throwable t) {
+            return Failures.code("PtlEQGet", t);
+        }
+    }
+
+    static int eqWait(long eq, long event) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlEQWait");
+            }
+            if (event == 0L) {
+                return SEGV;
+            }
+            Event e = event();
+            ReturnCode rc = p.eqWait(new EqHandle(eq), e);
+            CStructs33.writeEvent(event, e);
+            return rc.value();
+        } catch (Throwable t) {
+            return Failures.code("PtlEQWait", t);
+        }
+    }
+
+    /**
+     * {@code size <= 0} is {@code PTL_EQ_INVALID}, as for an empty list (the 3.3 reference implementation
+     * does the same). On {@code PTL_EQ_EMPTY} neither {@code *event} nor {@code *which_eq} is written.
+     */
+    static int eqPoll(long eqs, int size, int timeout, long event, long which) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlEQPoll");
+            }
+            if (eqs == 0L || event == 0L || which == 0L) {
+                return SEGV;
+            }
+            if (size <= 0) {
+                return CConstants.INV_EQ;
+            }
+            Event e = event();
+            EqPollResult r = p.eqPoll(pollQueues(eqs, size), CConstants.timeoutFromC(timeout), e);
+            if (r.taken()) {
+                CStructs33.writeEvent(event, e);
+                CStructs.putInt(which, r.which());
+            }
+            return r.status().value();
+        } catch (Throwable t) {
+            return Failures.code("PtlEQPoll", t);
+        }
+    }
+
+    /** The {@code size} handles at {@code eqs}, in this thread's array; a handle is made only when one changed. */
+    private static EqHandle[] pollQueues(long eqs, int size) {
+        EqHandle @Nullable [] queues = POLL_QUEUES.get();
+        if (queues == null || queues.length != size) {
+            queues = new EqHandle[size];
+            Arrays.fill(queues, EqHandle.NONE);
+            POLL_QUEUES.set(queues);
+        }
+        for (int i = 0; i < size; i++) {
+            long value = CStructs.getLong(eqs + 8L * i);
+            if (queues[i].value() != value) {
+                queues[i] = new EqHandle(value);
+            }
+        }
+        return queues;
+    }
+
+    /**
+     * A bad portal index is {@code PTL_PT_INDEX_INVALID}: 3.3 has one code for it where 3.2's
+     * {@code PtlACEntry} has its own ({@code PTL_PT_INV_INDEX}, L7345), so the engine's 3.2 code is
+     * translated here.
+     */
+    static int acEntry(long ni, int index, int nid, int pid, int uid, int jid, int portal) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlACEntry");
+            }
+            p.acEntry(new NiHandle(ni), index, new ProcessId(nid, pid), uid, jid, portal);
+            return OK;
+        } catch (Throwable t) {
+            int code = Failures.code("PtlACEntry", t);
+            return code == PT_INV_INDEX ? INV_PTINDEX : code;
+        }
+    }
+
+    static int put(long md, int ackReq, int nid, int pid, int portal, int cookie, long matchBits, long offset,
+                   long hdrData) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlPut");
+            }
+            @Nullable AckRequest ack = CConstants.ackRequest(ackReq);
+            if (ack == null) {
+                return FAIL;
+            }
+            p.put(new MdHandle(md), ack, new ProcessId(nid, pid), portal, cookie, matchBits, offset, hdrData);
+            return OK;
+        } catch (Throwable t) {
+            return Failures.code("PtlPut", t);
+        }
+    }
+
+    static int putRegion(long md, long localOffset, long length, int ackReq, int nid, int pid, int portal, int cookie,
+                         long matchBits, long remoteOffset, long hdrData) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlPutRegion");
+            }
+            @Nullable AckRequest ack = CConstants.ackRequest(ackReq);
+            if (ack == null) {
+                return FAIL;
+            }
+            p.putRegion(new MdHandle(md), localOffset, length, ack, new ProcessId(nid, pid), portal, cookie, matchBits,
+                    remoteOffset, hdrData);
+            return OK;
+        } catch (Throwable t) {
+            return Failures.code("PtlPutRegion", t);
+        }
+    }
+
+    static int get(long md, int nid, int pid, int portal, int cookie, long matchBits, long offset) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlGet");
+            }
+            p.get(new MdHandle(md), new ProcessId(nid, pid), portal, cookie, matchBits, offset);
+            return OK;
+        } catch (Throwable t) {
+            return Failures.code("PtlGet", t);
+        }
+    }
+
+    static int getRegion(long md, long localOffset, long length, int nid, int pid, int portal, int cookie,
+                         long matchBits, long remoteOffset) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlGetRegion");
+            }
+            p.getRegion(new MdHandle(md), localOffset, length, new ProcessId(nid, pid), portal, cookie, matchBits,
+                    remoteOffset);
+            return OK;
+        } catch (Throwable t) {
+            return Failures.code("PtlGetRegion", t);
+        }
+    }
+}

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * portalscc, portals3.pc, and the header's dialect switch (-DPTL_DIALECT_33), as a porting user meets them:
@@ -22,6 +23,19 @@ class ToolsTest {
         Path lib = CBuild.NATIVE.resolve("lib");
         assertThat(o.out().trim()).isEqualTo("cc -I" + CBuild.NATIVE.resolve("include") + " prog.c -o prog -L" + lib
                 + " -Wl,-rpath," + lib + " -lportals3");
+    }
+
+    @Test
+    void portalsccWhoseLibraryIsGoneSaysWhereItShouldBeAndHowToBuildIt(@TempDir Path dir) throws Exception {
+        // The same script with its prefix pointing at an installation whose library was removed.
+        String script = Files.readString(CBuild.NATIVE.resolve("bin/portalscc"))
+                .replace("prefix='" + CBuild.NATIVE + "'", "prefix='" + dir + "'");
+        assertThat(script).contains("prefix='" + dir + "'");
+        Path moved = Files.writeString(dir.resolve("portalscc"), script);
+        CBuild.Outcome o = CBuild.run(List.of("sh", moved.toString(), "prog.c", "-o", "prog"), Map.of(), dir);
+        assertThat(o.status()).isEqualTo(1);
+        assertThat(o.err()).isEqualTo("portalscc: " + dir + "/lib/libportals3.so is missing; build it with ./portals cc"
+                + " (or mvn -pl native-shim -am package) in the Portals3J tree\n");
     }
 
     @Test

@@ -80,7 +80,7 @@ public final class IsotachConfig {
         require(creditThreshold > 0 && creditThreshold <= 1 && isoCreditThreshold > 0 && isoCreditThreshold <= 1,
                 "credit thresholds are fractions in (0, 1]");
         require(maxSendAttempts >= 1, "max send attempts must be >= 1");
-        require(bucketSize >= 2, "bucket size must be >= 2");
+        require(bucketSize == 0 || bucketSize >= 2, "bucket size must be 0 (automatic) or >= 2, was " + bucketSize);
         require(readCap >= 1, "read cap must be >= 1");
         if (distances != null) {
             for (int i = 0; i < distances.length; i++) {
@@ -263,9 +263,28 @@ public final class IsotachConfig {
         return maxSendAttempts;
     }
 
-    /** BUCKET_SIZE: entries one pulse may hold at a host (L3864). */
+    /** BUCKET_SIZE as configured: entries one pulse may hold at a host (L3864), or 0 for automatic. */
     public int bucketSize() {
         return bucketSize;
+    }
+
+    /**
+     * The entries one pulse may hold at a host of a job of {@code hosts}: the configured {@link #bucketSize()}, or,
+     * when that is 0 (the default), as many as the credits let arrive in one pulse, so that a correct job can
+     * never overflow a bucket. The report's buckets were "protected only probabilistically" and overflow aborted
+     * (L546, L2426); it names dynamic extension as the fix. Here: every remote host holds at most
+     * {@code isoCreditsPerPeer - 1} unfreed packets towards this host (a packet's credit comes back only after
+     * its pulse is delivered), and the local host adds at most one isochron marker per hit-buffer slot; hence
+     * {@code (hosts - 1) * (isoCreditsPerPeer - 1) + hitBufSize}, and never less than the report's 256. Buckets
+     * start small and grow up to this bound; beyond it an entry is still a fatal error (I-112), which only a
+     * configured size below the bound or a hostile peer can cause.
+     */
+    public int bucketCapacity(int hosts) {
+        if (bucketSize > 0) {
+            return bucketSize;
+        }
+        long bound = (long) Math.max(0, hosts - 1) * (isoCreditsPerPeer - 1) + hitBufSize;
+        return (int) Math.min(Integer.MAX_VALUE - 8, Math.max(256, bound));
     }
 
     /** read_cap: outstanding iso_reads a process may have (L3459; the report gives no value). */
@@ -315,7 +334,7 @@ public final class IsotachConfig {
         private double creditThreshold = 0.90;
         private double isoCreditThreshold = 0.50;
         private int maxSendAttempts = 50;
-        private int bucketSize = 256;
+        private int bucketSize = 0; // automatic: bucketCapacity(hosts)
         private int readCap = 64;
         private @org.checkerframework.checker.nullness.qual.Nullable List<SharedRegion> sharedRegions;
 
@@ -410,6 +429,7 @@ public final class IsotachConfig {
             return this;
         }
 
+        /** A fixed BUCKET_SIZE; 0 (the default) sizes buckets by {@link IsotachConfig#bucketCapacity}. */
         public Builder bucketSize(int entries) {
             this.bucketSize = entries;
             return this;

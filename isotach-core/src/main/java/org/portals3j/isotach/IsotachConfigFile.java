@@ -500,7 +500,7 @@ public final class IsotachConfigFile {
         m.put("creditThreshold", new Tunable((s, b) -> b.creditThreshold(s.asFraction()), "0.90"));
         m.put("isoCreditThreshold", new Tunable((s, b) -> b.isoCreditThreshold(s.asFraction()), "0.50"));
         m.put("maxSendAttempts", new Tunable((s, b) -> b.maxSendAttempts(s.asInt()), "50"));
-        m.put("bucketSize", new Tunable((s, b) -> b.bucketSize(s.asInt()), "256"));
+        m.put("bucketSize", new Tunable((s, b) -> b.bucketSize(s.asInt()), "0"));
         m.put("readCap", new Tunable((s, b) -> b.readCap(s.asInt()), "64"));
         m.put("tm", new Tunable((s, b) -> b.tmPlacement(s.asPlacement()), "in-rank"));
         return m;

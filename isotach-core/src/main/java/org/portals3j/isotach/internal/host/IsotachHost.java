@@ -45,6 +45,8 @@ public final class IsotachHost {
 
     private final int me;
     private final int hosts;
+    /** Entries one pulse may hold here ({@link IsotachConfig#bucketCapacity}). */
+    private final int bucketCapacity;
     private final IsotachConfig config;
     private final SwitchNode siu;
     private final int maxPayload;
@@ -216,7 +218,8 @@ public final class IsotachHost {
         }
         this.expectedSlot = new long[hosts];
         java.util.Arrays.fill(bucketPulse, -1);
-        int bs = config.bucketSize();
+        bucketCapacity = config.bucketCapacity(hosts);
+        int bs = Math.min(bucketCapacity, 256); // buckets grow, rarely, up to bucketCapacity
         bType = new int[256][bs];
         bSender = new int[256][bs];
         bSlot = new int[256][bs];
@@ -511,6 +514,15 @@ public final class IsotachHost {
         }
     }
 
+    private void growBucket(int b, int entries) {
+        bType[b] = java.util.Arrays.copyOf(bType[b], entries);
+        bSender[b] = java.util.Arrays.copyOf(bSender[b], entries);
+        bSlot[b] = java.util.Arrays.copyOf(bSlot[b], entries);
+        bLength[b] = java.util.Arrays.copyOf(bLength[b], entries);
+        bAddress[b] = java.util.Arrays.copyOf(bAddress[b], entries);
+        bOperand[b] = java.util.Arrays.copyOf(bOperand[b], entries);
+    }
+
     private void bucket(long pulse, int subtype, int sender, int slot, int length, long address, long operand) {
         int b = (int) (pulse & 0xFF);
         if (bucketPulse[b] != pulse) {
@@ -522,7 +534,10 @@ public final class IsotachHost {
         }
         int n = bucketSize[b];
         if (n == bType[b].length) {
-            throw new IsotachFatalError("bucket overflow at pulse " + pulse); // I-112
+            if (n == bucketCapacity) {
+                throw new IsotachFatalError("bucket overflow: more than " + n + " entries at pulse " + pulse); // I-112
+            }
+            growBucket(b, (int) Math.min(bucketCapacity, 2L * n));
         }
         bType[b][n] = subtype;
         bSender[b][n] = sender;

@@ -69,6 +69,9 @@ public final class SwitchNode {
     private final long[] bucketPulse = new long[256];
     private final int[] bucketCount = new int[256];
     private final int[][] bucketSenders;
+    /** Entries one pulse may hold here ({@link IsotachConfig#bucketCapacity}). */
+    private final int bucketCapacity;
+    private static final int INITIAL_BUCKET = 256;
     private long highestEntryPulse = -1;
     // the open isochron (SOI seen, EOI not yet)
     private int pendingCount;
@@ -139,6 +142,7 @@ public final class SwitchNode {
         Arrays.fill(effectPulse, -1);
         Arrays.fill(bucketPulse, -1);
         this.bucketSenders = new int[256][];
+        this.bucketCapacity = config.bucketCapacity(hosts);
         int cap = config.isoSendBufSize();
         pDest = new int[cap];
         pSubtype = new int[cap];
@@ -517,15 +521,21 @@ public final class SwitchNode {
             bucketPulse[b] = ts;
             bucketCount[b] = 0;
         }
-        if (bucketCount[b] == config.bucketSize()) {
+        int n = bucketCount[b];
+        if (n == bucketCapacity) {
             // I-112: never silently dropped.
-            fatalLocked("bucket overflow: more than " + config.bucketSize() + " entries for pulse " + ts);
+            fatalLocked("bucket overflow: more than " + bucketCapacity + " entries for pulse " + ts);
             return false;
         }
-        if (bucketSenders[b] == null) {
-            bucketSenders[b] = new int[config.bucketSize()];
+        int[] senders = bucketSenders[b];
+        if (senders == null || n == senders.length) {
+            // Grows (rarely, and at most to the capacity) instead of reserving the bound for all 256 buckets.
+            senders = senders == null ? new int[Math.min(bucketCapacity, INITIAL_BUCKET)]
+                    : java.util.Arrays.copyOf(senders, (int) Math.min(bucketCapacity, 2L * n));
+            bucketSenders[b] = senders;
         }
-        bucketSenders[b][bucketCount[b]++] = sender;
+        senders[n] = sender;
+        bucketCount[b] = n + 1;
         highestEntryPulse = Math.max(highestEntryPulse, ts);
         return true;
     }

@@ -224,6 +224,30 @@ class SwitchNodeOrderTest {
         assertThat(fatal.get(0).message).contains("bucket overflow");
     }
 
+    /**
+     * By default a bucket holds every entry the credits let arrive in one pulse ((hosts - 1) x (credits - 1) +
+     * hit buffer, here 1 x 127 + 512 = 639): it grows past the report's 256 instead of aborting, and only the entry
+     * after the bound is fatal (I-112).
+     */
+    @Test
+    void aDefaultBucketGrowsToWhatTheCreditsAllowAndNoFurther() {
+        IsotachConfig defaults = IsotachConfig.defaults();
+        assertThat(defaults.bucketCapacity(2)).isEqualTo(639);
+        assertThat(defaults.bucketCapacity(8)).isEqualTo(7 * 127 + 512);
+        assertThat(IsotachConfig.builder().bucketSize(40).build().bucketCapacity(8)).isEqualTo(40);
+        OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
+        SwitchNode n = node(t, defaults, 2, 0);
+        n.onToken(0, token(0, 0, 0));
+        for (int k = 0; k < 639; k++) {
+            n.onIso(0, iso(2, k % 128, 0));
+        }
+        assertThat(drain(n)).noneMatch(r -> r.type == HostLink.FATAL);
+        n.onIso(0, iso(2, 0, 0));
+        List<HostLink.Record> fatal = drain(n).stream().filter(r -> r.type == HostLink.FATAL).toList();
+        assertThat(fatal).hasSize(1);
+        assertThat(fatal.get(0).message).contains("bucket overflow: more than 639 entries");
+    }
+
     // ---- bs-markers -----------------------------------------------------------------------------------------------
 
     /** I-141: no bs-marker between an SOI and its EOI; one after the EOI leaves behind the isochron's packets. */

@@ -3,7 +3,6 @@ package org.portals3j.portals.internal.engine;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantLock;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.AckRequest;
 import org.portals3j.portals.AttachedEntry;
@@ -57,7 +56,7 @@ public final class PortalsEngine implements MessageHandler {
     private static final int WAIT_SPINS = 4_000;
 
     /** Makes every API call atomic with respect to other threads and incoming operations (L2042). */
-    final ReentrantLock lock = new ReentrantLock();
+    final SpinLock lock = new SpinLock();
     final int libraryId = LIBRARIES.getAndIncrement() & 0xFF;
     private final Dialect dialect;
     /** The job id (Portals 3.3 {@code PtlGetJid}): see {@link #jobId(Job)}. */
@@ -76,12 +75,11 @@ public final class PortalsEngine implements MessageHandler {
     private long unattributed;
     // Receive side: the transport serialises header/deposit callbacks, so one of each suffices.
     private final MessageHeader rx = new MessageHeader();
-    private final MemorySegment responseBuffer = MessageHeader.allocate();
-    private final MessageHeader response = new MessageHeader().wrap(responseBuffer);
+    private final MessageHeader response = new MessageHeader();
+    private final MemorySegment responseBuffer = response.segment();
     private final ThreadLocal<EventQueueState.@Nullable Waiter> waiters = new ThreadLocal<>();
     private final ThreadLocal<@Nullable PollWaiter> pollers = new ThreadLocal<>();
     private final ThreadLocal<@Nullable IdleStrategy> idlers = new ThreadLocal<>();
-    private final ThreadLocal<@Nullable IdleStrategy> lockIdlers = new ThreadLocal<>();
 
     private PortalsEngine(Job job, Transport transport, PortalsConfig config, Dialect dialect) {
         this.job = job;
@@ -190,28 +188,16 @@ public final class PortalsEngine implements MessageHandler {
     }
 
     /**
-     * Takes the engine lock. Contention here is brief (a critical section is a match or an event
-     * post) and typically between a rank's own thread and a thread delivering to it; parking in the
-     * lock's queue would cost a futex wake-up of several microseconds and an allocation, so the
-     * waiting thread spins (then yields, then parks briefly) until the lock is free.
+     * Takes the engine lock ({@link SpinLock}: contention here is brief, a critical section is a match
+     * or an event post, typically between a rank's own thread and a thread delivering to it). A thread
+     * running a 3.3 event handler holds the lock already: its call is refused before it could wait for
+     * itself.
      */
     private void acquire() {
-        if (lock.tryLock()) {
-            if (handlers.isRunningOn(Thread.currentThread())) {
-                lock.unlock();
-                refuseInHandler();
-            }
-            return;
+        if (handlers.isRunningOn(Thread.currentThread())) {
+            refuseInHandler();
         }
-        IdleStrategy idle = lockIdlers.get();
-        if (idle == null) {
-            idle = IdleMode.BACKOFF.newStrategy();
-            lockIdlers.set(idle);
-        }
-        idle.reset();
-        do {
-            idle.idle();
-        } while (!lock.tryLock());
+        lock.lock();
     }
 
     /**
@@ -1268,7 +1254,7 @@ public final class PortalsEngine implements MessageHandler {
             countUnattributed();
             return;
         }
-        MessageHeader h = rx.wrap(header);
+        MessageHeader h = rx.load(header);
         MessageType type = h.validate(headerLength, payloadLength, nis.length);
         int replyRank = -1;
         MemorySegment replyPayload = MemorySegment.NULL;

@@ -193,7 +193,8 @@ final class InMemoryEndpoint implements Transport {
             try {
                 if (handler != null && !closed) {
                     Envelope e;
-                    while ((e = takeQueued()) != null) {
+                    // The volatile count first: the common case, nothing queued, takes no monitor.
+                    while (!inboxEmpty() && (e = takeQueued()) != null) {
                         deliver(e.sourceRank, e.source, e.header, e.headerLength,
                                 e.payload, e.payloadOffset, e.payloadLength, e.token);
                         recycle(e);

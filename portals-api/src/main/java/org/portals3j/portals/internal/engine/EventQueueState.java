@@ -104,7 +104,9 @@ final class EventQueueState extends Slotted {
             dropped = true;
             return null;
         }
-        return ring[(head + size) % ring.length];
+        Event[] r = ring;
+        int tail = head + size; // < 2 * length: one comparison wraps it (no division on the hot path)
+        return r[tail < r.length ? tail : tail - r.length];
     }
 
     /**
@@ -135,7 +137,8 @@ final class EventQueueState extends Slotted {
             return ReturnCode.EQ_EMPTY;
         }
         into.copyFrom(ring[head]);
-        head = (head + 1) % ring.length;
+        int next = head + 1;
+        head = next == ring.length ? 0 : next;
         size--;
         ReturnCode result = dropped ? ReturnCode.EQ_DROPPED : ReturnCode.OK;
         dropped = false;

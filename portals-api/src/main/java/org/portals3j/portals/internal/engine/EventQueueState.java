@@ -1,6 +1,5 @@
 package org.portals3j.portals.internal.engine;
 
-import java.util.concurrent.locks.LockSupport;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.Event;
 import org.portals3j.portals.EventHandler;
@@ -38,8 +37,8 @@ final class EventQueueState extends Slotted {
     private int head;
     private int size;
     private boolean dropped;
-    private @Nullable Waiter firstWaiter;
-    private @Nullable Waiter lastWaiter;
+    private @Nullable EqWaiter firstWaiter;
+    private @Nullable EqWaiter lastWaiter;
 
     EventQueueState(int slot) {
         super(slot);
@@ -96,7 +95,7 @@ final class EventQueueState extends Slotted {
      * keeps the fields in the cache lines the taker will read.
      */
     @Nullable Event reserve() {
-        Waiter w = firstWaiter;
+        EqWaiter w = firstWaiter;
         if (w != null) {
             return w.event;
         }
@@ -110,21 +109,21 @@ final class EventQueueState extends Slotted {
     }
 
     /**
-     * Publishes the event {@link #reserve()} handed out: wakes its waiter, or makes it takeable.
+     * Publishes the event {@link #reserve()} handed out: queues its waiter's wake in {@code wakeups}
+     * (done once the engine lock is released), or makes it takeable.
      *
      * @return true if it stayed in the ring (no waiter took it), for {@code PtlEQPoll} callers to look at
      */
-    boolean commit() {
-        Waiter w = firstWaiter;
+    boolean commit(Wakeups wakeups) {
+        EqWaiter w = firstWaiter;
         if (w != null) {
             firstWaiter = w.next;
             if (firstWaiter == null) {
                 lastWaiter = null;
             }
             w.next = null;
-            w.result = dropped ? ReturnCode.EQ_DROPPED : ReturnCode.OK;
+            wakeups.add(w, dropped ? EqWaiter.DROPPED : EqWaiter.OK);
             dropped = false;
-            w.wake(Waiter.DONE);
             return false;
         }
         size++;
@@ -146,9 +145,9 @@ final class EventQueueState extends Slotted {
     }
 
     /** Queues {@code w} behind the threads already waiting. */
-    void enqueueWaiter(Waiter w) {
+    void enqueueWaiter(EqWaiter w) {
         w.next = null;
-        Waiter last = lastWaiter;
+        EqWaiter last = lastWaiter;
         if (last == null) {
             firstWaiter = w;
         } else {
@@ -159,43 +158,14 @@ final class EventQueueState extends Slotted {
 
     /** Wakes every waiter with "queue gone" (freed, or its interface finalised). */
     void cancelWaiters() {
-        Waiter w = firstWaiter;
+        EqWaiter w = firstWaiter;
         firstWaiter = null;
         lastWaiter = null;
         while (w != null) {
-            Waiter next = w.next;
+            EqWaiter next = w.next;
             w.next = null;
-            w.wake(Waiter.CANCELLED);
+            w.wake(w.signalFor(EqWaiter.CANCELLED));
             w = next;
-        }
-    }
-
-    /** A thread blocked in PtlEQWait; one per thread, reused. */
-    static final class Waiter {
-        static final int WAITING = 0;
-        static final int DONE = 1;
-        static final int CANCELLED = 2;
-
-        final Thread thread;
-        /** Parks {@link #event} when no caller's event is being filled. */
-        final Event spare = new Event();
-        Event event = spare;
-        ReturnCode result = ReturnCode.OK;
-        volatile int state;
-        /** Set by the waiter once it may park; only then does {@link #wake} pay for an unpark. */
-        volatile boolean mayPark;
-        @Nullable Waiter next;
-
-        Waiter(Thread thread) {
-            this.thread = thread;
-        }
-
-        void wake(int newState) {
-            // state then mayPark here, mayPark then state in the waiter: one of the two sees the other.
-            state = newState;
-            if (mayPark) {
-                LockSupport.unpark(thread);
-            }
         }
     }
 }

@@ -14,13 +14,19 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * delay it, by what the holder still does, which is never more than a thread being descheduled could
  * add; what the waiter receives is fixed under the lock.
  */
-final class Wakeups {
-    private @Nullable EqWaiter first;
-    private @Nullable EqWaiter last;
+final class Wakeups extends WakeupsFields {
+    // Padding after the list (before it: WakeupsFields). The thread delivering to this process writes
+    // the list; the fields of the objects around it (allocated with the engine) are read by every
+    // thread of the process on every call.
+    long q0, q1, q2, q3, q4, q5, q6, q7;
 
-    /** Queues {@code w}'s wake with {@code outcome} (under the lock; {@code w} is armed and on no queue). */
-    void add(EqWaiter w, int outcome) {
-        w.pendingSignal = w.signalFor(outcome);
+    /**
+     * Queues {@code w}'s wake with {@code signal} ({@link EqWaiter#signalFor}), under the lock; {@code w}
+     * is armed and on no queue. Only writes {@code w}'s fields: reading them would wait for the cache
+     * line its own thread wrote last.
+     */
+    void add(EqWaiter w, long signal) {
+        w.pendingSignal = signal;
         w.nextWake = null;
         EqWaiter tail = last;
         if (tail == null) {
@@ -34,8 +40,10 @@ final class Wakeups {
     /** Every queued wake, in the order queued; the list is empty afterwards (under the lock). */
     @Nullable EqWaiter takeAll() {
         EqWaiter list = first;
-        first = null;
-        last = null;
+        if (list != null) { // no store when empty: every release asks, and both threads of a rank release
+            first = null;
+            last = null;
+        }
         return list;
     }
 
@@ -48,4 +56,10 @@ final class Wakeups {
             w = next;
         }
     }
+}
+
+/** The list of {@link Wakeups}, after the padding (superclass fields are laid out first). */
+abstract class WakeupsFields extends CacheLinePadding {
+    @Nullable EqWaiter first;
+    @Nullable EqWaiter last;
 }

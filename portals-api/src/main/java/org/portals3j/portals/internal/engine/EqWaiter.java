@@ -47,6 +47,11 @@ final class EqWaiter extends EqWaiterSignal {
         return ++ticket;
     }
 
+    /** The current wait's ticket (under the engine lock). */
+    long ticket() {
+        return ticket;
+    }
+
     /** The signal that ends the current wait with {@code outcome}. */
     long signalFor(int outcome) {
         return ticket << 2 | outcome;

@@ -121,8 +121,8 @@ class DeferredWakeTest {
         EqWaiter b = new EqWaiter(Thread.currentThread());
         long ta = a.arm(new Event());
         long tb = b.arm(new Event());
-        wakeups.add(a, EqWaiter.OK);
-        wakeups.add(b, EqWaiter.DROPPED);
+        wakeups.add(a, a.signalFor(EqWaiter.OK));
+        wakeups.add(b, b.signalFor(EqWaiter.DROPPED));
         assertThat(a.ended(ta) || b.ended(tb)).as("woken by add").isFalse();
         EqWaiter list = wakeups.takeAll();
         assertThat(list).isSameAs(a);

@@ -10,7 +10,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.portals3j.portals.EqHandle;
 import org.portals3j.portals.Event;
@@ -40,14 +39,14 @@ class DeferredWakeTest {
     private static final int PORTAL = 1;
     private static final long QUIET_MILLIS = 100;
 
-    private List<Transport> endpoints;
-    private Arena arena;
-    private PortalsEngine engine;
-    private long eq;
-    private MemorySegment region;
+    private final List<Transport> endpoints;
+    private final Arena arena;
+    private final PortalsEngine engine;
+    private final long eq;
+    private final MemorySegment region;
 
-    @BeforeEach
-    void setUp() throws Exception {
+    /** A fresh job per test (JUnit makes an instance per test method). */
+    DeferredWakeTest() throws Exception {
         Job job = Job.local(2);
         endpoints = LocalJob.openAll(Transports.require("inmem"), job, IdleMode.BACKOFF, Map.of());
         endpoints.get(1).start(new Ignoring());

@@ -24,28 +24,9 @@ import org.portals3j.portals.ReturnCode;
  * {@code p3lib/msg.c}: the event's sequence is the queue's counter, incremented). And it may have a
  * handler (3.3 &sect;3.11.6), run for every event sent to it, including one the full ring loses.
  */
-final class EventQueueState extends Slotted {
-    private Event[] ring = new Event[0];
-    /** Portals 3.3: events get their sequence from {@link #nextSequence}, not from the interface. */
-    boolean ownSequence;
-    /** The next event's sequence when {@link #ownSequence}; starts at 1, so 0 never names an event. */
-    long nextSequence = 1;
-    /** Portals 3.3 handler, or null ({@code PTL_EQ_HANDLER_NONE}). */
-    @Nullable EventHandler handler;
-    /** Where an event goes for the handler alone when the ring is full (allocated with the handler). */
-    private @Nullable Event handlerScratch;
-    private int head;
-    private int size;
-    private boolean dropped;
-    private @Nullable EqWaiter firstWaiter;
-    private @Nullable EqWaiter lastWaiter;
-    /**
-     * The first waiter's event and ticket, copied here when it becomes first: the thread that logs an
-     * event reads this object anyway, and the waiter's own fields, which that thread wrote last, would
-     * be one more cache line to fetch before it can write the event.
-     */
-    private @Nullable Event firstEvent;
-    private long firstTicket;
+final class EventQueueState extends EqWaiterSide {
+    // Padding after the waiter fields.
+    long e0, e1, e2, e3, e4, e5, e6, e7;
 
     EventQueueState(int slot) {
         super(slot);
@@ -60,7 +41,10 @@ final class EventQueueState extends Slotted {
             ring = events;
         }
         head = 0;
-        size = 0;
+        headIndex = 0;
+        tail = 0;
+        tailIndex = 0;
+        seenHead = 0;
         dropped = false;
         firstWaiter = null;
         lastWaiter = null;
@@ -88,12 +72,12 @@ final class EventQueueState extends Slotted {
     }
 
     boolean isEmpty() {
-        return size == 0;
+        return head == tail;
     }
 
     /** True if an event logged now would be lost (no waiter to take it, no room). */
     boolean full() {
-        return firstWaiter == null && size == ring.length;
+        return firstWaiter == null && tail - head == ring.length;
     }
 
     /**
@@ -107,13 +91,15 @@ final class EventQueueState extends Slotted {
         if (waiting != null) {
             return waiting;
         }
-        if (size == ring.length) {
-            dropped = true;
-            return null;
-        }
         Event[] r = ring;
-        int tail = head + size; // < 2 * length: one comparison wraps it (no division on the hot path)
-        return r[tail < r.length ? tail : tail - r.length];
+        if (tail - seenHead == r.length) {
+            seenHead = head; // the taker's line, read only when the ring looked full
+            if (tail - seenHead == r.length) {
+                dropped = true;
+                return null;
+            }
+        }
+        return r[(int) tailIndex];
     }
 
     /**
@@ -136,25 +122,32 @@ final class EventQueueState extends Slotted {
                 becomeFirst(next);
             }
             wakeups.add(w, signal);
-            dropped = false;
+            if (dropped) {
+                dropped = false; // no store otherwise: the flag shares the line every side reads
+            }
             return false;
         }
-        size++;
+        long next = tailIndex + 1;
+        tailIndex = next == ring.length ? 0 : next; // a comparison wraps it: no division on the hot path
+        tail++;
         return true;
     }
 
     /** Takes the next event into {@code into}: {@code OK}, {@code EQ_DROPPED} or {@code EQ_EMPTY}. */
     ReturnCode take(Event into) {
-        if (size == 0) {
+        if (head == tail) {
             return ReturnCode.EQ_EMPTY;
         }
-        into.copyFrom(ring[head]);
-        int next = head + 1;
-        head = next == ring.length ? 0 : next;
-        size--;
-        ReturnCode result = dropped ? ReturnCode.EQ_DROPPED : ReturnCode.OK;
-        dropped = false;
-        return result;
+        int at = (int) headIndex; // the taker's own line: the slot is fetched while tail still is
+        into.copyFrom(ring[at]);
+        int next = at + 1;
+        headIndex = next == ring.length ? 0 : next;
+        head++;
+        if (dropped) {
+            dropped = false;
+            return ReturnCode.EQ_DROPPED;
+        }
+        return ReturnCode.OK;
     }
 
     /** Queues {@code w} behind the threads already waiting. */
@@ -187,5 +180,81 @@ final class EventQueueState extends Slotted {
             w.wake(w.signalFor(EqWaiter.CANCELLED));
             w = next;
         }
+    }
+}
+
+/**
+ * What every side of an {@link EventQueueState} reads and seldom writes: the ring, the 3.3 settings.
+ * The sides that change with every event follow on cache lines of their own, so that the thread that
+ * logs events and the thread that takes them each write lines the other only reads: the logger
+ * {@link EqLoggerSide}, the taker {@link EqTakerSide}, and both, one per wait, {@link EqWaiterSide}.
+ */
+abstract class EqSharedSide extends Slotted {
+    Event[] ring = new Event[0];
+    /** Portals 3.3 handler, or null ({@code PTL_EQ_HANDLER_NONE}). */
+    @Nullable EventHandler handler;
+    /** Where an event goes for the handler alone when the ring is full (allocated with the handler). */
+    @Nullable Event handlerScratch;
+    /** Portals 3.3: events get their sequence from {@link #nextSequence}, not from the interface. */
+    boolean ownSequence;
+    /**
+     * Takes the 4 bytes left after the references: HotSpot would otherwise put a field of a subclass
+     * there, on this line, away from the side it belongs to (the indexes below are longs for the same
+     * reason).
+     */
+    int gap;
+
+    EqSharedSide(int slot) {
+        super(slot);
+    }
+}
+
+/** Written by the thread logging events (padding first: a class's longs are laid out in order). */
+abstract class EqLoggerSide extends EqSharedSide {
+    long l0, l1, l2, l3, l4, l5, l6, l7;
+    /** Events ever put in the ring. */
+    long tail;
+    /** {@link EqTakerSide#head} as last read: the ring is full only if it looks full with this. */
+    long seenHead;
+    /** The next event's sequence when {@link #ownSequence}; starts at 1, so 0 never names an event. */
+    long nextSequence = 1;
+    /** Where the next event goes in the ring. */
+    long tailIndex;
+    /** Events were lost since the last take: the next one taken says PTL_EQ_DROPPED. */
+    boolean dropped;
+
+    EqLoggerSide(int slot) {
+        super(slot);
+    }
+}
+
+/** Written by the threads taking events. */
+abstract class EqTakerSide extends EqLoggerSide {
+    long t0, t1, t2, t3, t4, t5, t6, t7;
+    /** Events ever taken; {@code tail - head} are in the ring. */
+    long head;
+    /** Where the next event is taken from. */
+    long headIndex;
+
+    EqTakerSide(int slot) {
+        super(slot);
+    }
+}
+
+/** The FIFO of threads in PtlEQWait: armed by the waiting thread, emptied by the logging one. */
+abstract class EqWaiterSide extends EqTakerSide {
+    long w0, w1, w2, w3, w4, w5, w6, w7;
+    /**
+     * The first waiter's ticket, and its event below, copied here when it becomes first: the thread
+     * that logs an event reads this line anyway, and the waiter's own fields, which its thread wrote
+     * last, would be one more cache line to fetch before it can write the event.
+     */
+    long firstTicket;
+    @Nullable EqWaiter firstWaiter;
+    @Nullable EqWaiter lastWaiter;
+    @Nullable Event firstEvent;
+
+    EqWaiterSide(int slot) {
+        super(slot);
     }
 }

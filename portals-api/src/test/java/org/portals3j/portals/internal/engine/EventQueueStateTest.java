@@ -81,9 +81,8 @@ class EventQueueStateTest {
         Event waiting = new Event();
         long ticket = w.arm(waiting);
         q.enqueueWaiter(w);
-        Event e = q.reserve();
-        assertThat(e).isSameAs(waiting);
-        e.copyFrom(eventWithSequence(7));
+        assertThat(q.reserve()).as("the slot handed out").isSameAs(waiting);
+        waiting.copyFrom(eventWithSequence(7));
         assertThat(q.commit(wakeups)).as("handed to the waiter").isFalse();
         assertThat(q.isEmpty()).as("nothing left in the ring").isTrue();
         assertThat(w.ended(ticket)).as("woken only once the wakes are done").isFalse();

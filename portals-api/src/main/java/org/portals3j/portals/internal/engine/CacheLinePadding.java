@@ -7,6 +7,11 @@ package org.portals3j.portals.internal.engine;
  * counter and the inmem drain flag cut the in-memory ping-pong by about a tenth (A/B, 6 runs each).
  */
 abstract class CacheLinePadding {
+    /**
+     * Fills the 4 bytes after the object header: HotSpot places a subclass's {@code int} or
+     * {@code boolean} field in that gap, in front of the padding, if nothing of this class takes it.
+     */
+    int gap;
     long p0;
     long p1;
     long p2;

@@ -1,6 +1,5 @@
 package org.portals3j.portals.internal.engine;
 
-import java.util.concurrent.locks.LockSupport;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.Event;
 import org.portals3j.portals.EventHandler;
@@ -25,21 +24,9 @@ import org.portals3j.portals.ReturnCode;
  * {@code p3lib/msg.c}: the event's sequence is the queue's counter, incremented). And it may have a
  * handler (3.3 &sect;3.11.6), run for every event sent to it, including one the full ring loses.
  */
-final class EventQueueState extends Slotted {
-    private Event[] ring = new Event[0];
-    /** Portals 3.3: events get their sequence from {@link #nextSequence}, not from the interface. */
-    boolean ownSequence;
-    /** The next event's sequence when {@link #ownSequence}; starts at 1, so 0 never names an event. */
-    long nextSequence = 1;
-    /** Portals 3.3 handler, or null ({@code PTL_EQ_HANDLER_NONE}). */
-    @Nullable EventHandler handler;
-    /** Where an event goes for the handler alone when the ring is full (allocated with the handler). */
-    private @Nullable Event handlerScratch;
-    private int head;
-    private int size;
-    private boolean dropped;
-    private @Nullable Waiter firstWaiter;
-    private @Nullable Waiter lastWaiter;
+final class EventQueueState extends EqWaiterSide {
+    // Padding after the waiter fields.
+    long e0, e1, e2, e3, e4, e5, e6, e7;
 
     EventQueueState(int slot) {
         super(slot);
@@ -54,10 +41,14 @@ final class EventQueueState extends Slotted {
             ring = events;
         }
         head = 0;
-        size = 0;
+        headIndex = 0;
+        tail = 0;
+        tailIndex = 0;
+        seenHead = 0;
         dropped = false;
         firstWaiter = null;
         lastWaiter = null;
+        firstEvent = null;
         ownSequence = false;
         nextSequence = 1;
         handler = null;
@@ -81,12 +72,12 @@ final class EventQueueState extends Slotted {
     }
 
     boolean isEmpty() {
-        return size == 0;
+        return head == tail;
     }
 
     /** True if an event logged now would be lost (no waiter to take it, no room). */
     boolean full() {
-        return firstWaiter == null && size == ring.length;
+        return firstWaiter == null && tail - head == ring.length;
     }
 
     /**
@@ -96,103 +87,174 @@ final class EventQueueState extends Slotted {
      * keeps the fields in the cache lines the taker will read.
      */
     @Nullable Event reserve() {
-        Waiter w = firstWaiter;
-        if (w != null) {
-            return w.event;
+        Event waiting = firstEvent;
+        if (waiting != null) {
+            return waiting;
         }
-        if (size == ring.length) {
-            dropped = true;
-            return null;
+        Event[] r = ring;
+        if (tail - seenHead == r.length) {
+            seenHead = head; // the taker's line, read only when the ring looked full
+            if (tail - seenHead == r.length) {
+                dropped = true;
+                return null;
+            }
         }
-        return ring[(head + size) % ring.length];
+        return r[(int) tailIndex];
     }
 
     /**
-     * Publishes the event {@link #reserve()} handed out: wakes its waiter, or makes it takeable.
+     * Publishes the event {@link #reserve()} handed out: queues its waiter's wake in {@code wakeups}
+     * (done once the engine lock is released), or makes it takeable.
      *
      * @return true if it stayed in the ring (no waiter took it), for {@code PtlEQPoll} callers to look at
      */
-    boolean commit() {
-        Waiter w = firstWaiter;
+    boolean commit(Wakeups wakeups) {
+        EqWaiter w = firstWaiter;
         if (w != null) {
-            firstWaiter = w.next;
-            if (firstWaiter == null) {
+            long signal = firstTicket << 2 | (dropped ? EqWaiter.DROPPED : EqWaiter.OK);
+            if (w == lastWaiter) { // the only waiter: its next is null, no need to read it
+                firstWaiter = null;
                 lastWaiter = null;
+                firstEvent = null;
+            } else {
+                EqWaiter next = w.next;
+                w.next = null;
+                becomeFirst(next);
             }
-            w.next = null;
-            w.result = dropped ? ReturnCode.EQ_DROPPED : ReturnCode.OK;
-            dropped = false;
-            w.wake(Waiter.DONE);
+            wakeups.add(w, signal);
+            if (dropped) {
+                dropped = false; // no store otherwise: the flag shares the line every side reads
+            }
             return false;
         }
-        size++;
+        long next = tailIndex + 1;
+        tailIndex = next == ring.length ? 0 : next; // a comparison wraps it: no division on the hot path
+        tail++;
         return true;
     }
 
     /** Takes the next event into {@code into}: {@code OK}, {@code EQ_DROPPED} or {@code EQ_EMPTY}. */
     ReturnCode take(Event into) {
-        if (size == 0) {
+        if (head == tail) {
             return ReturnCode.EQ_EMPTY;
         }
-        into.copyFrom(ring[head]);
-        head = (head + 1) % ring.length;
-        size--;
-        ReturnCode result = dropped ? ReturnCode.EQ_DROPPED : ReturnCode.OK;
-        dropped = false;
-        return result;
+        int at = (int) headIndex; // the taker's own line: the slot is fetched while tail still is
+        into.copyFrom(ring[at]);
+        int next = at + 1;
+        headIndex = next == ring.length ? 0 : next;
+        head++;
+        if (dropped) {
+            dropped = false;
+            return ReturnCode.EQ_DROPPED;
+        }
+        return ReturnCode.OK;
     }
 
     /** Queues {@code w} behind the threads already waiting. */
-    void enqueueWaiter(Waiter w) {
+    void enqueueWaiter(EqWaiter w) {
         w.next = null;
-        Waiter last = lastWaiter;
+        EqWaiter last = lastWaiter;
         if (last == null) {
-            firstWaiter = w;
+            becomeFirst(w);
         } else {
             last.next = w;
         }
         lastWaiter = w;
     }
 
+    private void becomeFirst(@Nullable EqWaiter w) {
+        firstWaiter = w;
+        firstEvent = w == null ? null : w.event;
+        firstTicket = w == null ? 0L : w.ticket();
+    }
+
     /** Wakes every waiter with "queue gone" (freed, or its interface finalised). */
     void cancelWaiters() {
-        Waiter w = firstWaiter;
+        EqWaiter w = firstWaiter;
         firstWaiter = null;
         lastWaiter = null;
+        firstEvent = null;
         while (w != null) {
-            Waiter next = w.next;
+            EqWaiter next = w.next;
             w.next = null;
-            w.wake(Waiter.CANCELLED);
+            w.wake(w.signalFor(EqWaiter.CANCELLED));
             w = next;
         }
     }
+}
 
-    /** A thread blocked in PtlEQWait; one per thread, reused. */
-    static final class Waiter {
-        static final int WAITING = 0;
-        static final int DONE = 1;
-        static final int CANCELLED = 2;
+/**
+ * What every side of an {@link EventQueueState} reads and seldom writes: the ring, the 3.3 settings.
+ * The sides that change with every event follow on cache lines of their own, so that the thread that
+ * logs events and the thread that takes them each write lines the other only reads: the logger
+ * {@link EqLoggerSide}, the taker {@link EqTakerSide}, and both, one per wait, {@link EqWaiterSide}.
+ */
+abstract class EqSharedSide extends Slotted {
+    Event[] ring = new Event[0];
+    /** Portals 3.3 handler, or null ({@code PTL_EQ_HANDLER_NONE}). */
+    @Nullable EventHandler handler;
+    /** Where an event goes for the handler alone when the ring is full (allocated with the handler). */
+    @Nullable Event handlerScratch;
+    /** Portals 3.3: events get their sequence from {@link #nextSequence}, not from the interface. */
+    boolean ownSequence;
+    /**
+     * Takes the 4 bytes left after the references: HotSpot would otherwise put a field of a subclass
+     * there, on this line, away from the side it belongs to (the indexes below are longs for the same
+     * reason).
+     */
+    int gap;
 
-        final Thread thread;
-        /** Parks {@link #event} when no caller's event is being filled. */
-        final Event spare = new Event();
-        Event event = spare;
-        ReturnCode result = ReturnCode.OK;
-        volatile int state;
-        /** Set by the waiter once it may park; only then does {@link #wake} pay for an unpark. */
-        volatile boolean mayPark;
-        @Nullable Waiter next;
+    EqSharedSide(int slot) {
+        super(slot);
+    }
+}
 
-        Waiter(Thread thread) {
-            this.thread = thread;
-        }
+/** Written by the thread logging events (padding first: a class's longs are laid out in order). */
+abstract class EqLoggerSide extends EqSharedSide {
+    long l0, l1, l2, l3, l4, l5, l6, l7;
+    /** Events ever put in the ring. */
+    long tail;
+    /** {@link EqTakerSide#head} as last read: the ring is full only if it looks full with this. */
+    long seenHead;
+    /** The next event's sequence when {@link #ownSequence}; starts at 1, so 0 never names an event. */
+    long nextSequence = 1;
+    /** Where the next event goes in the ring. */
+    long tailIndex;
+    /** Events were lost since the last take: the next one taken says PTL_EQ_DROPPED. */
+    boolean dropped;
 
-        void wake(int newState) {
-            // state then mayPark here, mayPark then state in the waiter: one of the two sees the other.
-            state = newState;
-            if (mayPark) {
-                LockSupport.unpark(thread);
-            }
-        }
+    EqLoggerSide(int slot) {
+        super(slot);
+    }
+}
+
+/** Written by the threads taking events. */
+abstract class EqTakerSide extends EqLoggerSide {
+    long t0, t1, t2, t3, t4, t5, t6, t7;
+    /** Events ever taken; {@code tail - head} are in the ring. */
+    long head;
+    /** Where the next event is taken from. */
+    long headIndex;
+
+    EqTakerSide(int slot) {
+        super(slot);
+    }
+}
+
+/** The FIFO of threads in PtlEQWait: armed by the waiting thread, emptied by the logging one. */
+abstract class EqWaiterSide extends EqTakerSide {
+    long w0, w1, w2, w3, w4, w5, w6, w7;
+    /**
+     * The first waiter's ticket, and its event below, copied here when it becomes first: the thread
+     * that logs an event reads this line anyway, and the waiter's own fields, which its thread wrote
+     * last, would be one more cache line to fetch before it can write the event.
+     */
+    long firstTicket;
+    @Nullable EqWaiter firstWaiter;
+    @Nullable EqWaiter lastWaiter;
+    @Nullable Event firstEvent;
+
+    EqWaiterSide(int slot) {
+        super(slot);
     }
 }

@@ -6,8 +6,17 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * A put request between its two receive phases: matched and started (PUT_START posted), its payload
  * being deposited. One per source rank, reused: per-peer FIFO means one source has at most one put in
  * this state at a time.
+ *
+ * <p>Written by the thread delivering from that source, whichever it is, and allocated beside the
+ * send channels, which the rank's own threads write: padded on both sides ({@link IncomingPutFields}
+ * holds the padding before), so the two do not share a cache line.
  */
-final class IncomingPut {
+final class IncomingPut extends IncomingPutFields {
+    long q0, q1, q2, q3, q4, q5, q6, q7;
+}
+
+/** The fields of {@link IncomingPut}, after the padding (superclass fields are laid out first). */
+abstract class IncomingPutFields extends CacheLinePadding {
     @Nullable NetworkInterfaceState ni;
     int incarnation;
     @Nullable MemoryDescriptorState md;

@@ -16,7 +16,18 @@ import org.portals3j.portals.Unlink;
  * {@code PTL_MD_MAX_SIZE} it is inactive once fewer than {@code max_size} bytes are left after the local
  * offset (3.3 &sect;3.10.1).
  */
-final class MemoryDescriptorState extends Slotted {
+final class MemoryDescriptorState extends MemoryDescriptorFields {
+    // Padding after the fields: the MD of a put being sent is written by the rank's own thread, the MD
+    // a put lands in by the thread delivering it, and MDs are often allocated one after the other.
+    long q0, q1, q2, q3, q4, q5, q6, q7;
+
+    MemoryDescriptorState(int slot) {
+        super(slot);
+    }
+}
+
+/** The state of a {@link MemoryDescriptorState}, before its padding (subclass fields are laid out last). */
+abstract class MemoryDescriptorFields extends Slotted {
     MemorySegment start = MemorySegment.NULL;
     long length;
     int threshold;
@@ -46,7 +57,7 @@ final class MemoryDescriptorState extends Slotted {
     /** The handle value naming this MD while it was live (kept for events posted after retirement). */
     long handle;
 
-    MemoryDescriptorState(int slot) {
+    MemoryDescriptorFields(int slot) {
         super(slot);
     }
 

@@ -34,6 +34,8 @@ final class NetworkInterfaceState {
     /** Made by a Portals 3.3 library. */
     final boolean dialect33;
     private final HandlerCalls handlers;
+    /** The engine's wakes to do once its lock is released. */
+    private final Wakeups wakeups;
     boolean live;
     /** Generation of this interface's handle; bumped by PtlNIFini, so old handles die. */
     int incarnation;
@@ -74,11 +76,12 @@ final class NetworkInterfaceState {
         long q0, q1, q2, q3, q4, q5, q6, q7;
     }
 
-    NetworkInterfaceState(int libraryId, int index, Dialect dialect, HandlerCalls handlers) {
+    NetworkInterfaceState(int libraryId, int index, Dialect dialect, HandlerCalls handlers, Wakeups wakeups) {
         this.libraryId = libraryId;
         this.index = index;
         this.dialect33 = dialect == Dialect.PORTALS_3_3;
         this.handlers = handlers;
+        this.wakeups = wakeups;
     }
 
     // ---- life cycle ---------------------------------------------------------------------------
@@ -332,7 +335,7 @@ final class NetworkInterfaceState {
             registers[StatusRegister.EVENTS_DROPPED.index()]++; // the handler saw it; the ring lost it
             return sequence;
         }
-        if (q.commit() && firstPoller != null) {
+        if (q.commit(wakeups) && firstPoller != null) {
             wakePollers();
         }
         return sequence;

@@ -3,7 +3,6 @@ package org.portals3j.portals.internal.engine;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantLock;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.AckRequest;
 import org.portals3j.portals.AttachedEntry;
@@ -53,16 +52,29 @@ public final class PortalsEngine implements MessageHandler {
     static final long MAX_EQ_COUNT = 1L << 24;
     /** Portals 3.3 {@code PTL_TIME_FOREVER} as a PtlEQPoll timeout: no limit. */
     public static final long TIME_FOREVER = -1L;
+    /**
+     * A waiter handed the START event of a message with at most this many payload bytes is woken by
+     * the message's {@link #onDeposited}, not by {@link #onHeader}: a deposit this small follows its
+     * header within microseconds on any transport (inmem copies it inline, between the two calls), and
+     * the waiter then wakes once, finding the END event already in the queue, instead of waking into
+     * a lock the delivering thread is about to take again ({@link Wakeups}). The transport calls
+     * {@code onDeposited} for every message, also a failed one, and for a message with an attachment
+     * (a put or reply being deposited) it takes the lock, so the wake always comes. A larger message's
+     * START wakes its waiter at once: the payload may take a while.
+     */
+    static final long DEFERRED_WAKE_LIMIT = 64 * 1024;
     /** Spins of a PtlEQWait caller before it may park (with the SPIN and BACKOFF idle modes). */
     private static final int WAIT_SPINS = 4_000;
 
     /** Makes every API call atomic with respect to other threads and incoming operations (L2042). */
-    final ReentrantLock lock = new ReentrantLock();
+    final SpinLock lock = new SpinLock();
     final int libraryId = LIBRARIES.getAndIncrement() & 0xFF;
     private final Dialect dialect;
     /** The job id (Portals 3.3 {@code PtlGetJid}): see {@link #jobId(Job)}. */
     private final int jid;
     private final HandlerCalls handlers = new HandlerCalls();
+    /** Waiters handed an event under the lock, woken by {@link #release}. */
+    private final Wakeups wakeups = new Wakeups();
     private final Transport transport;
     private final Job job;
     private final JobMember self;
@@ -76,12 +88,13 @@ public final class PortalsEngine implements MessageHandler {
     private long unattributed;
     // Receive side: the transport serialises header/deposit callbacks, so one of each suffices.
     private final MessageHeader rx = new MessageHeader();
-    private final MemorySegment responseBuffer = MessageHeader.allocate();
-    private final MessageHeader response = new MessageHeader().wrap(responseBuffer);
-    private final ThreadLocal<EventQueueState.@Nullable Waiter> waiters = new ThreadLocal<>();
+    private final MessageHeader response = new MessageHeader();
+    private final MemorySegment responseBuffer = response.segment();
+    private final ThreadLocal<@Nullable EqWaiter> waiters = new ThreadLocal<>();
+    /** The waiter {@link #eqWait} used last (see {@link #waiter()}). */
+    private @Nullable EqWaiter recentWaiter;
     private final ThreadLocal<@Nullable PollWaiter> pollers = new ThreadLocal<>();
     private final ThreadLocal<@Nullable IdleStrategy> idlers = new ThreadLocal<>();
-    private final ThreadLocal<@Nullable IdleStrategy> lockIdlers = new ThreadLocal<>();
 
     private PortalsEngine(Job job, Transport transport, PortalsConfig config, Dialect dialect) {
         this.job = job;
@@ -92,7 +105,7 @@ public final class PortalsEngine implements MessageHandler {
         this.self = job.peers().member(transport.rank());
         this.nis = new NetworkInterfaceState[config.interfaces()];
         for (int i = 0; i < nis.length; i++) {
-            nis[i] = new NetworkInterfaceState(libraryId, i, dialect, handlers);
+            nis[i] = new NetworkInterfaceState(libraryId, i, dialect, handlers, wakeups);
         }
         this.channels = new SendChannel[job.size()];
         this.incomingPuts = new IncomingPut[job.size()];
@@ -170,7 +183,7 @@ public final class PortalsEngine implements MessageHandler {
             initialized = true;
             return nis.length;
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -185,33 +198,33 @@ public final class PortalsEngine implements MessageHandler {
             }
             initialized = false;
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
     /**
-     * Takes the engine lock. Contention here is brief (a critical section is a match or an event
-     * post) and typically between a rank's own thread and a thread delivering to it; parking in the
-     * lock's queue would cost a futex wake-up of several microseconds and an allocation, so the
-     * waiting thread spins (then yields, then parks briefly) until the lock is free.
+     * Takes the engine lock ({@link SpinLock}: contention here is brief, a critical section is a match
+     * or an event post, typically between a rank's own thread and a thread delivering to it). A thread
+     * running a 3.3 event handler holds the lock already: its call is refused before it could wait for
+     * itself.
      */
     private void acquire() {
-        if (lock.tryLock()) {
-            if (handlers.isRunningOn(Thread.currentThread())) {
-                lock.unlock();
-                refuseInHandler();
-            }
-            return;
+        if (handlers.isRunningOn(Thread.currentThread())) {
+            refuseInHandler();
         }
-        IdleStrategy idle = lockIdlers.get();
-        if (idle == null) {
-            idle = IdleMode.BACKOFF.newStrategy();
-            lockIdlers.set(idle);
+        lock.lock();
+    }
+
+    /**
+     * Releases the engine lock, then wakes the waiters that were handed events while it was held
+     * ({@link Wakeups}: they find the lock free).
+     */
+    private void release() {
+        EqWaiter wake = wakeups.takeAll();
+        lock.unlock();
+        if (wake != null) {
+            Wakeups.wakeAll(wake);
         }
-        idle.reset();
-        do {
-            idle.idle();
-        } while (!lock.tryLock());
     }
 
     /**
@@ -262,7 +275,7 @@ public final class PortalsEngine implements MessageHandler {
                     iface == 0 || config.aclEntryZeroEverywhere());
             return new NiInit(new org.portals3j.portals.NiHandle(ni.handle()), limits);
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -290,7 +303,7 @@ public final class PortalsEngine implements MessageHandler {
             requireInit();
             teardown(ni(niHandle));
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -320,7 +333,7 @@ public final class PortalsEngine implements MessageHandler {
             }
             return ni.register(register.index());
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -333,7 +346,7 @@ public final class PortalsEngine implements MessageHandler {
             requireConcreteTarget(process);
             return process.nid() == self.nid() && process.pid() == ni.pid ? 0L : 1L;
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -360,7 +373,7 @@ public final class PortalsEngine implements MessageHandler {
             throw new PortalsException(ReturnCode.INV_HANDLE, "0x" + Long.toHexString(anyHandle)
                     + " is not the handle of a live object of this process");
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -371,7 +384,7 @@ public final class PortalsEngine implements MessageHandler {
             requireInit();
             return ni(niHandle).uid;
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -382,7 +395,7 @@ public final class PortalsEngine implements MessageHandler {
             requireInit();
             return new ProcessId(self.nid(), ni(niHandle).pid);
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -393,7 +406,7 @@ public final class PortalsEngine implements MessageHandler {
             requireInit();
             return ni(niHandle).jid;
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -416,7 +429,7 @@ public final class PortalsEngine implements MessageHandler {
             list.insert(me, null, position);
             return ni.handleOf(me);
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -439,7 +452,7 @@ public final class PortalsEngine implements MessageHandler {
             throw new PortalsException(ReturnCode.PT_FULL, "every portal index (0.." + ni.limits.maxPtableIndex()
                     + ") already has a match list");
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -460,7 +473,7 @@ public final class PortalsEngine implements MessageHandler {
             list.insert(me, cur, position);
             return ni.handleOf(me);
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -512,7 +525,7 @@ public final class PortalsEngine implements MessageHandler {
             }
             ni.removeMe(me);
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -547,7 +560,7 @@ public final class PortalsEngine implements MessageHandler {
             me.md = md;
             return md.handle;
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -576,7 +589,7 @@ public final class PortalsEngine implements MessageHandler {
             md.unlinkOp = unlinkOp;
             return md.handle;
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -662,7 +675,7 @@ public final class PortalsEngine implements MessageHandler {
             }
             ni.unlinkMd(md, false, 0L, 0, 0, 0, 0, 0L, 0L, 0L, 0L);
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -700,7 +713,7 @@ public final class PortalsEngine implements MessageHandler {
             }
             return new MdUpdateResult(ReturnCode.OK, previous);
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -735,7 +748,7 @@ public final class PortalsEngine implements MessageHandler {
             }
             return ni.handleOf(q);
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -750,7 +763,7 @@ public final class PortalsEngine implements MessageHandler {
             ni.eqs.free(q);
             ni.wakePollers(); // a PtlEQPoll on this queue answers PTL_INV_EQ now
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -773,17 +786,14 @@ public final class PortalsEngine implements MessageHandler {
             EventQueueState q = requireEq(ni, eqHandle);
             return q.take(into);
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
     /** PtlEQWait (L7119): blocks with the configured idle strategy until an event is handed over. */
     public ReturnCode eqWait(long eqHandle, Event into) {
-        EventQueueState.Waiter w = waiters.get();
-        if (w == null) {
-            w = new EventQueueState.Waiter(Thread.currentThread());
-            waiters.set(w);
-        }
+        EqWaiter w = waiter();
+        long ticket;
         acquire();
         try {
             requireInit();
@@ -793,20 +803,20 @@ public final class PortalsEngine implements MessageHandler {
             if (now != ReturnCode.EQ_EMPTY) {
                 return now;
             }
-            w.event = into;
-            w.state = EventQueueState.Waiter.WAITING;
+            ticket = w.arm(into);
             q.enqueueWaiter(w);
         } finally {
-            lock.unlock();
+            release();
         }
         // Spin first: an event usually comes within microseconds, and a spinning waiter needs no
-        // unpark. Only then announce that it may park (Waiter.wake unparks only such waiters).
+        // unpark. Only then announce that it may park (EqWaiter.wake unparks only such waiters).
         // While spinning, this thread drives the transport itself (Transport.poll): the message it
         // waits for is then received, matched and posted here, with no hand-over from another thread.
         boolean interrupted = false;
         Transport t = transport;
-        if (config.idle() == IdleMode.SPIN || config.idle() == IdleMode.BACKOFF) {
-            for (int i = 0; i < WAIT_SPINS && w.state == EventQueueState.Waiter.WAITING; i++) {
+        IdleMode mode = config.idle();
+        if (mode == IdleMode.SPIN || mode == IdleMode.BACKOFF) {
+            for (int i = 0; i < WAIT_SPINS && !w.ended(ticket); i++) {
                 if (t.poll()) {
                     i = 0;
                 } else {
@@ -814,18 +824,18 @@ public final class PortalsEngine implements MessageHandler {
                 }
             }
         }
-        if (w.state == EventQueueState.Waiter.WAITING) {
+        if (!w.ended(ticket)) {
             w.mayPark = true;
             IdleStrategy idle = idlers.get();
             if (idle == null) {
-                idle = config.idle().newStrategy();
+                idle = mode.newStrategy();
                 idlers.set(idle);
             }
             idle.reset();
             // Threads that may park leave the network to the transport's own thread, which blocks on the
             // socket and wakes this one; spinning and yielding threads keep taking it themselves.
-            boolean polling = config.idle() == IdleMode.SPIN || config.idle() == IdleMode.YIELD;
-            while (w.state == EventQueueState.Waiter.WAITING) {
+            boolean polling = mode == IdleMode.SPIN || mode == IdleMode.YIELD;
+            while (!w.ended(ticket)) {
                 if (polling && t.poll()) {
                     idle.reset();
                     continue;
@@ -841,10 +851,29 @@ public final class PortalsEngine implements MessageHandler {
             Thread.currentThread().interrupt();
         }
         w.event = w.spare; // do not keep the caller's event reachable
-        if (w.state == EventQueueState.Waiter.CANCELLED) {
+        if (w.outcome() == EqWaiter.CANCELLED) {
             throw new PortalsException(ReturnCode.INV_EQ, "the event queue was freed (or its interface finalised) while waiting");
         }
-        return w.result;
+        return w.result();
+    }
+
+    /**
+     * The calling thread's waiter. The last one used is kept in a field: a rank's thread usually waits
+     * again and again, and comparing its thread is cheaper than a {@link ThreadLocal} lookup.
+     */
+    private EqWaiter waiter() {
+        EqWaiter w = recentWaiter;
+        Thread self = Thread.currentThread();
+        if (w != null && w.thread == self) {
+            return w;
+        }
+        w = waiters.get();
+        if (w == null) {
+            w = new EqWaiter(self);
+            waiters.set(w);
+        }
+        recentWaiter = w; // a benign race: any thread's waiter may be here; its thread is checked
+        return w;
     }
 
     /**
@@ -945,7 +974,7 @@ public final class PortalsEngine implements MessageHandler {
                     on.removePoller(w);
                 }
             } finally {
-                lock.unlock();
+                release();
             }
         }
     }
@@ -983,7 +1012,7 @@ public final class PortalsEngine implements MessageHandler {
             }
             return null;
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -1022,7 +1051,7 @@ public final class PortalsEngine implements MessageHandler {
             }
             ni.acl[index].set(matchId.nid(), matchId.pid(), uid, jobId, portal);
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -1085,7 +1114,7 @@ public final class PortalsEngine implements MessageHandler {
                 payload = md.start;
                 token = op.token;
             } finally {
-                lock.unlock();
+                release();
             }
             send(rank, channel.buffer, payload, from, length, token);
         } finally {
@@ -1146,7 +1175,7 @@ public final class PortalsEngine implements MessageHandler {
                         .offset(offset).mdHandle(md.handle).length(length).exchange(op.token);
                 token = op.token;
             } finally {
-                lock.unlock();
+                release();
             }
             send(rank, channel.buffer, MemorySegment.NULL, 0L, 0L, token);
         } finally {
@@ -1268,7 +1297,7 @@ public final class PortalsEngine implements MessageHandler {
             countUnattributed();
             return;
         }
-        MessageHeader h = rx.wrap(header);
+        MessageHeader h = rx.load(header);
         MessageType type = h.validate(headerLength, payloadLength, nis.length);
         int replyRank = -1;
         MemorySegment replyPayload = MemorySegment.NULL;
@@ -1323,7 +1352,11 @@ public final class PortalsEngine implements MessageHandler {
                 case REPLY -> receiveReply(ni, h, source, deposit);
             }
         } finally {
-            lock.unlock();
+            if (deposit.attachment() != null && payloadLength <= DEFERRED_WAKE_LIMIT) {
+                lock.unlock(); // onDeposited, which always follows (MessageHandler) and takes the lock, wakes them
+            } else {
+                release();
+            }
         }
         if (replyRank >= 0) {
             send(replyRank, responseBuffer, replyPayload, replyOffset, replyLength, replyToken);
@@ -1387,7 +1420,7 @@ public final class PortalsEngine implements MessageHandler {
             try {
                 ack = completePut(p, deposit);
             } finally {
-                lock.unlock();
+                release();
             }
             if (ack) {
                 send(source, responseBuffer, MemorySegment.NULL, 0L, 0L, Transport.NO_NOTIFY);
@@ -1397,7 +1430,7 @@ public final class PortalsEngine implements MessageHandler {
             try {
                 completeReply(op, deposit);
             } finally {
-                lock.unlock();
+                release();
             }
         }
     }
@@ -1469,7 +1502,7 @@ public final class PortalsEngine implements MessageHandler {
                 }
             }
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -1556,7 +1589,7 @@ public final class PortalsEngine implements MessageHandler {
                 }
             });
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -1565,7 +1598,7 @@ public final class PortalsEngine implements MessageHandler {
         try {
             unattributed++;
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -1575,7 +1608,7 @@ public final class PortalsEngine implements MessageHandler {
         try {
             return unattributed;
         } finally {
-            lock.unlock();
+            release();
         }
     }
 }

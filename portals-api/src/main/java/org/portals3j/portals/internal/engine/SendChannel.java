@@ -1,7 +1,6 @@
 package org.portals3j.portals.internal.engine;
 
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.locks.ReentrantLock;
 import org.portals3j.portals.internal.wire.MessageHeader;
 
 /**
@@ -10,7 +9,7 @@ import org.portals3j.portals.internal.wire.MessageHeader;
  * requests in: the one ordering guarantee of L6454 (P-207). Responses (acks, replies) do not take it.
  */
 final class SendChannel {
-    final ReentrantLock lock = new ReentrantLock();
-    final MemorySegment buffer = MessageHeader.allocate();
-    final MessageHeader header = new MessageHeader().wrap(buffer);
+    final SpinLock lock = new SpinLock();
+    final MessageHeader header = new MessageHeader();
+    final MemorySegment buffer = header.segment();
 }

@@ -10,5 +10,9 @@
  * never held while the transport is called: the in-memory transport delivers inline, and a message
  * may come straight back (an ack, a reply). A 3.3 event handler runs with the lock held, so the engine
  * refuses Portals calls from it ({@code HandlerCalls}).
+ *
+ * <p>The lock is a {@code SpinLock} (critical sections are short; its unlock is a release store), and a
+ * thread handed an event in {@code PtlEQWait} is woken after the lock is released ({@code Wakeups}),
+ * for a small put or reply only once its payload is in place ({@code PortalsEngine.DEFERRED_WAKE_LIMIT}).
  */
 package org.portals3j.portals.internal.engine;

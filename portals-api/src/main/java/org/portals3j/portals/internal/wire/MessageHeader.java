@@ -2,6 +2,8 @@ package org.portals3j.portals.internal.wire;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
@@ -38,9 +40,10 @@ public final class MessageHeader {
     public static final int VERSION = 1;
     public static final int LENGTH = 88;
 
-    private static final ValueLayout.OfByte U8 = ValueLayout.JAVA_BYTE;
-    private static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfLong I64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    // Fields are read and written as little-endian views of a byte[]: an array access with one bounds
+    // check, where a MemorySegment access also checks the segment's session and its kind.
+    private static final VarHandle I32 = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle I64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private static final int VERSION_OFF = 0;
     private static final int TYPE_OFF = 1;
@@ -61,15 +64,50 @@ public final class MessageHeader {
     private static final int HDR_DATA_OFF = 72;
     private static final int EXCHANGE_OFF = 80;
 
-    private MemorySegment buffer = MemorySegment.NULL;
+    private byte[] bytes;
+    private MemorySegment segment;
 
-    /** Points this flyweight at {@code segment} (at least {@link #LENGTH} bytes). */
-    public MessageHeader wrap(MemorySegment segment) {
-        if (segment.byteSize() < LENGTH) {
-            throw new IllegalArgumentException("header buffer of " + segment.byteSize() + " bytes < " + LENGTH);
+    /** A header with a buffer of its own ({@link #segment()}). */
+    public MessageHeader() {
+        this.bytes = new byte[LENGTH];
+        this.segment = MemorySegment.ofArray(bytes);
+    }
+
+    /**
+     * Points this flyweight at {@code buffer}: what is written through it lands there, what is read
+     * comes from there.
+     *
+     * @param buffer a heap segment over a byte array, from its first byte, of at least {@link #LENGTH}
+     *               bytes: {@link #allocate()} or {@code MemorySegment.ofArray(new byte[LENGTH])}
+     * @throws IllegalArgumentException if it is not one
+     */
+    public MessageHeader wrap(MemorySegment buffer) {
+        if (buffer.byteSize() < LENGTH) {
+            throw new IllegalArgumentException("header buffer of " + buffer.byteSize() + " bytes < " + LENGTH);
         }
-        this.buffer = segment;
+        if (!(buffer.heapBase().orElse(null) instanceof byte[] array) || buffer.address() != 0) {
+            throw new IllegalArgumentException("a header buffer is a heap segment over a byte[] from its start,"
+                    + " not " + buffer);
+        }
+        this.bytes = array;
+        this.segment = buffer;
         return this;
+    }
+
+    /**
+     * Copies a received header into this one's buffer: it is read from there, so a sender that changes
+     * its bytes while they are being checked and used changes nothing (remote input is hostile).
+     *
+     * @param source at least {@link #LENGTH} bytes
+     */
+    public MessageHeader load(MemorySegment source) {
+        MemorySegment.copy(source, ValueLayout.JAVA_BYTE, 0L, bytes, 0, LENGTH);
+        return this;
+    }
+
+    /** The buffer this header is written to and read from, as a segment (to hand to a transport). */
+    public MemorySegment segment() {
+        return segment;
     }
 
     /** A heap buffer for one header. */
@@ -79,151 +117,150 @@ public final class MessageHeader {
 
     // ---- writing -----------------------------------------------------------------------------
 
-    /** Writes the fixed part and zeroes everything else (allocation-free: no slice is taken). */
+    /** Writes the fixed part and zeroes everything else. */
     public MessageHeader begin(MessageType type, int iface) {
-        for (long off = 0; off < LENGTH; off += Long.BYTES) {
-            buffer.set(I64, off, 0L);
-        }
-        buffer.set(U8, VERSION_OFF, (byte) VERSION);
-        buffer.set(U8, TYPE_OFF, (byte) type.code());
-        buffer.set(U8, INTERFACE_OFF, (byte) iface);
+        byte[] b = bytes;
+        java.util.Arrays.fill(b, 0, LENGTH, (byte) 0);
+        b[VERSION_OFF] = (byte) VERSION;
+        b[TYPE_OFF] = (byte) type.code();
+        b[INTERFACE_OFF] = (byte) iface;
         return this;
     }
 
     public MessageHeader initiator(int nid, int pid) {
-        buffer.set(I32, INITIATOR_NID_OFF, nid);
-        buffer.set(I32, INITIATOR_PID_OFF, pid);
+        I32.set(bytes, INITIATOR_NID_OFF, nid);
+        I32.set(bytes, INITIATOR_PID_OFF, pid);
         return this;
     }
 
     public MessageHeader user(int uid) {
-        buffer.set(I32, USER_OFF, uid);
+        I32.set(bytes, USER_OFF, uid);
         return this;
     }
 
     public MessageHeader target(int nid, int pid) {
-        buffer.set(I32, TARGET_NID_OFF, nid);
-        buffer.set(I32, TARGET_PID_OFF, pid);
+        I32.set(bytes, TARGET_NID_OFF, nid);
+        I32.set(bytes, TARGET_PID_OFF, pid);
         return this;
     }
 
     public MessageHeader portal(int portal) {
-        buffer.set(I32, PORTAL_OFF, portal);
+        I32.set(bytes, PORTAL_OFF, portal);
         return this;
     }
 
     public MessageHeader cookie(int cookie) {
-        buffer.set(I32, COOKIE_OFF, cookie);
+        I32.set(bytes, COOKIE_OFF, cookie);
         return this;
     }
 
     public MessageHeader matchBits(long bits) {
-        buffer.set(I64, MATCH_BITS_OFF, bits);
+        I64.set(bytes, MATCH_BITS_OFF, bits);
         return this;
     }
 
     public MessageHeader offset(long offset) {
-        buffer.set(I64, OFFSET_OFF, offset);
+        I64.set(bytes, OFFSET_OFF, offset);
         return this;
     }
 
     public MessageHeader mdHandle(long handle) {
-        buffer.set(I64, MD_HANDLE_OFF, handle);
+        I64.set(bytes, MD_HANDLE_OFF, handle);
         return this;
     }
 
     public MessageHeader length(long length) {
-        buffer.set(I64, LENGTH_OFF, length);
+        I64.set(bytes, LENGTH_OFF, length);
         return this;
     }
 
     public MessageHeader manipulatedLength(long mlength) {
-        buffer.set(I64, MLENGTH_OFF, mlength);
+        I64.set(bytes, MLENGTH_OFF, mlength);
         return this;
     }
 
     public MessageHeader hdrData(long hdrData) {
-        buffer.set(I64, HDR_DATA_OFF, hdrData);
+        I64.set(bytes, HDR_DATA_OFF, hdrData);
         return this;
     }
 
     public MessageHeader exchange(long exchange) {
-        buffer.set(I64, EXCHANGE_OFF, exchange);
+        I64.set(bytes, EXCHANGE_OFF, exchange);
         return this;
     }
 
     // ---- reading -----------------------------------------------------------------------------
 
     public int version() {
-        return Byte.toUnsignedInt(buffer.get(U8, VERSION_OFF));
+        return Byte.toUnsignedInt(bytes[VERSION_OFF]);
     }
 
     public int typeCode() {
-        return Byte.toUnsignedInt(buffer.get(U8, TYPE_OFF));
+        return Byte.toUnsignedInt(bytes[TYPE_OFF]);
     }
 
     public int iface() {
-        return Byte.toUnsignedInt(buffer.get(U8, INTERFACE_OFF));
+        return Byte.toUnsignedInt(bytes[INTERFACE_OFF]);
     }
 
     public int reserved() {
-        return Byte.toUnsignedInt(buffer.get(U8, RESERVED_OFF));
+        return Byte.toUnsignedInt(bytes[RESERVED_OFF]);
     }
 
     public int initiatorNid() {
-        return buffer.get(I32, INITIATOR_NID_OFF);
+        return (int) I32.get(bytes, INITIATOR_NID_OFF);
     }
 
     public int initiatorPid() {
-        return buffer.get(I32, INITIATOR_PID_OFF);
+        return (int) I32.get(bytes, INITIATOR_PID_OFF);
     }
 
     public int user() {
-        return buffer.get(I32, USER_OFF);
+        return (int) I32.get(bytes, USER_OFF);
     }
 
     public int targetNid() {
-        return buffer.get(I32, TARGET_NID_OFF);
+        return (int) I32.get(bytes, TARGET_NID_OFF);
     }
 
     public int targetPid() {
-        return buffer.get(I32, TARGET_PID_OFF);
+        return (int) I32.get(bytes, TARGET_PID_OFF);
     }
 
     public int portal() {
-        return buffer.get(I32, PORTAL_OFF);
+        return (int) I32.get(bytes, PORTAL_OFF);
     }
 
     public int cookie() {
-        return buffer.get(I32, COOKIE_OFF);
+        return (int) I32.get(bytes, COOKIE_OFF);
     }
 
     public long matchBits() {
-        return buffer.get(I64, MATCH_BITS_OFF);
+        return (long) I64.get(bytes, MATCH_BITS_OFF);
     }
 
     public long offset() {
-        return buffer.get(I64, OFFSET_OFF);
+        return (long) I64.get(bytes, OFFSET_OFF);
     }
 
     public long mdHandle() {
-        return buffer.get(I64, MD_HANDLE_OFF);
+        return (long) I64.get(bytes, MD_HANDLE_OFF);
     }
 
     public long length() {
-        return buffer.get(I64, LENGTH_OFF);
+        return (long) I64.get(bytes, LENGTH_OFF);
     }
 
     public long manipulatedLength() {
-        return buffer.get(I64, MLENGTH_OFF);
+        return (long) I64.get(bytes, MLENGTH_OFF);
     }
 
     public long hdrData() {
-        return buffer.get(I64, HDR_DATA_OFF);
+        return (long) I64.get(bytes, HDR_DATA_OFF);
     }
 
     public long exchange() {
-        return buffer.get(I64, EXCHANGE_OFF);
+        return (long) I64.get(bytes, EXCHANGE_OFF);
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.portals3j.portals.internal.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -77,5 +78,46 @@ class MessageHeaderTest {
         assertThat(outcome(h.validate(MessageHeader.LENGTH, 1, 4))).as("get with a payload").isEqualTo("rejected");
         h.begin(MessageType.ACK, 0).length(4).manipulatedLength(4);
         assertThat(outcome(h.validate(MessageHeader.LENGTH, 0, 4))).isEqualTo("ACK");
+    }
+
+    @Test
+    void aLoadedHeaderIsACopyThatLaterChangesToTheReceivedBytesDoNotReach() {
+        MemorySegment received = MessageHeader.allocate();
+        put(received);
+        MessageHeader rx = new MessageHeader().load(received);
+        put(received).portal(99).matchBits(7).length(1L << 40);
+        assertThat(rx.portal()).isEqualTo(8);
+        assertThat(rx.matchBits()).isEqualTo(0x8000_0000_0000_0001L);
+        assertThat(outcome(rx.validate(MessageHeader.LENGTH, 11, 4))).isEqualTo("PUT");
+    }
+
+    @Test
+    void aHeaderWritesIntoItsOwnSegmentWhatAWrappedOneWritesIntoItsBuffer() {
+        MessageHeader own = new MessageHeader();
+        MemorySegment wrapped = MessageHeader.allocate();
+        put(wrapped);
+        own.begin(MessageType.PUT, 2).initiator(3, 4).user(5).target(6, 7).portal(8).cookie(9)
+                .matchBits(0x8000_0000_0000_0001L).offset(10).mdHandle(0x1122334455667788L).length(11).hdrData(-2L)
+                .exchange(12);
+        assertThat(own.segment().byteSize()).isEqualTo(MessageHeader.LENGTH);
+        assertThat(MemorySegment.mismatch(own.segment(), 0, MessageHeader.LENGTH, wrapped, 0, MessageHeader.LENGTH))
+                .isEqualTo(-1L);
+    }
+
+    @Test
+    void onlyAHeapByteArrayFromItsFirstByteCanBeWrapped() {
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            MemorySegment nativeBuffer = arena.allocate(MessageHeader.LENGTH);
+            assertThatThrownBy(() -> new MessageHeader().wrap(nativeBuffer))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("heap segment");
+        }
+        MemorySegment slice = MemorySegment.ofArray(new byte[MessageHeader.LENGTH + 8]).asSlice(8);
+        assertThatThrownBy(() -> new MessageHeader().wrap(slice))
+                .isInstanceOf(IllegalArgumentException.class);
+        MemorySegment longs = MemorySegment.ofArray(new long[MessageHeader.LENGTH / 8]);
+        assertThatThrownBy(() -> new MessageHeader().wrap(longs))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new MessageHeader().wrap(MemorySegment.ofArray(new byte[8])))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("< " + MessageHeader.LENGTH);
     }
 }

@@ -22,7 +22,7 @@ final class InMemoryEndpoint implements Transport {
 
     static {
         try {
-            DRAINING = MethodHandles.lookup().findVarHandle(DrainFlag.class, "draining", int.class);
+            DRAINING = MethodHandles.lookup().findVarHandle(DrainFlagValue.class, "draining", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -33,12 +33,21 @@ final class InMemoryEndpoint implements Transport {
      * share a cache line with the fields the endpoint's own rank reads on each send.
      */
     static class DrainFlagPadding {
+        /** Takes the 4 bytes after the object header, where HotSpot would otherwise put the flag. */
+        int gap;
         long p0, p1, p2, p3, p4, p5, p6, p7;
     }
 
-    /** Padding first (superclass fields are laid out first), then the flag, then padding again. */
-    static final class DrainFlag extends DrainFlagPadding {
+    /** The flag after the padding (superclass fields are laid out first). */
+    static class DrainFlagValue extends DrainFlagPadding {
         volatile int draining;
+    }
+
+    /**
+     * Then padding again, in a class of its own: declared beside the flag, HotSpot would lay the longs
+     * out first and the flag after them, against the next object.
+     */
+    static final class DrainFlag extends DrainFlagValue {
         long q0, q1, q2, q3, q4, q5, q6, q7;
     }
 
@@ -193,7 +202,8 @@ final class InMemoryEndpoint implements Transport {
             try {
                 if (handler != null && !closed) {
                     Envelope e;
-                    while ((e = takeQueued()) != null) {
+                    // The volatile count first: the common case, nothing queued, takes no monitor.
+                    while (!inboxEmpty() && (e = takeQueued()) != null) {
                         deliver(e.sourceRank, e.source, e.header, e.headerLength,
                                 e.payload, e.payloadOffset, e.payloadLength, e.token);
                         recycle(e);

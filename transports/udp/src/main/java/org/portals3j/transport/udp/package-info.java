@@ -10,7 +10,7 @@
  * <caption>Header</caption>
  * <tr><th>Offset</th><th>Size</th><th>Field</th></tr>
  * <tr><td>0</td><td>4</td><td>magic "P3UD" (0x44553350)</td></tr>
- * <tr><td>4</td><td>1</td><td>version (2)</td></tr>
+ * <tr><td>4</td><td>1</td><td>version (3)</td></tr>
  * <tr><td>5</td><td>1</td><td>type: 1 DATA, 2 ACK, 3 HEARTBEAT, 4 BYE</td></tr>
  * <tr><td>6</td><td>2</td><td>flags: 1 FIRST, 2 LAST, 4 ABORT (DATA only)</td></tr>
  * <tr><td>8</td><td>4</td><td>job tag (first 4 bytes of SHA-256 of the job id)</td></tr>
@@ -69,7 +69,7 @@
  * fails is dropped and counted ({@code drop.*} in {@code counters()}); no input can throw out of the
  * receive loop. The CRC covers the header up to it and the body as sent and is computed last; the MAC
  * covers the header up to the CRC and the body. By default ({@code udp.mac=auto}) datagrams up to 8 KiB
- * carry an AES-CMAC (RFC 4493, AES-128), larger ones are sealed with AES-GCM: the body is encrypted in
+ * carry an AES-PMAC (Black-Rogaway PMAC, AES-128), larger ones are sealed with AES-GCM: the body is encrypted in
  * place, the header is authenticated data, the tag is the MAC field. Each algorithm has its own key derived
  * from the job key (HMAC-SHA256(job key, label)); both ends choose by the datagram's length. GCM's IV is
  * the sender's rank and the 64-bit datagram counter, which starts at a random value per endpoint and is

@@ -29,6 +29,8 @@ public final class AesPmacMac implements DatagramMac {
     private static final int BLOCK = 16;
     /** L*x^i for i below this: enough for 2^32 blocks, far beyond any datagram. */
     private static final int OFFSETS = 32;
+    /** Blocks whose offsets are tabled: an 8 KiB datagram ({@link AutoMac}'s PMAC range), 8 KiB of table. */
+    static final int TABLED = 512;
     /**
      * Blocks are XORed as two longs in the machine's byte order (no byte swaps in the hot loops): XOR is
      * bytewise, so any order works as long as the offsets are stored in the same one.
@@ -41,6 +43,11 @@ public final class AesPmacMac implements DatagramMac {
     /** L*x^i as two longs each (first and second 8 bytes, machine order), i = ntz of the block number. */
     private final long[] offsetHi = new long[OFFSETS];
     private final long[] offsetLo = new long[OFFSETS];
+    /**
+     * offset_i for blocks 1..{@value #TABLED} (two longs each): it depends on the key only, so the hot
+     * loop XORs a table in, with no chain from one block to the next; longer messages go on from the last.
+     */
+    private final long[] offsets = new long[2 * TABLED];
     private final long lInvHi;
     private final long lInvLo;
     private final byte[] sigma = new byte[BLOCK];
@@ -79,6 +86,15 @@ public final class AesPmacMac implements DatagramMac {
                 hi = (hi << 1) | (lo >>> 63);
                 lo = (lo << 1) ^ (carry * 0x87L);
             }
+            long offHi = 0;
+            long offLo = 0;
+            for (int i = 0; i < TABLED; i++) {
+                int ntz = Integer.numberOfTrailingZeros(i + 1);
+                offHi ^= offsetHi[ntz];
+                offLo ^= offsetLo[ntz];
+                offsets[2 * i] = offHi;
+                offsets[2 * i + 1] = offLo;
+            }
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES is required of every Java platform", e);
         }
@@ -96,9 +112,13 @@ public final class AesPmacMac implements DatagramMac {
     void pmacOfScratch(int length) {
         int blocks = Math.max(1, (length + BLOCK - 1) / BLOCK);
         int whole = blocks - 1; // every block but the last: offset, then encrypted together
-        long offHi = 0;
-        long offLo = 0;
-        for (int i = 0; i < whole; i++) {
+        int tabled = Math.min(whole, TABLED);
+        for (int k = 0; k < 2 * tabled; k++) {
+            LONGS.set(in, 8 * k, (long) LONGS.get(in, 8 * k) ^ offsets[k]);
+        }
+        long offHi = offsets[2 * TABLED - 2];
+        long offLo = offsets[2 * TABLED - 1];
+        for (int i = tabled; i < whole; i++) {
             int ntz = Integer.numberOfTrailingZeros(i + 1);
             offHi ^= offsetHi[ntz];
             offLo ^= offsetLo[ntz];

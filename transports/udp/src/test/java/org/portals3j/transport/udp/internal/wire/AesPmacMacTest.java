@@ -3,6 +3,8 @@ package org.portals3j.transport.udp.internal.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
+import javax.crypto.Cipher;
+import javax.crypto.spec.SecretKeySpec;
 import java.util.HexFormat;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -35,8 +37,9 @@ class AesPmacMacTest {
         "256, 34, edd8a05f4b66761f9eee4feb4ed0c3a1",
         "256, 1000, 69aa77f231eb0cdff960f5561d29a96e",
     })
-    void matchesTheReferenceVectors(int keyBits, int length, String expected) {
-        AesPmacMac mac = new AesPmacMac(HEX.parseHex(keyBits == 128 ? KEY_128 : KEY_256));
+    void matchesTheReferenceVectors(int keyBits, int length, String expected) throws Exception {
+        byte[] key = HEX.parseHex(keyBits == 128 ? KEY_128 : KEY_256);
+        AesPmacMac mac = new AesPmacMac(key);
         byte[] message = new byte[length];
         if (length != 1000) {
             for (int i = 0; i < length; i++) {
@@ -46,6 +49,8 @@ class AesPmacMacTest {
         assertThat(HEX.formatHex(mac.pmac(message))).isEqualTo(expected);
         // no state carries over: the same message gives the same tag again
         assertThat(HEX.formatHex(mac.pmac(message))).isEqualTo(expected);
+        // and the plain definition below, which checks the long messages, agrees with the vectors too
+        assertThat(HEX.formatHex(plainPmac(key, message))).isEqualTo(expected);
     }
 
     /**
@@ -73,5 +78,79 @@ class AesPmacMacTest {
             b.put(at, (byte) (b.get(at) ^ (1 << (bit & 7))));
         }
         assertThat(mac.verify(b, length)).isTrue();
+    }
+
+    /**
+     * Beyond the reference vectors' 1000 bytes, and beyond the {@link AesPmacMac#TABLED} blocks whose
+     * offsets are tabled: the same tag as a plain block-by-block PMAC written from the definition.
+     */
+    @ParameterizedTest(name = "length {0}")
+    @ValueSource(ints = {8175, 8176, 8177, 8192, 8208, 20000, 65000})
+    void longMessagesMatchAPlainBlockByBlockPmac(int length) throws Exception {
+        byte[] key = HEX.parseHex(KEY_128);
+        byte[] message = new byte[length];
+        for (int i = 0; i < length; i++) {
+            message[i] = (byte) (i * 131 + (i >>> 8));
+        }
+        assertThat(HEX.formatHex(new AesPmacMac(key).pmac(message))).isEqualTo(HEX.formatHex(plainPmac(key, message)));
+    }
+
+    /** PMAC as defined, one AES call per block, offsets by doubling, no tables. */
+    private static byte[] plainPmac(byte[] key, byte[] m) throws Exception {
+        Cipher aes = Cipher.getInstance("AES/ECB/NoPadding");
+        aes.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"));
+        byte[][] l = new byte[40][];
+        l[0] = aes.doFinal(new byte[16]);
+        for (int i = 1; i < l.length; i++) {
+            l[i] = times2(l[i - 1]);
+        }
+        int blocks = Math.max(1, (m.length + 15) / 16);
+        byte[] offset = new byte[16];
+        byte[] sigma = new byte[16];
+        for (int i = 1; i < blocks; i++) {
+            xor(offset, l[Integer.numberOfTrailingZeros(i)]);
+            byte[] x = java.util.Arrays.copyOfRange(m, (i - 1) * 16, i * 16);
+            xor(x, offset);
+            xor(sigma, aes.doFinal(x));
+        }
+        int last = (blocks - 1) * 16;
+        byte[] tail = new byte[16];
+        System.arraycopy(m, last, tail, 0, m.length - last);
+        if (m.length - last == 16) {
+            xor(tail, timesXInverse(l[0]));
+        } else {
+            tail[m.length - last] = (byte) 0x80;
+        }
+        xor(sigma, tail);
+        return aes.doFinal(sigma);
+    }
+
+    private static byte[] times2(byte[] a) {
+        byte[] r = new byte[16];
+        for (int i = 0; i < 16; i++) {
+            r[i] = (byte) ((a[i] << 1) | (i < 15 ? (a[i + 1] & 0xff) >>> 7 : 0));
+        }
+        if ((a[0] & 0x80) != 0) {
+            r[15] ^= (byte) 0x87;
+        }
+        return r;
+    }
+
+    private static byte[] timesXInverse(byte[] a) {
+        byte[] r = new byte[16];
+        for (int i = 0; i < 16; i++) {
+            r[i] = (byte) (((a[i] & 0xff) >>> 1) | (i > 0 ? (a[i - 1] & 1) << 7 : 0));
+        }
+        if ((a[15] & 1) != 0) {
+            r[0] ^= (byte) 0x80;
+            r[15] ^= (byte) 0x43;
+        }
+        return r;
+    }
+
+    private static void xor(byte[] into, byte[] from) {
+        for (int i = 0; i < 16; i++) {
+            into[i] ^= from[i];
+        }
     }
 }

@@ -6,6 +6,7 @@ import java.util.Map;
 import org.portals3j.transport.TransportException;
 import org.portals3j.transport.udp.internal.wire.DatagramHeader;
 import org.portals3j.transport.udp.internal.wire.AesCmacMac;
+import org.portals3j.transport.udp.internal.wire.AesPmacMac;
 import org.portals3j.transport.udp.internal.wire.AesGcmMac;
 import org.portals3j.transport.udp.internal.wire.AutoMac;
 import org.portals3j.transport.udp.internal.wire.GmacMac;
@@ -68,8 +69,8 @@ public final class UdpOptions {
      */
     public static final String ACK_DELAY_MICROS = "udp.ackDelayMicros";
     /**
-     * Datagram authentication: {@code auto} (default: AES-CMAC up to 8 KiB datagrams, AES-GCM with the
-     * body encrypted above, each keyed with a key derived from the job key), {@code aes-cmac},
+     * Datagram authentication: {@code auto} (default: AES-PMAC up to 8 KiB datagrams, AES-GCM with the
+     * body encrypted above, each keyed with a key derived from the job key), {@code aes-pmac}, {@code aes-cmac},
      * {@code hmac-sha256}, {@code aes-gcm} or {@code gmac} (one algorithm for every datagram, keyed with
      * the job key).
      */
@@ -108,7 +109,7 @@ public final class UdpOptions {
     /**
      * The parsed options.
      *
-     * @param mac {@code auto}, {@code aes-cmac}, {@code hmac-sha256}, {@code aes-gcm} or {@code gmac}
+     * @param mac {@code auto}, {@code aes-pmac}, {@code aes-cmac}, {@code hmac-sha256}, {@code aes-gcm} or {@code gmac}
      */
     public record Settings(String host, int port, int datagramSize, int window, long heartbeatMillis,
                            long peerTimeoutMillis, long rtoMinMicros, long rtoMaxMillis, long ackDelayMicros,
@@ -154,8 +155,8 @@ public final class UdpOptions {
         }
         long ackDelay = integer(options, ACK_DELAY_MICROS, DEFAULT_ACK_DELAY_MICROS, 0, 1_000_000);
         String mac = options.getOrDefault(MAC, AutoMac.NAME).trim().toLowerCase(Locale.ROOT);
-        if (!List.of(AutoMac.NAME, AesCmacMac.NAME, HmacSha256Mac.NAME, AesGcmMac.NAME, GmacMac.NAME).contains(mac)) {
-            throw bad(MAC, mac, AutoMac.NAME + ", " + AesCmacMac.NAME + ", " + HmacSha256Mac.NAME + ", "
+        if (!List.of(AutoMac.NAME, AesPmacMac.NAME, AesCmacMac.NAME, HmacSha256Mac.NAME, AesGcmMac.NAME, GmacMac.NAME).contains(mac)) {
+            throw bad(MAC, mac, AutoMac.NAME + ", " + AesPmacMac.NAME + ", " + AesCmacMac.NAME + ", " + HmacSha256Mac.NAME + ", "
                     + AesGcmMac.NAME + " or " + GmacMac.NAME);
         }
         long rendezvous = integer(options, RENDEZVOUS_TIMEOUT_MILLIS, DEFAULT_RENDEZVOUS_TIMEOUT_MILLIS, 0, 86_400_000);

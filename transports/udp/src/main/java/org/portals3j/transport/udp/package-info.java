@@ -10,7 +10,7 @@
  * <caption>Header</caption>
  * <tr><th>Offset</th><th>Size</th><th>Field</th></tr>
  * <tr><td>0</td><td>4</td><td>magic "P3UD" (0x44553350)</td></tr>
- * <tr><td>4</td><td>1</td><td>version (2)</td></tr>
+ * <tr><td>4</td><td>1</td><td>version (3)</td></tr>
  * <tr><td>5</td><td>1</td><td>type: 1 DATA, 2 ACK, 3 HEARTBEAT, 4 BYE</td></tr>
  * <tr><td>6</td><td>2</td><td>flags: 1 FIRST, 2 LAST, 4 ABORT (DATA only)</td></tr>
  * <tr><td>8</td><td>4</td><td>job tag (first 4 bytes of SHA-256 of the job id)</td></tr>
@@ -69,19 +69,22 @@
  * fails is dropped and counted ({@code drop.*} in {@code counters()}); no input can throw out of the
  * receive loop. The CRC covers the header up to it and the body as sent and is computed last; the MAC
  * covers the header up to the CRC and the body. By default ({@code udp.mac=auto}) datagrams up to 8 KiB
- * carry an AES-CMAC (RFC 4493, AES-128), larger ones are sealed with AES-GCM: the body is encrypted in
+ * carry an AES-PMAC (Black-Rogaway PMAC, AES-128), larger ones are sealed with AES-GCM: the body is encrypted in
  * place, the header is authenticated data, the tag is the MAC field. Each algorithm has its own key derived
  * from the job key (HMAC-SHA256(job key, label)); both ends choose by the datagram's length. GCM's IV is
  * the sender's rank and the 64-bit datagram counter, which starts at a random value per endpoint and is
  * never reused.
  *
- * <p>Why, as measured here (2 cores with AES-NI and SHA-NI): on a small datagram AES-CMAC (CBC-MAC through
- * the JDK's AES/CBC, no allocation) costs ~0.2 us, HMAC-SHA256 (on {@code MessageDigest}, since
- * {@code javax.crypto.Mac} allocates per datagram) ~0.55 us, and a small message pays two: the 8-byte
- * half round trip went from 7.7-8.5 us with HMAC to 6.3-6.9 us. On bulk datagrams HMAC's ~1.1 GB/s
- * bounded a 1 MiB stream at 0.57 GB/s; the JDK's AES-GCM runs at ~2 GB/s in place, and the stream
- * reached 1.04 GB/s, but {@code Cipher.init} allocates ~3.4 KB per datagram, which is why small datagrams
- * do not use it. {@code udp.mac=aes-cmac}, {@code hmac-sha256}, {@code aes-gcm} or {@code gmac} (AES-GMAC,
+ * <p>Why, as measured here (2 cores with AES-NI, VAES and SHA-NI): a message pays two MACs, one to seal
+ * and one to check. AES-CMAC (RFC 4493, CBC-MAC through the JDK's AES/CBC) is serial, ~0.12 us on a small
+ * datagram but ~0.65 ns a byte (~0.7 us for 1 KiB); AES-PMAC encrypts its offset blocks independently in one
+ * AES/ECB call that the JDK pipelines: ~0.07 us small, ~0.13 us for 1 KiB, no allocation. Switching took
+ * the 1 KiB half round trip from 4.1-4.2 to 3.1-3.6 us and the 4 KiB one from 8.2-8.4 to 4.3-4.7 us
+ * (bench/README.md). HMAC-SHA256 (on {@code MessageDigest}, since {@code javax.crypto.Mac} allocates per
+ * datagram) costs ~0.55 us small. On bulk datagrams HMAC's ~1.1 GB/s bounded a 1 MiB stream at 0.57 GB/s;
+ * the JDK's AES-GCM runs at ~2 GB/s in place, and the stream reached 1.04 GB/s, but {@code Cipher.init}
+ * allocates ~3.4 KB per datagram, which is why small datagrams do not use it. {@code udp.mac=aes-pmac},
+ * {@code aes-cmac}, {@code hmac-sha256}, {@code aes-gcm} or {@code gmac} (AES-GMAC,
  * which buffers and copies a 64 KB datagram internally) force one algorithm, keyed with the job key.
  *
  * <p>The MAC protects against injection and spoofing by anyone who does not hold the job key, against

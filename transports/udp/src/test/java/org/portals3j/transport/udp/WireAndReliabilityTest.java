@@ -38,6 +38,7 @@ class WireAndReliabilityTest {
             case "gmac" -> new GmacMac(KEY);
             case "aes-gcm" -> new org.portals3j.transport.udp.internal.wire.AesGcmMac(KEY);
             case "aes-cmac" -> new org.portals3j.transport.udp.internal.wire.AesCmacMac(KEY);
+            case "aes-pmac" -> new org.portals3j.transport.udp.internal.wire.AesPmacMac(KEY);
             case "auto" -> new org.portals3j.transport.udp.internal.wire.AutoMac(KEY);
             default -> new HmacSha256Mac(KEY);
         };
@@ -45,7 +46,7 @@ class WireAndReliabilityTest {
 
     /**
      * Sealers that encrypt the body in place: the check decrypts it in place, so every flip is tried on a
-     * fresh copy of the sealed datagram. {@code auto} with a 9000-byte body takes AES-GCM, with 40 HMAC.
+     * fresh copy of the sealed datagram. {@code auto} with a 9000-byte body takes AES-GCM, with 40 AES-PMAC.
      */
     @ParameterizedTest
     @CsvSource({"aes-gcm, 40, 1", "auto, 40, 1", "auto, 9000, 13"})
@@ -85,7 +86,7 @@ class WireAndReliabilityTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"hmac-sha256", "gmac", "aes-cmac"})
+    @ValueSource(strings = {"hmac-sha256", "gmac", "aes-cmac", "aes-pmac"})
     void aSealedDatagramRoundTripsAndEverySingleBitFlipIsRejected(String macName) {
         DatagramCodec sender = new DatagramCodec(mac(macName));
         DatagramCodec receiver = new DatagramCodec(mac(macName));

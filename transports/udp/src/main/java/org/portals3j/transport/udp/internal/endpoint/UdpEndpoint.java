@@ -38,6 +38,7 @@ import org.portals3j.transport.udp.internal.reliability.ReceiveWindow;
 import org.portals3j.transport.udp.internal.reliability.RttEstimator;
 import org.portals3j.transport.udp.internal.reliability.SendWindow;
 import org.portals3j.transport.udp.internal.wire.AesCmacMac;
+import org.portals3j.transport.udp.internal.wire.AesPmacMac;
 import org.portals3j.transport.udp.internal.wire.AesGcmMac;
 import org.portals3j.transport.udp.internal.wire.AutoMac;
 import org.portals3j.transport.udp.internal.wire.DatagramCodec;
@@ -167,6 +168,7 @@ public final class UdpEndpoint implements Transport {
             case HmacSha256Mac.NAME -> new HmacSha256Mac(key);
             case AesGcmMac.NAME -> new AesGcmMac(key);
             case AesCmacMac.NAME -> new AesCmacMac(key);
+            case AesPmacMac.NAME -> new AesPmacMac(key);
             default -> new AutoMac(key);
         };
     }

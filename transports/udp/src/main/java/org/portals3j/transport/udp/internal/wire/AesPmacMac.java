@@ -1,0 +1,210 @@
+package org.portals3j.transport.udp.internal.wire;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.security.GeneralSecurityException;
+import javax.crypto.Cipher;
+import javax.crypto.ShortBufferException;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * PMAC with AES (Black and Rogaway, "A Block-Cipher Mode of Operation for Parallelizable Message
+ * Authentication", EUROCRYPT 2002; the variant of Rogaway's reference code and its test vectors) over
+ * {@code [0, CRC_OFFSET)} of the header and the body; the 16-byte tag goes in the MAC field.
+ *
+ * <p>Why: AES-CMAC is CBC, so every block waits for the one before (~0.65 ns a byte here: ~0.7 us on a
+ * 1 KiB datagram, paid once by the sender and once by the receiver). PMAC encrypts each block
+ * independently, offset by a key-derived value, and XORs the results: all blocks go through the JDK's
+ * AES/ECB in one call, which pipelines them (AES-NI/VAES), ~10x the throughput of CBC on 1 KiB. Like
+ * CMAC it is a PRF under the AES assumption and allocates nothing per datagram.
+ *
+ * <p>The construction, for blocks M[1..m] (m = max(1, ceil(len / 16))): L = AES(0); offset_i = offset_{i-1}
+ * xor L*x^ntz(i); Sigma = xor of AES(M[i] xor offset_i) for i &lt; m, xor M[m] xor L*x^-1 if M[m] is a whole
+ * block, else xor M[m] padded with 10*; the tag is AES(Sigma). Checked against the reference test vectors.
+ */
+public final class AesPmacMac implements DatagramMac {
+    public static final String NAME = "aes-pmac";
+    private static final int BLOCK = 16;
+    /** L*x^i for i below this: enough for 2^32 blocks, far beyond any datagram. */
+    private static final int OFFSETS = 32;
+    /** Blocks whose offsets are tabled: an 8 KiB datagram ({@link AutoMac}'s PMAC range), 8 KiB of table. */
+    static final int TABLED = 512;
+    /**
+     * Blocks are XORed as two longs in the machine's byte order (no byte swaps in the hot loops): XOR is
+     * bytewise, so any order works as long as the offsets are stored in the same one.
+     */
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
+    /** For the GF(2^128) arithmetic on L, which is defined on the big-endian bit string. */
+    private static final VarHandle BIG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+    private final Cipher ecb;
+    /** L*x^i as two longs each (first and second 8 bytes, machine order), i = ntz of the block number. */
+    private final long[] offsetHi = new long[OFFSETS];
+    private final long[] offsetLo = new long[OFFSETS];
+    /**
+     * offset_i for blocks 1..{@value #TABLED} (two longs each): it depends on the key only, so the hot
+     * loop XORs a table in, with no chain from one block to the next; longer messages go on from the last.
+     */
+    private final long[] offsets = new long[2 * TABLED];
+    private final long lInvHi;
+    private final long lInvLo;
+    private final byte[] sigma = new byte[BLOCK];
+    private final byte[] tag = new byte[BLOCK];
+    private final byte[] received = new byte[BLOCK];
+    private byte[] in = new byte[512];
+    private byte[] out = new byte[512];
+
+    /** @param key 16, 24 or 32 bytes: AES-128, -192 or -256 */
+    public AesPmacMac(byte[] key) {
+        try {
+            ecb = Cipher.getInstance("AES/ECB/NoPadding");
+            ecb.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"));
+            byte[] l = ecb.doFinal(new byte[BLOCK]); // L = AES_K(0^128)
+            long hi = (long) BIG.get(l, 0);
+            long lo = (long) BIG.get(l, 8);
+            // L*x^-1: shift right, and when the low bit falls off add x^-1 = x^127 + x^6 + x^1 + 1 reduced
+            boolean odd = (lo & 1) != 0;
+            long invHi = (hi >>> 1);
+            long invLo = (lo >>> 1) | (hi << 63);
+            if (odd) {
+                invHi ^= 0x8000000000000000L;
+                invLo ^= 0x43L; // (R_b = 0x87) >> 1
+            }
+            byte[] block = new byte[BLOCK];
+            BIG.set(block, 0, invHi);
+            BIG.set(block, 8, invLo);
+            lInvHi = (long) LONGS.get(block, 0);
+            lInvLo = (long) LONGS.get(block, 8);
+            for (int i = 0; i < OFFSETS; i++) {
+                BIG.set(block, 0, hi);
+                BIG.set(block, 8, lo);
+                offsetHi[i] = (long) LONGS.get(block, 0);
+                offsetLo[i] = (long) LONGS.get(block, 8);
+                long carry = hi >>> 63; // doubling in GF(2^128), as in CMAC's subkeys (RFC 4493 2.3)
+                hi = (hi << 1) | (lo >>> 63);
+                lo = (lo << 1) ^ (carry * 0x87L);
+            }
+            long offHi = 0;
+            long offLo = 0;
+            for (int i = 0; i < TABLED; i++) {
+                int ntz = Integer.numberOfTrailingZeros(i + 1);
+                offHi ^= offsetHi[ntz];
+                offLo ^= offsetLo[ntz];
+                offsets[2 * i] = offHi;
+                offsets[2 * i + 1] = offLo;
+            }
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES is required of every Java platform", e);
+        }
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /**
+     * The PMAC of the first {@code length} bytes of {@link #in} (which has room for one more block), into
+     * {@link #tag}. Package-visible for the test vectors.
+     */
+    void pmacOfScratch(int length) {
+        int blocks = Math.max(1, (length + BLOCK - 1) / BLOCK);
+        int whole = blocks - 1; // every block but the last: offset, then encrypted together
+        int tabled = Math.min(whole, TABLED);
+        for (int k = 0; k < 2 * tabled; k++) {
+            LONGS.set(in, 8 * k, (long) LONGS.get(in, 8 * k) ^ offsets[k]);
+        }
+        long offHi = offsets[2 * TABLED - 2];
+        long offLo = offsets[2 * TABLED - 1];
+        for (int i = tabled; i < whole; i++) {
+            int ntz = Integer.numberOfTrailingZeros(i + 1);
+            offHi ^= offsetHi[ntz];
+            offLo ^= offsetLo[ntz];
+            int at = i * BLOCK;
+            LONGS.set(in, at, (long) LONGS.get(in, at) ^ offHi);
+            LONGS.set(in, at + 8, (long) LONGS.get(in, at + 8) ^ offLo);
+        }
+        long sHi = 0;
+        long sLo = 0;
+        try {
+            if (whole > 0) {
+                ecb.doFinal(in, 0, whole * BLOCK, out, 0);
+                for (int i = 0; i < whole; i++) {
+                    sHi ^= (long) LONGS.get(out, i * BLOCK);
+                    sLo ^= (long) LONGS.get(out, i * BLOCK + 8);
+                }
+            }
+            int last = whole * BLOCK;
+            int lastLength = length - last;
+            if (lastLength == BLOCK) {
+                sHi ^= lInvHi;
+                sLo ^= lInvLo;
+            } else {
+                in[length] = (byte) 0x80; // padding 10*
+                java.util.Arrays.fill(in, length + 1, last + BLOCK, (byte) 0);
+            }
+            sHi ^= (long) LONGS.get(in, last);
+            sLo ^= (long) LONGS.get(in, last + 8);
+            LONGS.set(sigma, 0, sHi);
+            LONGS.set(sigma, 8, sLo);
+            ecb.doFinal(sigma, 0, BLOCK, tag, 0);
+        } catch (ShortBufferException e) {
+            throw new IllegalStateException("the scratch buffer holds the whole message", e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES/ECB failed on whole blocks", e);
+        }
+    }
+
+    /** Test access: the PMAC of {@code message}. */
+    byte[] pmac(byte[] message) {
+        ensureScratch(message.length);
+        System.arraycopy(message, 0, in, 0, message.length);
+        pmacOfScratch(message.length);
+        return tag.clone();
+    }
+
+    private void ensureScratch(int length) {
+        int need = (Math.max(1, (length + BLOCK - 1) / BLOCK) + 1) * BLOCK;
+        if (in.length < need) {
+            in = new byte[need]; // grows once to the largest datagram, then never again
+            out = new byte[need];
+        }
+    }
+
+    private void compute(ByteBuffer b, int length) {
+        int body = length - DatagramHeader.LENGTH;
+        int covered = DatagramHeader.CRC_OFFSET + body;
+        ensureScratch(covered);
+        int lim = b.limit();
+        try {
+            b.limit(b.capacity());
+            b.get(0, in, 0, DatagramHeader.CRC_OFFSET);
+            b.get(DatagramHeader.LENGTH, in, DatagramHeader.CRC_OFFSET, body);
+        } finally {
+            b.limit(lim);
+        }
+        pmacOfScratch(covered);
+    }
+
+    @Override
+    public void sign(ByteBuffer b, int length) {
+        compute(b, length);
+        b.put(DatagramHeader.MAC_OFFSET, tag, 0, BLOCK);
+    }
+
+    @Override
+    public boolean verify(ByteBuffer b, int length) {
+        if (length < DatagramHeader.LENGTH || length > b.capacity()) {
+            return false;
+        }
+        compute(b, length);
+        b.get(DatagramHeader.MAC_OFFSET, received, 0, BLOCK);
+        int diff = 0; // constant time over the tag
+        for (int i = 0; i < BLOCK; i++) {
+            diff |= tag[i] ^ received[i];
+        }
+        return diff == 0;
+    }
+}

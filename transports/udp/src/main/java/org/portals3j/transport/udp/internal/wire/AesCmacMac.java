@@ -138,10 +138,6 @@ public final class AesCmacMac implements DatagramMac {
         }
         compute(b, length);
         b.get(DatagramHeader.MAC_OFFSET, received, 0, BLOCK);
-        int diff = 0; // constant time over the tag
-        for (int i = 0; i < BLOCK; i++) {
-            diff |= tag[i] ^ received[i];
-        }
-        return diff == 0;
+        return DatagramMac.sameTag(tag, received, BLOCK);
     }
 }

@@ -20,4 +20,17 @@ public interface DatagramMac {
 
     /** Whether the datagram {@code [0, length)} carries a valid MAC. Never throws for bad input. */
     boolean verify(ByteBuffer b, int length);
+
+    /**
+     * Whether the first {@code n} bytes of {@code computed} and {@code received} are equal, in time that does not
+     * depend on where they differ (so a forger learns nothing from how fast a guess is refused). The JDK's
+     * {@code MessageDigest.isEqual} does this for whole arrays only; HMAC's tag is a prefix of its digest.
+     */
+    static boolean sameTag(byte[] computed, byte[] received, int n) {
+        int diff = 0;
+        for (int i = 0; i < n; i++) {
+            diff |= computed[i] ^ received[i];
+        }
+        return diff == 0;
+    }
 }

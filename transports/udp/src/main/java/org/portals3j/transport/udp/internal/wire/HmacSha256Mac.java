@@ -93,11 +93,6 @@ public final class HmacSha256Mac implements DatagramMac {
     public boolean verify(ByteBuffer b, int length) {
         compute(b, length);
         b.get(DatagramHeader.MAC_OFFSET, received, 0, DatagramHeader.MAC_LENGTH);
-        // constant time over the 16 bytes compared
-        int diff = 0;
-        for (int i = 0; i < DatagramHeader.MAC_LENGTH; i++) {
-            diff |= full[i] ^ received[i];
-        }
-        return diff == 0;
+        return DatagramMac.sameTag(full, received, DatagramHeader.MAC_LENGTH);
     }
 }

@@ -1,6 +1,5 @@
 package org.portals3j.transport.udp.internal.wire;
 
-import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
 import javax.crypto.Cipher;
@@ -18,19 +17,14 @@ import javax.crypto.spec.SecretKeySpec;
  * ciphertext block, and {@code doFinal} returns the cipher to its zero IV for the next datagram. The
  * construction is checked against the RFC's test vectors.
  */
-public final class AesCmacMac implements DatagramMac {
+public final class AesCmacMac extends AesBlockMac {
     public static final String NAME = "aes-cmac";
-    private static final int BLOCK = 16;
     /** The constant R_b of RFC 4493 for 128-bit blocks. */
     private static final int RB = 0x87;
 
     private final Cipher cbc;
     private final byte[] k1 = new byte[BLOCK];
     private final byte[] k2 = new byte[BLOCK];
-    private final byte[] tag = new byte[BLOCK];
-    private final byte[] received = new byte[BLOCK];
-    private byte[] in = new byte[512];
-    private byte[] out = new byte[512];
 
     /** @param key 16, 24 or 32 bytes: AES-128, -192 or -256 */
     public AesCmacMac(byte[] key) {
@@ -70,7 +64,8 @@ public final class AesCmacMac implements DatagramMac {
      * The CMAC of the first {@code length} bytes of {@link #in} (which has room for their last block),
      * into {@link #tag}. Package-visible for the RFC 4493 test vectors.
      */
-    void cmacOfScratch(int length) {
+    @Override
+    void macOfScratch(int length) {
         int blocks = Math.max(1, (length + BLOCK - 1) / BLOCK);
         int last = (blocks - 1) * BLOCK;
         byte[] subkey;
@@ -92,52 +87,5 @@ public final class AesCmacMac implements DatagramMac {
             throw new IllegalStateException("AES/CBC failed on whole blocks", e);
         }
         System.arraycopy(out, last, tag, 0, BLOCK);
-    }
-
-    /** Test access: the CMAC of {@code message}. */
-    byte[] cmac(byte[] message) {
-        ensureScratch(message.length);
-        System.arraycopy(message, 0, in, 0, message.length);
-        cmacOfScratch(message.length);
-        return tag.clone();
-    }
-
-    private void ensureScratch(int length) {
-        int need = (Math.max(1, (length + BLOCK - 1) / BLOCK) + 1) * BLOCK;
-        if (in.length < need) {
-            in = new byte[need]; // grows once to the largest datagram, then never again
-            out = new byte[need];
-        }
-    }
-
-    private void compute(ByteBuffer b, int length) {
-        int body = length - DatagramHeader.LENGTH;
-        int covered = DatagramHeader.CRC_OFFSET + body;
-        ensureScratch(covered);
-        int lim = b.limit();
-        try {
-            b.limit(b.capacity());
-            b.get(0, in, 0, DatagramHeader.CRC_OFFSET);
-            b.get(DatagramHeader.LENGTH, in, DatagramHeader.CRC_OFFSET, body);
-        } finally {
-            b.limit(lim);
-        }
-        cmacOfScratch(covered);
-    }
-
-    @Override
-    public void sign(ByteBuffer b, int length) {
-        compute(b, length);
-        b.put(DatagramHeader.MAC_OFFSET, tag, 0, BLOCK);
-    }
-
-    @Override
-    public boolean verify(ByteBuffer b, int length) {
-        if (length < DatagramHeader.LENGTH || length > b.capacity()) {
-            return false;
-        }
-        compute(b, length);
-        b.get(DatagramHeader.MAC_OFFSET, received, 0, BLOCK);
-        return DatagramMac.sameTag(tag, received, BLOCK);
     }
 }

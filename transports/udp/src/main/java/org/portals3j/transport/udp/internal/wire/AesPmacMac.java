@@ -2,7 +2,6 @@ package org.portals3j.transport.udp.internal.wire;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.security.GeneralSecurityException;
 import javax.crypto.Cipher;
@@ -24,9 +23,8 @@ import javax.crypto.spec.SecretKeySpec;
  * xor L*x^ntz(i); Sigma = xor of AES(M[i] xor offset_i) for i &lt; m, xor M[m] xor L*x^-1 if M[m] is a whole
  * block, else xor M[m] padded with 10*; the tag is AES(Sigma). Checked against the reference test vectors.
  */
-public final class AesPmacMac implements DatagramMac {
+public final class AesPmacMac extends AesBlockMac {
     public static final String NAME = "aes-pmac";
-    private static final int BLOCK = 16;
     /** L*x^i for i below this: enough for 2^32 blocks, far beyond any datagram. */
     private static final int OFFSETS = 32;
     /** Blocks whose offsets are tabled: an 8 KiB datagram ({@link AutoMac}'s PMAC range), 8 KiB of table. */
@@ -51,10 +49,6 @@ public final class AesPmacMac implements DatagramMac {
     private final long lInvHi;
     private final long lInvLo;
     private final byte[] sigma = new byte[BLOCK];
-    private final byte[] tag = new byte[BLOCK];
-    private final byte[] received = new byte[BLOCK];
-    private byte[] in = new byte[512];
-    private byte[] out = new byte[512];
 
     /** @param key 16, 24 or 32 bytes: AES-128, -192 or -256 */
     public AesPmacMac(byte[] key) {
@@ -109,7 +103,8 @@ public final class AesPmacMac implements DatagramMac {
      * The PMAC of the first {@code length} bytes of {@link #in} (which has room for one more block), into
      * {@link #tag}. Package-visible for the test vectors.
      */
-    void pmacOfScratch(int length) {
+    @Override
+    void macOfScratch(int length) {
         int blocks = Math.max(1, (length + BLOCK - 1) / BLOCK);
         int whole = blocks - 1; // every block but the last: offset, then encrypted together
         int tabled = Math.min(whole, TABLED);
@@ -155,52 +150,5 @@ public final class AesPmacMac implements DatagramMac {
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES/ECB failed on whole blocks", e);
         }
-    }
-
-    /** Test access: the PMAC of {@code message}. */
-    byte[] pmac(byte[] message) {
-        ensureScratch(message.length);
-        System.arraycopy(message, 0, in, 0, message.length);
-        pmacOfScratch(message.length);
-        return tag.clone();
-    }
-
-    private void ensureScratch(int length) {
-        int need = (Math.max(1, (length + BLOCK - 1) / BLOCK) + 1) * BLOCK;
-        if (in.length < need) {
-            in = new byte[need]; // grows once to the largest datagram, then never again
-            out = new byte[need];
-        }
-    }
-
-    private void compute(ByteBuffer b, int length) {
-        int body = length - DatagramHeader.LENGTH;
-        int covered = DatagramHeader.CRC_OFFSET + body;
-        ensureScratch(covered);
-        int lim = b.limit();
-        try {
-            b.limit(b.capacity());
-            b.get(0, in, 0, DatagramHeader.CRC_OFFSET);
-            b.get(DatagramHeader.LENGTH, in, DatagramHeader.CRC_OFFSET, body);
-        } finally {
-            b.limit(lim);
-        }
-        pmacOfScratch(covered);
-    }
-
-    @Override
-    public void sign(ByteBuffer b, int length) {
-        compute(b, length);
-        b.put(DatagramHeader.MAC_OFFSET, tag, 0, BLOCK);
-    }
-
-    @Override
-    public boolean verify(ByteBuffer b, int length) {
-        if (length < DatagramHeader.LENGTH || length > b.capacity()) {
-            return false;
-        }
-        compute(b, length);
-        b.get(DatagramHeader.MAC_OFFSET, received, 0, BLOCK);
-        return DatagramMac.sameTag(tag, received, BLOCK);
     }
 }

@@ -92,8 +92,10 @@ public final class IsotachConfig {
                 }
             }
         }
-        require(maxDistanceBound() + tokenWindow < 256,
-                "logical distance + token window must stay below 256 (one-byte timestamps, digest §1.8 item 4)");
+        // + 1: an SIU may mark one pulse ahead of its last token (SwitchNode, "Marking ahead").
+        require(maxDistanceBound() + tokenWindow + 1 < 256,
+                "logical distance + token window must stay below 255 (one-byte timestamps, digest §1.8 item 4, and the"
+                        + " pulse an SIU may mark ahead)");
     }
 
     private int maxDistanceBound() {

@@ -11,7 +11,7 @@
  * behind everything it stamped on every link; a host's SIU closes pulse P once every live sender's mark covers
  * {@code P - distance(sender, host)}, and hands its host the EOP marker with the count and sort vector. Signals and
  * barrier completions ride in tokens and take effect at {@code T' + diameter} at every host, after every message their
- * senders issued before them. Logical time is a 64-bit count; distance + token window stays below 256 so the report's
+ * senders issued before them. Logical time is a 64-bit count; distance + token window + 1 stays below 256 so the report's
  * one-byte timestamps would remain unambiguous.
  *
  * <h2>Where the token manager runs</h2>

@@ -696,6 +696,7 @@ public final class IsotachEngine implements MessageHandler {
                 MemorySegment slot = host.receiveSlot(source, header, payloadLength);
                 if (slot == null) {
                     droppedFrames++;
+                    siu.onClock(source, header); // the packet is refused, not the clock items behind it
                     return;
                 }
                 MemorySegment.copy(header, 0, isoHeader[source], 0, Frame.ISO_LENGTH);
@@ -704,10 +705,8 @@ public final class IsotachEngine implements MessageHandler {
                     deposit.accept(slot, 0, payloadLength);
                 }
             }
-            case Frame.TOKEN -> siu.onToken(source, header);
-            case Frame.PULSE_MARK -> siu.onMark(source, header);
+            case Frame.CLOCK -> siu.onClock(source, header);
             case Frame.BS -> siu.onBs(source, header);
-            case Frame.WAKE -> siu.onWake(source, header);
             case Frame.SYNC -> siu.toHost(HostLink.SYNC, source, Frame.u8(header, Frame.O_BYTE2),
                     Frame.i32(header, Frame.O_INT4), Frame.i32(header, Frame.O_INT8), 0);
             case Frame.ISO_CREDIT -> siu.toHost(HostLink.CREDIT, source, 0, 0, 0, Frame.i64(header, Frame.O_LONG8));
@@ -722,6 +721,7 @@ public final class IsotachEngine implements MessageHandler {
             isoAccepted[source] = false;
             if (deposit.failed()) {
                 droppedDeposits++;
+                siu.onClock(source, isoHeader[source]);
                 return;
             }
             siu.onIso(source, isoHeader[source]);

@@ -78,9 +78,8 @@ final class TokenManagerProcess implements MessageHandler {
         }
         switch (Frame.kind(header)) {
             case Frame.SYNC -> flag(synced, source);
-            case Frame.PULSE_MARK -> node.onMark(source, header);
+            case Frame.CLOCK -> node.onClock(source, header);
             case Frame.BS -> node.onBs(source, header);
-            case Frame.WAKE -> node.onWake(source, header);
             case Frame.LEAVE -> {
                 flag(left, source);
                 node.peerDown(source);

@@ -13,6 +13,10 @@ import org.portals3j.transport.Transport;
  * so nothing is ever sent under a lock (that could deadlock two ranks), and per-link FIFO (digest §1.8 item 7)
  * still holds because one flusher at a time sends in queue order.
  *
+ * <p>The node's clock traffic (tokens, marks, wake-ups) joins the clock section of the last frame still queued for
+ * the same link when that frame has one ({@link #pendingClock}): it is applied right after that frame either way,
+ * and one transport message carries what used to take two or three.
+ *
  * <p>Entries are preallocated and reused; the ring doubles when full (set-up growth only).
  */
 final class Outbox {
@@ -42,7 +46,13 @@ final class Outbox {
     private long[] payloadOffset;
     private long[] payloadLength;
     private long[] token;
+    /** A view of each entry's header bytes, for merging clock items into it while it waits. */
+    private MemorySegment[] headerView;
     private int head;
+    /** How many frames have left the queue since creation: with {@link #head}, maps a frame's number to its entry. */
+    private long dequeued;
+    /** Per link: the number of the last frame queued for it, -1 when none. */
+    private final long[] lastQueued;
     /** Written under the lock; volatile so that an empty outbox costs a flush no lock and no flag. */
     private volatile int size;
     @SuppressWarnings("unused") // accessed through FLUSHING
@@ -65,6 +75,26 @@ final class Outbox {
         payloadOffset = new long[capacity];
         payloadLength = new long[capacity];
         token = new long[capacity];
+        headerView = new MemorySegment[capacity];
+        for (int i = 0; i < capacity; i++) {
+            headerView[i] = MemorySegment.ofArray(header[i]);
+        }
+        lastQueued = new long[transport.size()];
+        java.util.Arrays.fill(lastQueued, -1);
+    }
+
+    /**
+     * The header of the last frame queued for {@code to} if it is still waiting and carries a clock section (caller
+     * holds the lock and may merge into the section), else null: nothing else for {@code to} is queued behind it, so
+     * a clock item merged there reaches {@code to} exactly where a frame of its own would have.
+     */
+    @org.checkerframework.checker.nullness.qual.Nullable MemorySegment pendingClock(int to) {
+        long n = lastQueued[to];
+        if (n < dequeued) {
+            return null;
+        }
+        int i = (int) ((head + (n - dequeued)) % peer.length);
+        return Frame.clockOffset(header[i][0]) < 0 ? null : headerView[i];
     }
 
     /** Queues a frame (caller holds the lock). {@code frame} is copied. */
@@ -80,6 +110,7 @@ final class Outbox {
         payloadOffset[i] = offset;
         payloadLength[i] = bodyLength;
         token[i] = notify;
+        lastQueued[to] = dequeued + size;
         size++;
         if (flusher != Thread.currentThread()) {
             othersAdded = true;
@@ -104,6 +135,7 @@ final class Outbox {
         payloadOffset = new long[capacity];
         payloadLength = new long[capacity];
         token = new long[capacity];
+        headerView = new MemorySegment[capacity];
         for (int k = 0; k < n; k++) {
             int i = (head + k) % n;
             peer[k] = p[i];
@@ -116,6 +148,9 @@ final class Outbox {
         }
         for (int k = n; k < header.length; k++) {
             header[k] = new byte[Frame.MAX_LENGTH];
+        }
+        for (int k = 0; k < header.length; k++) {
+            headerView[k] = MemorySegment.ofArray(header[k]);
         }
         head = 0;
     }
@@ -174,6 +209,7 @@ final class Outbox {
                     notify = token[i];
                     payload[i] = MemorySegment.NULL;
                     head = (head + 1) % peer.length;
+                    dequeued++;
                     size--;
                     batch--;
                 }

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.function.LongSupplier;
 import org.portals3j.isotach.IsotachConfig;
+import org.portals3j.isotach.internal.wire.ClockSection;
 import org.portals3j.isotach.internal.wire.Frame;
 import org.portals3j.transport.Transport;
 
@@ -23,6 +24,13 @@ import org.portals3j.transport.Transport;
  *     isochron marker {@code (TS, iso id)} goes to its own host.</li>
  * <li><b>Pulse marks.</b> On {@code TOKEN(T)} the SIU sends {@code PULSE_MARK(T-1)} on every link, behind every
  *     packet it stamped under earlier tokens. A mark doubles as the TM's acknowledgement.</li>
+ * <li><b>Marking ahead.</b> An SIU stamping an isochron under token T may mark T at once, behind the isochron's
+ *     packets, instead of when {@code TOKEN(T+1)} comes: its {@code T_cur} becomes T+1 early, so everything it stamps
+ *     later is stamped as if that token had arrived. The receivers then close the isochron's pulse as soon as their
+ *     tokens allow, without the round trip through the TM for the sender's mark (the reply of a ping-pong waits
+ *     for one hop, not three). An SIU is never more than this one pulse ahead of its last token: its stamps stay
+ *     below {@code T' + diameter} for any token T' the TM issues later (items 8 and 9 hold unchanged) and within
+ *     the horizon (item 4, hence {@code distance + window + 1 < 256}).</li>
  * <li><b>Completeness.</b> Host h's SIU closes pulse P (emits its EOP marker, item 5) once it has seen token P
  *     and {@code PULSE_MARK(P - d(s,h))} from every live sender s (d(h,h) = 1 for its own isochron markers):
  *     every later packet from s is stamped at least {@code T + 1 + d(s,h) > P}. Count and sort vector (sender
@@ -31,12 +39,13 @@ import org.portals3j.transport.Transport;
  *     host's single FIFO), is forwarded to the TM, and takes effect at pulse {@code T' + diameter} where T' is the
  *     next token issued: after every packet the signaller (or, for a barrier, every participant) stamped before
  *     it, and in the future at every host (items 8, 9). The effect travels in the token.</li>
- * <li><b>Horizon.</b> Time is a 64-bit count (no wrap aliasing); the config keeps distance + window below 256
+ * <li><b>Horizon.</b> Time is a 64-bit count (no wrap aliasing); the config keeps distance + window + 1 below 256
  *     so the report's one-byte TS would still be unambiguous (item 4).</li>
  * </ol>
  *
  * <p>All state is guarded by one lock; frames produced under it go out through the {@link Outbox} after it is
- * released. Records for the host go through the {@link HostLink}.
+ * released, tokens, marks and wake-ups as {@link ClockSection}s riding on a frame already queued for the link when
+ * there is one. Records for the host go through the {@link HostLink}.
  */
 public final class SwitchNode {
     /** Token for sends whose completion the engine does not need. */
@@ -64,6 +73,12 @@ public final class SwitchNode {
     private final boolean[] alive;
     /** The largest pulse this SIU has told the TM it needs time to reach (see {@link #needLocked}). */
     private long reportedNeed = -1;
+    /** The time this SIU marked ahead to (see <i>Marking ahead</i>); its stamps use {@code max(tokenSeen, markedAhead)}. */
+    private long markedAhead = -1;
+    /** The latest pulse an effect announced to this SIU is due at. */
+    private long effectNeed = -1;
+    /** Per link: the isochron ({@link #stamped}) that last sent it a mark ahead, so each destination gets one. */
+    private final long[] aheadSentFor;
     private final long[] effectPulse = new long[256];
     private final int[] effectBits = new int[256];
     private final long[] bucketPulse = new long[256];
@@ -135,6 +150,8 @@ public final class SwitchNode {
         this.nanoClock = nanoClock;
         this.outbox = new Outbox(transport, lock, 256);
         this.link = new HostLink(1024);
+        this.aheadSentFor = new long[transport.size()];
+        Arrays.fill(aheadSentFor, -1);
         this.markFrom = new long[hosts];
         Arrays.fill(markFrom, -1);
         this.alive = new boolean[hosts];
@@ -210,7 +227,8 @@ public final class SwitchNode {
     }
 
     private void stampLocked() {
-        long ts = Math.max(tokenSeen + pMaxDistance, lastTs);
+        long now = Math.max(tokenSeen, markedAhead);
+        long ts = Math.max(now + pMaxDistance, lastTs);
         lastTs = ts;
         stamped++;
         for (int i = 0; i < pendingCount; i++) {
@@ -225,9 +243,22 @@ public final class SwitchNode {
             Frame.i32(frame, Frame.O_ISO_LENGTH, pLength[i]);
             Frame.i64(frame, Frame.O_ISO_ADDRESS, pAddress[i]);
             Frame.i64(frame, Frame.O_ISO_OPERAND, pOperand[i]);
+            ClockSection.clear(frame, Frame.O_ISO_CLOCK);
             outbox.add(pDest[i], frame, Frame.ISO_LENGTH, pPayload[i], pPayloadOffset[i], pLength[i], pToken[i]);
             pPayload[i] = MemorySegment.NULL;
             isoSent++;
+        }
+        if (now == tokenSeen && tokenSeen >= 0) {
+            // Marking ahead: behind this isochron's packets on each of its links (the receivers are the ones waiting).
+            markedAhead = now + 1;
+            for (int i = 0; i < pendingCount; i++) {
+                int dest = pDest[i];
+                if (dest != me && aheadSentFor[dest] != stamped) {
+                    aheadSentFor[dest] = stamped;
+                    sendMarkLocked(dest, now, tokenSeen);
+                }
+            }
+            markLocked(me, now, tokenSeen);
         }
         // The isochron marker: an entry of pulse ts at this host, ordered at this host's id (digest §1.4).
         int isoId = pIsoId[0];
@@ -248,9 +279,7 @@ public final class SwitchNode {
                 tmNeed = Math.max(tmNeed, ts);
                 tmMaybeIssueLocked();
             } else {
-                Frame.start(frame, Frame.WAKE);
-                Frame.i64(frame, Frame.O_LONG8, ts);
-                outbox.add(tmRank, frame, Frame.WAKE_LENGTH, MemorySegment.NULL, 0, 0, NO_NOTIFY);
+                sendNeedLocked(tmRank, ts);
             }
         }
     }
@@ -336,38 +365,47 @@ public final class SwitchNode {
     // network -> SIU/TM (transport handler; never concurrent with itself for this endpoint)
     // =========================================================================================================
 
-    /** An ISO frame from {@code source} whose payload is in place (or had none). */
+    /**
+     * An ISO frame from {@code source} whose payload is in place (or had none): its packet, then the clock items that
+     * rode behind it.
+     */
     public void onIso(int source, MemorySegment h) {
         synchronized (lock) {
-            long ts = Frame.i64(h, Frame.O_ISO_TS);
-            if (source >= hosts || !isHost) {
-                droppedMalformed++;
-                return;
-            }
-            if (ts <= lastEop || ts > tokenSeen + 256) {
-                // Items 2 and 4 of the contract: never a late arrival (I-009). A correct sender cannot cause it.
-                droppedLate++;
-                fatalLocked("iso packet from " + source + " stamped " + ts + " arrived after pulse " + lastEop
-                        + " was closed (token " + tokenSeen + ")");
-                return;
-            }
-            if (!addEntryLocked(ts, source)) {
-                return;
-            }
-            isoReceived++;
-            HostLink.Record r = link.claim();
-            r.type = HostLink.ISO;
-            r.pulse = ts;
-            r.peer = source;
-            r.a = Frame.u8(h, Frame.O_BYTE2);
-            r.b = Frame.i32(h, Frame.O_ISO_SLOT);
-            r.c = Frame.i32(h, Frame.O_ISO_LENGTH);
-            r.address = Frame.i64(h, Frame.O_ISO_ADDRESS);
-            r.operand = Frame.i64(h, Frame.O_ISO_OPERAND);
-            r.creditPresent = Frame.u8(h, Frame.O_BYTE5) != 0;
-            r.credit = Frame.i64(h, Frame.O_ISO_CREDIT);
-            link.publish();
+            isoEntryLocked(source, h);
+            clockLocked(source, h, Frame.O_ISO_CLOCK);
         }
+        outbox.flush();
+    }
+
+    private void isoEntryLocked(int source, MemorySegment h) {
+        long ts = Frame.i64(h, Frame.O_ISO_TS);
+        if (source >= hosts || !isHost) {
+            droppedMalformed++;
+            return;
+        }
+        if (ts <= lastEop || ts > tokenSeen + 256) {
+            // Items 2 and 4 of the contract: never a late arrival (I-009). A correct sender cannot cause it.
+            droppedLate++;
+            fatalLocked("iso packet from " + source + " stamped " + ts + " arrived after pulse " + lastEop
+                    + " was closed (token " + tokenSeen + ")");
+            return;
+        }
+        if (!addEntryLocked(ts, source)) {
+            return;
+        }
+        isoReceived++;
+        HostLink.Record r = link.claim();
+        r.type = HostLink.ISO;
+        r.pulse = ts;
+        r.peer = source;
+        r.a = Frame.u8(h, Frame.O_BYTE2);
+        r.b = Frame.i32(h, Frame.O_ISO_SLOT);
+        r.c = Frame.i32(h, Frame.O_ISO_LENGTH);
+        r.address = Frame.i64(h, Frame.O_ISO_ADDRESS);
+        r.operand = Frame.i64(h, Frame.O_ISO_OPERAND);
+        r.creditPresent = Frame.u8(h, Frame.O_BYTE5) != 0;
+        r.credit = Frame.i64(h, Frame.O_ISO_CREDIT);
+        link.publish();
     }
 
     /** A frame for the host (sync, explicit credit) or a peer's departure. */
@@ -384,24 +422,17 @@ public final class SwitchNode {
         }
     }
 
-    public void onToken(int source, MemorySegment h) {
-        synchronized (lock) {
-            if (source != tmRank) {
-                droppedMalformed++;
-                return;
-            }
-            tokenLocked(Frame.i64(h, Frame.O_LONG4), Frame.u8(h, Frame.O_BYTE2), Frame.i64(h, Frame.O_LONG12));
+    /**
+     * The clock items of a frame whose packet, if any, was not taken (a CLOCK frame, or an ISO frame the host
+     * refused): they still count, or the link would lose a token or a mark.
+     */
+    public void onClock(int source, MemorySegment h) {
+        long at = Frame.clockOffset(Frame.kind(h));
+        if (at < 0) {
+            return;
         }
-        outbox.flush();
-    }
-
-    public void onMark(int source, MemorySegment h) {
         synchronized (lock) {
-            if (source >= hosts) {
-                droppedMalformed++;
-                return;
-            }
-            markLocked(source, Frame.i64(h, Frame.O_LONG4), Frame.i64(h, Frame.O_LONG12));
+            clockLocked(source, h, at);
         }
         outbox.flush();
     }
@@ -417,17 +448,6 @@ public final class SwitchNode {
         outbox.flush();
     }
 
-    public void onWake(int source, MemorySegment h) {
-        synchronized (lock) {
-            if (!isTm || source >= hosts) {
-                droppedMalformed++;
-                return;
-            }
-            tmNeed = Math.max(tmNeed, Math.min(Frame.i64(h, Frame.O_LONG8), issued + 256)); // never beyond the horizon
-            tmMaybeIssueLocked();
-        }
-        outbox.flush();
-    }
 
     /** A host died or left: nobody waits for its marks any more (I-143), barriers count only live hosts. */
     public void peerDown(int peer) {
@@ -453,6 +473,70 @@ public final class SwitchNode {
     // SIU internals
     // =========================================================================================================
 
+    /** Applies a clock section from {@code source}: token, then mark, then need (the order they were produced in). */
+    private void clockLocked(int source, MemorySegment h, long at) {
+        int flags = ClockSection.flags(h, at);
+        if ((flags & ~(ClockSection.HAS_TOKEN | ClockSection.HAS_MARK | ClockSection.HAS_NEED)) != 0) {
+            droppedMalformed++;
+            return;
+        }
+        if ((flags & ClockSection.HAS_TOKEN) != 0) {
+            if (source != tmRank) {
+                droppedMalformed++; // only the TM issues tokens
+            } else {
+                tokenLocked(ClockSection.tokenPulse(h, at), ClockSection.tokenBits(h, at), ClockSection.effectPulse(h, at));
+            }
+        }
+        if ((flags & ClockSection.HAS_MARK) != 0) {
+            if (source >= hosts) {
+                droppedMalformed++;
+            } else {
+                markLocked(source, ClockSection.markOf(h, at), ClockSection.seenOf(h, at));
+            }
+        }
+        if ((flags & ClockSection.HAS_NEED) != 0) {
+            if (!isTm || source >= hosts) {
+                droppedMalformed++;
+            } else {
+                tmNeed = Math.max(tmNeed, Math.min(ClockSection.needOf(h, at), issued + 256)); // never beyond the horizon
+                tmMaybeIssueLocked();
+            }
+        }
+    }
+
+    /** Where a clock item for {@code peer} goes: the section of a frame still queued for it, or a new CLOCK frame. */
+    private MemorySegment clockFor(int peer) {
+        MemorySegment pending = outbox.pendingClock(peer);
+        if (pending != null) {
+            return pending;
+        }
+        Frame.start(frame, Frame.CLOCK);
+        ClockSection.clear(frame, Frame.O_CLOCK);
+        outbox.add(peer, frame, Frame.CLOCK_LENGTH, MemorySegment.NULL, 0, 0, NO_NOTIFY);
+        return outbox.pendingClock(peer);
+    }
+
+    private void sendTokenLocked(int peer, long pulse, int bits, long effect) {
+        MemorySegment f = clockFor(peer);
+        if (!ClockSection.addToken(f, Frame.clockOffset(Frame.kind(f)), pulse, bits, effect)) {
+            // The queued section already carries a token: this one needs a frame of its own, behind it.
+            Frame.start(frame, Frame.CLOCK);
+            ClockSection.clear(frame, Frame.O_CLOCK);
+            ClockSection.addToken(frame, Frame.O_CLOCK, pulse, bits, effect);
+            outbox.add(peer, frame, Frame.CLOCK_LENGTH, MemorySegment.NULL, 0, 0, NO_NOTIFY);
+        }
+    }
+
+    private void sendMarkLocked(int peer, long mark, long seen) {
+        MemorySegment f = clockFor(peer);
+        ClockSection.addMark(f, Frame.clockOffset(Frame.kind(f)), mark, seen);
+    }
+
+    private void sendNeedLocked(int peer, long need) {
+        MemorySegment f = clockFor(peer);
+        ClockSection.addNeed(f, Frame.clockOffset(Frame.kind(f)), need);
+    }
+
     private void tokenLocked(long pulse, int bits, long atPulse) {
         if (pulse != tokenSeen + 1) {
             droppedMalformed++;
@@ -466,22 +550,25 @@ public final class SwitchNode {
                 effectBits[b] = 0;
             }
             effectBits[b] |= bits;
+            effectNeed = Math.max(effectNeed, atPulse);
         }
         if (isHost) {
             long need = needLocked();
             reportedNeed = Math.max(reportedNeed, need);
-            Frame.start(frame, Frame.PULSE_MARK);
-            Frame.i64(frame, Frame.O_LONG4, pulse - 1);
-            Frame.i64(frame, Frame.O_LONG12, need);
             for (int peer = 0; peer < hosts; peer++) {
                 if (peer != me && alive[peer]) {
-                    outbox.add(peer, frame, Frame.MARK_LENGTH, MemorySegment.NULL, 0, 0, NO_NOTIFY);
+                    sendMarkLocked(peer, pulse - 1, pulse);
                 }
             }
             if (tmRank >= hosts) {
-                outbox.add(tmRank, frame, Frame.MARK_LENGTH, MemorySegment.NULL, 0, 0, NO_NOTIFY);
+                sendMarkLocked(tmRank, pulse - 1, pulse);
             }
-            markLocked(me, pulse - 1, need);
+            if (isTm) {
+                tmNeed = Math.max(tmNeed, need);
+            } else {
+                sendNeedLocked(tmRank, need);
+            }
+            markLocked(me, pulse - 1, pulse);
         }
     }
 
@@ -490,23 +577,18 @@ public final class SwitchNode {
      * latest effect announced to it. Everything at or below it closes once the token gets there.
      */
     private long needLocked() {
-        long need = Math.max(lastTs, highestEntryPulse);
-        for (int i = 0; i < 256; i++) {
-            if (effectBits[i] != 0) {
-                need = Math.max(need, effectPulse[i]);
-            }
-        }
-        return need;
+        return Math.max(Math.max(lastTs, highestEntryPulse), effectNeed);
     }
 
-    private void markLocked(int source, long pulse, long need) {
+    /** Source's mark {@code pulse}; {@code seen} is the last token it has seen (the TM's acknowledgement). */
+    private void markLocked(int source, long pulse, long seen) {
         if (isHost && pulse > markFrom[source]) {
             markFrom[source] = pulse;
             closePulsesLocked();
         }
         if (isTm) {
-            tmSeen[source] = Math.max(tmSeen[source], pulse + 1);
-            tmNeed = Math.max(tmNeed, Math.min(need, pulse + 257)); // a hostile value cannot run time away
+            // A mark ahead acknowledges only the token seen; a hostile seen cannot run ahead of its own mark.
+            tmSeen[source] = Math.max(tmSeen[source], Math.min(seen, pulse + 1));
             tmMaybeIssueLocked();
         }
     }
@@ -723,13 +805,9 @@ public final class SwitchNode {
         if (bits != 0) {
             tmNeed = Math.max(tmNeed, at);
         }
-        Frame.start(frame, Frame.TOKEN);
-        Frame.u8(frame, Frame.O_BYTE2, bits);
-        Frame.i64(frame, Frame.O_LONG4, t);
-        Frame.i64(frame, Frame.O_LONG12, at);
         for (int h = 0; h < hosts; h++) {
             if (h != me && alive[h]) {
-                outbox.add(h, frame, Frame.TOKEN_LENGTH, MemorySegment.NULL, 0, 0, NO_NOTIFY);
+                sendTokenLocked(h, t, bits, at);
             }
         }
         if (isHost) {

@@ -10,37 +10,40 @@ import java.lang.foreign.ValueLayout;
  *
  * <pre>
  * SYNC       kind | ver | phase(1) | pad | nonisoSlots(4) | isoCredits(4)                              = 12
- * TOKEN      kind | ver | bits(1) | pad | pulse(8) | effectPulse(8)                                    = 20
- * PULSE_MARK kind | ver | pad(2) | pulse(8) | need(8)                                                  = 20
+ * CLOCK      kind | ver | pad(6) | clock section(48)                                                  = 56
  * BS         kind | ver | bits(1) | count(1) | flags(4): BS_AUTOMATIC                                   = 8
- * WAKE       kind | ver | pad(6) | need(8)                                                              = 16
  * ISO        kind | ver | subtype(1) | prefix(1) | isoId(1) | creditPresent(1) | pad(2) | ts(8) |
- *            credit(8) | slot(4) | length(4) | address(8) | operand(8)                                 = 48, + payload
+ *            credit(8) | slot(4) | length(4) | address(8) | operand(8) | clock section(48)          = 96, + payload
  * ISO_CREDIT kind | ver | pad(6) | freed(8)                                                             = 16
  * LEAVE      kind | ver | pad(2) | host(4)                                                              = 8
+ *
+ * clock section: flags(1): HAS_TOKEN, HAS_MARK, HAS_NEED | tokenBits(1) | pad(6) | tokenPulse(8) |
+ *                effectPulse(8) | mark(8) | seen(8) | need(8)                                           = 48
  * </pre>
  *
  * The ISO frame is the report's iso-pointer and ordered packet in one (its future-work item, L3196): the payload
  * travels with the ordering information, so a message is one transport message, not two.
+ *
+ * <p>The emulated hardware's own traffic (a token from the TM, a pulse mark between SIUs, a wake-up to the TM) is a
+ * {@link ClockSection}: it rides behind an ISO packet still waiting in the sender's outbox for the same link, or
+ * goes alone in a CLOCK frame. Either way it is applied right after everything sent before it on that link, which
+ * is all the contract's per-link FIFO (digest §1.8 item 7) asks of it.
  */
 public final class Frame {
-    public static final byte VERSION = 1;
+    /** 2: token, pulse mark and wake-up became one clock section, alone or behind an ISO packet. */
+    public static final byte VERSION = 2;
 
     public static final byte SYNC = 0x01;
-    public static final byte TOKEN = 0x02;
-    public static final byte PULSE_MARK = 0x03;
+    public static final byte CLOCK = 0x02;
     public static final byte BS = 0x04;
-    public static final byte WAKE = 0x05;
     public static final byte ISO = 0x06;
     public static final byte ISO_CREDIT = 0x07;
     public static final byte LEAVE = 0x08;
 
     public static final int SYNC_LENGTH = 12;
-    public static final int TOKEN_LENGTH = 20;
-    public static final int MARK_LENGTH = 20;
+    public static final int CLOCK_LENGTH = 8 + ClockSection.LENGTH;
     public static final int BS_LENGTH = 8;
-    public static final int WAKE_LENGTH = 16;
-    public static final int ISO_LENGTH = 48;
+    public static final int ISO_LENGTH = 48 + ClockSection.LENGTH;
     public static final int ISO_CREDIT_LENGTH = 16;
     public static final int LEAVE_LENGTH = 8;
     /** The longest engine frame header. */
@@ -72,11 +75,18 @@ public final class Frame {
     public static final long O_ISO_LENGTH = 28;
     public static final long O_ISO_ADDRESS = 32;
     public static final long O_ISO_OPERAND = 40;
+    public static final long O_ISO_CLOCK = 48;
+    public static final long O_CLOCK = 8;
 
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
 
     private Frame() {
+    }
+
+    /** Where the clock section of a frame of {@code kind} starts, or -1 when the kind carries none. */
+    public static long clockOffset(byte kind) {
+        return kind == ISO ? O_ISO_CLOCK : kind == CLOCK ? O_CLOCK : -1;
     }
 
     /** Whether {@code kind} is one of the engine's. */
@@ -88,10 +98,8 @@ public final class Frame {
     public static int lengthOf(byte kind) {
         return switch (kind) {
             case SYNC -> SYNC_LENGTH;
-            case TOKEN -> TOKEN_LENGTH;
-            case PULSE_MARK -> MARK_LENGTH;
+            case CLOCK -> CLOCK_LENGTH;
             case BS -> BS_LENGTH;
-            case WAKE -> WAKE_LENGTH;
             case ISO -> ISO_LENGTH;
             case ISO_CREDIT -> ISO_CREDIT_LENGTH;
             case LEAVE -> LEAVE_LENGTH;

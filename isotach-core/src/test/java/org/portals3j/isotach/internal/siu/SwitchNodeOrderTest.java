@@ -13,6 +13,7 @@ import org.portals3j.isotach.IsoMessage;
 import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.IsotachFatalError;
 import org.portals3j.isotach.internal.siu.OrderRecordingTransport.Sent;
+import org.portals3j.isotach.internal.wire.ClockSection;
 import org.portals3j.isotach.internal.wire.Frame;
 
 /**
@@ -32,17 +33,15 @@ class SwitchNodeOrderTest {
 
     private static MemorySegment token(long pulse, int bits, long at) {
         MemorySegment f = MemorySegment.ofArray(new byte[Frame.MAX_LENGTH]);
-        Frame.start(f, Frame.TOKEN);
-        Frame.u8(f, Frame.O_BYTE2, bits);
-        Frame.i64(f, Frame.O_LONG4, pulse);
-        Frame.i64(f, Frame.O_LONG12, at);
+        Frame.start(f, Frame.CLOCK);
+        ClockSection.addToken(f, Frame.O_CLOCK, pulse, bits, at);
         return f;
     }
 
     private static MemorySegment mark(long pulse) {
         MemorySegment f = MemorySegment.ofArray(new byte[Frame.MAX_LENGTH]);
-        Frame.start(f, Frame.PULSE_MARK);
-        Frame.i64(f, Frame.O_LONG4, pulse);
+        Frame.start(f, Frame.CLOCK);
+        ClockSection.addMark(f, Frame.O_CLOCK, pulse, pulse + 1);
         return f;
     }
 
@@ -110,8 +109,8 @@ class SwitchNodeOrderTest {
     void anIsochronLeavesWholeAtItsEoiWithOneTimestampAndItsMarkerCarriesTimestampAndId() {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 3);
         SwitchNode n = node(t, IsotachConfig.defaults(), 3, 0);
-        n.onToken(0, token(0, 0, 0));
-        n.onToken(0, token(1, 0, 0));
+        n.onClock(0, token(0, 0, 0));
+        n.onClock(0, token(1, 0, 0));
         ship(n, 0, SOI | Frame.PREFIX_SEQ_CON_SET, 7);
         ship(n, 2, 0, 7);
         assertThat(t.sent(Frame.ISO)).as("iso frames before the EOI").isEmpty();
@@ -128,23 +127,26 @@ class SwitchNodeOrderTest {
         assertThat(markers.get(0).a).as("marker's isochron id").isEqualTo(7);
     }
 
-    /** I-004, I-005, I-008: TS = token + largest distance to the isochron's destinations, never below the last TS. */
+    /**
+     * I-004, I-005, I-008: TS = T_cur + largest distance to the isochron's destinations, never below the last TS;
+     * T_cur is the last token, or the pulse after it once the SIU has marked ahead (SwitchNode, "Marking ahead").
+     */
     @Test
     void theTimestampIsTheTokenPlusTheFarthestDistanceAndNeverDecreases() {
         int[][] d = {{0, 1, 1}, {2, 0, 5}, {1, 1, 0}};
         OrderRecordingTransport t = new OrderRecordingTransport(1, 3);
         SwitchNode n = node(t, IsotachConfig.builder().distances(d).build(), 3, 0);
-        n.onToken(0, token(0, 0, 0));
-        ship(n, 0, SOI | Frame.PREFIX_EOI, 0); // distance 2
-        ship(n, 2, SOI | Frame.PREFIX_EOI, 1); // distance 5
+        n.onClock(0, token(0, 0, 0));
+        ship(n, 0, SOI | Frame.PREFIX_EOI, 0); // token 0 + distance 2; marks 0 ahead
+        ship(n, 2, SOI | Frame.PREFIX_EOI, 1); // T_cur 1 (marked ahead) + distance 5
         ship(n, 0, SOI | Frame.PREFIX_EOI, 2); // distance 2, but not before the previous TS
         for (int p = 1; p <= 9; p++) {
-            n.onToken(0, token(p, 0, 0));
+            n.onClock(0, token(p, 0, 0));
         }
         ship(n, 0, SOI, 3);
         ship(n, 2, Frame.PREFIX_EOI, 3); // both: distance 5
         ship(n, 0, SOI | Frame.PREFIX_EOI, 4);
-        assertThat(t.sent(Frame.ISO)).extracting(s -> s.i64(Frame.O_ISO_TS)).containsExactly(2L, 5L, 5L, 14L, 14L, 14L);
+        assertThat(t.sent(Frame.ISO)).extracting(s -> s.i64(Frame.O_ISO_TS)).containsExactly(2L, 6L, 6L, 14L, 14L, 14L);
         for (Sent s : t.sent(Frame.ISO)) {
             assertThat(s.i64(Frame.O_ISO_TS) - 9).isLessThan(256);
         }
@@ -157,17 +159,17 @@ class SwitchNodeOrderTest {
     void everyPulseIsClosedOnceInOrderWithTheCountAndSortVectorOfItsEntries() {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
         SwitchNode n = node(t, IsotachConfig.defaults(), 2, 0);
-        n.onToken(0, token(0, 0, 0));
-        n.onToken(0, token(1, 0, 0));
-        n.onToken(0, token(2, 0, 0));
+        n.onClock(0, token(0, 0, 0));
+        n.onClock(0, token(1, 0, 0));
+        n.onClock(0, token(2, 0, 0));
         n.onIso(0, iso(3, 0, 0));          // arrival 0: sender 0
         ship(n, 0, SOI | Frame.PREFIX_EOI, 9); // stamped 2 + 1 = 3: the marker, arrival 1, sender 1
         n.onIso(0, iso(3, 1, 0));          // arrival 2: sender 0
-        n.onToken(0, token(3, 0, 0));
-        n.onToken(0, token(4, 0, 0));
-        n.onToken(0, token(5, 0, 0));
+        n.onClock(0, token(3, 0, 0));
+        n.onClock(0, token(4, 0, 0));
+        n.onClock(0, token(5, 0, 0));
         for (int p = 0; p <= 4; p++) {
-            n.onMark(0, mark(p));
+            n.onClock(0, mark(p));
         }
         List<Long> closed = new ArrayList<>();
         HostLink.Record three = null;
@@ -199,8 +201,8 @@ class SwitchNodeOrderTest {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
         SwitchNode n = node(t, IsotachConfig.defaults(), 2, 0);
         for (int p = 0; p <= 3; p++) {
-            n.onToken(0, token(p, 0, 0));
-            n.onMark(0, mark(p));
+            n.onClock(0, token(p, 0, 0));
+            n.onClock(0, mark(p));
         }
         assertThat(n.closedPulse()).isEqualTo(3);
         drain(n);
@@ -215,7 +217,7 @@ class SwitchNodeOrderTest {
     void aBucketOverflowIsReportedToTheHost() {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
         SwitchNode n = node(t, IsotachConfig.builder().bucketSize(2).build(), 2, 0);
-        n.onToken(0, token(0, 0, 0));
+        n.onClock(0, token(0, 0, 0));
         n.onIso(0, iso(2, 0, 0));
         n.onIso(0, iso(2, 1, 0));
         n.onIso(0, iso(2, 2, 0));
@@ -237,7 +239,7 @@ class SwitchNodeOrderTest {
         assertThat(IsotachConfig.builder().bucketSize(40).build().bucketCapacity(8)).isEqualTo(40);
         OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
         SwitchNode n = node(t, defaults, 2, 0);
-        n.onToken(0, token(0, 0, 0));
+        n.onClock(0, token(0, 0, 0));
         for (int k = 0; k < 639; k++) {
             n.onIso(0, iso(2, k % 128, 0));
         }
@@ -255,7 +257,7 @@ class SwitchNodeOrderTest {
     void aBsMarkerIsRefusedInsideAnOpenIsochronAndFollowsItsPacketsAfterwards() {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 3);
         SwitchNode n = node(t, IsotachConfig.defaults(), 3, 0);
-        n.onToken(0, token(0, 0, 0));
+        n.onClock(0, token(0, 0, 0));
         ship(n, 2, SOI, 0);
         assertThatThrownBy(() -> n.shipBsMarker(1 << 3, 0, false)).isInstanceOf(IllegalStateException.class);
         ship(n, 2, Frame.PREFIX_EOI, 0);

@@ -1,0 +1,102 @@
+package org.portals3j.isotach.internal.wire;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The emulated hardware's clock traffic on one link, as one fixed-size section of a frame (layout in {@link Frame}):
+ * at most one token from the token manager, the sender's pulse mark, and its wake-up to the token manager.
+ *
+ * <p>Items are merged into a section still queued for the link ({@code add*} under the switch node's lock): a mark
+ * or a need is cumulative (the larger value says everything the smaller did), a token is not (the receiver takes
+ * tokens one by one with their effect bits), so a section holds one token and a second one needs a frame of its
+ * own. The receiver applies token, then mark, then need: the order in which a switch node produces them.
+ */
+public final class ClockSection {
+    public static final int LENGTH = 48;
+
+    public static final int HAS_TOKEN = 1;
+    public static final int HAS_MARK = 2;
+    public static final int HAS_NEED = 4;
+
+    private static final long O_FLAGS = 0;
+    private static final long O_BITS = 1;
+    private static final long O_TOKEN = 8;
+    private static final long O_EFFECT = 16;
+    private static final long O_MARK = 24;
+    private static final long O_SEEN = 32;
+    private static final long O_NEED = 40;
+
+    private ClockSection() {
+    }
+
+    /** An empty section at {@code at} (a frame being built). */
+    public static void clear(MemorySegment frame, long at) {
+        frame.asSlice(at, LENGTH).fill((byte) 0);
+    }
+
+    public static int flags(MemorySegment frame, long at) {
+        return Frame.u8(frame, at + O_FLAGS);
+    }
+
+    /** Adds {@code TOKEN(pulse)} with its effect bits due at {@code effectPulse}; false when the section has one. */
+    public static boolean addToken(MemorySegment frame, long at, long pulse, int bits, long effectPulse) {
+        int flags = flags(frame, at);
+        if ((flags & HAS_TOKEN) != 0) {
+            return false;
+        }
+        Frame.u8(frame, at + O_FLAGS, flags | HAS_TOKEN);
+        Frame.u8(frame, at + O_BITS, bits);
+        Frame.i64(frame, at + O_TOKEN, pulse);
+        Frame.i64(frame, at + O_EFFECT, effectPulse);
+        return true;
+    }
+
+    /**
+     * Adds the sender's pulse mark: nothing it stamps from now on is due at {@code mark + d} or earlier at the
+     * receiver (d its distance). {@code seen} is the last token it has seen, the token manager's acknowledgement.
+     */
+    public static void addMark(MemorySegment frame, long at, long mark, long seen) {
+        int flags = flags(frame, at);
+        if ((flags & HAS_MARK) != 0) {
+            mark = Math.max(mark, markOf(frame, at));
+            seen = Math.max(seen, seenOf(frame, at));
+        }
+        Frame.u8(frame, at + O_FLAGS, flags | HAS_MARK);
+        Frame.i64(frame, at + O_MARK, mark);
+        Frame.i64(frame, at + O_SEEN, seen);
+    }
+
+    /** Adds a wake-up: logical time must reach {@code need} for the sender's work in flight. */
+    public static void addNeed(MemorySegment frame, long at, long need) {
+        int flags = flags(frame, at);
+        if ((flags & HAS_NEED) != 0) {
+            need = Math.max(need, needOf(frame, at));
+        }
+        Frame.u8(frame, at + O_FLAGS, flags | HAS_NEED);
+        Frame.i64(frame, at + O_NEED, need);
+    }
+
+    public static int tokenBits(MemorySegment frame, long at) {
+        return Frame.u8(frame, at + O_BITS);
+    }
+
+    public static long tokenPulse(MemorySegment frame, long at) {
+        return Frame.i64(frame, at + O_TOKEN);
+    }
+
+    public static long effectPulse(MemorySegment frame, long at) {
+        return Frame.i64(frame, at + O_EFFECT);
+    }
+
+    public static long markOf(MemorySegment frame, long at) {
+        return Frame.i64(frame, at + O_MARK);
+    }
+
+    public static long seenOf(MemorySegment frame, long at) {
+        return Frame.i64(frame, at + O_SEEN);
+    }
+
+    public static long needOf(MemorySegment frame, long at) {
+        return Frame.i64(frame, at + O_NEED);
+    }
+}

@@ -1,0 +1,225 @@
+package org.portals3j.isotach.internal.siu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.portals3j.isotach.IsotachConfig;
+import org.portals3j.isotach.internal.siu.OrderRecordingTransport.Sent;
+import org.portals3j.isotach.internal.wire.ClockSection;
+import org.portals3j.isotach.internal.wire.Frame;
+
+/**
+ * The switch node's clock traffic: tokens, pulse marks and wake-ups riding behind ISO packets queued for the same
+ * link (or alone in CLOCK frames), and an SIU marking one pulse ahead of its last token when it stamps an isochron.
+ */
+// Records come from the switch node; the assertions check them for null.
+@SuppressWarnings("nullness")
+class SwitchNodeClockTest {
+    private static final int ISO_MBM = 0x10;
+    private static final int ONE_PACKET = Frame.PREFIX_SOI | Frame.PREFIX_EOI;
+
+    /** No idle ticks during a test: every token the TM issues is one the test caused. */
+    private static final long NEVER_IDLE_MICROS = 3_600_000_000L;
+
+    private static SwitchNode node(OrderRecordingTransport t, int hosts, int tm) {
+        return node(t, IsotachConfig.builder().idleTickMicros(NEVER_IDLE_MICROS).build(), hosts, tm);
+    }
+
+    private static SwitchNode node(OrderRecordingTransport t, IsotachConfig config, int hosts, int tm) {
+        return new SwitchNode(t, config, hosts, tm, System::nanoTime);
+    }
+
+    private static MemorySegment token(long pulse) {
+        MemorySegment f = MemorySegment.ofArray(new byte[Frame.MAX_LENGTH]);
+        Frame.start(f, Frame.CLOCK);
+        ClockSection.addToken(f, Frame.O_CLOCK, pulse, 0, 0);
+        return f;
+    }
+
+    private static MemorySegment mark(long pulse) {
+        MemorySegment f = MemorySegment.ofArray(new byte[Frame.MAX_LENGTH]);
+        Frame.start(f, Frame.CLOCK);
+        ClockSection.addMark(f, Frame.O_CLOCK, pulse, pulse + 1);
+        return f;
+    }
+
+    /** A one-packet isochron stamped {@code ts} whose clock section carries the sender's mark ahead. */
+    private static MemorySegment isoMarkedAhead(long ts, long mark) {
+        MemorySegment f = MemorySegment.ofArray(new byte[Frame.MAX_LENGTH]);
+        Frame.start(f, Frame.ISO);
+        Frame.u8(f, Frame.O_BYTE2, ISO_MBM);
+        Frame.u8(f, Frame.O_BYTE3, ONE_PACKET);
+        Frame.i64(f, Frame.O_ISO_TS, ts);
+        ClockSection.addMark(f, Frame.O_ISO_CLOCK, mark, mark);
+        return f;
+    }
+
+    private static void ship(SwitchNode n, int dest) {
+        n.ship(dest, ISO_MBM, ONE_PACKET, 0, 0, 0, 0, 0, false, 0, MemorySegment.NULL, 0, -1);
+    }
+
+    private static List<HostLink.Record> eops(SwitchNode n) {
+        List<HostLink.Record> out = new ArrayList<>();
+        while (true) {
+            HostLink.Record r = new HostLink.Record();
+            if (!n.take(r)) {
+                return out;
+            }
+            if (r.type == HostLink.EOP) {
+                out.add(r);
+            }
+        }
+    }
+
+    private static int flags(Sent s) {
+        return ClockSection.flags(s.segment(), Frame.clockOffset(s.kind()));
+    }
+
+    @Test
+    void anIsochronCarriesItsSendersMarkAheadAndWakeUpInTheSameFrame() {
+        OrderRecordingTransport t = new OrderRecordingTransport(1, 2); // host 1; the TM runs on host 0
+        SwitchNode n = node(t, 2, 0);
+        n.onClock(0, token(0));
+        int before = t.sent().size();
+        ship(n, 0);
+        List<Sent> after = t.sent().subList(before, t.sent().size());
+        assertThat(after).as("one frame for the isochron, its mark ahead and the wake-up").hasSize(1);
+        Sent iso = after.get(0);
+        assertThat(iso.kind()).isEqualTo(Frame.ISO);
+        assertThat(iso.i64(Frame.O_ISO_TS)).isEqualTo(1);
+        assertThat(flags(iso)).isEqualTo(ClockSection.HAS_MARK | ClockSection.HAS_NEED);
+        MemorySegment h = iso.segment();
+        assertThat(ClockSection.markOf(h, Frame.O_ISO_CLOCK)).as("marks the token it stamped under").isEqualTo(0);
+        assertThat(ClockSection.seenOf(h, Frame.O_ISO_CLOCK)).as("acknowledges only the token it saw").isEqualTo(0);
+        assertThat(ClockSection.needOf(h, Frame.O_ISO_CLOCK)).as("time must reach the isochron's pulse").isEqualTo(1);
+    }
+
+    @Test
+    void anSiuMarksAtMostOnePulseAheadOfItsLastToken() {
+        OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
+        SwitchNode n = node(t, 2, 0);
+        n.onClock(0, token(0));
+        ship(n, 0); // T_cur 0: stamped 1, marks 0 ahead
+        ship(n, 0); // T_cur 1 (ahead): stamped 2, no second mark ahead
+        ship(n, 0);
+        n.onClock(0, token(1)); // the token catches up
+        ship(n, 0); // T_cur 1 again equals the token: stamped 2 and may mark 1 ahead
+        ship(n, 0); // T_cur 2: stamped 3
+        List<Sent> isos = t.sent(Frame.ISO);
+        assertThat(isos).extracting(s -> s.i64(Frame.O_ISO_TS)).containsExactly(1L, 2L, 2L, 2L, 3L);
+        assertThat(isos).extracting(s -> (flags(s) & ClockSection.HAS_MARK) != 0)
+                .as("which isochrons marked ahead").containsExactly(true, false, false, true, false);
+    }
+
+    @Test
+    void aReceiverClosesAPulseOnTheMarkAheadWithoutWaitingForTheSendersNextToken() {
+        // Host 2 of 3 (TM on host 0). It has tokens 0..2 and host 0's mark 1; host 1 has seen token 1 only and stamps
+        // an isochron 1 + 1 = 2, marking 1 ahead: host 2 closes pulse 2 with the packet, not after host 1's token 2.
+        OrderRecordingTransport t = new OrderRecordingTransport(2, 3);
+        SwitchNode n = node(t, 3, 0);
+        for (long p = 0; p <= 2; p++) {
+            n.onClock(0, token(p));
+        }
+        n.onClock(0, mark(1));
+        n.onClock(1, mark(0));
+        assertThat(n.closedPulse()).as("pulse 2 still needs host 1's mark 1").isEqualTo(1);
+        eops(n);
+        n.onIso(1, isoMarkedAhead(2, 1));
+        assertThat(n.closedPulse()).isEqualTo(2);
+        List<HostLink.Record> eops = eops(n);
+        assertThat(eops).hasSize(1);
+        assertThat(eops.get(0).pulse).isEqualTo(2);
+        assertThat(eops.get(0).a).as("the packet is in the pulse it closed").isEqualTo(1);
+    }
+
+    @Test
+    void theTokenManagersTokenAndMarkRideBehindTheIsochronItJustStamped() {
+        OrderRecordingTransport t = new OrderRecordingTransport(0, 2); // host 0 runs the TM
+        SwitchNode n = node(t, 2, 0);
+        n.startClock(); // TOKEN(0): a CLOCK frame of its own, nothing queued to ride on
+        n.onClock(1, mark(-1)); // host 1 acknowledges token 0
+        int before = t.sent().size();
+        ship(n, 1); // stamped 0 + 1 = 1; time must reach 1: the TM issues TOKEN(1) at once, host 0 marks 0
+        List<Sent> after = t.sent().subList(before, t.sent().size());
+        assertThat(after).extracting(Sent::kind).containsExactly(Frame.ISO);
+        Sent iso = after.get(0);
+        MemorySegment h = iso.segment();
+        assertThat(flags(iso)).isEqualTo(ClockSection.HAS_TOKEN | ClockSection.HAS_MARK);
+        assertThat(ClockSection.tokenPulse(h, Frame.O_ISO_CLOCK)).isEqualTo(1);
+        assertThat(ClockSection.markOf(h, Frame.O_ISO_CLOCK)).isEqualTo(0);
+        assertThat(ClockSection.seenOf(h, Frame.O_ISO_CLOCK)).as("the TM's host has seen token 1").isEqualTo(1);
+    }
+
+    @Test
+    void aSecondTokenForALinkGoesInAFrameOfItsOwnBehindTheFirst() {
+        OrderRecordingTransport t = new OrderRecordingTransport(0, 2);
+        SwitchNode n = node(t, IsotachConfig.builder().distance(3).idleTickMicros(NEVER_IDLE_MICROS).build(), 2, 0);
+        n.startClock();
+        n.onClock(1, mark(-1));
+        int before = t.sent().size();
+        ship(n, 1); // stamped 0 + 3 = 3: the TM issues tokens 1, 2 and 3 at once (window 4)
+        List<Sent> after = t.sent().subList(before, t.sent().size());
+        assertThat(after).extracting(Sent::kind).containsExactly(Frame.ISO, Frame.CLOCK, Frame.CLOCK);
+        List<Long> tokens = new ArrayList<>();
+        List<Long> marks = new ArrayList<>();
+        for (Sent s : after) {
+            long at = Frame.clockOffset(s.kind());
+            assertThat(flags(s)).isEqualTo(ClockSection.HAS_TOKEN | ClockSection.HAS_MARK);
+            tokens.add(ClockSection.tokenPulse(s.segment(), at));
+            marks.add(ClockSection.markOf(s.segment(), at));
+        }
+        assertThat(tokens).as("one token per section, in order").containsExactly(1L, 2L, 3L);
+        assertThat(marks).as("each token's mark rides behind it").containsExactly(0L, 1L, 2L);
+    }
+
+    @Test
+    void clockItemsFromTheWrongSenderOrWithUnknownFlagsAreDroppedAndCounted() {
+        OrderRecordingTransport t = new OrderRecordingTransport(1, 3);
+        SwitchNode n = node(t, 3, 0);
+        n.onClock(2, token(0)); // only the TM (host 0) issues tokens
+        assertThat(n.counters().get("siu.token")).isEqualTo(-1);
+        MemorySegment odd = token(0);
+        Frame.u8(odd, Frame.O_CLOCK, 0x80 | ClockSection.HAS_TOKEN);
+        n.onClock(0, odd);
+        assertThat(n.counters().get("siu.token")).as("a section with unknown flags is not applied").isEqualTo(-1);
+        MemorySegment wake = MemorySegment.ofArray(new byte[Frame.MAX_LENGTH]);
+        Frame.start(wake, Frame.CLOCK);
+        ClockSection.addNeed(wake, Frame.O_CLOCK, 5);
+        n.onClock(0, wake); // a wake-up for a rank that does not run the TM
+        assertThat(n.counters().get("siu.drop.malformed")).isEqualTo(3);
+        n.onClock(0, token(0));
+        assertThat(n.counters().get("siu.token")).isEqualTo(0);
+    }
+
+    @Test
+    void theClockItemsOfARefusedIsoPacketStillCount() {
+        OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
+        SwitchNode n = node(t, 2, 0);
+        MemorySegment iso = MemorySegment.ofArray(new byte[Frame.MAX_LENGTH]);
+        Frame.start(iso, Frame.ISO);
+        ClockSection.addToken(iso, Frame.O_ISO_CLOCK, 0, 0, 0);
+        n.onClock(0, iso); // what the engine calls when the host refuses the packet
+        assertThat(n.counters().get("siu.token")).isEqualTo(0);
+    }
+
+    @Test
+    void marksMergeToTheLargestAndATokenSlotHoldsOneToken() {
+        MemorySegment f = MemorySegment.ofArray(new byte[Frame.MAX_LENGTH]);
+        Frame.start(f, Frame.CLOCK);
+        ClockSection.clear(f, Frame.O_CLOCK);
+        ClockSection.addMark(f, Frame.O_CLOCK, 4, 4);
+        ClockSection.addMark(f, Frame.O_CLOCK, 3, 5);
+        ClockSection.addNeed(f, Frame.O_CLOCK, 9);
+        ClockSection.addNeed(f, Frame.O_CLOCK, 7);
+        assertThat(ClockSection.markOf(f, Frame.O_CLOCK)).isEqualTo(4);
+        assertThat(ClockSection.seenOf(f, Frame.O_CLOCK)).isEqualTo(5);
+        assertThat(ClockSection.needOf(f, Frame.O_CLOCK)).isEqualTo(9);
+        assertThat(ClockSection.addToken(f, Frame.O_CLOCK, 6, 0x04, 8)).isTrue();
+        assertThat(ClockSection.addToken(f, Frame.O_CLOCK, 7, 0, 9)).isFalse();
+        assertThat(ClockSection.tokenPulse(f, Frame.O_CLOCK)).isEqualTo(6);
+        assertThat(ClockSection.tokenBits(f, Frame.O_CLOCK)).isEqualTo(0x04);
+    }
+}

@@ -97,8 +97,8 @@ final class Outbox {
         return Frame.clockOffset(header[i][0]) < 0 ? null : headerView[i];
     }
 
-    /** Queues a frame (caller holds the lock). {@code frame} is copied. */
-    void add(int to, MemorySegment frame, int length, MemorySegment body, long offset, long bodyLength, long notify) {
+    /** Queues a frame (caller holds the lock). {@code frame} is copied; returns the copy, which waits in the queue. */
+    MemorySegment add(int to, MemorySegment frame, int length, MemorySegment body, long offset, long bodyLength, long notify) {
         if (size == peer.length) {
             grow();
         }
@@ -115,6 +115,7 @@ final class Outbox {
         if (flusher != Thread.currentThread()) {
             othersAdded = true;
         }
+        return headerView[i];
     }
 
     private void grow() {

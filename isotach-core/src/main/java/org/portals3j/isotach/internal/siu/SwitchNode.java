@@ -512,8 +512,7 @@ public final class SwitchNode {
         }
         Frame.start(frame, Frame.CLOCK);
         ClockSection.clear(frame, Frame.O_CLOCK);
-        outbox.add(peer, frame, Frame.CLOCK_LENGTH, MemorySegment.NULL, 0, 0, NO_NOTIFY);
-        return outbox.pendingClock(peer);
+        return outbox.add(peer, frame, Frame.CLOCK_LENGTH, MemorySegment.NULL, 0, 0, NO_NOTIFY);
     }
 
     private void sendTokenLocked(int peer, long pulse, int bits, long effect) {

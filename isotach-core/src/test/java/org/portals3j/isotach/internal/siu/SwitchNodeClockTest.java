@@ -1,6 +1,8 @@
 package org.portals3j.isotach.internal.siu;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.portals3j.isotach.internal.siu.ClockFrames.mark;
+import static org.portals3j.isotach.internal.siu.ClockFrames.token;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -30,20 +32,6 @@ class SwitchNodeClockTest {
 
     private static SwitchNode node(OrderRecordingTransport t, IsotachConfig config, int hosts, int tm) {
         return new SwitchNode(t, config, hosts, tm, System::nanoTime);
-    }
-
-    private static MemorySegment token(long pulse) {
-        MemorySegment f = MemorySegment.ofArray(new byte[Frame.MAX_LENGTH]);
-        Frame.start(f, Frame.CLOCK);
-        ClockSection.addToken(f, Frame.O_CLOCK, pulse, 0, 0);
-        return f;
-    }
-
-    private static MemorySegment mark(long pulse) {
-        MemorySegment f = MemorySegment.ofArray(new byte[Frame.MAX_LENGTH]);
-        Frame.start(f, Frame.CLOCK);
-        ClockSection.addMark(f, Frame.O_CLOCK, pulse, pulse + 1);
-        return f;
     }
 
     /** A one-packet isochron stamped {@code ts} whose clock section carries the sender's mark ahead. */
@@ -82,7 +70,7 @@ class SwitchNodeClockTest {
     void anIsochronCarriesItsSendersMarkAheadAndWakeUpInTheSameFrame() {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 2); // host 1; the TM runs on host 0
         SwitchNode n = node(t, 2, 0);
-        n.onClock(0, token(0));
+        n.onClock(0, token(0, 0, 0));
         int before = t.sent().size();
         ship(n, 0);
         List<Sent> after = t.sent().subList(before, t.sent().size());
@@ -101,11 +89,11 @@ class SwitchNodeClockTest {
     void anSiuMarksAtMostOnePulseAheadOfItsLastToken() {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
         SwitchNode n = node(t, 2, 0);
-        n.onClock(0, token(0));
+        n.onClock(0, token(0, 0, 0));
         ship(n, 0); // T_cur 0: stamped 1, marks 0 ahead
         ship(n, 0); // T_cur 1 (ahead): stamped 2, no second mark ahead
         ship(n, 0);
-        n.onClock(0, token(1)); // the token catches up
+        n.onClock(0, token(1, 0, 0)); // the token catches up
         ship(n, 0); // T_cur 1 again equals the token: stamped 2 and may mark 1 ahead
         ship(n, 0); // T_cur 2: stamped 3
         List<Sent> isos = t.sent(Frame.ISO);
@@ -121,7 +109,7 @@ class SwitchNodeClockTest {
         OrderRecordingTransport t = new OrderRecordingTransport(2, 3);
         SwitchNode n = node(t, 3, 0);
         for (long p = 0; p <= 2; p++) {
-            n.onClock(0, token(p));
+            n.onClock(0, token(p, 0, 0));
         }
         n.onClock(0, mark(1));
         n.onClock(1, mark(0));
@@ -179,9 +167,9 @@ class SwitchNodeClockTest {
     void clockItemsFromTheWrongSenderOrWithUnknownFlagsAreDroppedAndCounted() {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 3);
         SwitchNode n = node(t, 3, 0);
-        n.onClock(2, token(0)); // only the TM (host 0) issues tokens
+        n.onClock(2, token(0, 0, 0)); // only the TM (host 0) issues tokens
         assertThat(n.counters().get("siu.token")).isEqualTo(-1);
-        MemorySegment odd = token(0);
+        MemorySegment odd = token(0, 0, 0);
         Frame.u8(odd, Frame.O_CLOCK, 0x80 | ClockSection.HAS_TOKEN);
         n.onClock(0, odd);
         assertThat(n.counters().get("siu.token")).as("a section with unknown flags is not applied").isEqualTo(-1);
@@ -190,7 +178,7 @@ class SwitchNodeClockTest {
         ClockSection.addNeed(wake, Frame.O_CLOCK, 5);
         n.onClock(0, wake); // a wake-up for a rank that does not run the TM
         assertThat(n.counters().get("siu.drop.malformed")).isEqualTo(3);
-        n.onClock(0, token(0));
+        n.onClock(0, token(0, 0, 0));
         assertThat(n.counters().get("siu.token")).isEqualTo(0);
     }
 

@@ -1,6 +1,8 @@
 package org.portals3j.isotach.internal.siu;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.portals3j.isotach.internal.siu.ClockFrames.mark;
+import static org.portals3j.isotach.internal.siu.ClockFrames.token;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.foreign.MemorySegment;
@@ -13,7 +15,6 @@ import org.portals3j.isotach.IsoMessage;
 import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.IsotachFatalError;
 import org.portals3j.isotach.internal.siu.OrderRecordingTransport.Sent;
-import org.portals3j.isotach.internal.wire.ClockSection;
 import org.portals3j.isotach.internal.wire.Frame;
 
 /**
@@ -29,20 +30,6 @@ class SwitchNodeOrderTest {
 
     private static SwitchNode node(OrderRecordingTransport t, IsotachConfig config, int hosts, int tm) {
         return new SwitchNode(t, config, hosts, tm, System::nanoTime);
-    }
-
-    private static MemorySegment token(long pulse, int bits, long at) {
-        MemorySegment f = MemorySegment.ofArray(new byte[Frame.MAX_LENGTH]);
-        Frame.start(f, Frame.CLOCK);
-        ClockSection.addToken(f, Frame.O_CLOCK, pulse, bits, at);
-        return f;
-    }
-
-    private static MemorySegment mark(long pulse) {
-        MemorySegment f = MemorySegment.ofArray(new byte[Frame.MAX_LENGTH]);
-        Frame.start(f, Frame.CLOCK);
-        ClockSection.addMark(f, Frame.O_CLOCK, pulse, pulse + 1);
-        return f;
     }
 
     private static MemorySegment iso(long ts, int slot, int length) {

@@ -120,8 +120,11 @@ public final class SwitchNode {
     private final int[][] barrierParticipation;
     /** Per channel and host: bit i set when the host's i-th pending participation was the application's. */
     private final long[][] barrierReal;
-    /** Completions of executions only automatic participants joined: carried by the next token, not urgent. */
+    /** Completions of executions only automatic participants joined: not urgent (see {@link #lazyDueLocked}). */
     private int lazyBarrierBits;
+    /** When a token last carried lazy completions, and whether one ever did. */
+    private long lastLazyNanos;
+    private boolean lazyCarried;
     private long pulsesIssued;
     /** Set while the TM issues: its own SIU's mark must not re-enter it (the loop re-checks instead). */
     private boolean tmInside;
@@ -715,8 +718,8 @@ public final class SwitchNode {
     /**
      * Completes every barrier execution all live hosts have joined (contract item 9). Hosts that have not registered a
      * channel join every execution automatically (L473); an execution that only such hosts joined completes too (a
-     * host waiting to register needs it, digest §2.7 TRANSITION/READY), but lazily: its bit rides on whatever token
-     * comes next and does not make time advance faster, or unclaimed channels would keep the clock busy forever.
+     * host waiting to register needs it, digest §2.7 TRANSITION/READY), but lazily: its bit rides on a later token
+     * ({@link #lazyDueLocked}) and does not make time advance faster, or unclaimed channels would keep the clock busy.
      */
     private void tmCheckBarriersLocked() {
         for (int c = 0; c < 2; c++) {
@@ -752,6 +755,32 @@ public final class SwitchNode {
                 }
             }
         }
+    }
+
+    /**
+     * Whether the token being issued carries the pending lazy completions: at most once per idle tick, since every
+     * host re-joins an unclaimed channel at once (L473) and, carried by every token, that cycle would put a bs-marker
+     * per host on the wire every few pulses of a busy job; at once, though, when some host has already joined the
+     * channel's next execution (it waits behind this one), or when time runs free (idle tick 0).
+     */
+    private boolean lazyDueLocked(long now) {
+        if (lazyBarrierBits == 0) {
+            return false;
+        }
+        long tick = config.idleTickMicros() * 1000;
+        if (tick == 0 || !lazyCarried || now - lastLazyNanos >= tick) {
+            return true;
+        }
+        for (int c = 0; c < 2; c++) {
+            if ((lazyBarrierBits & (1 << c)) != 0) {
+                for (int h = 0; h < hosts; h++) {
+                    if (alive[h] && barrierParticipation[c][h] > 0) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     private void tmMaybeIssueLocked() {
@@ -796,10 +825,15 @@ public final class SwitchNode {
         long t = ++issued;
         pulsesIssued++;
         lastIssueNanos = nanoClock.getAsLong();
-        int bits = pendingSignalBits | pendingBarrierBits | lazyBarrierBits;
+        boolean lazy = lazyDueLocked(lastIssueNanos);
+        int bits = pendingSignalBits | pendingBarrierBits | (lazy ? lazyBarrierBits : 0);
         pendingSignalBits = 0;
         pendingBarrierBits = 0;
-        lazyBarrierBits = 0;
+        if (lazy) {
+            lazyBarrierBits = 0;
+            lastLazyNanos = lastIssueNanos;
+            lazyCarried = true;
+        }
         long at = t + diameter;
         if (bits != 0) {
             tmNeed = Math.max(tmNeed, at);

@@ -163,6 +163,67 @@ class SwitchNodeClockTest {
         assertThat(marks).as("each token's mark rides behind it").containsExactly(0L, 1L, 2L);
     }
 
+    /** An automatic participation in barrier channel 1, as a host sends it to the TM. */
+    private static MemorySegment automaticBarrier1() {
+        MemorySegment f = MemorySegment.ofArray(new byte[Frame.MAX_LENGTH]);
+        Frame.start(f, Frame.BS);
+        Frame.u8(f, Frame.O_BYTE2, 0x02);
+        Frame.u8(f, Frame.O_BYTE3, 37);
+        Frame.i32(f, Frame.O_INT4, Frame.BS_AUTOMATIC);
+        return f;
+    }
+
+    /** The effect bits of every token host 0's TM sent to host 1 after frame {@code from}, in order. */
+    private static List<Integer> tokenBitsToHost1(OrderRecordingTransport t, int from) {
+        List<Integer> out = new ArrayList<>();
+        List<Sent> all = t.sent();
+        for (Sent s : all.subList(from, all.size())) {
+            long at = Frame.clockOffset(s.kind());
+            if (s.peer() == 1 && at >= 0 && (ClockSection.flags(s.segment(), at) & ClockSection.HAS_TOKEN) != 0) {
+                out.add(ClockSection.tokenBits(s.segment(), at));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void anExecutionOnlyAutomaticParticipantsJoinedWaitsForAnIdleTickUnlessSomeoneHasJoinedTheNextOne() {
+        long[] now = {0};
+        OrderRecordingTransport t = new OrderRecordingTransport(0, 2); // host 0 runs the TM
+        SwitchNode n = new SwitchNode(t, IsotachConfig.builder().idleTickMicros(1000).build(), 2, 0, () -> now[0]);
+        n.startClock();
+        n.onClock(1, mark(-1));
+        // First execution: both hosts join automatically; the first lazy completion goes out with the next token.
+        n.shipBsMarker(0x02, 37, true);
+        n.onBs(1, automaticBarrier1());
+        int from = t.sent().size();
+        ship(n, 1);
+        assertThat(tokenBitsToHost1(t, from)).as("tokens issued for the isochron").first().isEqualTo(0x02);
+        // Both re-join at once (the report's rule, L473). Busy tokens within the idle tick do not carry it ...
+        n.shipBsMarker(0x02, 37, true);
+        n.onBs(1, automaticBarrier1());
+        now[0] += 100_000; // 100 us
+        n.onClock(1, mark(0));
+        from = t.sent().size();
+        ship(n, 1);
+        assertThat(tokenBitsToHost1(t, from)).as("busy tokens 100 us later").isNotEmpty().containsOnly(0);
+        // ... but once a host has joined the next execution, the held completion goes with the very next token.
+        n.shipBsMarker(0x02, 37, true);
+        now[0] += 100_000;
+        n.onClock(1, mark(1));
+        from = t.sent().size();
+        ship(n, 1);
+        assertThat(tokenBitsToHost1(t, from)).first().isEqualTo(0x02);
+        // And with nobody waiting, an idle tick later at the latest.
+        n.onBs(1, automaticBarrier1()); // completes the execution host 0 joined: held again
+        from = t.sent().size();
+        n.onClock(1, mark(2));
+        assertThat(tokenBitsToHost1(t, from)).as("before the idle tick is up").isEmpty();
+        now[0] += 1_000_000;
+        n.tick();
+        assertThat(tokenBitsToHost1(t, from)).as("the idle tick's token").first().isEqualTo(0x02);
+    }
+
     @Test
     void clockItemsFromTheWrongSenderOrWithUnknownFlagsAreDroppedAndCounted() {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 3);

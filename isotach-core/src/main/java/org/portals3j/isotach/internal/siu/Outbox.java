@@ -35,10 +35,32 @@ final class Outbox {
      * Enough for every exchange that ends (a pulse's tokens and marks end once no host needs time); a bound for the
      * one that does not (time advancing with nothing to wait for, idle tick 0).
      */
-    private static final int OWN_FRAMES_PER_FLUSH = 4096;
+    static final int OWN_FRAMES_PER_FLUSH = 4096;
+
+    /** Fills the cache line in front of {@link LeftoverValue#leftover}. */
+    static class LeftoverPadding {
+        /** Takes the 4 bytes after the object header, where HotSpot would otherwise put the flag. */
+        int gap;
+        long p0, p1, p2, p3, p4, p5, p6, p7;
+    }
+
+    /** The flag after the padding (superclass fields are laid out first). */
+    static class LeftoverValue extends LeftoverPadding {
+        volatile boolean leftover;
+    }
+
+    /**
+     * Whether frames were left queued with nobody to send them (see {@link #flushLeftover}). The host thread reads it
+     * on every poll while other threads send through this outbox: alone on its cache line, the reads cost nothing
+     * until it changes, where reading the queue's own fields made every frame another thread queued a cache miss.
+     */
+    static final class LeftoverFlag extends LeftoverValue {
+        long q0, q1, q2, q3, q4, q5, q6, q7;
+    }
 
     private final Transport transport;
     private final Object lock;
+    private final LeftoverFlag leftover = new LeftoverFlag();
     private int[] peer;
     private byte[][] header;
     private int[] headerLength;
@@ -61,8 +83,16 @@ final class Outbox {
     private volatile @org.checkerframework.checker.nullness.qual.Nullable Thread flusher;
     /** Whether a thread other than the flusher queued frames while it held the flag (guarded by lock). */
     private boolean othersAdded;
-    private final byte[] scratch = new byte[Frame.MAX_LENGTH];
-    private final MemorySegment scratchSegment = MemorySegment.ofArray(scratch);
+    /** Frames a flusher takes out of the queue under one acquisition of the lock, then sends without it. */
+    private static final int SEND_BATCH = 16;
+    private final int[] sendTo = new int[SEND_BATCH];
+    private final int[] sendLength = new int[SEND_BATCH];
+    private final byte[][] sendHeader = new byte[SEND_BATCH][Frame.MAX_LENGTH];
+    private final MemorySegment[] sendHeaderView = new MemorySegment[SEND_BATCH];
+    private final MemorySegment[] sendBody = new MemorySegment[SEND_BATCH];
+    private final long[] sendOffset = new long[SEND_BATCH];
+    private final long[] sendBodyLength = new long[SEND_BATCH];
+    private final long[] sendNotify = new long[SEND_BATCH];
 
     Outbox(Transport transport, Object lock, int capacity) {
         this.transport = transport;
@@ -78,6 +108,10 @@ final class Outbox {
         headerView = new MemorySegment[capacity];
         for (int i = 0; i < capacity; i++) {
             headerView[i] = MemorySegment.ofArray(header[i]);
+        }
+        for (int k = 0; k < SEND_BATCH; k++) {
+            sendHeaderView[k] = MemorySegment.ofArray(sendHeader[k]);
+            sendBody[k] = MemorySegment.NULL;
         }
         lastQueued = new long[transport.size()];
         java.util.Arrays.fill(lastQueued, -1);
@@ -162,8 +196,10 @@ final class Outbox {
      * <p>The flusher sends the frames queued when it started, and keeps going while other threads queue more (they
      * found the flag taken and count on it). Frames its own sends produced through inline delivery (an in-memory
      * transport runs the receiver's handler in the sender's thread) it sends up to {@link #OWN_FRAMES_PER_FLUSH}, then
-     * leaves for the next flush, which every poll and every arriving frame makes: with logical time advancing for ever
-     * the exchange of tokens and marks never ends, and the thread would never return to its application.
+     * leaves for the next flush, which the host's next poll ({@link #flushLeftover}) or the next arriving frame makes:
+     * with logical time advancing for ever the exchange of tokens and marks never ends, and the thread would never
+     * return to its application. Frames leave the queue up to {@link #SEND_BATCH} at a time under one acquisition of
+     * the switch node's lock, which the transport side contends for with the host thread.
      */
     void flush() {
         if (size == 0) {
@@ -173,22 +209,15 @@ final class Outbox {
             return;
         }
         flusher = Thread.currentThread();
+        boolean flagHeld = true;
+        boolean stranded = false;
         int ownBudget = OWN_FRAMES_PER_FLUSH;
+        int batch = -1;
         try {
-            int batch;
-            synchronized (lock) {
-                batch = size;
-                othersAdded = false;
-            }
             while (true) {
-                int to;
-                int length;
-                MemorySegment body;
-                long offset;
-                long bodyLength;
-                long notify;
+                int n;
                 synchronized (lock) {
-                    if (batch == 0 && othersAdded) {
+                    if (batch < 0 || (batch == 0 && othersAdded)) {
                         batch = size;
                         othersAdded = false;
                     } else if (batch == 0 && size > 0 && ownBudget > 0) {
@@ -197,39 +226,62 @@ final class Outbox {
                         batch = Math.min(size, ownBudget);
                         ownBudget -= batch;
                     }
-                    if (batch == 0 || size == 0) {
+                    n = Math.min(Math.min(batch, size), SEND_BATCH);
+                    if (n == 0) {
+                        // Let go under the lock: a thread queuing after this finds the flag free and flushes itself;
+                        // one that queued before set othersAdded, seen above.
+                        stranded = size > 0;
+                        flusher = null;
+                        FLUSHING.setRelease(this, 0);
+                        flagHeld = false;
                         break;
                     }
-                    int i = head;
-                    to = peer[i];
-                    length = headerLength[i];
-                    System.arraycopy(header[i], 0, scratch, 0, length);
-                    body = payload[i];
-                    offset = payloadOffset[i];
-                    bodyLength = payloadLength[i];
-                    notify = token[i];
-                    payload[i] = MemorySegment.NULL;
-                    head = (head + 1) % peer.length;
-                    dequeued++;
-                    size--;
-                    batch--;
+                    for (int k = 0; k < n; k++) {
+                        int i = head;
+                        sendTo[k] = peer[i];
+                        sendLength[k] = headerLength[i];
+                        System.arraycopy(header[i], 0, sendHeader[k], 0, headerLength[i]);
+                        sendBody[k] = payload[i];
+                        sendOffset[k] = payloadOffset[i];
+                        sendBodyLength[k] = payloadLength[i];
+                        sendNotify[k] = token[i];
+                        payload[i] = MemorySegment.NULL;
+                        head = (head + 1) % peer.length;
+                        dequeued++;
+                        size--;
+                    }
+                    batch -= n;
                 }
-                try {
-                    transport.send(to, scratchSegment, length, body, offset, bodyLength, notify);
-                } catch (IllegalStateException closed) {
-                    return; // the endpoint closed under us (shutdown): nothing more can be sent
+                for (int k = 0; k < n; k++) {
+                    MemorySegment body = sendBody[k];
+                    sendBody[k] = MemorySegment.NULL;
+                    try {
+                        transport.send(sendTo[k], sendHeaderView[k], sendLength[k], body, sendOffset[k],
+                                sendBodyLength[k], sendNotify[k]);
+                    } catch (IllegalStateException closed) {
+                        return; // the endpoint closed under us (shutdown): nothing more can be sent
+                    }
                 }
             }
         } finally {
-            flusher = null;
-            FLUSHING.setRelease(this, 0);
+            if (flagHeld) {
+                flusher = null;
+                FLUSHING.setRelease(this, 0);
+            }
         }
-        // A thread may have queued between our last look and the release, and found the flag taken.
-        boolean more;
-        synchronized (lock) {
-            more = othersAdded && size > 0;
+        if (stranded) {
+            leftover.leftover = true; // our own budget ran out: the next poll sends the rest
         }
-        if (more) {
+    }
+
+    /**
+     * The host's poll: sends what a flusher left when its budget for frames its own inline deliveries produced ran
+     * out (every other frame is sent by the thread that queued it, or by the flusher it found busy). Reads one flag
+     * that changes only then.
+     */
+    void flushLeftover() {
+        if (leftover.leftover) {
+            leftover.leftover = false;
             flush();
         }
     }

@@ -334,8 +334,10 @@ public final class SwitchNode {
             synchronized (lock) {
                 tmMaybeIssueLocked();
             }
+            outbox.flush();
+        } else {
+            outbox.flushLeftover();
         }
-        outbox.flush();
     }
 
     /** Starts the clock (the TM issues TOKEN(0)); a no-op on other ranks. */

@@ -74,10 +74,23 @@ final class OrderRecordingTransport implements Transport {
     public void start(MessageHandler handler) {
     }
 
+    /** Runs after each recorded send, in the sender's thread, as an inline delivery would (null: nothing). */
+    private volatile java.util.function.@org.checkerframework.checker.nullness.qual.Nullable IntConsumer afterSend;
+
+    void afterSend(java.util.function.IntConsumer action) {
+        afterSend = action;
+    }
+
     @Override
-    public synchronized void send(int peer, MemorySegment header, int headerLength, MemorySegment payload,
-                                  long payloadOffset, long payloadLength, long token) {
-        sent.add(new Sent(peer, header.asSlice(0, headerLength).toArray(ValueLayout.JAVA_BYTE), payloadLength));
+    public void send(int peer, MemorySegment header, int headerLength, MemorySegment payload,
+                     long payloadOffset, long payloadLength, long token) {
+        synchronized (this) {
+            sent.add(new Sent(peer, header.asSlice(0, headerLength).toArray(ValueLayout.JAVA_BYTE), payloadLength));
+        }
+        java.util.function.IntConsumer action = afterSend;
+        if (action != null) {
+            action.accept(peer);
+        }
     }
 
     @Override

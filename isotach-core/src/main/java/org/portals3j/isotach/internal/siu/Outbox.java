@@ -5,6 +5,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import org.portals3j.isotach.internal.wire.Frame;
 import org.portals3j.transport.Transport;
+import org.portals3j.transport.internal.PaddedInt;
 
 /**
  * The switch node's outgoing frames, in the order its state machine produced them. Frames are queued while
@@ -37,30 +38,14 @@ final class Outbox {
      */
     static final int OWN_FRAMES_PER_FLUSH = 4096;
 
-    /** Fills the cache line in front of {@link LeftoverValue#leftover}. */
-    static class LeftoverPadding {
-        /** Takes the 4 bytes after the object header, where HotSpot would otherwise put the flag. */
-        int gap;
-        long p0, p1, p2, p3, p4, p5, p6, p7;
-    }
-
-    /** The flag after the padding (superclass fields are laid out first). */
-    static class LeftoverValue extends LeftoverPadding {
-        volatile boolean leftover;
-    }
-
-    /**
-     * Whether frames were left queued with nobody to send them (see {@link #flushLeftover}). The host thread reads it
-     * on every poll while other threads send through this outbox: alone on its cache line, the reads cost nothing
-     * until it changes, where reading the queue's own fields made every frame another thread queued a cache miss.
-     */
-    static final class LeftoverFlag extends LeftoverValue {
-        long q0, q1, q2, q3, q4, q5, q6, q7;
-    }
-
     private final Transport transport;
     private final Object lock;
-    private final LeftoverFlag leftover = new LeftoverFlag();
+    /**
+     * 1 when frames were left queued with nobody to send them (see {@link #flushLeftover}). The host thread reads it on
+     * every poll while other threads send through this outbox: alone on its cache line, the reads cost nothing until
+     * it changes, where reading the queue's own fields made every frame another thread queued a cache miss.
+     */
+    private final PaddedInt leftover = new PaddedInt();
     private int[] peer;
     private byte[][] header;
     private int[] headerLength;
@@ -270,7 +255,7 @@ final class Outbox {
             }
         }
         if (stranded) {
-            leftover.leftover = true; // our own budget ran out: the next poll sends the rest
+            leftover.setVolatile(1); // our own budget ran out: the next poll sends the rest
         }
     }
 
@@ -280,8 +265,8 @@ final class Outbox {
      * that changes only then.
      */
     void flushLeftover() {
-        if (leftover.leftover) {
-            leftover.leftover = false;
+        if (leftover.get() != 0) {
+            leftover.setVolatile(0);
             flush();
         }
     }

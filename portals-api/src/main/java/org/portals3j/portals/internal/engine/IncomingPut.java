@@ -1,6 +1,7 @@
 package org.portals3j.portals.internal.engine;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
  * A put request between its two receive phases: matched and started (PUT_START posted), its payload

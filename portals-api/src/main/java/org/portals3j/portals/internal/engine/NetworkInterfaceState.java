@@ -12,6 +12,7 @@ import org.portals3j.portals.NiLimits;
 import org.portals3j.portals.StatusRegister;
 import org.portals3j.portals.Unlink;
 import org.portals3j.portals.internal.wire.MessageHeader;
+import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
  * One network interface of a process (L2722): its Portal table, access control table, objects, status

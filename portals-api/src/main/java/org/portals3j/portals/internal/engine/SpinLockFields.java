@@ -1,6 +1,7 @@
 package org.portals3j.portals.internal.engine;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.transport.internal.CacheLinePadding;
 
 /** Padding, then the lock word and its holder (superclass fields are laid out first). */
 abstract class SpinLockFields extends CacheLinePadding {

@@ -1,6 +1,7 @@
 package org.portals3j.portals.internal.engine;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
  * Waiters handed an event under the engine lock, to be woken once it is released ({@link #add} under

@@ -1,12 +1,11 @@
 package org.portals3j.transport.inmem;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.Deposit;
 import org.portals3j.transport.MessageHandler;
 import org.portals3j.transport.Transport;
+import org.portals3j.transport.internal.PaddedInt;
 
 /**
  * One rank's endpoint. See the package documentation for how delivery works.
@@ -18,39 +17,11 @@ final class InMemoryEndpoint implements Transport {
     static final int MAX_HEADER = 256;
 
     private static final System.Logger LOG = System.getLogger(InMemoryEndpoint.class.getName());
-    private static final VarHandle DRAINING;
-
-    static {
-        try {
-            DRAINING = MethodHandles.lookup().findVarHandle(DrainFlagValue.class, "draining", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     /**
-     * The drain flag, written by every thread that delivers to this endpoint; padded so it does not
-     * share a cache line with the fields the endpoint's own rank reads on each send.
+     * The drain flag, written by every thread that delivers to this endpoint; padded so it does not share a cache
+     * line with the fields the endpoint's own rank reads on each send.
      */
-    static class DrainFlagPadding {
-        /** Takes the 4 bytes after the object header, where HotSpot would otherwise put the flag. */
-        int gap;
-        long p0, p1, p2, p3, p4, p5, p6, p7;
-    }
-
-    /** The flag after the padding (superclass fields are laid out first). */
-    static class DrainFlagValue extends DrainFlagPadding {
-        volatile int draining;
-    }
-
-    /**
-     * Then padding again, in a class of its own: declared beside the flag, HotSpot would lay the longs
-     * out first and the flag after them, against the next object.
-     */
-    static final class DrainFlag extends DrainFlagValue {
-        long q0, q1, q2, q3, q4, q5, q6, q7;
-    }
-
+    private final PaddedInt drain = new PaddedInt();
     private final InMemoryFabric fabric;
     private final int rank;
     private final Deposit[] deposits;
@@ -63,7 +34,6 @@ final class InMemoryEndpoint implements Transport {
     private @Nullable Envelope free;
     private volatile @Nullable MessageHandler handler;
     private volatile boolean closed;
-    private final DrainFlag drain = new DrainFlag();
 
     InMemoryEndpoint(InMemoryFabric fabric, int rank) {
         this.fabric = fabric;
@@ -140,7 +110,7 @@ final class InMemoryEndpoint implements Transport {
                     target.enqueue(rank, this, header, headerLength, payload, payloadOffset, payloadLength, token);
                 }
             } catch (RuntimeException | Error e) {
-                DRAINING.setRelease(target.drain, 0); // a flag left set would stall the target forever
+                target.drain.setRelease(0); // a flag left set would stall the target forever
                 throw e;
             }
             target.drainAndRelease();
@@ -174,7 +144,7 @@ final class InMemoryEndpoint implements Transport {
                 recycle(e);
             }
         } finally {
-            DRAINING.setRelease(drain, 0);
+            drain.setRelease(0);
         }
         for (int r = 0; r < fabric.size(); r++) {
             InMemoryEndpoint other = fabric.endpoint(r);
@@ -187,7 +157,7 @@ final class InMemoryEndpoint implements Transport {
     // ---- delivery ---------------------------------------------------------------------------
 
     private boolean tryAcquireDrain() {
-        return DRAINING.compareAndSet(drain, 0, 1);
+        return drain.compareAndSet(0, 1);
     }
 
     private void tryDrain() {
@@ -214,7 +184,7 @@ final class InMemoryEndpoint implements Transport {
                 // release: the inboxEmpty() load below must not be reordered before it, or a sender that
                 // queued meanwhile and saw the flag still set would strand its message (Dekker's
                 // store-load pattern; x86 reorders a plain store with a later load).
-                DRAINING.setVolatile(drain, 0);
+                drain.setVolatile(0);
             }
         } while (handler != null && !closed && !inboxEmpty() && tryAcquireDrain());
     }

@@ -40,6 +40,8 @@ import org.portals3j.transport.Transports;
  * <li><b>Pulse rate</b>: 2, 4 and 8 hosts polled round-robin by one thread with {@code idleTickMicros = 0}
  *     (time advances as fast as the token window allows); logical-time ticks per second.</li>
  * <li><b>Distance and window</b>: Isotach 64-byte latency for logical distance 1, 2, 4 and token window 1, 2, 4, 8.</li>
+ * <li><b>Stamp batching</b>: 256-byte latency and throughput (with their ratios to noniso) for batching periods
+ *     0, 2, 5 and 8 us: what a streaming host gains and from where a ping-pong starts to pay.</li>
  * </ul>
  */
 public final class IsotachBench {
@@ -110,6 +112,16 @@ public final class IsotachBench {
                 out.printf(Locale.ROOT, "  %5.1fus", isoLatency(transport, c, 64, Math.max(50, iterations / 4)) / 1e3);
             }
             out.println();
+        }
+        out.println();
+        out.println("Stamp batching (IsotachConfig.stampBatchNanos): 256 B, ratios to noniso in the same round");
+        out.println("  period   half-RTT ratio   msg/s ratio");
+        for (long period : quick ? new long[] {0, 5000} : new long[] {0, 2000, 5000, 8000}) {
+            IsotachConfig c = IsotachConfig.builder().stampBatchNanos(period).build();
+            Pair lat = latency(transport, c, 256, iterations);
+            Pair thr = throughput(transport, c, 256, iterations * 5);
+            out.printf(Locale.ROOT, "  %4.1f us   %6.2f us %5.2fx   %7.0f %5.2fx%n", period / 1e3, lat.isotach() / 1e3,
+                    lat.ratio(), thr.isotach(), thr.ratio());
         }
     }
 

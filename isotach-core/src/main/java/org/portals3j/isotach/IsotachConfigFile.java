@@ -57,6 +57,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       {@code all} or ids separated by commas. Regions must not overlap. Any {@code shmem} line replaces the base
  *       configuration's regions.</li>
  *   <li>{@code set <name>=<value>}, each name at most once: {@code tokenWindow}, {@code idleTickMicros},
+ *       {@code stampBatchNanos},
  *       {@code maxPayload}, {@code mbmVersion}, {@code sendBufSize}, {@code isoSendBufSize}, {@code hitBufSize},
  *       {@code selfRefBufSize}, {@code nonisoSlotsPerPeer}, {@code isoCreditsPerPeer}, {@code creditThreshold},
  *       {@code isoCreditThreshold} (fractions), {@code maxSendAttempts}, {@code bucketSize}, {@code readCap},
@@ -489,6 +490,7 @@ public final class IsotachConfigFile {
         Map<String, Tunable> m = new LinkedHashMap<>();
         m.put("tokenWindow", new Tunable((s, b) -> b.tokenWindow(s.asInt()), "4"));
         m.put("idleTickMicros", new Tunable((s, b) -> b.idleTickMicros(s.asLong()), "1000"));
+        m.put("stampBatchNanos", new Tunable((s, b) -> b.stampBatchNanos(s.asLong()), "5000"));
         m.put("maxPayload", new Tunable((s, b) -> b.maxPayload(s.asInt()), "1024"));
         m.put("mbmVersion", new Tunable((s, b) -> b.mbmVersion(s.asInt()), "2"));
         m.put("sendBufSize", new Tunable((s, b) -> b.sendBufSize(s.asInt()), "1024"));

@@ -31,6 +31,12 @@ import org.portals3j.transport.Transport;
  *     for one hop, not three). An SIU is never more than this one pulse ahead of its last token: its stamps stay
  *     below {@code T' + diameter} for any token T' the TM issues later (items 8 and 9 hold unchanged) and within
  *     the horizon (item 4, hence {@code distance + window + 1 < 256}).</li>
+ * <li><b>Stamp batching.</b> An SIU marks ahead and asks the TM for time at most once per
+ *     {@link IsotachConfig#stampBatchNanos}; isochrons it stamps in between share the pulse after its last mark ahead,
+ *     and the time they need is asked for at the end of the period (the host's next poll, or with the marks of the
+ *     next token, whichever comes first). Without it a host streaming isochrons made every isochron a pulse of its
+ *     own, with its token, marks and end-of-pulse work at every host. A ping-pong asks once per round trip on each
+ *     side, so a period shorter than the round trip costs it nothing.</li>
  * <li><b>Completeness.</b> Host h's SIU closes pulse P (emits its EOP marker, item 5) once it has seen token P
  *     and {@code PULSE_MARK(P - d(s,h))} from every live sender s (d(h,h) = 1 for its own isochron markers):
  *     every later packet from s is stamped at least {@code T + 1 + d(s,h) > P}. Count and sort vector (sender
@@ -77,6 +83,10 @@ public final class SwitchNode {
     private long markedAhead = -1;
     /** The latest pulse an effect announced to this SIU is due at. */
     private long effectNeed = -1;
+    /** When this SIU last marked ahead or asked for time, whether it ever did, and whether an ask is owed. */
+    private long lastAskNanos;
+    private boolean askedEver;
+    private boolean askOwed;
     /** Per link: the isochron ({@link #stamped}) that last sent it a mark ahead, so each destination gets one. */
     private final long[] aheadSentFor;
     private final long[] effectPulse = new long[256];
@@ -230,6 +240,7 @@ public final class SwitchNode {
     }
 
     private void stampLocked() {
+        boolean ask = askDueLocked();
         long now = Math.max(tokenSeen, markedAhead);
         long ts = Math.max(now + pMaxDistance, lastTs);
         lastTs = ts;
@@ -251,7 +262,8 @@ public final class SwitchNode {
             pPayload[i] = MemorySegment.NULL;
             isoSent++;
         }
-        if (now == tokenSeen && tokenSeen >= 0) {
+        if (ask && now == tokenSeen && tokenSeen >= 0) {
+            askedLocked();
             // Marking ahead: behind this isochron's packets on each of its links (the receivers are the ones waiting).
             markedAhead = now + 1;
             for (int i = 0; i < pendingCount; i++) {
@@ -276,6 +288,11 @@ public final class SwitchNode {
         r.a = isoId;
         link.publish();
         if (ts > reportedNeed) {
+            if (!ask) {
+                askOwed = true; // stamp batching: asked for at the end of the period
+                return;
+            }
+            askedLocked();
             // Tell the TM at once that time must reach ts, rather than at its next idle tick.
             reportedNeed = ts;
             if (isTm) {
@@ -284,6 +301,39 @@ public final class SwitchNode {
             } else {
                 sendNeedLocked(tmRank, ts);
             }
+        }
+    }
+
+    /** Whether the stamp-batching period since the last ask is over. */
+    private boolean askDueLocked() {
+        long period = config.stampBatchNanos();
+        return period == 0 || !askedEver || nanoClock.getAsLong() - lastAskNanos >= period;
+    }
+
+    private void askedLocked() {
+        if (config.stampBatchNanos() > 0) {
+            lastAskNanos = nanoClock.getAsLong();
+            askedEver = true;
+        }
+    }
+
+    /** Asks for the time isochrons stamped during the last batching period need, once the period is over. */
+    private void askOwedLocked() {
+        if (!askOwed || !askDueLocked()) {
+            return;
+        }
+        askOwed = false;
+        long need = needLocked();
+        if (need <= reportedNeed) {
+            return;
+        }
+        askedLocked();
+        reportedNeed = need;
+        if (isTm) {
+            tmNeed = Math.max(tmNeed, need);
+            tmMaybeIssueLocked();
+        } else {
+            sendNeedLocked(tmRank, need);
         }
     }
 
@@ -332,10 +382,17 @@ public final class SwitchNode {
     public void tick() {
         if (isTm) {
             synchronized (lock) {
+                askOwedLocked();
                 tmMaybeIssueLocked();
             }
             outbox.flush();
         } else {
+            if (askOwed) { // written by this thread when it stamped; a stale read only defers the ask to the next poll
+                synchronized (lock) {
+                    askOwedLocked();
+                }
+                outbox.flush();
+            }
             outbox.flushLeftover();
         }
     }
@@ -572,6 +629,7 @@ public final class SwitchNode {
             } else {
                 sendNeedLocked(tmRank, need);
             }
+            askOwed = false; // the need just went with the marks
             markLocked(me, pulse - 1, pulse);
         }
     }

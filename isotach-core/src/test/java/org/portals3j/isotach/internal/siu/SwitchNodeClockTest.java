@@ -30,8 +30,9 @@ class SwitchNodeClockTest {
         return node(t, IsotachConfig.builder().idleTickMicros(NEVER_IDLE_MICROS).build(), hosts, tm);
     }
 
+    /** Without stamp batching unless the test asks for it: what a test stamps does not depend on timing. */
     private static SwitchNode node(OrderRecordingTransport t, IsotachConfig config, int hosts, int tm) {
-        return new SwitchNode(t, config, hosts, tm, System::nanoTime);
+        return new SwitchNode(t, config.toBuilder().stampBatchNanos(0).build(), hosts, tm, System::nanoTime);
     }
 
     /** A one-packet isochron stamped {@code ts} whose clock section carries the sender's mark ahead. */
@@ -100,6 +101,51 @@ class SwitchNodeClockTest {
         assertThat(isos).extracting(s -> s.i64(Frame.O_ISO_TS)).containsExactly(1L, 2L, 2L, 2L, 3L);
         assertThat(isos).extracting(s -> (flags(s) & ClockSection.HAS_MARK) != 0)
                 .as("which isochrons marked ahead").containsExactly(true, false, false, true, false);
+    }
+
+    @Test
+    void isochronsStampedWithinTheBatchingPeriodShareAPulseAndTheirTimeIsAskedForWhenItEnds() {
+        long[] now = {0};
+        OrderRecordingTransport t = new OrderRecordingTransport(1, 2); // host 1; the TM runs on host 0
+        IsotachConfig config = IsotachConfig.builder().idleTickMicros(NEVER_IDLE_MICROS).stampBatchNanos(4000).build();
+        SwitchNode n = new SwitchNode(t, config, 2, 0, () -> now[0]);
+        n.onClock(0, token(0, 0, 0));
+        ship(n, 0); // the first asks: marks 0 ahead, stamped 1, needs 1
+        now[0] += 1000;
+        ship(n, 0); // within the period: T_cur 1 (ahead), stamped 2, no mark ahead, no ask
+        now[0] += 1000;
+        ship(n, 0);
+        List<Sent> isos = t.sent(Frame.ISO);
+        assertThat(isos).extracting(s -> s.i64(Frame.O_ISO_TS)).containsExactly(1L, 2L, 2L);
+        assertThat(isos).extracting(SwitchNodeClockTest::flags)
+                .containsExactly(ClockSection.HAS_MARK | ClockSection.HAS_NEED, 0, 0);
+        int before = t.sent().size();
+        n.tick();
+        assertThat(t.sent()).as("a poll within the period asks for nothing").hasSize(before);
+        now[0] += 2000;
+        n.tick(); // the period is over: the pulse the batch was stamped into is asked for
+        List<Sent> after = t.sent().subList(before, t.sent().size());
+        assertThat(after).hasSize(1);
+        assertThat(flags(after.get(0))).isEqualTo(ClockSection.HAS_NEED);
+        assertThat(ClockSection.needOf(after.get(0).segment(), Frame.O_CLOCK)).isEqualTo(2);
+    }
+
+    @Test
+    void aTokenSettlesAnOwedAskWithItsMarks() {
+        long[] now = {0};
+        OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
+        IsotachConfig config = IsotachConfig.builder().idleTickMicros(NEVER_IDLE_MICROS).stampBatchNanos(4000).build();
+        SwitchNode n = new SwitchNode(t, config, 2, 0, () -> now[0]);
+        n.onClock(0, token(0, 0, 0));
+        ship(n, 0);
+        ship(n, 0); // owes the ask for pulse 2
+        n.onClock(0, token(1, 0, 0)); // its marks carry the need
+        Sent last = t.sent().get(t.sent().size() - 1);
+        assertThat(ClockSection.needOf(last.segment(), Frame.clockOffset(last.kind()))).isEqualTo(2);
+        int before = t.sent().size();
+        now[0] += 10_000;
+        n.tick();
+        assertThat(t.sent()).as("nothing owed any more").hasSize(before);
     }
 
     @Test
@@ -190,7 +236,8 @@ class SwitchNodeClockTest {
     void anExecutionOnlyAutomaticParticipantsJoinedWaitsForAnIdleTickUnlessSomeoneHasJoinedTheNextOne() {
         long[] now = {0};
         OrderRecordingTransport t = new OrderRecordingTransport(0, 2); // host 0 runs the TM
-        SwitchNode n = new SwitchNode(t, IsotachConfig.builder().idleTickMicros(1000).build(), 2, 0, () -> now[0]);
+        SwitchNode n = new SwitchNode(t, IsotachConfig.builder().idleTickMicros(1000).stampBatchNanos(0).build(), 2, 0,
+                () -> now[0]);
         n.startClock();
         n.onClock(1, mark(-1));
         // First execution: both hosts join automatically; the first lazy completion goes out with the next token.

@@ -28,8 +28,9 @@ class SwitchNodeOrderTest {
     private static final int ISO_MBM = 0x10;
     private static final int SOI = Frame.PREFIX_SOI;
 
+    /** Every isochron marks ahead and asks for time (no stamp batching): what a test stamps does not depend on timing. */
     private static SwitchNode node(OrderRecordingTransport t, IsotachConfig config, int hosts, int tm) {
-        return new SwitchNode(t, config, hosts, tm, System::nanoTime);
+        return new SwitchNode(t, config.toBuilder().stampBatchNanos(0).build(), hosts, tm, System::nanoTime);
     }
 
     private static MemorySegment iso(long ts, int slot, int length) {

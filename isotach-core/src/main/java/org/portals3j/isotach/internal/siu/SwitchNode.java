@@ -292,15 +292,8 @@ public final class SwitchNode {
                 askOwed = true; // stamp batching: asked for at the end of the period
                 return;
             }
-            askedLocked();
             // Tell the TM at once that time must reach ts, rather than at its next idle tick.
-            reportedNeed = ts;
-            if (isTm) {
-                tmNeed = Math.max(tmNeed, ts);
-                tmMaybeIssueLocked();
-            } else {
-                sendNeedLocked(tmRank, ts);
-            }
+            askLocked(ts);
         }
     }
 
@@ -324,9 +317,13 @@ public final class SwitchNode {
         }
         askOwed = false;
         long need = needLocked();
-        if (need <= reportedNeed) {
-            return;
+        if (need > reportedNeed) {
+            askLocked(need);
         }
+    }
+
+    /** Asks the TM for time to reach {@code need} (a wake-up; the TM's own host tells it directly). */
+    private void askLocked(long need) {
         askedLocked();
         reportedNeed = need;
         if (isTm) {

@@ -123,7 +123,7 @@ final class Outbox {
         }
         int i = (head + size) % peer.length;
         peer[i] = to;
-        MemorySegment.copy(frame, 0, MemorySegment.ofArray(header[i]), 0, length);
+        MemorySegment.copy(frame, 0, headerView[i], 0, length);
         headerLength[i] = length;
         payload[i] = body;
         payloadOffset[i] = offset;

@@ -477,16 +477,22 @@ public final class UdpEndpoint implements Transport {
         if (m == null) {
             return;
         }
-        ByteBuffer b = p.sendBuffer;
         boolean first = (slot.flags & DatagramHeader.FLAG_FIRST) != 0;
         int headerPart = first ? m.headerLength : 0;
-        if (first) {
-            MemorySegment.copy(m.header, 0, p.sendSegment, DatagramHeader.LENGTH, headerPart);
-        }
         int dataPart = slot.fragmentLength;
+        ByteBuffer b = p.sendBuffer;
+        MemorySegment bs = p.sendSegment;
+        if (DatagramHeader.LENGTH + headerPart + dataPart > Peer.BULK_ABOVE && p.bulkSendBuffer != null
+                && p.bulkSendSegment != null) {
+            b = p.bulkSendBuffer;
+            bs = p.bulkSendSegment;
+        }
+        if (first) {
+            MemorySegment.copy(m.header, 0, bs, DatagramHeader.LENGTH, headerPart);
+        }
         if (!m.failed && dataPart > 0) {
             try {
-                MemorySegment.copy(m.payload, m.payloadOffset + slot.fragmentOffset, p.sendSegment,
+                MemorySegment.copy(m.payload, m.payloadOffset + slot.fragmentOffset, bs,
                         DatagramHeader.LENGTH + headerPart, dataPart);
             } catch (IllegalStateException | WrongThreadException | IndexOutOfBoundsException e) {
                 m.failed = true; // the payload's memory went away (its arena was closed)

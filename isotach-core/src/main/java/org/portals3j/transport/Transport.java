@@ -75,6 +75,16 @@ public interface Transport extends AutoCloseable {
     }
 
     /**
+     * Says that the calling thread, which has been calling {@link #poll}, stops doing so for a while (it
+     * is about to park). A transport that leaves its receive path to polling threads can take it back at
+     * once, rather than when it notices that nobody polls any more: noticing means waking up now and
+     * then to look, which costs the spinning threads of a 2-core machine their core. Other threads may
+     * still poll. The default does nothing.
+     */
+    default void pollingStopped() {
+    }
+
+    /**
      * Whether {@code peer} is believed alive (false once {@link MessageHandler#onPeerFailure} reported it).
      * For this endpoint's own rank: whether the endpoint is open.
      */

@@ -835,6 +835,9 @@ public final class PortalsEngine implements MessageHandler {
             // Threads that may park leave the network to the transport's own thread, which blocks on the
             // socket and wakes this one; spinning and yielding threads keep taking it themselves.
             boolean polling = mode == IdleMode.SPIN || mode == IdleMode.YIELD;
+            if (mode == IdleMode.BACKOFF) {
+                t.pollingStopped(); // it polled while it spun
+            }
             while (!w.ended(ticket)) {
                 if (polling && t.poll()) {
                     idle.reset();
@@ -937,6 +940,9 @@ public final class PortalsEngine implements MessageHandler {
             }
             idle.reset();
             boolean polling = config.idle() == IdleMode.SPIN || config.idle() == IdleMode.YIELD;
+            if (config.idle() == IdleMode.BACKOFF) {
+                t.pollingStopped(); // it polled while it spun
+            }
             while (true) {
                 if (w.signalled) {
                     w.signalled = false; // cleared before looking: a later event signals again

@@ -67,6 +67,48 @@ class UdpTransportContractTest {
         assertThat(b.completions).isEmpty();
     }
 
+    /**
+     * A thread that polled for long and then says it stops (as PtlEQWait does before it parks) hands the
+     * receive path back at once. Polling for 40 ms grows the protocol thread's grace to its 8 ms cap
+     * (PollHandover); without the hand-back, a message sent right after the last poll would wait ~8 ms for
+     * the protocol thread to look again.
+     */
+    @Test
+    void afterPollingStoppedTheProtocolThreadReceivesAtOnce() throws Exception {
+        List<Transport> t = jobs.open(Job.local(2), Map.of());
+        Recorder a = new Recorder();
+        Recorder b = new Recorder();
+        t.get(0).start(a);
+        t.get(1).start(b);
+        MemorySegment p = Recorder.payload(8, 1);
+        long[] delays = new long[5];
+        for (int trial = 0; trial < delays.length; trial++) {
+            long start = System.nanoTime();
+            boolean woken = false;
+            while (System.nanoTime() - start < 40_000_000L) {
+                t.get(1).poll();
+                if (!woken && System.nanoTime() - start > 1_000_000L) {
+                    // a datagram wakes the protocol thread from its socket wait: from then on it stays
+                    // away from the polled receive path and its grace grows
+                    t.get(0).send(1, Recorder.header(100 + trial), 16, p, 0, 8, 100 + trial);
+                    woken = true;
+                }
+            }
+            t.get(1).pollingStopped();
+            int before = b.messages.size();
+            long sent = System.nanoTime();
+            t.get(0).send(1, Recorder.header(trial), 16, p, 0, 8, trial);
+            while (b.messages.size() == before && System.nanoTime() - sent < 5_000_000_000L) {
+                Thread.sleep(0, 100_000);
+            }
+            delays[trial] = System.nanoTime() - sent;
+        }
+        assertThat(b.messages).hasSize(2 * delays.length);
+        java.util.Arrays.sort(delays);
+        assertThat(delays[delays.length / 2]).as("median delivery delay (ns), sorted: %s", java.util.Arrays.toString(delays))
+                .isLessThan(4_000_000L);
+    }
+
     @Test
     void bytesBeyondTheAcceptedLengthAreDiscardedAndDiscardedMessagesStillComplete() throws Exception {
         List<Transport> t = jobs.open(Job.local(2), Map.of());

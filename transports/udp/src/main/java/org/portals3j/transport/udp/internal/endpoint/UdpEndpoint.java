@@ -64,14 +64,6 @@ public final class UdpEndpoint implements Transport {
 
     /** Before blocking in the selector, the protocol thread polls this long (a reply is often this close). */
     static final long SPIN_NANOS = 50_000L;
-    /**
-     * While an application thread polled ({@link #poll}) this recently, the protocol thread leaves the
-     * socket to it and sleeps: two threads taking turns at one socket on two cores cost more than they
-     * save. When polling stops (a waiter has spun for milliseconds and now parks), the protocol thread
-     * takes over within this time. Measured: 100 us gave a 10.2 us small-message half round trip, 1 ms
-     * 8.1-9.5 us (fewer wake-ups of the protocol thread competing with the two spinning rank threads).
-     */
-    static final long POLL_GRACE_NANOS = 1_000_000L;
     /** Timers (retransmission, heartbeat, liveness) are looked at this often while busy. */
     static final long TIMER_PERIOD_NANOS = 100_000L;
     /** A standalone acknowledgement after this many unacknowledged data datagrams, even mid-burst. */
@@ -109,7 +101,8 @@ public final class UdpEndpoint implements Transport {
      */
     private final ReentrantLock progressLock = new ReentrantLock();
     /** When an application thread last called {@link #poll}. */
-    private volatile long lastPollNanos = System.nanoTime() - POLL_GRACE_NANOS;
+    /** When the protocol thread leaves the receive path to polling application threads. */
+    private final PollHandover handover = new PollHandover(System.nanoTime());
     /** Protocol thread: when the timers last ran; whether standalone acknowledgements are still due. */
     private long lastTimers;
     private boolean acksPending;
@@ -578,9 +571,9 @@ public final class UdpEndpoint implements Transport {
         IdleMode mode = config.idle();
         long lastProgress = System.nanoTime();
         while (running) {
-            long sincePoll = System.nanoTime() - lastPollNanos;
-            if (sincePoll < POLL_GRACE_NANOS) {
-                LockSupport.parkNanos(POLL_GRACE_NANOS - sincePoll); // an application thread is receiving
+            long keepAway = handover.keepAwayNanos(System.nanoTime());
+            if (keepAway > 0) {
+                LockSupport.parkNanos(keepAway); // an application thread is receiving
                 lastProgress = System.nanoTime();
                 continue;
             }
@@ -590,7 +583,7 @@ public final class UdpEndpoint implements Transport {
                 // window, and it is sending the datagrams that were waiting). Never queue behind it (its
                 // unlock would pay for waking this thread) and never spin beside it (on 2 cores that
                 // takes the core it needs): look again a little later.
-                LockSupport.parkNanos(POLL_GRACE_NANOS / 10);
+                LockSupport.parkNanos(PollHandover.MIN_GRACE_NANOS / 10);
                 continue;
             }
             try {
@@ -628,6 +621,16 @@ public final class UdpEndpoint implements Transport {
         }
     }
 
+    /** The protocol thread takes the receive path back now rather than after its grace ({@link PollHandover}). */
+    @Override
+    public void pollingStopped() {
+        handover.stopped(System.nanoTime());
+        Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
     /**
      * Lets the calling application thread run the receive path (see {@link Transport#poll}); does nothing
      * when the protocol thread or another poller is running it, or when called from inside a handler.
@@ -638,7 +641,7 @@ public final class UdpEndpoint implements Transport {
         if (h == null || !running || progressLock.isHeldByCurrentThread()) {
             return false;
         }
-        lastPollNanos = System.nanoTime();
+        handover.polled(System.nanoTime());
         if (!progressLock.tryLock()) {
             return false;
         }

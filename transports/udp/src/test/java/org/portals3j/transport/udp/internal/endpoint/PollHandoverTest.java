@@ -1,0 +1,88 @@
+package org.portals3j.transport.udp.internal.endpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.portals3j.transport.udp.internal.endpoint.PollHandover.MAX_GRACE_NANOS;
+import static org.portals3j.transport.udp.internal.endpoint.PollHandover.MIN_GRACE_NANOS;
+
+import org.junit.jupiter.api.Test;
+
+/** When the protocol thread takes the receive path back from polling threads, on an injected clock. */
+class PollHandoverTest {
+    private static final long MS = 1_000_000L;
+
+    @Test
+    void withNobodyPollingTheProtocolThreadKeepsTheReceivePath() {
+        PollHandover h = new PollHandover(0);
+        assertThat(h.keepAwayNanos(0)).isZero();
+        assertThat(h.keepAwayNanos(5 * MS)).isZero();
+    }
+
+    @Test
+    void aPollKeepsTheProtocolThreadAwayForTheGraceCountedFromThePoll() {
+        PollHandover h = new PollHandover(0);
+        h.polled(10 * MS);
+        assertThat(h.keepAwayNanos(10 * MS + 200_000)).isEqualTo(MIN_GRACE_NANOS - 200_000);
+        assertThat(h.keepAwayNanos(11 * MS)).as("no poll since: the grace has run out").isZero();
+    }
+
+    @Test
+    void theGraceDoublesEachTimeTheProtocolThreadFindsPollingGoingOnUpToTheCap() {
+        PollHandover h = new PollHandover(0);
+        long now = 0;
+        h.polled(now);
+        long away = h.keepAwayNanos(now);
+        assertThat(away).isEqualTo(MIN_GRACE_NANOS);
+        long[] expected = {2 * MS, 4 * MS, 8 * MS, 8 * MS, 8 * MS};
+        for (long grace : expected) {
+            now += away;
+            h.polled(now - 1_000); // a poll a microsecond before it looks again
+            away = h.keepAwayNanos(now);
+            assertThat(h.graceNanos()).isEqualTo(grace);
+            assertThat(away).isEqualTo(grace - 1_000);
+        }
+        assertThat(MAX_GRACE_NANOS).as("below the smallest retransmission timeout, 10 ms").isLessThan(10 * MS);
+    }
+
+    @Test
+    void aLookWithoutANewPollDoesNotGrowTheGrace() {
+        PollHandover h = new PollHandover(0);
+        h.polled(0);
+        h.keepAwayNanos(100_000);
+        h.keepAwayNanos(300_000); // woken early (an unpark for something else): nobody polled since
+        assertThat(h.graceNanos()).isEqualTo(MIN_GRACE_NANOS);
+    }
+
+    @Test
+    void aStopNobodyAnnouncedIsNoticedWithinTheGraceAndResetsIt() {
+        PollHandover h = new PollHandover(0);
+        long now = 0;
+        for (int i = 0; i < 6; i++) { // continuous polling: the grace reaches the cap
+            h.polled(now);
+            now += h.keepAwayNanos(now);
+        }
+        assertThat(h.graceNanos()).isEqualTo(MAX_GRACE_NANOS);
+        long lastPoll = now - 1;
+        h.polled(lastPoll); // and then the thread returns from its wait and computes
+        long away = h.keepAwayNanos(now);
+        assertThat(away).isPositive();
+        now += away;
+        assertThat(now - lastPoll).isLessThanOrEqualTo(MAX_GRACE_NANOS);
+        assertThat(h.keepAwayNanos(now)).isZero();
+        assertThat(h.graceNanos()).isEqualTo(MIN_GRACE_NANOS);
+    }
+
+    @Test
+    void anAnnouncedStopHandsTheReceivePathBackAtOnceWhateverTheGrace() {
+        PollHandover h = new PollHandover(0);
+        long now = 0;
+        for (int i = 0; i < 6; i++) {
+            h.polled(now);
+            now += h.keepAwayNanos(now);
+        }
+        h.polled(now);
+        assertThat(h.keepAwayNanos(now)).isPositive();
+        h.stopped(now + 10);
+        assertThat(h.keepAwayNanos(now + 20)).isZero();
+        assertThat(h.graceNanos()).isEqualTo(MIN_GRACE_NANOS);
+    }
+}

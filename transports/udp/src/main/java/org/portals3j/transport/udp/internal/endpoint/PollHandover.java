@@ -14,9 +14,10 @@ package org.portals3j.transport.udp.internal.endpoint;
  * no wake-ups at all the p99 was 8-9 us. A waiter that stops polling to park announces it
  * ({@link #stopped}), and the protocol thread takes over at once instead of after the grace.
  *
- * <p>The cap stays below the smallest retransmission timeout ({@code udp.rtoMinMicros}, 10 ms): even a
- * stop nobody announced (a thread returns from PtlEQWait and computes) gets its acknowledgements out
- * before a peer retransmits.
+ * <p>The cap stays below the smallest retransmission timeout ({@code udp.rtoMinMicros}, 10 ms by
+ * default; the cap is 8 ms or four fifths of a smaller setting, never below the first grace): even a stop
+ * nobody announced (a thread returns from PtlEQWait and computes) gets its acknowledgements out before a
+ * peer retransmits.
  *
  * <p>{@link #polled} and {@link #stopped} are called by any thread; {@link #keepAwayNanos} by the protocol
  * thread only.
@@ -25,6 +26,8 @@ final class PollHandover {
     static final long MIN_GRACE_NANOS = 1_000_000L;
     static final long MAX_GRACE_NANOS = 8_000_000L;
 
+    private final long maxGrace;
+
     private volatile long lastPollNanos;
     /** Protocol thread: how long after the last poll it takes over. */
     private long grace = MIN_GRACE_NANOS;
@@ -32,8 +35,10 @@ final class PollHandover {
     private boolean away;
     private long seenPollNanos;
 
-    PollHandover(long now) {
-        lastPollNanos = now - MAX_GRACE_NANOS;
+    /** With the cap for retransmission timeouts of at least {@code rtoMinNanos}. */
+    PollHandover(long now, long rtoMinNanos) {
+        maxGrace = Math.max(MIN_GRACE_NANOS, Math.min(MAX_GRACE_NANOS, rtoMinNanos / 5 * 4));
+        lastPollNanos = now - maxGrace;
     }
 
     /** A thread polled at {@code now}. */
@@ -43,7 +48,7 @@ final class PollHandover {
 
     /** A polling thread stops (it is about to park): the protocol thread may take over at once. */
     void stopped(long now) {
-        lastPollNanos = now - MAX_GRACE_NANOS;
+        lastPollNanos = now - maxGrace;
     }
 
     /**
@@ -59,11 +64,16 @@ final class PollHandover {
             return 0;
         }
         if (away && last != seenPollNanos) {
-            grace = Math.min(grace * 2, MAX_GRACE_NANOS); // it looked and polling went on: look less often
+            grace = Math.min(grace * 2, maxGrace); // it looked and polling went on: look less often
         }
         away = true;
         seenPollNanos = last;
         return grace - since;
+    }
+
+    /** The cap of the grace. */
+    long maxGraceNanos() {
+        return maxGrace;
     }
 
     /** Protocol thread: the current grace (tests, diagnostics). */

@@ -102,7 +102,7 @@ public final class UdpEndpoint implements Transport {
     private final ReentrantLock progressLock = new ReentrantLock();
     /** When an application thread last called {@link #poll}. */
     /** When the protocol thread leaves the receive path to polling application threads. */
-    private final PollHandover handover = new PollHandover(System.nanoTime());
+    private final PollHandover handover;
     /** Protocol thread: when the timers last ran; whether standalone acknowledgements are still due. */
     private long lastTimers;
     private boolean acksPending;
@@ -135,6 +135,7 @@ public final class UdpEndpoint implements Transport {
         this.controlBuffer = ByteBuffer.allocateDirect(DatagramHeader.LENGTH).order(ByteOrder.LITTLE_ENDIAN);
         this.peers = new Peer[size];
         long rtoMin = settings.rtoMinMicros() * 1_000L;
+        this.handover = new PollHandover(System.nanoTime(), rtoMin);
         long rtoMax = settings.rtoMaxMillis() * 1_000_000L;
         int receiveWindow = receiveWindow(settings.window(), io.receiveBufferBytes(), datagramSize, size);
         for (int r = 0; r < size; r++) {

@@ -9,17 +9,19 @@ import org.junit.jupiter.api.Test;
 /** When the protocol thread takes the receive path back from polling threads, on an injected clock. */
 class PollHandoverTest {
     private static final long MS = 1_000_000L;
+    /** udp.rtoMinMicros' default. */
+    private static final long RTO_MIN = 10 * MS;
 
     @Test
     void withNobodyPollingTheProtocolThreadKeepsTheReceivePath() {
-        PollHandover h = new PollHandover(0);
+        PollHandover h = new PollHandover(0, RTO_MIN);
         assertThat(h.keepAwayNanos(0)).isZero();
         assertThat(h.keepAwayNanos(5 * MS)).isZero();
     }
 
     @Test
     void aPollKeepsTheProtocolThreadAwayForTheGraceCountedFromThePoll() {
-        PollHandover h = new PollHandover(0);
+        PollHandover h = new PollHandover(0, RTO_MIN);
         h.polled(10 * MS);
         assertThat(h.keepAwayNanos(10 * MS + 200_000)).isEqualTo(MIN_GRACE_NANOS - 200_000);
         assertThat(h.keepAwayNanos(11 * MS)).as("no poll since: the grace has run out").isZero();
@@ -27,7 +29,7 @@ class PollHandoverTest {
 
     @Test
     void theGraceDoublesEachTimeTheProtocolThreadFindsPollingGoingOnUpToTheCap() {
-        PollHandover h = new PollHandover(0);
+        PollHandover h = new PollHandover(0, RTO_MIN);
         long now = 0;
         h.polled(now);
         long away = h.keepAwayNanos(now);
@@ -44,8 +46,22 @@ class PollHandoverTest {
     }
 
     @Test
+    void theCapStaysBelowASmallerMinimumRetransmissionTimeoutButNotBelowTheFirstGrace() {
+        assertThat(new PollHandover(0, RTO_MIN).maxGraceNanos()).isEqualTo(MAX_GRACE_NANOS);
+        assertThat(new PollHandover(0, 5 * MS).maxGraceNanos()).isEqualTo(4 * MS);
+        assertThat(new PollHandover(0, 100_000).maxGraceNanos()).isEqualTo(MIN_GRACE_NANOS);
+        PollHandover h = new PollHandover(0, 5 * MS);
+        long now = 0;
+        for (int i = 0; i < 8; i++) {
+            h.polled(now);
+            now += h.keepAwayNanos(now);
+        }
+        assertThat(h.graceNanos()).isEqualTo(4 * MS);
+    }
+
+    @Test
     void aLookWithoutANewPollDoesNotGrowTheGrace() {
-        PollHandover h = new PollHandover(0);
+        PollHandover h = new PollHandover(0, RTO_MIN);
         h.polled(0);
         h.keepAwayNanos(100_000);
         h.keepAwayNanos(300_000); // woken early (an unpark for something else): nobody polled since
@@ -54,7 +70,7 @@ class PollHandoverTest {
 
     @Test
     void aStopNobodyAnnouncedIsNoticedWithinTheGraceAndResetsIt() {
-        PollHandover h = new PollHandover(0);
+        PollHandover h = new PollHandover(0, RTO_MIN);
         long now = 0;
         for (int i = 0; i < 6; i++) { // continuous polling: the grace reaches the cap
             h.polled(now);
@@ -73,7 +89,7 @@ class PollHandoverTest {
 
     @Test
     void anAnnouncedStopHandsTheReceivePathBackAtOnceWhateverTheGrace() {
-        PollHandover h = new PollHandover(0);
+        PollHandover h = new PollHandover(0, RTO_MIN);
         long now = 0;
         for (int i = 0; i < 6; i++) {
             h.polled(now);

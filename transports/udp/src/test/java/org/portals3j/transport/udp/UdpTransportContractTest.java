@@ -23,6 +23,13 @@ class UdpTransportContractTest {
         jobs.close();
     }
 
+    /** Starts {@code rank}'s endpoint with a fresh recorder as its handler. */
+    private static Recorder started(List<Transport> t, int rank) throws Exception {
+        Recorder r = new Recorder();
+        t.get(rank).start(r);
+        return r;
+    }
+
     @Test
     void theProviderIsFoundByNameAndDescribesItself() throws Exception {
         assertThat(Transports.require("udp").name()).isEqualTo("udp");
@@ -35,10 +42,8 @@ class UdpTransportContractTest {
     @Test
     void messagesOfEverySizeArriveExactlyOnceInOrderWithIntactBytesAlsoToSelf() throws Exception {
         List<Transport> t = jobs.open(Job.local(2), Map.of());
-        Recorder a = new Recorder();
-        Recorder b = new Recorder();
-        t.get(0).start(a);
-        t.get(1).start(b);
+        Recorder a = started(t, 0);
+        Recorder b = started(t, 1);
         long[] sizes = {0, 1, 100, 1000, 8_000, 64_900, 65_000, 200_000, 1 << 20, 5 << 20};
         List<Long> crcs = new ArrayList<>();
         int id = 0;
@@ -76,10 +81,8 @@ class UdpTransportContractTest {
     @Test
     void afterPollingStoppedTheProtocolThreadReceivesAtOnce() throws Exception {
         List<Transport> t = jobs.open(Job.local(2), Map.of());
-        Recorder a = new Recorder();
-        Recorder b = new Recorder();
-        t.get(0).start(a);
-        t.get(1).start(b);
+        started(t, 0);
+        Recorder b = started(t, 1);
         MemorySegment p = Recorder.payload(8, 1);
         long[] delays = new long[5];
         for (int trial = 0; trial < delays.length; trial++) {
@@ -112,10 +115,8 @@ class UdpTransportContractTest {
     @Test
     void bytesBeyondTheAcceptedLengthAreDiscardedAndDiscardedMessagesStillComplete() throws Exception {
         List<Transport> t = jobs.open(Job.local(2), Map.of());
-        Recorder a = new Recorder();
-        Recorder b = new Recorder();
-        t.get(0).start(a);
-        t.get(1).start(b);
+        Recorder a = started(t, 0);
+        Recorder b = started(t, 1);
         MemorySegment p = Recorder.payload(300_000, 5);
         b.acceptLimit = 100_001;
         t.get(0).send(1, Recorder.header(1), 16, p, 0, 300_000, 1L);
@@ -201,10 +202,8 @@ class UdpTransportContractTest {
     @Test
     void aPayloadWhoseMemoryIsGoneFailsAtBothEnds() throws Exception {
         List<Transport> t = jobs.open(Job.local(2), Map.of());
-        Recorder a = new Recorder();
-        Recorder b = new Recorder();
-        t.get(0).start(a);
-        t.get(1).start(b);
+        Recorder a = started(t, 0);
+        Recorder b = started(t, 1);
         MemorySegment gone;
         try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared()) {
             gone = arena.allocate(200_000);
@@ -222,10 +221,8 @@ class UdpTransportContractTest {
     @Test
     void aDestinationConfinedToAnotherThreadFailsTheMessageAtBothEndsAndLosesNothing() throws Exception {
         List<Transport> t = jobs.open(Job.local(2), Map.of());
-        Recorder a = new Recorder();
-        Recorder b = new Recorder();
-        t.get(0).start(a);
-        t.get(1).start(b);
+        Recorder a = started(t, 0);
+        Recorder b = started(t, 1);
         try (java.lang.foreign.Arena confined = java.lang.foreign.Arena.ofConfined()) {
             b.destination = confined.allocate(100); // the protocol thread cannot write it
             t.get(0).send(1, Recorder.header(1), 16, Recorder.payload(100, 1), 0, 100, 1L);

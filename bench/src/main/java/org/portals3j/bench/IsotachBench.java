@@ -42,7 +42,8 @@ import org.portals3j.transport.Transports;
  *     (time advances as fast as the token window allows); logical-time ticks per second.</li>
  * <li><b>Distance and window</b>: Isotach 64-byte latency for logical distance 1, 2, 4 and token window 1, 2, 4, 8.</li>
  * <li><b>Stamp batching</b>: 256-byte latency and throughput (with their ratios to noniso) for batching periods
- *     0, 2, 5 and 8 us: what a streaming host gains and from where a ping-pong starts to pay.</li>
+ *     0, 2, 5 and 8 us: what a streaming host gains and from where a ping-pong starts to pay. The tables above use
+ *     the transport's default period ({@link IsotachConfig#stampBatchNanosFor}).</li>
  * </ul>
  */
 public final class IsotachBench {
@@ -115,7 +116,10 @@ public final class IsotachBench {
             out.println();
         }
         out.println();
-        out.println("Stamp batching (IsotachConfig.stampBatchNanos): 256 B, ratios to noniso in the same round");
+        long byDefault = IsotachConfig.defaults().stampBatchNanosFor(Transports.require(transport).capabilities()
+                .contains(org.portals3j.transport.TransportCapability.MULTI_PROCESS));
+        out.printf(Locale.ROOT, "Stamp batching (IsotachConfig.stampBatchNanos, %.1f us by default on %s): 256 B, ratios to"
+                + " noniso in the same round%n", byDefault / 1e3, transport);
         out.println("  period   half-RTT ratio   msg/s ratio");
         for (long period : quick ? new long[] {0, 5000} : new long[] {0, 2000, 5000, 8000}) {
             IsotachConfig c = IsotachConfig.builder().stampBatchNanos(period).build();

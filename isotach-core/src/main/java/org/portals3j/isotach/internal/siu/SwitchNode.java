@@ -32,7 +32,8 @@ import org.portals3j.transport.Transport;
  *     below {@code T' + diameter} for any token T' the TM issues later (items 8 and 9 hold unchanged) and within
  *     the horizon (item 4, hence {@code distance + window + 1 < 256}).</li>
  * <li><b>Stamp batching.</b> An SIU marks ahead and asks the TM for time at most once per
- *     {@link IsotachConfig#stampBatchNanos}; isochrons it stamps in between share the pulse after its last mark ahead,
+ *     {@link IsotachConfig#stampBatchNanosOn} (longer when the transport's ranks may be separate processes);
+ *     isochrons it stamps in between share the pulse after its last mark ahead,
  *     and the time they need is asked for at the end of the period (the host's next poll, or with the marks of the
  *     next token, whichever comes first). Without it a host streaming isochrons made every isochron a pulse of its
  *     own, with its token, marks and end-of-pulse work at every host. A ping-pong asks once per round trip on each
@@ -60,6 +61,8 @@ public final class SwitchNode {
     private final Object lock = new Object();
     private final Transport transport;
     private final IsotachConfig config;
+    /** The stamp-batching period on this node's transport. */
+    private final long stampBatchNanos;
     private final int me;
     private final int hosts;
     private final boolean isHost;
@@ -154,6 +157,7 @@ public final class SwitchNode {
     public SwitchNode(Transport transport, IsotachConfig config, int hosts, int tmRank, LongSupplier nanoClock) {
         this.transport = transport;
         this.config = config;
+        this.stampBatchNanos = config.stampBatchNanosOn(transport);
         this.me = transport.rank();
         this.hosts = hosts;
         this.isHost = me < hosts;
@@ -299,12 +303,12 @@ public final class SwitchNode {
 
     /** Whether the stamp-batching period since the last ask is over. */
     private boolean askDueLocked() {
-        long period = config.stampBatchNanos();
+        long period = stampBatchNanos;
         return period == 0 || !askedEver || nanoClock.getAsLong() - lastAskNanos >= period;
     }
 
     private void askedLocked() {
-        if (config.stampBatchNanos() > 0) {
+        if (stampBatchNanos > 0) {
             lastAskNanos = nanoClock.getAsLong();
             askedEver = true;
         }

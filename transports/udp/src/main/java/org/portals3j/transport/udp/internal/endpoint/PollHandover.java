@@ -11,20 +11,21 @@ package org.portals3j.transport.udp.internal.endpoint;
  * after the last poll it knows of, and each time it finds polling still going on it doubles that, up to
  * {@link #MAX_GRACE_NANOS}. Measured (udp 8-byte Put ping-pong, 2 ranks): looking every 1 ms, two
  * endpoints' wake-ups hit ~1% of round trips and set the p99 (17-20 us against a p50 of 2.8 us); with
- * no wake-ups at all the p99 was 8-9 us. A waiter that stops polling to park announces it
- * ({@link #stopped}), and the protocol thread takes over at once instead of after the grace.
+ * no wake-ups at all the p99 was 8-9 us; with a cap of 4 ms or 8 ms, 6.7-7.2 us either way (and the same
+ * 1 MiB streaming), so the cap is 4 ms: a stop nobody announced (a thread returns from PtlEQWait and
+ * computes while a peer's Get waits) is noticed within 4 ms. A waiter that stops polling to park announces
+ * it ({@link #stopped}), and the protocol thread takes over at once instead of after the grace.
  *
- * <p>The cap stays below the smallest retransmission timeout ({@code udp.rtoMinMicros}, 10 ms by
- * default; the cap is 8 ms or four fifths of a smaller setting, never below the first grace): even a stop
- * nobody announced (a thread returns from PtlEQWait and computes) gets its acknowledgements out before a
- * peer retransmits.
+ * <p>The cap also stays below the smallest retransmission timeout ({@code udp.rtoMinMicros}, 10 ms by
+ * default; the cap is four fifths of a setting below 5 ms, never below the first grace), so even a stop
+ * nobody announced gets its acknowledgements out before a peer retransmits.
  *
  * <p>{@link #polled} and {@link #stopped} are called by any thread; {@link #keepAwayNanos} by the protocol
  * thread only.
  */
 final class PollHandover {
     static final long MIN_GRACE_NANOS = 1_000_000L;
-    static final long MAX_GRACE_NANOS = 8_000_000L;
+    static final long MAX_GRACE_NANOS = 4_000_000L;
 
     private final long maxGrace;
 

@@ -34,7 +34,7 @@ class PollHandoverTest {
         h.polled(now);
         long away = h.keepAwayNanos(now);
         assertThat(away).isEqualTo(MIN_GRACE_NANOS);
-        long[] expected = {2 * MS, 4 * MS, 8 * MS, 8 * MS, 8 * MS};
+        long[] expected = {2 * MS, 4 * MS, 4 * MS, 4 * MS};
         for (long grace : expected) {
             now += away;
             h.polled(now - 1_000); // a poll a microsecond before it looks again
@@ -47,16 +47,16 @@ class PollHandoverTest {
 
     @Test
     void theCapStaysBelowASmallerMinimumRetransmissionTimeoutButNotBelowTheFirstGrace() {
-        assertThat(new PollHandover(0, RTO_MIN).maxGraceNanos()).isEqualTo(MAX_GRACE_NANOS);
-        assertThat(new PollHandover(0, 5 * MS).maxGraceNanos()).isEqualTo(4 * MS);
+        assertThat(new PollHandover(0, RTO_MIN).maxGraceNanos()).isEqualTo(MAX_GRACE_NANOS).isEqualTo(4 * MS);
+        assertThat(new PollHandover(0, 2_500_000).maxGraceNanos()).isEqualTo(2 * MS);
         assertThat(new PollHandover(0, 100_000).maxGraceNanos()).isEqualTo(MIN_GRACE_NANOS);
-        PollHandover h = new PollHandover(0, 5 * MS);
+        PollHandover h = new PollHandover(0, 2_500_000);
         long now = 0;
         for (int i = 0; i < 8; i++) {
             h.polled(now);
             now += h.keepAwayNanos(now);
         }
-        assertThat(h.graceNanos()).isEqualTo(4 * MS);
+        assertThat(h.graceNanos()).isEqualTo(2 * MS);
     }
 
     @Test

@@ -38,6 +38,10 @@ import org.portals3j.transport.Transport;
  *     next token, whichever comes first). Without it a host streaming isochrons made every isochron a pulse of its
  *     own, with its token, marks and end-of-pulse work at every host. A ping-pong asks once per round trip on each
  *     side, so a period shorter than the round trip costs it nothing.</li>
+ * <li><b>Acknowledging in the reply.</b> The marks and wake-ups an SIU produces while its host's thread takes frames
+ *     off the network may wait up to {@link Outbox#LINGER_NANOS} for an ISO frame to the same link, which then carries
+ *     them ({@link Outbox}: why that only delays what they say). A host answering a ping acknowledges its token in the
+ *     reply instead of a frame of its own; tokens and asks for time never wait.</li>
  * <li><b>Completeness.</b> Host h's SIU closes pulse P (emits its EOP marker, item 5) once it has seen token P
  *     and {@code PULSE_MARK(P - d(s,h))} from every live sender s (d(h,h) = 1 for its own isochron markers):
  *     every later packet from s is stamped at least {@code T + 1 + d(s,h) > P}. Count and sort vector (sender
@@ -165,7 +169,7 @@ public final class SwitchNode {
         this.isTm = me == tmRank;
         this.diameter = config.networkDiameter(hosts);
         this.nanoClock = nanoClock;
-        this.outbox = new Outbox(transport, lock, 256);
+        this.outbox = new Outbox(transport, lock, 256, nanoClock);
         this.link = new HostLink(1024);
         this.aheadSentFor = new long[transport.size()];
         Arrays.fill(aheadSentFor, -1);
@@ -381,6 +385,7 @@ public final class SwitchNode {
      * advances while hosts poll even with no traffic.
      */
     public void tick() {
+        outbox.hostPolls();
         if (isTm) {
             synchronized (lock) {
                 askOwedLocked();
@@ -437,7 +442,7 @@ public final class SwitchNode {
             isoEntryLocked(source, h);
             clockLocked(source, h, Frame.O_ISO_CLOCK);
         }
-        outbox.flush();
+        outbox.flushMayLinger();
     }
 
     private void isoEntryLocked(int source, MemorySegment h) {
@@ -497,7 +502,7 @@ public final class SwitchNode {
         synchronized (lock) {
             clockLocked(source, h, at);
         }
-        outbox.flush();
+        outbox.flushMayLinger();
     }
 
     public void onBs(int source, MemorySegment h) {

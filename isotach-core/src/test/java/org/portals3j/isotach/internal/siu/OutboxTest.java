@@ -67,4 +67,109 @@ class OutboxTest {
         outbox.flushLeftover();
         assertThat(t.sent()).as("a poll with nothing left sends nothing").hasSize(first + 1);
     }
+
+    /** An ISO frame for {@code to} (a ping or a reply), its clock section empty. */
+    private static MemorySegment iso() {
+        MemorySegment f = MemorySegment.ofArray(new byte[Frame.MAX_LENGTH]);
+        Frame.start(f, Frame.ISO);
+        ClockSection.clear(f, Frame.O_ISO_CLOCK);
+        return f;
+    }
+
+    private static MemorySegment markAndNeed(long mark, long need) {
+        MemorySegment f = numbered(mark);
+        ClockSection.addNeed(f, Frame.O_CLOCK, need);
+        return f;
+    }
+
+    private void add(Outbox outbox, int to, MemorySegment frame, int length) {
+        synchronized (lock) {
+            outbox.add(to, frame, length, MemorySegment.NULL, 0, 0, -1);
+        }
+    }
+
+    @Test
+    void theHostsMarkLingersAndTheReplysFrameCarriesIt() {
+        OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
+        long[] now = {1_000_000};
+        Outbox outbox = new Outbox(t, lock, 16, () -> now[0]);
+        outbox.hostPolls();
+        add(outbox, 0, markAndNeed(7, 9), Frame.CLOCK_LENGTH);
+        outbox.flushMayLinger();
+        assertThat(t.sent()).as("the acknowledgement waits for a frame to ride on").isEmpty();
+        now[0] += Outbox.LINGER_NANOS / 2;
+        add(outbox, 0, iso(), Frame.ISO_LENGTH);
+        outbox.flush();
+        assertThat(t.sent()).as("one frame: the reply, carrying the mark and the wake-up").hasSize(1);
+        MemorySegment sent = t.sent().get(0).segment();
+        assertThat(Frame.kind(sent)).isEqualTo(Frame.ISO);
+        assertThat(ClockSection.flags(sent, Frame.O_ISO_CLOCK)).isEqualTo(ClockSection.HAS_MARK | ClockSection.HAS_NEED);
+        assertThat(ClockSection.markOf(sent, Frame.O_ISO_CLOCK)).isEqualTo(7);
+        assertThat(ClockSection.needOf(sent, Frame.O_ISO_CLOCK)).isEqualTo(9);
+        outbox.flushLeftover();
+        outbox.flush();
+        assertThat(t.sent()).as("the absorbed frame is never sent").hasSize(1);
+    }
+
+    @Test
+    void aLingeringMarkGoesAtTheHostsFirstPollAfterTheLingerTime() {
+        OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
+        long[] now = {0};
+        Outbox outbox = new Outbox(t, lock, 16, () -> now[0]);
+        outbox.hostPolls();
+        add(outbox, 0, numbered(3), Frame.CLOCK_LENGTH);
+        outbox.flushMayLinger();
+        now[0] += Outbox.LINGER_NANOS - 1;
+        outbox.flushLeftover();
+        assertThat(t.sent()).isEmpty();
+        now[0] += 1;
+        outbox.flushLeftover();
+        assertThat(numbers(t)).containsExactly(3L);
+    }
+
+    @Test
+    void noOtherThreadLetsAFrameLinger() throws Exception {
+        OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
+        Outbox outbox = new Outbox(t, lock, 16, () -> 0L);
+        Thread host = new Thread(outbox::hostPolls);
+        host.start();
+        host.join();
+        add(outbox, 0, numbered(3), Frame.CLOCK_LENGTH);
+        outbox.flushMayLinger(); // on a transport thread, or in another rank's inline delivery
+        assertThat(numbers(t)).containsExactly(3L);
+    }
+
+    @Test
+    void tokensNeverLingerAndAFrameWithOthersBehindItDoesNot() {
+        OrderRecordingTransport t = new OrderRecordingTransport(1, 3);
+        Outbox outbox = new Outbox(t, lock, 16, () -> 0L);
+        outbox.hostPolls();
+        MemorySegment token = numbered(1);
+        ClockSection.addToken(token, Frame.O_CLOCK, 5, 0, 0);
+        add(outbox, 0, token, Frame.CLOCK_LENGTH);
+        outbox.flushMayLinger();
+        assertThat(t.sent()).as("a token goes at once").hasSize(1);
+        add(outbox, 0, numbered(2), Frame.CLOCK_LENGTH);
+        add(outbox, 2, numbered(3), Frame.CLOCK_LENGTH);
+        outbox.flushMayLinger();
+        assertThat(numbers(t)).as("not the last frame queued: nothing waits behind a lingering one").containsExactly(1L, 2L, 3L);
+        add(outbox, 0, numbered(4), Frame.CLOCK_LENGTH);
+        outbox.flushMayLinger(); // lingers
+        assertThat(t.sent()).hasSize(3);
+        add(outbox, 2, iso(), Frame.ISO_LENGTH);
+        outbox.flushMayLinger();
+        assertThat(t.sent()).as("an ISO frame for another link absorbs nothing; both go, in order").hasSize(5);
+        assertThat(t.sent().get(3).peer()).isEqualTo(0);
+        assertThat(Frame.kind(t.sent().get(3).segment())).isEqualTo(Frame.CLOCK);
+    }
+
+    @Test
+    void anAskForTimeNeverLingers() {
+        OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
+        Outbox outbox = new Outbox(t, lock, 16, () -> 0L);
+        outbox.hostPolls();
+        add(outbox, 0, markAndNeed(1, 4), Frame.CLOCK_LENGTH);
+        outbox.flush(); // a stamp's ask, or the one owed at the end of a batching period
+        assertThat(t.sent()).hasSize(1);
+    }
 }

@@ -30,8 +30,8 @@ import org.portals3j.transport.internal.PaddedInt;
  * say, never advances it: a mark M says the sender has nothing more stamped at or below M for this link, and the
  * packet was stamped after M was marked, so above it; a wake-up asks for time, and asking later cannot make a pulse
  * complete early. Tokens neither linger nor are absorbed: a section carries one, and the token manager's own frames
- * keep their order. Only the host's thread lingers, and only while it polls (the frame goes out at its next poll once
- * the time is up, {@link #flushLeftover}); a flush by any other thread (a transport thread, or another rank's
+ * keep their order. Only the host's thread lingers, and only while it polls at least once per linger time (the frame
+ * goes out at its next poll once the time is up, {@link #flushLeftover}); a flush by any other thread (a transport thread, or another rank's
  * inline delivery) sends it at once, so a host that stops polling does not hold back the mark the token manager
  * waits for.
  *
@@ -67,6 +67,10 @@ final class Outbox {
     private final LongSupplier nanoClock;
     /** The host's own thread (the one that polls), once it has polled; only it lets a CLOCK frame linger. */
     private volatile @org.checkerframework.checker.nullness.qual.Nullable Thread hostThread;
+    /** Whether the host's last two polls came less than {@link #LINGER_NANOS} apart: it will soon poll again. */
+    private volatile boolean hostPollsOften;
+    /** When the host last polled (its thread only). */
+    private long lastHostPoll = Long.MIN_VALUE / 2;
     /**
      * 1 when frames were left queued with nobody to send them (see {@link #flushLeftover}). The host thread reads it on
      * every poll while other threads send through this outbox: alone on its cache line, the reads cost nothing until
@@ -208,16 +212,25 @@ final class Outbox {
     private boolean lingersLocked() {
         int i = head;
         return size == 1 && header[i][0] == Frame.CLOCK && headerLength[i] > 0
-                && Thread.currentThread() == hostThread
+                && Thread.currentThread() == hostThread && hostPollsOften
                 && (ClockSection.flags(headerView[i], Frame.O_CLOCK) & ClockSection.HAS_TOKEN) == 0
                 && nanoClock.getAsLong() - queuedAt[i] < LINGER_NANOS;
     }
 
-    /** The host's poll: its thread may let CLOCK frames linger (see the class documentation). */
+    /**
+     * The host's poll: its thread may let CLOCK frames linger (see the class documentation), while it polls at least
+     * once per {@link #LINGER_NANOS}, so that its next poll sends a frame whose time is up.
+     */
     void hostPolls() {
         Thread self = Thread.currentThread();
         if (hostThread != self) {
             hostThread = self;
+        }
+        long now = nanoClock.getAsLong();
+        boolean often = now - lastHostPoll < LINGER_NANOS;
+        lastHostPoll = now;
+        if (often != hostPollsOften) {
+            hostPollsOften = often;
         }
     }
 

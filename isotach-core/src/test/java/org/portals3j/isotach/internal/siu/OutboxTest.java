@@ -94,6 +94,7 @@ class OutboxTest {
         long[] now = {1_000_000};
         Outbox outbox = new Outbox(t, lock, 16, () -> now[0]);
         outbox.hostPolls();
+        outbox.hostPolls(); // twice within the linger time: a host in a poll loop
         add(outbox, 0, markAndNeed(7, 9), Frame.CLOCK_LENGTH);
         outbox.flushMayLinger();
         assertThat(t.sent()).as("the acknowledgement waits for a frame to ride on").isEmpty();
@@ -117,6 +118,7 @@ class OutboxTest {
         long[] now = {0};
         Outbox outbox = new Outbox(t, lock, 16, () -> now[0]);
         outbox.hostPolls();
+        outbox.hostPolls(); // twice within the linger time: a host in a poll loop
         add(outbox, 0, numbered(3), Frame.CLOCK_LENGTH);
         outbox.flushMayLinger();
         now[0] += Outbox.LINGER_NANOS - 1;
@@ -131,7 +133,10 @@ class OutboxTest {
     void noOtherThreadLetsAFrameLinger() throws Exception {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
         Outbox outbox = new Outbox(t, lock, 16, () -> 0L);
-        Thread host = new Thread(outbox::hostPolls);
+        Thread host = new Thread(() -> { // a host thread in a poll loop, but not the one that flushes
+            outbox.hostPolls();
+            outbox.hostPolls();
+        });
         host.start();
         host.join();
         add(outbox, 0, numbered(3), Frame.CLOCK_LENGTH);
@@ -144,6 +149,7 @@ class OutboxTest {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 3);
         Outbox outbox = new Outbox(t, lock, 16, () -> 0L);
         outbox.hostPolls();
+        outbox.hostPolls(); // twice within the linger time: a host in a poll loop
         MemorySegment token = numbered(1);
         ClockSection.addToken(token, Frame.O_CLOCK, 5, 0, 0);
         add(outbox, 0, token, Frame.CLOCK_LENGTH);
@@ -168,8 +174,22 @@ class OutboxTest {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
         Outbox outbox = new Outbox(t, lock, 16, () -> 0L);
         outbox.hostPolls();
+        outbox.hostPolls(); // twice within the linger time: a host in a poll loop
         add(outbox, 0, markAndNeed(1, 4), Frame.CLOCK_LENGTH);
         outbox.flush(); // a stamp's ask, or the one owed at the end of a batching period
         assertThat(t.sent()).hasSize(1);
+    }
+
+    @Test
+    void aHostThatPollsLessOftenThanTheLingerTimeNeverLingers() {
+        OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
+        long[] now = {0};
+        Outbox outbox = new Outbox(t, lock, 16, () -> now[0]);
+        outbox.hostPolls();
+        now[0] += Outbox.LINGER_NANOS;
+        outbox.hostPolls();
+        add(outbox, 0, numbered(3), Frame.CLOCK_LENGTH);
+        outbox.flushMayLinger();
+        assertThat(numbers(t)).as("its next poll may be far off").containsExactly(3L);
     }
 }

@@ -18,18 +18,19 @@ import org.portals3j.transport.Transports;
  * <p>Immutable; build with {@link #builder()} or derive with {@link #toBuilder()}.
  */
 public final class IsotachConfig {
-    private final List<String> hostNames;
-    private final int defaultDistance;
-    private final int @org.checkerframework.checker.nullness.qual.Nullable [][] distances;
-    private final TmPlacement tmPlacement;
-    private final int tokenWindow;
-    private final long idleTickMicros;
     /** {@link #stampBatchNanos} left to the transport ({@link #stampBatchNanosFor}). */
     public static final long BY_TRANSPORT = -1;
     /** The stamp-batching period on a transport whose ranks all live in one process. */
     public static final long IN_PROCESS_STAMP_BATCH_NANOS = 5_000;
     /** The stamp-batching period on a transport whose ranks may be separate processes. */
     public static final long NETWORK_STAMP_BATCH_NANOS = 8_000;
+
+    private final List<String> hostNames;
+    private final int defaultDistance;
+    private final int @org.checkerframework.checker.nullness.qual.Nullable [][] distances;
+    private final TmPlacement tmPlacement;
+    private final int tokenWindow;
+    private final long idleTickMicros;
     private final long stampBatchNanos;
     private final int maxPayload;
     private final int mbmVersion;

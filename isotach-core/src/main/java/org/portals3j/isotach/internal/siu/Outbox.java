@@ -22,18 +22,19 @@ import org.portals3j.transport.internal.PaddedInt;
  *
  * <p>A CLOCK frame of marks and wake-ups alone (no token) that the host's own thread would send as the last frame
  * queued while it takes frames off the network ({@link #flushMayLinger}) <em>lingers</em> for up to
- * {@link #LINGER_NANOS}, and an ISO frame queued for the same link meanwhile
- * absorbs it ({@link #add}): the host that has just taken a ping off the network acknowledges its token in the
- * reply's frame instead of a frame of its own. Measured on udp (2 hosts, 256 B ping-pong): the echoing host sent 3
- * datagrams per round trip, 1 with lingering, and the Isotach half round trip went from 1.93-2.07x to 1.59-1.69x of
- * noniso. Absorbed items reach the receiver after the ISO packet they used to precede; that only delays what they
- * say, never advances it: a mark M says the sender has nothing more stamped at or below M for this link, and the
- * packet was stamped after M was marked, so above it; a wake-up asks for time, and asking later cannot make a pulse
+ * {@link #LINGER_NANOS}, and an ISO frame queued for the same link meanwhile absorbs it ({@link #add}): the host
+ * that has just taken a ping off the network acknowledges its token in the reply's frame instead of a frame of its
+ * own. Measured on udp (2 hosts, 128 B-1 KiB ping-pong, bench/README): the echoing host sent 3 datagrams per round
+ * trip, 1.03 with lingering, and the Isotach half round trip went from 1.90-2.04x to 1.55-1.69x of noniso.
+ *
+ * <p>Absorbed items reach the receiver after the ISO packet they used to precede; that only delays what they say,
+ * never advances it: a mark M says the sender has nothing more stamped at or below M for this link, and the packet
+ * was stamped after M was marked, so above it; a wake-up asks for time, and asking later cannot make a pulse
  * complete early. Tokens neither linger nor are absorbed: a section carries one, and the token manager's own frames
- * keep their order. Only the host's thread lingers, and only while it polls at least once per linger time (the frame
- * goes out at its next poll once the time is up, {@link #flushLeftover}); a flush by any other thread (a transport thread, or another rank's
- * inline delivery) sends it at once, so a host that stops polling does not hold back the mark the token manager
- * waits for.
+ * keep their order. Only the host's thread lingers, and only while it polls at least once per linger time (the
+ * frame goes out at its next poll once the time is up, {@link #flushLeftover}); a flush by any other thread (a
+ * transport thread, or another rank's inline delivery) sends it at once, so a host that stops polling does not
+ * hold back the mark the token manager waits for.
  *
  * <p>Entries are preallocated and reused; the ring doubles when full (set-up growth only).
  */

@@ -68,6 +68,14 @@ class OutboxTest {
         assertThat(t.sent()).as("a poll with nothing left sends nothing").hasSize(first + 1);
     }
 
+    /** An outbox whose host's thread (this one) is in a poll loop: it has polled twice within the linger time. */
+    private Outbox pollingHost(OrderRecordingTransport t, java.util.function.LongSupplier clock) {
+        Outbox outbox = new Outbox(t, lock, 16, clock);
+        outbox.hostPolls();
+        outbox.hostPolls();
+        return outbox;
+    }
+
     /** An ISO frame for {@code to} (a ping or a reply), its clock section empty. */
     private static MemorySegment iso() {
         MemorySegment f = MemorySegment.ofArray(new byte[Frame.MAX_LENGTH]);
@@ -92,9 +100,7 @@ class OutboxTest {
     void theHostsMarkLingersAndTheReplysFrameCarriesIt() {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
         long[] now = {1_000_000};
-        Outbox outbox = new Outbox(t, lock, 16, () -> now[0]);
-        outbox.hostPolls();
-        outbox.hostPolls(); // twice within the linger time: a host in a poll loop
+        Outbox outbox = pollingHost(t, () -> now[0]);
         add(outbox, 0, markAndNeed(7, 9), Frame.CLOCK_LENGTH);
         outbox.flushMayLinger();
         assertThat(t.sent()).as("the acknowledgement waits for a frame to ride on").isEmpty();
@@ -116,9 +122,7 @@ class OutboxTest {
     void aLingeringMarkGoesAtTheHostsFirstPollAfterTheLingerTime() {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
         long[] now = {0};
-        Outbox outbox = new Outbox(t, lock, 16, () -> now[0]);
-        outbox.hostPolls();
-        outbox.hostPolls(); // twice within the linger time: a host in a poll loop
+        Outbox outbox = pollingHost(t, () -> now[0]);
         add(outbox, 0, numbered(3), Frame.CLOCK_LENGTH);
         outbox.flushMayLinger();
         now[0] += Outbox.LINGER_NANOS - 1;
@@ -147,9 +151,7 @@ class OutboxTest {
     @Test
     void tokensNeverLingerAndAFrameWithOthersBehindItDoesNot() {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 3);
-        Outbox outbox = new Outbox(t, lock, 16, () -> 0L);
-        outbox.hostPolls();
-        outbox.hostPolls(); // twice within the linger time: a host in a poll loop
+        Outbox outbox = pollingHost(t, () -> 0L);
         MemorySegment token = numbered(1);
         ClockSection.addToken(token, Frame.O_CLOCK, 5, 0, 0);
         add(outbox, 0, token, Frame.CLOCK_LENGTH);
@@ -172,9 +174,7 @@ class OutboxTest {
     @Test
     void anAskForTimeNeverLingers() {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
-        Outbox outbox = new Outbox(t, lock, 16, () -> 0L);
-        outbox.hostPolls();
-        outbox.hostPolls(); // twice within the linger time: a host in a poll loop
+        Outbox outbox = pollingHost(t, () -> 0L);
         add(outbox, 0, markAndNeed(1, 4), Frame.CLOCK_LENGTH);
         outbox.flush(); // a stamp's ask, or the one owed at the end of a batching period
         assertThat(t.sent()).hasSize(1);

@@ -100,7 +100,6 @@ public final class UdpEndpoint implements Transport {
      * it is what keeps handler calls serialised; the state below marked "protocol thread" is guarded by it.
      */
     private final ReentrantLock progressLock = new ReentrantLock();
-    /** When an application thread last called {@link #poll}. */
     /** When the protocol thread leaves the receive path to polling application threads. */
     private final PollHandover handover;
     /** Protocol thread: when the timers last ran; whether standalone acknowledgements are still due. */

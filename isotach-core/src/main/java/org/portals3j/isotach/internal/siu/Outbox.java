@@ -220,9 +220,9 @@ final class Outbox {
 
     /**
      * The host's poll: its thread may let CLOCK frames linger (see the class documentation), while it polls at least
-     * once per {@link #LINGER_NANOS}, so that its next poll sends a frame whose time is up.
+     * once per {@link #LINGER_NANOS}, so that its next poll sends a frame whose time is up. Returns the time it read.
      */
-    void hostPolls() {
+    long hostPolls() {
         Thread self = Thread.currentThread();
         if (hostThread != self) {
             hostThread = self;
@@ -233,6 +233,7 @@ final class Outbox {
         if (often != hostPollsOften) {
             hostPollsOften = often;
         }
+        return now;
     }
 
     private void grow() {

@@ -271,6 +271,101 @@ class SwitchNodeClockTest {
         assertThat(tokenBitsToHost1(t, from)).as("the idle tick's token").first().isEqualTo(0x02);
     }
 
+    /** The pulses of every token host 0's TM sent to host 1 after frame {@code from}, in order. */
+    private static List<Long> tokensToHost1(OrderRecordingTransport t, int from) {
+        List<Long> out = new ArrayList<>();
+        List<Sent> all = t.sent();
+        for (Sent s : all.subList(from, all.size())) {
+            long at = Frame.clockOffset(s.kind());
+            if (s.peer() == 1 && at >= 0 && (ClockSection.flags(s.segment(), at) & ClockSection.HAS_TOKEN) != 0) {
+                out.add(ClockSection.tokenPulse(s.segment(), at));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void theTokenManagersPollIssuesAnIdleTokenWhenTheIdleTickIsUpAndNotBefore() {
+        long[] now = {0};
+        OrderRecordingTransport t = new OrderRecordingTransport(0, 2); // host 0 runs the TM
+        SwitchNode n = new SwitchNode(t, IsotachConfig.builder().idleTickMicros(1000).stampBatchNanos(0).build(), 2, 0,
+                () -> now[0]);
+        n.startClock(); // TOKEN(0) at time 0
+        n.onClock(1, mark(-1)); // host 1 has seen it: the window is open
+        int from = t.sent().size();
+        now[0] = 999_999;
+        n.tick();
+        assertThat(tokensToHost1(t, from)).as("a microsecond before the idle tick").isEmpty();
+        now[0] = 1_000_000;
+        n.tick();
+        assertThat(tokensToHost1(t, from)).as("when it is up").containsExactly(1L);
+        n.onClock(1, mark(0));
+        now[0] = 1_500_000;
+        n.tick();
+        now[0] = 2_000_000;
+        n.tick();
+        assertThat(tokensToHost1(t, from)).as("one per idle tick").containsExactly(1L, 2L);
+    }
+
+    @Test
+    void aTokenManagerThatOwesAnAskIssuesItsTimeAtThePollThatEndsTheBatchingPeriod() {
+        long[] now = {0};
+        OrderRecordingTransport t = new OrderRecordingTransport(0, 2); // host 0 runs the TM
+        IsotachConfig config = IsotachConfig.builder().idleTickMicros(NEVER_IDLE_MICROS).stampBatchNanos(4000).build();
+        SwitchNode n = new SwitchNode(t, config, 2, 0, () -> now[0]);
+        n.startClock();
+        n.onClock(1, mark(-1));
+        ship(n, 1); // marks ahead and asks: time for pulse 1
+        n.onClock(1, mark(0));
+        now[0] += 1000;
+        ship(n, 1); // within the period: stamped into the next pulse, the ask owed
+        long stamped = t.sent(Frame.ISO).get(1).i64(Frame.O_ISO_TS);
+        n.onClock(1, mark(1));
+        int from = t.sent().size();
+        n.tick();
+        assertThat(tokensToHost1(t, from)).as("a poll within the period").isEmpty();
+        now[0] += 4000;
+        n.tick();
+        assertThat(tokensToHost1(t, from)).as("the poll after it: time for the owed ask").isNotEmpty()
+                .last().isEqualTo(stamped);
+    }
+
+    @Test
+    void theTokenManagersPollBetweenIdleTicksDoesNotWaitForTheSwitchNodesLock() throws Exception {
+        OrderRecordingTransport t = new OrderRecordingTransport(0, 2); // host 0 runs the TM
+        SwitchNode n = new SwitchNode(t, IsotachConfig.builder().idleTickMicros(NEVER_IDLE_MICROS).stampBatchNanos(0)
+                .build(), 2, 0, System::nanoTime);
+        n.startClock();
+        java.lang.reflect.Field f = SwitchNode.class.getDeclaredField("lock");
+        f.setAccessible(true);
+        Object lock = f.get(n);
+        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        // Another thread inside the node, as a rank delivering into it inline is.
+        Thread holder = new Thread(() -> {
+            synchronized (lock) {
+                held.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        holder.start();
+        try {
+            held.await();
+            org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(5), () -> {
+                for (int i = 0; i < 1000; i++) {
+                    n.tick();
+                }
+            }, "the TM's polls waited for the lock with no idle tick due and no ask owed");
+        } finally {
+            release.countDown();
+            holder.join();
+        }
+    }
+
     @Test
     void clockItemsFromTheWrongSenderOrWithUnknownFlagsAreDroppedAndCounted() {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 3);

@@ -37,4 +37,15 @@ public interface MessageHandler {
 
     /** A peer failed or left the job; later sends to it complete with {@code delivered == false}. */
     void onPeerFailure(int peer);
+
+    /**
+     * No application thread polls this endpoint any more ({@link Transport#poll}): the transport's own thread has
+     * taken the receive path back, after the polling stopped or was announced to stop ({@link
+     * Transport#pollingStopped}). An upper layer that holds work back for its polling thread to finish (Isotach's
+     * clock frames that wait to ride on a reply) must do it now: that thread may not come back. Called from the
+     * transport's thread, at most once per stretch of polling; transports without a thread of their own never
+     * call it. The default does nothing.
+     */
+    default void onPollersGone() {
+    }
 }

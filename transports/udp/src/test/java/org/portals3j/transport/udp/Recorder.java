@@ -29,6 +29,8 @@ final class Recorder implements MessageHandler {
     final ConcurrentLinkedQueue<Long> completionOrder = new ConcurrentLinkedQueue<>();
     final ConcurrentLinkedQueue<Integer> failedPeers = new ConcurrentLinkedQueue<>();
     final ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
+    /** The threads that called {@link #onPollersGone}, one entry per call. */
+    final ConcurrentLinkedQueue<String> pollersGone = new ConcurrentLinkedQueue<>();
     volatile long acceptLimit = Long.MAX_VALUE;
     /** When set, payloads are accepted into this segment rather than a fresh array. */
     volatile @org.checkerframework.checker.nullness.qual.Nullable MemorySegment destination;
@@ -40,6 +42,11 @@ final class Recorder implements MessageHandler {
     private int currentId;
     private long currentLength;
     private volatile @org.checkerframework.checker.nullness.qual.Nullable Thread deliveryThread;
+
+    @Override
+    public void onPollersGone() {
+        pollersGone.add(Thread.currentThread().getName());
+    }
 
     @Override
     public void onHeader(int source, MemorySegment header, int headerLength, long payloadLength, Deposit deposit) {

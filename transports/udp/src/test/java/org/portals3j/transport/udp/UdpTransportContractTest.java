@@ -120,6 +120,44 @@ class UdpTransportContractTest {
                 .isLessThan(2_000_000L);
     }
 
+    /**
+     * An upper layer may leave work for its polling thread (Isotach lets a mark wait to ride on the reply); when that
+     * thread stops polling, the protocol thread takes the receive path back and says so, once per stretch of polling,
+     * whether the stop was announced or only noticed after the grace.
+     */
+    @Test
+    void whenPollingStopsTheProtocolThreadTellsTheHandlerOnce() throws Exception {
+        List<Transport> t = jobs.open(Job.local(2), Map.of());
+        started(t, 0);
+        Recorder b = started(t, 1);
+        MemorySegment p = Recorder.payload(8, 1);
+        Thread.sleep(50);
+        assertThat(b.pollersGone).as("nobody has polled yet").isEmpty();
+        pollFor(t, 20_000_000L, () -> t.get(0).send(1, Recorder.header(1), 16, p, 0, 8, 1));
+        t.get(1).pollingStopped(); // announced: at once
+        Recorder.await("the hand-back after an announced stop", 5_000, () -> b.pollersGone.size() == 1);
+        pollFor(t, 20_000_000L, () -> t.get(0).send(1, Recorder.header(2), 16, p, 0, 8, 2));
+        // not announced: the protocol thread notices within its grace (at most 4 ms)
+        Recorder.await("the hand-back after a stop nobody announced", 5_000, () -> b.pollersGone.size() == 2);
+        Thread.sleep(20);
+        assertThat(b.pollersGone).as("once per stretch of polling, from the protocol thread").hasSize(2)
+                .allSatisfy(name -> assertThat(name).isNotEqualTo(Thread.currentThread().getName()));
+        Recorder.await("both messages", 5_000, () -> b.messages.size() == 2);
+    }
+
+    /** Rank 1 polls for {@code nanos}; {@code send} runs after the first millisecond (it wakes the protocol thread). */
+    private static void pollFor(List<Transport> t, long nanos, Runnable send) {
+        long start = System.nanoTime();
+        boolean sent = false;
+        while (System.nanoTime() - start < nanos) {
+            t.get(1).poll();
+            if (!sent && System.nanoTime() - start > 1_000_000L) {
+                send.run();
+                sent = true;
+            }
+        }
+    }
+
     @Test
     void bytesBeyondTheAcceptedLengthAreDiscardedAndDiscardedMessagesStillComplete() throws Exception {
         List<Transport> t = jobs.open(Job.local(2), Map.of());

@@ -32,6 +32,8 @@ final class PollHandover {
     private volatile long lastPollNanos;
     /** Protocol thread: how long after the last poll it takes over. */
     private long grace = MIN_GRACE_NANOS;
+    /** Protocol thread: the last poll {@link #pollingEnded} reported. */
+    private long handedBackAt;
     /** Protocol thread: whether it is staying away, and the last poll it knew of when it last looked. */
     private boolean away;
     private long seenPollNanos;
@@ -40,6 +42,7 @@ final class PollHandover {
     PollHandover(long now, long rtoMinNanos) {
         maxGrace = Math.max(MIN_GRACE_NANOS, Math.min(MAX_GRACE_NANOS, rtoMinNanos / 5 * 4));
         lastPollNanos = now - maxGrace;
+        handedBackAt = lastPollNanos;
     }
 
     /** A thread polled at {@code now}. */
@@ -70,6 +73,21 @@ final class PollHandover {
         away = true;
         seenPollNanos = last;
         return grace - since;
+    }
+
+    /**
+     * Protocol thread, holding the receive path: whether some thread polled (or announced it stops) since the last
+     * time this returned true. Then the polling stretch is over and the upper layer hears of it
+     * ({@link org.portals3j.transport.MessageHandler#onPollersGone}): its polling thread may have left work for itself
+     * that nobody else would do.
+     */
+    boolean pollingEnded() {
+        long last = lastPollNanos;
+        if (last == handedBackAt) {
+            return false;
+        }
+        handedBackAt = last;
+        return true;
     }
 
     /** The cap of the grace. */

@@ -577,6 +577,14 @@ public final class UdpEndpoint implements Transport {
                 lastProgress = System.nanoTime();
                 continue;
             }
+            if (handover.pollingEnded()) {
+                // The polling thread has gone: what it left for itself to do must not wait for its return.
+                try {
+                    h.onPollersGone();
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.ERROR, "rank " + rank + ": message handler threw from onPollersGone", e);
+                }
+            }
             boolean progress;
             if (!progressLock.tryLock()) {
                 // A poller holds the receive path, maybe for long (acknowledgements it took opened the

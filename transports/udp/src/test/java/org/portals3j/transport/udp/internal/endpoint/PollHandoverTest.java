@@ -88,6 +88,23 @@ class PollHandoverTest {
     }
 
     @Test
+    void theEndOfAStretchOfPollingIsReportedOnceAnnouncedOrNot() {
+        PollHandover h = new PollHandover(0, RTO_MIN);
+        assertThat(h.pollingEnded()).as("nobody has polled").isFalse();
+        h.polled(MS);
+        h.polled(2 * MS);
+        assertThat(h.keepAwayNanos(2 * MS)).isPositive();
+        assertThat(h.keepAwayNanos(4 * MS)).isZero();
+        assertThat(h.pollingEnded()).as("polling stopped, noticed").isTrue();
+        assertThat(h.pollingEnded()).as("reported once").isFalse();
+        h.polled(10 * MS);
+        h.stopped(10 * MS);
+        assertThat(h.keepAwayNanos(10 * MS)).isZero();
+        assertThat(h.pollingEnded()).as("polling stopped, announced").isTrue();
+        assertThat(h.pollingEnded()).isFalse();
+    }
+
+    @Test
     void anAnnouncedStopHandsTheReceivePathBackAtOnceWhateverTheGrace() {
         PollHandover h = new PollHandover(0, RTO_MIN);
         long now = 0;

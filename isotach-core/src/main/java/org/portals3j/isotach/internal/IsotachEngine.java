@@ -749,6 +749,11 @@ public final class IsotachEngine implements MessageHandler {
         siu.peerDown(peer);
     }
 
+    @Override
+    public void onPollersGone() {
+        siu.pollersGone();
+    }
+
     // =========================================================================================================
     // token manager process
     // =========================================================================================================

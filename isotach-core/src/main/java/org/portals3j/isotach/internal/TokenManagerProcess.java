@@ -105,4 +105,9 @@ final class TokenManagerProcess implements MessageHandler {
             node.peerDown(peer);
         }
     }
+
+    @Override
+    public void onPollersGone() {
+        node.pollersGone();
+    }
 }

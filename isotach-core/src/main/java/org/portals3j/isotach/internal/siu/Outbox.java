@@ -33,8 +33,17 @@ import org.portals3j.transport.internal.PaddedInt;
  * complete early. Tokens neither linger nor are absorbed: a section carries one, and the token manager's own frames
  * keep their order. Only the host's thread lingers, and only while it polls at least once per linger time (the
  * frame goes out at its next poll once the time is up, {@link #flushLeftover}); a flush by any other thread (a
- * transport thread, or another rank's inline delivery) sends it at once, so a host that stops polling does not
- * hold back the mark the token manager waits for.
+ * transport thread, or another rank's inline delivery) sends it at once.
+ *
+ * <p>A host may stop polling right after a frame began to linger (its application got what it waited for and
+ * computes, or {@code open_net} returned): then nothing would send the frame, and the token manager would wait for
+ * its mark for as long as the host does not poll; with the token window full, for ever (seen: two udp hosts
+ * opening, host 1 done while host 0 waited for its mark). So frames linger only on a transport with a thread of its
+ * own, which takes the receive path back once the host has stopped polling and says so
+ * ({@link org.portals3j.transport.MessageHandler#onPollersGone}, udp: within its poll grace of 1-4 ms): then
+ * {@link #pollersGone} sends what lingers. A host that stops polling holds its mark back for at most that long. On an
+ * inline transport (inmem) nothing lingers; there the host's thread takes frames off the network only to send
+ * to itself, and the measurement showed no loss.
  *
  * <p>Entries are preallocated and reused; the ring doubles when full (set-up growth only).
  */
@@ -72,6 +81,14 @@ final class Outbox {
     private volatile boolean hostPollsOften;
     /** When the host last polled (its thread only). */
     private long lastHostPoll = Long.MIN_VALUE / 2;
+    /**
+     * Whether frames may linger at all: only on a transport with a thread of its own, which takes the receive path
+     * back when the host stops polling and says so ({@link #pollersGone}). Without one (inmem) a host that stops
+     * polling would hold its frames for as long as it does not poll.
+     */
+    private final boolean holdsBack;
+    /** Set by {@link #pollersGone} until the host polls again: nothing lingers meanwhile. */
+    private volatile boolean pollersGone;
     /**
      * 1 when frames were left queued with nobody to send them (see {@link #flushLeftover}). The host thread reads it on
      * every poll while other threads send through this outbox: alone on its cache line, the reads cost nothing until
@@ -118,7 +135,13 @@ final class Outbox {
     }
 
     Outbox(Transport transport, Object lock, int capacity, LongSupplier nanoClock) {
+        this(transport, lock, capacity, nanoClock, true);
+    }
+
+    /** @param holdsBack whether CLOCK frames may linger: the transport has a thread that calls {@link #pollersGone} */
+    Outbox(Transport transport, Object lock, int capacity, LongSupplier nanoClock, boolean holdsBack) {
         this.transport = transport;
+        this.holdsBack = holdsBack;
         this.lock = lock;
         this.nanoClock = nanoClock;
         queuedAt = new long[capacity];
@@ -212,7 +235,7 @@ final class Outbox {
     /** Whether the frame at the head, the last one queued, is a token-free CLOCK frame the calling thread may hold back. */
     private boolean lingersLocked() {
         int i = head;
-        return size == 1 && header[i][0] == Frame.CLOCK && headerLength[i] > 0
+        return holdsBack && !pollersGone && size == 1 && header[i][0] == Frame.CLOCK && headerLength[i] > 0
                 && Thread.currentThread() == hostThread && hostPollsOften
                 && (ClockSection.flags(headerView[i], Frame.O_CLOCK) & ClockSection.HAS_TOKEN) == 0
                 && nanoClock.getAsLong() - queuedAt[i] < LINGER_NANOS;
@@ -226,6 +249,9 @@ final class Outbox {
         Thread self = Thread.currentThread();
         if (hostThread != self) {
             hostThread = self;
+        }
+        if (pollersGone) {
+            pollersGone = false; // back
         }
         long now = nanoClock.getAsLong();
         boolean often = now - lastHostPoll < LINGER_NANOS;
@@ -301,6 +327,24 @@ final class Outbox {
         flush(true);
     }
 
+    /**
+     * The host's thread has stopped polling ({@link org.portals3j.transport.MessageHandler#onPollersGone}, from the
+     * transport's thread): whatever lingers goes now, and nothing lingers until the host polls again. A flush in
+     * progress is waited for (it ends soon: it never waits for anything), so a frame it has just decided to hold back
+     * is not left behind.
+     */
+    void pollersGone() {
+        pollersGone = true;
+        if (size == 0 && leftover.get() == 0) {
+            return;
+        }
+        while ((int) FLUSHING.compareAndExchange(this, 0, 1) != 0) {
+            Thread.onSpinWait();
+        }
+        leftover.setVolatile(0);
+        flushHoldingFlag(false);
+    }
+
     private void flush(boolean mayLinger) {
         if (size == 0) {
             return; // every poll flushes: keep the empty case free
@@ -308,6 +352,11 @@ final class Outbox {
         if ((int) FLUSHING.compareAndExchange(this, 0, 1) != 0) {
             return;
         }
+        flushHoldingFlag(mayLinger);
+    }
+
+    /** The flush proper; the caller has taken the flag. */
+    private void flushHoldingFlag(boolean mayLinger) {
         flusher = Thread.currentThread();
         boolean flagHeld = true;
         boolean stranded = false;

@@ -192,4 +192,80 @@ class OutboxTest {
         outbox.flushMayLinger();
         assertThat(numbers(t)).as("its next poll may be far off").containsExactly(3L);
     }
+
+    @Test
+    void whenTheHostsPollersAreGoneWhatLingersGoesAndNothingLingersUntilItPollsAgain() throws Exception {
+        OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
+        long[] now = {0};
+        Outbox outbox = pollingHost(t, () -> now[0]);
+        add(outbox, 0, numbered(3), Frame.CLOCK_LENGTH);
+        outbox.flushMayLinger();
+        assertThat(t.sent()).as("lingering: the host polls often").isEmpty();
+        // The host stops polling (its application got what it waited for); the transport's thread says so.
+        Thread transportThread = new Thread(outbox::pollersGone);
+        transportThread.start();
+        transportThread.join();
+        assertThat(numbers(t)).as("sent by the transport's thread, long before the host would poll again")
+                .containsExactly(3L);
+        add(outbox, 0, numbered(4), Frame.CLOCK_LENGTH);
+        outbox.flushMayLinger();
+        assertThat(numbers(t)).as("until the host polls again nothing lingers").containsExactly(3L, 4L);
+        outbox.hostPolls();
+        outbox.hostPolls();
+        add(outbox, 0, numbered(5), Frame.CLOCK_LENGTH);
+        outbox.flushMayLinger();
+        assertThat(numbers(t)).as("back in its poll loop, it lingers again").containsExactly(3L, 4L);
+    }
+
+    @Test
+    void onATransportWithoutAThreadOfItsOwnNothingLingers() {
+        OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
+        Outbox outbox = new Outbox(t, lock, 16, () -> 0L, false);
+        outbox.hostPolls();
+        outbox.hostPolls();
+        add(outbox, 0, numbered(3), Frame.CLOCK_LENGTH);
+        outbox.flushMayLinger();
+        assertThat(numbers(t)).as("nobody would send it if the host stopped polling").containsExactly(3L);
+    }
+
+    @Test
+    void pollersGoneWaitsForAFlushInProgressAndSendsWhatItHeldBack() throws Exception {
+        OrderRecordingTransport t = new OrderRecordingTransport(1, 3);
+        long[] now = {0};
+        Outbox outbox = pollingHost(t, () -> now[0]);
+        java.util.concurrent.CountDownLatch inSend = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch goOn = new java.util.concurrent.CountDownLatch(1);
+        // The host's flush is in the middle of sending (frame 1 to host 2) when the transport's thread reports the
+        // host gone; the flush then holds back frame 2, its last, unless it sees the report in time.
+        t.afterSend(peer -> {
+            if (peer == 2) {
+                inSend.countDown();
+                try {
+                    goOn.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        MemorySegment token = numbered(1); // a token: it goes at once
+        ClockSection.addToken(token, Frame.O_CLOCK, 5, 0, 0);
+        add(outbox, 2, token, Frame.CLOCK_LENGTH);
+        Thread gone = new Thread(outbox::pollersGone);
+        // Lingering is for the host's own thread: this one polls, then flushes.
+        Thread host = new Thread(() -> {
+            outbox.hostPolls();
+            outbox.hostPolls();
+            outbox.flushMayLinger();
+        });
+        host.start();
+        inSend.await();
+        add(outbox, 0, numbered(2), Frame.CLOCK_LENGTH);
+        gone.start();
+        Thread.sleep(20); // pollersGone spins on the flag the host's flush holds
+        assertThat(numbers(t)).as("nothing more while the host's flush holds the flag").containsExactly(1L);
+        goOn.countDown();
+        host.join();
+        gone.join();
+        assertThat(numbers(t)).as("the frame the host's flush left is sent").containsExactly(1L, 2L);
+    }
 }

@@ -22,6 +22,11 @@
  *       is completed exactly once through {@link org.portals3j.transport.MessageHandler#onSendComplete}.</li>
  *   <li><b>Peer failure</b> is reported through {@link org.portals3j.transport.MessageHandler#onPeerFailure};
  *       sends towards a failed peer complete with {@code delivered == false}.</li>
+ *   <li><b>Polling.</b> Application threads that wait may drive the receive path themselves
+ *       ({@link org.portals3j.transport.Transport#poll}). A transport with a thread of its own takes it back when
+ *       they stop ({@link org.portals3j.transport.Transport#pollingStopped} says so at once) and then tells the upper
+ *       layer ({@link org.portals3j.transport.MessageHandler#onPollersGone}), which must not leave work for a
+ *       polling thread that is gone.</li>
  *   <li><b>Idle strategy.</b> Every place a transport (or a layer above) waits uses an
  *       {@link org.portals3j.transport.IdleStrategy} chosen with {@link org.portals3j.transport.IdleMode}.</li>
  * </ul>

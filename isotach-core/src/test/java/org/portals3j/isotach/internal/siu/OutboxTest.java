@@ -196,8 +196,7 @@ class OutboxTest {
     @Test
     void whenTheHostsPollersAreGoneWhatLingersGoesAndNothingLingersUntilItPollsAgain() throws Exception {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
-        long[] now = {0};
-        Outbox outbox = pollingHost(t, () -> now[0]);
+        Outbox outbox = pollingHost(t, () -> 0L);
         add(outbox, 0, numbered(3), Frame.CLOCK_LENGTH);
         outbox.flushMayLinger();
         assertThat(t.sent()).as("lingering: the host polls often").isEmpty();
@@ -231,8 +230,7 @@ class OutboxTest {
     @Test
     void pollersGoneWaitsForAFlushInProgressAndSendsWhatItHeldBack() throws Exception {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 3);
-        long[] now = {0};
-        Outbox outbox = pollingHost(t, () -> now[0]);
+        Outbox outbox = pollingHost(t, () -> 0L);
         java.util.concurrent.CountDownLatch inSend = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch goOn = new java.util.concurrent.CountDownLatch(1);
         // The host's flush is in the middle of sending (frame 1 to host 2) when the transport's thread reports the

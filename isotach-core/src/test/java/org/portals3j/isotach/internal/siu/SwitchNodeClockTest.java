@@ -221,12 +221,23 @@ class SwitchNodeClockTest {
 
     /** The effect bits of every token host 0's TM sent to host 1 after frame {@code from}, in order. */
     private static List<Integer> tokenBitsToHost1(OrderRecordingTransport t, int from) {
-        List<Integer> out = new ArrayList<>();
+        return tokensToHost1(t, from, ClockSection::tokenBits);
+    }
+
+    /** The pulses of every token host 0's TM sent to host 1 after frame {@code from}, in order. */
+    private static List<Long> tokensToHost1(OrderRecordingTransport t, int from) {
+        return tokensToHost1(t, from, ClockSection::tokenPulse);
+    }
+
+    /** What {@code item} reads from every token host 0's TM sent to host 1 after frame {@code from}, in order. */
+    private static <T> List<T> tokensToHost1(OrderRecordingTransport t, int from,
+                                             java.util.function.BiFunction<MemorySegment, Long, T> item) {
+        List<T> out = new ArrayList<>();
         List<Sent> all = t.sent();
         for (Sent s : all.subList(from, all.size())) {
             long at = Frame.clockOffset(s.kind());
             if (s.peer() == 1 && at >= 0 && (ClockSection.flags(s.segment(), at) & ClockSection.HAS_TOKEN) != 0) {
-                out.add(ClockSection.tokenBits(s.segment(), at));
+                out.add(item.apply(s.segment(), at));
             }
         }
         return out;
@@ -269,19 +280,6 @@ class SwitchNodeClockTest {
         now[0] += 1_000_000;
         n.tick();
         assertThat(tokenBitsToHost1(t, from)).as("the idle tick's token").first().isEqualTo(0x02);
-    }
-
-    /** The pulses of every token host 0's TM sent to host 1 after frame {@code from}, in order. */
-    private static List<Long> tokensToHost1(OrderRecordingTransport t, int from) {
-        List<Long> out = new ArrayList<>();
-        List<Sent> all = t.sent();
-        for (Sent s : all.subList(from, all.size())) {
-            long at = Frame.clockOffset(s.kind());
-            if (s.peer() == 1 && at >= 0 && (ClockSection.flags(s.segment(), at) & ClockSection.HAS_TOKEN) != 0) {
-                out.add(ClockSection.tokenPulse(s.segment(), at));
-            }
-        }
-        return out;
     }
 
     @Test

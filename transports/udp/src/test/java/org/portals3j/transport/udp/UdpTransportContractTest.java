@@ -94,17 +94,8 @@ class UdpTransportContractTest {
         MemorySegment p = Recorder.payload(8, 1);
         long[] delays = new long[7];
         for (int trial = 0; trial < delays.length; trial++) {
-            long start = System.nanoTime();
-            boolean woken = false;
-            while (System.nanoTime() - start < 40_000_000L) {
-                t.get(1).poll();
-                if (!woken && System.nanoTime() - start > 1_000_000L) {
-                    // a datagram wakes the protocol thread from its socket wait: from then on it stays
-                    // away from the polled receive path and its grace grows
-                    t.get(0).send(1, Recorder.header(100 + trial), 16, p, 0, 8, 100 + trial);
-                    woken = true;
-                }
-            }
+            int id = 100 + trial;
+            pollFor(t, 40_000_000L, () -> t.get(0).send(1, Recorder.header(id), 16, p, 0, 8, id));
             t.get(1).pollingStopped();
             int before = b.messages.size();
             long sent = System.nanoTime();
@@ -145,7 +136,10 @@ class UdpTransportContractTest {
         Recorder.await("both messages", 5_000, () -> b.messages.size() == 2);
     }
 
-    /** Rank 1 polls for {@code nanos}; {@code send} runs after the first millisecond (it wakes the protocol thread). */
+    /**
+     * Rank 1 polls for {@code nanos}; {@code send} runs after the first millisecond: a datagram wakes the protocol
+     * thread from its socket wait, and from then on it stays away from the polled receive path and its grace grows.
+     */
     private static void pollFor(List<Transport> t, long nanos, Runnable send) {
         long start = System.nanoTime();
         boolean sent = false;

@@ -42,8 +42,8 @@ import org.portals3j.transport.internal.PaddedInt;
  * own, which takes the receive path back once the host has stopped polling and says so
  * ({@link org.portals3j.transport.MessageHandler#onPollersGone}, udp: within its poll grace of 1-4 ms): then
  * {@link #pollersGone} sends what lingers. A host that stops polling holds its mark back for at most that long. On an
- * inline transport (inmem) nothing lingers; there the host's thread takes frames off the network only to send
- * to itself, and the measurement showed no loss.
+ * inline transport (inmem) nothing lingers; there the host's thread takes frames off the network only when it sends
+ * to itself, and the inmem Isotach ping-pong measured no slower without it.
  *
  * <p>Entries are preallocated and reused; the ring doubles when full (set-up growth only).
  */

@@ -70,7 +70,12 @@ class OutboxTest {
 
     /** An outbox whose host's thread (this one) is in a poll loop: it has polled twice within the linger time. */
     private Outbox pollingHost(OrderRecordingTransport t, java.util.function.LongSupplier clock) {
-        Outbox outbox = new Outbox(t, lock, 16, clock);
+        return pollingHost(t, clock, true);
+    }
+
+    /** The same on a transport with ({@code holdsBack}) or without a thread of its own. */
+    private Outbox pollingHost(OrderRecordingTransport t, java.util.function.LongSupplier clock, boolean holdsBack) {
+        Outbox outbox = new Outbox(t, lock, 16, clock, holdsBack);
         outbox.hostPolls();
         outbox.hostPolls();
         return outbox;
@@ -219,9 +224,7 @@ class OutboxTest {
     @Test
     void onATransportWithoutAThreadOfItsOwnNothingLingers() {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
-        Outbox outbox = new Outbox(t, lock, 16, () -> 0L, false);
-        outbox.hostPolls();
-        outbox.hostPolls();
+        Outbox outbox = pollingHost(t, () -> 0L, false);
         add(outbox, 0, numbered(3), Frame.CLOCK_LENGTH);
         outbox.flushMayLinger();
         assertThat(numbers(t)).as("nobody would send it if the host stopped polling").containsExactly(3L);

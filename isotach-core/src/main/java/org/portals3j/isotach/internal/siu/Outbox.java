@@ -20,20 +20,25 @@ import org.portals3j.transport.internal.PaddedInt;
  * the same link when that frame has one ({@link #pendingClock}): it is applied right after that frame either way,
  * and one transport message carries what used to take two or three.
  *
- * <p>A CLOCK frame of marks and wake-ups alone (no token) that the host's own thread would send as the last frame
- * queued while it takes frames off the network ({@link #flushMayLinger}) <em>lingers</em> for up to
- * {@link #LINGER_NANOS}, and an ISO frame queued for the same link meanwhile absorbs it ({@link #add}): the host
- * that has just taken a ping off the network acknowledges its token in the reply's frame instead of a frame of its
- * own. Measured on udp (2 hosts, 128 B-1 KiB ping-pong, bench/README): the echoing host sent 3 datagrams per round
- * trip, 1.03 with lingering, and the Isotach half round trip went from 1.90-2.04x to 1.55-1.69x of noniso.
+ * <p>A CLOCK frame that the host's own thread would send as the only frame queued while it takes frames off the
+ * network ({@link #flushMayLinger}) <em>lingers</em> for up to {@link #LINGER_NANOS}, and an ISO frame queued for the
+ * same link meanwhile absorbs it ({@link #add}). The host that has just taken a ping off the network acknowledges
+ * its token in the reply's frame instead of a frame of its own; the token manager's host, taking the reply, sends
+ * the token for the reply's pulse in its next ping. Measured on udp (2 hosts, 128 B-1 KiB ping-pong, bench/README):
+ * the echoing host sent 3 datagrams per round trip, 1.03 with its marks lingering (half round trip 1.90-2.04x ->
+ * 1.55-1.69x of noniso); the token manager's host 2, then 1.1 with its tokens lingering too.
  *
  * <p>Absorbed items reach the receiver after the ISO packet they used to precede; that only delays what they say,
  * never advances it: a mark M says the sender has nothing more stamped at or below M for this link, and the packet
  * was stamped after M was marked, so above it; a wake-up asks for time, and asking later cannot make a pulse
- * complete early. Tokens neither linger nor are absorbed: a section carries one, and the token manager's own frames
- * keep their order. Only the host's thread lingers, and only while it polls at least once per linger time (the
- * frame goes out at its next poll once the time is up, {@link #flushLeftover}); a flush by any other thread (a
- * transport thread, or another rank's inline delivery) sends it at once.
+ * complete early; a token opens its pulse, and nothing closes before its token, so a later token only closes it
+ * later. The token manager's tokens keep their order on the link: the lingering frame is the only one queued, and
+ * the ISO frame that absorbs its tokens carries them as a run ({@link ClockSection#tokenRun}) ahead of every later
+ * token for that link. A frame lingers only when it is alone in the queue, so the tokens of a round to several hosts
+ * never wait: a host the token manager's host does not talk to gets its token at once. Only the host's thread
+ * lingers, and only while it polls at least once per linger time (the frame goes out at its next poll once the time
+ * is up, {@link #flushLeftover}); a flush by any other thread (a transport thread, or another rank's inline delivery)
+ * sends it at once.
  *
  * <p>A host may stop polling right after a frame began to linger (its application got what it waited for and
  * computes, or {@code open_net} returned): then nothing would send the frame, and the token manager would wait for
@@ -189,7 +194,9 @@ final class Outbox {
         MemorySegment.copy(frame, 0, headerView[i], 0, length);
         byte kind = header[i][0];
         if (kind == Frame.CLOCK) {
-            queuedAt[i] = nanoClock.getAsLong();
+            if (holdsBack) {
+                queuedAt[i] = nanoClock.getAsLong(); // only a frame that may linger needs its time
+            }
         } else if (Frame.clockOffset(kind) >= 0) {
             absorbLingering(to, i);
         }
@@ -206,7 +213,7 @@ final class Outbox {
         return headerView[i];
     }
 
-    /** A token-free CLOCK frame still queued as the last one for {@code to}: its marks and wake-ups join entry {@code i}. */
+    /** A CLOCK frame still queued as the last one for {@code to}: its tokens, marks and wake-ups join entry {@code i}. */
     private void absorbLingering(int to, int i) {
         long n = lastQueued[to];
         if (n < dequeued) {
@@ -217,27 +224,17 @@ final class Outbox {
         if (header[j][0] != Frame.CLOCK || headerLength[j] == 0) {
             return;
         }
-        int flags = ClockSection.flags(from, Frame.O_CLOCK);
-        if ((flags & ClockSection.HAS_TOKEN) != 0) {
-            return;
-        }
-        long at = Frame.clockOffset(header[i][0]);
-        if ((flags & ClockSection.HAS_MARK) != 0) {
-            ClockSection.addMark(headerView[i], at, ClockSection.markOf(from, Frame.O_CLOCK),
-                    ClockSection.seenOf(from, Frame.O_CLOCK));
-        }
-        if ((flags & ClockSection.HAS_NEED) != 0) {
-            ClockSection.addNeed(headerView[i], at, ClockSection.needOf(from, Frame.O_CLOCK));
+        if (!ClockSection.mergeInto(from, Frame.O_CLOCK, headerView[i], Frame.clockOffset(header[i][0]))) {
+            return; // never for a frame being queued (its section is empty): kept for the section's contract
         }
         headerLength[j] = 0; // absorbed: the flush skips it
     }
 
-    /** Whether the frame at the head, the last one queued, is a token-free CLOCK frame the calling thread may hold back. */
+    /** Whether the frame at the head, the only one queued, is a CLOCK frame the calling thread may hold back. */
     private boolean lingersLocked() {
         int i = head;
         return holdsBack && !pollersGone && size == 1 && header[i][0] == Frame.CLOCK && headerLength[i] > 0
                 && Thread.currentThread() == hostThread && hostPollsOften
-                && (ClockSection.flags(headerView[i], Frame.O_CLOCK) & ClockSection.HAS_TOKEN) == 0
                 && nanoClock.getAsLong() - queuedAt[i] < LINGER_NANOS;
     }
 

@@ -7,9 +7,11 @@ import java.lang.foreign.MemorySegment;
  * at most one token from the token manager, the sender's pulse mark, and its wake-up to the token manager.
  *
  * <p>Items are merged into a section still queued for the link ({@code add*} under the switch node's lock): a mark
- * or a need is cumulative (the larger value says everything the smaller did), a token is not (the receiver takes
- * tokens one by one with their effect bits), so a section holds one token and a second one needs a frame of its
- * own. The receiver applies token, then mark, then need: the order in which a switch node produces them.
+ * or a need is cumulative (the larger value says everything the smaller did). A token is not: the receiver takes
+ * tokens one by one, each with its effect bits. So a section holds a <em>run</em> of consecutive tokens
+ * {@code tokenPulse - tokenRun .. tokenPulse} of which only the last may carry effect bits (those before it had none,
+ * and the receiver applies each in turn); a token that cannot extend the run needs a frame of its own. The receiver
+ * applies the tokens, then the mark, then the need: the order in which a switch node produces them.
  */
 public final class ClockSection {
     public static final int LENGTH = 48;
@@ -20,6 +22,9 @@ public final class ClockSection {
 
     private static final long O_FLAGS = 0;
     private static final long O_BITS = 1;
+    private static final long O_RUN = 2;
+    /** The longest run of tokens one section carries beyond its first. */
+    public static final int MAX_RUN = 255;
     private static final long O_TOKEN = 8;
     private static final long O_EFFECT = 16;
     private static final long O_MARK = 24;
@@ -40,16 +45,51 @@ public final class ClockSection {
         return Frame.u8(frame, at + O_FLAGS);
     }
 
-    /** Adds {@code TOKEN(pulse)} with its effect bits due at {@code effectPulse}; false when the section has one. */
+    /**
+     * Adds {@code TOKEN(pulse)} with its effect bits due at {@code effectPulse}: as the section's token, or as the next
+     * of its run when the section's last token is {@code pulse - 1} and had no effect bits. False (nothing changed)
+     * otherwise.
+     */
     public static boolean addToken(MemorySegment frame, long at, long pulse, int bits, long effectPulse) {
         int flags = flags(frame, at);
+        int run = 0;
         if ((flags & HAS_TOKEN) != 0) {
-            return false;
+            run = tokenRun(frame, at) + 1;
+            if (tokenBits(frame, at) != 0 || pulse != tokenPulse(frame, at) + 1 || run > MAX_RUN) {
+                return false;
+            }
         }
         Frame.u8(frame, at + O_FLAGS, flags | HAS_TOKEN);
         Frame.u8(frame, at + O_BITS, bits);
+        Frame.u8(frame, at + O_RUN, run);
         Frame.i64(frame, at + O_TOKEN, pulse);
         Frame.i64(frame, at + O_EFFECT, effectPulse);
+        return true;
+    }
+
+    /**
+     * Adds every item of the section at {@code from}/{@code fromAt} to the one at {@code to}/{@code toAt}, as if each had
+     * been added there in the order the receiver applies them. False, with nothing changed, when {@code to} already
+     * carries a token: two runs are never spliced.
+     */
+    public static boolean mergeInto(MemorySegment from, long fromAt, MemorySegment to, long toAt) {
+        int flags = flags(from, fromAt);
+        if ((flags & HAS_TOKEN) != 0) {
+            if ((flags(to, toAt) & HAS_TOKEN) != 0) {
+                return false;
+            }
+            Frame.u8(to, toAt + O_FLAGS, flags(to, toAt) | HAS_TOKEN);
+            Frame.u8(to, toAt + O_BITS, tokenBits(from, fromAt));
+            Frame.u8(to, toAt + O_RUN, tokenRun(from, fromAt));
+            Frame.i64(to, toAt + O_TOKEN, tokenPulse(from, fromAt));
+            Frame.i64(to, toAt + O_EFFECT, effectPulse(from, fromAt));
+        }
+        if ((flags & HAS_MARK) != 0) {
+            addMark(to, toAt, markOf(from, fromAt), seenOf(from, fromAt));
+        }
+        if ((flags & HAS_NEED) != 0) {
+            addNeed(to, toAt, needOf(from, fromAt));
+        }
         return true;
     }
 
@@ -76,6 +116,11 @@ public final class ClockSection {
         }
         Frame.u8(frame, at + O_FLAGS, flags | HAS_NEED);
         Frame.i64(frame, at + O_NEED, need);
+    }
+
+    /** How many tokens the section carries before {@link #tokenPulse}: its run is {@code tokenPulse - tokenRun .. tokenPulse}. */
+    public static int tokenRun(MemorySegment frame, long at) {
+        return Frame.u8(frame, at + O_RUN);
     }
 
     public static int tokenBits(MemorySegment frame, long at) {

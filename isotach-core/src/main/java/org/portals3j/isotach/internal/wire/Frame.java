@@ -17,7 +17,7 @@ import java.lang.foreign.ValueLayout;
  * ISO_CREDIT kind | ver | pad(6) | freed(8)                                                             = 16
  * LEAVE      kind | ver | pad(2) | host(4)                                                              = 8
  *
- * clock section: flags(1): HAS_TOKEN, HAS_MARK, HAS_NEED | tokenBits(1) | pad(6) | tokenPulse(8) |
+ * clock section: flags(1): HAS_TOKEN, HAS_MARK, HAS_NEED | tokenBits(1) | tokenRun(1) | pad(5) | tokenPulse(8) |
  *                effectPulse(8) | mark(8) | seen(8) | need(8)                                           = 48
  * </pre>
  *
@@ -30,8 +30,11 @@ import java.lang.foreign.ValueLayout;
  * is all the contract's per-link FIFO (digest §1.8 item 7) asks of it.
  */
 public final class Frame {
-    /** 2: token, pulse mark and wake-up became one clock section, alone or behind an ISO packet. */
-    public static final byte VERSION = 2;
+    /**
+     * 2: token, pulse mark and wake-up became one clock section, alone or behind an ISO packet. 3: a section carries a
+     * run of consecutive tokens ({@link ClockSection#tokenRun}).
+     */
+    public static final byte VERSION = 3;
 
     public static final byte SYNC = 0x01;
     public static final byte CLOCK = 0x02;

@@ -153,27 +153,80 @@ class OutboxTest {
         assertThat(numbers(t)).containsExactly(3L);
     }
 
+    /** A CLOCK frame carrying the token run {@code first..last} (effect bits on the last), numbered {@code n}. */
+    private static MemorySegment tokens(long n, long first, long last, int bits) {
+        MemorySegment f = numbered(n);
+        for (long p = first; p <= last; p++) {
+            assertThat(ClockSection.addToken(f, Frame.O_CLOCK, p, p == last ? bits : 0, p == last ? 40 : 0)).isTrue();
+        }
+        return f;
+    }
+
     @Test
-    void tokensNeverLingerAndAFrameWithOthersBehindItDoesNot() {
+    void theTokenManagersTokenLingersAndItsNextPingCarriesItAheadOfTheNextToken() {
+        OrderRecordingTransport t = new OrderRecordingTransport(0, 2);
+        long[] now = {1_000_000};
+        Outbox outbox = pollingHost(t, () -> now[0]);
+        add(outbox, 1, tokens(1, 5, 5, 0), Frame.CLOCK_LENGTH); // TOKEN(5), issued when the reply came
+        outbox.flushMayLinger();
+        assertThat(t.sent()).as("the token waits for the next ping").isEmpty();
+        MemorySegment ping;
+        synchronized (lock) {
+            ping = outbox.add(1, iso(), Frame.ISO_LENGTH, MemorySegment.NULL, 0, 0, -1);
+            // the ping's own token, as SwitchNode.sendTokenLocked adds it to the section still queued for the link
+            assertThat(ClockSection.addToken(ping, Frame.O_ISO_CLOCK, 6, 3, 9)).isTrue();
+        }
+        outbox.flush();
+        assertThat(t.sent()).as("one frame: the ping, with both tokens").hasSize(1);
+        MemorySegment sent = t.sent().get(0).segment();
+        assertThat(Frame.kind(sent)).isEqualTo(Frame.ISO);
+        assertThat(ClockSection.tokenPulse(sent, Frame.O_ISO_CLOCK) - ClockSection.tokenRun(sent, Frame.O_ISO_CLOCK))
+                .as("the run starts at the lingering token").isEqualTo(5);
+        assertThat(ClockSection.tokenPulse(sent, Frame.O_ISO_CLOCK)).isEqualTo(6);
+        assertThat(ClockSection.tokenBits(sent, Frame.O_ISO_CLOCK)).isEqualTo(3);
+        assertThat(ClockSection.effectPulse(sent, Frame.O_ISO_CLOCK)).isEqualTo(9);
+        assertThat(ClockSection.markOf(sent, Frame.O_ISO_CLOCK)).as("the lingering frame's mark came along").isEqualTo(1);
+    }
+
+    @Test
+    void aLingeringTokenWithEffectsIsCarriedButNoLaterTokenJoinsIt() {
+        OrderRecordingTransport t = new OrderRecordingTransport(0, 2);
+        Outbox outbox = pollingHost(t, () -> 0L);
+        add(outbox, 1, tokens(1, 4, 5, 2), Frame.CLOCK_LENGTH);
+        outbox.flushMayLinger();
+        MemorySegment ping;
+        synchronized (lock) {
+            ping = outbox.add(1, iso(), Frame.ISO_LENGTH, MemorySegment.NULL, 0, 0, -1);
+            assertThat(ClockSection.tokenRun(ping, Frame.O_ISO_CLOCK)).isEqualTo(1);
+            assertThat(ClockSection.addToken(ping, Frame.O_ISO_CLOCK, 6, 0, 0))
+                    .as("TOKEN(5) carries effects: TOKEN(6) needs a frame of its own").isFalse();
+        }
+        outbox.flush();
+        assertThat(t.sent()).hasSize(1);
+        assertThat(ClockSection.tokenPulse(t.sent().get(0).segment(), Frame.O_ISO_CLOCK)).isEqualTo(5);
+    }
+
+    @Test
+    void aFrameWithOthersBehindItDoesNotLinger() {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 3);
         Outbox outbox = pollingHost(t, () -> 0L);
-        MemorySegment token = numbered(1);
-        ClockSection.addToken(token, Frame.O_CLOCK, 5, 0, 0);
-        add(outbox, 0, token, Frame.CLOCK_LENGTH);
+        add(outbox, 0, tokens(1, 5, 5, 0), Frame.CLOCK_LENGTH);
+        add(outbox, 2, tokens(2, 5, 5, 0), Frame.CLOCK_LENGTH);
         outbox.flushMayLinger();
-        assertThat(t.sent()).as("a token goes at once").hasSize(1);
-        add(outbox, 0, numbered(2), Frame.CLOCK_LENGTH);
-        add(outbox, 2, numbered(3), Frame.CLOCK_LENGTH);
+        assertThat(numbers(t)).as("a round of tokens to several hosts goes at once").containsExactly(1L, 2L);
+        add(outbox, 0, numbered(3), Frame.CLOCK_LENGTH);
+        add(outbox, 2, numbered(4), Frame.CLOCK_LENGTH);
         outbox.flushMayLinger();
-        assertThat(numbers(t)).as("not the last frame queued: nothing waits behind a lingering one").containsExactly(1L, 2L, 3L);
-        add(outbox, 0, numbered(4), Frame.CLOCK_LENGTH);
-        outbox.flushMayLinger(); // lingers
-        assertThat(t.sent()).hasSize(3);
+        assertThat(numbers(t)).as("not the last frame queued: nothing waits behind a lingering one")
+                .containsExactly(1L, 2L, 3L, 4L);
+        add(outbox, 0, numbered(5), Frame.CLOCK_LENGTH);
+        outbox.flushMayLinger(); // alone: lingers
+        assertThat(t.sent()).hasSize(4);
         add(outbox, 2, iso(), Frame.ISO_LENGTH);
         outbox.flushMayLinger();
-        assertThat(t.sent()).as("an ISO frame for another link absorbs nothing; both go, in order").hasSize(5);
-        assertThat(t.sent().get(3).peer()).isEqualTo(0);
-        assertThat(Frame.kind(t.sent().get(3).segment())).isEqualTo(Frame.CLOCK);
+        assertThat(t.sent()).as("an ISO frame for another link absorbs nothing; both go, in order").hasSize(6);
+        assertThat(t.sent().get(4).peer()).isEqualTo(0);
+        assertThat(Frame.kind(t.sent().get(4).segment())).isEqualTo(Frame.CLOCK);
     }
 
     @Test
@@ -248,9 +301,8 @@ class OutboxTest {
                 }
             }
         });
-        MemorySegment token = numbered(1); // a token: it goes at once
-        ClockSection.addToken(token, Frame.O_CLOCK, 5, 0, 0);
-        add(outbox, 2, token, Frame.CLOCK_LENGTH);
+        add(outbox, 0, numbered(0), Frame.CLOCK_LENGTH); // two frames queued: neither is alone, both go at once
+        add(outbox, 2, numbered(1), Frame.CLOCK_LENGTH);
         Thread gone = new Thread(outbox::pollersGone);
         // Lingering is for the host's own thread: this one polls, then flushes.
         Thread host = new Thread(() -> {
@@ -263,10 +315,10 @@ class OutboxTest {
         add(outbox, 0, numbered(2), Frame.CLOCK_LENGTH);
         gone.start();
         Thread.sleep(20); // pollersGone spins on the flag the host's flush holds
-        assertThat(numbers(t)).as("nothing more while the host's flush holds the flag").containsExactly(1L);
+        assertThat(numbers(t)).as("nothing more while the host's flush holds the flag").containsExactly(0L, 1L);
         goOn.countDown();
         host.join();
         gone.join();
-        assertThat(numbers(t)).as("the frame the host's flush left is sent").containsExactly(1L, 2L);
+        assertThat(numbers(t)).as("the frame the host's flush left is sent").containsExactly(0L, 1L, 2L);
     }
 }

@@ -131,6 +131,29 @@ class SwitchNodeClockTest {
     }
 
     @Test
+    void anIsochronStampedAfterTheHostTookAPacketAsksAtOnceWithinThePeriod() {
+        for (boolean answers : new boolean[] {false, true}) {
+            long[] now = {0};
+            OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
+            IsotachConfig config = IsotachConfig.builder().idleTickMicros(NEVER_IDLE_MICROS).stampBatchNanos(4000).build();
+            SwitchNode n = new SwitchNode(t, config, 2, 0, () -> now[0]);
+            n.onClock(0, token(0, 0, 0));
+            ship(n, 0); // asks: marks 0 ahead, stamped 1
+            n.onClock(0, token(1, 0, 0));
+            if (answers) {
+                n.onIso(0, isoMarkedAhead(2, 1)); // a ping
+            }
+            eops(n); // the host takes what its link holds: its own marker and EOPs, and the ping if one came
+            now[0] += 1000; // within the period
+            ship(n, 0);
+            List<Sent> isos = t.sent(Frame.ISO);
+            Sent reply = isos.get(isos.size() - 1);
+            assertThat(flags(reply)).as(answers ? "an answer marks ahead and asks at once" : "batched as before")
+                    .isEqualTo(answers ? ClockSection.HAS_MARK | ClockSection.HAS_NEED : 0);
+        }
+    }
+
+    @Test
     void aTokenSettlesAnOwedAskWithItsMarks() {
         long[] now = {0};
         OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
@@ -188,7 +211,7 @@ class SwitchNodeClockTest {
     }
 
     @Test
-    void aSecondTokenForALinkGoesInAFrameOfItsOwnBehindTheFirst() {
+    void consecutiveTokensForALinkRideInOneSectionAsARun() {
         OrderRecordingTransport t = new OrderRecordingTransport(0, 2);
         SwitchNode n = node(t, IsotachConfig.builder().distance(3).idleTickMicros(NEVER_IDLE_MICROS).build(), 2, 0);
         n.startClock();
@@ -196,17 +219,47 @@ class SwitchNodeClockTest {
         int before = t.sent().size();
         ship(n, 1); // stamped 0 + 3 = 3: the TM issues tokens 1, 2 and 3 at once (window 4)
         List<Sent> after = t.sent().subList(before, t.sent().size());
-        assertThat(after).extracting(Sent::kind).containsExactly(Frame.ISO, Frame.CLOCK, Frame.CLOCK);
-        List<Long> tokens = new ArrayList<>();
-        List<Long> marks = new ArrayList<>();
-        for (Sent s : after) {
-            long at = Frame.clockOffset(s.kind());
-            assertThat(flags(s)).isEqualTo(ClockSection.HAS_TOKEN | ClockSection.HAS_MARK);
-            tokens.add(ClockSection.tokenPulse(s.segment(), at));
-            marks.add(ClockSection.markOf(s.segment(), at));
-        }
-        assertThat(tokens).as("one token per section, in order").containsExactly(1L, 2L, 3L);
-        assertThat(marks).as("each token's mark rides behind it").containsExactly(0L, 1L, 2L);
+        assertThat(after).extracting(Sent::kind).as("the isochron carries all three").containsExactly(Frame.ISO);
+        MemorySegment iso = after.get(0).segment();
+        assertThat(flags(after.get(0))).isEqualTo(ClockSection.HAS_TOKEN | ClockSection.HAS_MARK);
+        assertThat(ClockSection.tokenPulse(iso, Frame.O_ISO_CLOCK)).isEqualTo(3);
+        assertThat(ClockSection.tokenRun(iso, Frame.O_ISO_CLOCK)).as("tokens 1..3").isEqualTo(2);
+        assertThat(ClockSection.markOf(iso, Frame.O_ISO_CLOCK)).as("the marks merge to the last token's").isEqualTo(2);
+    }
+
+    @Test
+    void aReceiverAppliesEachTokenOfARunAndTheEffectsOfTheLast() {
+        OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
+        SwitchNode n = node(t, 2, 0);
+        n.onClock(0, token(0, 0, 0));
+        n.onClock(0, mark(0));
+        MemorySegment run = ClockFrames.token(1, 0, 0);
+        ClockSection.addToken(run, Frame.O_CLOCK, 2, 0, 0);
+        ClockSection.addToken(run, Frame.O_CLOCK, 3, 0x01, 6); // a signal due at pulse 6
+        n.onClock(0, run);
+        assertThat(n.counters().get("siu.token")).isEqualTo(3);
+        n.onClock(0, mark(5));
+        n.onClock(0, token(4, 0, 0));
+        n.onClock(0, token(5, 0, 0));
+        n.onClock(0, token(6, 0, 0));
+        List<HostLink.Record> eops = eops(n);
+        assertThat(eops).as("pulses 0-5 close; 6 waits for the mark of 5 from this host, sent with token 6").isNotEmpty();
+        HostLink.Record last = eops.get(eops.size() - 1);
+        assertThat(last.pulse).isEqualTo(6);
+        assertThat(last.b).as("the effect bits of the run's last token, at their pulse").isEqualTo(0x01);
+        assertThat(n.counters().get("siu.drop.malformed")).isZero();
+    }
+
+    @Test
+    void aRunThatDoesNotFollowTheLastTokenIsDroppedAndCounted() {
+        OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
+        SwitchNode n = node(t, 2, 0);
+        n.onClock(0, token(0, 0, 0));
+        MemorySegment run = ClockFrames.token(2, 0, 0); // token 1 never came
+        ClockSection.addToken(run, Frame.O_CLOCK, 3, 0, 0);
+        n.onClock(0, run);
+        assertThat(n.counters().get("siu.token")).isEqualTo(0);
+        assertThat(n.counters().get("siu.drop.malformed")).isEqualTo(2);
     }
 
     /** An automatic participation in barrier channel 1, as a host sends it to the TM. */
@@ -395,7 +448,7 @@ class SwitchNodeClockTest {
     }
 
     @Test
-    void marksMergeToTheLargestAndATokenSlotHoldsOneToken() {
+    void marksMergeToTheLargestAndTokensOnlyExtendARunWithoutEffects() {
         MemorySegment f = MemorySegment.ofArray(new byte[Frame.MAX_LENGTH]);
         Frame.start(f, Frame.CLOCK);
         ClockSection.clear(f, Frame.O_CLOCK);
@@ -406,9 +459,13 @@ class SwitchNodeClockTest {
         assertThat(ClockSection.markOf(f, Frame.O_CLOCK)).isEqualTo(4);
         assertThat(ClockSection.seenOf(f, Frame.O_CLOCK)).isEqualTo(5);
         assertThat(ClockSection.needOf(f, Frame.O_CLOCK)).isEqualTo(9);
-        assertThat(ClockSection.addToken(f, Frame.O_CLOCK, 6, 0x04, 8)).isTrue();
-        assertThat(ClockSection.addToken(f, Frame.O_CLOCK, 7, 0, 9)).isFalse();
+        assertThat(ClockSection.addToken(f, Frame.O_CLOCK, 5, 0, 0)).isTrue();
+        assertThat(ClockSection.addToken(f, Frame.O_CLOCK, 7, 0, 0)).as("not the next pulse").isFalse();
+        assertThat(ClockSection.addToken(f, Frame.O_CLOCK, 6, 0x04, 8)).as("the run's next token").isTrue();
+        assertThat(ClockSection.addToken(f, Frame.O_CLOCK, 7, 0, 9)).as("behind a token with effects").isFalse();
         assertThat(ClockSection.tokenPulse(f, Frame.O_CLOCK)).isEqualTo(6);
+        assertThat(ClockSection.tokenRun(f, Frame.O_CLOCK)).isEqualTo(1);
         assertThat(ClockSection.tokenBits(f, Frame.O_CLOCK)).isEqualTo(0x04);
+        assertThat(ClockSection.effectPulse(f, Frame.O_CLOCK)).isEqualTo(8);
     }
 }

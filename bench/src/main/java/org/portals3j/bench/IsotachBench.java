@@ -35,9 +35,11 @@ import org.portals3j.transport.Transports;
  * <ul>
  * <li><b>Latency</b>: two hosts, each driven by its own thread, ping-pong one message of each size; noniso
  *     ({@code send}/{@code receive}) and Isotach ({@code iso_send} as a singleton isochron/{@code iso_receive})
- *     rounds alternate, {@value #ROUNDS} rounds each, and the median half round trip of each kind is compared.</li>
+ *     rounds alternate, {@value #ROUNDS} rounds each after one uncounted round of each, and the median half round
+ *     trip of each kind is compared.</li>
  * <li><b>Throughput</b>: host 0 streams {@code count} messages to host 1, which receives (and copies) them;
- *     messages per second from the first send to the last receipt, alternating noniso and Isotach windows.</li>
+ *     messages per second from the first send to the last receipt, alternating noniso and Isotach windows
+ *     after one uncounted window of each.</li>
  * <li><b>Pulse rate</b>: 2, 4 and 8 hosts polled round-robin by one thread with {@code idleTickMicros = 0}
  *     (time advances as fast as the token window allows); logical-time ticks per second.</li>
  * <li><b>Distance and window</b>: Isotach 64-byte latency for logical distance 1, 2, 4 and token window 1, 2, 4, 8.</li>
@@ -183,6 +185,8 @@ public final class IsotachBench {
             Histogram iso = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
             double[] nonisoMedians = new double[ROUNDS];
             double[] isoMedians = new double[ROUNDS];
+            pingPong(h, size, iterations, false, noniso); // warm-up, not counted: the first size paid for the JIT
+            pingPong(h, size, iterations, true, iso);
             for (int round = 0; round < ROUNDS; round++) {
                 noniso.reset();
                 iso.reset();
@@ -284,6 +288,8 @@ public final class IsotachBench {
         try (Hosts h = new Hosts(transport, config, 2)) {
             double[] noniso = new double[ROUNDS];
             double[] iso = new double[ROUNDS];
+            stream(h, size, count, false); // warm-up, not counted
+            stream(h, size, count, true);
             for (int round = 0; round < ROUNDS; round++) {
                 noniso[round] = stream(h, size, count, false);
                 iso[round] = stream(h, size, count, true);

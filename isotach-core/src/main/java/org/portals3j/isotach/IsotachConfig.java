@@ -4,9 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import org.portals3j.transport.Transport;
-import org.portals3j.transport.TransportCapability;
-import org.portals3j.transport.Transports;
 
 /**
  * The layer's configuration: the hosts, their logical distances, the shared-memory layout, and the tunables of
@@ -18,12 +15,8 @@ import org.portals3j.transport.Transports;
  * <p>Immutable; build with {@link #builder()} or derive with {@link #toBuilder()}.
  */
 public final class IsotachConfig {
-    /** {@link #stampBatchNanos} left to the transport ({@link #stampBatchNanosFor}). */
-    public static final long BY_TRANSPORT = -1;
-    /** The stamp-batching period on a transport whose ranks all live in one process. */
-    public static final long IN_PROCESS_STAMP_BATCH_NANOS = 5_000;
-    /** The stamp-batching period on a transport whose ranks may be separate processes. */
-    public static final long NETWORK_STAMP_BATCH_NANOS = 8_000;
+    /** The default stamp-batching period ({@link #stampBatchNanos}). */
+    public static final long DEFAULT_STAMP_BATCH_NANOS = 16_000;
 
     private final List<String> hostNames;
     private final int defaultDistance;
@@ -84,8 +77,7 @@ public final class IsotachConfig {
         require(defaultDistance >= 1 && defaultDistance <= 64, "logical distance must be 1..64, was " + defaultDistance);
         require(tokenWindow >= 1 && tokenWindow <= 64, "token window must be 1..64, was " + tokenWindow);
         require(idleTickMicros >= 0, "idle tick must be >= 0 microseconds");
-        require(stampBatchNanos >= 0 || stampBatchNanos == BY_TRANSPORT,
-                "stamp batch period must be >= 0 nanoseconds (or -1: chosen by the transport), was " + stampBatchNanos);
+        require(stampBatchNanos >= 0, "stamp batch period must be >= 0 nanoseconds, was " + stampBatchNanos);
         require(maxPayload >= 1 && maxPayload <= 65536, "max payload must be 1..65536 bytes, was " + maxPayload);
         require(mbmVersion == 1 || mbmVersion == 2, "MBM version must be 1 or 2, was " + mbmVersion);
         require(sendBufSize >= 2 && isoSendBufSize >= 2 && hitBufSize >= 2 && selfRefBufSize >= 2,
@@ -228,41 +220,18 @@ public final class IsotachConfig {
     /**
      * How often, at most, an SIU marks ahead and asks the token manager for a new pulse (see SwitchNode, "Stamp
      * batching"): isochrons it stamps in between share the pulse it asked for last, so a host streaming isochrons
-     * costs the emulated hardware a pulse per batch instead of one per isochron. Shorter than a round trip, it costs
-     * a ping-pong nothing: each side asks once per round trip. 0 = ask for every isochron. Default
-     * {@link #BY_TRANSPORT}: see {@link #stampBatchNanosFor}.
+     * costs the emulated hardware a pulse per batch instead of one per isochron. It costs a ping-pong nothing (an
+     * isochron stamped after the host took a packet asks at once) nor a burst's end (the host's first poll without a
+     * stamp asks). 0 = ask for every isochron. Default {@value #DEFAULT_STAMP_BATCH_NANOS} ns on every transport.
+     *
+     * <p>The defaults were 5 us where all ranks share a process and 8 us where they may not, while a ping-pong whose
+     * round trip was shorter than the period waited for it. Since an answer asks at once, the period only paces a
+     * stream, and 16 us is where the stream's throughput levels off on both transports (bench/README, 2026-11-26,
+     * 128 B and 1 KiB against noniso: inmem 0.56-0.63x at 5 us, 0.76-0.85x at 16, 0.77-0.84x at 24, 0.78-0.90x at
+     * 32; udp 0.63-0.65x at 5-8 us, 0.75-0.76x at 16; the ping-pong unchanged throughout).
      */
     public long stampBatchNanos() {
         return stampBatchNanos;
-    }
-
-    /**
-     * The stamp-batching period on a transport: {@link #stampBatchNanos} when it is set, else
-     * {@value #IN_PROCESS_STAMP_BATCH_NANOS} ns on a transport whose ranks all live in one process and
-     * {@value #NETWORK_STAMP_BATCH_NANOS} ns on one whose ranks may be separate processes. Each is below that
-     * transport's 256-byte ping-pong round trip on 2 cores (inmem ~6 us, loopback udp ~12 us), where a longer period
-     * starts to cost the ping-pong (bench/README: inmem stream 0.17-0.31x of noniso at 0, 0.61-0.67x at 5000,
-     * 0.69-0.80x at 6000 ns, and an 8000 ns period slows the inmem ping-pong to 4.1 us; udp stream 0.41-0.45x at
-     * 5000 and 0.67-0.70x at 8000 ns, at an unchanged udp ping-pong).
-     *
-     * @param multiProcess whether the transport's ranks may be separate processes
-     *                     ({@link TransportCapability#MULTI_PROCESS})
-     */
-    public long stampBatchNanosFor(boolean multiProcess) {
-        if (stampBatchNanos != BY_TRANSPORT) {
-            return stampBatchNanos;
-        }
-        return multiProcess ? NETWORK_STAMP_BATCH_NANOS : IN_PROCESS_STAMP_BATCH_NANOS;
-    }
-
-    /**
-     * The stamp-batching period on {@code transport} ({@link #stampBatchNanosFor}): its provider's capabilities say
-     * whether its ranks may be separate processes. A provider that is not on the class path counts as in-process.
-     */
-    public long stampBatchNanosOn(Transport transport) {
-        return stampBatchNanosFor(Transports.find(transport.provider())
-                .map(p -> p.capabilities().contains(TransportCapability.MULTI_PROCESS))
-                .orElse(false));
     }
 
     /** MAX_PAYLOAD_SIZE (L3774). */
@@ -369,7 +338,7 @@ public final class IsotachConfig {
         return "IsotachConfig[hosts " + (hostNames.isEmpty() ? "from job" : hostNames) + ", distance "
                 + (distances == null ? String.valueOf(defaultDistance) : "matrix") + ", tm " + tmPlacement
                 + ", window " + tokenWindow + ", idle tick " + idleTickMicros + " us, stamp batch "
-                + (stampBatchNanos == BY_TRANSPORT ? "by transport" : stampBatchNanos + " ns") + ", max payload " + maxPayload
+                + stampBatchNanos + " ns, max payload " + maxPayload
                 + ", MBM " + mbmVersion + "]";
     }
 
@@ -381,7 +350,7 @@ public final class IsotachConfig {
         private TmPlacement tmPlacement = TmPlacement.IN_RANK;
         private int tokenWindow = 4;
         private long idleTickMicros = 1000;
-        private long stampBatchNanos = BY_TRANSPORT;
+        private long stampBatchNanos = DEFAULT_STAMP_BATCH_NANOS;
         private int maxPayload = 1024;
         private int mbmVersion = 2;
         private int sendBufSize = 1024;

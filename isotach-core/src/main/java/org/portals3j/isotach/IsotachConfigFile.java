@@ -490,7 +490,7 @@ public final class IsotachConfigFile {
         Map<String, Tunable> m = new LinkedHashMap<>();
         m.put("tokenWindow", new Tunable((s, b) -> b.tokenWindow(s.asInt()), "4"));
         m.put("idleTickMicros", new Tunable((s, b) -> b.idleTickMicros(s.asLong()), "1000"));
-        m.put("stampBatchNanos", new Tunable((s, b) -> b.stampBatchNanos(s.asLong()), "5000"));
+        m.put("stampBatchNanos", new Tunable((s, b) -> b.stampBatchNanos(s.asLong()), "16000"));
         m.put("maxPayload", new Tunable((s, b) -> b.maxPayload(s.asInt()), "1024"));
         m.put("mbmVersion", new Tunable((s, b) -> b.mbmVersion(s.asInt()), "2"));
         m.put("sendBufSize", new Tunable((s, b) -> b.sendBufSize(s.asInt()), "1024"));

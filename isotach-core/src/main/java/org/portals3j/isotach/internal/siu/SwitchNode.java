@@ -34,10 +34,11 @@ import org.portals3j.transport.Transports;
  *     below {@code T' + diameter} for any token T' the TM issues later (items 8 and 9 hold unchanged) and within
  *     the horizon (item 4, hence {@code distance + window + 1 < 256}).</li>
  * <li><b>Stamp batching.</b> An SIU marks ahead and asks the TM for time at most once per
- *     {@link IsotachConfig#stampBatchNanosOn} (longer when the transport's ranks may be separate processes);
+ *     {@link IsotachConfig#stampBatchNanos};
  *     isochrons it stamps in between share the pulse after its last mark ahead,
- *     and the time they need is asked for at the end of the period (the host's next poll, or with the marks of the
- *     next token, whichever comes first). Without it a host streaming isochrons made every isochron a pulse of its
+ *     and the time they need is asked for at the end of the period (the host's next poll), at the host's first poll
+ *     without a stamp since its previous one (the burst is over: its last isochrons need not wait for the period),
+ *     or with the marks of the next token, whichever comes first. Without it a host streaming isochrons made every isochron a pulse of its
  *     own, with its token, marks and end-of-pulse work at every host. An isochron the host stamps after taking an
  *     Isotach packet off its link (since its previous stamp) asks at once whatever the period: it is most likely an
  *     answer, and a ping-pong whose round trip is shorter than the period would otherwise wait for the period's end
@@ -71,7 +72,7 @@ public final class SwitchNode {
     private final Object lock = new Object();
     private final Transport transport;
     private final IsotachConfig config;
-    /** The stamp-batching period on this node's transport. */
+    /** The stamp-batching period. */
     private final long stampBatchNanos;
     private final int me;
     private final int hosts;
@@ -100,6 +101,8 @@ public final class SwitchNode {
     private long lastAskNanos;
     private boolean askedEver;
     private boolean askOwed;
+    /** {@link #stamped} at the host's last poll ({@link #tick}; the host's thread only). */
+    private long stampedAtPoll;
     /** Whether the host took an Isotach packet off its link since this SIU last stamped: its next isochron answers. */
     private boolean tookPacket;
     /** Per link: the isochron ({@link #stamped}) that last sent it a mark ahead, so each destination gets one. */
@@ -157,6 +160,8 @@ public final class SwitchNode {
     private long lastLazyNanos;
     private boolean lazyCarried;
     private long pulsesIssued;
+    /** Set when a token applied under the current hold of the lock carried {@link ClockSection#ACK_NOW}. */
+    private boolean ackNow;
     /** Set while the TM issues: its own SIU's mark must not re-enter it (the loop re-checks instead). */
     private boolean tmInside;
 
@@ -175,7 +180,7 @@ public final class SwitchNode {
     public SwitchNode(Transport transport, IsotachConfig config, int hosts, int tmRank, LongSupplier nanoClock) {
         this.transport = transport;
         this.config = config;
-        this.stampBatchNanos = config.stampBatchNanosOn(transport);
+        this.stampBatchNanos = config.stampBatchNanos();
         this.me = transport.rank();
         this.hosts = hosts;
         this.isHost = me < hosts;
@@ -337,8 +342,8 @@ public final class SwitchNode {
     }
 
     /** Asks for the time isochrons stamped during the last batching period need, once the period is over. */
-    private void askOwedLocked() {
-        if (!askOwed || !askDueLocked()) {
+    private void askOwedLocked(boolean now) {
+        if (!askOwed || (!now && !askDueLocked())) {
             return;
         }
         askOwed = false;
@@ -416,20 +421,24 @@ public final class SwitchNode {
      */
     public void tick() {
         long now = outbox.hostPolls();
+        // Written by this thread when it stamps (ship), so read here without the lock; likewise askOwed.
+        boolean stampedSinceLastPoll = stamped != stampedAtPoll;
+        stampedAtPoll = stamped;
+        boolean paused = !stampedSinceLastPoll; // the host polls without sending: what it owes need not wait
         if (isTm) {
             long idleAt = idleIssueAt;
             if (askOwed || (idleAt != Long.MAX_VALUE && now - idleAt >= 0)) {
                 synchronized (lock) {
-                    askOwedLocked();
+                    askOwedLocked(paused);
                     tmMaybeIssueLocked();
                 }
                 outbox.flush();
             }
             outbox.flushLeftover(); // a token frame lingering for the reply goes once its time is up (Outbox)
         } else {
-            if (askOwed) { // written by this thread when it stamped; a stale read only defers the ask to the next poll
+            if (askOwed) {
                 synchronized (lock) {
-                    askOwedLocked();
+                    askOwedLocked(paused);
                 }
                 outbox.flush();
             }
@@ -491,11 +500,29 @@ public final class SwitchNode {
      * rode behind it.
      */
     public void onIso(int source, MemorySegment h) {
+        boolean ack;
         synchronized (lock) {
             isoEntryLocked(source, h);
             clockLocked(source, h, Frame.O_ISO_CLOCK);
+            ack = takeAckNowLocked();
         }
-        outbox.flushMayLinger();
+        flushAfterArrival(ack);
+    }
+
+    /** Whether a token just applied asked for its acknowledgement at once ({@link ClockSection#ACK_NOW}); clears it. */
+    private boolean takeAckNowLocked() {
+        boolean ack = ackNow;
+        ackNow = false;
+        return ack;
+    }
+
+    /** Sends what a frame's arrival produced; marks and wake-ups may linger unless the token manager waits for them. */
+    private void flushAfterArrival(boolean ackNow) {
+        if (ackNow) {
+            outbox.flush();
+        } else {
+            outbox.flushMayLinger();
+        }
     }
 
     private void isoEntryLocked(int source, MemorySegment h) {
@@ -552,10 +579,12 @@ public final class SwitchNode {
         if (at < 0) {
             return;
         }
+        boolean ack;
         synchronized (lock) {
             clockLocked(source, h, at);
+            ack = takeAckNowLocked();
         }
-        outbox.flushMayLinger();
+        flushAfterArrival(ack);
     }
 
     public void onBs(int source, MemorySegment h) {
@@ -597,9 +626,13 @@ public final class SwitchNode {
     /** Applies a clock section from {@code source}: token, then mark, then need (the order they were produced in). */
     private void clockLocked(int source, MemorySegment h, long at) {
         int flags = ClockSection.flags(h, at);
-        if ((flags & ~(ClockSection.HAS_TOKEN | ClockSection.HAS_MARK | ClockSection.HAS_NEED)) != 0) {
+        if ((flags & ~(ClockSection.HAS_TOKEN | ClockSection.HAS_MARK | ClockSection.HAS_NEED | ClockSection.ACK_NOW)) != 0
+                || (flags & (ClockSection.ACK_NOW | ClockSection.HAS_TOKEN)) == ClockSection.ACK_NOW) {
             droppedMalformed++;
             return;
+        }
+        if ((flags & ClockSection.ACK_NOW) != 0) {
+            ackNow = true;
         }
         if ((flags & ClockSection.HAS_TOKEN) != 0) {
             if (source != tmRank) {
@@ -640,14 +673,19 @@ public final class SwitchNode {
         return outbox.add(peer, frame, Frame.CLOCK_LENGTH, MemorySegment.NULL, 0, 0, NO_NOTIFY);
     }
 
-    private void sendTokenLocked(int peer, long pulse, int bits, long effect) {
+    private void sendTokenLocked(int peer, long pulse, int bits, long effect, boolean ackNow) {
         MemorySegment f = clockFor(peer);
-        if (!ClockSection.addToken(f, Frame.clockOffset(Frame.kind(f)), pulse, bits, effect)) {
+        long at = Frame.clockOffset(Frame.kind(f));
+        if (!ClockSection.addToken(f, at, pulse, bits, effect)) {
             // The queued section's run cannot take it (its last token had effects): a frame of its own, behind it.
             Frame.start(frame, Frame.CLOCK);
             ClockSection.clear(frame, Frame.O_CLOCK);
-            ClockSection.addToken(frame, Frame.O_CLOCK, pulse, bits, effect);
-            outbox.add(peer, frame, Frame.CLOCK_LENGTH, MemorySegment.NULL, 0, 0, NO_NOTIFY);
+            f = outbox.add(peer, frame, Frame.CLOCK_LENGTH, MemorySegment.NULL, 0, 0, NO_NOTIFY);
+            at = Frame.O_CLOCK;
+            ClockSection.addToken(f, at, pulse, bits, effect);
+        }
+        if (ackNow) {
+            ClockSection.requestAck(f, at);
         }
     }
 
@@ -920,13 +958,8 @@ public final class SwitchNode {
 
     private void tmIssueWhileDueLocked() {
         while (true) {
-            long slowest = Long.MAX_VALUE;
+            long slowest = slowestAckLocked();
             boolean busy = pendingSignalBits != 0 || pendingBarrierBits != 0 || issued < tmNeed;
-            for (int h = 0; h < hosts; h++) {
-                if (alive[h]) {
-                    slowest = Math.min(slowest, tmSeen[h]);
-                }
-            }
             if (slowest == Long.MAX_VALUE) {
                 return;
             }
@@ -942,6 +975,17 @@ public final class SwitchNode {
                 return; // one idle tick at a time
             }
         }
+    }
+
+    /** The last token the slowest live SIU has acknowledged ({@link Long#MAX_VALUE} when none is alive). */
+    private long slowestAckLocked() {
+        long slowest = Long.MAX_VALUE;
+        for (int h = 0; h < hosts; h++) {
+            if (alive[h]) {
+                slowest = Math.min(slowest, tmSeen[h]);
+            }
+        }
+        return slowest;
     }
 
     private void tmIssueLocked() {
@@ -964,9 +1008,11 @@ public final class SwitchNode {
         if (bits != 0) {
             tmNeed = Math.max(tmNeed, at);
         }
+        // The window is full after this token: the next one waits for acknowledgements, which must not linger.
+        boolean ackNow = t + 1 - slowestAckLocked() > config.tokenWindow();
         for (int h = 0; h < hosts; h++) {
             if (h != me && alive[h]) {
-                sendTokenLocked(h, t, bits, at);
+                sendTokenLocked(h, t, bits, at, ackNow);
             }
         }
         if (isHost) {

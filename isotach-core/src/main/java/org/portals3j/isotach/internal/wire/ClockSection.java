@@ -19,6 +19,12 @@ public final class ClockSection {
     public static final int HAS_TOKEN = 1;
     public static final int HAS_MARK = 2;
     public static final int HAS_NEED = 4;
+    /**
+     * Set by the token manager on a token after which its window is full: it cannot issue the next token before the
+     * receiver acknowledges this one, so neither the token nor the receiver's acknowledgement may linger
+     * ({@code siu.Outbox}).
+     */
+    public static final int ACK_NOW = 8;
 
     private static final long O_FLAGS = 0;
     private static final long O_BITS = 1;
@@ -78,7 +84,7 @@ public final class ClockSection {
             if ((flags(to, toAt) & HAS_TOKEN) != 0) {
                 return false;
             }
-            Frame.u8(to, toAt + O_FLAGS, flags(to, toAt) | HAS_TOKEN);
+            Frame.u8(to, toAt + O_FLAGS, flags(to, toAt) | HAS_TOKEN | (flags & ACK_NOW));
             Frame.u8(to, toAt + O_BITS, tokenBits(from, fromAt));
             Frame.u8(to, toAt + O_RUN, tokenRun(from, fromAt));
             Frame.i64(to, toAt + O_TOKEN, tokenPulse(from, fromAt));
@@ -91,6 +97,11 @@ public final class ClockSection {
             addNeed(to, toAt, needOf(from, fromAt));
         }
         return true;
+    }
+
+    /** Asks the receiver to acknowledge the section's tokens at once ({@link #ACK_NOW}); the section must carry one. */
+    public static void requestAck(MemorySegment frame, long at) {
+        Frame.u8(frame, at + O_FLAGS, flags(frame, at) | ACK_NOW);
     }
 
     /**

@@ -17,7 +17,7 @@ import java.lang.foreign.ValueLayout;
  * ISO_CREDIT kind | ver | pad(6) | freed(8)                                                             = 16
  * LEAVE      kind | ver | pad(2) | host(4)                                                              = 8
  *
- * clock section: flags(1): HAS_TOKEN, HAS_MARK, HAS_NEED | tokenBits(1) | tokenRun(1) | pad(5) | tokenPulse(8) |
+ * clock section: flags(1): HAS_TOKEN, HAS_MARK, HAS_NEED, ACK_NOW | tokenBits(1) | tokenRun(1) | pad(5) | tokenPulse(8) |
  *                effectPulse(8) | mark(8) | seen(8) | need(8)                                           = 48
  * </pre>
  *

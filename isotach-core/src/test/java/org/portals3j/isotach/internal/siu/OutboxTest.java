@@ -207,6 +207,17 @@ class OutboxTest {
     }
 
     @Test
+    void aTokenThatFillsTheWindowAndItsAcknowledgementNeverLinger() {
+        OrderRecordingTransport t = new OrderRecordingTransport(0, 2);
+        Outbox outbox = pollingHost(t, () -> 0L);
+        MemorySegment token = tokens(1, 5, 5, 0);
+        ClockSection.requestAck(token, Frame.O_CLOCK);
+        add(outbox, 1, token, Frame.CLOCK_LENGTH);
+        outbox.flushMayLinger();
+        assertThat(numbers(t)).as("the token manager waits for its acknowledgement").containsExactly(1L);
+    }
+
+    @Test
     void aFrameWithOthersBehindItDoesNotLinger() {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 3);
         Outbox outbox = pollingHost(t, () -> 0L);

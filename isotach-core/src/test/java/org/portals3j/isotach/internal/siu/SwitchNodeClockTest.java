@@ -154,6 +154,25 @@ class SwitchNodeClockTest {
     }
 
     @Test
+    void aHostThatPollsWithoutStampingAsksForWhatItOwesWithinThePeriod() {
+        long[] now = {0};
+        OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
+        IsotachConfig config = IsotachConfig.builder().idleTickMicros(NEVER_IDLE_MICROS).stampBatchNanos(4000).build();
+        SwitchNode n = new SwitchNode(t, config, 2, 0, () -> now[0]);
+        n.onClock(0, token(0, 0, 0));
+        ship(n, 0);
+        n.tick(); // the poll inside iso_send: a stamp since the last poll
+        ship(n, 0); // owes the ask for pulse 2
+        n.tick();
+        int before = t.sent().size();
+        n.tick(); // the application waits: no stamp since the last poll, and the clock has not moved
+        List<Sent> after = t.sent().subList(before, t.sent().size());
+        assertThat(after).as("the burst is over: its time is asked for at once").hasSize(1);
+        assertThat(flags(after.get(0))).isEqualTo(ClockSection.HAS_NEED);
+        assertThat(ClockSection.needOf(after.get(0).segment(), Frame.O_CLOCK)).isEqualTo(2);
+    }
+
+    @Test
     void aTokenSettlesAnOwedAskWithItsMarks() {
         long[] now = {0};
         OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
@@ -260,6 +279,37 @@ class SwitchNodeClockTest {
         n.onClock(0, run);
         assertThat(n.counters().get("siu.token")).isEqualTo(0);
         assertThat(n.counters().get("siu.drop.malformed")).isEqualTo(2);
+    }
+
+    @Test
+    void aTokenAfterWhichTheWindowIsFullAsksForItsAcknowledgementAtOnce() {
+        for (int window : new int[] {1, 4}) {
+            OrderRecordingTransport t = new OrderRecordingTransport(0, 2);
+            SwitchNode n = node(t, IsotachConfig.builder().tokenWindow(window).idleTickMicros(NEVER_IDLE_MICROS).build(), 2, 0);
+            n.startClock(); // TOKEN(0); host 1 has acknowledged nothing yet
+            Sent first = t.sent().get(0);
+            assertThat(flags(first) & ClockSection.ACK_NOW).as("window " + window)
+                    .isEqualTo(window == 1 ? ClockSection.ACK_NOW : 0);
+        }
+    }
+
+    @Test
+    void aHostAcknowledgesAnAckNowTokenAtOnceAndLetsAnOrdinaryOneWaitForItsReply() {
+        for (boolean ackNow : new boolean[] {false, true}) {
+            long[] now = {0};
+            OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
+            SwitchNode n = new SwitchNode(t, IsotachConfig.builder().idleTickMicros(NEVER_IDLE_MICROS).stampBatchNanos(0)
+                    .build(), 2, 0, () -> now[0]);
+            n.tick(); // this thread is the host's, polling often: what it sends may linger for a reply
+            n.tick();
+            MemorySegment token = token(0, 0, 0);
+            if (ackNow) {
+                ClockSection.requestAck(token, Frame.O_CLOCK);
+            }
+            n.onClock(0, token);
+            assertThat(t.sent(Frame.CLOCK)).as(ackNow ? "the mark goes at once" : "the mark waits for a reply")
+                    .hasSize(ackNow ? 1 : 0);
+        }
     }
 
     /** An automatic participation in barrier channel 1, as a host sends it to the TM. */
@@ -432,6 +482,10 @@ class SwitchNodeClockTest {
         ClockSection.addNeed(wake, Frame.O_CLOCK, 5);
         n.onClock(0, wake); // a wake-up for a rank that does not run the TM
         assertThat(n.counters().get("siu.drop.malformed")).isEqualTo(3);
+        MemorySegment askWithoutToken = mark(0);
+        ClockSection.requestAck(askWithoutToken, Frame.O_CLOCK);
+        n.onClock(0, askWithoutToken);
+        assertThat(n.counters().get("siu.drop.malformed")).as("an acknowledgement asked for without a token").isEqualTo(4);
         n.onClock(0, token(0, 0, 0));
         assertThat(n.counters().get("siu.token")).isEqualTo(0);
     }

@@ -39,13 +39,6 @@ class InMemoryTransportTest {
         return endpoints;
     }
 
-    /** The Isotach layer batches stamps over an in-process period on this transport (IsotachConfig.stampBatchNanosFor). */
-    @Test
-    void isotachStampBatchingTakesTheInProcessPeriodHere() throws Exception {
-        List<Transport> t = open(Job.local(1));
-        assertThat(org.portals3j.isotach.IsotachConfig.defaults().stampBatchNanosOn(t.get(0)))
-                .isEqualTo(org.portals3j.isotach.IsotachConfig.IN_PROCESS_STAMP_BATCH_NANOS);
-    }
 
     private static MemorySegment header(int a, int b) {
         MemorySegment h = MemorySegment.ofArray(new byte[8]);

@@ -39,13 +39,6 @@ class UdpTransportContractTest {
         assertThat(t.get(0).maxHeaderLength()).isEqualTo(256);
     }
 
-    /** Ranks may be separate processes: the Isotach layer batches stamps over the network period (IsotachConfig.stampBatchNanosFor). */
-    @Test
-    void isotachStampBatchingTakesTheNetworkPeriodHere() throws Exception {
-        List<Transport> t = jobs.open(Job.local(1), Map.of());
-        assertThat(org.portals3j.isotach.IsotachConfig.defaults().stampBatchNanosOn(t.get(0)))
-                .isEqualTo(org.portals3j.isotach.IsotachConfig.NETWORK_STAMP_BATCH_NANOS);
-    }
 
     @Test
     void messagesOfEverySizeArriveExactlyOnceInOrderWithIntactBytesAlsoToSelf() throws Exception {

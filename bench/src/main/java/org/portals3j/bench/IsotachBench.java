@@ -35,21 +35,23 @@ import org.portals3j.transport.Transports;
  * <ul>
  * <li><b>Latency</b>: two hosts, each driven by its own thread, ping-pong one message of each size; noniso
  *     ({@code send}/{@code receive}) and Isotach ({@code iso_send} as a singleton isochron/{@code iso_receive})
- *     rounds alternate, {@value #ROUNDS} rounds each after one uncounted round of each, and the median half round
- *     trip of each kind is compared.</li>
+ *     rounds alternate, {@value #ROUNDS} rounds each after {@link #WARM_UP_NANOS} of uncounted rounds, and the
+ *     median half round trip of each kind is compared.</li>
  * <li><b>Throughput</b>: host 0 streams {@code count} messages to host 1, which receives (and copies) them;
  *     messages per second from the first send to the last receipt, alternating noniso and Isotach windows
- *     after one uncounted window of each.</li>
+ *     after {@link #WARM_UP_NANOS} of uncounted windows.</li>
  * <li><b>Pulse rate</b>: 2, 4 and 8 hosts polled round-robin by one thread with {@code idleTickMicros = 0}
  *     (time advances as fast as the token window allows); logical-time ticks per second.</li>
  * <li><b>Distance and window</b>: Isotach 64-byte latency for logical distance 1, 2, 4 and token window 1, 2, 4, 8.</li>
  * <li><b>Stamp batching</b>: 256-byte latency and throughput (with their ratios to noniso) for batching periods
- *     0, 2, 5 and 8 us: what a streaming host gains and from where a ping-pong starts to pay. The tables above use
- *     the transport's default period ({@link IsotachConfig#stampBatchNanosFor}).</li>
+ *     0, 2, 5, 8, 12 and 16 us: what a streaming host gains and from where a ping-pong starts to pay. The tables above use
+ *     the default period ({@link IsotachConfig#DEFAULT_STAMP_BATCH_NANOS}).</li>
  * </ul>
  */
 public final class IsotachBench {
     static final int ROUNDS = 5;
+    /** How long each job runs both kinds uncounted first (a new job's engines start cold; the JIT: {@link #warmUpJit}). */
+    static final long WARM_UP_NANOS = TimeUnit.MILLISECONDS.toNanos(300);
     static final int[] SIZES = {64, 128, 256, 512, 1024};
 
     private IsotachBench() {
@@ -90,6 +92,7 @@ public final class IsotachBench {
         out.println("  size  noniso half-RTT  isotach half-RTT  ratio   noniso msg/s  isotach msg/s  ratio");
         int[] sizes = quick ? new int[] {64, 1024} : SIZES;
         IsotachConfig busy = IsotachConfig.builder().build();
+        warmUpJit(transport, busy, sizes[0], iterations);
         for (int size : sizes) {
             Pair lat = latency(transport, busy, size, iterations);
             Pair thr = throughput(transport, busy, size, iterations * 5);
@@ -118,12 +121,10 @@ public final class IsotachBench {
             out.println();
         }
         out.println();
-        long byDefault = IsotachConfig.defaults().stampBatchNanosFor(Transports.require(transport).capabilities()
-                .contains(org.portals3j.transport.TransportCapability.MULTI_PROCESS));
-        out.printf(Locale.ROOT, "Stamp batching (IsotachConfig.stampBatchNanos, %.1f us by default on %s): 256 B, ratios to"
-                + " noniso in the same round%n", byDefault / 1e3, transport);
+        out.printf(Locale.ROOT, "Stamp batching (IsotachConfig.stampBatchNanos, %.1f us by default): 256 B, ratios to"
+                + " noniso in the same round%n", IsotachConfig.DEFAULT_STAMP_BATCH_NANOS / 1e3);
         out.println("  period   half-RTT ratio   msg/s ratio");
-        for (long period : quick ? new long[] {0, 5000} : new long[] {0, 2000, 5000, 8000}) {
+        for (long period : quick ? new long[] {0, 5000} : new long[] {0, 2000, 5000, 8000, 12000, 16000}) {
             IsotachConfig c = IsotachConfig.builder().stampBatchNanos(period).build();
             Pair lat = latency(transport, c, 256, iterations);
             Pair thr = throughput(transport, c, 256, iterations * 5);
@@ -131,6 +132,28 @@ public final class IsotachBench {
                     lat.ratio(), thr.isotach(), thr.ratio());
         }
     }
+
+    /**
+     * Runs throwaway jobs until the JIT has stopped compiling (its total compilation time did not grow over one job),
+     * at most {@link #JIT_WARM_UP_LIMIT_NANOS}. The first job of a JVM measured 64 B at 12.7 us per noniso half round
+     * trip against 1.1 us in every later job, and not with C2 off: on 2 cores its compiler threads take one.
+     */
+    private static void warmUpJit(String transport, IsotachConfig config, int size, int iterations) throws Exception {
+        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+            latency(transport, config, size, iterations);
+            return;
+        }
+        long end = System.nanoTime() + JIT_WARM_UP_LIMIT_NANOS;
+        long compiled = -1;
+        while (jit.getTotalCompilationTime() != compiled && System.nanoTime() < end) {
+            compiled = jit.getTotalCompilationTime();
+            latency(transport, config, size, iterations);
+            throughput(transport, config, size, iterations * 5);
+        }
+    }
+
+    static final long JIT_WARM_UP_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(20);
 
     private static double median(double[] values) {
         List<Double> list = new ArrayList<>();
@@ -185,8 +208,11 @@ public final class IsotachBench {
             Histogram iso = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
             double[] nonisoMedians = new double[ROUNDS];
             double[] isoMedians = new double[ROUNDS];
-            pingPong(h, size, iterations, false, noniso); // warm-up, not counted: the first size paid for the JIT
-            pingPong(h, size, iterations, true, iso);
+            long warm = System.nanoTime() + WARM_UP_NANOS; // not counted: the first size paid for the JIT
+            while (System.nanoTime() < warm) {
+                pingPong(h, size, iterations, false, noniso);
+                pingPong(h, size, iterations, true, iso);
+            }
             for (int round = 0; round < ROUNDS; round++) {
                 noniso.reset();
                 iso.reset();
@@ -288,8 +314,11 @@ public final class IsotachBench {
         try (Hosts h = new Hosts(transport, config, 2)) {
             double[] noniso = new double[ROUNDS];
             double[] iso = new double[ROUNDS];
-            stream(h, size, count, false); // warm-up, not counted
-            stream(h, size, count, true);
+            long warm = System.nanoTime() + WARM_UP_NANOS; // not counted
+            while (System.nanoTime() < warm) {
+                stream(h, size, count, false);
+                stream(h, size, count, true);
+            }
             for (int round = 0; round < ROUNDS; round++) {
                 noniso[round] = stream(h, size, count, false);
                 iso[round] = stream(h, size, count, true);

@@ -267,7 +267,8 @@ public final class SwitchNode {
     }
 
     private void stampLocked() {
-        boolean ask = askDueLocked();
+        long clock = stampBatchNanos > 0 ? nanoClock.getAsLong() : 0; // one read per stamp
+        boolean ask = askDueLocked(clock);
         long now = Math.max(tokenSeen, markedAhead);
         long ts = Math.max(now + pMaxDistance, lastTs);
         lastTs = ts;
@@ -291,7 +292,7 @@ public final class SwitchNode {
             isoSent++;
         }
         if (ask && now == tokenSeen && tokenSeen >= 0) {
-            askedLocked();
+            askedLocked(clock);
             // Marking ahead: behind this isochron's packets on each of its links (the receivers are the ones waiting).
             markedAhead = now + 1;
             for (int i = 0; i < pendingCount; i++) {
@@ -321,7 +322,7 @@ public final class SwitchNode {
                 return;
             }
             // Tell the TM at once that time must reach ts, rather than at its next idle tick.
-            askLocked(ts);
+            askLocked(ts, clock);
         }
     }
 
@@ -329,37 +330,37 @@ public final class SwitchNode {
      * Whether this stamp may mark ahead and ask at once: the stamp-batching period since the last ask is over, or the
      * host has taken an Isotach packet off its link since its last stamp (a reply: see <i>Stamp batching</i>).
      */
-    private boolean askDueLocked() {
+    private boolean askDueLocked(long clock) {
         long period = stampBatchNanos;
-        return period == 0 || !askedEver || tookPacket || nanoClock.getAsLong() - lastAskNanos >= period;
+        return period == 0 || !askedEver || tookPacket || clock - lastAskNanos >= period;
     }
 
-    private void askedLocked() {
+    private void askedLocked(long clock) {
         if (stampBatchNanos > 0) {
-            lastAskNanos = nanoClock.getAsLong();
+            lastAskNanos = clock;
             askedEver = true;
         }
     }
 
     /** Asks for the time isochrons stamped during the last batching period need, once the period is over. */
-    private void askOwedLocked(boolean now) {
-        if (!askOwed || (!now && !askDueLocked())) {
+    private void askOwedLocked(boolean now, long clock) {
+        if (!askOwed || (!now && !askDueLocked(clock))) {
             return;
         }
         askOwed = false;
         long need = needLocked();
         if (need > reportedNeed) {
-            askLocked(need);
+            askLocked(need, clock);
         }
     }
 
     /** Asks the TM for time to reach {@code need} (a wake-up; the TM's own host tells it directly). */
-    private void askLocked(long need) {
-        askedLocked();
+    private void askLocked(long need, long clock) {
+        askedLocked(clock);
         reportedNeed = need;
         if (isTm) {
             tmNeed = Math.max(tmNeed, need);
-            tmMaybeIssueLocked();
+            tmMaybeIssueLocked(false);
         } else {
             sendNeedLocked(tmRank, need);
         }
@@ -427,10 +428,11 @@ public final class SwitchNode {
         boolean paused = !stampedSinceLastPoll; // the host polls without sending: what it owes need not wait
         if (isTm) {
             long idleAt = idleIssueAt;
-            if (askOwed || (idleAt != Long.MAX_VALUE && now - idleAt >= 0)) {
+            boolean idleDue = idleAt != Long.MAX_VALUE && now - idleAt >= 0;
+            if (askOwed || idleDue) {
                 synchronized (lock) {
-                    askOwedLocked(paused);
-                    tmMaybeIssueLocked();
+                    askOwedLocked(paused, now);
+                    tmMaybeIssueLocked(idleDue);
                 }
                 outbox.flush();
             }
@@ -438,7 +440,7 @@ public final class SwitchNode {
         } else {
             if (askOwed) {
                 synchronized (lock) {
-                    askOwedLocked(paused);
+                    askOwedLocked(paused, now);
                 }
                 outbox.flush();
             }
@@ -608,7 +610,7 @@ public final class SwitchNode {
             alive[peer] = false;
             if (isTm) {
                 tmCheckBarriersLocked();
-                tmMaybeIssueLocked();
+                tmMaybeIssueLocked(false);
             }
             closePulsesLocked();
             HostLink.Record r = link.claim();
@@ -657,7 +659,7 @@ public final class SwitchNode {
                 droppedMalformed++;
             } else {
                 tmNeed = Math.max(tmNeed, Math.min(ClockSection.needOf(h, at), issued + 256)); // never beyond the horizon
-                tmMaybeIssueLocked();
+                tmMaybeIssueLocked(false);
             }
         }
     }
@@ -752,7 +754,7 @@ public final class SwitchNode {
         if (isTm) {
             // A mark ahead acknowledges only the token seen; a hostile seen cannot run ahead of its own mark.
             tmSeen[source] = Math.max(tmSeen[source], Math.min(seen, pulse + 1));
-            tmMaybeIssueLocked();
+            tmMaybeIssueLocked(false);
         }
     }
 
@@ -873,7 +875,7 @@ public final class SwitchNode {
             }
         }
         tmCheckBarriersLocked();
-        tmMaybeIssueLocked();
+        tmMaybeIssueLocked(false);
     }
 
     /**
@@ -944,19 +946,24 @@ public final class SwitchNode {
         return false;
     }
 
-    private void tmMaybeIssueLocked() {
+    /**
+     * Issues what the TM owes now: tokens while work is in flight and the window allows, and one idle token when
+     * {@code idleDue} (only the poll, {@link #tick}, knows: it has read the clock, and every other caller is an event
+     * that makes the TM busy or opens its window, so an idle token waits at most until the next poll).
+     */
+    private void tmMaybeIssueLocked(boolean idleDue) {
         if (!isTm || issued < 0 || tmInside) {
             return;
         }
         tmInside = true;
         try {
-            tmIssueWhileDueLocked();
+            tmIssueWhileDueLocked(idleDue);
         } finally {
             tmInside = false;
         }
     }
 
-    private void tmIssueWhileDueLocked() {
+    private void tmIssueWhileDueLocked(boolean idleDue) {
         while (true) {
             long slowest = slowestAckLocked();
             boolean busy = pendingSignalBits != 0 || pendingBarrierBits != 0 || issued < tmNeed;
@@ -966,8 +973,7 @@ public final class SwitchNode {
             if (issued + 1 - slowest > config.tokenWindow()) {
                 return;
             }
-            if (!busy && config.idleTickMicros() > 0
-                    && nanoClock.getAsLong() - lastIssueNanos < config.idleTickMicros() * 1000) {
+            if (!busy && config.idleTickMicros() > 0 && !idleDue) {
                 return;
             }
             tmIssueLocked();

@@ -34,21 +34,22 @@ import org.portals3j.transport.Transports;
  *     below {@code T' + diameter} for any token T' the TM issues later (items 8 and 9 hold unchanged) and within
  *     the horizon (item 4, hence {@code distance + window + 1 < 256}).</li>
  * <li><b>Stamp batching.</b> An SIU marks ahead and asks the TM for time at most once per
- *     {@link IsotachConfig#stampBatchNanos};
- *     isochrons it stamps in between share the pulse after its last mark ahead,
- *     and the time they need is asked for at the end of the period (the host's next poll), at the host's first poll
- *     without a stamp since its previous one (the burst is over: its last isochrons need not wait for the period),
- *     or with the marks of the next token, whichever comes first. Without it a host streaming isochrons made every isochron a pulse of its
- *     own, with its token, marks and end-of-pulse work at every host. An isochron the host stamps after taking an
- *     Isotach packet off its link (since its previous stamp) asks at once whatever the period: it is most likely an
- *     answer, and a ping-pong whose round trip is shorter than the period would otherwise wait for the period's end
- *     on every hop (udp, period 8 us: 4.6-4.9 us per half round trip, 3.7-4.0 us without the wait). A stream in one
- *     direction is batched as before; a host that both streams and receives asks as often as with no period.</li>
+ *     {@link IsotachConfig#stampBatchNanos}; isochrons it stamps in between share the pulse after its last mark
+ *     ahead, and the time they need is asked for at the end of the period (the host's next poll), at the host's first
+ *     poll without a stamp since its previous one (the burst is over: its last isochrons need not wait for the
+ *     period), or with the marks of the next token, whichever comes first. Without it a host streaming isochrons made
+ *     every isochron a pulse of its own, with its token, marks and end-of-pulse work at every host. An isochron the
+ *     host stamps after taking an Isotach packet off its link (since its previous stamp) asks at once whatever the
+ *     period: it is most likely an answer, and a ping-pong whose round trip is shorter than the period would
+ *     otherwise wait for the period's end on every hop (udp, period 8 us: 4.6-4.9 us per half round trip, 3.7-4.0 us
+ *     without the wait). A stream in one direction is batched as before; a host that both streams and receives asks
+ *     as often as with no period.</li>
  * <li><b>Acknowledging in the reply.</b> The tokens, marks and wake-ups a switch node produces while its host's thread
  *     takes frames off the network may wait up to {@link Outbox#LINGER_NANOS} for an ISO frame to the same link,
  *     which then carries them, when they are all that is queued ({@link Outbox}: why that only delays what they say).
  *     A host answering a ping acknowledges its token in the reply instead of a frame of its own, and the token
- *     manager's host sends the token for the reply's pulse in its next ping; asks for time never wait.</li>
+ *     manager's host sends the token for the reply's pulse in its next ping. Asks for time never wait, nor does a
+ *     token after which the TM's window is full, nor its acknowledgement ({@link ClockSection#ACK_NOW}).</li>
  * <li><b>Completeness.</b> Host h's SIU closes pulse P (emits its EOP marker, item 5) once it has seen token P
  *     and {@code PULSE_MARK(P - d(s,h))} from every live sender s (d(h,h) = 1 for its own isochron markers):
  *     every later packet from s is stamped at least {@code T + 1 + d(s,h) > P}. Count and sort vector (sender
@@ -342,9 +343,12 @@ public final class SwitchNode {
         }
     }
 
-    /** Asks for the time isochrons stamped during the last batching period need, once the period is over. */
-    private void askOwedLocked(boolean now, long clock) {
-        if (!askOwed || (!now && !askDueLocked(clock))) {
+    /**
+     * Asks for the time isochrons stamped during the last batching period need, once the period is over or
+     * {@code atOnce} (the host has paused).
+     */
+    private void askOwedLocked(boolean atOnce, long clock) {
+        if (!askOwed || (!atOnce && !askDueLocked(clock))) {
             return;
         }
         askOwed = false;

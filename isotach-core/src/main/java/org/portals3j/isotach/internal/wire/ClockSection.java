@@ -129,7 +129,7 @@ public final class ClockSection {
         Frame.i64(frame, at + O_NEED, need);
     }
 
-    /** How many tokens the section carries before {@link #tokenPulse}: its run is {@code tokenPulse - tokenRun .. tokenPulse}. */
+    /** How many tokens the section carries before {@link #tokenPulse}: its run is {@code tokenPulse - tokenRun ..}. */
     public static int tokenRun(MemorySegment frame, long at) {
         return Frame.u8(frame, at + O_RUN);
     }

@@ -262,7 +262,7 @@ class SwitchNodeClockTest {
         n.onClock(0, token(5, 0, 0));
         n.onClock(0, token(6, 0, 0));
         List<HostLink.Record> eops = eops(n);
-        assertThat(eops).as("pulses 0-5 close; 6 waits for the mark of 5 from this host, sent with token 6").isNotEmpty();
+        assertThat(eops).as("pulses up to 6 close").isNotEmpty();
         HostLink.Record last = eops.get(eops.size() - 1);
         assertThat(last.pulse).isEqualTo(6);
         assertThat(last.b).as("the effect bits of the run's last token, at their pulse").isEqualTo(0x01);

@@ -66,9 +66,10 @@ public interface Transport extends AutoCloseable {
      * <p>Upper layers call this while an application thread waits for an event (PtlEQWait) or polls for
      * one (PtlEQGet), so that the thread that wants a message takes it off the network itself: handing
      * it over from a transport thread costs a wake-up and, on a machine with two cores, a third thread
-     * competing for them. A transport thread remains responsible whenever nobody polls. Transports that
-     * deliver inline (or have nothing to poll) keep the default, which does nothing. A call from inside a
-     * handler callback does nothing.
+     * competing for them. A transport thread remains responsible whenever nobody polls. A transport that
+     * delivers inline has nothing to receive here; it may still count the polls, to tell the handler when they
+     * stop ({@link TransportCapability#REPORTS_POLLERS_GONE}), or keep the default, which does nothing. A call
+     * from inside a handler callback does nothing.
      */
     default boolean poll() {
         return false;

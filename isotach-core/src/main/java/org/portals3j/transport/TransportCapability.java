@@ -16,5 +16,12 @@ public enum TransportCapability {
      * go. Once every sending call has returned, nothing is in flight. Tests use it to know that what has not
      * happened will not happen, and that work issued by one call cannot interleave with another's.
      */
-    INLINE_DELIVERY
+    INLINE_DELIVERY,
+    /**
+     * The transport tells an endpoint's handler when the application threads that called {@link Transport#poll} on it
+     * have stopped ({@link MessageHandler#onPollersGone}): at once after {@link Transport#pollingStopped}, and within
+     * a grace of a few milliseconds at most after a stop nobody announced. An upper layer may then hold work back
+     * for its polling thread, knowing that it will hear when that thread has gone.
+     */
+    REPORTS_POLLERS_GONE
 }

@@ -34,6 +34,7 @@ final class InMemoryEndpoint implements Transport {
     private @Nullable Envelope free;
     private volatile @Nullable MessageHandler handler;
     private volatile boolean closed;
+    private final PollWatch pollWatch;
 
     InMemoryEndpoint(InMemoryFabric fabric, int rank) {
         this.fabric = fabric;
@@ -43,6 +44,7 @@ final class InMemoryEndpoint implements Transport {
             deposits[i] = new Deposit();
         }
         this.failedPeers = new boolean[fabric.size()];
+        this.pollWatch = new PollWatch(fabric.size());
     }
 
     @Override
@@ -117,6 +119,44 @@ final class InMemoryEndpoint implements Transport {
         } else {
             target.enqueue(rank, this, header, headerLength, payload, payloadOffset, payloadLength, token);
             target.tryDrain();
+        }
+    }
+
+    /**
+     * Delivery is inline, so a poll receives nothing: it tells the peers that this rank's application polls, and now
+     * and then looks whether theirs still do ({@link PollWatch}).
+     */
+    @Override
+    public boolean poll() {
+        if (pollWatch.polled()) {
+            long now = System.nanoTime();
+            for (int r = 0; r < fabric.size(); r++) {
+                InMemoryEndpoint peer = r == rank ? null : fabric.endpoint(r);
+                if (peer != null && pollWatch.peerGone(r, peer.pollWatch, now)) {
+                    peer.pollersGone();
+                }
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public void pollingStopped() {
+        if (pollWatch.stopped()) {
+            pollersGone();
+        }
+    }
+
+    /** Tells the handler that nobody polls this endpoint any more; runs on the thread that noticed. */
+    private void pollersGone() {
+        MessageHandler h = handler;
+        if (h == null || closed) {
+            return;
+        }
+        try {
+            h.onPollersGone();
+        } catch (RuntimeException e) {
+            handlerFault("onPollersGone", e);
         }
     }
 

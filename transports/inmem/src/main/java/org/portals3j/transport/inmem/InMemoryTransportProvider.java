@@ -27,7 +27,7 @@ public final class InMemoryTransportProvider implements TransportProvider {
     @Override
     public Set<TransportCapability> capabilities() {
         return EnumSet.of(TransportCapability.SINGLE_PROCESS, TransportCapability.SINGLE_COPY,
-                TransportCapability.INLINE_DELIVERY);
+                TransportCapability.INLINE_DELIVERY, TransportCapability.REPORTS_POLLERS_GONE);
     }
 
     @Override

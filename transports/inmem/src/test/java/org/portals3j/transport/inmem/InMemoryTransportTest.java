@@ -329,4 +329,92 @@ class InMemoryTransportTest {
         assertThatThrownBy(() -> Transports.require("carrier-pigeon"))
                 .isInstanceOf(TransportException.class).hasMessageContaining("inmem");
     }
+
+    // ---- pollers gone (PollWatch) ------------------------------------------------------------------------------
+
+    /** Counts {@link MessageHandler#onPollersGone} calls and the threads they ran on. */
+    private static final class PollersGone extends Recorder {
+        final AtomicInteger calls = new AtomicInteger();
+        final ConcurrentLinkedQueue<Thread> threads = new ConcurrentLinkedQueue<>();
+
+        @Override
+        public void onPollersGone() {
+            calls.incrementAndGet();
+            threads.add(Thread.currentThread());
+        }
+    }
+
+    /** Polls {@code t} for {@code nanos}. */
+    private static void pollFor(Transport t, long nanos) {
+        long end = System.nanoTime() + nanos;
+        while (System.nanoTime() < end) {
+            t.poll();
+        }
+    }
+
+    @Test
+    void anEndpointWhosePollingStopsIsReportedGoneByAPeersPollsAfterTheGrace() throws Exception {
+        List<Transport> t = open(Job.local(2));
+        PollersGone a = new PollersGone();
+        PollersGone b = new PollersGone();
+        t.get(0).start(a);
+        t.get(1).start(b);
+        t.get(1).poll();
+        long stoppedAt = System.nanoTime();
+        long reportedAt = 0;
+        long deadline = stoppedAt + TimeUnit.SECONDS.toNanos(10);
+        while (b.calls.get() == 0 && System.nanoTime() < deadline) {
+            t.get(0).poll();
+            if (b.calls.get() != 0) {
+                reportedAt = System.nanoTime();
+            }
+        }
+        assertThat(b.calls.get()).as("reported once").isEqualTo(1);
+        assertThat(reportedAt - stoppedAt).as("not before the grace").isGreaterThanOrEqualTo(PollWatch.GRACE_NANOS);
+        assertThat(b.threads).containsExactly(Thread.currentThread()); // the peer's polling thread noticed
+        pollFor(t.get(0), 4 * PollWatch.GRACE_NANOS);
+        assertThat(b.calls.get()).as("once per stretch of polling").isEqualTo(1);
+        assertThat(a.calls.get()).as("the endpoint that polls is never reported").isZero();
+        // it polls again, and stops again: reported again
+        t.get(1).poll();
+        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (b.calls.get() == 1 && System.nanoTime() < deadline) {
+            t.get(0).poll();
+        }
+        assertThat(b.calls.get()).isEqualTo(2);
+    }
+
+    @Test
+    void endpointsThatKeepPollingOrNeverPolledAreNeverReportedGone() throws Exception {
+        List<Transport> t = open(Job.local(3));
+        PollersGone[] h = {new PollersGone(), new PollersGone(), new PollersGone()};
+        for (int r = 0; r < 3; r++) {
+            t.get(r).start(h[r]);
+        }
+        long end = System.nanoTime() + 4 * PollWatch.GRACE_NANOS;
+        while (System.nanoTime() < end) { // ranks 0 and 1 poll in turn; rank 2 never does
+            t.get(0).poll();
+            t.get(1).poll();
+        }
+        assertThat(h[0].calls.get()).isZero();
+        assertThat(h[1].calls.get()).isZero();
+        assertThat(h[2].calls.get()).as("nobody waits for a rank that never polled").isZero();
+    }
+
+    @Test
+    void pollingStoppedReportsAtOnceOnTheCallingThreadAndOnlyAfterPolling() throws Exception {
+        List<Transport> t = open(Job.local(2));
+        PollersGone a = new PollersGone();
+        t.get(0).start(a);
+        t.get(1).start(new Recorder());
+        t.get(0).pollingStopped();
+        assertThat(a.calls.get()).as("it never polled").isZero();
+        t.get(0).poll();
+        t.get(0).pollingStopped();
+        assertThat(a.calls.get()).isEqualTo(1);
+        assertThat(a.threads).containsExactly(Thread.currentThread());
+        t.get(0).pollingStopped();
+        pollFor(t.get(1), 4 * PollWatch.GRACE_NANOS);
+        assertThat(a.calls.get()).as("announced once, not noticed again").isEqualTo(1);
+    }
 }

@@ -28,7 +28,8 @@ public final class UdpTransportProvider implements TransportProvider {
 
     @Override
     public Set<TransportCapability> capabilities() {
-        return EnumSet.of(TransportCapability.SINGLE_PROCESS, TransportCapability.MULTI_PROCESS);
+        return EnumSet.of(TransportCapability.SINGLE_PROCESS, TransportCapability.MULTI_PROCESS,
+                TransportCapability.REPORTS_POLLERS_GONE);
     }
 
     @Override

@@ -21,8 +21,10 @@ import org.portals3j.isotach.internal.gc.Owner;
 import org.portals3j.isotach.internal.gc.SignalTable;
 import org.portals3j.isotach.internal.host.IsotachHost;
 import org.portals3j.isotach.internal.noniso.NonisoLayer;
+import org.portals3j.isotach.internal.siu.ArrivalQueue;
 import org.portals3j.isotach.internal.siu.HostLink;
 import org.portals3j.isotach.internal.siu.SwitchNode;
+import org.portals3j.isotach.internal.siu.TransportTraits;
 import org.portals3j.isotach.internal.smm.SRefKind;
 import org.portals3j.isotach.internal.smm.SharedMemory;
 import org.portals3j.isotach.internal.wire.Frame;
@@ -68,6 +70,14 @@ public final class IsotachEngine implements MessageHandler {
     private final boolean[] isoAccepted;
     /** Transport side: whether the message being received from each source is the noniso module's. */
     private final boolean[] nonisoCurrent;
+    /**
+     * On an inline transport that reports its pollers gone: the switch node's frames, handed to this host's thread
+     * ({@link ArrivalQueue}); null elsewhere (a transport with a thread of its own already delivers on the polling
+     * thread while the host polls).
+     */
+    private final @Nullable ArrivalQueue arrivals;
+    /** Whether this host's thread polls: set by each poll, cleared when the transport reports its pollers gone. */
+    private volatile boolean hostPolling;
 
     private Set<Interface> open = EnumSet.noneOf(Interface.class);
     private boolean opened;
@@ -168,6 +178,8 @@ public final class IsotachEngine implements MessageHandler {
         }
         this.isoAccepted = new boolean[transport.size()];
         this.nonisoCurrent = new boolean[transport.size()];
+        this.arrivals = TransportTraits.deliversInline(transport) && TransportTraits.reportsPollersGone(transport)
+                ? new ArrivalQueue(1024, transport.size(), new ArrivalSink(node)) : null;
         SharedMemory.ReadResponder respond = (reader, lvarSlot, value, pulse) -> {
             if (reader == me) {
                 smm.completeRead(lvarSlot, value, pulse);
@@ -358,7 +370,16 @@ public final class IsotachEngine implements MessageHandler {
     /** One pass over every module (the report's iso_poll, plus the barrier poll it forgot, A7). */
     private void pollOnce() {
         try {
-            transport.poll();
+            ArrivalQueue queue = arrivals;
+            if (queue != null) {
+                if (!hostPolling) {
+                    hostPolling = true; // before the transport hears of the poll: see ArrivalQueue
+                }
+                transport.poll();
+                queue.drainForHost();
+            } else {
+                transport.poll();
+            }
             host.receiving();
             noniso.poll();
             if (signals.resetCount() > 1) {
@@ -696,7 +717,8 @@ public final class IsotachEngine implements MessageHandler {
                 MemorySegment slot = host.receiveSlot(source, header, payloadLength);
                 if (slot == null) {
                     droppedFrames++;
-                    siu.onClock(source, header); // the packet is refused, not the clock items behind it
+                    // the packet is refused, not the clock items behind it
+                    arrived(source, ArrivalQueue.CLOCK_ONLY, header, headerLength);
                     return;
                 }
                 MemorySegment.copy(header, 0, isoHeader[source], 0, Frame.ISO_LENGTH);
@@ -705,12 +727,8 @@ public final class IsotachEngine implements MessageHandler {
                     deposit.accept(slot, 0, payloadLength);
                 }
             }
-            case Frame.CLOCK -> siu.onClock(source, header);
-            case Frame.BS -> siu.onBs(source, header);
-            case Frame.SYNC -> siu.toHost(HostLink.SYNC, source, Frame.u8(header, Frame.O_BYTE2),
-                    Frame.i32(header, Frame.O_INT4), Frame.i32(header, Frame.O_INT8), 0);
-            case Frame.ISO_CREDIT -> siu.toHost(HostLink.CREDIT, source, 0, 0, 0, Frame.i64(header, Frame.O_LONG8));
-            case Frame.LEAVE -> siu.peerDown(source);
+            case Frame.CLOCK, Frame.BS, Frame.SYNC, Frame.ISO_CREDIT, Frame.LEAVE ->
+                    arrived(source, ArrivalQueue.FRAME, header, headerLength);
             default -> droppedFrames++;
         }
     }
@@ -721,10 +739,10 @@ public final class IsotachEngine implements MessageHandler {
             isoAccepted[source] = false;
             if (deposit.failed()) {
                 droppedDeposits++;
-                siu.onClock(source, isoHeader[source]);
+                arrived(source, ArrivalQueue.CLOCK_ONLY, isoHeader[source], Frame.ISO_LENGTH);
                 return;
             }
-            siu.onIso(source, isoHeader[source]);
+            arrived(source, ArrivalQueue.ISO, isoHeader[source], Frame.ISO_LENGTH);
             return;
         }
         if (source < nonisoCurrent.length && nonisoCurrent[source]) {
@@ -743,14 +761,44 @@ public final class IsotachEngine implements MessageHandler {
         }
     }
 
-    @Override
-    public void onPeerFailure(int peer) {
-        noniso.onPeerFailure(peer);
-        siu.peerDown(peer);
+    /**
+     * A frame for the switch node, checked: processed here, or handed to the host's thread while it polls (and then
+     * drained here after all if the host has stopped polling meanwhile: the queue's write and this read are ordered).
+     */
+    private void arrived(int source, int type, MemorySegment header, int length) {
+        ArrivalQueue queue = arrivals;
+        if (queue == null) {
+            ArrivalSink.dispatch(siu, source, type, header);
+            return;
+        }
+        queue.add(source, type, header, length);
+        if (!hostPolling) {
+            queue.drainForeign();
+        }
     }
 
     @Override
+    public void onPeerFailure(int peer) {
+        noniso.onPeerFailure(peer);
+        ArrivalQueue queue = arrivals;
+        if (queue == null) {
+            siu.peerDown(peer);
+            return;
+        }
+        queue.peerDown(peer); // after the frames it sent, which may still wait for the host
+        if (!hostPolling) {
+            queue.drainForeign();
+        }
+    }
+
+    /** The host's thread stopped polling: what waits for it is done here (frames handed to it, lingering clock frames). */
+    @Override
     public void onPollersGone() {
+        ArrivalQueue queue = arrivals;
+        if (queue != null) {
+            hostPolling = false;
+            queue.drainForeign();
+        }
         siu.pollersGone();
     }
 

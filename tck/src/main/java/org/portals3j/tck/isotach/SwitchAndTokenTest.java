@@ -8,6 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.BarrierMode;
 import org.portals3j.isotach.Interface;
+import org.portals3j.isotach.IsoMessage;
 import org.portals3j.isotach.IsotachNet;
 import org.portals3j.tck.SpecAssertion;
 import org.portals3j.tck.TckTransport;
@@ -100,6 +101,56 @@ class SwitchAndTokenTest {
             }
             for (Delivered d : t.messages(1)) {
                 assertThat(d.sender()).isNotEqualTo(2);
+            }
+        }
+    }
+
+    /**
+     * The emulated switch interface unit works for its host whether or not the host polls, as the hardware did: a host
+     * whose application stops calling into the layer (it computes) still acknowledges every token and marks every
+     * pulse, so the others' logical time and deliveries go on. An implementation that leaves that work to the host's
+     * own thread must take it back when the thread goes away; on inmem the frames are handed to the polling host's
+     * thread, and this is what the transport's report of its pollers gone is for.
+     */
+    @Test
+    @SpecAssertion("I-144")
+    void aHostThatStopsPollingDoesNotHoldUpTheOthers() {
+        try (IsotachJob job = IsotachJob.open(3, Interface.ISO_MBM)) {
+            IsoTraffic t = new IsoTraffic(job);
+            t.isochron(2, 0, 16, 0, 1);
+            t.awaitMessages(1, 1, 0); // every host has polled
+            // From here on nothing calls into host 2: its application computes.
+            IsotachNet[] live = {job.net(0), job.net(1)};
+            long[] start = {live[0].logicalTime(), live[1].logicalTime()};
+            IsoMessage m = new IsoMessage();
+            int[] received = new int[2];
+            long deadline = System.nanoTime() + TckTransport.patience().toNanos();
+            for (int k = 0; k < 10; k++) {
+                int from = k % 2;
+                int to = 1 - from;
+                byte[] data = IsoTraffic.payload(from, k, k, 0, 1, 0x80, 16);
+                while (live[from].isoSend(to, data, true) != IsotachNet.SUCCESS) {
+                    assertThat(System.nanoTime()).as("iso_send %d -> %d with host 2 away", from, to).isLessThan(deadline);
+                    pollAll(live, m, received);
+                }
+                int want = received[to] + 1;
+                while (received[to] < want) {
+                    assertThat(System.nanoTime()).as("host %d's message %d with host 2 away", from, k).isLessThan(deadline);
+                    pollAll(live, m, received);
+                }
+            }
+            while (live[0].logicalTime() <= start[0] + 20 || live[1].logicalTime() <= start[1] + 20) {
+                assertThat(System.nanoTime()).as("logical time moves on at hosts 0 and 1 with host 2 away")
+                        .isLessThan(deadline);
+                pollAll(live, m, received);
+            }
+        }
+    }
+
+    private static void pollAll(IsotachNet[] nets, IsoMessage m, int[] received) {
+        for (int h = 0; h < nets.length; h++) {
+            if (nets[h].isoReceive(m) == IsotachNet.SUCCESS && !m.isNotice()) {
+                received[h]++;
             }
         }
     }

@@ -7,8 +7,6 @@ import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.internal.wire.ClockSection;
 import org.portals3j.isotach.internal.wire.Frame;
 import org.portals3j.transport.Transport;
-import org.portals3j.transport.TransportCapability;
-import org.portals3j.transport.Transports;
 
 /**
  * One rank's emulated Isotach hardware: its switch interface unit (SIU) and, on the rank that runs it, the token
@@ -189,7 +187,7 @@ public final class SwitchNode {
         this.isTm = me == tmRank;
         this.diameter = config.networkDiameter(hosts);
         this.nanoClock = nanoClock;
-        this.outbox = new Outbox(transport, lock, 256, nanoClock, !deliversInline(transport));
+        this.outbox = new Outbox(transport, lock, 256, nanoClock, TransportTraits.reportsPollersGone(transport));
         this.link = new HostLink(1024);
         this.aheadSentFor = new long[transport.size()];
         Arrays.fill(aheadSentFor, -1);
@@ -458,17 +456,6 @@ public final class SwitchNode {
      */
     public void pollersGone() {
         outbox.pollersGone();
-    }
-
-    /**
-     * Whether {@code transport} delivers inline ({@link TransportCapability#INLINE_DELIVERY}): then it has no thread
-     * of its own to say when the host stops polling, and no frame may wait for the host's thread. A provider that is
-     * not on the class path counts as one with a thread (the kit's recording transports).
-     */
-    private static boolean deliversInline(Transport transport) {
-        return Transports.find(transport.provider())
-                .map(p -> p.capabilities().contains(TransportCapability.INLINE_DELIVERY))
-                .orElse(false);
     }
 
     /** Starts the clock (the TM issues TOKEN(0)); a no-op on other ranks. */

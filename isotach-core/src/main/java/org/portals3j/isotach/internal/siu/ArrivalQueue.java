@@ -1,0 +1,244 @@
+package org.portals3j.isotach.internal.siu;
+
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.portals3j.isotach.internal.wire.Frame;
+import org.portals3j.transport.internal.PaddedInt;
+
+/**
+ * The frames an inline transport (inmem) delivered for the switch node, handed from the thread that delivered them
+ * (another rank's, inside its send) to this rank's host thread, which processes them when it polls.
+ *
+ * <p>Why: processed where they arrive, every frame made the sending rank's thread run this rank's SIU and token
+ * manager under this node's lock, so the node's state, its lock and its outbox moved between the two cores on every
+ * frame, and clock frames could never wait for a reply (only the host's own thread may let one linger,
+ * {@link Outbox}). Handed over, a frame costs the delivering thread a header copy, and the node is the host thread's
+ * alone while it polls.
+ *
+ * <p>While the host does not poll (before its first poll, and after the transport reported its pollers gone,
+ * {@link org.portals3j.transport.MessageHandler#onPollersGone}), whoever delivers or notices drains the queue on its own
+ * thread instead, so a host that stops polling never holds up the others for longer than the transport's grace.
+ * One drainer at a time (a flag), in arrival order, so per-link FIFO (digest §1.8 item 7) holds in both modes.
+ *
+ * <p>A peer's failure is recorded apart ({@link #peerDown}: it may be reported on any thread) and applied after the
+ * frames that were queued before it: the dead peer queued its last frame before it failed, so a drainer that sees the
+ * failure also sees those frames.
+ *
+ * <p>One producer at a time: the transport never runs this endpoint's callbacks concurrently (Transport, Threading),
+ * and hands the role from thread to thread under its own flag, which orders one producer's writes before the next's.
+ * Preallocated; a full queue doubles (set-up growth only), by its producer while it holds the drain flag, or while
+ * it is itself the drainer (a frame it processes made a peer answer inline, on the same thread).
+ */
+public final class ArrivalQueue {
+    /** What a queued frame is, as the engine classified it when it arrived. */
+    public static final int FRAME = 0;
+    /** An ISO frame whose payload is in its receive slot. */
+    public static final int ISO = 1;
+    /** An ISO frame whose packet was refused: only its clock items count. */
+    public static final int CLOCK_ONLY = 2;
+
+    /**
+     * How many frames a drain by a thread other than the host's processes before it leaves the rest: with the clock
+     * running for ever (idle tick 0) and no host polling, an exchange of tokens and marks through the queues of two
+     * ranks never ends, and the thread that happened to deliver would never return to its own work. The rest waits
+     * for the next delivery or poll, like the outbox's frames ({@link Outbox#OWN_FRAMES_PER_FLUSH}).
+     */
+    static final int FOREIGN_DRAIN_BUDGET = 4096;
+
+    /** Where the frames go: the engine's dispatch. */
+    public interface Sink {
+        /** One frame, in arrival order; {@code header} is valid only during the call. */
+        void arrived(int source, int type, MemorySegment header);
+
+        /** A peer failed or left, after every frame it sent here. */
+        void peerDown(int peer);
+    }
+
+    private final Sink sink;
+    // Replaced only by grow(), under the drain flag or by its holder: a drainer reads them after taking the flag, and
+    // re-reads them after each frame it hands to the sink (which may have grown the queue on the same thread).
+    private int mask;
+    private byte[][] header;
+    private MemorySegment[] headerView;
+    private int[] source;
+    private int[] type;
+    /**
+     * Positions, counted modulo 2^32 (differences stay exact: the queue never holds 2^31 frames). The tail is written
+     * by the producer only, the head by the drainer only; each alone on its cache line, so that neither side's writes
+     * cost the other a miss on every frame.
+     */
+    private final PaddedInt tail = new PaddedInt();
+    private final PaddedInt head = new PaddedInt();
+    private final PaddedInt draining = new PaddedInt();
+    /** The thread holding {@link #draining}, or null. */
+    private volatile @org.checkerframework.checker.nullness.qual.Nullable Thread drainer;
+    /** Per peer: 1 once reported down, 2 once applied. */
+    private final AtomicIntegerArray down;
+    private final PaddedInt downPending = new PaddedInt();
+    private final int[] downScratch;
+
+    /** A queue of at least {@code minCapacity} frames (rounded up to a power of two) from {@code peers} peers. */
+    public ArrivalQueue(int minCapacity, int peers, Sink sink) {
+        int capacity = Integer.highestOneBit(Math.max(2, minCapacity) - 1) << 1;
+        this.sink = sink;
+        this.mask = capacity - 1;
+        this.header = new byte[capacity][Frame.MAX_LENGTH];
+        this.headerView = new MemorySegment[capacity];
+        for (int i = 0; i < capacity; i++) {
+            headerView[i] = MemorySegment.ofArray(header[i]);
+        }
+        this.source = new int[capacity];
+        this.type = new int[capacity];
+        this.down = new AtomicIntegerArray(peers);
+        this.downScratch = new int[peers];
+    }
+
+    /**
+     * Queues a frame of {@code length} bytes (at most {@link Frame#MAX_LENGTH}, checked by the caller). The tail is
+     * written with a full fence: the caller reads next whether the host polls, and that read must not pass this write
+     * (else a host declared gone meanwhile and a drainer that found the queue empty would strand the frame).
+     */
+    public void add(int from, int kind, MemorySegment frame, int length) {
+        int t = tail.get();
+        if (t - head.get() > mask) {
+            growFull(t);
+        }
+        int i = (int) (t & mask);
+        MemorySegment.copy(frame, 0, headerView[i], 0, length);
+        source[i] = from;
+        type[i] = kind;
+        tail.setVolatile(t + 1);
+    }
+
+    /** A peer failed: applied by the next drain, after the frames queued before it. */
+    public void peerDown(int peer) {
+        if (down.compareAndSet(peer, 0, 1)) {
+            downPending.setVolatile(1);
+        }
+    }
+
+    public boolean isEmpty() {
+        return tail.get() == head.get() && downPending.get() == 0;
+    }
+
+    /**
+     * The host's poll: processes what was queued when it started, unless another thread is draining (it will
+     * finish). What arrives meanwhile waits for the next poll.
+     */
+    public void drainForHost() {
+        if (isEmpty() || !draining.compareAndSet(0, 1)) {
+            return;
+        }
+        drainer = Thread.currentThread();
+        try {
+            drainOnce(Long.MAX_VALUE);
+        } finally {
+            drainer = null;
+            draining.setVolatile(0);
+        }
+    }
+
+    /**
+     * A thread other than a polling host's (the host does not poll): processes everything queued, and what arrives
+     * meanwhile, up to {@link #FOREIGN_DRAIN_BUDGET} frames, unless another thread is draining (it re-checks the queue
+     * after it lets go of the flag, so nothing is stranded).
+     */
+    public void drainForeign() {
+        long budget = FOREIGN_DRAIN_BUDGET;
+        while (budget > 0 && !isEmpty() && draining.compareAndSet(0, 1)) {
+            drainer = Thread.currentThread();
+            try {
+                budget -= drainOnce(budget);
+            } finally {
+                drainer = null;
+                // A full store: the isEmpty() load of the loop must not pass it (a producer that queued meanwhile saw
+                // the flag taken and counts on us).
+                draining.setVolatile(0);
+            }
+        }
+    }
+
+    /** The queue is full: it doubles, by its drainer or under the drain flag (waiting for a drainer in progress). */
+    private void growFull(int t) {
+        if (drainer == Thread.currentThread()) {
+            grow(t);
+            return;
+        }
+        while (!draining.compareAndSet(0, 1)) {
+            Thread.onSpinWait();
+        }
+        try {
+            grow(t);
+        } finally {
+            draining.setVolatile(0);
+        }
+    }
+
+    private void grow(int t) {
+        int h = head.get();
+        int capacity = (mask + 1) * 2;
+        int newMask = capacity - 1;
+        byte[][] newHeader = new byte[capacity][];
+        MemorySegment[] newView = new MemorySegment[capacity];
+        int[] newSource = new int[capacity];
+        int[] newType = new int[capacity];
+        for (int p = h; p != t; p++) { // the same positions under the new mask: a drainer's head stays valid
+            int from = p & mask;
+            int to = p & newMask;
+            newHeader[to] = header[from];
+            newView[to] = headerView[from];
+            newSource[to] = source[from];
+            newType[to] = type[from];
+        }
+        for (int i = 0; i < capacity; i++) {
+            if (newHeader[i] == null) {
+                newHeader[i] = new byte[Frame.MAX_LENGTH];
+                newView[i] = MemorySegment.ofArray(newHeader[i]);
+            }
+        }
+        header = newHeader;
+        headerView = newView;
+        source = newSource;
+        type = newType;
+        mask = newMask;
+    }
+
+    /** Processes up to {@code budget} frames queued now, then the failures reported before them; returns how many. */
+    private long drainOnce(long budget) {
+        int downs = 0;
+        if (downPending.get() != 0) { // before the tail: a dead peer's frames are all in by then
+            downPending.setVolatile(0);
+            for (int p = 0; p < down.length(); p++) {
+                if (down.get(p) == 1) {
+                    down.set(p, 2);
+                    downScratch[downs++] = p;
+                }
+            }
+        }
+        int t = tail.get();
+        int start = head.get();
+        int count = (int) Math.min(t - start, budget);
+        try {
+            for (int k = 0, h = start; k < count; k++, h++) {
+                int i = h & mask;
+                try {
+                    sink.arrived(source[i], type[i], headerView[i]);
+                } finally {
+                    head.setRelease(h + 1);
+                }
+            }
+        } finally {
+            boolean done = head.get() == t;
+            for (int k = 0; k < downs; k++) {
+                int p = downScratch[k];
+                if (done) {
+                    sink.peerDown(p);
+                } else {
+                    down.set(p, 1); // frames queued before the failure are still waiting: the next drain applies it
+                    downPending.setVolatile(1);
+                }
+            }
+        }
+        return count;
+    }
+}

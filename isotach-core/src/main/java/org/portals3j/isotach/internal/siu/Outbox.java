@@ -104,6 +104,11 @@ final class Outbox {
      * it changes, where reading the queue's own fields made every frame another thread queued a cache miss.
      */
     private final PaddedInt leftover = new PaddedInt();
+    /**
+     * When the leftover is due: the end of a lingering frame's time, or {@link Long#MIN_VALUE} for at once. Written
+     * before {@link #leftover} is set, read after it is seen set.
+     */
+    private long leftoverDue = Long.MIN_VALUE;
     private int[] peer;
     private byte[][] header;
     private int[] headerLength;
@@ -362,6 +367,8 @@ final class Outbox {
         flusher = Thread.currentThread();
         boolean flagHeld = true;
         boolean stranded = false;
+        boolean lingered = false;
+        long lingerEnds = 0;
         int ownBudget = OWN_FRAMES_PER_FLUSH;
         int batch = -1;
         try {
@@ -380,6 +387,8 @@ final class Outbox {
                     n = Math.min(Math.min(batch, size), SEND_BATCH);
                     if (n > 0 && mayLinger && lingersLocked()) {
                         n = 0; // it waits for an ISO frame to carry it, or for the host's next poll
+                        lingerEnds = queuedAt[head] + LINGER_NANOS;
+                        lingered = true;
                     }
                     if (n == 0) {
                         // Let go under the lock: a thread queuing after this finds the flag free and flushes itself;
@@ -427,17 +436,25 @@ final class Outbox {
             }
         }
         if (stranded) {
-            leftover.setVolatile(1); // our own budget ran out: the next poll sends the rest
+            // A frame lingers (the host's next poll after its time sends it), or our own budget ran out (the next poll
+            // sends the rest).
+            leftoverDue = lingered ? lingerEnds : Long.MIN_VALUE;
+            leftover.setVolatile(1);
         }
     }
 
     /**
-     * The host's poll: sends what a flusher left when its budget for frames its own inline deliveries produced ran
-     * out (every other frame is sent by the thread that queued it, or by the flusher it found busy). Reads one flag
-     * that changes only then.
+     * The host's poll at {@code now}: sends what a flusher left, a frame that lingers once its time is up, the rest of
+     * a flush whose budget for frames its own inline deliveries produced ran out at once (every other frame is sent by
+     * the thread that queued it, or by the flusher it found busy). Reads one flag that changes only then, and the time
+     * the leftover is due, so that a host polling while its frame lingers takes neither the flush flag nor the lock.
      */
-    void flushLeftover() {
+    void flushLeftover(long now) {
         if (leftover.get() != 0) {
+            long due = leftoverDue;
+            if (due != Long.MIN_VALUE && now - due < 0) {
+                return;
+            }
             leftover.setVolatile(0);
             flush(true);
         }

@@ -438,7 +438,7 @@ public final class SwitchNode {
                 }
                 outbox.flush();
             }
-            outbox.flushLeftover(); // a token frame lingering for the reply goes once its time is up (Outbox)
+            outbox.flushLeftover(now); // a token frame lingering for the reply goes once its time is up (Outbox)
         } else {
             if (askOwed) {
                 synchronized (lock) {
@@ -446,7 +446,7 @@ public final class SwitchNode {
                 }
                 outbox.flush();
             }
-            outbox.flushLeftover();
+            outbox.flushLeftover(now);
         }
     }
 

@@ -61,10 +61,10 @@ class OutboxTest {
         assertThat(first).as("the frame queued, then the budget of frames its own sends produced")
                 .isEqualTo(1 + Outbox.OWN_FRAMES_PER_FLUSH);
         t.afterSend(peer -> { });
-        outbox.flushLeftover();
+        outbox.flushLeftover(System.nanoTime());
         assertThat(t.sent()).as("the frame left queued, sent on the next poll").hasSize(first + 1);
         assertThat(numbers(t)).isSorted().doesNotHaveDuplicates();
-        outbox.flushLeftover();
+        outbox.flushLeftover(System.nanoTime());
         assertThat(t.sent()).as("a poll with nothing left sends nothing").hasSize(first + 1);
     }
 
@@ -118,7 +118,7 @@ class OutboxTest {
         assertThat(ClockSection.flags(sent, Frame.O_ISO_CLOCK)).isEqualTo(ClockSection.HAS_MARK | ClockSection.HAS_NEED);
         assertThat(ClockSection.markOf(sent, Frame.O_ISO_CLOCK)).isEqualTo(7);
         assertThat(ClockSection.needOf(sent, Frame.O_ISO_CLOCK)).isEqualTo(9);
-        outbox.flushLeftover();
+        outbox.flushLeftover(now[0] + Outbox.LINGER_NANOS);
         outbox.flush();
         assertThat(t.sent()).as("the absorbed frame is never sent").hasSize(1);
     }
@@ -131,10 +131,10 @@ class OutboxTest {
         add(outbox, 0, numbered(3), Frame.CLOCK_LENGTH);
         outbox.flushMayLinger();
         now[0] += Outbox.LINGER_NANOS - 1;
-        outbox.flushLeftover();
+        outbox.flushLeftover(now[0]);
         assertThat(t.sent()).isEmpty();
         now[0] += 1;
-        outbox.flushLeftover();
+        outbox.flushLeftover(now[0]);
         assertThat(numbers(t)).containsExactly(3L);
     }
 

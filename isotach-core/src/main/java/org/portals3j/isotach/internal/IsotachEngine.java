@@ -20,6 +20,7 @@ import org.portals3j.isotach.internal.gc.BarrierTable;
 import org.portals3j.isotach.internal.gc.Owner;
 import org.portals3j.isotach.internal.gc.SignalTable;
 import org.portals3j.isotach.internal.host.IsotachHost;
+import org.portals3j.isotach.internal.host.ReceiveSlots;
 import org.portals3j.isotach.internal.noniso.NonisoLayer;
 import org.portals3j.isotach.internal.siu.ArrivalQueue;
 import org.portals3j.isotach.internal.siu.HostLink;
@@ -76,6 +77,8 @@ public final class IsotachEngine implements MessageHandler {
      * thread while the host polls).
      */
     private final @Nullable ArrivalQueue arrivals;
+    /** Transport side: where ISO payloads go (the host's, in an object of its own: see ReceiveSlots). */
+    private final ReceiveSlots receiveSlots;
     /** Whether this host's thread polls: set by each poll, cleared when the transport reports its pollers gone. */
     private volatile boolean hostPolling;
 
@@ -178,6 +181,7 @@ public final class IsotachEngine implements MessageHandler {
         }
         this.isoAccepted = new boolean[transport.size()];
         this.nonisoCurrent = new boolean[transport.size()];
+        this.receiveSlots = isoHost.receiveSlots();
         this.arrivals = TransportTraits.deliversInline(transport) && TransportTraits.reportsPollersGone(transport)
                 ? new ArrivalQueue(1024, transport.size(), new ArrivalSink(node)) : null;
         SharedMemory.ReadResponder respond = (reader, lvarSlot, value, pulse) -> {
@@ -714,7 +718,7 @@ public final class IsotachEngine implements MessageHandler {
         }
         switch (kind) {
             case Frame.ISO -> {
-                MemorySegment slot = host.receiveSlot(source, header, payloadLength);
+                MemorySegment slot = receiveSlots.slotFor(source, header, payloadLength);
                 if (slot == null) {
                     droppedFrames++;
                     // the packet is refused, not the clock items behind it

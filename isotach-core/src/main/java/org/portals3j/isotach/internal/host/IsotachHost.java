@@ -101,8 +101,8 @@ public final class IsotachHost {
     // ---- receive side ----
     private final MemorySegment ordReceive;
     private final MemorySegment[] ordSlots;
-    /** Transport side: the next slot index expected from each sender. */
-    private final long[] expectedSlot;
+    /** Transport side: where each ISO frame's payload goes. */
+    private final ReceiveSlots receiveSlots;
     // buckets
     private final long[] bucketPulse = new long[256];
     private final int[] bucketSize = new int[256];
@@ -216,7 +216,7 @@ public final class IsotachHost {
         for (int i = 0; i < ordSlots.length; i++) {
             ordSlots[i] = ordReceive.asSlice((long) i * maxPayload, maxPayload);
         }
-        this.expectedSlot = new long[hosts];
+        this.receiveSlots = new ReceiveSlots(me, hosts, credits, maxPayload, ordSlots);
         java.util.Arrays.fill(bucketPulse, -1);
         bucketCapacity = config.bucketCapacity(hosts);
         int bs = Math.min(bucketCapacity, 256); // buckets grow, rarely, up to bucketCapacity
@@ -459,24 +459,14 @@ public final class IsotachHost {
     // transport side: where an ISO frame's payload goes
     // =========================================================================================================
 
-    /**
-     * Picks the ordered receive slot for an ISO frame from {@code source} (transport side). The sender chose it from
-     * its credit count; it must be exactly the next one (per-sender FIFO, L535) and the length must fit: anything
-     * else is hostile and refused (null).
-     */
+    /** The transport side's view of the ordered receive slots: the engine keeps it, and never reads this host's fields. */
+    public ReceiveSlots receiveSlots() {
+        return receiveSlots;
+    }
+
+    /** {@link ReceiveSlots#slotFor}. */
     public @org.checkerframework.checker.nullness.qual.Nullable MemorySegment receiveSlot(int source, MemorySegment h, long payloadLength) {
-        if (source < 0 || source >= hosts || source == me) {
-            return null;
-        }
-        int slot = Frame.i32(h, Frame.O_ISO_SLOT);
-        int length = Frame.i32(h, Frame.O_ISO_LENGTH);
-        int subtype = Frame.u8(h, Frame.O_BYTE2);
-        if (slot != (int) (expectedSlot[source] % credits) || length < 0 || length > maxPayload
-                || length != payloadLength || (subtype != ISO_MBM && (subtype < 0x11 || subtype > 0x14 || length != 0))) {
-            return null;
-        }
-        expectedSlot[source]++;
-        return ordSlots[source * credits + slot];
+        return receiveSlots.slotFor(source, h, payloadLength);
     }
 
     // =========================================================================================================

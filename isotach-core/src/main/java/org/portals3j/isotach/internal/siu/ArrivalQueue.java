@@ -1,8 +1,11 @@
 package org.portals3j.isotach.internal.siu;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.portals3j.isotach.internal.wire.Frame;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.transport.internal.CacheLinePadding;
 import org.portals3j.transport.internal.PaddedInt;
 
 /**
@@ -54,24 +57,40 @@ public final class ArrivalQueue {
         void peerDown(int peer);
     }
 
+    /**
+     * Bytes per entry: the frame, then its source and type, on two cache lines of their own where the array's
+     * alignment allows (a frame and its labels in separate arrays cost the producer and the consumer a miss each per
+     * array per frame: measured below).
+     */
+    static final int STRIDE = 128;
+    private static final int O_SOURCE = STRIDE - 8;
+    private static final int O_TYPE = STRIDE - 4;
+
+    static {
+        if (Frame.MAX_LENGTH > O_SOURCE) {
+            throw new ExceptionInInitializerError("an arrival entry holds frames of at most " + O_SOURCE + " bytes");
+        }
+    }
+
     private final Sink sink;
     // Replaced only by grow(), under the drain flag or by its holder: a drainer reads them after taking the flag, and
-    // re-reads them after each frame it hands to the sink (which may have grown the queue on the same thread).
+    // re-reads them after each frame it hands to the sink (which may have grown the queue on the same thread). Nothing
+    // else in this object is written while frames flow: the fields each side writes are in padded holders.
     private int mask;
-    private byte[][] header;
-    private MemorySegment[] headerView;
-    private int[] source;
-    private int[] type;
+    private MemorySegment slab;
+    /** Entry i: the slice of {@link #slab} at i * STRIDE. */
+    private MemorySegment[] entry;
     /**
      * Positions, counted modulo 2^32 (differences stay exact: the queue never holds 2^31 frames). The tail is written
-     * by the producer only, the head by the drainer only; each alone on its cache line, so that neither side's writes
-     * cost the other a miss on every frame.
+     * by the producer only, the head by the drainer only; each alone on its cache line.
      */
     private final PaddedInt tail = new PaddedInt();
     private final PaddedInt head = new PaddedInt();
     private final PaddedInt draining = new PaddedInt();
-    /** The thread holding {@link #draining}, or null. */
-    private volatile @org.checkerframework.checker.nullness.qual.Nullable Thread drainer;
+    /** The producer's last look at the head: it reads the head itself only when this says the queue is full. */
+    private final ProducerSide producer = new ProducerSide();
+    /** The thread holding {@link #draining}: plain, since only that thread needs to recognise itself in it. */
+    private final DrainerSide drainer = new DrainerSide();
     /** Per peer: 1 once reported down, 2 once applied. */
     private final AtomicIntegerArray down;
     private final PaddedInt downPending = new PaddedInt();
@@ -82,15 +101,18 @@ public final class ArrivalQueue {
         int capacity = Integer.highestOneBit(Math.max(2, minCapacity) - 1) << 1;
         this.sink = sink;
         this.mask = capacity - 1;
-        this.header = new byte[capacity][Frame.MAX_LENGTH];
-        this.headerView = new MemorySegment[capacity];
-        for (int i = 0; i < capacity; i++) {
-            headerView[i] = MemorySegment.ofArray(header[i]);
-        }
-        this.source = new int[capacity];
-        this.type = new int[capacity];
+        this.slab = MemorySegment.ofArray(new byte[capacity * STRIDE]);
+        this.entry = slices(slab, capacity);
         this.down = new AtomicIntegerArray(peers);
         this.downScratch = new int[peers];
+    }
+
+    private static MemorySegment[] slices(MemorySegment slab, int capacity) {
+        MemorySegment[] e = new MemorySegment[capacity];
+        for (int i = 0; i < capacity; i++) {
+            e[i] = slab.asSlice((long) i * STRIDE, STRIDE);
+        }
+        return e;
     }
 
     /**
@@ -100,13 +122,17 @@ public final class ArrivalQueue {
      */
     public void add(int from, int kind, MemorySegment frame, int length) {
         int t = tail.get();
-        if (t - head.get() > mask) {
-            growFull(t);
+        ProducerSide p = producer;
+        if (t - p.headSeen > mask) {
+            p.headSeen = head.get();
+            if (t - p.headSeen > mask) {
+                growFull(t);
+            }
         }
-        int i = (int) (t & mask);
-        MemorySegment.copy(frame, 0, headerView[i], 0, length);
-        source[i] = from;
-        type[i] = kind;
+        MemorySegment e = entry[t & mask];
+        MemorySegment.copy(frame, 0, e, 0, length);
+        e.set(ValueLayout.JAVA_INT_UNALIGNED, O_SOURCE, from);
+        e.set(ValueLayout.JAVA_INT_UNALIGNED, O_TYPE, kind);
         tail.setVolatile(t + 1);
     }
 
@@ -129,11 +155,11 @@ public final class ArrivalQueue {
         if (isEmpty() || !draining.compareAndSet(0, 1)) {
             return;
         }
-        drainer = Thread.currentThread();
+        drainer.thread = Thread.currentThread();
         try {
             drainOnce(Long.MAX_VALUE);
         } finally {
-            drainer = null;
+            drainer.thread = null;
             draining.setVolatile(0);
         }
     }
@@ -146,11 +172,11 @@ public final class ArrivalQueue {
     public void drainForeign() {
         long budget = FOREIGN_DRAIN_BUDGET;
         while (budget > 0 && !isEmpty() && draining.compareAndSet(0, 1)) {
-            drainer = Thread.currentThread();
+            drainer.thread = Thread.currentThread();
             try {
                 budget -= drainOnce(budget);
             } finally {
-                drainer = null;
+                drainer.thread = null;
                 // A full store: the isEmpty() load of the loop must not pass it (a producer that queued meanwhile saw
                 // the flag taken and counts on us).
                 draining.setVolatile(0);
@@ -160,7 +186,7 @@ public final class ArrivalQueue {
 
     /** The queue is full: it doubles, by its drainer or under the drain flag (waiting for a drainer in progress). */
     private void growFull(int t) {
-        if (drainer == Thread.currentThread()) {
+        if (drainer.thread == Thread.currentThread()) {
             grow(t);
             return;
         }
@@ -178,29 +204,14 @@ public final class ArrivalQueue {
         int h = head.get();
         int capacity = (mask + 1) * 2;
         int newMask = capacity - 1;
-        byte[][] newHeader = new byte[capacity][];
-        MemorySegment[] newView = new MemorySegment[capacity];
-        int[] newSource = new int[capacity];
-        int[] newType = new int[capacity];
+        MemorySegment newSlab = MemorySegment.ofArray(new byte[capacity * STRIDE]);
         for (int p = h; p != t; p++) { // the same positions under the new mask: a drainer's head stays valid
-            int from = p & mask;
-            int to = p & newMask;
-            newHeader[to] = header[from];
-            newView[to] = headerView[from];
-            newSource[to] = source[from];
-            newType[to] = type[from];
+            MemorySegment.copy(slab, (long) (p & mask) * STRIDE, newSlab, (long) (p & newMask) * STRIDE, STRIDE);
         }
-        for (int i = 0; i < capacity; i++) {
-            if (newHeader[i] == null) {
-                newHeader[i] = new byte[Frame.MAX_LENGTH];
-                newView[i] = MemorySegment.ofArray(newHeader[i]);
-            }
-        }
-        header = newHeader;
-        headerView = newView;
-        source = newSource;
-        type = newType;
+        slab = newSlab;
+        entry = slices(newSlab, capacity);
         mask = newMask;
+        producer.headSeen = h;
     }
 
     /** Processes up to {@code budget} frames queued now, then the failures reported before them; returns how many. */
@@ -220,9 +231,9 @@ public final class ArrivalQueue {
         int count = (int) Math.min(t - start, budget);
         try {
             for (int k = 0, h = start; k < count; k++, h++) {
-                int i = h & mask;
+                MemorySegment e = entry[h & mask];
                 try {
-                    sink.arrived(source[i], type[i], headerView[i]);
+                    sink.arrived(e.get(ValueLayout.JAVA_INT_UNALIGNED, O_SOURCE), e.get(ValueLayout.JAVA_INT_UNALIGNED, O_TYPE), e);
                 } finally {
                     head.setRelease(h + 1);
                 }
@@ -240,5 +251,31 @@ public final class ArrivalQueue {
             }
         }
         return count;
+    }
+
+    /** The producer's own state, alone on its cache lines. */
+    private static final class ProducerSide extends CacheLinePadding {
+        int headSeen;
+        long q0;
+        long q1;
+        long q2;
+        long q3;
+        long q4;
+        long q5;
+        long q6;
+        long q7;
+    }
+
+    /** The drainer's own state, alone on its cache lines. */
+    private static final class DrainerSide extends CacheLinePadding {
+        @Nullable Thread thread;
+        long q0;
+        long q1;
+        long q2;
+        long q3;
+        long q4;
+        long q5;
+        long q6;
+        long q7;
     }
 }

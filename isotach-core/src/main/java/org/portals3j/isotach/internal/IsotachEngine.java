@@ -66,11 +66,8 @@ public final class IsotachEngine implements MessageHandler {
     private final BarrierTable barriers;
     private final IsoMessage scratchNotice = new IsoMessage();
     private final int[] copies;
-    /** Transport side: the ISO header of the message being deposited, per source. */
-    private final MemorySegment[] isoHeader;
-    private final boolean[] isoAccepted;
-    /** Transport side: whether the message being received from each source is the noniso module's. */
-    private final boolean[] nonisoCurrent;
+    /** Transport side: per source, the message between its header and its deposit. */
+    private final Intake[] intake;
     /**
      * On an inline transport that reports its pollers gone: the switch node's frames, handed to this host's thread
      * ({@link ArrivalQueue}); null elsewhere (a transport with a thread of its own already delivers on the polling
@@ -175,12 +172,10 @@ public final class IsotachEngine implements MessageHandler {
         this.syncHello = hello;
         this.syncDone = done;
         this.copies = new int[hosts];
-        this.isoHeader = new MemorySegment[transport.size()];
-        for (int i = 0; i < isoHeader.length; i++) {
-            isoHeader[i] = MemorySegment.ofArray(new byte[Frame.ISO_LENGTH]);
+        this.intake = new Intake[transport.size()];
+        for (int i = 0; i < intake.length; i++) {
+            intake[i] = new Intake();
         }
-        this.isoAccepted = new boolean[transport.size()];
-        this.nonisoCurrent = new boolean[transport.size()];
         this.receiveSlots = isoHost.receiveSlots();
         this.arrivals = TransportTraits.deliversInline(transport) && TransportTraits.reportsPollersGone(transport)
                 ? new ArrivalQueue(1024, transport.size(), new ArrivalSink(node)) : null;
@@ -706,12 +701,13 @@ public final class IsotachEngine implements MessageHandler {
             return;
         }
         byte kind = header.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0);
-        nonisoCurrent[source] = NonisoLayer.owns(kind);
-        if (nonisoCurrent[source]) {
+        Intake in = intake[source];
+        in.noniso = NonisoLayer.owns(kind);
+        if (in.noniso) {
             noniso.onHeader(source, header, headerLength, payloadLength, deposit);
             return;
         }
-        isoAccepted[source] = false;
+        in.isoAccepted = false;
         if (!Frame.check(header, headerLength) || (kind != Frame.ISO && payloadLength != 0)) {
             droppedFrames++;
             return;
@@ -725,8 +721,8 @@ public final class IsotachEngine implements MessageHandler {
                     arrived(source, ArrivalQueue.CLOCK_ONLY, header, headerLength);
                     return;
                 }
-                MemorySegment.copy(header, 0, isoHeader[source], 0, Frame.ISO_LENGTH);
-                isoAccepted[source] = true;
+                MemorySegment.copy(header, 0, in.isoHeader, 0, Frame.ISO_LENGTH);
+                in.isoAccepted = true;
                 if (payloadLength > 0) {
                     deposit.accept(slot, 0, payloadLength);
                 }
@@ -739,18 +735,22 @@ public final class IsotachEngine implements MessageHandler {
 
     @Override
     public void onDeposited(int source, Deposit deposit) {
-        if (source < isoAccepted.length && isoAccepted[source]) {
-            isoAccepted[source] = false;
-            if (deposit.failed()) {
-                droppedDeposits++;
-                arrived(source, ArrivalQueue.CLOCK_ONLY, isoHeader[source], Frame.ISO_LENGTH);
-                return;
-            }
-            arrived(source, ArrivalQueue.ISO, isoHeader[source], Frame.ISO_LENGTH);
+        if (source < 0 || source >= intake.length) {
             return;
         }
-        if (source < nonisoCurrent.length && nonisoCurrent[source]) {
-            nonisoCurrent[source] = false;
+        Intake in = intake[source];
+        if (in.isoAccepted) {
+            in.isoAccepted = false;
+            if (deposit.failed()) {
+                droppedDeposits++;
+                arrived(source, ArrivalQueue.CLOCK_ONLY, in.isoHeader, Frame.ISO_LENGTH);
+                return;
+            }
+            arrived(source, ArrivalQueue.ISO, in.isoHeader, Frame.ISO_LENGTH);
+            return;
+        }
+        if (in.noniso) {
+            in.noniso = false;
             noniso.onDeposited(source, deposit);
         }
     }

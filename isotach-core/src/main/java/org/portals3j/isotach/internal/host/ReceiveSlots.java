@@ -3,29 +3,27 @@ package org.portals3j.isotach.internal.host;
 import java.lang.foreign.MemorySegment;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.isotach.internal.wire.Frame;
+import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
  * Where an ISO frame's payload goes: the transport side of the ordered receive slots (§3.6.2, I-050). An object of
  * its own, apart from {@link IsotachHost}, because the thread that delivers a frame (on inmem, the sending rank's)
  * reads it while the host's thread writes the host's fields: sharing their cache lines cost that thread a miss on
- * every frame, about 0.08 us of the in-memory ping-pong's half round trip.
+ * every frame, about 0.08 us of the in-memory ping-pong's half round trip. Padded, for the same reason towards
+ * whatever the allocator or the collector puts next to it.
  */
-public final class ReceiveSlots {
-    private final int me;
-    private final int hosts;
-    private final int credits;
-    private final int maxPayload;
-    private final MemorySegment[] slots;
-    /** The next slot index expected from each sender; written by the delivering thread only. */
-    private final long[] expected;
+public final class ReceiveSlots extends ReceiveSlotsFields {
+    long q0;
+    long q1;
+    long q2;
+    long q3;
+    long q4;
+    long q5;
+    long q6;
+    long q7;
 
     ReceiveSlots(int me, int hosts, int credits, int maxPayload, MemorySegment[] slots) {
-        this.me = me;
-        this.hosts = hosts;
-        this.credits = credits;
-        this.maxPayload = maxPayload;
-        this.slots = slots;
-        this.expected = new long[hosts];
+        super(me, hosts, credits, maxPayload, slots);
     }
 
     /**
@@ -40,11 +38,34 @@ public final class ReceiveSlots {
         int slot = Frame.i32(h, Frame.O_ISO_SLOT);
         int length = Frame.i32(h, Frame.O_ISO_LENGTH);
         int subtype = Frame.u8(h, Frame.O_BYTE2);
-        if (slot != (int) (expected[source] % credits) || length < 0 || length > maxPayload
+        if (slot != (int) (expected[SLACK + source] % credits) || length < 0 || length > maxPayload
                 || length != payloadLength || (subtype != IsotachHost.ISO_MBM && (subtype < 0x11 || subtype > 0x14 || length != 0))) {
             return null;
         }
-        expected[source]++;
+        expected[SLACK + source]++;
         return slots[source * credits + slot];
+    }
+}
+
+/** ReceiveSlots' fields, between the padding of its superclass and of its subclass (HotSpot lays out a superclass's fields first). */
+abstract class ReceiveSlotsFields extends CacheLinePadding {
+    /** Slack on each side of the per-sender counts, so that the array's neighbours are on other lines. */
+    static final int SLACK = 8;
+
+    final int me;
+    final int hosts;
+    final int credits;
+    final int maxPayload;
+    final MemorySegment[] slots;
+    /** The next slot index expected from each sender, at {@code SLACK + sender}; written by the delivering threads. */
+    final long[] expected;
+
+    ReceiveSlotsFields(int me, int hosts, int credits, int maxPayload, MemorySegment[] slots) {
+        this.me = me;
+        this.hosts = hosts;
+        this.credits = credits;
+        this.maxPayload = maxPayload;
+        this.slots = slots;
+        this.expected = new long[SLACK + hosts + SLACK];
     }
 }

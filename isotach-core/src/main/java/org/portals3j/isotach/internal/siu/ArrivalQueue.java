@@ -88,7 +88,7 @@ public final class ArrivalQueue {
     private final PaddedInt head = new PaddedInt();
     private final PaddedInt draining = new PaddedInt();
     /** The producer's last look at the head: it reads the head itself only when this says the queue is full. */
-    private final ProducerSide producer = new ProducerSide();
+    private final PaddedInt headSeen = new PaddedInt();
     /** The thread holding {@link #draining}: plain, since only that thread needs to recognise itself in it. */
     private final DrainerSide drainer = new DrainerSide();
     /** Per peer: 1 once reported down, 2 once applied. */
@@ -122,10 +122,9 @@ public final class ArrivalQueue {
      */
     public void add(int from, int kind, MemorySegment frame, int length) {
         int t = tail.get();
-        ProducerSide p = producer;
-        if (t - p.headSeen > mask) {
-            p.headSeen = head.get();
-            if (t - p.headSeen > mask) {
+        if (t - headSeen.get() > mask) {
+            headSeen.setRelease(head.get());
+            if (t - headSeen.get() > mask) {
                 growFull(t);
             }
         }
@@ -211,7 +210,7 @@ public final class ArrivalQueue {
         slab = newSlab;
         entry = slices(newSlab, capacity);
         mask = newMask;
-        producer.headSeen = h;
+        headSeen.setRelease(h);
     }
 
     /** Processes up to {@code budget} frames queued now, then the failures reported before them; returns how many. */
@@ -253,9 +252,8 @@ public final class ArrivalQueue {
         return count;
     }
 
-    /** The producer's own state, alone on its cache lines. */
-    private static final class ProducerSide extends CacheLinePadding {
-        int headSeen;
+    /** The drainer's own state, alone on its cache lines (HotSpot lays out a superclass's fields first). */
+    private static final class DrainerSide extends DrainerThread {
         long q0;
         long q1;
         long q2;
@@ -266,16 +264,7 @@ public final class ArrivalQueue {
         long q7;
     }
 
-    /** The drainer's own state, alone on its cache lines. */
-    private static final class DrainerSide extends CacheLinePadding {
+    private abstract static class DrainerThread extends CacheLinePadding {
         @Nullable Thread thread;
-        long q0;
-        long q1;
-        long q2;
-        long q3;
-        long q4;
-        long q5;
-        long q6;
-        long q7;
     }
 }

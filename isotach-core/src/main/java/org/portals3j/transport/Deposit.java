@@ -10,15 +10,24 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * <p>A transport keeps one {@code Deposit} per source and reuses it, so the receive path allocates
  * nothing. The upper layer may hang its own per-message state on {@link #attachment()}.
+ *
+ * <p>Each source's deposit is written by the thread that delivers that source's messages (on an inline transport,
+ * the source's own), so a deposit's state sits alone on its cache lines, between padding in its superclasses and in
+ * this class: next to another source's deposit, or to what the receiving thread writes, every message cost one side
+ * a cache miss. For a similar reason the segment last accepted is kept, not cleared, while the deposit is not
+ * accepted ({@link #segment()} says {@code NULL} then): a reference store into a long-lived object costs a
+ * garbage-collector write barrier, and clearing and setting it made two per message.
  */
-public final class Deposit {
-    private MemorySegment segment = MemorySegment.NULL;
-    private long offset;
-    private long length;
-    private boolean accepted;
-    private boolean failed;
-    private long deposited;
-    private @Nullable Object attachment;
+public final class Deposit extends DepositState {
+    // After the state: HotSpot lays out a superclass's fields first.
+    long q0;
+    long q1;
+    long q2;
+    long q3;
+    long q4;
+    long q5;
+    long q6;
+    long q7;
 
     /**
      * Accepts up to {@code length} payload bytes into {@code segment} at {@code offset}.
@@ -31,7 +40,9 @@ public final class Deposit {
             throw new IndexOutOfBoundsException("deposit region [" + offset + ", +" + length
                     + ") is outside a segment of " + segment.byteSize() + " bytes");
         }
-        this.segment = segment;
+        if (this.segment != segment) {
+            this.segment = segment; // see the class documentation on reference stores
+        }
         this.offset = offset;
         this.length = length;
         this.accepted = true;
@@ -39,7 +50,6 @@ public final class Deposit {
 
     /** Discards the payload (the default if {@link #accept} is not called). */
     public void discard() {
-        this.segment = MemorySegment.NULL;
         this.offset = 0;
         this.length = 0;
         this.accepted = false;
@@ -49,8 +59,9 @@ public final class Deposit {
         return accepted;
     }
 
+    /** The segment the payload goes to; {@link MemorySegment#NULL} unless {@link #accepted()}. */
     public MemorySegment segment() {
-        return segment;
+        return accepted ? segment : MemorySegment.NULL;
     }
 
     public long offset() {
@@ -87,7 +98,9 @@ public final class Deposit {
         discard();
         failed = false;
         deposited = 0;
-        attachment = null;
+        if (attachment != null) {
+            attachment = null;
+        }
     }
 
     /** Records that {@code bytes} more bytes landed (transport use). */
@@ -99,4 +112,28 @@ public final class Deposit {
     public void fail() {
         failed = true;
     }
+}
+
+/** 64 bytes before a deposit's state. */
+abstract class DepositPadding {
+    int gap;
+    long p0;
+    long p1;
+    long p2;
+    long p3;
+    long p4;
+    long p5;
+    long p6;
+    long p7;
+}
+
+/** A deposit's state, between its padding. */
+abstract class DepositState extends DepositPadding {
+    MemorySegment segment = MemorySegment.NULL;
+    long offset;
+    long length;
+    boolean accepted;
+    boolean failed;
+    long deposited;
+    @Nullable Object attachment;
 }

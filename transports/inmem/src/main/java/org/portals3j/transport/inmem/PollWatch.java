@@ -32,16 +32,22 @@ final class PollWatch {
 
     private final PaddedInt polls = new PaddedInt();
     private final PaddedInt state = new PaddedInt();
-    /** Sweeper side, written by whichever of the endpoint's own threads polls (races only delay or hasten a look). */
+    /** Polls until the next look at the peers, counting down. */
+    private final PaddedInt countdown = new PaddedInt();
+    /**
+     * Sweeper side, written by whichever of the endpoint's own threads polls (races only delay or hasten a look), every
+     * {@link #SWEEP_EVERY} polls; with {@link #SLACK} unused entries on each side, so that the arrays' neighbours (what a
+     * peer's thread writes when it delivers here) are on other cache lines.
+     */
     private final int[] seenPolls;
     private final long[] seenAt;
     private final boolean[] seen;
-    private int countdown;
+    private static final int SLACK = 64;
 
     PollWatch(int size) {
-        seenPolls = new int[size];
-        seenAt = new long[size];
-        seen = new boolean[size];
+        seenPolls = new int[SLACK + size + SLACK];
+        seenAt = new long[SLACK + size + SLACK];
+        seen = new boolean[SLACK + size + SLACK];
     }
 
     /** The owner polled: counts it and, every {@link #SWEEP_EVERY} polls, returns true (time to look at the peers). */
@@ -50,7 +56,9 @@ final class PollWatch {
         if (state.get() != POLLING) {
             state.setVolatile(POLLING);
         }
-        return (++countdown & (SWEEP_EVERY - 1)) == 0;
+        int c = countdown.get() + 1;
+        countdown.setRelease(c);
+        return (c & (SWEEP_EVERY - 1)) == 0;
     }
 
     /** The owner announced that it stops polling: true if it was polling (the handler is to be told). */
@@ -64,12 +72,13 @@ final class PollWatch {
      */
     boolean peerGone(int rank, PollWatch peer, long now) {
         int p = peer.polls.get();
-        if (!seen[rank] || p != seenPolls[rank]) {
-            seen[rank] = true;
-            seenPolls[rank] = p;
-            seenAt[rank] = now;
+        int i = SLACK + rank;
+        if (!seen[i] || p != seenPolls[i]) {
+            seen[i] = true;
+            seenPolls[i] = p;
+            seenAt[i] = now;
             return false;
         }
-        return now - seenAt[rank] >= GRACE_NANOS && peer.stopped();
+        return now - seenAt[i] >= GRACE_NANOS && peer.stopped();
     }
 }

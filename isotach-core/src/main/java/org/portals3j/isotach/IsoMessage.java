@@ -84,7 +84,7 @@ public final class IsoMessage {
         this.tag = ISO_MBM;
         this.sender = from;
         this.bits = 0;
-        this.data = payload;
+        setData(payload);
         this.pulse = atPulse;
     }
 
@@ -93,7 +93,7 @@ public final class IsoMessage {
         this.tag = BS_NOTICE;
         this.sender = -1;
         this.bits = noticeBits;
-        this.data = MemorySegment.NULL;
+        setData(MemorySegment.NULL);
         this.pulse = atPulse;
     }
 
@@ -102,7 +102,17 @@ public final class IsoMessage {
         this.tag = 0;
         this.sender = -1;
         this.bits = 0;
-        this.data = MemorySegment.NULL;
+        setData(MemorySegment.NULL);
         this.pulse = -1;
+    }
+
+    /**
+     * Only when it changes: a reference store into a long-lived object costs a garbage-collector write barrier, and the
+     * layer clears the holder on every iso_receive that finds nothing, hundreds of times per message in a poll loop.
+     */
+    private void setData(MemorySegment payload) {
+        if (data != payload) {
+            data = payload;
+        }
     }
 }

@@ -101,6 +101,9 @@ public final class IsotachHost {
     // ---- receive side ----
     private final MemorySegment ordReceive;
     private final MemorySegment[] ordSlots;
+    /** Per ordered slot, the view last handed to the application, and its length (see {@link #ordView}). */
+    private final MemorySegment[] ordViews;
+    private final int[] ordViewLength;
     /** Transport side: where each ISO frame's payload goes. */
     private final ReceiveSlots receiveSlots;
     // buckets
@@ -216,6 +219,9 @@ public final class IsotachHost {
         for (int i = 0; i < ordSlots.length; i++) {
             ordSlots[i] = ordReceive.asSlice((long) i * maxPayload, maxPayload);
         }
+        this.ordViews = ordSlots.clone();
+        this.ordViewLength = new int[ordSlots.length];
+        java.util.Arrays.fill(ordViewLength, maxPayload);
         this.receiveSlots = new ReceiveSlots(me, hosts, credits, maxPayload, ordSlots);
         java.util.Arrays.fill(bucketPulse, -1);
         bucketCapacity = config.bucketCapacity(hosts);
@@ -679,6 +685,19 @@ public final class IsotachHost {
     // =========================================================================================================
 
     /** iso_receive (L2053-2090) without its poll (the engine polls). */
+    /**
+     * A view of the first {@code length} bytes of ordered slot {@code k}: the one handed out last time when the length
+     * is the same (as in any run of equal-sized messages), so that a delivery neither allocates nor stores a new
+     * reference (see {@code Outbox} on reference stores).
+     */
+    private MemorySegment ordView(int k, int length) {
+        if (ordViewLength[k] != length) {
+            ordViews[k] = ordSlots[k].asSlice(0, length);
+            ordViewLength[k] = length;
+        }
+        return ordViews[k];
+    }
+
     public int isoReceive(IsoMessage m) {
         releaseLast();
         m.clear();
@@ -699,7 +718,7 @@ public final class IsotachHost {
         switch (dType[i]) {
             case D_POINTER -> {
                 int s = dSender[i];
-                m.setMessage(s, ordSlots[s * credits + dA[i]].asSlice(0, dLength[i]), dPulse[i]);
+                m.setMessage(s, ordView(s * credits + dA[i], dLength[i]), dPulse[i]);
                 lastDelivered = s;
                 dH++;
                 delivered++;

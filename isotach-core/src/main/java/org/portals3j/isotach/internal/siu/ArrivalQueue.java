@@ -4,7 +4,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.portals3j.isotach.internal.wire.Frame;
-import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.internal.CacheLinePadding;
 import org.portals3j.transport.internal.PaddedInt;
 
@@ -154,11 +153,11 @@ public final class ArrivalQueue {
         if (isEmpty() || !draining.compareAndSet(0, 1)) {
             return;
         }
-        drainer.thread = Thread.currentThread();
+        drainer.thread = Thread.currentThread().threadId();
         try {
             drainOnce(Long.MAX_VALUE);
         } finally {
-            drainer.thread = null;
+            drainer.thread = 0;
             draining.setVolatile(0);
         }
     }
@@ -171,11 +170,11 @@ public final class ArrivalQueue {
     public void drainForeign() {
         long budget = FOREIGN_DRAIN_BUDGET;
         while (budget > 0 && !isEmpty() && draining.compareAndSet(0, 1)) {
-            drainer.thread = Thread.currentThread();
+            drainer.thread = Thread.currentThread().threadId();
             try {
                 budget -= drainOnce(budget);
             } finally {
-                drainer.thread = null;
+                drainer.thread = 0;
                 // A full store: the isEmpty() load of the loop must not pass it (a producer that queued meanwhile saw
                 // the flag taken and counts on us).
                 draining.setVolatile(0);
@@ -185,7 +184,7 @@ public final class ArrivalQueue {
 
     /** The queue is full: it doubles, by its drainer or under the drain flag (waiting for a drainer in progress). */
     private void growFull(int t) {
-        if (drainer.thread == Thread.currentThread()) {
+        if (drainer.thread == Thread.currentThread().threadId()) {
             grow(t);
             return;
         }
@@ -265,6 +264,7 @@ public final class ArrivalQueue {
     }
 
     private abstract static class DrainerThread extends CacheLinePadding {
-        @Nullable Thread thread;
+        /** The draining thread's id, 0 when none (an id, not the Thread: no reference store, see Outbox). */
+        long thread;
     }
 }

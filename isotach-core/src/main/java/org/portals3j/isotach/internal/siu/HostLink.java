@@ -104,7 +104,9 @@ public final class HostLink {
         if (r.type == EOP && r.a <= 32) {
             System.arraycopy(r.sortVector, 0, out.sortVector, 0, r.a);
         }
-        out.message = r.message;
+        if (r.type == FATAL) {
+            out.message = r.message; // a reference store: only for the record that has one (see Outbox on reference stores)
+        }
         head = (head + 1) % ring.length;
         size--;
         return true;

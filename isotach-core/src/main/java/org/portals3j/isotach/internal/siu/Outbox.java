@@ -54,7 +54,12 @@ import org.portals3j.transport.internal.PaddedInt;
  * the network ({@link ArrivalQueue}); before that, every frame was processed on the sending rank's thread, which
  * never lingers, and inmem sent 4.6 frames per ping-pong round trip where udp sent 2.1.
  *
- * <p>Entries are preallocated and reused; the ring doubles when full (set-up growth only).
+ * <p>Entries are preallocated and reused; the ring doubles when full (set-up growth only). An entry's payload reference
+ * is stored only when it changes and is not cleared once sent (a frame without payload leaves it alone): a reference
+ * store into a long-lived object costs a garbage-collector write barrier, a card-table write that the two ranks'
+ * threads of an inmem job share cache lines for, and storing and clearing it made four per frame. The references kept
+ * are the host's own send buffer (Isotach payloads are copied there first), so nothing of the application's is
+ * retained.
  */
 final class Outbox {
     private static final VarHandle FLUSHING;
@@ -129,8 +134,12 @@ final class Outbox {
     private volatile int size;
     @SuppressWarnings("unused") // accessed through FLUSHING
     private volatile int flushing;
-    /** The thread holding the flush flag (null when none). */
-    private volatile @org.checkerframework.checker.nullness.qual.Nullable Thread flusher;
+    /**
+     * The id of the thread holding the flush flag (0 when none). Plain: it is read under the lock by threads queuing,
+     * and a thread can mistake only another's id for its own, never the reverse (its own writes it always sees), so a
+     * stale value at worst makes the flusher take a batch it would have taken anyway.
+     */
+    private long flusher;
     /** Whether a thread other than the flusher queued frames while it held the flag (guarded by lock). */
     private boolean othersAdded;
     /** Frames a flusher takes out of the queue under one acquisition of the lock, then sends without it. */
@@ -210,13 +219,15 @@ final class Outbox {
             absorbLingering(to, i);
         }
         headerLength[i] = length;
-        payload[i] = body;
+        if (bodyLength != 0 && payload[i] != body) {
+            payload[i] = body; // only when it changes, and never cleared: see the class documentation
+        }
         payloadOffset[i] = offset;
         payloadLength[i] = bodyLength;
         token[i] = notify;
         lastQueued[to] = dequeued + size;
         size++;
-        if (flusher != Thread.currentThread()) {
+        if (flusher != Thread.currentThread().threadId()) {
             othersAdded = true;
         }
         return headerView[i];
@@ -364,7 +375,7 @@ final class Outbox {
 
     /** The flush proper; the caller has taken the flag. */
     private void flushHoldingFlag(boolean mayLinger) {
-        flusher = Thread.currentThread();
+        flusher = Thread.currentThread().threadId();
         boolean flagHeld = true;
         boolean stranded = false;
         boolean lingered = false;
@@ -394,7 +405,7 @@ final class Outbox {
                         // Let go under the lock: a thread queuing after this finds the flag free and flushes itself;
                         // one that queued before set othersAdded, seen above.
                         stranded = size > 0;
-                        flusher = null;
+                        flusher = 0;
                         FLUSHING.setRelease(this, 0);
                         flagHeld = false;
                         break;
@@ -404,11 +415,12 @@ final class Outbox {
                         sendTo[k] = peer[i];
                         sendLength[k] = headerLength[i];
                         System.arraycopy(header[i], 0, sendHeader[k], 0, headerLength[i]);
-                        sendBody[k] = payload[i];
+                        if (payloadLength[i] != 0 && sendBody[k] != payload[i]) {
+                            sendBody[k] = payload[i];
+                        }
                         sendOffset[k] = payloadOffset[i];
                         sendBodyLength[k] = payloadLength[i];
                         sendNotify[k] = token[i];
-                        payload[i] = MemorySegment.NULL;
                         head = (head + 1) % peer.length;
                         dequeued++;
                         size--;
@@ -416,8 +428,7 @@ final class Outbox {
                     batch -= n;
                 }
                 for (int k = 0; k < n; k++) {
-                    MemorySegment body = sendBody[k];
-                    sendBody[k] = MemorySegment.NULL;
+                    MemorySegment body = sendBodyLength[k] == 0 ? MemorySegment.NULL : sendBody[k];
                     if (sendLength[k] == 0) {
                         continue; // absorbed into a later frame
                     }
@@ -431,7 +442,7 @@ final class Outbox {
             }
         } finally {
             if (flagHeld) {
-                flusher = null;
+                flusher = 0;
                 FLUSHING.setRelease(this, 0);
             }
         }

@@ -253,7 +253,9 @@ public final class SwitchNode {
             pOperand[i] = operand;
             pCreditPresent[i] = creditPresent;
             pCredit[i] = credit;
-            pPayload[i] = payload;
+            if (pPayload[i] != payload) {
+                pPayload[i] = payload; // only when it changes (the host's send buffer: see Outbox on reference stores)
+            }
             pPayloadOffset[i] = payloadOffset;
             pToken[i] = token;
             pendingCount++;
@@ -287,7 +289,6 @@ public final class SwitchNode {
             Frame.i64(frame, Frame.O_ISO_OPERAND, pOperand[i]);
             ClockSection.clear(frame, Frame.O_ISO_CLOCK);
             outbox.add(pDest[i], frame, Frame.ISO_LENGTH, pPayload[i], pPayloadOffset[i], pLength[i], pToken[i]);
-            pPayload[i] = MemorySegment.NULL;
             isoSent++;
         }
         if (ask && now == tokenSeen && tokenSeen >= 0) {

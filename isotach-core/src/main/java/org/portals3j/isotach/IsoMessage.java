@@ -8,7 +8,9 @@ import java.lang.foreign.MemorySegment;
  * signals and barrier completions. One holder is reused across calls, so receiving allocates nothing.
  *
  * <p>A message's payload is a view of the layer's receive slot, valid only until the next
- * {@code isoReceive} call (L333, L2055-2059), which frees the slot and returns the Isotach credit.
+ * {@code isoReceive} call (L333, L2055-2059), which frees the slot and returns the Isotach credit. The holder keeps
+ * the receive buffer, an offset and a length, and {@link #data()} makes the view when asked: storing a new view in a
+ * holder the application keeps for long would run the garbage collector's write barrier on every message.
  *
  * <p>A bs-notice's {@link #bits()}: bits 2-7 are signal channels 0-5 (channel c is bit {@code c + 2}), bits
  * 0-1 are barrier channels 0-1 (C L10779-10810). One notice reports the signals of one pulse, a separate one
@@ -24,7 +26,10 @@ public final class IsoMessage {
     private int sender = -1;
     private int bits;
     private long pulse = -1;
-    private MemorySegment data = MemorySegment.NULL;
+    /** The buffer the payload is in (changes only between the layer's buffers), its offset and length. */
+    private MemorySegment base = MemorySegment.NULL;
+    private long offset;
+    private int length;
 
     /** {@link #ISO_MBM} or {@link #BS_NOTICE}. */
     public int tag() {
@@ -42,17 +47,19 @@ public final class IsoMessage {
 
     /** Payload length of a message; 0 for a notice. */
     public int length() {
-        return (int) data.byteSize();
+        return length;
     }
 
-    /** The payload of a message, valid until the next {@code isoReceive}; empty for a notice. */
+    /** The payload of a message, valid until the next {@code isoReceive}; empty for a notice. A new view each call. */
     public MemorySegment data() {
-        return data;
+        return length == 0 ? MemorySegment.NULL : base.asSlice(offset, length);
     }
 
     /** The payload copied into a new array (convenience; allocates). */
     public byte[] toByteArray() {
-        return data.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        byte[] copy = new byte[length];
+        MemorySegment.copy(base, java.lang.foreign.ValueLayout.JAVA_BYTE, offset, copy, 0, length);
+        return copy;
     }
 
     /** A notice's bits (see the class documentation); 0 for a message. */
@@ -81,10 +88,18 @@ public final class IsoMessage {
 
     /** Filled in by the layer for a message. */
     public void setMessage(int from, MemorySegment payload, long atPulse) {
+        setMessage(from, payload, 0, Math.toIntExact(payload.byteSize()), atPulse);
+    }
+
+    /** Filled in by the layer for a message of {@code size} bytes at {@code at} in {@code buffer}. */
+    public void setMessage(int from, MemorySegment buffer, long at, int size, long atPulse) {
+        java.util.Objects.checkFromIndexSize(at, size, buffer.byteSize());
         this.tag = ISO_MBM;
         this.sender = from;
         this.bits = 0;
-        setData(payload);
+        setBase(buffer);
+        this.offset = at;
+        this.length = size;
         this.pulse = atPulse;
     }
 
@@ -93,7 +108,7 @@ public final class IsoMessage {
         this.tag = BS_NOTICE;
         this.sender = -1;
         this.bits = noticeBits;
-        setData(MemorySegment.NULL);
+        this.length = 0;
         this.pulse = atPulse;
     }
 
@@ -102,17 +117,17 @@ public final class IsoMessage {
         this.tag = 0;
         this.sender = -1;
         this.bits = 0;
-        setData(MemorySegment.NULL);
+        this.length = 0;
         this.pulse = -1;
     }
 
     /**
-     * Only when it changes: a reference store into a long-lived object costs a garbage-collector write barrier, and the
-     * layer clears the holder on every iso_receive that finds nothing, hundreds of times per message in a poll loop.
+     * Only when it changes (between the layer's receive buffer and its self-message buffer): a reference store into a
+     * long-lived object costs a garbage-collector write barrier. A cleared holder keeps its buffer, unused.
      */
-    private void setData(MemorySegment payload) {
-        if (data != payload) {
-            data = payload;
+    private void setBase(MemorySegment buffer) {
+        if (base != buffer) {
+            base = buffer;
         }
     }
 }

@@ -24,6 +24,7 @@ import org.portals3j.isotach.internal.host.ReceiveSlots;
 import org.portals3j.isotach.internal.noniso.NonisoLayer;
 import org.portals3j.isotach.internal.siu.ArrivalQueue;
 import org.portals3j.isotach.internal.siu.HostLink;
+import org.portals3j.isotach.internal.siu.NanoClock;
 import org.portals3j.isotach.internal.siu.SwitchNode;
 import org.portals3j.isotach.internal.siu.TransportTraits;
 import org.portals3j.isotach.internal.smm.SRefKind;
@@ -33,6 +34,7 @@ import org.portals3j.transport.Deposit;
 import org.portals3j.transport.MessageHandler;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportException;
+import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
  * The Isotach layer of one host: the report's Hostman (open_net, poll, try_close_net, status calls) tying together
@@ -43,7 +45,7 @@ import org.portals3j.transport.TransportException;
  * <p>Host-side state is touched only by the application thread (the {@code IsotachNet} methods); the transport
  * side reaches it through the switch node's host link and the noniso module's hand-off queue.
  */
-public final class IsotachEngine implements MessageHandler {
+public final class IsotachEngine extends CacheLinePadding implements MessageHandler {
     private static final int SUCCESS = 0;
     private static final int FAILURE = 1;
     private static final int NO_MESSAGE = -1;
@@ -115,7 +117,7 @@ public final class IsotachEngine implements MessageHandler {
         }
         this.tmRank = ownTm ? transport.size() - 1 : 0;
         // The modules call back into each other; the callbacks capture the modules, not this half-built engine.
-        SwitchNode node = new SwitchNode(transport, config, hosts, tmRank, System::nanoTime);
+        SwitchNode node = new SwitchNode(transport, config, hosts, tmRank, NanoClock.SYSTEM);
         SharedMemory smm = new SharedMemory(me, hosts, config);
         NonisoLayer nonisoLayer = new NonisoLayer(me, hosts, config, transport,
                 (source, value, lvarSlot, pulse) -> smm.completeRead(lvarSlot, value, pulse));
@@ -714,8 +716,8 @@ public final class IsotachEngine implements MessageHandler {
         }
         switch (kind) {
             case Frame.ISO -> {
-                MemorySegment slot = receiveSlots.slotFor(source, header, payloadLength);
-                if (slot == null) {
+                long at = receiveSlots.offsetFor(source, header, payloadLength);
+                if (at < 0) {
                     droppedFrames++;
                     // the packet is refused, not the clock items behind it
                     arrived(source, ArrivalQueue.CLOCK_ONLY, header, headerLength);
@@ -724,7 +726,7 @@ public final class IsotachEngine implements MessageHandler {
                 MemorySegment.copy(header, 0, in.isoHeader, 0, Frame.ISO_LENGTH);
                 in.isoAccepted = true;
                 if (payloadLength > 0) {
-                    deposit.accept(slot, 0, payloadLength);
+                    deposit.accept(receiveSlots.segment(), at, payloadLength);
                 }
             }
             case Frame.CLOCK, Frame.BS, Frame.SYNC, Frame.ISO_CREDIT, Frame.LEAVE ->

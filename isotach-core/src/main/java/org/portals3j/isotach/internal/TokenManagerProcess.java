@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 import org.portals3j.isotach.IsotachConfig;
+import org.portals3j.isotach.internal.siu.NanoClock;
 import org.portals3j.isotach.internal.siu.SwitchNode;
 import org.portals3j.isotach.internal.wire.Frame;
 import org.portals3j.transport.Deposit;
@@ -25,7 +26,7 @@ final class TokenManagerProcess implements MessageHandler {
 
     private TokenManagerProcess(Transport transport, IsotachConfig config) {
         this.hosts = transport.size() - 1;
-        this.node = new SwitchNode(transport, config, hosts, transport.rank(), System::nanoTime);
+        this.node = new SwitchNode(transport, config, hosts, transport.rank(), NanoClock.SYSTEM);
         this.synced = new boolean[hosts];
         this.left = new boolean[hosts];
     }

@@ -9,6 +9,7 @@ import org.portals3j.isotach.IsotachFatalError;
 import org.portals3j.isotach.internal.siu.HostLink;
 import org.portals3j.isotach.internal.siu.SwitchNode;
 import org.portals3j.isotach.internal.wire.Frame;
+import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
  * The host side of the Isotach layer (the report's API, processing and NIU-interface layers for Protocols 3 and 4,
@@ -22,7 +23,7 @@ import org.portals3j.isotach.internal.wire.Frame;
  * (A4), self lengths are plain ints (A5), a full {@code hit_buf} fails the call (A6), {@code iso_end} with nothing
  * pending posts nothing (A18), credits are 64-bit counts with an explicit present flag (A15, A16).
  */
-public final class IsotachHost {
+public final class IsotachHost extends CacheLinePadding {
     /** Executes shared-memory references in isotach order (wired to the SMM module). */
     public interface SRefExecutor {
         /** Returns false when the reference could not complete yet (retried later with the same arguments). */
@@ -101,9 +102,6 @@ public final class IsotachHost {
     // ---- receive side ----
     private final MemorySegment ordReceive;
     private final MemorySegment[] ordSlots;
-    /** Per ordered slot, the view last handed to the application, and its length (see {@link #ordView}). */
-    private final MemorySegment[] ordViews;
-    private final int[] ordViewLength;
     /** Transport side: where each ISO frame's payload goes. */
     private final ReceiveSlots receiveSlots;
     // buckets
@@ -219,10 +217,7 @@ public final class IsotachHost {
         for (int i = 0; i < ordSlots.length; i++) {
             ordSlots[i] = ordReceive.asSlice((long) i * maxPayload, maxPayload);
         }
-        this.ordViews = ordSlots.clone();
-        this.ordViewLength = new int[ordSlots.length];
-        java.util.Arrays.fill(ordViewLength, maxPayload);
-        this.receiveSlots = new ReceiveSlots(me, hosts, credits, maxPayload, ordSlots);
+        this.receiveSlots = new ReceiveSlots(me, hosts, credits, maxPayload, ordReceive);
         java.util.Arrays.fill(bucketPulse, -1);
         bucketCapacity = config.bucketCapacity(hosts);
         int bs = Math.min(bucketCapacity, 256); // buckets grow, rarely, up to bucketCapacity
@@ -470,9 +465,10 @@ public final class IsotachHost {
         return receiveSlots;
     }
 
-    /** {@link ReceiveSlots#slotFor}. */
+    /** {@link ReceiveSlots#offsetFor}, as the slot itself (null when refused). */
     public @org.checkerframework.checker.nullness.qual.Nullable MemorySegment receiveSlot(int source, MemorySegment h, long payloadLength) {
-        return receiveSlots.slotFor(source, h, payloadLength);
+        long at = receiveSlots.offsetFor(source, h, payloadLength);
+        return at < 0 ? null : ordReceive.asSlice(at, maxPayload);
     }
 
     // =========================================================================================================
@@ -685,19 +681,6 @@ public final class IsotachHost {
     // =========================================================================================================
 
     /** iso_receive (L2053-2090) without its poll (the engine polls). */
-    /**
-     * A view of the first {@code length} bytes of ordered slot {@code k}: the one handed out last time when the length
-     * is the same (as in any run of equal-sized messages), so that a delivery neither allocates nor stores a new
-     * reference (see {@code Outbox} on reference stores).
-     */
-    private MemorySegment ordView(int k, int length) {
-        if (ordViewLength[k] != length) {
-            ordViews[k] = ordSlots[k].asSlice(0, length);
-            ordViewLength[k] = length;
-        }
-        return ordViews[k];
-    }
-
     public int isoReceive(IsoMessage m) {
         releaseLast();
         m.clear();
@@ -718,14 +701,14 @@ public final class IsotachHost {
         switch (dType[i]) {
             case D_POINTER -> {
                 int s = dSender[i];
-                m.setMessage(s, ordView(s * credits + dA[i], dLength[i]), dPulse[i]);
+                m.setMessage(s, ordReceive, (long) (s * credits + dA[i]) * maxPayload, dLength[i], dPulse[i]);
                 lastDelivered = s;
                 dH++;
                 delivered++;
             }
             case D_SLOT -> {
                 int hi = (int) (hitH % hitLength.length);
-                m.setMessage(me, hitBuf.asSlice((long) hi * maxPayload, hitLength[hi]), dPulse[i]);
+                m.setMessage(me, hitBuf, (long) hi * maxPayload, hitLength[hi], dPulse[i]);
                 lastDelivered = me;
                 selfDelivered++;
                 if (--dA[i] == 0) {

@@ -1,7 +1,6 @@
 package org.portals3j.isotach.internal.host;
 
 import java.lang.foreign.MemorySegment;
-import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.isotach.internal.wire.Frame;
 import org.portals3j.transport.internal.CacheLinePadding;
 
@@ -22,28 +21,36 @@ public final class ReceiveSlots extends ReceiveSlotsFields {
     long q6;
     long q7;
 
-    ReceiveSlots(int me, int hosts, int credits, int maxPayload, MemorySegment[] slots) {
+    ReceiveSlots(int me, int hosts, int credits, int maxPayload, MemorySegment slots) {
         super(me, hosts, credits, maxPayload, slots);
     }
 
     /**
-     * Picks the ordered receive slot for an ISO frame from {@code source}. The sender chose it from its credit count; it
-     * must be exactly the next one (per-sender FIFO, L535) and the length must fit: anything else is hostile and
-     * refused (null).
+     * All the slots, one after another, {@code maxPayload} bytes each: a deposit names this one segment and an
+     * offset, so that it stores the same reference every time (see {@code Outbox} on reference stores).
      */
-    public @Nullable MemorySegment slotFor(int source, MemorySegment h, long payloadLength) {
+    public MemorySegment segment() {
+        return slots;
+    }
+
+    /**
+     * Picks the ordered receive slot for an ISO frame from {@code source} and returns its offset in {@link #segment()}.
+     * The sender chose it from its credit count; it must be exactly the next one (per-sender FIFO, L535) and the length
+     * must fit: anything else is hostile and refused (-1).
+     */
+    public long offsetFor(int source, MemorySegment h, long payloadLength) {
         if (source < 0 || source >= hosts || source == me) {
-            return null;
+            return -1;
         }
         int slot = Frame.i32(h, Frame.O_ISO_SLOT);
         int length = Frame.i32(h, Frame.O_ISO_LENGTH);
         int subtype = Frame.u8(h, Frame.O_BYTE2);
         if (slot != (int) (expected[SLACK + source] % credits) || length < 0 || length > maxPayload
                 || length != payloadLength || (subtype != IsotachHost.ISO_MBM && (subtype < 0x11 || subtype > 0x14 || length != 0))) {
-            return null;
+            return -1;
         }
         expected[SLACK + source]++;
-        return slots[source * credits + slot];
+        return (long) (source * credits + slot) * maxPayload;
     }
 }
 
@@ -56,11 +63,11 @@ abstract class ReceiveSlotsFields extends CacheLinePadding {
     final int hosts;
     final int credits;
     final int maxPayload;
-    final MemorySegment[] slots;
+    final MemorySegment slots;
     /** The next slot index expected from each sender, at {@code SLACK + sender}; written by the delivering threads. */
     final long[] expected;
 
-    ReceiveSlotsFields(int me, int hosts, int credits, int maxPayload, MemorySegment[] slots) {
+    ReceiveSlotsFields(int me, int hosts, int credits, int maxPayload, MemorySegment slots) {
         this.me = me;
         this.hosts = hosts;
         this.credits = credits;

@@ -1,5 +1,7 @@
 package org.portals3j.isotach.internal.siu;
 
+import org.portals3j.transport.internal.CacheLinePadding;
+
 /**
  * The link from the emulated switch interface unit to its host: the records the report's NIU put in the
  * host's Isotach receive buffer (iso packets, isochron markers, EOP markers, L321-333), plus what else the
@@ -9,7 +11,7 @@ package org.portals3j.isotach.internal.siu;
  * markers for pulses with nothing in them are merged into one record ({@link Record#fromPulse}) while the host
  * has not taken them, so a host that computes for a while does not find one record per idle pulse.
  */
-public final class HostLink {
+public final class HostLink extends CacheLinePadding {
     public static final int ISO = 1;
     public static final int MARKER = 2;
     public static final int EOP = 3;

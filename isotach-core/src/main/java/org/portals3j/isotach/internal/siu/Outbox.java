@@ -7,6 +7,7 @@ import java.util.function.LongSupplier;
 import org.portals3j.isotach.internal.wire.ClockSection;
 import org.portals3j.isotach.internal.wire.Frame;
 import org.portals3j.transport.Transport;
+import org.portals3j.transport.internal.CacheLinePadding;
 import org.portals3j.transport.internal.PaddedInt;
 
 /**
@@ -61,7 +62,7 @@ import org.portals3j.transport.internal.PaddedInt;
  * are the host's own send buffer (Isotach payloads are copied there first), so nothing of the application's is
  * retained.
  */
-final class Outbox {
+final class Outbox extends CacheLinePadding {
     private static final VarHandle FLUSHING;
 
     static {
@@ -154,7 +155,7 @@ final class Outbox {
     private final long[] sendNotify = new long[SEND_BATCH];
 
     Outbox(Transport transport, Object lock, int capacity) {
-        this(transport, lock, capacity, System::nanoTime);
+        this(transport, lock, capacity, NanoClock.SYSTEM);
     }
 
     Outbox(Transport transport, Object lock, int capacity, LongSupplier nanoClock) {
@@ -213,7 +214,7 @@ final class Outbox {
         byte kind = header[i][0];
         if (kind == Frame.CLOCK) {
             if (holdsBack) {
-                queuedAt[i] = nanoClock.getAsLong(); // only a frame that may linger needs its time
+                queuedAt[i] = NanoClock.read(nanoClock); // only a frame that may linger needs its time
             }
         } else if (Frame.clockOffset(kind) >= 0) {
             absorbLingering(to, i);
@@ -256,7 +257,7 @@ final class Outbox {
         return holdsBack && !pollersGone && size == 1 && header[i][0] == Frame.CLOCK && headerLength[i] > 0
                 && Thread.currentThread() == hostThread && hostPollsOften
                 && (ClockSection.flags(headerView[i], Frame.O_CLOCK) & ClockSection.ACK_NOW) == 0
-                && nanoClock.getAsLong() - queuedAt[i] < LINGER_NANOS;
+                && NanoClock.read(nanoClock) - queuedAt[i] < LINGER_NANOS;
     }
 
     /**
@@ -271,7 +272,7 @@ final class Outbox {
         if (pollersGone) {
             pollersGone = false; // back
         }
-        long now = nanoClock.getAsLong();
+        long now = NanoClock.read(nanoClock);
         boolean often = now - lastHostPoll < LINGER_NANOS;
         lastHostPoll = now;
         if (often != hostPollsOften) {

@@ -7,6 +7,7 @@ import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.internal.wire.ClockSection;
 import org.portals3j.isotach.internal.wire.Frame;
 import org.portals3j.transport.Transport;
+import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
  * One rank's emulated Isotach hardware: its switch interface unit (SIU) and, on the rank that runs it, the token
@@ -64,15 +65,24 @@ import org.portals3j.transport.Transport;
  * released, tokens, marks and wake-ups as {@link ClockSection}s riding on a frame already queued for the link when
  * there is one. Records for the host go through the {@link HostLink}.
  */
-public final class SwitchNode {
+public final class SwitchNode extends CacheLinePadding {
     /** Token for sends whose completion the engine does not need. */
     private static final long NO_NOTIFY = Transport.NO_NOTIFY;
 
-    private final Object lock = new Object();
+    /** Padded: its header, which every acquisition writes, shares its cache line with nothing else's fields. */
+    private final Object lock = new NanoClock.PaddedLock();
     private final Transport transport;
     private final IsotachConfig config;
     /** The stamp-batching period. */
     private final long stampBatchNanos;
+    /**
+     * What the per-frame work needs of the configuration, copied: the configuration is one object shared by every rank
+     * of a job, and reading it from beside another rank's state cost a miss per read (see {@link NanoClock}).
+     */
+    private final int[] distanceTo;
+    private final int[] distanceFrom;
+    private final int tokenWindow;
+    private final long idleTickNanos;
     private final int me;
     private final int hosts;
     private final boolean isHost;
@@ -180,12 +190,20 @@ public final class SwitchNode {
         this.transport = transport;
         this.config = config;
         this.stampBatchNanos = config.stampBatchNanos();
+        this.tokenWindow = config.tokenWindow();
+        this.idleTickNanos = config.idleTickMicros() * 1000;
         this.me = transport.rank();
         this.hosts = hosts;
         this.isHost = me < hosts;
         this.tmRank = tmRank;
         this.isTm = me == tmRank;
         this.diameter = config.networkDiameter(hosts);
+        this.distanceTo = new int[Math.max(hosts, 1)];
+        this.distanceFrom = new int[Math.max(hosts, 1)];
+        for (int h = 0; h < hosts; h++) {
+            distanceTo[h] = isHost ? config.distance(me, h) : 0;
+            distanceFrom[h] = isHost ? config.distance(h, me) : 0;
+        }
         this.nanoClock = nanoClock;
         this.outbox = new Outbox(transport, lock, 256, nanoClock, TransportTraits.reportsPollersGone(transport));
         this.link = new HostLink(1024);
@@ -259,7 +277,7 @@ public final class SwitchNode {
             pPayloadOffset[i] = payloadOffset;
             pToken[i] = token;
             pendingCount++;
-            pMaxDistance = Math.max(pMaxDistance, config.distance(me, dest));
+            pMaxDistance = Math.max(pMaxDistance, distanceTo[dest]);
             if ((prefix & Frame.PREFIX_EOI) != 0) {
                 stampLocked();
             }
@@ -268,7 +286,7 @@ public final class SwitchNode {
     }
 
     private void stampLocked() {
-        long clock = stampBatchNanos > 0 ? nanoClock.getAsLong() : 0; // one read per stamp
+        long clock = stampBatchNanos > 0 ? NanoClock.read(nanoClock) : 0; // one read per stamp
         boolean ask = askDueLocked(clock);
         long now = Math.max(tokenSeen, markedAhead);
         long ts = Math.max(now + pMaxDistance, lastTs);
@@ -793,7 +811,7 @@ public final class SwitchNode {
                 if (!alive[s]) {
                     continue;
                 }
-                int d = s == me ? 1 : config.distance(s, me);
+                int d = s == me ? 1 : distanceFrom[s];
                 if (markFrom[s] < p - d) {
                     return;
                 }
@@ -922,7 +940,7 @@ public final class SwitchNode {
         if (lazyBarrierBits == 0) {
             return false;
         }
-        long tick = config.idleTickMicros() * 1000;
+        long tick = idleTickNanos;
         if (tick == 0 || !lazyCarried || now - lastLazyNanos >= tick) {
             return true;
         }
@@ -962,14 +980,14 @@ public final class SwitchNode {
             if (slowest == Long.MAX_VALUE) {
                 return;
             }
-            if (issued + 1 - slowest > config.tokenWindow()) {
+            if (issued + 1 - slowest > tokenWindow) {
                 return;
             }
-            if (!busy && config.idleTickMicros() > 0 && !idleDue) {
+            if (!busy && idleTickNanos > 0 && !idleDue) {
                 return;
             }
             tmIssueLocked();
-            if (!busy && config.idleTickMicros() > 0) {
+            if (!busy && idleTickNanos > 0) {
                 return; // one idle tick at a time
             }
         }
@@ -989,9 +1007,9 @@ public final class SwitchNode {
     private void tmIssueLocked() {
         long t = ++issued;
         pulsesIssued++;
-        lastIssueNanos = nanoClock.getAsLong();
-        if (config.idleTickMicros() > 0) {
-            idleIssueAt = lastIssueNanos + config.idleTickMicros() * 1000;
+        lastIssueNanos = NanoClock.read(nanoClock);
+        if (idleTickNanos > 0) {
+            idleIssueAt = lastIssueNanos + idleTickNanos;
         }
         boolean lazy = lazyDueLocked(lastIssueNanos);
         int bits = pendingSignalBits | pendingBarrierBits | (lazy ? lazyBarrierBits : 0);
@@ -1007,7 +1025,7 @@ public final class SwitchNode {
             tmNeed = Math.max(tmNeed, at);
         }
         // The window is full after this token: the next one waits for acknowledgements, which must not linger.
-        boolean ackNow = t + 1 - slowestAckLocked() > config.tokenWindow();
+        boolean ackNow = t + 1 - slowestAckLocked() > tokenWindow;
         for (int h = 0; h < hosts; h++) {
             if (h != me && alive[h]) {
                 sendTokenLocked(h, t, bits, at, ackNow);

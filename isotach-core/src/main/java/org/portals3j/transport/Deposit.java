@@ -2,6 +2,7 @@ package org.portals3j.transport;
 
 import java.lang.foreign.MemorySegment;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
  * Where the payload of one incoming message goes: filled in by the upper layer during
@@ -114,21 +115,8 @@ public final class Deposit extends DepositState {
     }
 }
 
-/** 64 bytes before a deposit's state. */
-abstract class DepositPadding {
-    int gap;
-    long p0;
-    long p1;
-    long p2;
-    long p3;
-    long p4;
-    long p5;
-    long p6;
-    long p7;
-}
-
 /** A deposit's state, between its padding. */
-abstract class DepositState extends DepositPadding {
+abstract class DepositState extends CacheLinePadding {
     MemorySegment segment = MemorySegment.NULL;
     long offset;
     long length;

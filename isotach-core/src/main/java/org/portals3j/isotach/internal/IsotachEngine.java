@@ -23,7 +23,6 @@ import org.portals3j.isotach.internal.host.IsotachHost;
 import org.portals3j.isotach.internal.host.ReceiveSlots;
 import org.portals3j.isotach.internal.noniso.NonisoLayer;
 import org.portals3j.isotach.internal.siu.ArrivalQueue;
-import org.portals3j.isotach.internal.siu.HostLink;
 import org.portals3j.isotach.internal.siu.NanoClock;
 import org.portals3j.isotach.internal.siu.SwitchNode;
 import org.portals3j.isotach.internal.siu.TransportTraits;
@@ -372,14 +371,12 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
     private void pollOnce() {
         try {
             ArrivalQueue queue = arrivals;
+            if (queue != null && !hostPolling) {
+                hostPolling = true; // before the transport hears of the poll: see ArrivalQueue
+            }
+            transport.poll();
             if (queue != null) {
-                if (!hostPolling) {
-                    hostPolling = true; // before the transport hears of the poll: see ArrivalQueue
-                }
-                transport.poll();
                 queue.drainForHost();
-            } else {
-                transport.poll();
             }
             host.receiving();
             noniso.poll();

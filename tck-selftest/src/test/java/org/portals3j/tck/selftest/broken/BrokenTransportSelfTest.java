@@ -42,9 +42,15 @@ import org.portals3j.tck.runner.Verdict;
  *       modules take a sender's packets only in that sender's slot turn (per-sender FIFO, L535), so the overtaking
  *       packet is refused as hostile and its message never arrives. <b>I-137</b>: an Isotach packet held back past
  *       its own pulse's marks arrives after the pulse closed, and the layer stops with a fatal error (the check
- *       of I-009). P-227, P-184 and I-045 pass: their traffic has one data message in flight at a time (the tests
- *       wait for each, or the credits allow no more), so nothing overtakes; P-212 counts drops, whatever their
- *       order.</li>
+ *       of I-009). P-227 and P-184 pass: their traffic has one data message in flight at a time (the tests wait
+ *       for each), so nothing overtakes; P-212 counts drops, whatever their order. <b>I-045</b> (with I-103,
+ *       I-104, I-105) may go either way, and only by timing out: its credits allow one data message in flight,
+ *       but the next message to host 1 need not be the test's own. When the sending thread polls before the
+ *       switch sends host 1 its next pulse mark, the poll releases the held message in time and the test
+ *       passes; when the thread is descheduled in between (a loaded machine), the mark overtakes it, the
+ *       message arrives after its pulse closed and never reaches the application. Either outcome is right
+ *       (the message is lost to a real reordering, or reordering never touched it), so the check accepts
+ *       both, provided I-045 fails only by waiting in vain.</li>
  *   <li>{@code broken-drop} (the 2nd, 4th, ... data message lost): every chosen assertion that needs a second
  *       data message on one channel: <b>P-207</b>, <b>P-227</b>/P-229, <b>P-184</b>/P-183 (no event within
  *       patience), <b>P-212</b> (the second put is counted by nobody: 1 drop, not 2), <b>I-012</b>/I-010/I-018,
@@ -59,8 +65,10 @@ import org.portals3j.tck.runner.Verdict;
  *       the bytes: <b>P-227</b>/P-229, <b>P-184</b>/P-183, <b>I-045</b>/I-103/I-104/I-105, <b>I-113</b>/I-118. Order and
  *       counts are intact, so P-207, P-212 and I-012 pass; I-137 passes too, see below.</li>
  * </ul>
- * Each set was checked stable over repeated runs: the faults are counter based and the kit's tests of these
- * assertions drive their traffic from one thread, so the same messages meet the same faults every time.
+ * Each set was checked stable over repeated runs, on an idle machine and under a load of 9-11 on 2 cores: the
+ * faults are counter based and the kit's tests of these assertions drive their traffic from one thread, so the
+ * same messages meet the same faults every time. The one exception is I-045 on {@code broken-reorder}, above:
+ * under load it failed in 2 of 4 runs, and that is why the check allows it.
  *
  * <h2>A damaged frame that I-137 does not see</h2>
  * I-137 says a frame damaged on the way is detected and never delivered (the report's CRC, L2746). The Isotach
@@ -76,6 +84,8 @@ class BrokenTransportSelfTest {
     static final Set<String> UNTOUCHABLE = Set.of("P-053", "I-120");
 
     static final Set<String> FAILED_BY_REORDER = Set.of("P-207", "I-010", "I-012", "I-018", "I-113", "I-118", "I-137");
+    /** Failed by reordering or not, depending on which thread sends to host 1 first (see the class doc). */
+    static final Set<String> TIMING_DEPENDENT_UNDER_REORDER = Set.of("I-045", "I-103", "I-104", "I-105");
     static final Set<String> FAILED_BY_DROP = Set.of("P-183", "P-184", "P-207", "P-212", "P-227", "P-229",
             "I-010", "I-012", "I-018", "I-045", "I-103", "I-104", "I-105", "I-113", "I-118", "I-137");
     static final Set<String> FAILED_BY_DUPLICATE = Set.of("P-207", "P-212", "P-227", "P-229", "I-137");
@@ -117,8 +127,15 @@ class BrokenTransportSelfTest {
 
     @Test
     void reorderingFailsExactlyTheAssertionsThatNeedPerPeerOrder() {
-        assertThat(failed(ReorderingTransport.NAME)).as(failures(ReorderingTransport.NAME))
-                .containsExactlyInAnyOrderElementsOf(FAILED_BY_REORDER);
+        List<String> failed = failed(ReorderingTransport.NAME);
+        assertThat(failed).as(failures(ReorderingTransport.NAME)).containsAll(FAILED_BY_REORDER);
+        Set<String> allowed = new java.util.HashSet<>(FAILED_BY_REORDER);
+        allowed.addAll(TIMING_DEPENDENT_UNDER_REORDER);
+        assertThat(allowed).as(failures(ReorderingTransport.NAME)).containsAll(failed);
+        if (failed.contains("I-045")) {
+            assertThat(outcome(ReorderingTransport.NAME, "aDeliveredPayloadStaysValidAndItsCreditHeldUntilTheNextIsoReceive")
+                    .message()).as("I-045 may only lose its message, never see a wrong one").containsPattern("messages? arrives?");
+        }
         assertThat(outcome(ReorderingTransport.NAME, "sendStartOrderIsPutStartOrder").message())
                 .as("the puts arrived, out of order").contains("PUT_START order at the target");
     }

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -39,9 +40,8 @@ import org.portals3j.runtime.RendezvousWire.ProtocolException;
  * this job's id and size and a rank inside the job that is not already connected, and passes the optional
  * {@link RendezvousPeerCheck}; otherwise it is told what is wrong in terms it already knows (never the values
  * this server expects: those are logged here only) and disconnected. Unauthenticated connections are bounded: at
- * most {@link Limits#maxPending} at once (a new one evicts the oldest), each for at most
- * {@link Limits#handshakeTimeout}, each line at most {@link RendezvousWire#MAX_HANDSHAKE_LINE} bytes, and what
- * they make this server log is rate-limited. Input that breaks the protocol only drops that connection; the
+ * most 64 at once (a new one evicts the oldest), each for at most 20 s, each line at most 1 KiB, and what they
+ * make this server log is rate-limited. Input that breaks the protocol only drops that connection; the
  * server keeps serving.
  */
 public final class RendezvousServer implements AutoCloseable {
@@ -285,9 +285,14 @@ public final class RendezvousServer implements AutoCloseable {
                 evicted.abandon("evicted: more than " + limits.maxPending()
                         + " connections were waiting to complete the handshake");
             }
-            connection.deadline = timer.schedule(() -> connection.abandon("no complete handshake within "
-                    + JobRuntime.seconds(limits.handshakeTimeout())), limits.handshakeTimeout().toMillis(),
-                    TimeUnit.MILLISECONDS);
+            try {
+                connection.deadline = timer.schedule(() -> connection.abandon("no complete handshake within "
+                        + JobRuntime.seconds(limits.handshakeTimeout())), limits.handshakeTimeout().toMillis(),
+                        TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                closeQuietly(client); // closed meanwhile
+                return;
+            }
             Thread.ofVirtual().name("portals-rendezvous-" + client.getRemoteSocketAddress())
                     .start(connection::serve);
         }

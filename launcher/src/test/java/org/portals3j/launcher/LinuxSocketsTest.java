@@ -33,8 +33,10 @@ class LinuxSocketsTest {
             Process other = new ProcessBuilder("sleep", "30").start();
             try (listener; Socket client = new Socket(loopback, listener.getLocalPort());
                  Socket accepted = listener.accept()) {
-                InetSocketAddress clientEnd = (InetSocketAddress) client.getLocalSocketAddress();
-                InetSocketAddress serverEnd = (InetSocketAddress) accepted.getLocalSocketAddress();
+                if (!(client.getLocalSocketAddress() instanceof InetSocketAddress clientEnd
+                        && accepted.getLocalSocketAddress() instanceof InetSocketAddress serverEnd)) {
+                    throw new AssertionError("a connected socket without its addresses");
+                }
                 OptionalLong inode = sockets.inode(clientEnd, serverEnd);
                 assertThat(inode).as("the client's end, over %s", loopback).isPresent();
                 assertThat(sockets.inode(serverEnd, clientEnd)).as("the server's end is another socket").isPresent()

@@ -15,12 +15,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -33,14 +36,27 @@ import org.portals3j.runtime.RendezvousWire.ProtocolException;
  * Serves the TCP rendezvous of one job (see {@link RendezvousWire} for the protocol): {@code portals run}
  * runs one for its ranks; under Slurm or Open MPI rank 0 runs it on {@code PORTALS_RENDEZVOUS}.
  *
- * <p>A client is admitted when its HELLO names this job's id and size, a rank inside the job that is not
- * already connected, and the fingerprint of this job's {@link JobKey}; otherwise it is told why and
- * disconnected. Input that breaks the protocol only drops that connection (one log line); the server
- * keeps serving.
+ * <p>A client is admitted when it proves it holds this job's {@link JobKey} ({@link RendezvousAdmission}), names
+ * this job's id and size and a rank inside the job that is not already connected, and passes the optional
+ * {@link RendezvousPeerCheck}; otherwise it is told what is wrong in terms it already knows (never the values
+ * this server expects: those are logged here only) and disconnected. Unauthenticated connections are bounded: at
+ * most 64 at once (a new one evicts the oldest), each for at most 20 s, each line at most 1 KiB, and what they
+ * make this server log is rate-limited. Input that breaks the protocol only drops that connection; the
+ * server keeps serving.
  */
 public final class RendezvousServer implements AutoCloseable {
 
-    private static final Duration HELLO_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * What unauthenticated peers may hold: {@code maxPending} connections that have not completed the
+     * handshake, each for at most {@code handshakeTimeout}.
+     */
+    record Limits(Duration handshakeTimeout, int maxPending) {
+        static final Limits DEFAULT = new Limits(Duration.ofSeconds(20), 64);
+    }
+
+    /** Values one rank may publish, and lookups one rank may have waiting at once. */
+    static final int MAX_VALUES_PER_RANK = 1024;
+    static final int MAX_WAITING_LOOKUPS = 1024;
 
     private final ServerSocket socket;
     /** The thread blocked in accept(); the listening port is released only once it has left accept. */
@@ -48,33 +64,44 @@ public final class RendezvousServer implements AutoCloseable {
     private final RendezvousAddress address;
     private final String jobId;
     private final int size;
-    private final String fingerprint;
+    private final RendezvousAdmission admission;
+    private final @Nullable RendezvousPeerCheck peerCheck;
+    private final Limits limits;
     private final Consumer<String> log;
+    /** The log of what unauthenticated peers cause: rate-limited, so that strangers cannot flood it. */
+    private final LogLimiter strangerLog;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final Map<String, String> values = new HashMap<>();
+    private final Map<Integer, Integer> valueCounts = new HashMap<>();
     private final List<Waiter> waiters = new ArrayList<>();
     private final Set<Integer> connected = new HashSet<>();
     private final Set<Socket> sockets = new HashSet<>();
-    private final ScheduledExecutorService timer;
+    /** Connections that have not completed the handshake, oldest first. */
+    private final LinkedHashSet<Connection> pending = new LinkedHashSet<>();
+    private final ScheduledThreadPoolExecutor timer;
     private volatile boolean closed;
 
     private record Waiter(String slot, Connection connection, String requestId) {
     }
 
     private RendezvousServer(ServerSocket socket, RendezvousAddress address, String jobId, int size, JobKey key,
-                             Consumer<String> log) {
+                             Consumer<String> log, @Nullable RendezvousPeerCheck peerCheck, Limits limits) {
         this.socket = socket;
         this.address = address;
         this.jobId = jobId;
         this.size = size;
-        this.fingerprint = key.fingerprint();
+        this.admission = new RendezvousAdmission(key);
+        this.peerCheck = peerCheck;
+        this.limits = limits;
         this.log = log;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        this.strangerLog = new LogLimiter(log, 20, TimeUnit.SECONDS.toNanos(1), System::nanoTime);
+        this.timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "portals-rendezvous-timer");
             t.setDaemon(true);
             return t;
         });
+        this.timer.setRemoveOnCancelPolicy(true);
     }
 
     /**
@@ -92,6 +119,21 @@ public final class RendezvousServer implements AutoCloseable {
     /** As {@link #start(RendezvousAddress, String, int, JobKey)}, logging to {@code log} (one line per event). */
     public static RendezvousServer start(RendezvousAddress at, String jobId, int size, JobKey key,
                                          Consumer<String> log) throws TransportException {
+        return start(at, jobId, size, key, log, null);
+    }
+
+    /**
+     * As {@link #start(RendezvousAddress, String, int, JobKey, Consumer)}, admitting a rank that proved the key
+     * only if {@code peerCheck} (when not null) lets its connection be that rank.
+     */
+    public static RendezvousServer start(RendezvousAddress at, String jobId, int size, JobKey key,
+                                         Consumer<String> log, @Nullable RendezvousPeerCheck peerCheck)
+            throws TransportException {
+        return start(at, jobId, size, key, log, peerCheck, Limits.DEFAULT);
+    }
+
+    static RendezvousServer start(RendezvousAddress at, String jobId, int size, JobKey key, Consumer<String> log,
+                                  @Nullable RendezvousPeerCheck peerCheck, Limits limits) throws TransportException {
         Objects.requireNonNull(jobId, "jobId");
         if (size < 1) {
             throw new IllegalArgumentException("a job has at least one rank, not " + size);
@@ -124,7 +166,7 @@ public final class RendezvousServer implements AutoCloseable {
             throw e;
         }
         RendezvousServer s = new RendezvousServer(server, new RendezvousAddress(at.host(), server.getLocalPort()),
-                jobId, size, key, log);
+                jobId, size, key, log, peerCheck, limits);
         s.acceptor = Thread.ofPlatform().daemon().name("portals-rendezvous-accept").start(s::acceptLoop);
         return s;
     }
@@ -132,6 +174,16 @@ public final class RendezvousServer implements AutoCloseable {
     /** The address clients connect to (the port actually bound). */
     public RendezvousAddress address() {
         return address;
+    }
+
+    /** How many connections have not completed the handshake now (at most {@link Limits#maxPending}). */
+    int pendingConnections() {
+        lock.lock();
+        try {
+            return pending.size();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** How many ranks are connected now. */
@@ -210,6 +262,8 @@ public final class RendezvousServer implements AutoCloseable {
                 }
                 continue;
             }
+            Connection connection = new Connection(client);
+            @Nullable Connection evicted = null;
             lock.lock();
             try {
                 if (closed) {
@@ -217,11 +271,30 @@ public final class RendezvousServer implements AutoCloseable {
                     return;
                 }
                 sockets.add(client);
+                pending.add(connection);
+                if (pending.size() > limits.maxPending()) {
+                    // The oldest has had the longest to complete its handshake (a rank needs milliseconds).
+                    Iterator<Connection> oldest = pending.iterator();
+                    evicted = oldest.next();
+                    oldest.remove();
+                }
             } finally {
                 lock.unlock();
             }
+            if (evicted != null) {
+                evicted.abandon("evicted: more than " + limits.maxPending()
+                        + " connections were waiting to complete the handshake");
+            }
+            try {
+                connection.deadline = timer.schedule(() -> connection.abandon("no complete handshake within "
+                        + JobRuntime.seconds(limits.handshakeTimeout())), limits.handshakeTimeout().toMillis(),
+                        TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                closeQuietly(client); // closed meanwhile
+                return;
+            }
             Thread.ofVirtual().name("portals-rendezvous-" + client.getRemoteSocketAddress())
-                    .start(() -> new Connection(client).serve());
+                    .start(connection::serve);
         }
     }
 
@@ -229,7 +302,15 @@ public final class RendezvousServer implements AutoCloseable {
         private final Socket client;
         private final @Nullable SocketAddress peer;
         private @Nullable OutputStream out;
-        private int rank = -1;
+        /** Authenticates every line once both proofs are exchanged; null before. */
+        private volatile @Nullable RendezvousSession session;
+        /** Whether the client has proved it holds the job key (what it makes this server log is not rate-limited). */
+        private volatile boolean proven;
+        private volatile @Nullable ScheduledFuture<?> deadline;
+        /** Why this server closed the connection before it was admitted (then its reader fails): logged once. */
+        private volatile @Nullable String abandoned;
+        private volatile int rank = -1;
+        private int waiting;
 
         Connection(Socket client) {
             this.client = client;
@@ -239,10 +320,11 @@ public final class RendezvousServer implements AutoCloseable {
         void serve() {
             try {
                 client.setTcpNoDelay(true);
-                client.setSoTimeout((int) HELLO_TIMEOUT.toMillis());
-                InputStream in = new BufferedInputStream(client.getInputStream());
+                client.setSoTimeout((int) limits.handshakeTimeout().toMillis());
+                InputStream in = new BufferedInputStream(client.getInputStream(), 1024);
                 out = client.getOutputStream();
-                if (!hello(in)) {
+                @Nullable RendezvousSession s = handshake(in);
+                if (s == null) {
                     return;
                 }
                 client.setSoTimeout(0);
@@ -251,17 +333,22 @@ public final class RendezvousServer implements AutoCloseable {
                     if (line == null) {
                         return;
                     }
-                    if (line.equals("BYE")) {
+                    String request = s.open(line);
+                    if (request.equals("BYE")) {
                         return; // the rank left on purpose
                     }
-                    request(line);
+                    request(request);
                 }
             } catch (SocketTimeoutException e) {
-                drop("no HELLO within " + HELLO_TIMEOUT.toSeconds() + " s");
+                drop("no complete handshake within " + JobRuntime.seconds(limits.handshakeTimeout()));
             } catch (ProtocolException e) {
                 drop(e.getMessage());
             } catch (IOException e) {
-                // the peer went away (a rank process ended, or closed its end): nothing to report
+                // the peer went away (a rank process ended, or closed its end), or this server abandoned it
+                @Nullable String why = abandoned;
+                if (why != null) {
+                    drop(why);
+                }
             } catch (RuntimeException e) {
                 drop("internal error " + e);
             } finally {
@@ -269,74 +356,147 @@ public final class RendezvousServer implements AutoCloseable {
             }
         }
 
+        /** Closes a connection that has not been admitted (evicted, or out of time); its reader logs why. */
+        void abandon(String why) {
+            lock.lock();
+            try {
+                if (rank >= 0) {
+                    return;
+                }
+                abandoned = why;
+                pending.remove(this);
+            } finally {
+                lock.unlock();
+            }
+            closeQuietly(client);
+        }
+
         private void drop(@Nullable String why) {
-            if (!closed) {
-                log.accept("portals rendezvous: dropped the connection from " + peer
-                        + (rank >= 0 ? " (rank " + rank + ")" : "") + ": " + why);
+            if (closed) {
+                return;
+            }
+            String line = "portals rendezvous: dropped the connection from " + peer
+                    + (rank >= 0 ? " (rank " + rank + ")" : "") + ": " + why;
+            if (proven) {
+                log.accept(line);
+            } else {
+                strangerLog.accept(line);
             }
         }
 
-        private boolean hello(InputStream in) throws IOException {
-            @Nullable String line = RendezvousWire.read(in);
+        /** Runs the admission handshake: the admitted client's session (it has been told), or null. */
+        private @Nullable RendezvousSession handshake(InputStream in) throws IOException {
+            @Nullable String line = RendezvousWire.read(in, RendezvousWire.MAX_HANDSHAKE_LINE);
             if (line == null) {
-                return false;
+                return null;
             }
             List<String> f = RendezvousWire.split(line);
-            if (f.size() != 6 || !f.get(0).equals("HELLO")) {
+            if (f.size() < 2 || !f.get(0).equals("HELLO")) {
                 throw new ProtocolException("expected HELLO, got '" + RendezvousWire.printable(line) + "'");
             }
             if (!f.get(1).equals(RendezvousWire.VERSION)) {
                 refuse("rendezvous protocol version " + RendezvousWire.printable(f.get(1)) + " is not "
-                        + RendezvousWire.VERSION + ": run every rank with the same Portals3J version");
-                return false;
+                        + RendezvousWire.VERSION + ": run every rank with the same Portals3J version", "");
+                return null;
             }
-            String clientJob = RendezvousWire.decode(f.get(2));
-            int clientRank = RendezvousWire.parseInt(f.get(3), "rank");
-            int clientSize = RendezvousWire.parseInt(f.get(4), "size");
-            String clientFp = RendezvousWire.decode(f.get(5));
-            if (!clientJob.equals(jobId)) {
-                refuse("rank " + clientRank + " belongs to job '" + RendezvousWire.printable(clientJob)
-                        + "' but the rendezvous at " + address + " serves job '" + jobId
-                        + "': give every rank the same job id (PORTALS_JOB_ID, or the same Slurm/Open MPI job)");
-                return false;
+            if (f.size() != 6) {
+                throw new ProtocolException("a HELLO of " + f.size() + " fields, not 6");
             }
-            if (clientSize != size) {
-                refuse("rank " + clientRank + " says the job has " + clientSize + " ranks but the rendezvous at "
-                        + address + " serves a job of " + size + ": give every rank the same size");
-                return false;
+            String claimedJob = RendezvousWire.decode(f.get(2));
+            int claimedRank = RendezvousWire.parseInt(f.get(3), "rank");
+            int claimedSize = RendezvousWire.parseInt(f.get(4), "size");
+            byte[] clientNonce = RendezvousWire.unhex(f.get(5), RendezvousAdmission.NONCE_LENGTH, "a client nonce");
+            byte[] serverNonce = RendezvousAdmission.nonce();
+            RendezvousAdmission.Transcript transcript = new RendezvousAdmission.Transcript(serverNonce, clientNonce,
+                    claimedJob, claimedRank, claimedSize);
+            send(RendezvousWire.line("CHALLENGE", RendezvousWire.hex(serverNonce),
+                    RendezvousWire.hex(admission.serverProof(transcript))));
+            String who = "rank " + claimedRank + " from " + peer;
+            @Nullable String answer = RendezvousWire.read(in, RendezvousWire.MAX_HANDSHAKE_LINE);
+            if (answer == null) {
+                strangerLog.accept("portals rendezvous: " + who + " closed the connection during the handshake");
+                return null;
             }
-            if (clientRank < 0 || clientRank >= size) {
-                refuse("rank " + clientRank + " is outside the job's " + size + " ranks (0.." + (size - 1) + ")");
-                return false;
+            if (answer.equals("ABORT")) {
+                strangerLog.accept("portals rendezvous: refused " + who + ": its PORTALS_JOB_KEY differs from"
+                        + " this job's (it found this rendezvous's proof of the key wrong)");
+                return null;
             }
-            if (!clientFp.equals(fingerprint)) {
-                refuse("rank " + clientRank + "'s job key (fp " + RendezvousWire.printable(clientFp)
-                        + ") differs from the job's (fp " + fingerprint
-                        + "): give every rank the same PORTALS_JOB_KEY");
-                return false;
+            List<String> p = RendezvousWire.split(answer);
+            if (p.size() != 2 || !p.get(0).equals("PROOF")) {
+                throw new ProtocolException("expected PROOF, got '" + RendezvousWire.printable(answer) + "'");
+            }
+            byte[] proof = RendezvousWire.unhex(p.get(1), RendezvousAdmission.PROOF_LENGTH, "a proof");
+            RendezvousSession admittedSession = admission.session(serverNonce, clientNonce, true);
+            session = admittedSession;
+            if (!RendezvousAdmission.matches(admission.clientProof(transcript), proof)) {
+                strangerLog.accept("portals rendezvous: refused " + who + ": a wrong proof of the job key (not"
+                        + " a rank of this job, or a replayed handshake)");
+                send(RendezvousWire.line("REFUSED", RendezvousWire.encode("the rendezvous found this rank's proof"
+                        + " of the job key wrong: give every rank the same PORTALS_JOB_KEY")));
+                return null;
+            }
+            // The client holds the job key: from here on it is told what is wrong with its own claims.
+            proven = true;
+            if (!claimedJob.equals(jobId) || claimedSize != size) {
+                refuse("the rendezvous at " + address + " serves another job: rank " + claimedRank + "'s job id or"
+                        + " number of ranks differs from that job's; give every rank the same job id (PORTALS_JOB_ID,"
+                        + " or the same Slurm/Open MPI job) and the same number of ranks",
+                        "it claims job '" + RendezvousWire.printable(claimedJob) + "' of " + claimedSize
+                                + " ranks; this is job '" + jobId + "' of " + size);
+                return null;
+            }
+            if (claimedRank < 0 || claimedRank >= size) {
+                refuse("rank " + claimedRank + " is outside the job's " + size + " ranks (0.." + (size - 1) + ")", "");
+                return null;
+            }
+            if (peerCheck != null) {
+                if (!(client.getRemoteSocketAddress() instanceof InetSocketAddress remote
+                        && client.getLocalSocketAddress() instanceof InetSocketAddress local)) {
+                    throw new IOException("the connection closed"); // its addresses are gone with it
+                }
+                Optional<RendezvousPeerCheck.Refusal> refusal = peerCheck.check(claimedRank, remote, local);
+                if (refusal.isPresent()) {
+                    refuse(refusal.get().toRank(), refusal.get().detail());
+                    return null;
+                }
             }
             boolean admitted;
             lock.lock();
             try {
-                admitted = connected.add(clientRank);
+                if (abandoned != null) {
+                    throw new IOException("abandoned");
+                }
+                admitted = connected.add(claimedRank);
                 if (admitted) {
-                    rank = clientRank;
+                    rank = claimedRank;
+                    pending.remove(this);
                     changed.signalAll();
                 }
             } finally {
                 lock.unlock();
             }
             if (!admitted) {
-                refuse("rank " + clientRank + " is already connected to the rendezvous: two processes were"
-                        + " given the same rank (check PORTALS_RANK, SLURM_PROCID or OMPI_COMM_WORLD_RANK)");
-                return false;
+                refuse("rank " + claimedRank + " is already connected to the rendezvous: two processes were"
+                        + " given the same rank (check PORTALS_RANK, SLURM_PROCID or OMPI_COMM_WORLD_RANK)", "");
+                return null;
+            }
+            @Nullable ScheduledFuture<?> d = deadline;
+            if (d != null) {
+                d.cancel(false);
             }
             send("WELCOME");
-            return true;
+            return admittedSession;
         }
 
-        private void refuse(String why) throws IOException {
-            log.accept("portals rendezvous: refused " + peer + ": " + why);
+        /** Tells the client {@code why} (in its own terms) and logs it with {@code detail} (this side only). */
+        private void refuse(String why, String detail) throws IOException {
+            String entry = "portals rendezvous: refused " + peer + ": " + why + (detail.isEmpty() ? "" : " [" + detail + "]");
+            if (proven) {
+                log.accept(entry);
+            } else {
+                strangerLog.accept(entry);
+            }
             send(RendezvousWire.line("REFUSED", RendezvousWire.encode(why)));
         }
 
@@ -379,20 +539,33 @@ public final class RendezvousServer implements AutoCloseable {
         private void put(String id, String slot, String key, String value) throws IOException {
             List<Waiter> ready = new ArrayList<>();
             @Nullable String previous;
+            boolean full = false;
             lock.lock();
             try {
-                previous = values.putIfAbsent(slot, value);
+                previous = values.get(slot);
                 if (previous == null) {
-                    for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
-                        Waiter w = it.next();
-                        if (w.slot().equals(slot)) {
-                            ready.add(w);
-                            it.remove();
+                    int count = valueCounts.getOrDefault(rank, 0);
+                    if (count >= MAX_VALUES_PER_RANK) {
+                        full = true;
+                    } else {
+                        values.put(slot, value);
+                        valueCounts.put(rank, count + 1);
+                        for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
+                            Waiter w = it.next();
+                            if (w.slot().equals(slot)) {
+                                ready.add(w);
+                                it.remove();
+                            }
                         }
                     }
                 }
             } finally {
                 lock.unlock();
+            }
+            if (full) {
+                send(RendezvousWire.line(id, "ERROR", RendezvousWire.encode("rank " + rank + " has published "
+                        + MAX_VALUES_PER_RANK + " values, the most a rank may")));
+                return;
             }
             if (previous != null && !previous.equals(value)) {
                 send(RendezvousWire.line(id, "ERROR", RendezvousWire.encode("rank " + rank + " published '" + key
@@ -401,25 +574,37 @@ public final class RendezvousServer implements AutoCloseable {
             }
             send(RendezvousWire.line(id, "OK"));
             for (Waiter w : ready) {
-                w.connection().sendQuietly(RendezvousWire.line(w.requestId(), "VALUE", RendezvousWire.encode(value)));
+                w.connection().answerLookup(w.requestId(), RendezvousWire.line(w.requestId(), "VALUE",
+                        RendezvousWire.encode(value)));
             }
         }
 
         private void get(String id, int r, String key, long timeoutMillis) throws IOException {
             String slot = r + "/" + key;
             @Nullable String value;
+            boolean full = false;
             Waiter waiter = new Waiter(slot, this, id);
             lock.lock();
             try {
                 value = values.get(slot);
                 if (value == null) {
-                    waiters.add(waiter);
+                    if (waiting >= MAX_WAITING_LOOKUPS) {
+                        full = true;
+                    } else {
+                        waiters.add(waiter);
+                        waiting++;
+                    }
                 }
             } finally {
                 lock.unlock();
             }
             if (value != null) {
                 send(RendezvousWire.line(id, "VALUE", RendezvousWire.encode(value)));
+                return;
+            }
+            if (full) {
+                send(RendezvousWire.line(id, "ERROR", RendezvousWire.encode("rank " + rank + " has "
+                        + MAX_WAITING_LOOKUPS + " lookups waiting, the most a rank may")));
                 return;
             }
             timer.schedule(() -> {
@@ -431,20 +616,33 @@ public final class RendezvousServer implements AutoCloseable {
                     lock.unlock();
                 }
                 if (expired) {
-                    sendQuietly(RendezvousWire.line(id, "ERROR", RendezvousWire.encode("rank " + r
+                    answerLookup(id, RendezvousWire.line(id, "ERROR", RendezvousWire.encode("rank " + r
                             + " did not publish '" + key + "' within " + JobRuntime.seconds(Duration.ofMillis(timeoutMillis))
                             + ": is it running? (it may have failed before joining the job)")));
                 }
             }, timeoutMillis, TimeUnit.MILLISECONDS);
         }
 
+        /** Answers one of this connection's waiting lookups (it no longer counts as waiting). */
+        void answerLookup(String requestId, String line) {
+            lock.lock();
+            try {
+                waiting--;
+            } finally {
+                lock.unlock();
+            }
+            sendQuietly(line);
+        }
+
+        /** Sends {@code line}, sealed once the handshake has made the session. */
         void send(String line) throws IOException {
             @Nullable OutputStream o = out;
             if (o == null) {
                 throw new IOException("the connection is not open yet");
             }
             synchronized (this) {
-                RendezvousWire.write(o, line);
+                @Nullable RendezvousSession s = session;
+                RendezvousWire.write(o, s == null ? line : s.seal(line));
             }
         }
 
@@ -458,9 +656,14 @@ public final class RendezvousServer implements AutoCloseable {
 
         private void end() {
             closeQuietly(client);
+            @Nullable ScheduledFuture<?> d = deadline;
+            if (d != null) {
+                d.cancel(false);
+            }
             lock.lock();
             try {
                 sockets.remove(client);
+                pending.remove(this);
                 waiters.removeIf(w -> w.connection() == this);
                 if (rank >= 0) {
                     connected.remove(rank);

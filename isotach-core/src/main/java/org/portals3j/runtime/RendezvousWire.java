@@ -6,26 +6,36 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The TCP rendezvous's line protocol (UTF-8, one message a line, fields separated by one space, each
- * free-text field {@code =}-prefixed and percent-encoded so that it holds no space or newline).
+ * free-text field {@code =}-prefixed and percent-encoded so that it holds no space or newline; nonces, proofs
+ * and tags in hex). {@link RendezvousAdmission} makes the proofs, {@link RendezvousSession} the tags.
  *
  * <pre>
  * client                                   server
- * HELLO 1 jobId rank size keyFingerprint   WELCOME | REFUSED message (then closes)
- * id PUT rank key value                    id OK | id ERROR message
- * id GET rank key timeoutMillis            id VALUE value | id ERROR message (waits for the value)
- * BYE                                      (closes; the rank left on purpose)
+ * HELLO 2 =jobId rank size clientNonce     CHALLENGE serverNonce serverProof
+ *                                          | REFUSED =message (another protocol version; then closes)
+ * PROOF clientProof                        WELCOME tag | REFUSED =message tag (then closes)
+ * | ABORT (the server's proof is wrong: the client gives up and closes)
+ * id PUT rank =key =value tag              id OK tag | id ERROR =message tag
+ * id GET rank =key timeoutMillis tag       id VALUE =value tag | id ERROR =message tag (waits for the value)
+ * BYE tag                                  (closes; the rank left on purpose)
  * </pre>
+ * Every line after CHALLENGE and PROOF carries a tag ({@link RendezvousSession}). Version 1 (up to this
+ * change) sent a bearer fingerprint of the key in HELLO; either version refuses the other's HELLO with a
+ * REFUSED naming both versions, so a mismatched rank is told to run the same Portals3J version.
  */
 final class RendezvousWire {
     /** Protocol version, the second field of HELLO. */
-    static final String VERSION = "1";
+    static final String VERSION = "2";
     /** Longest line either side accepts; longer input is garbage and drops the connection. */
     static final int MAX_LINE = 16 * 1024;
+    /** Longest line of the handshake: what an unauthenticated peer can make the server hold. */
+    static final int MAX_HANDSHAKE_LINE = 1024;
 
     private RendezvousWire() {
     }
@@ -97,6 +107,11 @@ final class RendezvousWire {
 
     /** The next line without its newline, or null at end of stream. */
     static @Nullable String read(InputStream in) throws IOException {
+        return read(in, MAX_LINE);
+    }
+
+    /** The next line of at most {@code max} bytes without its newline, or null at end of stream. */
+    static @Nullable String read(InputStream in, int max) throws IOException {
         ByteArrayOutputStream buf = new ByteArrayOutputStream(64);
         while (true) {
             int b = in.read();
@@ -109,8 +124,8 @@ final class RendezvousWire {
             if (b == '\n') {
                 return buf.toString(StandardCharsets.UTF_8);
             }
-            if (buf.size() >= MAX_LINE) {
-                throw new ProtocolException("a line longer than " + MAX_LINE + " bytes");
+            if (buf.size() >= max) {
+                throw new ProtocolException("a line longer than " + max + " bytes");
             }
             buf.write(b);
         }
@@ -129,6 +144,23 @@ final class RendezvousWire {
             return Long.parseLong(field);
         } catch (NumberFormatException e) {
             throw new ProtocolException("bad " + what + " '" + printable(field) + "'");
+        }
+    }
+
+    /** Bytes in hex, as nonces, proofs and tags travel. */
+    static String hex(byte[] bytes) {
+        return HexFormat.of().formatHex(bytes);
+    }
+
+    /** {@code field} as {@code length} bytes of hex. */
+    static byte[] unhex(String field, int length, String what) throws ProtocolException {
+        if (field.length() != 2 * length) {
+            throw new ProtocolException(what + " that is not " + length + " bytes of hex");
+        }
+        try {
+            return HexFormat.of().parseHex(field);
+        } catch (IllegalArgumentException e) {
+            throw new ProtocolException(what + " that is not hex");
         }
     }
 

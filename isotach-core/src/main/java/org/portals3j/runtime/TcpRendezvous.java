@@ -35,6 +35,8 @@ public final class TcpRendezvous implements Rendezvous, AutoCloseable {
     private final int rank;
     private final Socket socket;
     private final OutputStream out;
+    /** Seals what this side writes (under the lock on {@code out}) and opens what it reads (on the reader). */
+    private final RendezvousSession session;
     private final Duration requestTimeout;
     private final @Nullable Runnable onLost;
     private final Map<Long, CompletableFuture<String>> pending = new ConcurrentHashMap<>();
@@ -43,32 +45,37 @@ public final class TcpRendezvous implements Rendezvous, AutoCloseable {
     private volatile @Nullable String lostReason;
 
     private TcpRendezvous(RendezvousAddress address, int rank, Socket socket, OutputStream out,
-                          Duration requestTimeout, @Nullable Runnable onLost) {
+                          RendezvousSession session, Duration requestTimeout, @Nullable Runnable onLost) {
         this.address = address;
         this.rank = rank;
         this.socket = socket;
         this.out = out;
+        this.session = session;
         this.requestTimeout = requestTimeout;
         this.onLost = onLost;
     }
 
     /**
      * Connects rank {@code rank} of job {@code jobId} to the rendezvous at {@code at}, retrying until
-     * {@code timeout} has passed (rank 0 or the launcher may still be starting).
+     * {@code timeout} has passed (rank 0 or the launcher may still be starting, or busy with other connections).
+     * Admission is mutual: this rank publishes nothing until the rendezvous has proved it holds {@code key}.
      *
      * @param onLost run (once, on a daemon thread) if the connection closes without {@link #close()}
-     * @throws TransportException when the rendezvous cannot be reached in time, or refuses this rank (wrong
-     *         job key, job id, size or a duplicate rank); the message says what to do
+     * @throws TransportException when the rendezvous cannot be reached in time, does not hold this rank's key,
+     *         or refuses this rank (another job id or size, a duplicate rank); the message says what to do
      */
     public static TcpRendezvous connect(RendezvousAddress at, String jobId, int rank, int size, JobKey key,
                                         Duration timeout, @Nullable Runnable onLost) throws TransportException {
         long deadline = System.nanoTime() + timeout.toNanos();
+        RendezvousAdmission admission = new RendezvousAdmission(key);
         String unreachable = "cannot reach the rendezvous at " + at + " within " + JobRuntime.seconds(timeout)
                 + ": is rank 0 (or portals run) running, and is PORTALS_RENDEZVOUS right?";
+        @Nullable String lastClose = null;
         while (true) {
             long remainingMillis = (deadline - System.nanoTime()) / 1_000_000;
             if (remainingMillis <= 0) {
-                throw new TransportException(unreachable);
+                throw new TransportException(lastClose == null ? unreachable : unreachable
+                        + " (it closed every connection before admitting this rank: " + lastClose + ")");
             }
             Socket s = new Socket();
             try {
@@ -86,13 +93,28 @@ public final class TcpRendezvous implements Rendezvous, AutoCloseable {
                 sleep(Math.min(RETRY_MILLIS, Math.max(1, remainingMillis)));
                 continue;
             }
-            return handshake(s, at, jobId, rank, size, key, deadline, timeout, onLost);
+            try {
+                return handshake(s, at, admission, jobId, rank, size, deadline, timeout, onLost);
+            } catch (ClosedEarly e) {
+                // a server busy with other connections drops the oldest unfinished handshake: try again
+                lastClose = e.getMessage();
+                sleep(Math.min(RETRY_MILLIS, Math.max(1, remainingMillis)));
+            }
         }
     }
 
-    private static TcpRendezvous handshake(Socket s, RendezvousAddress at, String jobId, int rank, int size,
-                                           JobKey key, long deadline, Duration timeout, @Nullable Runnable onLost)
-            throws TransportException {
+    /** The server closed the connection before the handshake ended, without refusing: worth another try. */
+    private static final class ClosedEarly extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        ClosedEarly(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private static TcpRendezvous handshake(Socket s, RendezvousAddress at, RendezvousAdmission admission, String jobId,
+                                           int rank, int size, long deadline, Duration timeout,
+                                           @Nullable Runnable onLost) throws TransportException, ClosedEarly {
         String notRendezvous = "the service at " + at + " did not answer as a Portals rendezvous"
                 + ": is PORTALS_RENDEZVOUS right?";
         try {
@@ -100,31 +122,72 @@ public final class TcpRendezvous implements Rendezvous, AutoCloseable {
             s.setSoTimeout((int) Math.max(1_000, (deadline - System.nanoTime()) / 1_000_000));
             OutputStream out = s.getOutputStream();
             InputStream in = new BufferedInputStream(s.getInputStream());
+            byte[] clientNonce = RendezvousAdmission.nonce();
             RendezvousWire.write(out, RendezvousWire.line("HELLO", RendezvousWire.VERSION,
                     RendezvousWire.encode(jobId), Integer.toString(rank), Integer.toString(size),
-                    RendezvousWire.encode(key.fingerprint())));
-            @Nullable String reply = RendezvousWire.read(in);
+                    RendezvousWire.hex(clientNonce)));
+            @Nullable String reply = RendezvousWire.read(in, RendezvousWire.MAX_HANDSHAKE_LINE);
             if (reply == null) {
-                throw new TransportException(notRendezvous + " (it closed the connection)");
+                throw new ClosedEarly("it closed the connection before answering");
             }
             List<String> f = RendezvousWire.split(reply);
             if (f.size() == 2 && f.get(0).equals("REFUSED")) {
-                throw new TransportException(RendezvousWire.decode(f.get(1)));
+                throw new TransportException(RendezvousWire.decode(f.get(1))); // another protocol version
             }
-            if (!reply.equals("WELCOME")) {
+            if (f.size() != 3 || !f.get(0).equals("CHALLENGE")) {
+                throw new TransportException(notRendezvous);
+            }
+            byte[] serverNonce = RendezvousWire.unhex(f.get(1), RendezvousAdmission.NONCE_LENGTH, "a server nonce");
+            byte[] serverProof = RendezvousWire.unhex(f.get(2), RendezvousAdmission.PROOF_LENGTH, "a proof");
+            RendezvousAdmission.Transcript transcript = new RendezvousAdmission.Transcript(serverNonce, clientNonce,
+                    jobId, rank, size);
+            if (!RendezvousAdmission.matches(admission.serverProof(transcript), serverProof)) {
+                try {
+                    RendezvousWire.write(out, "ABORT"); // so that its log says why this rank left
+                } catch (IOException e) {
+                    // it is gone already: the message below says what matters
+                }
+                throw new TransportException("rank " + rank + " cannot join the job at " + at + ": that rendezvous"
+                        + " does not hold this rank's job key (the ranks were given different PORTALS_JOB_KEYs, or"
+                        + " PORTALS_RENDEZVOUS names another job's rendezvous); give every rank the same"
+                        + " PORTALS_JOB_KEY");
+            }
+            RendezvousSession session = admission.session(serverNonce, clientNonce, false);
+            RendezvousWire.write(out, RendezvousWire.line("PROOF",
+                    RendezvousWire.hex(admission.clientProof(transcript))));
+            @Nullable String sealed = RendezvousWire.read(in);
+            if (sealed == null) {
+                throw new ClosedEarly("it closed the connection during the handshake");
+            }
+            String answer;
+            try {
+                answer = session.open(sealed);
+            } catch (RendezvousWire.ProtocolException e) {
+                throw new TransportException("the rendezvous at " + at + " answered rank " + rank + " with a line"
+                        + " that fails its authentication (" + e.getMessage() + "): something between them alters"
+                        + " the connection");
+            }
+            List<String> a = RendezvousWire.split(answer);
+            if (a.size() == 2 && a.get(0).equals("REFUSED")) {
+                throw new TransportException(RendezvousWire.decode(a.get(1)));
+            }
+            if (!answer.equals("WELCOME")) {
                 throw new TransportException(notRendezvous);
             }
             s.setSoTimeout(0);
-            TcpRendezvous client = new TcpRendezvous(at, rank, s, out, timeout, onLost);
+            TcpRendezvous client = new TcpRendezvous(at, rank, s, out, session, timeout, onLost);
             Thread.ofPlatform().daemon().name("portals-rendezvous-client").start(() -> client.readLoop(in));
             return client;
         } catch (SocketTimeoutException e) {
             RendezvousServer.closeQuietly(s);
             throw new TransportException(notRendezvous + " (no answer within " + JobRuntime.seconds(timeout) + ")");
-        } catch (IOException e) {
+        } catch (RendezvousWire.ProtocolException e) {
             RendezvousServer.closeQuietly(s);
             throw new TransportException(notRendezvous + " (" + e.getMessage() + ")", e);
-        } catch (TransportException e) {
+        } catch (IOException e) {
+            RendezvousServer.closeQuietly(s);
+            throw new ClosedEarly(String.valueOf(e.getMessage()));
+        } catch (TransportException | ClosedEarly e) {
             RendezvousServer.closeQuietly(s);
             throw e;
         }
@@ -135,13 +198,18 @@ public final class TcpRendezvous implements Rendezvous, AutoCloseable {
         return address;
     }
 
-    /** Whether the connection is still up. */
     /** The local address of the connection to the rendezvous (see {@link Rendezvous#localAddress()}). */
     @Override
     public java.util.Optional<java.net.InetAddress> localAddress() {
         return java.util.Optional.ofNullable(socket.getLocalAddress());
     }
 
+    /** This end of the connection (address and port), as the rendezvous sees its peer. */
+    java.net.@Nullable SocketAddress localSocketAddress() {
+        return socket.getLocalSocketAddress();
+    }
+
+    /** Whether the connection is still up. */
     public boolean isConnected() {
         return lostReason == null && !closing;
     }
@@ -174,7 +242,7 @@ public final class TcpRendezvous implements Rendezvous, AutoCloseable {
             System.arraycopy(fields, 0, line, 1, fields.length);
             try {
                 synchronized (out) {
-                    RendezvousWire.write(out, RendezvousWire.line(line));
+                    RendezvousWire.write(out, session.seal(RendezvousWire.line(line)));
                 }
             } catch (IOException e) {
                 throw new TransportException(lostMessage(e.getMessage()), e);
@@ -201,11 +269,12 @@ public final class TcpRendezvous implements Rendezvous, AutoCloseable {
         @Nullable String why = null;
         try {
             while (true) {
-                @Nullable String line = RendezvousWire.read(in);
-                if (line == null) {
+                @Nullable String sealed = RendezvousWire.read(in);
+                if (sealed == null) {
                     why = "it closed the connection";
                     break;
                 }
+                String line = session.open(sealed);
                 List<String> f = RendezvousWire.split(line);
                 long id = RendezvousWire.parseLong(f.get(0), "reply id");
                 @Nullable CompletableFuture<String> reply = pending.get(id);
@@ -253,7 +322,7 @@ public final class TcpRendezvous implements Rendezvous, AutoCloseable {
         closing = true;
         try {
             synchronized (out) {
-                RendezvousWire.write(out, "BYE");
+                RendezvousWire.write(out, session.seal("BYE"));
             }
         } catch (IOException e) {
             // already gone

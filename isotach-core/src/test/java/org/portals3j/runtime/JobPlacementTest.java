@@ -76,8 +76,10 @@ class JobPlacementTest {
         env.put("PORTALS_JOB_KEY", other.toHex());
         ChildJvm rank1 = ChildJvm.start(BootstrapProbe.class, env);
         assertThat(rank1.await()).isEqualTo(1);
-        assertThat(rank1.stderr()).isEqualTo("error: rank 1's job key (fp " + other.fingerprint()
-                + ") differs from the job's (fp " + key.fingerprint() + "): give every rank the same PORTALS_JOB_KEY\n");
+        assertThat(rank1.stderr()).isEqualTo("error: rank 1 cannot join the job at 127.0.0.1:" + port + ": that"
+                + " rendezvous does not hold this rank's job key (the ranks were given different PORTALS_JOB_KEYs, or"
+                + " PORTALS_RENDEZVOUS names another job's rendezvous); give every rank the same PORTALS_JOB_KEY\n");
+        assertThat(rank1.stderr()).doesNotContain(key.fingerprint()).doesNotContain(other.fingerprint());
         rank0.process.destroyForcibly();
         rank0.await();
     }

@@ -3,12 +3,10 @@ package org.portals3j.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -89,22 +87,16 @@ class TcpRendezvousTest {
     }
 
     @Test
-    void aRankWithAnotherJobKeyIsRefusedWithBothFingerprints() {
-        JobKey other = JobKey.random();
-        assertThatThrownBy(() -> TcpRendezvous.connect(server.address(), "job-1", 1, 3, other, TIMEOUT, null))
-                .isInstanceOf(TransportException.class)
-                .hasMessage("rank 1's job key (fp " + other.fingerprint() + ") differs from the job's (fp "
-                        + key.fingerprint() + "): give every rank the same PORTALS_JOB_KEY");
-        assertThat(log).anySatisfy(l -> assertThat(l).contains("refused").contains("differs from the job's"));
-    }
-
-    @Test
-    void aRankOfAnotherJobOrSizeOrADuplicateRankIsRefused() throws Exception {
+    void aRankOfAnotherJobOrSizeOrADuplicateRankIsRefusedInItsOwnTerms() throws Exception {
+        String anotherJob = "the rendezvous at " + server.address() + " serves another job: rank 1's job id or number"
+                + " of ranks differs from that job's; give every rank the same job id (PORTALS_JOB_ID, or the same"
+                + " Slurm/Open MPI job) and the same number of ranks";
         assertThatThrownBy(() -> TcpRendezvous.connect(server.address(), "job-2", 1, 3, key, TIMEOUT, null))
-                .hasMessageContaining("rank 1 belongs to job 'job-2' but the rendezvous at")
-                .hasMessageContaining("serves job 'job-1'");
+                .hasMessage(anotherJob);
         assertThatThrownBy(() -> TcpRendezvous.connect(server.address(), "job-1", 1, 4, key, TIMEOUT, null))
-                .hasMessageContaining("says the job has 4 ranks but the rendezvous at");
+                .hasMessage(anotherJob);
+        assertThat(log).anySatisfy(l -> assertThat(l).contains("[it claims job 'job-2' of 3 ranks; this is job"
+                + " 'job-1' of 3]"));
         assertThatThrownBy(() -> TcpRendezvous.connect(server.address(), "job-1", 3, 3, key, TIMEOUT, null))
                 .hasMessageContaining("rank 3 is outside the job's 3 ranks");
         try (TcpRendezvous r1 = connect(1)) {
@@ -114,36 +106,107 @@ class TcpRendezvousTest {
     }
 
     @Test
+    void aRankOfTheOlderProtocolIsToldToRunTheSameVersion() throws Exception {
+        try (RawRendezvousClient old = RawRendezvousClient.connect(server.address())) {
+            old.send("HELLO 1 =job-1 1 3 =" + key.fingerprint());
+            assertThat(old.readToEnd()).containsExactly("REFUSED =rendezvous%20protocol%20version%201%20is%20not%202:"
+                    + "%20run%20every%20rank%20with%20the%20same%20Portals3J%20version");
+        }
+    }
+
+    @Test
     void garbageOnTheServerSocketDropsThatConnectionOnlyAndTheServerKeepsServing() throws Exception {
         try (TcpRendezvous r0 = connect(0)) {
             r0.publish(0, "uid", "7");
-            String[] garbage = {"GET / HTTP/1.1\r\nHost: x\r\n\r\n", "HELLO 1 =job-1 zero 3 =fp\n",
-                "HELLO 1 =job-1 1 3\n", "\u0000\u0001\u00ff\u00fe\n", "x".repeat(RendezvousWire.MAX_LINE + 10) + "\n"};
+            String nonce = "ab".repeat(RendezvousAdmission.NONCE_LENGTH);
+            String[] garbage = {"GET / HTTP/1.1\r\nHost: x\r\n\r\n", "HELLO 2 =job-1 zero 3 " + nonce + "\n",
+                "HELLO 2 =job-1 1 3\n", "HELLO 2 =job-1 1 3 =not-hex\n", "\u0000\u0001\u00ff\u00fe\n",
+                "x".repeat(RendezvousWire.MAX_HANDSHAKE_LINE + 10) + "\n"};
             for (String g : garbage) {
-                try (Socket s = new Socket("127.0.0.1", server.address().port())) {
-                    s.setSoTimeout(5_000);
-                    OutputStream out = s.getOutputStream();
-                    out.write(g.getBytes(StandardCharsets.ISO_8859_1));
-                    out.flush();
-                    InputStream in = s.getInputStream();
-                    assertThat(in.readAllBytes()).as("the server closes on '%s'", g.substring(0, 5)).isEmpty();
+                try (RawRendezvousClient s = RawRendezvousClient.connect(server.address())) {
+                    s.sendBytes(g.getBytes(StandardCharsets.ISO_8859_1));
+                    assertThat(s.readToEnd()).as("the server closes on '%s'", g.substring(0, 5)).isEmpty();
                 }
             }
-            // A welcomed client sending a garbage request is dropped too.
-            try (Socket s = new Socket("127.0.0.1", server.address().port())) {
-                s.setSoTimeout(5_000);
-                OutputStream out = s.getOutputStream();
-                out.write(("HELLO 1 =job-1 2 3 =" + key.fingerprint() + "\n1 FROB\n")
-                        .getBytes(StandardCharsets.UTF_8));
-                assertThat(new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
-                        .isEqualTo("WELCOME\n");
+            // An admitted client sending a garbage request, or a line without its tag, is dropped too.
+            for (String request : new String[] {"1 FROB", "1 GET 0 =uid 100"}) {
+                try (RawRendezvousClient s = RawRendezvousClient.connect(server.address())) {
+                    assertThat(s.handshake(key, "job-1", 2, 3)).isEqualTo("WELCOME");
+                    if (request.contains("FROB")) {
+                        s.sendSealed(request);
+                    } else {
+                        s.send(request); // not sealed
+                    }
+                    assertThat(s.readToEnd()).isEmpty();
+                }
+                assertThat(server.awaitRanksGone(0, TIMEOUT)).as("the dropped rank 2 is forgotten").isTrue();
             }
-            assertThat(server.awaitRanksGone(0, TIMEOUT)).as("the dropped rank 2 is forgotten").isTrue();
             try (TcpRendezvous r2 = connect(2)) {
                 assertThat(r2.lookup(0, "uid", TIMEOUT)).isEqualTo("7");
             }
-            assertThat(log).hasSize(garbage.length + 1).allSatisfy(l ->
+            assertThat(log).hasSize(garbage.length + 2).allSatisfy(l ->
                     assertThat(l).startsWith("portals rendezvous: dropped the connection from").doesNotContain("\n"));
+            assertThat(log).anySatisfy(l -> assertThat(l).endsWith("(rank 2): an authentication tag that is not 16 bytes of hex"))
+                    .anySatisfy(l -> assertThat(l).endsWith(": a line longer than "
+                            + RendezvousWire.MAX_HANDSHAKE_LINE + " bytes"));
+        }
+    }
+
+    @Test
+    void aConnectionThatDoesNotFinishTheHandshakeInTimeIsDropped() throws Exception {
+        try (RendezvousServer quick = RendezvousServer.start(ANY_LOOPBACK, "job-1", 3, key, log::add, null,
+                new RendezvousServer.Limits(Duration.ofMillis(500), 64));
+             RawRendezvousClient silent = RawRendezvousClient.connect(quick.address());
+             RawRendezvousClient slow = RawRendezvousClient.connect(quick.address())) {
+            slow.sendBytes("HELLO 2 =job".getBytes(StandardCharsets.UTF_8)); // and nothing more
+            assertThat(silent.readToEnd()).isEmpty();
+            assertThat(slow.readToEnd()).isEmpty();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (quick.pendingConnections() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(quick.pendingConnections()).isZero();
+            try (TcpRendezvous r0 = TcpRendezvous.connect(quick.address(), "job-1", 0, 3, key, TIMEOUT, null)) {
+                assertThat(quick.connectedRanks()).isEqualTo(1);
+            }
+        }
+        assertThat(log).anySatisfy(l -> assertThat(l).endsWith(": no complete handshake within 0.5 s"));
+    }
+
+    @Test
+    void aPeerCheckDecidesAfterTheKeyProofAndItsRefusalReachesTheRank() throws Exception {
+        List<String> checked = new CopyOnWriteArrayList<>();
+        RendezvousPeerCheck onlyRankZero = (rank, peer, local) -> {
+            checked.add(rank + " " + peer + " " + local);
+            return rank == 0 ? Optional.empty() : Optional.of(new RendezvousPeerCheck.Refusal(
+                    "rank " + rank + " is not a process this launcher started", "pid 4242 is nobody's"));
+        };
+        try (RendezvousServer checking = RendezvousServer.start(ANY_LOOPBACK, "job-1", 3, key, log::add, onlyRankZero);
+             TcpRendezvous r0 = TcpRendezvous.connect(checking.address(), "job-1", 0, 3, key, TIMEOUT, null)) {
+            assertThat(checked).singleElement().asString().isEqualTo("0 " + r0.localSocketAddress() + " /127.0.0.1:"
+                    + checking.address().port());
+            assertThatThrownBy(() -> TcpRendezvous.connect(checking.address(), "job-1", 1, 3, key, TIMEOUT, null))
+                    .hasMessage("rank 1 is not a process this launcher started");
+            assertThatThrownBy(() -> TcpRendezvous.connect(checking.address(), "job-1", 2, 3, JobKey.random(), TIMEOUT,
+                    null)).hasMessageContaining("does not hold this rank's job key");
+            assertThat(checked).as("only ranks that proved the key are checked").hasSize(2);
+            assertThat(log).anySatisfy(l -> assertThat(l).endsWith(": rank 1 is not a process this launcher started"
+                    + " [pid 4242 is nobody's]"));
+            assertThat(checking.connectedRanks()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aRankCannotPublishMoreThanItsShare() throws Exception {
+        try (TcpRendezvous r0 = connect(0)) {
+            for (int i = 0; i < RendezvousServer.MAX_VALUES_PER_RANK; i++) {
+                r0.publish(0, "k" + i, "v");
+            }
+            assertThatThrownBy(() -> r0.publish(0, "one-more", "v"))
+                    .hasMessage("rank 0 has published " + RendezvousServer.MAX_VALUES_PER_RANK + " values, the most a"
+                            + " rank may");
+            r0.publish(0, "k0", "v"); // the same value again is still fine
+            assertThat(r0.lookup(0, "k7", TIMEOUT)).isEqualTo("v");
         }
     }
 

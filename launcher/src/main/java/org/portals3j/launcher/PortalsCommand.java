@@ -32,6 +32,7 @@ public final class PortalsCommand implements Runnable {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new PortalsCommand());
         cl.setStopAtPositional(true);
+        cl.setCaseInsensitiveEnumValuesAllowed(true); // --pid-check auto|on|off
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine c = ex.getCommandLine();
             PrintWriter err = c.getErr();

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -32,11 +33,12 @@ final class ProcessJob {
     private final int port;
     private final RankCommand command;
     private final Duration grace;
+    private final PidCheck pidCheck;
     private final List<Process> ranks = new ArrayList<>();
     private volatile boolean stopping;
 
     ProcessJob(int size, String jobId, JobKey key, String transport, Map<String, String> options, int port,
-               RankCommand command, Duration grace) {
+               RankCommand command, Duration grace, PidCheck pidCheck) {
         this.size = size;
         this.jobId = jobId;
         this.key = key;
@@ -45,13 +47,35 @@ final class ProcessJob {
         this.port = port;
         this.command = command;
         this.grace = grace;
+        this.pidCheck = pidCheck;
+    }
+
+    /** Whether the rendezvous admits rank {@code r} only from the process started as rank {@code r} (and its children). */
+    enum PidCheck {
+        /** Where Linux's /proc can tell who holds a connection (the default). */
+        AUTO,
+        /** Always: a usage error where /proc cannot tell. */
+        ON,
+        /** Never. */
+        OFF
     }
 
     int run() throws LauncherException, InterruptedException {
+        @Nullable RankProcessCheck check = null;
+        if (pidCheck != PidCheck.OFF) {
+            LinuxSockets sockets = LinuxSockets.system();
+            Optional<String> unavailable = sockets.unavailableReason();
+            if (unavailable.isEmpty()) {
+                check = new RankProcessCheck(sockets, size, Duration.ofSeconds(10));
+            } else if (pidCheck == PidCheck.ON) {
+                throw new LauncherException("--pid-check on: the ranks' processes cannot be checked here: "
+                        + unavailable.get() + "; run with --pid-check auto or off");
+            }
+        }
         RendezvousServer server;
         try {
             server = RendezvousServer.start(new RendezvousAddress("127.0.0.1", port), jobId, size, key,
-                    line -> System.err.println(line));
+                    line -> System.err.println(line), check);
         } catch (TransportException e) {
             throw new LauncherException(e.getMessage() + " (--rendezvous-port), or leave --rendezvous-port out to"
                     + " take a free one");
@@ -79,6 +103,9 @@ final class ProcessJob {
                 }
                 synchronized (ranks) {
                     ranks.add(p);
+                }
+                if (check != null) {
+                    check.started(r, p.toHandle());
                 }
                 int rank = r;
                 p.getOutputStream().close(); // ranks read no stdin

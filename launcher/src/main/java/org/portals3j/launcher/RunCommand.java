@@ -64,6 +64,12 @@ public final class RunCommand implements Callable<Integer> {
             description = "the loopback port of the job's rendezvous (default: any free port)")
     int rendezvousPort;
 
+    @Option(names = "--pid-check", paramLabel = "auto|on|off", defaultValue = "auto",
+            description = "admit to the job's rendezvous only the processes this run starts, each as its own rank (or"
+                    + " their child processes), told apart through Linux's /proc; auto (default): where /proc allows"
+                    + " it; on: a usage error where it does not; off: any process that holds the job key")
+    ProcessJob.PidCheck pidCheck = ProcessJob.PidCheck.AUTO;
+
     @Option(names = "--grace", paramLabel = "SECONDS", defaultValue = "5",
             description = "how long stopped ranks get after SIGTERM before SIGKILL (default: ${DEFAULT-VALUE})")
     double graceSeconds = 5;
@@ -112,7 +118,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         RankCommand command = program != null ? RankCommand.program(program, args, classPath, jvmOptions)
                 : RankCommand.mainClass(mainClass, args, classPath, jvmOptions);
-        return new ProcessJob(ranks, jobId, key, transport, options, rendezvousPort, command, grace).run();
+        return new ProcessJob(ranks, jobId, key, transport, options, rendezvousPort, command, grace, pidCheck).run();
     }
 
     /**

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.tck.catalogue.Assertion;
+import org.portals3j.tck.catalogue.Catalogue;
 import org.portals3j.tck.report.Chromium;
 import org.portals3j.tck.report.ChromiumException;
 import org.portals3j.tck.report.ConsoleMatrix;
@@ -30,10 +32,12 @@ import picocli.CommandLine.Option;
                 + " matrix of spec areas by transport, and writes an HTML report, JUnit XML and TAP.",
             "A transport that cannot be used here is reported as not available, with the reason, never as a pass."},
         exitCodeListHeading = "%nExit status:%n",
-        exitCodeList = {"0:every test that ran passed", "1:a test failed, or a transport named with --transport is"
-                + " not available", "2:a usage or configuration error"},
+        exitCodeList = {"0:every test that ran passed, and at least one ran", "1:a test failed, no test ran, or a"
+                + " transport named with --transport is not available", "2:a usage or configuration error (an"
+                + " --assertion id not in the catalogue included)"},
         footer = {"%nExamples:", "  portals tck                                   # every transport found",
             "  portals tck --transport udp --report /tmp/tck",
+            "  portals tck --list-assertions                 # the ids --assertion takes",
             "  portals tck -cp my-transport.jar --transport mine   # a third-party transport"})
 public final class TckCommand implements Callable<Integer> {
 
@@ -53,6 +57,10 @@ public final class TckCommand implements Callable<Integer> {
             description = "run only the tests naming these assertion ids (e.g. P-061,I-017)")
     List<String> assertions = new ArrayList<>();
 
+    @Option(names = "--list-assertions", description = "list the catalogue's assertions (id, area, how it is"
+            + " checked, text) and run nothing")
+    boolean listAssertions;
+
     @Option(names = "--patience", paramLabel = "SECONDS", defaultValue = "10",
             description = "how long a test waits for what must come (default: ${DEFAULT-VALUE})")
     double patienceSeconds = 10;
@@ -66,10 +74,21 @@ public final class TckCommand implements Callable<Integer> {
         if (!(patienceSeconds > 0)) {
             throw new LauncherException("--patience must be a positive number of seconds, not " + patienceSeconds);
         }
+        if (listAssertions) {
+            for (Assertion a : Catalogue.builtIn().all()) {
+                System.out.println(a.id() + "\t" + a.area() + "\t" + a.testability().token() + "\t" + a.text());
+            }
+            return 0;
+        }
         for (String id : assertions) {
             if (!id.matches("[PI]-\\d{3}")) {
                 throw new LauncherException("--assertion takes ids like P-061 or I-017, not '" + id + "'");
             }
+        }
+        List<String> unknown = TckRunner.unknownAssertions(Set.copyOf(assertions));
+        if (!unknown.isEmpty()) {
+            throw new LauncherException("--assertion " + String.join(", ", unknown) + (unknown.size() == 1 ? " is" : " are")
+                    + " not in the kit's catalogue; list the known ids with: portals tck --list-assertions");
         }
         @Nullable Chromium browser = null;
         if (screenshot) {
@@ -115,7 +134,15 @@ public final class TckCommand implements Callable<Integer> {
         }
         System.out.println("HTML report: " + html);
         boolean namedUnavailable = !transports.isEmpty() && result.runs().stream().anyMatch(r -> !r.available());
-        return result.anyFailed() || namedUnavailable || screenshotFailed
-                || result.runs().stream().noneMatch(TransportRun::available) ? 1 : 0;
+        boolean anyAvailable = result.runs().stream().anyMatch(TransportRun::available);
+        boolean ranNothing = anyAvailable && result.executedTests() == 0;
+        if (ranNothing) {
+            System.err.println("portals tck: no test ran, so nothing passed: " + (result.tests().isEmpty()
+                    ? (assertions.isEmpty() ? "the kit found no test" : "the kit has no test of "
+                            + String.join(", ", assertions) + " (an assertion marked engine or no in"
+                            + " portals tck --list-assertions is checked elsewhere or not at all)")
+                    : "every selected test was skipped (the report says why)"));
+        }
+        return result.anyFailed() || namedUnavailable || screenshotFailed || !anyAvailable || ranNothing ? 1 : 0;
     }
 }

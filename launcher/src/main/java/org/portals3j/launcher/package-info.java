@@ -28,6 +28,27 @@
  *     stderr; a last line without newline gets one).</li>
  * </ul>
  *
+ * <h2>Who may join a job: the rendezvous and the pid check</h2>
+ * The launcher's rendezvous listens on {@code 127.0.0.1} only, and admits a connection as a rank only after both
+ * sides have proved they hold the job key (a challenge-response with fresh nonces; every later line is
+ * authenticated): see the {@link org.portals3j.runtime} package documentation for the protocol and for what an
+ * attacker can and cannot do. The key is fresh for each run (or {@code PORTALS_JOB_KEY} of the launcher's
+ * environment) and reaches the ranks only through their environment, which other users cannot read; another user
+ * of the host who connects to the port is refused and learns nothing about the job from the refusal.
+ * <p>On top of that, {@code --pid-check} (default {@code auto}) makes the rendezvous admit rank {@code r} only from
+ * the process the launcher started as rank {@code r}, or from one of that process's descendants (a native
+ * program's, or a wrapper script's, child). It finds the connecting process through Linux's {@code /proc}: the
+ * connection's two ends in {@code /proc/net/tcp} and {@code tcp6} give its socket's inode, and the rank's process
+ * tree is searched for a {@code /proc/PID/fd} entry {@code socket:[INODE]}. This stops a process that obtained the
+ * key otherwise, e.g. a rank of another job given the same {@code PORTALS_JOB_KEY}, a leftover process, or a
+ * process of the same user that read it. The refused process is told {@code rank 0's connection does not come
+ * from the process portals run started as rank 0 ...}; the launcher logs the socket and the pids it searched.
+ * Modes: {@code auto} checks where {@code /proc} can tell (Linux with {@code /proc} mounted and readable), and
+ * admits on the key alone elsewhere; {@code on} makes a machine where it cannot tell a usage error (status 2);
+ * {@code off} admits any process that proves the key. It does not apply to {@code --transport inmem} (no
+ * rendezvous) nor to jobs started by Slurm or Open MPI (rank 0 cannot know the other ranks' processes, which run
+ * on other hosts).
+ *
  * <h2>Environment of a rank process</h2>
  * <table>
  * <caption>Variables set by portals run (and read by JobRuntime)</caption>
@@ -76,6 +97,7 @@
  * 0 when every rank exits 0; otherwise the status of the first rank that failed; a rank killed by signal
  * {@code s} counts as {@code 128 + s} (as the JVM reports it, so a rank that exits with 137 reads as killed by
  * SIGKILL); in-JVM mode: 1 for a rank that threw. A usage or configuration error (bad {@code -n}, unknown
- * transport, main class not found, rendezvous port in use) is one line on stderr and status 2.
+ * transport, main class not found, rendezvous port in use, {@code --pid-check on} where {@code /proc} cannot tell)
+ * is one line on stderr and status 2.
  */
 package org.portals3j.launcher;

@@ -114,6 +114,31 @@ class TckCommandTest {
     }
 
     @Test
+    void anAssertionIdNotInTheCatalogueIsAUsageErrorSayingHowToListTheKnownOnes() throws Exception {
+        LauncherProcess unknown = ran("tck", "--transport", "inmem", "--assertion", "P-061,P-999",
+                "--report", dir.toString());
+        assertThat(unknown.process.exitValue()).isEqualTo(2);
+        assertThat(unknown.err).containsExactly("portals tck: --assertion P-999 is not in the kit's catalogue; list the"
+                + " known ids with: portals tck --list-assertions");
+        assertThat(unknown.out).as("nothing ran").isEmpty();
+        LauncherProcess list = ran("tck", "--list-assertions");
+        assertThat(list.process.exitValue()).isZero();
+        assertThat(list.out).anyMatch(l -> l.startsWith("P-061\t")).anyMatch(l -> l.startsWith("I-017\t"))
+                .anyMatch(l -> l.startsWith("P-003\t") && l.contains("\tno\t"))
+                .noneMatch(l -> l.startsWith("P-999")).noneMatch(l -> l.startsWith("Running"));
+    }
+
+    @Test
+    void aRunThatExecutesNoTestIsNotAPass() throws Exception {
+        // P-003 is in the catalogue but marked not testable: no kit test names it
+        LauncherProcess run = ran("tck", "--transport", "inmem", "--assertion", "P-003", "--report", dir.toString());
+        assertThat(run.process.exitValue()).as("stdout %s stderr %s", run.out, run.err).isEqualTo(1);
+        assertThat(run.err).containsExactly("portals tck: no test ran, so nothing passed: the kit has no test of P-003"
+                + " (an assertion marked engine or no in portals tck --list-assertions is checked elsewhere or not at"
+                + " all)");
+    }
+
+    @Test
     void badOptionsAreOneLineUsageErrors() throws Exception {
         LauncherProcess badId = ran("tck", "--assertion", "X-1", "--report", dir.toString());
         assertThat(badId.process.exitValue()).isEqualTo(2);

@@ -114,6 +114,19 @@ class TckRunnerTest {
     }
 
     @Test
+    void executedTestsCountsWhatPassedOrFailedAndAnUnknownAssertionIsRefusedUpFront() {
+        long passedOrFailed = result.runs().stream()
+                .mapToLong(r -> r.count(TestStatus.PASSED) + r.count(TestStatus.FAILED)).sum();
+        assertThat(result.executedTests()).isEqualTo(passedOrFailed).isPositive();
+        assertThat(new TckResult(Catalogue.builtIn(), List.of(), List.of()).executedTests()).isZero();
+        assertThat(TckRunner.unknownAssertions(java.util.Set.of("P-001", "P-999", "I-998")))
+                .containsExactly("I-998", "P-999");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TckRunner.builder()
+                        .assertions(java.util.Set.of("P-001", "P-999")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("P-999 is not in the kit's catalogue");
+    }
+
+    @Test
     void aTransportThatIsNotThereRunsNothingAndSaysWhy() {
         TransportRun missing = result.runs().get(1);
         assertThat(missing.available()).isFalse();

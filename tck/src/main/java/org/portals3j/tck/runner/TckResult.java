@@ -78,6 +78,14 @@ public final class TckResult {
         return passed ? Verdict.PASSED : Verdict.SKIPPED;
     }
 
+    /**
+     * How many tests were executed to a verdict (passed or failed) over every transport. A run that executed
+     * none (no test selected, every one skipped, or no transport usable) checked nothing: it is not a pass.
+     */
+    public long executedTests() {
+        return runs.stream().mapToLong(r -> r.count(TestStatus.PASSED) + r.count(TestStatus.FAILED)).sum();
+    }
+
     /** Whether any test failed on any transport. */
     public boolean anyFailed() {
         return runs.stream().anyMatch(r -> r.count(TestStatus.FAILED) > 0);

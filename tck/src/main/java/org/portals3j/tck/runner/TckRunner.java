@@ -87,6 +87,12 @@ public final class TckRunner {
         return Transports.all().stream().map(TransportProvider::name).toList();
     }
 
+    /** The ids among {@code ids} that are not in the kit's catalogue, sorted. */
+    public static List<String> unknownAssertions(Set<String> ids) {
+        Catalogue catalogue = Catalogue.builtIn();
+        return ids.stream().filter(id -> catalogue.find(id).isEmpty()).sorted().toList();
+    }
+
     /**
      * The tests this runner would run, without running them. A parameterised test appears here as its
      * template only when it has no invocation yet; its invocations are known once it ran.
@@ -365,8 +371,18 @@ public final class TckRunner {
             return this;
         }
 
-        /** Runs only the tests that name at least one of these assertion ids (default: no filter). */
+        /**
+         * Runs only the tests that name at least one of these assertion ids (default: no filter).
+         *
+         * @throws IllegalArgumentException naming the ids that are not in the kit's catalogue (a filter that can
+         *         match nothing is a mistake, never an empty pass)
+         */
         public Builder assertions(Set<String> ids) {
+            List<String> unknown = unknownAssertions(ids);
+            if (!unknown.isEmpty()) {
+                throw new IllegalArgumentException(String.join(", ", unknown) + (unknown.size() == 1 ? " is" : " are")
+                        + " not in the kit's catalogue");
+            }
             this.assertionFilter = Set.copyOf(ids);
             return this;
         }

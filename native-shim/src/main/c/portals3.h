@@ -21,6 +21,17 @@
  *    program's own memory, and events report start and user_ptr exactly as given.
  *  - If the Java engine cannot be started (no JDK found, classes not found), PtlInit prints what to do
  *    on stderr and returns PTL_FAIL; every other function returns PTL_NOINIT.
+ *  - A process forked after PtlInit has none of the engine's threads: in the child every Portals function
+ *    returns PTL_FAIL at once (ptl_rt_* -1, PtlFini returns), one line on stderr says why, and its exit
+ *    leaves the parent's job alone. It gets SIGTERM when the thread that forked it ends (PR_SET_PDEATHSIG;
+ *    for a fork from the main thread, when the parent process ends), so it does not outlive the job. Use
+ *    Portals in the parent, or exec a new program in the child.
+ *  - A fault in the program's own code after PtlInit (SIGSEGV, SIGBUS, SIGFPE, SIGILL) ends the process by
+ *    that signal, as without Portals: under a shell, status 139 for SIGSEGV and the shell's one line
+ *    ("Segmentation fault"); under portals run, "rank R was killed by signal 11 (SIGSEGV)". No JVM report
+ *    and no hs_err file. (PORTALS3J_JVM_CRASH_REPORT=1 asks for the JVM's fatal-error report instead, for a
+ *    fault inside the engine.) A handler the program installed before PtlInit keeps working; one installed
+ *    after PtlInit replaces the JVM's and breaks the engine.
  *
  * Dialects. Without PTL_DIALECT_33 this is the 3.2 API, and a 3.3-only name stops the compiler with a
  * message saying to define it. With -DPTL_DIALECT_33 it is the 3.3 API: the 3.3 ptl_md_t (max_size, no

@@ -15,7 +15,7 @@
 #include "shim_entry.h"
 
 PTL_EXPORT int PtlInit(int *max_interfaces) {
-    const ptl_shim_table_t *t = ptl_shim_table();
+    const ptl_shim_table_t *t = ptl_shim_table(__func__);
     if (t == NULL) {
         return PTL_FAIL;
     }
@@ -25,7 +25,10 @@ PTL_EXPORT int PtlInit(int *max_interfaces) {
 PTL_EXPORT void PtlFini(void) {
     const ptl_shim_table_t *t = ptl_shim_table_if_started();
     if (t != NULL) {
+        PTL_SHIM_ATTACHED();
         t->fini();
+    } else {
+        ptl_shim_not_started(PTL_NOINIT, __func__);
     }
 }
 
@@ -158,21 +161,21 @@ PTL_EXPORT int PtlGet(ptl_handle_md_t mem_desc, ptl_process_id_t target, ptl_pt_
 /* ---- portals3_rt.h ----------------------------------------------------------------------------- */
 
 PTL_EXPORT int ptl_rt_rank(void) {
-    const ptl_shim_table_t *t = ptl_shim_table();
+    const ptl_shim_table_t *t = ptl_shim_table(__func__);
     return t == NULL ? -1 : t->rt_rank();
 }
 
 PTL_EXPORT int ptl_rt_size(void) {
-    const ptl_shim_table_t *t = ptl_shim_table();
+    const ptl_shim_table_t *t = ptl_shim_table(__func__);
     return t == NULL ? -1 : t->rt_size();
 }
 
 PTL_EXPORT int ptl_rt_process_id(int rank, ptl_process_id_t *id) {
-    const ptl_shim_table_t *t = ptl_shim_table();
+    const ptl_shim_table_t *t = ptl_shim_table(__func__);
     return t == NULL ? -1 : t->rt_process_id(rank, ADDR(id));
 }
 
 PTL_EXPORT int ptl_rt_barrier(void) {
-    const ptl_shim_table_t *t = ptl_shim_table();
+    const ptl_shim_table_t *t = ptl_shim_table(__func__);
     return t == NULL ? -1 : t->rt_barrier();
 }

@@ -16,7 +16,7 @@
 #include "shim_entry.h"
 
 PTL_EXPORT int PtlInit(int *max_interfaces) {
-    const ptl_shim_table_t *t = ptl_shim_table();
+    const ptl_shim_table_t *t = ptl_shim_table(__func__);
     if (t == NULL) {
         return PTL_FAIL;
     }
@@ -26,7 +26,10 @@ PTL_EXPORT int PtlInit(int *max_interfaces) {
 PTL_EXPORT void PtlFini(void) {
     const ptl_shim_table_t *t = ptl_shim_table_if_started();
     if (t != NULL) {
+        PTL_SHIM_ATTACHED();
         t->fini_33();
+    } else {
+        ptl_shim_not_started(PTL_NO_INIT, __func__);
     }
 }
 

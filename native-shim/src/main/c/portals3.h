@@ -14,7 +14,13 @@
  *    then the engine's own checks (handles, then values). The spec does not order codes (digest 2.6);
  *    checking NULL before anything is created means no object is made that the caller cannot name.
  *    NULL is legal where the spec says so: PtlNIInit's desired, PtlMDAttach's handle (L5548),
- *    PtlMDUpdate's old_md and new_md.
+ *    PtlMDUpdate's old_md and new_md. PtlNIInit's actual: PTL_SEGV for NULL in 3.2, which lists that code
+ *    for it (L2952); NULL is legal in 3.3, where the limits are then not returned (below).
+ *  - PtlErrorStr, PtlNIFailStr and PtlEventKindStr (extensions of the 3.3 reference implementation, in both
+ *    dialects here) need no PtlInit: each returns the name of its value as the dialect spells it, e.g.
+ *    "PTL_MD_INVALID" (3.3) or "PTL_INV_MD" (3.2) for the same code, and "PTL_UNKNOWN_ERROR",
+ *    "PTL_NI_UNKNOWN_ERROR" or "PTL_UNKNOWN_EVENT_KIND" for a value that names nothing. The strings are
+ *    constant; PtlNIFailStr does not look at its interface (the names are the same on every one).
  *  - A value outside its C enum (ptl_ack_req_t, ptl_unlink_t, ptl_ins_pos_t) has no code of its own
  *    in the spec: it is answered with PTL_FAIL.
  *  - Memory named by ptl_md_t.start is used in place: puts, gets and replies read and write the
@@ -338,7 +344,8 @@ typedef void (*ptl_eq_handler_t)(ptl_event_t *event);
 int PtlInit(int *max_interfaces) PTL_33_(PtlInit);
 void PtlFini(void) PTL_33_(PtlFini);
 
-/* 3.5 network interfaces */
+/* 3.5 network interfaces. PtlNIInit: desired and actual may be NULL (actual: the limits are not returned,
+ * as in the reference implementation, p3api/ni.c, and the 3.3 programs that pass NULL rely on). */
 int PtlNIInit(ptl_interface_t iface, ptl_pid_t pid, ptl_ni_limits_t *desired, ptl_ni_limits_t *actual,
               ptl_handle_ni_t *ni_handle) PTL_33_(PtlNIInit);
 int PtlNIFini(ptl_handle_ni_t ni_handle) PTL_33_(PtlNIFini);
@@ -407,6 +414,18 @@ int PtlGetRegion(ptl_handle_md_t md_handle, ptl_size_t local_offset, ptl_size_t 
                  ptl_pt_index_t pt_index, ptl_ac_index_t ac_index, ptl_match_bits_t match_bits,
                  ptl_size_t remote_offset) PTL_33_(PtlGetRegion);
 
+/* Names of return codes, ptl_ni_fail_t values and event kinds (the reference implementation's
+ * p3api/misc.h; see the notes at the top of this file). */
+const char *PtlErrorStr(unsigned int ptl_errno) PTL_33_(PtlErrorStr);
+const char *PtlNIFailStr(ptl_handle_ni_t ni_handle, ptl_ni_fail_t ni_fail) PTL_33_(PtlNIFailStr);
+const char *PtlEventKindStr(ptl_event_kind_t kind) PTL_33_(PtlEventKindStr);
+
+/* Not provided: PtlEQWait_timeout, which the reference implementation declares but does not define
+ * (PtlEQPoll waits with a timeout), and PtlProgress, which forces progress in an implementation without a
+ * progress thread (this engine progresses on its own threads). The compiler says what to use instead. */
+#define PtlEQWait_timeout(...) PTL_UNAVAILABLE_("GCC error \"PtlEQWait_timeout is not provided (the 3.3 reference implementation declares it but never defined it): wait with PtlEQPoll(&eq, 1, timeout_ms, &event, &which)\"")
+#define PtlProgress(...) PTL_UNAVAILABLE_("GCC error \"PtlProgress is not needed: the Portals3J engine makes progress on its own threads; remove the call (PtlEQPoll waits for an event with a timeout)\"")
+
 /* 3.14 handles: 1 if the two are the same handle, whatever type each has, else 0. The truth value, as the
  * Portals 3 implementations return it (Portals 4's returns PTL_OK/PTL_FAIL); needs no PtlInit and says
  * nothing about whether the object is alive. */
@@ -470,6 +489,15 @@ int PtlPut(ptl_handle_md_t mem_desc, ptl_ack_req_t ack_req, ptl_process_id_t tar
            ptl_size_t offset, ptl_hdr_data_t hdr_data);                             /* L7571 */
 int PtlGet(ptl_handle_md_t mem_desc, ptl_process_id_t target, ptl_pt_index_t portal,
            ptl_ac_index_t cookie, ptl_match_bits_t match_bits, ptl_size_t offset);  /* L7973 */
+
+/* Extensions of the 3.3 reference implementation, provided for 3.2 programs too (see the notes at the top):
+ * the names of return codes (3.2 spelling), ptl_ni_fail_t values and the fourteen 3.2 event kinds. */
+const char *PtlErrorStr(unsigned int ptl_errno);
+const char *PtlNIFailStr(ptl_handle_ni_t ni_handle, ptl_ni_fail_t ni_fail);
+const char *PtlEventKindStr(ptl_event_kind_t kind);
+
+#define PtlEQWait_timeout(...) PTL_UNAVAILABLE_("GCC error \"PtlEQWait_timeout is not Portals 3.2 (an extension of Lustre's Portals): loop on PtlEQGet, or compile with -DPTL_DIALECT_33 and wait with PtlEQPoll's timeout\"")
+#define PtlProgress(...) PTL_UNAVAILABLE_("GCC error \"PtlProgress is not needed: the Portals3J engine makes progress on its own threads; remove the call\"")
 
 /* Names that exist only in Portals 3.3: a 3.3 program compiled as 3.2 stops at its first use with a
  * message saying what to do (a 3.3 call of a 3.2 function with other arguments, e.g. PtlMDBind with

@@ -51,6 +51,8 @@ int main(void) {
     CHECK_U64(limits.max_mes, limits.max_me_list); /* no match list limit below max_mes */
     CHECK_U64(0, limits.max_getput_md);       /* no PtlGetPut */
     ptl_handle_ni_t again;
+    OK(PtlNIInit(PTL_IFACE_DEFAULT, PTL_PID_ANY, NULL, NULL, &again)); /* actual may be NULL */
+    CHECK(again == ni);
     CHECK_RC(PTL_PID_INVALID, PtlNIInit(PTL_IFACE_DEFAULT, self.pid + 42, NULL, &limits, &again));
     ptl_handle_ni_t bad_ni = ni ^ 0x1234;
 
@@ -73,7 +75,7 @@ int main(void) {
     ptl_handle_ni_t ni1;
     ptl_handle_eq_t eq1;
     CHECK(max_interfaces >= 2);
-    OK(PtlNIInit(1, PTL_PID_ANY, NULL, &limits, &ni1));
+    OK(PtlNIInit(1, PTL_PID_ANY, NULL, NULL, &ni1)); /* a first PtlNIInit without actual: a usable interface */
     OK(PtlEQAlloc(ni1, 8, PTL_EQ_HANDLER_NONE, &eq1));
     ptl_handle_eq_t two_interfaces[2] = {eq, eq1};
     CHECK_RC(PTL_EQ_INVALID, PtlEQPoll(two_interfaces, 2, 0, &ev, &which));

@@ -120,6 +120,9 @@ public final class CStructs33 {
      * {@code PtlGetPut}).
      */
     static void writeLimits(long address, NiLimits limits) {
+        if (address == 0L) {
+            return;
+        }
         CStructs.putInt(address + LIM_MES, limits.maxMatchEntries());
         CStructs.putInt(address + LIM_MDS, limits.maxMemDescriptors());
         CStructs.putInt(address + LIM_EQS, limits.maxEventQueues());

@@ -161,7 +161,9 @@ class LayoutTest {
     @Test
     void enumsOfTheHeaderAreTheJavaOrdinals() {
         for (EventKind k : EventKind.values()) {
-            assertThat(C32.constants()).containsEntry(k.specName(), (long) k.ordinal());
+            if (!k.isPortals33Only()) {
+                assertThat(C32.constants()).containsEntry(k.specName(), (long) k.ordinal());
+            }
         }
         assertThat(C32.constants()).containsEntry("PTL_RETAIN", (long) Unlink.RETAIN.ordinal())
                 .containsEntry("PTL_UNLINK", (long) Unlink.UNLINK.ordinal())
@@ -209,7 +211,7 @@ class LayoutTest {
     void ptlEventKindStrAndPtlNiFailStrNameThe32KindsAndTheFailureKinds() {
         for (int v = 0; v < 32; v++) {
             EventKind k = v < EventKind.values().length ? EventKind.of(v) : null;
-            String kind = k != null ? k.specName() : "PTL_UNKNOWN_EVENT_KIND";
+            String kind = k != null && !k.isPortals33Only() ? k.specName() : "PTL_UNKNOWN_EVENT_KIND";
             assertThat(C32.string("PtlEventKindStr", v)).as("PtlEventKindStr(%d)", v).isEqualTo(kind);
             String fail = v < NiFailType.values().length ? "PTL_NI_" + NiFailType.of(v).name() : "PTL_NI_UNKNOWN_ERROR";
             assertThat(C32.string("PtlNIFailStr", v)).as("PtlNIFailStr(ni, %d)", v).isEqualTo(fail);

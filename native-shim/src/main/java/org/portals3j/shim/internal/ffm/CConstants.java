@@ -65,6 +65,8 @@ public final class CConstants {
         kinds[EventKind.SEND_FAIL.ordinal()] = 9;
         kinds[EventKind.ACK.ordinal()] = 10;
         kinds[EventKind.UNLINK.ordinal()] = 11;
+        kinds[EventKind.GETPUT_START.ordinal()] = 4;
+        kinds[EventKind.GETPUT_END.ordinal()] = 5;
         return kinds;
     }
 

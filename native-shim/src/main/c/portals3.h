@@ -154,7 +154,8 @@ typedef uint32_t ptl_time_t;            /* PtlEQPoll timeouts in milliseconds (3
 
 /* The first five are the 3.2 limits. PtlNIInit fills the other three from what this implementation has:
  * max_md_iovecs 0 (PTL_MD_IOVEC is not implemented), max_me_list the longest match list the library allows,
- * max_getput_md 0 (no PtlGetPut); in desired, those three are not settable and are ignored. */
+ * max_getput_md 64 (the longest put MD of PtlGetPut, as in the reference implementation); in desired, those
+ * three are not settable and are ignored. */
 typedef struct {
     int max_mes;                        /* most MEs at one time */
     int max_mds;                        /* most MDs at one time */
@@ -181,8 +182,7 @@ typedef struct {
 } ptl_md_t;                             /* (3.3 §3.10.1) */
 
 /* 3.3's twelve kinds, in 3.3's order. A 3.3 library reports a failure in the END event's ni_fail_type,
- * never with a *_FAIL kind; PTL_EVENT_GETPUT_* belong to PtlGetPut, which this implementation does not
- * have: they are never logged. */
+ * never with a *_FAIL kind; PTL_EVENT_GETPUT_* are the target's events of a PtlGetPut. */
 typedef enum {
     PTL_EVENT_GET_START, PTL_EVENT_GET_END,
     PTL_EVENT_PUT_START, PTL_EVENT_PUT_END,
@@ -414,6 +414,20 @@ int PtlGetRegion(ptl_handle_md_t md_handle, ptl_size_t local_offset, ptl_size_t 
                  ptl_pt_index_t pt_index, ptl_ac_index_t ac_index, ptl_match_bits_t match_bits,
                  ptl_size_t remote_offset) PTL_33_(PtlGetRegion);
 
+/* PtlGetPut (the reference implementation's 3.3 atomic swap, p3api/move.c): the put_md_handle MD's bytes
+ * (at most max_getput_md = 64) replace the bytes of the matched MD at the target, and the bytes they replace
+ * come back to offset 0 of the get_md_handle MD (which may be the same MD), atomically with respect to every
+ * other PtlGetPut on the target. The target's MD must have PTL_MD_OP_PUT and PTL_MD_OP_GET; its offset and
+ * length are chosen as for a put (PTL_MD_MANAGE_REMOTE, PTL_MD_TRUNCATE, the local offset), so mlength bytes
+ * are swapped and come back. Events: SEND_START, SEND_END on the put MD (SEND_END before the REPLY_END),
+ * REPLY_START, REPLY_END on the get MD (mlength bytes placed), GETPUT_START, GETPUT_END at the target (with
+ * hdr_data; GETPUT_END once the reply is sent). Each MD gives one unit of its threshold (the same MD gives
+ * two). No acknowledgement. PTL_MD_INVALID for a handle that is not a live MD or an MD whose threshold is
+ * 0; PTL_MD_ILLEGAL for MDs of two interfaces or a put MD longer than 64 bytes. */
+int PtlGetPut(ptl_handle_md_t get_md_handle, ptl_handle_md_t put_md_handle, ptl_process_id_t target_id,
+              ptl_pt_index_t pt_index, ptl_ac_index_t ac_index, ptl_match_bits_t match_bits, ptl_size_t remote_offset,
+              ptl_hdr_data_t hdr_data) PTL_33_(PtlGetPut);
+
 /* Names of return codes, ptl_ni_fail_t values and event kinds (the reference implementation's
  * p3api/misc.h; see the notes at the top of this file). */
 const char *PtlErrorStr(unsigned int ptl_errno) PTL_33_(PtlErrorStr);
@@ -508,6 +522,9 @@ const char *PtlEventKindStr(ptl_event_kind_t kind);
 #define PtlPutRegion(...)     PTL_UNAVAILABLE_("GCC error \"PtlPutRegion is Portals 3.3: compile with -DPTL_DIALECT_33\"")
 #define PtlGetRegion(...)     PTL_UNAVAILABLE_("GCC error \"PtlGetRegion is Portals 3.3: compile with -DPTL_DIALECT_33\"")
 #define PtlGetJid(...)        PTL_UNAVAILABLE_("GCC error \"PtlGetJid is Portals 3.3: compile with -DPTL_DIALECT_33\"")
+#define PtlGetPut(...)        PTL_UNAVAILABLE_("GCC error \"PtlGetPut is Portals 3.3: compile with -DPTL_DIALECT_33\"")
+#define PTL_EVENT_GETPUT_START PTL_UNAVAILABLE_("GCC error \"PTL_EVENT_GETPUT_START is Portals 3.3: compile with -DPTL_DIALECT_33\"")
+#define PTL_EVENT_GETPUT_END  PTL_UNAVAILABLE_("GCC error \"PTL_EVENT_GETPUT_END is Portals 3.3: compile with -DPTL_DIALECT_33\"")
 #define PTL_MD_MAX_SIZE       PTL_UNAVAILABLE_("GCC error \"PTL_MD_MAX_SIZE is Portals 3.3: compile with -DPTL_DIALECT_33\"")
 #define PTL_MD_EVENT_START_DISABLE \
     PTL_UNAVAILABLE_("GCC error \"PTL_MD_EVENT_START_DISABLE is Portals 3.3: compile with -DPTL_DIALECT_33\"")

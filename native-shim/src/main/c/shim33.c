@@ -191,6 +191,14 @@ PTL_EXPORT int PtlGetRegion(ptl_handle_md_t md_handle, ptl_size_t local_offset, 
                             match_bits, remote_offset);
 }
 
+PTL_EXPORT int PtlGetPut(ptl_handle_md_t get_md_handle, ptl_handle_md_t put_md_handle, ptl_process_id_t target_id,
+                         ptl_pt_index_t pt_index, ptl_ac_index_t ac_index, ptl_match_bits_t match_bits,
+                         ptl_size_t remote_offset, ptl_hdr_data_t hdr_data) {
+    STARTED_OR_RETURN(PTL_NO_INIT)
+    return t->get_put_33(get_md_handle, put_md_handle, target_id.nid, target_id.pid, pt_index, ac_index, match_bits,
+                         remote_offset, hdr_data);
+}
+
 /* ---- names for codes and kinds: answered here, they need no engine (see portals3.h) ------------- */
 
 /* By value: 3.3's names (the reference implementation's p3/errno.h); the two codes 3.3 has no name for keep

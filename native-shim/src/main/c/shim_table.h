@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 /* Bump when the table or a shared struct changes: the Java side refuses a table of another version. */
-#define PTL_SHIM_ABI_VERSION 2
+#define PTL_SHIM_ABI_VERSION 3
 
 typedef struct ptl_shim_table {
     /* Filled in by C before install: PTL_SHIM_ABI_VERSION and sizeof(ptl_shim_table_t). */
@@ -91,6 +91,8 @@ typedef struct ptl_shim_table {
                       uint64_t match_bits, uint64_t offset);
     int32_t (*get_region_33)(uint64_t md, uint64_t local_offset, uint64_t length, uint32_t nid, uint32_t pid,
                              uint32_t portal, uint32_t cookie, uint64_t match_bits, uint64_t remote_offset);
+    int32_t (*get_put_33)(uint64_t get_md, uint64_t put_md, uint32_t nid, uint32_t pid, uint32_t portal,
+                          uint32_t cookie, uint64_t match_bits, uint64_t remote_offset, uint64_t hdr_data);
     /* portals3_rt.h */
     int32_t (*rt_rank)(void);
     int32_t (*rt_size)(void);

@@ -114,6 +114,7 @@ int main(void) {
     FIELD(ptl_shim_table_t, put_region_33);
     FIELD(ptl_shim_table_t, get_33);
     FIELD(ptl_shim_table_t, get_region_33);
+    FIELD(ptl_shim_table_t, get_put_33);
     FIELD(ptl_shim_table_t, rt_rank);
     FIELD(ptl_shim_table_t, rt_size);
     FIELD(ptl_shim_table_t, rt_process_id);

@@ -253,8 +253,24 @@ class LayoutTest {
                 assertThat(C33.constants()).as("3.3 has no %s", k.specName()).doesNotContainKey(k.specName());
             }
         }
-        assertThat(C33.constants()).containsEntry("PTL_EVENT_GETPUT_START", (long) CConstants.EVENT_GETPUT_START_33)
-                .containsEntry("PTL_EVENT_GETPUT_END", (long) CConstants.EVENT_GETPUT_END_33);
+    }
+
+    @Test
+    void ptlErrorStrAndPtlEventKindStrOfA33ProgramSpellThe33Names() {
+        Map<Integer, String> names = new HashMap<>();
+        CODES_33.forEach((name, code) -> names.put(code.value(), name));
+        names.put(ReturnCode.INV_ASIZE.value(), "PTL_INV_ASIZE"); // 3.3 has no name for these two
+        names.put(ReturnCode.INV_REG.value(), "PTL_INV_REG");
+        for (int v = 0; v < 32; v++) {
+            assertThat(C33.string("PtlErrorStr", v)).as("3.3 PtlErrorStr(%d)", v)
+                    .isEqualTo(names.getOrDefault(v, "PTL_UNKNOWN_ERROR"));
+        }
+        List<String> order = List.of("GET_START", "GET_END", "PUT_START", "PUT_END", "GETPUT_START", "GETPUT_END",
+                "REPLY_START", "REPLY_END", "SEND_START", "SEND_END", "ACK", "UNLINK");
+        for (int v = 0; v < 32; v++) {
+            assertThat(C33.string("PtlEventKindStr", v)).as("3.3 PtlEventKindStr(%d)", v)
+                    .isEqualTo(v < order.size() ? "PTL_EVENT_" + order.get(v) : "PTL_UNKNOWN_EVENT_KIND");
+        }
     }
 
     @Test

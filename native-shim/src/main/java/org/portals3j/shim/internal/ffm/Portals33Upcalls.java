@@ -570,6 +570,21 @@ final class Portals33Upcalls {
         }
     }
 
+    static int getPut(long getMd, long putMd, int nid, int pid, int portal, int cookie, long matchBits,
+                      long remoteOffset, long hdrData) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlGetPut");
+            }
+            p.getPut(new MdHandle(getMd), new MdHandle(putMd), new ProcessId(nid, pid), portal, cookie, matchBits,
+                    remoteOffset, hdrData);
+            return OK;
+        } catch (Throwable t) {
+            return Failures.code("PtlGetPut", t);
+        }
+    }
+
     /** A call made from a C event handler that the engine does not see: refused, once said on stderr. */
     private static int inHandler(String function) {
         Failures.sayOnce(function + "-in-handler", function + " was called from an event handler, which must not"

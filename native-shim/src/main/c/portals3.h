@@ -44,7 +44,7 @@
  * max_offset, eq_handle), ptl_event_t (jid, pt_index, md), ptl_ni_limits_t and ptl_event_kind_t, the 3.3
  * signatures (PtlMDAttach and PtlMDBind with unlink_op, PtlEQAlloc with a handler, PtlACEntry with a job
  * id, PtlMEInsert with unlink_op), the new functions (PtlEQPoll, PtlGetJid, PtlPutRegion, PtlGetRegion,
- * PtlHandleIsEqual), the 3.3 names of the return codes, and the 3.3 semantics, which are the engine's
+ * PtlHandleIsEqual, and the reference implementation's PtlGetPut), the 3.3 names of the return codes, and the 3.3 semantics, which are the engine's
  * (org.portals3j.portals.Portals33: per-queue sequence numbers, acks counted against the threshold,
  * failures reported in END events, ...). Without a 3.3 text among the project's specs, the 3.3 names and
  * signatures follow the Portals 3.3 reference implementation (github.com/jkmcnk/portals3ib: its

@@ -14,20 +14,37 @@
  *    then the engine's own checks (handles, then values). The spec does not order codes (digest 2.6);
  *    checking NULL before anything is created means no object is made that the caller cannot name.
  *    NULL is legal where the spec says so: PtlNIInit's desired, PtlMDAttach's handle (L5548),
- *    PtlMDUpdate's old_md and new_md.
+ *    PtlMDUpdate's old_md and new_md. PtlNIInit's actual: PTL_SEGV for NULL in 3.2, which lists that code
+ *    for it (L2952); NULL is legal in 3.3, where the limits are then not returned (below).
+ *  - PtlErrorStr, PtlNIFailStr and PtlEventKindStr (extensions of the 3.3 reference implementation, in both
+ *    dialects here) need no PtlInit: each returns the name of its value as the dialect spells it, e.g.
+ *    "PTL_MD_INVALID" (3.3) or "PTL_INV_MD" (3.2) for the same code, and "PTL_UNKNOWN_ERROR",
+ *    "PTL_NI_UNKNOWN_ERROR" or "PTL_UNKNOWN_EVENT_KIND" for a value that names nothing. The strings are
+ *    constant; PtlNIFailStr does not look at its interface (the names are the same on every one).
  *  - A value outside its C enum (ptl_ack_req_t, ptl_unlink_t, ptl_ins_pos_t) has no code of its own
  *    in the spec: it is answered with PTL_FAIL.
  *  - Memory named by ptl_md_t.start is used in place: puts, gets and replies read and write the
  *    program's own memory, and events report start and user_ptr exactly as given.
  *  - If the Java engine cannot be started (no JDK found, classes not found), PtlInit prints what to do
  *    on stderr and returns PTL_FAIL; every other function returns PTL_NOINIT.
+ *  - A process forked after PtlInit has none of the engine's threads: in the child every Portals function
+ *    returns PTL_FAIL at once (ptl_rt_* -1, PtlFini returns), one line on stderr says why, and its exit
+ *    leaves the parent's job alone. It gets SIGTERM when the thread that forked it ends (PR_SET_PDEATHSIG;
+ *    for a fork from the main thread, when the parent process ends), so it does not outlive the job. Use
+ *    Portals in the parent, or exec a new program in the child.
+ *  - A fault in the program's own code after PtlInit (SIGSEGV, SIGBUS, SIGFPE, SIGILL) ends the process by
+ *    that signal, as without Portals: under a shell, status 139 for SIGSEGV and the shell's one line
+ *    ("Segmentation fault"); under portals run, "rank R was killed by signal 11 (SIGSEGV)". No JVM report
+ *    and no hs_err file. (PORTALS3J_JVM_CRASH_REPORT=1 asks for the JVM's fatal-error report instead, for a
+ *    fault inside the engine.) A handler the program installed before PtlInit keeps working; one installed
+ *    after PtlInit replaces the JVM's and breaks the engine.
  *
  * Dialects. Without PTL_DIALECT_33 this is the 3.2 API, and a 3.3-only name stops the compiler with a
  * message saying to define it. With -DPTL_DIALECT_33 it is the 3.3 API: the 3.3 ptl_md_t (max_size, no
  * max_offset, eq_handle), ptl_event_t (jid, pt_index, md), ptl_ni_limits_t and ptl_event_kind_t, the 3.3
  * signatures (PtlMDAttach and PtlMDBind with unlink_op, PtlEQAlloc with a handler, PtlACEntry with a job
  * id, PtlMEInsert with unlink_op), the new functions (PtlEQPoll, PtlGetJid, PtlPutRegion, PtlGetRegion,
- * PtlHandleIsEqual), the 3.3 names of the return codes, and the 3.3 semantics, which are the engine's
+ * PtlHandleIsEqual, and the reference implementation's PtlGetPut), the 3.3 names of the return codes, and the 3.3 semantics, which are the engine's
  * (org.portals3j.portals.Portals33: per-queue sequence numbers, acks counted against the threshold,
  * failures reported in END events, ...). Without a 3.3 text among the project's specs, the 3.3 names and
  * signatures follow the Portals 3.3 reference implementation (github.com/jkmcnk/portals3ib: its
@@ -137,7 +154,8 @@ typedef uint32_t ptl_time_t;            /* PtlEQPoll timeouts in milliseconds (3
 
 /* The first five are the 3.2 limits. PtlNIInit fills the other three from what this implementation has:
  * max_md_iovecs 0 (PTL_MD_IOVEC is not implemented), max_me_list the longest match list the library allows,
- * max_getput_md 0 (no PtlGetPut); in desired, those three are not settable and are ignored. */
+ * max_getput_md 64 (the longest put MD of PtlGetPut, as in the reference implementation); in desired, those
+ * three are not settable and are ignored. */
 typedef struct {
     int max_mes;                        /* most MEs at one time */
     int max_mds;                        /* most MDs at one time */
@@ -164,8 +182,7 @@ typedef struct {
 } ptl_md_t;                             /* (3.3 §3.10.1) */
 
 /* 3.3's twelve kinds, in 3.3's order. A 3.3 library reports a failure in the END event's ni_fail_type,
- * never with a *_FAIL kind; PTL_EVENT_GETPUT_* belong to PtlGetPut, which this implementation does not
- * have: they are never logged. */
+ * never with a *_FAIL kind; PTL_EVENT_GETPUT_* are the target's events of a PtlGetPut. */
 typedef enum {
     PTL_EVENT_GET_START, PTL_EVENT_GET_END,
     PTL_EVENT_PUT_START, PTL_EVENT_PUT_END,
@@ -327,7 +344,8 @@ typedef void (*ptl_eq_handler_t)(ptl_event_t *event);
 int PtlInit(int *max_interfaces) PTL_33_(PtlInit);
 void PtlFini(void) PTL_33_(PtlFini);
 
-/* 3.5 network interfaces */
+/* 3.5 network interfaces. PtlNIInit: desired and actual may be NULL (actual: the limits are not returned,
+ * as in the reference implementation, p3api/ni.c, and the 3.3 programs that pass NULL rely on). */
 int PtlNIInit(ptl_interface_t iface, ptl_pid_t pid, ptl_ni_limits_t *desired, ptl_ni_limits_t *actual,
               ptl_handle_ni_t *ni_handle) PTL_33_(PtlNIInit);
 int PtlNIFini(ptl_handle_ni_t ni_handle) PTL_33_(PtlNIFini);
@@ -396,6 +414,32 @@ int PtlGetRegion(ptl_handle_md_t md_handle, ptl_size_t local_offset, ptl_size_t 
                  ptl_pt_index_t pt_index, ptl_ac_index_t ac_index, ptl_match_bits_t match_bits,
                  ptl_size_t remote_offset) PTL_33_(PtlGetRegion);
 
+/* PtlGetPut (the reference implementation's 3.3 atomic swap, p3api/move.c): the put_md_handle MD's bytes
+ * (at most max_getput_md = 64) replace the bytes of the matched MD at the target, and the bytes they replace
+ * come back to offset 0 of the get_md_handle MD (which may be the same MD), atomically with respect to every
+ * other PtlGetPut on the target. The target's MD must have PTL_MD_OP_PUT and PTL_MD_OP_GET; its offset and
+ * length are chosen as for a put (PTL_MD_MANAGE_REMOTE, PTL_MD_TRUNCATE, the local offset), so mlength bytes
+ * are swapped and come back. Events: SEND_START, SEND_END on the put MD (SEND_END before the REPLY_END),
+ * REPLY_START, REPLY_END on the get MD (mlength bytes placed), GETPUT_START, GETPUT_END at the target (with
+ * hdr_data; GETPUT_END once the reply is sent). Each MD gives one unit of its threshold (the same MD gives
+ * two). No acknowledgement. PTL_MD_INVALID for a handle that is not a live MD or an MD whose threshold is
+ * 0; PTL_MD_ILLEGAL for MDs of two interfaces or a put MD longer than 64 bytes. */
+int PtlGetPut(ptl_handle_md_t get_md_handle, ptl_handle_md_t put_md_handle, ptl_process_id_t target_id,
+              ptl_pt_index_t pt_index, ptl_ac_index_t ac_index, ptl_match_bits_t match_bits, ptl_size_t remote_offset,
+              ptl_hdr_data_t hdr_data) PTL_33_(PtlGetPut);
+
+/* Names of return codes, ptl_ni_fail_t values and event kinds (the reference implementation's
+ * p3api/misc.h; see the notes at the top of this file). */
+const char *PtlErrorStr(unsigned int ptl_errno) PTL_33_(PtlErrorStr);
+const char *PtlNIFailStr(ptl_handle_ni_t ni_handle, ptl_ni_fail_t ni_fail) PTL_33_(PtlNIFailStr);
+const char *PtlEventKindStr(ptl_event_kind_t kind) PTL_33_(PtlEventKindStr);
+
+/* Not provided: PtlEQWait_timeout, which the reference implementation declares but does not define
+ * (PtlEQPoll waits with a timeout), and PtlProgress, which forces progress in an implementation without a
+ * progress thread (this engine progresses on its own threads). The compiler says what to use instead. */
+#define PtlEQWait_timeout(...) PTL_UNAVAILABLE_("GCC error \"PtlEQWait_timeout is not provided (the 3.3 reference implementation declares it but never defined it): wait with PtlEQPoll(&eq, 1, timeout_ms, &event, &which)\"")
+#define PtlProgress(...) PTL_UNAVAILABLE_("GCC error \"PtlProgress is not needed: the Portals3J engine makes progress on its own threads; remove the call (PtlEQPoll waits for an event with a timeout)\"")
+
 /* 3.14 handles: 1 if the two are the same handle, whatever type each has, else 0. The truth value, as the
  * Portals 3 implementations return it (Portals 4's returns PTL_OK/PTL_FAIL); needs no PtlInit and says
  * nothing about whether the object is alive. */
@@ -460,6 +504,15 @@ int PtlPut(ptl_handle_md_t mem_desc, ptl_ack_req_t ack_req, ptl_process_id_t tar
 int PtlGet(ptl_handle_md_t mem_desc, ptl_process_id_t target, ptl_pt_index_t portal,
            ptl_ac_index_t cookie, ptl_match_bits_t match_bits, ptl_size_t offset);  /* L7973 */
 
+/* Extensions of the 3.3 reference implementation, provided for 3.2 programs too (see the notes at the top):
+ * the names of return codes (3.2 spelling), ptl_ni_fail_t values and the fourteen 3.2 event kinds. */
+const char *PtlErrorStr(unsigned int ptl_errno);
+const char *PtlNIFailStr(ptl_handle_ni_t ni_handle, ptl_ni_fail_t ni_fail);
+const char *PtlEventKindStr(ptl_event_kind_t kind);
+
+#define PtlEQWait_timeout(...) PTL_UNAVAILABLE_("GCC error \"PtlEQWait_timeout is not Portals 3.2 (an extension of Lustre's Portals): loop on PtlEQGet, or compile with -DPTL_DIALECT_33 and wait with PtlEQPoll's timeout\"")
+#define PtlProgress(...) PTL_UNAVAILABLE_("GCC error \"PtlProgress is not needed: the Portals3J engine makes progress on its own threads; remove the call\"")
+
 /* Names that exist only in Portals 3.3: a 3.3 program compiled as 3.2 stops at its first use with a
  * message saying what to do (a 3.3 call of a 3.2 function with other arguments, e.g. PtlMDBind with
  * unlink_op, is caught by the compiler as a wrong number of arguments; a 3.3 struct member, e.g.
@@ -469,6 +522,9 @@ int PtlGet(ptl_handle_md_t mem_desc, ptl_process_id_t target, ptl_pt_index_t por
 #define PtlPutRegion(...)     PTL_UNAVAILABLE_("GCC error \"PtlPutRegion is Portals 3.3: compile with -DPTL_DIALECT_33\"")
 #define PtlGetRegion(...)     PTL_UNAVAILABLE_("GCC error \"PtlGetRegion is Portals 3.3: compile with -DPTL_DIALECT_33\"")
 #define PtlGetJid(...)        PTL_UNAVAILABLE_("GCC error \"PtlGetJid is Portals 3.3: compile with -DPTL_DIALECT_33\"")
+#define PtlGetPut(...)        PTL_UNAVAILABLE_("GCC error \"PtlGetPut is Portals 3.3: compile with -DPTL_DIALECT_33\"")
+#define PTL_EVENT_GETPUT_START PTL_UNAVAILABLE_("GCC error \"PTL_EVENT_GETPUT_START is Portals 3.3: compile with -DPTL_DIALECT_33\"")
+#define PTL_EVENT_GETPUT_END  PTL_UNAVAILABLE_("GCC error \"PTL_EVENT_GETPUT_END is Portals 3.3: compile with -DPTL_DIALECT_33\"")
 #define PTL_MD_MAX_SIZE       PTL_UNAVAILABLE_("GCC error \"PTL_MD_MAX_SIZE is Portals 3.3: compile with -DPTL_DIALECT_33\"")
 #define PTL_MD_EVENT_START_DISABLE \
     PTL_UNAVAILABLE_("GCC error \"PTL_MD_EVENT_START_DISABLE is Portals 3.3: compile with -DPTL_DIALECT_33\"")

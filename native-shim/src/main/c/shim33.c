@@ -16,7 +16,7 @@
 #include "shim_entry.h"
 
 PTL_EXPORT int PtlInit(int *max_interfaces) {
-    const ptl_shim_table_t *t = ptl_shim_table();
+    const ptl_shim_table_t *t = ptl_shim_table(__func__);
     if (t == NULL) {
         return PTL_FAIL;
     }
@@ -26,7 +26,10 @@ PTL_EXPORT int PtlInit(int *max_interfaces) {
 PTL_EXPORT void PtlFini(void) {
     const ptl_shim_table_t *t = ptl_shim_table_if_started();
     if (t != NULL) {
+        PTL_SHIM_ATTACHED();
         t->fini_33();
+    } else {
+        ptl_shim_not_started(PTL_NO_INIT, __func__);
     }
 }
 
@@ -188,8 +191,54 @@ PTL_EXPORT int PtlGetRegion(ptl_handle_md_t md_handle, ptl_size_t local_offset, 
                             match_bits, remote_offset);
 }
 
+PTL_EXPORT int PtlGetPut(ptl_handle_md_t get_md_handle, ptl_handle_md_t put_md_handle, ptl_process_id_t target_id,
+                         ptl_pt_index_t pt_index, ptl_ac_index_t ac_index, ptl_match_bits_t match_bits,
+                         ptl_size_t remote_offset, ptl_hdr_data_t hdr_data) {
+    STARTED_OR_RETURN(PTL_NO_INIT)
+    return t->get_put_33(get_md_handle, put_md_handle, target_id.nid, target_id.pid, pt_index, ac_index, match_bits,
+                         remote_offset, hdr_data);
+}
+
+/* ---- names for codes and kinds: answered here, they need no engine (see portals3.h) ------------- */
+
+/* By value: 3.3's names (the reference implementation's p3/errno.h); the two codes 3.3 has no name for keep
+ * their 3.2 names, and PTL_PT_INV_INDEX's value is never returned in 3.3 (PTL_PT_INDEX_INVALID is). */
+static const char *const return_code_names[] = {
+    "PTL_OK", "PTL_AC_INDEX_INVALID", "PTL_EQ_DROPPED", "PTL_EQ_EMPTY", "PTL_FAIL", "PTL_MD_ILLEGAL",
+    "PTL_PID_INVALID", "PTL_IFACE_INVALID", "PTL_ME_IN_USE", "PTL_INV_ASIZE", "PTL_EQ_INVALID",
+    "PTL_HANDLE_INVALID", "PTL_MD_INVALID", "PTL_ME_INVALID", "PTL_NI_INVALID", "PTL_PROCESS_INVALID",
+    "PTL_PT_INDEX_INVALID", "PTL_INV_REG", "PTL_SR_INDEX_INVALID", "PTL_ME_LIST_TOO_LONG", "PTL_MD_IN_USE",
+    "PTL_NO_INIT", "PTL_NO_SPACE", "PTL_MD_NO_UPDATE", "PTL_PT_FULL", "PTL_SEGV",
+};
+
+static const char *const event_kind_names[] = {
+    "PTL_EVENT_GET_START", "PTL_EVENT_GET_END", "PTL_EVENT_PUT_START", "PTL_EVENT_PUT_END",
+    "PTL_EVENT_GETPUT_START", "PTL_EVENT_GETPUT_END", "PTL_EVENT_REPLY_START", "PTL_EVENT_REPLY_END",
+    "PTL_EVENT_SEND_START", "PTL_EVENT_SEND_END", "PTL_EVENT_ACK", "PTL_EVENT_UNLINK",
+};
+
+_Static_assert(sizeof return_code_names / sizeof return_code_names[0] == PTL_SEGV + 1,
+               "a name for every return code of 3.3");
+_Static_assert(sizeof event_kind_names / sizeof event_kind_names[0] == PTL_EVENT_UNLINK + 1,
+               "a name for every 3.3 event kind");
+
+PTL_EXPORT const char *PtlErrorStr(unsigned int ptl_errno) {
+    return ptl_errno < sizeof return_code_names / sizeof return_code_names[0] ? return_code_names[ptl_errno]
+                                                                              : "PTL_UNKNOWN_ERROR";
+}
+
+PTL_EXPORT const char *PtlNIFailStr(ptl_handle_ni_t ni_handle, ptl_ni_fail_t ni_fail) {
+    (void) ni_handle;
+    return ptl_shim_ni_fail_name(ni_fail);
+}
+
+PTL_EXPORT const char *PtlEventKindStr(ptl_event_kind_t kind) {
+    return (unsigned int) kind < sizeof event_kind_names / sizeof event_kind_names[0]
+            ? event_kind_names[(unsigned int) kind] : "PTL_UNKNOWN_EVENT_KIND";
+}
+
 /*
- * Handle equality is the one 3.3 function answered here, not by an upcall: it needs no PtlInit (so no
+ * Handle equality is answered here too, not by an upcall: it needs no PtlInit (so no
  * engine may be running to ask), and a handle's identity is its value in every layer, so this is the
  * rule of Portals33.handleIsEqual itself (two handles are the same handle whatever type each has).
  */

@@ -5,22 +5,42 @@
  * libportals3 was built with; classes from PORTALS3J_CLASSPATH, else the build's class path), on a
  * thread of its own as the java launcher does (the primordial thread's stack is not the JVM's to guard).
  * org.portals3j.shim.ShimBootstrap.install(table) then fills the table of upcall stubs, and every later
- * call goes straight through it: the calling thread is attached to the JVM by its first upcall.
+ * call goes straight through it. A thread of the program is attached to the JVM here, before its first
+ * upcall, and detached when it ends (a pthread key's destructor): an upcall would otherwise attach it itself
+ * and detach it from a C++ thread_local destructor, which exit() runs too, also in a forked child, where
+ * the JVM's locks may be held by threads that do not exist there (it hung there, 1 exit in 4).
  * A program that calls no Ptl* / ptl_rt_* function never starts a JVM.
  *
  * Every failure prints one message saying what to do and leaves the table unset: PtlInit then returns
  * PTL_FAIL, ptl_rt_* a negative value, and the other functions PTL_NOINIT. It is not retried (a
  * process can create only one JVM).
+ *
+ * A process forked after the engine started has none of the JVM's threads (fork copies only the caller):
+ * any upcall there could wait for ever on a thread that does not exist. So the child forgets the table
+ * (pthread_atfork), every Portals call in it fails at once with one message, its exit does not try to
+ * leave the job, the signal handlers the JVM installed are given back to the program, and it is sent
+ * SIGTERM when the process it was forked from ends (so it does not outlive the job).
+ *
+ * A fatal signal in the program's own code (a NULL dereference) reaches the JVM's handler, which would
+ * print its fatal-error banner, write an hs_err file into the working directory and abort (status 134).
+ * Before the JVM is created, a handler of libportals3 is installed for SIGSEGV, SIGBUS, SIGFPE and SIGILL
+ * where the program has none: the JVM keeps it as the chained handler (its signal chaining) and calls it
+ * for every fault it does not handle itself, and it ends the process by the same signal with the default
+ * action. So the process dies as a plain C program does (139 for SIGSEGV under a shell, no hs_err file).
+ * PORTALS3J_JVM_CRASH_REPORT=1 leaves the JVM's own report in place (for a fault inside the JVM).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <jni.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
 
 #include "shim_table.h"
 
@@ -88,7 +108,124 @@ static void jvm_exit_hook(jint status) {
 static void at_exit(void) {
     const ptl_shim_table_t *t = atomic_load_explicit(&ready_table, memory_order_acquire);
     if (t != NULL && !atomic_load(&jvm_exiting)) {
+        PTL_SHIM_ATTACHED();
         t->at_exit();
+    }
+}
+
+/* ---- the program's threads ------------------------------------------------------------------------ */
+
+static JavaVM *engine_vm;
+static pthread_key_t detach_key;
+__thread int ptl_shim_thread_attached __attribute__((tls_model("initial-exec")));
+
+static atomic_int forked_child;
+
+/* A thread of the program that called Portals ends: it leaves the JVM (not in a forked child: no JVM). */
+static void detach_at_thread_end(void *unused) {
+    (void) unused;
+    if (!atomic_load(&forked_child) && engine_vm != NULL) {
+        (*engine_vm)->DetachCurrentThread(engine_vm);
+    }
+}
+
+void ptl_shim_attach_thread(void) {
+    JNIEnv *env = NULL;
+    if ((*engine_vm)->GetEnv(engine_vm, (void **) &env, JNI_VERSION_10) == JNI_OK) {
+        ptl_shim_thread_attached = 1; /* a Java thread (the library was loaded from Java) */
+        return;
+    }
+    if ((*engine_vm)->AttachCurrentThreadAsDaemon(engine_vm, (void **) &env, NULL) == JNI_OK) {
+        pthread_setspecific(detach_key, engine_vm);
+        ptl_shim_thread_attached = 1;
+    }
+    /* else: the upcall attaches it itself */
+}
+
+/* ---- fork --------------------------------------------------------------------------------------- */
+
+/* forked_child is set in a child forked after the engine started (the engine and its threads stay in the
+ * parent). */
+static atomic_int forked_child_told;
+
+/* The signals HotSpot installs handlers for (with -Xrs): SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGPIPE, SIGXFSZ,
+ * SIGTRAP, and SIGUSR2 (its thread suspension). What the program had before the JVM, given back to a
+ * forked child, which runs no Java. */
+static const int jvm_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGPIPE, SIGXFSZ, SIGTRAP, SIGUSR2};
+#define JVM_SIGNALS ((int) (sizeof jvm_signals / sizeof jvm_signals[0]))
+static struct sigaction program_actions[JVM_SIGNALS];
+
+/* The process the engine runs in. */
+static pid_t engine_pid;
+
+static void in_forked_child(void) {
+    atomic_store(&forked_child, 1);
+    atomic_store_explicit(&ready_table, NULL, memory_order_release);
+    for (int i = 0; i < JVM_SIGNALS; i++) {
+        sigaction(jvm_signals[i], &program_actions[i], NULL);
+    }
+    /* It ends with the process it was forked from (SIGTERM), so it does not outlive the job: the kernel tells
+     * it when the thread that forked it ends. If that process is gone already, the child was too late to ask. */
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != engine_pid) {
+        raise(SIGTERM);
+    }
+}
+
+int ptl_shim_not_started(int code, const char *function) {
+    if (__builtin_expect(!atomic_load(&forked_child), 1)) {
+        return code;
+    }
+    if (!atomic_exchange(&forked_child_told, 1)) {
+        say("%s called in process %ld, forked from process %ld after PtlInit: a forked child has none of the"
+            " Portals engine's threads, so every Portals call here fails (PTL_FAIL, ptl_rt_* -1). Use Portals in"
+            " the parent only, or exec a new program in the child", function, (long) getpid(), (long) getppid());
+    }
+    return 4; /* PTL_FAIL, the same in both dialects */
+}
+
+/* ---- fatal signals in the program's own code ----------------------------------------------------- */
+
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+
+/* Chained behind the JVM's handler, which calls it for a fault it does not handle itself (one in the
+ * program's code, not an implicit null check of Java code): the process ends by that signal with its
+ * default action, as if no JVM were there. Only async-signal-safe calls. */
+static void end_by_signal(int sig, siginfo_t *info, void *context) {
+    (void) info;
+    (void) context;
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    sigset_t unblock;
+    sigemptyset(&unblock);
+    sigaddset(&unblock, sig);
+    pthread_sigmask(SIG_UNBLOCK, &unblock, NULL);
+    raise(sig);
+    /* a fault that raise did not end repeats on return, now with the default action */
+}
+
+/* Before the JVM exists: remembers the program's handlers, and puts end_by_signal where it has none. */
+static void prepare_signals(void) {
+    for (int i = 0; i < JVM_SIGNALS; i++) {
+        sigaction(jvm_signals[i], NULL, &program_actions[i]);
+    }
+    if (strcmp(env_or("PORTALS3J_JVM_CRASH_REPORT", "0"), "1") == 0) {
+        return;
+    }
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
+        struct sigaction old;
+        if (sigaction(fatal_signals[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL) {
+            continue; /* the program's own handler (or SIG_IGN): the JVM chains to it instead */
+        }
+        struct sigaction act;
+        memset(&act, 0, sizeof act);
+        act.sa_sigaction = end_by_signal;
+        act.sa_flags = SA_SIGINFO;
+        sigemptyset(&act.sa_mask);
+        sigaction(fatal_signals[i], &act, NULL);
     }
 }
 
@@ -165,6 +302,7 @@ static int boot(void) {
             }
             options[n++].optionString = o;
         }
+        prepare_signals();
         JavaVMInitArgs args;
         args.version = JNI_VERSION_10;
         args.nOptions = n;
@@ -216,8 +354,15 @@ static int boot(void) {
     if (installed != 0) {
         return -1; /* install printed why */
     }
+    if (pthread_key_create(&detach_key, detach_at_thread_end) != 0) {
+        say("cannot start the Portals engine: no thread-specific key left (pthread_key_create)");
+        return -1;
+    }
+    engine_vm = vm;
     atomic_store_explicit(&ready_table, &table, memory_order_release);
     atexit(at_exit);
+    engine_pid = getpid();
+    pthread_atfork(NULL, NULL, in_forked_child);
     return 0;
 }
 
@@ -226,10 +371,15 @@ static void *boot_thread(void *result) {
     return NULL;
 }
 
-const ptl_shim_table_t *ptl_shim_table(void) {
+const ptl_shim_table_t *ptl_shim_table(const char *function) {
     const ptl_shim_table_t *t = atomic_load_explicit(&ready_table, memory_order_acquire);
     if (t != NULL) {
+        PTL_SHIM_ATTACHED();
         return t;
+    }
+    if (atomic_load(&forked_child)) {
+        ptl_shim_not_started(0, function);
+        return NULL; /* not boot_lock: another thread of the parent may have held it at the fork */
     }
     pthread_mutex_lock(&boot_lock);
     if (!boot_tried) {
@@ -247,7 +397,11 @@ const ptl_shim_table_t *ptl_shim_table(void) {
         pthread_attr_destroy(&attr);
     }
     pthread_mutex_unlock(&boot_lock);
-    return atomic_load_explicit(&ready_table, memory_order_acquire);
+    t = atomic_load_explicit(&ready_table, memory_order_acquire);
+    if (t != NULL) {
+        PTL_SHIM_ATTACHED();
+    }
+    return t;
 }
 
 /* The table if the engine has been started, without starting it. */

@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 /* Bump when the table or a shared struct changes: the Java side refuses a table of another version. */
-#define PTL_SHIM_ABI_VERSION 2
+#define PTL_SHIM_ABI_VERSION 3
 
 typedef struct ptl_shim_table {
     /* Filled in by C before install: PTL_SHIM_ABI_VERSION and sizeof(ptl_shim_table_t). */
@@ -91,6 +91,8 @@ typedef struct ptl_shim_table {
                       uint64_t match_bits, uint64_t offset);
     int32_t (*get_region_33)(uint64_t md, uint64_t local_offset, uint64_t length, uint32_t nid, uint32_t pid,
                              uint32_t portal, uint32_t cookie, uint64_t match_bits, uint64_t remote_offset);
+    int32_t (*get_put_33)(uint64_t get_md, uint64_t put_md, uint32_t nid, uint32_t pid, uint32_t portal,
+                          uint32_t cookie, uint64_t match_bits, uint64_t remote_offset, uint64_t hdr_data);
     /* portals3_rt.h */
     int32_t (*rt_rank)(void);
     int32_t (*rt_size)(void);
@@ -100,10 +102,27 @@ typedef struct ptl_shim_table {
     int32_t (*at_exit)(void);
 } ptl_shim_table_t;
 
-/* The table, starting the Java engine if this is the first call (NULL if it cannot be started). */
-const ptl_shim_table_t *ptl_shim_table(void);
+/* The table, starting the Java engine if this is the first call (NULL if it cannot be started, or in a
+ * process forked after it was: then `function` is named in the one message that says so). */
+const ptl_shim_table_t *ptl_shim_table(const char *function);
 
-/* The table if the engine has been started, else NULL; never starts it. */
+/* The table if the engine has been started, else NULL; never starts it (NULL in a forked child too). */
 const ptl_shim_table_t *ptl_shim_table_if_started(void);
+
+/* Whether this thread was attached to the JVM by ptl_shim_attach_thread, which every entry point calls first
+ * (PTL_SHIM_ATTACHED) once the table is there. */
+extern __thread int ptl_shim_thread_attached __attribute__((tls_model("initial-exec")));
+void ptl_shim_attach_thread(void);
+
+#define PTL_SHIM_ATTACHED()                                             \
+    do {                                                                \
+        if (__builtin_expect(!ptl_shim_thread_attached, 0)) {           \
+            ptl_shim_attach_thread();                                   \
+        }                                                               \
+    } while (0)
+
+/* The answer of `function` when the table is not there: `code` (PTL_NOINIT: the engine was never
+ * started), or PTL_FAIL in a process forked after the engine started, said once on stderr. */
+int ptl_shim_not_started(int code, const char *function);
 
 #endif /* PORTALS3_SHIM_TABLE_H */

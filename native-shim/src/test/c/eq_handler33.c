@@ -5,7 +5,8 @@
  *    ptl_event_t it gets is the 3.3 one: type, sequence, link, hdr_data, jid, md.user_ptr), and the event is
  *    queued as well;
  *  - it sees every event even when a full queue loses it (the queue then answers PTL_EQ_DROPPED);
- *  - a Portals function called from a handler returns PTL_FAIL (it runs inside another operation);
+ *  - a Portals function called from a handler returns PTL_FAIL (it runs inside another operation), PtlInit
+ *    too, and PtlFini does nothing there: the library is still initialised afterwards;
  *  - PTL_EQ_HANDLER_NONE (rank 0's queue) is a queue without a handler.
  */
 #include <stdatomic.h>
@@ -20,6 +21,7 @@
 /* What the handler saw: written on whatever thread deposits the event, read by the main thread. */
 static atomic_int seen;
 static atomic_int from_handler_rc = -1;
+static atomic_int init_in_handler_rc = -1;
 static ptl_event_kind_t seen_type[MAX_SEEN];
 static ptl_seq_t seen_sequence[MAX_SEEN];
 static ptl_seq_t seen_link[MAX_SEEN];
@@ -41,6 +43,9 @@ static void record(ptl_event_t *event) {
     if (i == 0) {
         ptl_jid_t jid;
         atomic_store(&from_handler_rc, PtlGetJid(handler_ni, &jid)); /* must not run inside a handler */
+        int interfaces;
+        atomic_store(&init_in_handler_rc, PtlInit(&interfaces));
+        PtlFini(); /* does nothing inside a handler */
     }
     atomic_store(&seen, i + 1); /* one depositing thread at a time: the engine holds its lock */
 }
@@ -91,6 +96,9 @@ int main(void) {
         }
         CHECK_U64(2 * PUTS, atomic_load(&seen));
         CHECK_RC(PTL_FAIL, atomic_load(&from_handler_rc));
+        CHECK_RC(PTL_FAIL, atomic_load(&init_in_handler_rc));
+        ptl_jid_t jid;
+        OK(PtlGetJid(t.ni, &jid)); /* the handler's PtlFini finalised nothing */
         ptltest_barrier();
 
         /* PUTS more into the 2-slot queue: the handler sees all 2 * PUTS events, the queue keeps 2 */

@@ -5,6 +5,7 @@
  *   struct NAME SIZE
  *   field NAME MEMBER OFFSET SIZE
  *   const NAME VALUE
+ *   string FUNCTION VALUE TEXT       (PtlErrorStr, PtlNIFailStr, PtlEventKindStr of VALUE, 0..31)
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -18,6 +19,8 @@
 #define CONST(name) printf("const %s %lld\n", #name, (long long) (name))
 /* an all-ones 32-bit unsigned wildcard, as the signed int the Java side holds */
 #define CONST_I32(name) printf("const %s %d\n", #name, (int) (int32_t) (name))
+/* PtlNIFailStr's interface: any handle, it is not looked at */
+#define PTL_INVALID_NI_FOR_NAMES ((ptl_handle_ni_t) 0x1234)
 
 int main(void) {
     STRUCT(ptl_process_id_t);
@@ -111,6 +114,7 @@ int main(void) {
     FIELD(ptl_shim_table_t, put_region_33);
     FIELD(ptl_shim_table_t, get_33);
     FIELD(ptl_shim_table_t, get_region_33);
+    FIELD(ptl_shim_table_t, get_put_33);
     FIELD(ptl_shim_table_t, rt_rank);
     FIELD(ptl_shim_table_t, rt_size);
     FIELD(ptl_shim_table_t, rt_process_id);
@@ -143,5 +147,11 @@ int main(void) {
     CONST(PTL_SR_DROP_MALFORMED); CONST(PTL_SR_EVENTS_DROPPED); CONST(PTL_SR_PUTS_RECEIVED);
     CONST(PTL_SR_GETS_RECEIVED); CONST(PTL_SR_BYTES_RECEIVED); CONST(PTL_SR_BYTES_SENT);
     CONST(PTL_NI_OK); CONST(PTL_NI_FAIL); CONST(PTL_NI_PEER_DEAD); CONST(PTL_NI_MEMORY_FAULT);
+    /* names (no PtlInit needed), for every value that names something and a few that do not */
+    for (unsigned int v = 0; v < 32; v++) {
+        printf("string PtlErrorStr %u %s\n", v, PtlErrorStr(v));
+        printf("string PtlNIFailStr %u %s\n", v, PtlNIFailStr(PTL_INVALID_NI_FOR_NAMES, (ptl_ni_fail_t) v));
+        printf("string PtlEventKindStr %u %s\n", v, PtlEventKindStr((ptl_event_kind_t) v));
+    }
     return 0;
 }

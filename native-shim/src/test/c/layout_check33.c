@@ -19,6 +19,8 @@
 #define CONST(name) printf("const %s %lld\n", #name, (long long) (name))
 /* an all-ones 32-bit unsigned wildcard, as the signed int the Java side holds */
 #define CONST_I32(name) printf("const %s %d\n", #name, (int) (int32_t) (name))
+/* PtlNIFailStr's interface: any handle, it is not looked at */
+#define PTL_INVALID_NI_FOR_NAMES ((ptl_handle_ni_t) 0x1234)
 
 int main(void) {
     STRUCT(ptl_process_id_t);
@@ -91,5 +93,11 @@ int main(void) {
     CONST(PTL_MD_ACK_DISABLE); CONST(PTL_MD_MAX_SIZE); CONST(PTL_MD_EVENT_START_DISABLE);
     CONST(PTL_MD_EVENT_END_DISABLE); CONST(PTL_MD_THRESH_INF);
     CONST(PTL_NI_OK); CONST(PTL_NI_FAIL); CONST(PTL_NI_PEER_DEAD); CONST(PTL_NI_MEMORY_FAULT);
+    /* names (no PtlInit needed), for every value that names something and a few that do not */
+    for (unsigned int v = 0; v < 32; v++) {
+        printf("string PtlErrorStr %u %s\n", v, PtlErrorStr(v));
+        printf("string PtlNIFailStr %u %s\n", v, PtlNIFailStr(PTL_INVALID_NI_FOR_NAMES, (ptl_ni_fail_t) v));
+        printf("string PtlEventKindStr %u %s\n", v, PtlEventKindStr((ptl_event_kind_t) v));
+    }
     return 0;
 }

@@ -2,7 +2,9 @@
  * return_codes33: the codes a Portals 3.3 program meets through misuse of what 3.3 added or changed
  * (compiled with -DPTL_DIALECT_33; return_codes.c covers what 3.3 kept from 3.2), with 3.3's names: calls
  * before PtlInit, NULL out-pointers, values outside an enum, illegal 3.3 MDs, regions outside their MD,
- * bad PtlEQPoll lists; PtlHandleIsEqual, which needs no PtlInit; the 3.3 ptl_ni_limits_t; and PtlFini.
+ * bad PtlEQPoll lists, PtlGetPut's MDs; PtlHandleIsEqual and the names of codes and kinds (PtlErrorStr,
+ * PtlEventKindStr), which need no PtlInit; the 3.3 ptl_ni_limits_t, which PtlNIInit may be given NULL for
+ * (the 3.3 reference implementation's rule, which its programs rely on); and PtlFini.
  */
 #include "ptltest.h"
 
@@ -30,6 +32,10 @@ int main(void) {
     CHECK_RC(PTL_NO_INIT, PtlACEntry(1, 0, self, PTL_UID_ANY, PTL_JID_ANY, 0));
     CHECK(PtlHandleIsEqual(PTL_EQ_NONE, PTL_HANDLE_NONE) == 1);
     CHECK(PtlHandleIsEqual(PTL_MD_NONE, PTL_INVALID_HANDLE) == 0);
+    CHECK_RC(PTL_NO_INIT, PtlGetPut(1, 1, self, 0, 0, 0, 0, 0));
+    CHECK(strcmp(PtlErrorStr(PTL_MD_INVALID), "PTL_MD_INVALID") == 0);
+    CHECK(strcmp(PtlErrorStr(9999), "PTL_UNKNOWN_ERROR") == 0);
+    CHECK(strcmp(PtlEventKindStr(PTL_EVENT_GETPUT_END), "PTL_EVENT_GETPUT_END") == 0);
     PtlFini(); /* harmless before PtlInit */
 
     CHECK_RC(PTL_SEGV, PtlInit(NULL));
@@ -49,8 +55,10 @@ int main(void) {
     CHECK(limits.max_ac_index == 7 && limits.max_pt_index == 7);
     CHECK_U64(0, limits.max_md_iovecs);       /* PTL_MD_IOVEC is not implemented */
     CHECK_U64(limits.max_mes, limits.max_me_list); /* no match list limit below max_mes */
-    CHECK_U64(0, limits.max_getput_md);       /* no PtlGetPut */
+    CHECK_U64(64, limits.max_getput_md);      /* PtlGetPut swaps up to 64 bytes, as in the reference */
     ptl_handle_ni_t again;
+    OK(PtlNIInit(PTL_IFACE_DEFAULT, PTL_PID_ANY, NULL, NULL, &again)); /* actual may be NULL */
+    CHECK(again == ni);
     CHECK_RC(PTL_PID_INVALID, PtlNIInit(PTL_IFACE_DEFAULT, self.pid + 42, NULL, &limits, &again));
     ptl_handle_ni_t bad_ni = ni ^ 0x1234;
 
@@ -73,8 +81,13 @@ int main(void) {
     ptl_handle_ni_t ni1;
     ptl_handle_eq_t eq1;
     CHECK(max_interfaces >= 2);
-    OK(PtlNIInit(1, PTL_PID_ANY, NULL, &limits, &ni1));
+    OK(PtlNIInit(1, PTL_PID_ANY, NULL, NULL, &ni1)); /* a first PtlNIInit without actual: a usable interface */
     OK(PtlEQAlloc(ni1, 8, PTL_EQ_HANDLER_NONE, &eq1));
+    ptl_handle_md_t md0, md1;
+    OK(PtlMDBind(ni, d, PTL_RETAIN, &md0));
+    OK(PtlMDBind(ni1, d, PTL_RETAIN, &md1));
+    CHECK_RC(PTL_MD_ILLEGAL, PtlGetPut(md0, md1, self, 4, 0, 0, 0, 0)); /* MDs of two interfaces */
+    OK(PtlMDUnlink(md0));
     ptl_handle_eq_t two_interfaces[2] = {eq, eq1};
     CHECK_RC(PTL_EQ_INVALID, PtlEQPoll(two_interfaces, 2, 0, &ev, &which));
     OK(PtlEQFree(eq1));

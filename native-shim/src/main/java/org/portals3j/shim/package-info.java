@@ -47,6 +47,46 @@
  * resolution: {@code NULL} out-pointers are {@code PTL_SEGV} right after the {@code PTL_NOINIT} check; a
  * value outside its C enum is {@code PTL_FAIL}.
  *
+ * <p>{@code PtlNIInit}'s {@code actual}: a 3.2 program gets {@code PTL_SEGV} for {@code NULL}, which Portals 3.2
+ * lists for it (L2952, catalogue P-016), with one line on stderr saying that a 3.3 program may pass
+ * {@code NULL}; a 3.3 program may pass {@code NULL} and gets no limits back. The 3.3 reference implementation
+ * copies the limits only if given ({@code p3api/ni.c}), and 3.3 programs rely on it: its own tests, and
+ * GASNet's and ARMCI's Portals code call {@code PtlNIInit(iface, pid, NULL, NULL, &h)}. No 3.2 program
+ * known passes {@code NULL} (nor may a conforming one), so 3.2 keeps the code its text gives.
+ *
+ * <p>{@code PtlErrorStr}, {@code PtlNIFailStr} and {@code PtlEventKindStr} (the 3.3 reference
+ * implementation's {@code p3api/misc.h}, which nearly every program of it uses for its messages) are in both
+ * dialects and need no {@code PtlInit}: each returns the name of its value as the reference does, spelled as
+ * the dialect spells it ({@code "PTL_MD_INVALID"} in 3.3, {@code "PTL_INV_MD"} in 3.2, the same code), or
+ * {@code "PTL_UNKNOWN_ERROR"}, {@code "PTL_NI_UNKNOWN_ERROR"}, {@code "PTL_UNKNOWN_EVENT_KIND"}.
+ * {@code PtlEQWait_timeout} and {@code PtlProgress} are not provided (a use stops the compiler with what to do
+ * instead): the reference declares the first and never defined it, and the second forces progress where no
+ * thread makes it, which this engine's threads always do.
+ *
+ * <h2>Fork, and a crash in the program's code</h2>
+ * <ul>
+ * <li>A child forked after {@code PtlInit} has none of the JVM's threads ({@code fork} copies only the caller):
+ *     an upcall there could wait for ever on a lock a thread of the parent held. So the library forgets its
+ *     table in the child ({@code pthread_atfork}): every Portals function returns {@code PTL_FAIL} at once
+ *     ({@code ptl_rt_*} -1, {@code PtlFini} just returns), one line on stderr says why, its {@code exit} does
+ *     not try to leave the parent's job, and the signal handlers the JVM installed are given back to the
+ *     program. So that it does not outlive the job, it gets {@code SIGTERM} when the thread that forked it
+ *     ends ({@code PR_SET_PDEATHSIG}: for a fork from the main thread, when the parent process ends; the
+ *     launcher stops only the ranks' children it can still see). The program's threads are attached to the JVM by the library (and detached by a thread-specific
+ *     key when they end), not by their first upcall, whose C++ {@code thread_local} destructor {@code exit}
+ *     would run in the child too (it hung there, one exit in four).</li>
+ * <li>A fault in the program's own code (a {@code NULL} dereference) would reach the JVM's signal handler:
+ *     its fatal-error banner, an {@code hs_err} file in the working directory, {@code abort} (status 134).
+ *     Before it creates the JVM, the library installs its own handler for {@code SIGSEGV}, {@code SIGBUS},
+ *     {@code SIGFPE} and {@code SIGILL} where the program has none; the JVM keeps it as the chained handler
+ *     (its signal chaining) and calls it for every fault it does not handle itself, and it ends the process by
+ *     that signal with the default action. The process dies as a C program does: 139 for {@code SIGSEGV}
+ *     under a shell, which prints its one line, and {@code portals run} says "killed by signal 11 (SIGSEGV)";
+ *     no banner, no {@code hs_err} file. A handler the program installed before {@code PtlInit} is the one
+ *     the JVM chains to, and runs. {@code PORTALS3J_JVM_CRASH_REPORT=1} keeps the JVM's report instead (for a
+ *     fault inside the engine, whose report this otherwise suppresses too).</li>
+ * </ul>
+ *
  * <h2>Costs</h2>
  * <ul>
  * <li>Start: about 0.3 s for the first {@code PtlInit} (JVM start and class loading), once per process,
@@ -58,8 +98,7 @@
  *
  * <h2>Limits</h2>
  * One Portals library per process, as in C. A process that forks after {@code PtlInit} cannot use Portals
- * in the child (the JVM's threads are not copied). {@code PtlFini} then {@code PtlInit} again reuses the
- * same library and endpoint.
+ * in the child (above). {@code PtlFini} then {@code PtlInit} again reuses the same library and endpoint.
  *
  * <h2>The Portals 3.3 dialect</h2>
  * A program compiled with {@code -DPTL_DIALECT_33} (every file of it that calls Portals) gets the Portals 3.3
@@ -76,7 +115,7 @@
  * <caption>Portals 3.3 C functions and the Portals33 methods they call</caption>
  * <tr><th>3.3 C function</th><th>{@link org.portals3j.portals.Portals33} method</th><th>What the C binding adds</th></tr>
  * <tr><td>{@code PtlInit}, {@code PtlFini}</td><td>{@code init}, {@code fini}</td><td>the first {@code PtlInit} chooses the process's dialect</td></tr>
- * <tr><td>{@code PtlNIInit}</td><td>{@code niInit}</td><td>{@code max_md_iovecs} 0, {@code max_me_list} the match list limit, {@code max_getput_md} 0</td></tr>
+ * <tr><td>{@code PtlNIInit}</td><td>{@code niInit}</td><td>{@code actual} may be {@code NULL}; {@code max_md_iovecs} 0, {@code max_me_list} the match list limit, {@code max_getput_md} 64</td></tr>
  * <tr><td>{@code PtlNIFini}, {@code PtlNIStatus}, {@code PtlNIDist}, {@code PtlNIHandle}</td><td>{@code niFini}, {@code niStatus}, {@code niDist}, {@code niHandle}</td><td></td></tr>
  * <tr><td>{@code PtlGetUid}, {@code PtlGetId}, {@code PtlGetJid}</td><td>{@code getUid}, {@code getId}, {@code getJid}</td><td></td></tr>
  * <tr><td>{@code PtlMEAttach}, {@code PtlMEAttachAny}, {@code PtlMEInsert(.., unlink_op, ..)}, {@code PtlMEUnlink}</td><td>{@code meAttach}, {@code meAttachAny}, {@code meInsert}, {@code meUnlink}</td><td></td></tr>
@@ -88,13 +127,17 @@
  * <tr><td>{@code PtlEQPoll(eqs, size, timeout, &ev, &which)}</td><td>{@code eqPoll}</td><td>{@code PTL_TIME_FOREVER} (all ones) is {@link org.portals3j.portals.Portals33#TIME_FOREVER}; {@code size <= 0} is {@code PTL_EQ_INVALID}</td></tr>
  * <tr><td>{@code PtlACEntry(ni, i, id, uid, jid, pt)}</td><td>{@code acEntry}</td><td>a bad portal index is {@code PTL_PT_INDEX_INVALID}, 3.3's one code for it</td></tr>
  * <tr><td>{@code PtlPut}, {@code PtlPutRegion}, {@code PtlGet}, {@code PtlGetRegion}</td><td>{@code put}, {@code putRegion}, {@code get}, {@code getRegion}</td><td></td></tr>
+ * <tr><td>{@code PtlGetPut(get_md, put_md, target, pt, ac, bits, offset, hdr)}</td><td>{@code getPut}</td><td>{@code max_getput_md} (64) is in {@code PtlNIInit}'s limits</td></tr>
  * <tr><td>{@code PtlHandleIsEqual(h1, h2)}</td><td>{@code handleIsEqual}</td><td>answered in C ({@code h1 == h2}, the same rule): it needs no {@code PtlInit}, so no engine may be running; returns 1 or 0</td></tr>
+ * <tr><td>{@code PtlErrorStr}, {@code PtlNIFailStr}, {@code PtlEventKindStr}</td><td></td><td>answered in C (above)</td></tr>
  * </table>
  * A C event handler is called, through an FFM downcall (the one call of a program's function pointer), for
  * every event deposited into its queue, before the event can be taken, with a 3.3 {@code ptl_event_t}
  * valid during the call. It runs on whatever thread deposits the event: one of the engine's threads (not a
  * thread of the program) or the program's own thread inside a Portals call, with the library's lock held;
- * it must not block, and Portals functions called from it return {@code PTL_FAIL}.
+ * it must not block, and Portals functions called from it return {@code PTL_FAIL} and do nothing: those
+ * the engine answers refuse themselves, and those the shim answers ({@code PtlInit}, {@code PtlFini}, which
+ * returns nothing and says so once on stderr, {@code ptl_rt_barrier}, -1) check the thread first.
  *
  * <p>A process is one dialect for its whole life, chosen by its first {@code PtlInit}: one library per
  * process, one dialect per library. A call compiled for the other dialect (a program whose files were

@@ -48,11 +48,20 @@ final class CBuild {
 
     /** Compiles src/test/c/NAME.c as a Portals 3.3 program, with {@code -DPTL_DIALECT_33}. */
     static Path compile33(String name) throws IOException, InterruptedException {
-        return compile(name, List.of("-DPTL_DIALECT_33"));
+        return compile(name, name, List.of("-DPTL_DIALECT_33"));
+    }
+
+    /** Compiles src/test/c/NAME.c as a Portals 3.3 program into target/c-tests/EXE (a source built in both dialects). */
+    static Path compile33(String name, String exe) throws IOException, InterruptedException {
+        return compile(name, exe, List.of("-DPTL_DIALECT_33"));
     }
 
     private static Path compile(String name, List<String> flags) throws IOException, InterruptedException {
-        Path exe = OUT.resolve(name);
+        return compile(name, name, flags);
+    }
+
+    private static Path compile(String name, String exeName, List<String> flags) throws IOException, InterruptedException {
+        Path exe = OUT.resolve(exeName);
         List<String> args = new ArrayList<>(List.of("-pthread", "-Wall", "-Wextra", "-Werror", "-I" + SOURCES,
                 "-I" + INTERNAL));
         args.addAll(flags);

@@ -42,10 +42,15 @@ import org.portals3j.shim.internal.ffm.ShimTable;
 class LayoutTest {
     /** What one layout_check program printed. */
     private record CView(Map<String, Long> structs, Map<String, Map<String, long[]>> fields,
-                         Map<String, Long> constants) {
+                         Map<String, Long> constants, Map<String, Map<Integer, String>> strings) {
 
         static CView empty() {
-            return new CView(new HashMap<>(), new HashMap<>(), new LinkedHashMap<>());
+            return new CView(new HashMap<>(), new HashMap<>(), new LinkedHashMap<>(), new HashMap<>());
+        }
+
+        /** What {@code function} (PtlErrorStr, PtlNIFailStr, PtlEventKindStr) returned for {@code value}. */
+        String string(String function, int value) {
+            return strings.getOrDefault(function, Map.of()).getOrDefault(value, "(not printed)");
         }
 
         /** Runs {@code program} and keeps what it printed. */
@@ -59,6 +64,8 @@ class LayoutTest {
                     case "field" -> fields.computeIfAbsent(w[1], k -> new LinkedHashMap<>())
                             .put(w[2], new long[] {Long.parseLong(w[3]), Long.parseLong(w[4])});
                     case "const" -> constants.put(w[1], Long.parseLong(w[2]));
+                    case "string" -> strings.computeIfAbsent(w[1], k -> new HashMap<>())
+                            .put(Integer.parseInt(w[2]), w[3]);
                     default -> throw new AssertionError(program + " printed an unknown line: " + line);
                 }
             }
@@ -154,7 +161,9 @@ class LayoutTest {
     @Test
     void enumsOfTheHeaderAreTheJavaOrdinals() {
         for (EventKind k : EventKind.values()) {
-            assertThat(C32.constants()).containsEntry(k.specName(), (long) k.ordinal());
+            if (!k.isPortals33Only()) {
+                assertThat(C32.constants()).containsEntry(k.specName(), (long) k.ordinal());
+            }
         }
         assertThat(C32.constants()).containsEntry("PTL_RETAIN", (long) Unlink.RETAIN.ordinal())
                 .containsEntry("PTL_UNLINK", (long) Unlink.UNLINK.ordinal())
@@ -187,6 +196,26 @@ class LayoutTest {
         for (int i = 0; i < StatusRegister.COUNT; i++) {
             StatusRegister r = new StatusRegister(i);
             assertThat(C32.constants()).as(r.specName()).containsEntry(r.specName(), (long) i);
+        }
+    }
+
+    @Test
+    void ptlErrorStrNamesEveryCodeAsTheSpecSpellsItAndNothingElse() {
+        for (int v = 0; v < 32; v++) {
+            String expected = v < ReturnCode.values().length ? ReturnCode.of(v).specName() : "PTL_UNKNOWN_ERROR";
+            assertThat(C32.string("PtlErrorStr", v)).as("PtlErrorStr(%d)", v).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void ptlEventKindStrAndPtlNiFailStrNameThe32KindsAndTheFailureKinds() {
+        for (int v = 0; v < 32; v++) {
+            EventKind k = v < EventKind.values().length ? EventKind.of(v) : null;
+            String kind = k != null && !k.isPortals33Only() ? k.specName() : "PTL_UNKNOWN_EVENT_KIND";
+            assertThat(C32.string("PtlEventKindStr", v)).as("PtlEventKindStr(%d)", v).isEqualTo(kind);
+            String fail = v < NiFailType.values().length ? "PTL_NI_" + NiFailType.of(v).name() : "PTL_NI_UNKNOWN_ERROR";
+            assertThat(C32.string("PtlNIFailStr", v)).as("PtlNIFailStr(ni, %d)", v).isEqualTo(fail);
+            assertThat(C33.string("PtlNIFailStr", v)).as("3.3 PtlNIFailStr(ni, %d)", v).isEqualTo(fail);
         }
     }
 
@@ -224,8 +253,24 @@ class LayoutTest {
                 assertThat(C33.constants()).as("3.3 has no %s", k.specName()).doesNotContainKey(k.specName());
             }
         }
-        assertThat(C33.constants()).containsEntry("PTL_EVENT_GETPUT_START", (long) CConstants.EVENT_GETPUT_START_33)
-                .containsEntry("PTL_EVENT_GETPUT_END", (long) CConstants.EVENT_GETPUT_END_33);
+    }
+
+    @Test
+    void ptlErrorStrAndPtlEventKindStrOfA33ProgramSpellThe33Names() {
+        Map<Integer, String> names = new HashMap<>();
+        CODES_33.forEach((name, code) -> names.put(code.value(), name));
+        names.put(ReturnCode.INV_ASIZE.value(), "PTL_INV_ASIZE"); // 3.3 has no name for these two
+        names.put(ReturnCode.INV_REG.value(), "PTL_INV_REG");
+        for (int v = 0; v < 32; v++) {
+            assertThat(C33.string("PtlErrorStr", v)).as("3.3 PtlErrorStr(%d)", v)
+                    .isEqualTo(names.getOrDefault(v, "PTL_UNKNOWN_ERROR"));
+        }
+        List<String> order = List.of("GET_START", "GET_END", "PUT_START", "PUT_END", "GETPUT_START", "GETPUT_END",
+                "REPLY_START", "REPLY_END", "SEND_START", "SEND_END", "ACK", "UNLINK");
+        for (int v = 0; v < 32; v++) {
+            assertThat(C33.string("PtlEventKindStr", v)).as("3.3 PtlEventKindStr(%d)", v)
+                    .isEqualTo(v < order.size() ? "PTL_EVENT_" + order.get(v) : "PTL_UNKNOWN_EVENT_KIND");
+        }
     }
 
     @Test

@@ -23,7 +23,8 @@ class TwoRankProgramsTest {
     }
 
     @ParameterizedTest(name = "{0} (-DPTL_DIALECT_33) passes on two ranks")
-    @ValueSource(strings = {"put_pingpong33", "eq_handler33", "eq_poll33", "regions33", "acl_jid33", "return_codes33"})
+    @ValueSource(strings = {"put_pingpong33", "eq_handler33", "eq_poll33", "regions33", "acl_jid33", "return_codes33",
+        "getput33"})
     void portals33ProgramPassesEveryCheckOnTwoRanksOverUdp(String name) throws Exception {
         passesOnTwoRanks(name, CBuild.compile33(name));
     }

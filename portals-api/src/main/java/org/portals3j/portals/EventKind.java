@@ -1,8 +1,9 @@
 package org.portals3j.portals;
 
 /**
- * {@code ptl_event_kind_t}: the fourteen kinds of event (L6295, L6312). Ordinals are the C enum's
- * implied values (declaration order; the spec writes no initialisers).
+ * {@code ptl_event_kind_t}: the fourteen kinds of event of Portals 3.2 (L6295, L6312), whose ordinals are
+ * the C enum's implied values (declaration order; the spec writes no initialisers), then the two kinds
+ * Portals 3.3 adds for {@code PtlGetPut}, which only a {@link Portals33} library logs.
  *
  * <p>The constants table's {@code PTL_EVENT_ACK_START/END/FAIL} are not in the enum and are not
  * defined here (A-16); an acknowledgement is the single event {@link #ACK}.
@@ -13,7 +14,11 @@ public enum EventKind {
     REPLY_START, REPLY_END, REPLY_FAIL,
     SEND_START, SEND_END, SEND_FAIL,
     ACK,
-    UNLINK;
+    UNLINK,
+    /** Portals 3.3 only: a {@code PtlGetPut} matched an MD of this process (the target). */
+    GETPUT_START,
+    /** Portals 3.3 only: the target of a {@code PtlGetPut} swapped the bytes and sent the old ones back. */
+    GETPUT_END;
 
     private static final EventKind[] BY_ORDINAL = values();
 
@@ -24,7 +29,13 @@ public enum EventKind {
 
     /** True for the {@code *_START} kinds. */
     public boolean isStart() {
-        return this == GET_START || this == PUT_START || this == REPLY_START || this == SEND_START;
+        return this == GET_START || this == PUT_START || this == REPLY_START || this == SEND_START
+                || this == GETPUT_START;
+    }
+
+    /** True for the kinds only Portals 3.3 has (the {@code PtlGetPut} ones): a 3.2 library never logs them. */
+    public boolean isPortals33Only() {
+        return this == GETPUT_START || this == GETPUT_END;
     }
 
     /** True for the {@code *_FAIL} kinds. */

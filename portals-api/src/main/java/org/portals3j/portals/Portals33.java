@@ -3,6 +3,7 @@ package org.portals3j.portals;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.internal.engine.Dialect;
 import org.portals3j.portals.internal.engine.PortalsEngine;
+import org.portals3j.portals.internal.wire.MessageHeader;
 import org.portals3j.runtime.Job;
 import org.portals3j.transport.Transport;
 
@@ -34,6 +35,11 @@ public final class Portals33 {
     public static final long TIME_FOREVER = PortalsEngine.TIME_FOREVER;
     /** {@code PTL_EQ_HANDLER_NONE}: an event queue without a handler (3.3 &sect;3.11.6). */
     public static final EventHandler EQ_HANDLER_NONE = EventHandler.NONE;
+    /**
+     * {@code max_getput_md}: the longest put MD {@link #getPut} swaps, in bytes (the reference
+     * implementation's limit, {@code PTL_GETPUT_BUFLEN}).
+     */
+    public static final int MAX_GETPUT_MD = MessageHeader.MAX_GETPUT_LENGTH;
 
     private final PortalsEngine engine;
 
@@ -284,6 +290,36 @@ public final class Portals33 {
                           long matchBits, long remoteOffset) {
         engine.getRegion(required(md).value(), localOffset, length, required(target), portal, cookie, matchBits,
                 remoteOffset);
+    }
+
+    /**
+     * {@code PtlGetPut(get_md, put_md, target, pt_index, ac_index, match_bits, remote_offset, hdr_data)}: the
+     * Portals 3.3 reference implementation's atomic swap, declared with the &sect;3.13 data-movement functions
+     * in its {@code p3api/api.h} and implemented in {@code p3api/move.c}, {@code p3lib/move.c}. At the target, the bytes of the MD the request matches are replaced by the bytes of
+     * {@code putMd} and sent back into {@code getMd} at offset 0 ({@code getMd} may be {@code putMd}),
+     * atomically with respect to every other {@code getPut} on the target.
+     *
+     * <ul>
+     *   <li>The target's MD must have {@link MdOption#OP_PUT} and {@link MdOption#OP_GET}; its offset and length
+     *       are chosen as for a put ({@link MdOption#MANAGE_REMOTE}, {@link MdOption#TRUNCATE}, the local
+     *       offset, which then advances): {@code mlength} bytes are swapped, and the same {@code mlength} bytes
+     *       come back (truncated to {@code getMd}'s length).</li>
+     *   <li>Events: {@code putMd} logs SEND_START and SEND_END (always before the REPLY_END), {@code getMd}
+     *       REPLY_START and REPLY_END (offset 0); the target logs GETPUT_START and GETPUT_END (the latter once the
+     *       reply is sent), both with the request's {@code hdrData} (the reference implementation reports 0
+     *       there). A failure ends the operation's END events with {@code ni_fail_type}, as for a get.</li>
+     *   <li>Each MD gives one unit of threshold when called (the same MD gives two, as far as it has them);
+     *       there is no acknowledgement.</li>
+     * </ul>
+     *
+     * @throws PortalsException {@code INV_MD} for an MD handle that is not live, or an MD whose threshold is 0;
+     *         {@code ILL_MD} for MDs of two interfaces or a {@code putMd} longer than {@link #MAX_GETPUT_MD};
+     *         {@code INV_PROC} for a target that is not a process of the job
+     */
+    public void getPut(MdHandle getMd, MdHandle putMd, ProcessId target, int portal, int cookie, long matchBits,
+                       long remoteOffset, long hdrData) {
+        engine.getPut(required(getMd).value(), required(putMd).value(), required(target), portal, cookie, matchBits,
+                remoteOffset, hdrData);
     }
 
     // ---- 3.14 handles ---------------------------------------------------------------------------

@@ -124,7 +124,7 @@
  * it. No 3.3 text is among the project's specs: each 3.3 rule is documented where it is implemented,
  * with its source (the 3.3 reference implementation {@code github.com/jkmcnk/portals3ib}, whose comments
  * cite the 3.3 sections, and the 3.3 text as Lustre's LNet API keeps it), and the conformance kit checks
- * them as P-275 to P-300.
+ * them as P-275 to P-305.
  *
  * <h3>Why a class of its own</h3>
  * <ul>
@@ -155,6 +155,7 @@
  * <tr><td>{@code PtlGetJid(ni, &jid)}</td><td>{@link org.portals3j.portals.Portals33#getJid}</td><td>new</td></tr>
  * <tr><td>{@code PtlPutRegion}, {@code PtlGetRegion}</td><td>{@link org.portals3j.portals.Portals33#putRegion}, {@link org.portals3j.portals.Portals33#getRegion}</td><td>new: a region {@code [local_offset, +length)} of the MD</td></tr>
  * <tr><td>{@code PtlHandleIsEqual(h1, h2)}</td><td>{@link org.portals3j.portals.Portals33#handleIsEqual}</td><td>new; a truth value</td></tr>
+ * <tr><td>{@code PtlGetPut(get_md, put_md, target, pt, ac, bits, offset, hdr)}</td><td>{@link org.portals3j.portals.Portals33#getPut}</td><td>new (the reference implementation's atomic swap, below)</td></tr>
  * </table>
  * The other functions have 3.2's signatures and map to the same-named {@code Portals33} methods.
  *
@@ -174,13 +175,39 @@
  *       this one belong to its job; their job id is {@code PtlGetJid}'s).</li>
  * </ul>
  *
+ * <h3>PtlGetPut</h3>
+ * The reference implementation's atomic swap ({@code p3api/api.h} declares it with the &sect;3.13 functions;
+ * {@code p3lib/move.c lib_PtlGetPut}, {@code parse_getput}, {@code p3lib/msg.c lib_finalize} implement it),
+ * which three of its test programs need (its lock test among them). As implemented here:
+ * <ul>
+ *   <li>The initiator sends the put MD's bytes, at most {@link org.portals3j.portals.Portals33#MAX_GETPUT_MD}
+ *       (64, the reference's {@code max_getput_md}), in a GETPUT message. The target matches it against an
+ *       MD that accepts both puts and gets, at the offset and length a put would get, and, once the bytes
+ *       are in, under its lock, copies the MD's {@code mlength} bytes there out and the request's in; a REPLY
+ *       carries the old bytes to offset 0 of the get MD, truncated to it (as a get's reply, A-34). So the swap
+ *       is atomic with respect to every other {@code PtlGetPut} on the target, not with respect to a put into
+ *       the same bytes or the target's own stores (the reference's neither).</li>
+ *   <li>Events: SEND_START and SEND_END on the put MD, REPLY_START and REPLY_END on the get MD (SEND_END
+ *       first: a reply that overtakes the send's completion logs it, since it proves the bytes arrived);
+ *       GETPUT_START when the target matches, GETPUT_END when its reply has been sent, both with the
+ *       request's {@code hdr_data} (the reference reports 0: the initiator's value is more use). No ACK.</li>
+ *   <li>Threshold: each MD gives one unit when {@code getPut} is called, as a put and a get do here (the
+ *       reference takes the get MD's when the reply arrives and drops a reply to an MD gone inactive); the
+ *       target's MD gives one.</li>
+ *   <li>Codes: {@code PTL_MD_ILLEGAL} for a put MD longer than 64 bytes or MDs of two interfaces,
+ *       {@code PTL_MD_INVALID} for a dead or inactive MD; a target that dies ends the operation as a get's
+ *       (P-300); a 3.2 library drops a GETPUT message as malformed.</li>
+ * </ul>
+ *
  * <h3>Not implemented</h3>
  * {@code PTL_MD_IOVEC} (refused with {@code PTL_ILL_MD}); the reference implementation's extensions
- * {@code PtlGetPut} and its {@code PTL_EVENT_GETPUT_*} kinds, {@code PtlEQWait_timeout},
- * {@code PtlNIEqDump} and {@code PtlMEMDPost}; the 3.3 {@code ptl_ni_limits_t} fields
- * {@code max_md_iovecs}, {@code max_me_list} and {@code max_getput_md}, which the C binding derives from
- * {@link org.portals3j.portals.NiLimits} and {@link org.portals3j.portals.PortalsConfig}. The 3.3
- * {@code ptl_event_kind_t} has twelve kinds in another order than 3.2's fourteen: the C binding maps
- * {@link org.portals3j.portals.EventKind} (a 3.3 library never logs a {@code *_FAIL} kind).
+ * {@code PtlEQWait_timeout} (declared, never defined there: {@code PtlEQPoll} waits with a timeout),
+ * {@code PtlProgress} (for an implementation without a progress thread; this engine progresses on its own
+ * threads), {@code PtlNIEqDump} and {@code PtlMEMDPost} (no program of the reference calls them); the 3.3
+ * {@code ptl_ni_limits_t} fields {@code max_md_iovecs}, {@code max_me_list} and {@code max_getput_md}, which
+ * the C binding derives from {@link org.portals3j.portals.NiLimits}, {@link org.portals3j.portals.PortalsConfig}
+ * and {@link org.portals3j.portals.Portals33#MAX_GETPUT_MD}. The 3.3 {@code ptl_event_kind_t} has twelve kinds
+ * in another order than 3.2's fourteen: the C binding maps {@link org.portals3j.portals.EventKind} (a 3.3
+ * library never logs a {@code *_FAIL} kind, a 3.2 library never a {@code GETPUT_*} one).
  */
 package org.portals3j.portals;

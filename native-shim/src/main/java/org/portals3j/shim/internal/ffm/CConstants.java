@@ -33,14 +33,11 @@ public final class CConstants {
      * 3.3's order ({@code GET_START, GET_END, PUT_START, PUT_END, GETPUT_START, GETPUT_END, REPLY_START,
      * REPLY_END, SEND_START, SEND_END, ACK, UNLINK}). A 3.3 library never logs a {@code *_FAIL} kind (a
      * failure is in the END event's {@code ni_fail_type}); were one to reach the C side it would be the END
-     * of its operation, which is what 3.3 calls it. {@code GETPUT_*} (4, 5) belong to {@code PtlGetPut},
-     * which this implementation does not have.
+     * of its operation, which is what 3.3 calls it. {@code GETPUT_*} (4, 5) are the target's events of a
+     * {@code PtlGetPut}.
      */
     private static final int[] EVENT_KIND_33 = eventKinds33();
 
-    /** {@code PTL_EVENT_GETPUT_START} and {@code PTL_EVENT_GETPUT_END} of the 3.3 enum: never logged. */
-    public static final int EVENT_GETPUT_START_33 = 4;
-    public static final int EVENT_GETPUT_END_33 = 5;
 
     private static final Unlink[] UNLINK = Unlink.values();
     private static final InsertPosition[] POSITION = InsertPosition.values();
@@ -65,6 +62,8 @@ public final class CConstants {
         kinds[EventKind.SEND_FAIL.ordinal()] = 9;
         kinds[EventKind.ACK.ordinal()] = 10;
         kinds[EventKind.UNLINK.ordinal()] = 11;
+        kinds[EventKind.GETPUT_START.ordinal()] = 4;
+        kinds[EventKind.GETPUT_END.ordinal()] = 5;
         return kinds;
     }
 

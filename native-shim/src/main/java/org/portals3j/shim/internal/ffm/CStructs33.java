@@ -15,6 +15,7 @@ import org.portals3j.portals.EqHandle;
 import org.portals3j.portals.Event;
 import org.portals3j.portals.MemoryDescriptor;
 import org.portals3j.portals.NiLimits;
+import org.portals3j.portals.Portals33;
 import org.portals3j.shim.internal.ShimProcess;
 
 /**
@@ -116,10 +117,14 @@ public final class CStructs33 {
     /**
      * The interface's limits, and 3.3's three more from what this implementation has: {@code max_md_iovecs}
      * 0 ({@code PTL_MD_IOVEC} is not implemented), {@code max_me_list} the longest match list the library
-     * allows (its configured limit, never more than {@code max_mes}: A-07), {@code max_getput_md} 0 (no
-     * {@code PtlGetPut}).
+     * allows (its configured limit, never more than {@code max_mes}: A-07), {@code max_getput_md} the longest
+     * put MD of {@code PtlGetPut} ({@link Portals33#MAX_GETPUT_MD}).
+     * {@code address} 0 (a NULL {@code actual}, legal in 3.3) writes nothing.
      */
     static void writeLimits(long address, NiLimits limits) {
+        if (address == 0L) {
+            return;
+        }
         CStructs.putInt(address + LIM_MES, limits.maxMatchEntries());
         CStructs.putInt(address + LIM_MDS, limits.maxMemDescriptors());
         CStructs.putInt(address + LIM_EQS, limits.maxEventQueues());
@@ -128,7 +133,7 @@ public final class CStructs33 {
         CStructs.putInt(address + LIM_IOVECS, 0);
         CStructs.putInt(address + LIM_ME_LIST,
                 Math.min(ShimProcess.CONFIG.maxMatchListLength(), limits.maxMatchEntries()));
-        CStructs.putInt(address + LIM_GETPUT, 0);
+        CStructs.putInt(address + LIM_GETPUT, Portals33.MAX_GETPUT_MD);
     }
 
     /**

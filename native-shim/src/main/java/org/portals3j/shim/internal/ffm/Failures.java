@@ -18,7 +18,8 @@ import org.portals3j.transport.TransportException;
  * once per function (a program calling it in a loop is not flooded).
  */
 final class Failures {
-    private static final Set<String> MISMATCHES_SAID = ConcurrentHashMap.newKeySet();
+    /** What was said once already: a function's dialect mismatch, or a key of {@link #sayOnce}. */
+    private static final Set<String> ALREADY_SAID = ConcurrentHashMap.newKeySet();
 
     private Failures() {
     }
@@ -42,7 +43,7 @@ final class Failures {
             return e.code().value();
         }
         if (failure instanceof DialectMismatch) {
-            if (MISMATCHES_SAID.add(function)) {
+            if (ALREADY_SAID.add(function)) {
                 say(String.valueOf(failure.getMessage()));
             }
             return CConstants.FAIL;
@@ -62,6 +63,13 @@ final class Failures {
             // nothing more can be done: the code still reaches the caller
         }
         return CConstants.FAIL;
+    }
+
+    /** {@link #say} the first time {@code key} is given in this process, and never again. Never throws. */
+    static void sayOnce(String key, String message) {
+        if (ALREADY_SAID.add(key)) {
+            say(message);
+        }
     }
 
     /** One line on stderr, prefixed as the C side's messages are. Never throws. */

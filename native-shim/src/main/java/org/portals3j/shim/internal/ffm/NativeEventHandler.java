@@ -31,6 +31,13 @@ final class NativeEventHandler implements EventHandler {
     /** Each depositing thread's {@code ptl_event_t}, freed with the thread's last reference to it. */
     private static final ThreadLocal<@Nullable MemorySegment> BUFFER = new ThreadLocal<>();
 
+    /**
+     * The thread running a C handler now, else null: one at a time, as the engine's lock is held. Read by the
+     * upcalls the shim answers without the engine (PtlInit, PtlFini, ptl_rt_barrier), so that they too refuse
+     * to run inside a handler.
+     */
+    private static volatile @Nullable Thread running;
+
     private final MemorySegment function;
 
     /** The handler at C address {@code function} (not 0: that is {@code PTL_EQ_HANDLER_NONE}). */
@@ -42,6 +49,8 @@ final class NativeEventHandler implements EventHandler {
     public void handle(Event event) {
         MemorySegment buffer = buffer();
         CStructs33.writeEvent(buffer.address(), event);
+        Thread self = Thread.currentThread();
+        running = self;
         try {
             CALL.invokeExact(function, buffer);
         } catch (Throwable t) {
@@ -49,7 +58,14 @@ final class NativeEventHandler implements EventHandler {
             // uncaught-exception handler and goes on delivering (see EventHandler)
             throw new IllegalStateException("calling the C event handler at 0x" + Long.toHexString(function.address())
                     + " failed", t);
+        } finally {
+            running = null;
         }
+    }
+
+    /** Whether {@code thread} is running a C event handler now. */
+    static boolean isRunningOn(Thread thread) {
+        return running == thread;
     }
 
     private static MemorySegment buffer() {

@@ -68,6 +68,9 @@ final class Portals33Upcalls {
 
     static int init(long maxInterfaces) {
         try {
+            if (NativeEventHandler.isRunningOn(Thread.currentThread())) {
+                return inHandler("PtlInit");
+            }
             if (maxInterfaces == 0L) {
                 return SEGV;
             }
@@ -78,8 +81,15 @@ final class Portals33Upcalls {
         }
     }
 
+    /**
+     * {@code PtlFini}. Called from an event handler it does nothing (and says so once: the C function
+     * returns nothing), as every other function called there returns {@code PTL_FAIL} and does nothing.
+     */
     static int fini() {
         try {
+            if (NativeEventHandler.isRunningOn(Thread.currentThread())) {
+                return inHandler("PtlFini");
+            }
             ShimProcess.fini33();
             return OK;
         } catch (Throwable t) {
@@ -87,14 +97,18 @@ final class Portals33Upcalls {
         }
     }
 
-    /** {@code desired} may be NULL; of a 3.3 {@code ptl_ni_limits_t} the five 3.2 limits are honoured. */
+    /**
+     * {@code desired} may be NULL; of a 3.3 {@code ptl_ni_limits_t} the five 3.2 limits are honoured.
+     * {@code actual} may be NULL too: the limits are then not returned (the reference implementation copies
+     * them only if given, and the 3.3 programs that pass NULL rely on it).
+     */
     static int niInit(int iface, int pid, long desired, long actual, long handle) {
         try {
             Portals33 p = ShimProcess.live33();
             if (p == null) {
                 return notLive("PtlNIInit");
             }
-            if (actual == 0L || handle == 0L) {
+            if (handle == 0L) {
                 return SEGV;
             }
             @Nullable NiLimits wanted = desired == 0L ? null : CStructs33.readLimits(desired);
@@ -554,6 +568,28 @@ final class Portals33Upcalls {
         } catch (Throwable t) {
             return Failures.code("PtlGet", t);
         }
+    }
+
+    static int getPut(long getMd, long putMd, int nid, int pid, int portal, int cookie, long matchBits,
+                      long remoteOffset, long hdrData) {
+        try {
+            Portals33 p = ShimProcess.live33();
+            if (p == null) {
+                return notLive("PtlGetPut");
+            }
+            p.getPut(new MdHandle(getMd), new MdHandle(putMd), new ProcessId(nid, pid), portal, cookie, matchBits,
+                    remoteOffset, hdrData);
+            return OK;
+        } catch (Throwable t) {
+            return Failures.code("PtlGetPut", t);
+        }
+    }
+
+    /** A call made from a C event handler that the engine does not see: refused, once said on stderr. */
+    private static int inHandler(String function) {
+        Failures.sayOnce(function + "-in-handler", function + " was called from an event handler, which must not"
+                + " call Portals functions (Portals 3.3 section 3.11.6): it returns PTL_FAIL there and does nothing");
+        return FAIL;
     }
 
     static int getRegion(long md, long localOffset, long length, int nid, int pid, int portal, int cookie,

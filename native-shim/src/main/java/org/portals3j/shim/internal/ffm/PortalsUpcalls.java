@@ -81,7 +81,12 @@ final class PortalsUpcalls {
             if (p == null) {
                 return Failures.notLive("PtlNIInit", CDialect.PORTALS_3_2);
             }
-            if (actual == 0L || handle == 0L) {
+            if (actual == 0L) {
+                Failures.sayOnce("PtlNIInit-actual", "PtlNIInit: actual is NULL, which Portals 3.2 answers with"
+                        + " PTL_SEGV (L2952); a Portals 3.3 program may pass NULL: compile it with -DPTL_DIALECT_33");
+                return SEGV;
+            }
+            if (handle == 0L) {
                 return SEGV;
             }
             @Nullable NiLimits wanted = desired == 0L ? null : CStructs.readLimits(desired);

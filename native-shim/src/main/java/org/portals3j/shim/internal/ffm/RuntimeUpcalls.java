@@ -50,8 +50,14 @@ final class RuntimeUpcalls {
         }
     }
 
+    /** Not from an event handler: it would hold the engine's lock while it waits for the other ranks. */
     static int barrier() {
         try {
+            if (NativeEventHandler.isRunningOn(Thread.currentThread())) {
+                Failures.say("ptl_rt_barrier was called from an event handler, which must not block: it returns -1"
+                        + " there");
+                return ERROR;
+            }
             ShimProcess.job().barrier();
             return 0;
         } catch (Throwable t) {

@@ -28,7 +28,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  */
 public final class ShimTable {
     /** {@code PTL_SHIM_ABI_VERSION}: a library of another version is refused with a message. */
-    public static final int ABI_VERSION = 2;
+    public static final int ABI_VERSION = 3;
 
     private static final FunctionDescriptor NO_ARGS = FunctionDescriptor.of(JAVA_INT);
 
@@ -98,6 +98,8 @@ public final class ShimTable {
             portals33("get_33", "get", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG),
             portals33("get_region_33", "getRegion", JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT,
                     JAVA_INT, JAVA_LONG, JAVA_LONG),
+            portals33("get_put_33", "getPut", JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG,
+                    JAVA_LONG, JAVA_LONG),
             runtime("rt_rank", "rank"),
             runtime("rt_size", "size"),
             runtime("rt_process_id", "processId", JAVA_INT, JAVA_LONG),

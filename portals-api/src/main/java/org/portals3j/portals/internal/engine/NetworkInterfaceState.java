@@ -344,7 +344,7 @@ final class NetworkInterfaceState {
 
     private static boolean isEnd(EventKind kind) {
         return kind == EventKind.PUT_END || kind == EventKind.GET_END || kind == EventKind.REPLY_END
-                || kind == EventKind.SEND_END;
+                || kind == EventKind.SEND_END || kind == EventKind.GETPUT_END;
     }
 
     /** The END kind of a FAIL kind (3.3 reports failures in END events). */
@@ -439,11 +439,15 @@ final class NetworkInterfaceState {
      * match (L2042), and {@code acceptOffset}/{@code acceptLength} of the cursor say where.
      */
     private @Nullable MemoryDescriptorState match(boolean put, MessageHeader rx) {
+        return match(put ? MdOption.OP_PUT.bit() : MdOption.OP_GET.bit(), rx);
+    }
+
+    /** {@link #match(boolean, MessageHeader)} for an MD that has every option of {@code required}. */
+    private @Nullable MemoryDescriptorState match(int required, MessageHeader rx) {
         int nid = rx.initiatorNid();
         int initPid = rx.initiatorPid();
         long bits = rx.matchBits();
         long rlength = rx.length();
-        MdOption op = put ? MdOption.OP_PUT : MdOption.OP_GET;
         MatchList.Cursor c = cursor;
         c.start(portals[rx.portal()], bits);
         for (MatchEntryState me = c.next(); me != null; me = c.next()) {
@@ -451,7 +455,7 @@ final class NetworkInterfaceState {
                 continue;
             }
             MemoryDescriptorState md = me.md;
-            if (md == null || !md.has(op) || md.inactive()) {
+            if (md == null || (md.options & required) != required || md.inactive()) {
                 continue; // no MD, op not enabled (L15113), threshold 0 or past max_offset (L5116, L5138)
             }
             long off = md.has(MdOption.MANAGE_REMOTE) ? rx.offset() : md.localOffset;
@@ -553,6 +557,40 @@ final class NetworkInterfaceState {
         op.link = post(md, EventKind.GET_START, SELF_LINK, op.peerNid, op.peerPid, op.uid, op.portal,
                 op.matchBits, op.rlength, op.mlength, op.offset, 0L, NiFailType.OK);
         registers[StatusRegister.BYTES_SENT.index()] += cursorState.acceptLength;
+        return md;
+    }
+
+    /**
+     * Phase one of a Portals 3.3 {@code PtlGetPut} at its target: admit, match an MD that allows both puts and
+     * gets (the reference implementation's {@code lib_find_md}, {@code PTL_MSG_GETPUT}), chosen and advanced as
+     * for a put, post GETPUT_START (with the request's {@code hdr_data}). The swap happens once the bytes are
+     * in ({@code PortalsEngine}); GETPUT_END follows when the reply has been sent, as GET_END does.
+     *
+     * @return the MD, or null if the request was dropped (counted)
+     */
+    @Nullable MemoryDescriptorState receiveGetPut(MessageHeader rx, PendingOp op, int source) {
+        if (!admit(rx)) {
+            return null;
+        }
+        MemoryDescriptorState md = match(MdOption.OP_PUT.bit() | MdOption.OP_GET.bit(), rx);
+        if (md == null) {
+            drop(StatusRegister.DROP_NO_MATCH);
+            return null;
+        }
+        op.ni = this;
+        op.md = md;
+        op.peerRank = source;
+        op.peerNid = rx.initiatorNid();
+        op.peerPid = rx.initiatorPid();
+        op.uid = rx.user();
+        op.portal = rx.portal();
+        op.matchBits = rx.matchBits();
+        op.rlength = rx.length();
+        op.mlength = cursorState.acceptLength;
+        op.offset = cursorState.acceptOffset;
+        op.hdrData = rx.hdrData();
+        op.link = post(md, EventKind.GETPUT_START, SELF_LINK, op.peerNid, op.peerPid, op.uid, op.portal,
+                op.matchBits, op.rlength, op.mlength, op.offset, op.hdrData, NiFailType.OK);
         return md;
     }
 

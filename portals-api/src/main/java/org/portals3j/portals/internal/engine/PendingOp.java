@@ -1,14 +1,18 @@
 package org.portals3j.portals.internal.engine;
 
+import java.lang.foreign.MemorySegment;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.portals.internal.wire.MessageHeader;
 
 /**
  * An operation in flight that the engine must finish later: a put being sent (SEND_END), a get waiting
- * for its reply (REPLY_*), or a reply being sent for a get this process answered (GET_END). Pooled; its
- * {@link #token} goes to the transport as the send token and on the wire as the exchange id.
+ * for its reply (REPLY_*), a reply being sent for a get this process answered (GET_END), a Portals 3.3
+ * {@code PtlGetPut} being sent and waiting for its reply (SEND_END, REPLY_*), or the reply to one this
+ * process swapped (GETPUT_END). Pooled; its {@link #token} goes to the transport as the send token and on
+ * the wire as the exchange id.
  */
 final class PendingOp {
-    enum Kind { PUT_SEND, GET_REQUEST, GET_REPLY }
+    enum Kind { PUT_SEND, GET_REQUEST, GET_REPLY, GETPUT_REQUEST, GETPUT_REPLY }
 
     final int index;
     int generation;
@@ -43,6 +47,21 @@ final class PendingOp {
     int ackUid;
     long ackRlength;
     long ackMlength;
+    /** For GETPUT_REPLY: the initiator's get MD handle and exchange id, which the reply echoes. */
+    long peerMdHandle;
+    long peerExchange;
+    /** For GETPUT_REQUEST: the MD the reply lands in ({@link #md} is the put MD, whose bytes are sent). */
+    @Nullable MemoryDescriptorState replyMd;
+    /** For GETPUT_REQUEST: SEND_END was logged (by the send's completion, or by the reply that proves it). */
+    boolean sendEnded;
+    /** For GETPUT_REQUEST: REPLY_END was logged. The op is freed when both have been. */
+    boolean replyEnded;
+    /**
+     * For GETPUT_REPLY: the bytes the initiator sent, then the bytes they replaced (the reply's payload, read
+     * by the transport until the send completes). Made with the op's first swap and kept with it.
+     */
+    @Nullable MemorySegment swapIn;
+    @Nullable MemorySegment swapOut;
     @Nullable PendingOp nextFree;
 
     PendingOp(int index) {
@@ -52,9 +71,23 @@ final class PendingOp {
     void clear() {
         ni = null;
         md = null;
+        replyMd = null;
         started = false;
         ackWaiting = false;
+        sendEnded = false;
+        replyEnded = false;
         link = 0;
         hdrData = 0;
+    }
+
+    /** This op's two swap buffers (GETPUT_REPLY), each of {@link MessageHeader#MAX_GETPUT_LENGTH} bytes. */
+    MemorySegment swapIn() {
+        MemorySegment in = swapIn;
+        if (in == null) {
+            in = MemorySegment.ofArray(new byte[MessageHeader.MAX_GETPUT_LENGTH]);
+            swapIn = in;
+            swapOut = MemorySegment.ofArray(new byte[MessageHeader.MAX_GETPUT_LENGTH]);
+        }
+        return in;
     }
 }

@@ -1189,6 +1189,74 @@ public final class PortalsEngine implements MessageHandler {
         }
     }
 
+    /**
+     * Portals 3.3 {@code PtlGetPut} (the reference implementation's atomic swap, {@code p3api/move.c},
+     * {@code p3lib/move.c lib_PtlGetPut}): sends the whole put MD (at most
+     * {@link MessageHeader#MAX_GETPUT_LENGTH} bytes) to the target, which swaps it with the bytes of the MD it
+     * matches and replies with those; the reply lands at offset 0 of the get MD, truncated to it, as a get's
+     * does. The put MD logs SEND_START and SEND_END, the get MD REPLY_START and REPLY_END; SEND_END always
+     * comes first, the reply proving the bytes arrived. Each MD gives one unit of threshold now (the same MD
+     * gives two, as far as it has them) and stays pending until its events are logged. No acknowledgement.
+     *
+     * @throws PortalsException {@code INV_MD} for a handle that is not a live MD or an MD whose threshold is
+     *         0; {@code ILL_MD} for MDs of two interfaces or a put MD longer than the limit (the reference
+     *         implementation's {@code PTL_MD_ILLEGAL}); {@code INV_PROC} for a target outside the job
+     */
+    public void getPut(long getMdHandle, long putMdHandle, ProcessId target, int portal, int cookie, long matchBits,
+                       long remoteOffset, long hdrData) {
+        refuseInHandlerThread();
+        requireInit();
+        NetworkInterfaceState ni = niOf(getMdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
+        NetworkInterfaceState putNi = niOf(putMdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
+        int rank = requireConcreteTarget(target);
+        SendChannel channel = channels[rank];
+        channel.lock.lock();
+        try {
+            MemorySegment payload;
+            long length;
+            long token;
+            acquire();
+            try {
+                requireInit();
+                MemoryDescriptorState getMd = activeMd(ni, getMdHandle);
+                MemoryDescriptorState putMd = activeMd(putNi, putMdHandle);
+                if (putNi != ni) {
+                    throw new PortalsException(ReturnCode.ILL_MD, "the get MD belongs to interface " + ni.index
+                            + ", the put MD to interface " + putNi.index + ": PtlGetPut's MDs share one interface");
+                }
+                if (putMd.length > MessageHeader.MAX_GETPUT_LENGTH) {
+                    throw new PortalsException(ReturnCode.ILL_MD, "the put MD has " + putMd.length + " bytes; PtlGetPut"
+                            + " swaps at most max_getput_md = " + MessageHeader.MAX_GETPUT_LENGTH);
+                }
+                length = putMd.length;
+                PendingOp op = begin(ni, putMd, PendingOp.Kind.GETPUT_REQUEST, rank, target, portal, matchBits,
+                        remoteOffset, length);
+                if (getMd.threshold > 0) {
+                    getMd.threshold--;
+                }
+                getMd.pending++;
+                op.replyMd = getMd;
+                op.hdrData = hdrData;
+                op.localOffset = 0L;
+                op.localLength = Long.MAX_VALUE;
+                op.link = ni.post(putMd, EventKind.SEND_START, NetworkInterfaceState.SELF_LINK, self.nid(), ni.pid,
+                        ni.uid, portal, matchBits, length, length, remoteOffset, hdrData, NiFailType.OK);
+                ni.putBytes.value += length;
+                channel.header.begin(MessageType.GETPUT, ni.index).initiator(self.nid(), ni.pid).user(ni.uid)
+                        .target(target.nid(), target.pid()).portal(portal).cookie(cookie).matchBits(matchBits)
+                        .offset(remoteOffset).mdHandle(getMd.handle).length(length).hdrData(hdrData)
+                        .exchange(op.token);
+                payload = putMd.start;
+                token = op.token;
+            } finally {
+                release();
+            }
+            send(rank, channel.buffer, payload, 0L, length, token);
+        } finally {
+            channel.lock.unlock();
+        }
+    }
+
     /** A PtlPutRegion/PtlGetRegion region inside the MD (3.3 &sect;3.13.3, &sect;3.13.5), else PTL_ILL_MD. */
     private static void requireRegion(MemoryDescriptorState md, long localOffset, long length) {
         if (localOffset < 0 || length < 0 || localOffset > md.length || length > md.length - localOffset) {
@@ -1356,6 +1424,7 @@ public final class PortalsEngine implements MessageHandler {
                 }
                 case ACK -> receiveAck(ni, h, source);
                 case REPLY -> receiveReply(ni, h, source, deposit);
+                case GETPUT -> receiveGetPut(ni, h, source, deposit);
             }
         } finally {
             if (deposit.attachment() != null && payloadLength <= DEFERRED_WAKE_LIMIT) {
@@ -1396,6 +1465,10 @@ public final class PortalsEngine implements MessageHandler {
      */
     private void receiveReply(NetworkInterfaceState ni, MessageHeader h, int source, Deposit deposit) {
         PendingOp op = ops.lookup(h.exchange());
+        if (op != null && op.kind == PendingOp.Kind.GETPUT_REQUEST) {
+            receiveSwapReply(ni, h, source, deposit, op);
+            return;
+        }
         MemoryDescriptorState md = op == null ? null : op.md;
         if (op == null || md == null || op.kind != PendingOp.Kind.GET_REQUEST || op.ni != ni || op.started
                 || op.peerRank != source || md.handle != h.mdHandle()) {
@@ -1417,6 +1490,58 @@ public final class PortalsEngine implements MessageHandler {
         deposit.attach(op);
     }
 
+    /**
+     * A {@code PtlGetPut} request (Portals 3.3 only: a 3.2 library does not know it and counts it malformed):
+     * matched as {@link NetworkInterfaceState#receiveGetPut} says; its bytes go to the op's own buffer, and are
+     * swapped into the MD once they are all in ({@link #completeSwap}).
+     */
+    private void receiveGetPut(NetworkInterfaceState ni, MessageHeader h, int source, Deposit deposit) {
+        if (dialect != Dialect.PORTALS_3_3) {
+            ni.drop(StatusRegister.DROP_MALFORMED);
+            return;
+        }
+        PendingOp op = ops.allocate(PendingOp.Kind.GETPUT_REPLY);
+        MemoryDescriptorState md = ni.receiveGetPut(h, op, source);
+        if (md == null) {
+            ops.release(op);
+            return;
+        }
+        op.localOffset = h.offset(); // the reply echoes the request's offset, as a get's does
+        op.localLength = h.length();
+        op.peerMdHandle = h.mdHandle();
+        op.peerExchange = h.exchange();
+        deposit.accept(op.swapIn(), 0L, h.length());
+        deposit.attach(op);
+    }
+
+    /**
+     * The reply to this process's {@code PtlGetPut}: as a get's reply ({@link #receiveReply}), into the get MD
+     * at offset 0; SEND_END is logged first if the send's completion has not come yet (the reply proves the
+     * bytes arrived and were used), so SEND_END always comes before REPLY_END.
+     */
+    private void receiveSwapReply(NetworkInterfaceState ni, MessageHeader h, int source, Deposit deposit, PendingOp op) {
+        MemoryDescriptorState md = op.replyMd;
+        if (md == null || op.ni != ni || op.started || op.peerRank != source || md.handle != h.mdHandle()) {
+            ni.drop(StatusRegister.DROP_STALE_MD);
+            return;
+        }
+        if (!op.sendEnded) {
+            endSwapSend(op, true);
+        }
+        long mlength = Math.min(h.manipulatedLength(), md.length);
+        op.started = true;
+        op.peerNid = h.initiatorNid();
+        op.peerPid = h.initiatorPid();
+        op.uid = h.user();
+        op.rlength = h.length();
+        op.mlength = mlength;
+        op.offset = 0L;
+        op.link = ni.post(md, EventKind.REPLY_START, NetworkInterfaceState.SELF_LINK, op.peerNid, op.peerPid, op.uid,
+                op.portal, op.matchBits, op.rlength, mlength, 0L, 0L, NiFailType.OK);
+        deposit.accept(md.start, 0L, mlength);
+        deposit.attach(op);
+    }
+
     @Override
     public void onDeposited(int source, Deposit deposit) {
         Object attachment = deposit.attachment();
@@ -1432,13 +1557,166 @@ public final class PortalsEngine implements MessageHandler {
                 send(source, responseBuffer, MemorySegment.NULL, 0L, 0L, Transport.NO_NOTIFY);
             }
         } else if (attachment instanceof PendingOp op) {
+            boolean reply = false;
+            long replyLength = 0L;
+            MemorySegment replyPayload = MemorySegment.NULL;
+            long replyToken = Transport.NO_NOTIFY;
             acquire();
             try {
-                completeReply(op, deposit);
+                switch (op.kind) {
+                    case GETPUT_REQUEST -> completeSwapReply(op, deposit);
+                    case GETPUT_REPLY -> {
+                        reply = completeSwap(op, deposit);
+                        replyLength = op.mlength;
+                        replyPayload = reply ? requireSwapOut(op) : MemorySegment.NULL;
+                        replyToken = op.token;
+                    }
+                    default -> completeReply(op, deposit);
+                }
             } finally {
                 release();
             }
+            if (reply) {
+                send(source, responseBuffer, replyPayload, 0L, replyLength, replyToken);
+            }
         }
+    }
+
+    private static MemorySegment requireSwapOut(PendingOp op) {
+        MemorySegment out = op.swapOut;
+        if (out == null) {
+            throw new IllegalStateException("a GETPUT reply without its swap buffer"); // swapIn() made both
+        }
+        return out;
+    }
+
+    /**
+     * The swap of a {@code PtlGetPut} at its target, once its bytes are in: under the engine lock, so atomic with
+     * respect to every other {@code PtlGetPut} on this process (the reference implementation swaps in
+     * {@code lib_finalize}; neither is atomic with respect to a put into the same bytes or the program's own
+     * stores). The MD's {@code mlength} bytes at the matched offset go to the reply, the request's first
+     * {@code mlength} bytes take their place, and the reply is prepared in {@link #response}.
+     *
+     * @return whether to send the reply: not when the interface went away, or the transfer failed (GETPUT_END
+     *         then reports it; the initiator learns of the failure from its transport, as for a get)
+     */
+    private boolean completeSwap(PendingOp op, Deposit deposit) {
+        NetworkInterfaceState ni = op.ni;
+        MemoryDescriptorState md = op.md;
+        MemorySegment in = op.swapIn;
+        MemorySegment out = op.swapOut;
+        if (!op.inUse || ni == null || md == null || in == null || out == null || !ni.live) {
+            return false;
+        }
+        ni.registers[StatusRegister.BYTES_RECEIVED.index()] += deposit.deposited();
+        long n = op.mlength;
+        boolean readable = !deposit.failed() && md.start.scope().isAlive();
+        if (!readable) {
+            ni.post(md, EventKind.GETPUT_END, op.link, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits,
+                    op.rlength, 0L, op.offset, op.hdrData, deposit.failed() ? failReason(op) : NiFailType.MEMORY_FAULT);
+            ni.releasePending(md);
+            ops.release(op);
+            return false;
+        }
+        if (n > 0) {
+            MemorySegment.copy(md.start, op.offset, out, 0L, n);
+            MemorySegment.copy(in, 0L, md.start, op.offset, n);
+        }
+        ni.registers[StatusRegister.BYTES_SENT.index()] += n;
+        response.begin(MessageType.REPLY, ni.index).initiator(self.nid(), ni.pid).user(ni.uid)
+                .target(op.peerNid, op.peerPid).portal(op.portal).matchBits(op.matchBits).offset(op.localOffset)
+                .mdHandle(op.peerMdHandle).length(op.localLength).manipulatedLength(n).exchange(op.peerExchange);
+        return true;
+    }
+
+    /** REPLY_END of a {@code PtlGetPut} once the old bytes are in the get MD; the op ends with its send. */
+    private void completeSwapReply(PendingOp op, Deposit deposit) {
+        NetworkInterfaceState ni = op.ni;
+        MemoryDescriptorState md = op.replyMd;
+        if (!op.inUse || ni == null || md == null || !ni.live) {
+            return;
+        }
+        boolean failed = deposit.failed();
+        long mlength = failed ? deposit.deposited() : op.mlength;
+        ni.registers[StatusRegister.BYTES_RECEIVED.index()] += deposit.deposited();
+        long end = ni.post(md, EventKind.REPLY_END, op.link, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits,
+                op.rlength, mlength, 0L, 0L, failed ? NiFailType.MEMORY_FAULT : NiFailType.OK);
+        op.replyEnded = true;
+        ni.releasePending(md);
+        if (!failed) {
+            ni.autoUnlinkIfInactive(md, end, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits, op.rlength,
+                    mlength, 0L);
+        }
+        if (op.sendEnded) {
+            ops.release(op);
+        }
+    }
+
+    /**
+     * SEND_END (with {@code ni_fail_type} if not {@code delivered}) of a {@code PtlGetPut}'s put MD, at most once:
+     * from the send's completion or from the reply, whichever comes first.
+     */
+    private void endSwapSend(PendingOp op, boolean delivered) {
+        NetworkInterfaceState ni = op.ni;
+        MemoryDescriptorState md = op.md;
+        op.sendEnded = true;
+        if (ni == null || md == null) {
+            return;
+        }
+        long end = ni.post(md, EventKind.SEND_END, op.link, self.nid(), ni.pid, ni.uid, op.portal, op.matchBits,
+                op.rlength, op.mlength, op.offset, op.hdrData, delivered ? NiFailType.OK : failReason(op));
+        ni.releasePending(md);
+        if (delivered) {
+            ni.autoUnlinkIfInactive(md, end, self.nid(), ni.pid, ni.uid, op.portal, op.matchBits, op.rlength,
+                    op.mlength, op.offset);
+        }
+    }
+
+    /** A {@code PtlGetPut}'s send completed: SEND_END unless the reply logged it; a lost send fails the reply too. */
+    private void completeSwapSend(PendingOp op, boolean delivered) {
+        if (!op.sendEnded) {
+            endSwapSend(op, delivered);
+        }
+        if (!delivered && !op.started) {
+            failSwapReply(op, failReason(op));
+        } else if (op.replyEnded) {
+            ops.release(op);
+        }
+    }
+
+    /**
+     * A {@code PtlGetPut} that will never be answered (its target failed): REPLY_START and REPLY_END on the get MD
+     * with {@code ni_fail_type} saying why, as {@link #failGet} does for a get.
+     */
+    private void failSwapReply(PendingOp op, NiFailType why) {
+        NetworkInterfaceState ni = op.ni;
+        MemoryDescriptorState md = op.replyMd;
+        if (ni != null && md != null) {
+            long start = ni.post(md, EventKind.REPLY_START, NetworkInterfaceState.SELF_LINK, op.peerNid, op.peerPid,
+                    op.uid, op.portal, op.matchBits, op.rlength, 0L, 0L, 0L, why);
+            ni.post(md, EventKind.REPLY_END, start, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits,
+                    op.rlength, 0L, 0L, 0L, why);
+            ni.releasePending(md);
+        }
+        ops.release(op);
+    }
+
+    /** GETPUT_END once the reply with the old bytes has been sent (as GET_END, L6325). */
+    private void completeSwapReplySend(PendingOp op, boolean delivered) {
+        NetworkInterfaceState ni = op.ni;
+        MemoryDescriptorState md = op.md;
+        if (ni == null || md == null) {
+            ops.release(op);
+            return;
+        }
+        long end = ni.post(md, EventKind.GETPUT_END, op.link, op.peerNid, op.peerPid, op.uid, op.portal,
+                op.matchBits, op.rlength, op.mlength, op.offset, op.hdrData, delivered ? NiFailType.OK : failReason(op));
+        ni.releasePending(md);
+        if (delivered) {
+            ni.autoUnlinkIfInactive(md, end, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits, op.rlength,
+                    op.mlength, op.offset);
+        }
+        ops.release(op);
     }
 
     /** PUT_END or PUT_FAIL, the ack (if asked for and allowed, L7724), and the automatic unlink (L5468). */
@@ -1506,6 +1784,8 @@ public final class PortalsEngine implements MessageHandler {
                         failGet(op, failReason(op));
                     }
                 }
+                case GETPUT_REQUEST -> completeSwapSend(op, delivered);
+                case GETPUT_REPLY -> completeSwapReplySend(op, delivered);
             }
         } finally {
             release();
@@ -1592,6 +1872,11 @@ public final class PortalsEngine implements MessageHandler {
             ops.forEachInUse(op -> {
                 if (op.kind == PendingOp.Kind.GET_REQUEST && op.peerRank == peer && !op.started) {
                     failGet(op, NiFailType.PEER_DEAD);
+                } else if (op.kind == PendingOp.Kind.GETPUT_REQUEST && op.peerRank == peer && !op.started) {
+                    if (!op.sendEnded) {
+                        endSwapSend(op, false);
+                    }
+                    failSwapReply(op, NiFailType.PEER_DEAD);
                 }
             });
         } finally {

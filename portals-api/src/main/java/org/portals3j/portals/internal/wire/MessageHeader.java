@@ -7,38 +7,47 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * Flyweight over one Portals message header. All four message types share one fixed layout; fields
+ * Flyweight over one Portals message header. All five message types share one fixed layout; fields
  * a type does not carry are zero. Little-endian.
  *
  * <pre>
- * offset size field                 put  ack  get  reply   spec table
+ * offset size field                 put  ack  get  reply getput  spec table
  *  0     1   version (= 1)
- *  1     1   message type            1    2    3    4
+ *  1     1   message type            1    2    3    4     5
  *  2     1   interface (target NI)
  *  3     1   reserved (= 0)
- *  4     4   initiator nid           x    x    x    x     "initiator" (ack/reply: the put/get target)
- *  8     4   initiator pid           x    x    x    x
- * 12     4   user (uid)              x    x    x    x     "user"; ack/reply: the responder's uid
- * 16     4   target nid              x    x    x    x     "target"
- * 20     4   target pid              x    x    x    x
- * 24     4   portal index            x    x    x    x     echoed by ack and reply
- * 28     4   cookie (ACL index)      x         x
- * 32     8   match bits              x    x    x    x
- * 40     8   offset                  x    x    x    x
- * 48     8   memory desc (handle)    x    x    x    x     initiator's MD; 0 = PTL_MD_NONE (no ack)
- * 56     8   (requested) length      x    x    x    x
+ *  4     4   initiator nid           x    x    x    x     x     "initiator" (ack/reply: the put/get target)
+ *  8     4   initiator pid           x    x    x    x     x
+ * 12     4   user (uid)              x    x    x    x     x     "user"; ack/reply: the responder's uid
+ * 16     4   target nid              x    x    x    x     x     "target"
+ * 20     4   target pid              x    x    x    x     x
+ * 24     4   portal index            x    x    x    x     x     echoed by ack and reply
+ * 28     4   cookie (ACL index)      x         x          x
+ * 32     8   match bits              x    x    x    x     x
+ * 40     8   offset                  x    x    x    x     x
+ * 48     8   memory desc (handle)    x    x    x    x     x     initiator's MD; 0 = PTL_MD_NONE (no ack);
+ *                                                               getput: the MD the reply goes to
+ * 56     8   (requested) length      x    x    x    x     x     getput: the payload, at most
+ *                                                               {@link #MAX_GETPUT_LENGTH}
  * 64     8   manipulated length           x         x
- * 72     8   hdr_data                x                    missing from the spec's table (A-31)
- * 80     8   exchange id             x    x    x    x     the initiator's operation token, echoed
+ * 72     8   hdr_data                x                    x     missing from the spec's table (A-31)
+ * 80     8   exchange id             x    x    x    x     x     the initiator's operation token, echoed
  * 88         end
  * </pre>
  *
  * The exchange id is not in the spec's tables: it lets the initiator find the pending get a reply
- * answers without trusting anything else in the reply.
+ * answers without trusting anything else in the reply. GETPUT is not in the 3.2 spec: it is the
+ * request of the Portals 3.3 reference implementation's {@code PtlGetPut} (its {@code PTL_MSG_GETPUT}),
+ * a put whose target answers with a REPLY carrying the bytes the put replaced.
  */
 public final class MessageHeader {
     public static final int VERSION = 1;
     public static final int LENGTH = 88;
+    /**
+     * The most payload a GETPUT carries: the Portals 3.3 reference implementation's {@code max_getput_md}
+     * ({@code PTL_GETPUT_BUFLEN}, 64 bytes), which keeps the swap a copy of a few words under the target's lock.
+     */
+    public static final int MAX_GETPUT_LENGTH = 64;
 
     // Fields are read and written as little-endian views of a byte[]: an array access with one bounds
     // check, where a MemorySegment access also checks the segment's session and its kind.
@@ -292,6 +301,7 @@ public final class MessageHeader {
             case GET -> payloadLength == 0 && mlength == 0;
             case ACK -> payloadLength == 0 && mlength <= length;
             case REPLY -> payloadLength == mlength && mlength <= length;
+            case GETPUT -> payloadLength == length && mlength == 0 && length <= MAX_GETPUT_LENGTH;
         };
         return ok ? type : null;
     }

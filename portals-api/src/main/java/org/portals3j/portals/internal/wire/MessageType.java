@@ -1,11 +1,15 @@
 package org.portals3j.portals.internal.wire;
 
-/** The four message types of chapter 4 (L13063), with their wire codes. */
+/**
+ * The four message types of chapter 4 (L13063), and the Portals 3.3 reference implementation's GETPUT
+ * (the request of {@code PtlGetPut}, answered by a REPLY), with their wire codes.
+ */
 public enum MessageType {
     PUT(1),
     ACK(2),
     GET(3),
-    REPLY(4);
+    REPLY(4),
+    GETPUT(5);
 
     private final int code;
 
@@ -24,6 +28,7 @@ public enum MessageType {
             case 2 -> ACK;
             case 3 -> GET;
             case 4 -> REPLY;
+            case 5 -> GETPUT;
             default -> null;
         };
     }

@@ -81,6 +81,23 @@ class MessageHeaderTest {
     }
 
     @Test
+    void aGetPutCarriesItsBytesUpToTheSwapLimitAndNoManipulatedLength() {
+        MessageHeader h = new MessageHeader();
+        h.begin(MessageType.GETPUT, 0).length(MessageHeader.MAX_GETPUT_LENGTH);
+        assertThat(outcome(h.validate(MessageHeader.LENGTH, MessageHeader.MAX_GETPUT_LENGTH, 4))).isEqualTo("GETPUT");
+        h.begin(MessageType.GETPUT, 0).length(MessageHeader.MAX_GETPUT_LENGTH + 1);
+        assertThat(outcome(h.validate(MessageHeader.LENGTH, MessageHeader.MAX_GETPUT_LENGTH + 1, 4)))
+                .as("more than a swap may carry").isEqualTo("rejected");
+        h.begin(MessageType.GETPUT, 0).length(8);
+        assertThat(outcome(h.validate(MessageHeader.LENGTH, 7, 4))).as("payload differs from length").isEqualTo("rejected");
+        h.begin(MessageType.GETPUT, 0).length(8).manipulatedLength(8);
+        assertThat(outcome(h.validate(MessageHeader.LENGTH, 8, 4))).as("a request carries no manipulated length")
+                .isEqualTo("rejected");
+        assertThat(MessageType.of(5) == MessageType.GETPUT).as("wire code 5").isTrue();
+        assertThat(MessageType.GETPUT.code()).isEqualTo(5);
+    }
+
+    @Test
     void aLoadedHeaderIsACopyThatLaterChangesToTheReceivedBytesDoNotReach() {
         MemorySegment received = MessageHeader.allocate();
         put(received);

@@ -113,6 +113,15 @@
  *   <li>A-50: a bound MD is never unlinked automatically. A-51: see the event table. A-52: distance 0 to oneself, 1 to others.</li>
  *   <li>A-53: a get nobody answers stays pending ({@code PTL_MD_INUSE}) until the target fails or the interface is finalised.</li>
  *   <li>A-55: {@code start == NULL} with {@code length > 0} is {@code PTL_ILL_MD}. A-57: {@code PtlEQAlloc(0)} is {@code PTL_NOSPACE}.</li>
+ *   <li>Event queue memory ({@code PtlEQAlloc}, Portals 3.2 section 3.9.5): a queue holds 1 to 2^24 events
+ *       (a larger {@code count} is {@code PTL_NOSPACE}), but its memory is not allocated for {@code count}
+ *       events at once: it grows with the queue's backlog, in chunks of 256 events allocated when first
+ *       needed and reused once taken, so a queue of 2^24 costs what its deepest backlog needs. The first
+ *       chunk is allocated by {@code PtlEQAlloc} without holding the library's lock (other threads' calls
+ *       and deliveries go on); a JVM without the memory makes {@code PtlEQAlloc} fail with
+ *       {@code PTL_NOSPACE}, taking no queue. A chunk the JVM cannot allocate later loses its event as a
+ *       full queue does ({@code PTL_EQ_DROPPED}, {@code PTL_SR_EVENTS_DROPPED}: "dropped due to limited
+ *       space in the event queue", L6987).</li>
  *   <li>A-59: SEND_END is always logged before the ACK of the same put.</li>
  *   <li>A-61, A-62, A-63: {@code PTL_PT_INDEX_ANY} only in {@code PtlACEntry}; wildcards, negative values and
  *       nids outside the job are {@code PTL_INV_PROC} where a concrete process is needed.</li>

@@ -116,7 +116,7 @@ final class NetworkInterfaceState {
     void teardown() {
         eqs.forEachCreated(q -> {
             if (q.live) {
-                q.cancelWaiters();
+                q.discard();
             }
         });
         // Pollers wake, find their queues gone (PTL_INV_EQ) and leave; the list is emptied for them.

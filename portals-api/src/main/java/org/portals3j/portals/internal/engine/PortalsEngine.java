@@ -95,9 +95,13 @@ public final class PortalsEngine implements MessageHandler {
     private @Nullable EqWaiter recentWaiter;
     private final ThreadLocal<@Nullable PollWaiter> pollers = new ThreadLocal<>();
     private final ThreadLocal<@Nullable IdleStrategy> idlers = new ThreadLocal<>();
+    /** Where the chunks of event queues come from (tests replace it to fail or hold an allocation). */
+    private final EventStorage.ChunkAllocator chunkAllocator;
 
-    private PortalsEngine(Job job, Transport transport, PortalsConfig config, Dialect dialect) {
+    private PortalsEngine(Job job, Transport transport, PortalsConfig config, Dialect dialect,
+                          EventStorage.ChunkAllocator chunkAllocator) {
         this.job = job;
+        this.chunkAllocator = chunkAllocator;
         this.transport = transport;
         this.config = config;
         this.dialect = dialect;
@@ -126,7 +130,13 @@ public final class PortalsEngine implements MessageHandler {
 
     /** Creates the library of {@code dialect} for the rank whose endpoint {@code transport} is, and starts receiving. */
     public static PortalsEngine create(Job job, Transport transport, PortalsConfig config, Dialect dialect) {
-        PortalsEngine engine = new PortalsEngine(job, transport, config, dialect);
+        return create(job, transport, config, dialect, EventStorage.ChunkAllocator.DEFAULT);
+    }
+
+    /** As {@link #create(Job, Transport, PortalsConfig, Dialect)}, with event queue chunks from {@code chunkAllocator}. */
+    static PortalsEngine create(Job job, Transport transport, PortalsConfig config, Dialect dialect,
+                                EventStorage.ChunkAllocator chunkAllocator) {
+        PortalsEngine engine = new PortalsEngine(job, transport, config, dialect, chunkAllocator);
         transport.start(engine);
         return engine;
     }
@@ -727,22 +737,41 @@ public final class PortalsEngine implements MessageHandler {
     /**
      * PtlEQAlloc; in Portals 3.3 with a handler (3.3 &sect;3.11, {@code PtlEQAlloc(ni, count, eq_handler,
      * &handle)}), null for {@code PTL_EQ_HANDLER_NONE}. A queue of a 3.3 library numbers its own events.
+     *
+     * <p>The queue's memory ({@link EventStorage}) is allocated between two holds of the engine lock, so
+     * that neither the other threads' Portals calls nor the transport's deliveries wait for it; the slot
+     * is taken only in the second, when nothing is left to allocate. A JVM without the memory makes it
+     * PTL_NOSPACE with nothing taken.
      */
     public long eqAlloc(long niHandle, long count, @Nullable EventHandler handler) {
+        int capacity;
         acquire();
         try {
             requireInit();
             NetworkInterfaceState ni = ni(niHandle);
-            if (count <= 0 || count > MAX_EQ_COUNT) {
-                throw new PortalsException(ReturnCode.NOSPACE, "an event queue holds 1.." + MAX_EQ_COUNT + " events, not "
-                        + Long.toUnsignedString(count));
+            capacity = eqCapacity(count);
+            if (!ni.eqs.hasRoom()) {
+                throw noEqSlot(ni);
             }
+        } finally {
+            release();
+        }
+        EventStorage storage;
+        try {
+            storage = EventStorage.allocate(capacity, chunkAllocator, handler != null);
+        } catch (OutOfMemoryError e) {
+            throw new PortalsException(ReturnCode.NOSPACE, "the JVM has no memory for an event queue of " + capacity
+                    + " events (" + e.getMessage() + "): a smaller count, or a larger heap (-Xmx)");
+        }
+        acquire();
+        try {
+            requireInit(); // PtlFini or PtlNIFini may have run meanwhile
+            NetworkInterfaceState ni = ni(niHandle);
             EventQueueState q = ni.eqs.allocate();
             if (q == null) {
-                throw new PortalsException(ReturnCode.NOSPACE, "the interface already has max_event_queues = "
-                        + ni.limits.maxEventQueues() + " event queues");
+                throw noEqSlot(ni);
             }
-            q.init((int) count);
+            q.init(storage);
             if (dialect == Dialect.PORTALS_3_3) {
                 q.initDialect33(handler);
             }
@@ -752,6 +781,20 @@ public final class PortalsEngine implements MessageHandler {
         }
     }
 
+    /** The events a queue of {@code count} holds, 1 to {@link #MAX_EQ_COUNT} (0 is PTL_NOSPACE, A-57), or PTL_NOSPACE. */
+    private int eqCapacity(long count) {
+        if (count > 0 && count <= MAX_EQ_COUNT) {
+            return (int) count;
+        }
+        throw new PortalsException(ReturnCode.NOSPACE, "an event queue holds 1.." + MAX_EQ_COUNT + " events, not "
+                + Long.toUnsignedString(count));
+    }
+
+    private static PortalsException noEqSlot(NetworkInterfaceState ni) {
+        return new PortalsException(ReturnCode.NOSPACE, "the interface already has max_event_queues = "
+                + ni.limits.maxEventQueues() + " event queues");
+    }
+
     /** PtlEQFree (L6879): threads waiting on it wake with PTL_INV_EQ; MDs still naming it log nothing. */
     public void eqFree(long eqHandle) {
         acquire();
@@ -759,7 +802,7 @@ public final class PortalsEngine implements MessageHandler {
             requireInit();
             NetworkInterfaceState ni = niOf(eqHandle, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
             EventQueueState q = requireEq(ni, eqHandle);
-            q.cancelWaiters();
+            q.discard();
             ni.eqs.free(q);
             ni.wakePollers(); // a PtlEQPoll on this queue answers PTL_INV_EQ now
         } finally {

@@ -181,6 +181,16 @@
  *       {@code jid}; REPLY events report the local offset the reply was placed at.</li>
  *   <li>Access control: an entry's job id must match the requester's (all processes that can reach
  *       this one belong to its job; their job id is {@code PtlGetJid}'s).</li>
+ *   <li>Event queue sizes: {@code PtlEQAlloc} makes a queue of {@code count} rounded up to a power of
+ *       two, at least 2, and {@code count} 0 returns {@code PTL_OK} with {@code PTL_EQ_NONE}, allocating
+ *       nothing (the handler is not kept). This is what the 3.3 reference implementation does
+ *       ({@code p3api/eq.c PtlEQAlloc}: its rings need a power of two for their sequence numbers to wrap),
+ *       and 3.3 programs size their queues around it: a queue of count 1 for a put's SEND_START and
+ *       SEND_END, a PTL_EQ_NONE from count 0. A 3.2 library keeps A-57 and {@code count} exactly: the
+ *       3.2 text makes {@code count} "the number of events that can be stored in the event queue"
+ *       (section 3.9.5), the kit checks the overflow at exactly {@code count} (P-137), and the 3.2-era
+ *       Sandia code kept in early Lustre, which also rounds up, refuses 0 as well (with its own
+ *       {@code PTL_VAL_FAILED}, which 3.2 does not have).</li>
  * </ul>
  *
  * <h3>Not implemented</h3>

@@ -736,12 +736,16 @@ public final class PortalsEngine implements MessageHandler {
 
     /**
      * PtlEQAlloc; in Portals 3.3 with a handler (3.3 &sect;3.11, {@code PtlEQAlloc(ni, count, eq_handler,
-     * &handle)}), null for {@code PTL_EQ_HANDLER_NONE}. A queue of a 3.3 library numbers its own events.
+     * &handle)}), null for {@code PTL_EQ_HANDLER_NONE}. A queue of a 3.3 library numbers its own events,
+     * and holds {@code count} rounded up to a power of two ({@link #eqCapacity}); a 3.3 {@code count} of 0
+     * gives {@code PTL_EQ_NONE} (0), as in the reference implementation, and no queue.
      *
      * <p>The queue's memory ({@link EventStorage}) is allocated between two holds of the engine lock, so
      * that neither the other threads' Portals calls nor the transport's deliveries wait for it; the slot
      * is taken only in the second, when nothing is left to allocate. A JVM without the memory makes it
      * PTL_NOSPACE with nothing taken.
+     *
+     * @return the queue's handle, or 0 for a 3.3 {@code count} of 0
      */
     public long eqAlloc(long niHandle, long count, @Nullable EventHandler handler) {
         int capacity;
@@ -750,6 +754,9 @@ public final class PortalsEngine implements MessageHandler {
             requireInit();
             NetworkInterfaceState ni = ni(niHandle);
             capacity = eqCapacity(count);
+            if (capacity == 0) {
+                return 0L; // PTL_EQ_NONE
+            }
             if (!ni.eqs.hasRoom()) {
                 throw noEqSlot(ni);
             }
@@ -781,13 +788,25 @@ public final class PortalsEngine implements MessageHandler {
         }
     }
 
-    /** The events a queue of {@code count} holds, 1 to {@link #MAX_EQ_COUNT} (0 is PTL_NOSPACE, A-57), or PTL_NOSPACE. */
+    /**
+     * The events a queue of {@code count} holds, or PTL_NOSPACE. Portals 3.2: {@code count} itself, 1 to
+     * {@link #MAX_EQ_COUNT} (0 is PTL_NOSPACE, A-57). Portals 3.3: as the reference implementation
+     * ({@code p3api/eq.c PtlEQAlloc}), {@code count} rounded up to a power of two, at least 2, up to
+     * {@link #MAX_EQ_COUNT}; and 0 for a count of 0, which allocates no queue.
+     */
     private int eqCapacity(long count) {
-        if (count > 0 && count <= MAX_EQ_COUNT) {
+        if (dialect == Dialect.PORTALS_3_3) {
+            if (count == 0) {
+                return 0;
+            }
+            if (count > 0 && count <= MAX_EQ_COUNT) {
+                return count <= 2 ? 2 : (int) Long.highestOneBit(count - 1) << 1;
+            }
+        } else if (count > 0 && count <= MAX_EQ_COUNT) {
             return (int) count;
         }
         throw new PortalsException(ReturnCode.NOSPACE, "an event queue holds 1.." + MAX_EQ_COUNT + " events, not "
-                + Long.toUnsignedString(count));
+                + Long.toUnsignedString(count) + (count == 0 ? " (A-57)" : ""));
     }
 
     private static PortalsException noEqSlot(NetworkInterfaceState ni) {

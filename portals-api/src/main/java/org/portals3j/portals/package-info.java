@@ -108,7 +108,14 @@
  *   <li>A-34: reply data lands at offset 0 of the local MD, truncated to its length.</li>
  *   <li>A-35, A-36: an ack to a full event queue is dropped and counted; otherwise a full queue loses the newest event.</li>
  *   <li>A-37: {@code PtlMEUnlink} with operations pending succeeds; they complete; no UNLINK event.</li>
- *   <li>A-38: {@code PtlMDUpdate} always returns the old value and keeps the local offset.</li>
+ *   <li>A-38: {@code PtlMDUpdate} always returns the old value, and an update (a new value given and
+ *       taken) restarts the local offset at 0, in both dialects. The spec does not say (digest A-38, which
+ *       recommended keeping it); both reference implementations rebuild the MD with offset 0 (the 3.3
+ *       reference, {@code p3lib/md.c lib_PtlMDUpdate}, and the 3.2-era Sandia code kept in early Lustre,
+ *       {@code lib/lib-md.c do_PtlMDUpdate_internal}, which rebuilds it with {@code lib_md_build}),
+ *       and programs rely on it to reuse an MD: a put ping-pong that re-arms its receive MD with
+ *       {@code PtlMDUpdate} for each message expects every message at offset 0, and with the offset kept
+ *       it hangs once the messages no longer fit after the earlier ones.</li>
  *   <li>A-39: an MD whose event queue was freed logs nothing. A-40: {@code PtlNIFini} invalidates every handle of the interface.</li>
  *   <li>A-50: a bound MD is never unlinked automatically. A-51: see the event table. A-52: distance 0 to oneself, 1 to others.</li>
  *   <li>A-53: a get nobody answers stays pending ({@code PTL_MD_INUSE}) until the target fails or the interface is finalised.</li>

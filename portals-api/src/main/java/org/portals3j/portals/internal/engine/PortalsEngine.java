@@ -691,9 +691,9 @@ public final class PortalsEngine implements MessageHandler {
 
     /**
      * PtlMDUpdate (L5905): atomically, only if {@code testq} is PTL_EQ_NONE or empty (L5914). The old
-     * value is always returned, also on PTL_NOUPDATE; the local offset is kept; the update does not count
-     * against the threshold (L5129, A-38). With {@code newValue} null nothing changes, but the
-     * {@code testq} test still decides the status.
+     * value is always returned, also on PTL_NOUPDATE; an update restarts the local offset at 0, as both
+     * reference implementations rebuild the MD (A-38); it does not count against the threshold (L5129).
+     * With {@code newValue} null nothing changes, but the {@code testq} test still decides the status.
      */
     public MdUpdateResult mdUpdate(long mdHandle, @Nullable MemoryDescriptor newValue, long testq) {
         acquire();
@@ -720,6 +720,7 @@ public final class PortalsEngine implements MessageHandler {
             }
             if (newValue != null) {
                 md.set(newValue, queue);
+                md.localOffset = 0;
             }
             return new MdUpdateResult(ReturnCode.OK, previous);
         } finally {

@@ -132,6 +132,13 @@
  *   <li>A-59: SEND_END is always logged before the ACK of the same put.</li>
  *   <li>A-61, A-62, A-63: {@code PTL_PT_INDEX_ANY} only in {@code PtlACEntry}; wildcards, negative values and
  *       nids outside the job are {@code PTL_INV_PROC} where a concrete process is needed.</li>
+ *   <li>A-63 for match ids: a {@code matchid} of {@code PtlMEAttach}, {@code PtlMEAttachAny},
+ *       {@code PtlMEInsert} or {@code PtlACEntry} whose nid is neither {@code PTL_NID_ANY} nor a node of the job
+ *       is {@code PTL_INV_PROC} ("matchid is not a valid process identifier", sections 3.7.1.1, 3.7.2.1,
+ *       3.7.3.1, 3.10.1.1), the rule {@code PtlPut}, {@code PtlGet} and {@code PtlNIDist} follow for the same
+ *       nid: no process there can ever send a request, so such an entry could never match. The wildcards
+ *       stay legal in either field, and a concrete pid is not checked (which pids another node has is not
+ *       known locally; a request for a pid a node does not have is dropped there, L15027).</li>
  * </ul>
  *
  * <h2>The Portals 3.3 dialect</h2>

@@ -433,7 +433,7 @@ public final class PortalsEngine implements MessageHandler {
                 throw new PortalsException(ReturnCode.INV_PTINDEX, "portal index " + portal + " is outside 0.."
                         + ni.limits.maxPtableIndex() + (portal == -1 ? " (PTL_PT_INDEX_ANY is valid only in PtlACEntry, A-61)" : ""));
             }
-            requirePattern(matchId);
+            requireMatchId(matchId);
             MatchList list = ni.portals[portal];
             MatchEntryState me = newMe(ni, list, portal, matchId, matchBits, ignoreBits, unlink);
             list.insert(me, null, position);
@@ -450,7 +450,7 @@ public final class PortalsEngine implements MessageHandler {
         try {
             requireInit();
             NetworkInterfaceState ni = ni(niHandle);
-            requirePattern(matchId);
+            requireMatchId(matchId);
             for (int portal = 0; portal < ni.portals.length; portal++) {
                 MatchList list = ni.portals[portal];
                 if (list.length == 0) {
@@ -477,7 +477,7 @@ public final class PortalsEngine implements MessageHandler {
             if (cur == null) {
                 throw new PortalsException(ReturnCode.INV_ME, "no live match entry has handle 0x" + Long.toHexString(current));
             }
-            requirePattern(matchId);
+            requireMatchId(matchId);
             MatchList list = ni.portals[cur.portal];
             MatchEntryState me = newMe(ni, list, cur.portal, matchId, matchBits, ignoreBits, unlink);
             list.insert(me, cur, position);
@@ -1113,7 +1113,7 @@ public final class PortalsEngine implements MessageHandler {
                 throw new PortalsException(ReturnCode.AC_INV_INDEX, "access control index " + index + " is outside 0.."
                         + ni.limits.maxAtableIndex());
             }
-            requirePattern(matchId);
+            requireMatchId(matchId);
             if (portal != -1 && (portal < 0 || portal > ni.limits.maxPtableIndex())) {
                 throw new PortalsException(ReturnCode.PT_INV_INDEX, "portal index " + portal
                         + " is neither PTL_PT_INDEX_ANY nor in 0.." + ni.limits.maxPtableIndex());
@@ -1340,9 +1340,19 @@ public final class PortalsEngine implements MessageHandler {
         return nis[iface];
     }
 
-    private static void requirePattern(ProcessId id) {
+    /**
+     * A match id of PtlMEAttach, PtlMEAttachAny, PtlMEInsert or PtlACEntry: each field the wildcard or a
+     * value, and a nid that is PTL_NID_ANY or a node of this job. A nid outside the job is PTL_INV_PROC,
+     * as it is for a target (A-63): no process there can ever send a request, and the same id is refused
+     * where it is a target. The pid is not checked further: which pids another node has is not known here.
+     */
+    private void requireMatchId(ProcessId id) {
         if (!id.isValidPattern()) {
             throw new PortalsException(ReturnCode.INV_PROC, id + " is not a valid process id pattern (fields are >= 0 or the wildcard -1)");
+        }
+        if (id.nid() != ProcessId.NID_ANY && job.peers().rankOfNid(id.nid()) < 0) {
+            throw new PortalsException(ReturnCode.INV_PROC, "no process of job " + job.id() + " has nid " + id.nid()
+                    + ": a match id names a node of the job or PTL_NID_ANY (A-63)");
         }
     }
 

@@ -130,6 +130,19 @@
  *       full queue does ({@code PTL_EQ_DROPPED}, {@code PTL_SR_EVENTS_DROPPED}: "dropped due to limited
  *       space in the event queue", L6987).</li>
  *   <li>A-59: SEND_END is always logged before the ACK of the same put.</li>
+ *   <li>The transport's largest message ({@code Transport.maxPayloadLength()}: 2^40 bytes on udp): a
+ *       {@code PtlPut} whose MD is longer, or a {@code PtlGet} asking for more, fails with {@code PTL_INV_MD}
+ *       (the one MD code of {@code PtlPut} and {@code PtlGet}, sections 3.11.1.1 and 3.11.2.1: the MD is not
+ *       valid for a message of this network), a 3.3 {@code PtlPutRegion}/{@code PtlGetRegion} of such a
+ *       region with {@code PTL_ILL_MD}, as any region the call cannot use; checked before anything is
+ *       taken or logged, so the MD keeps its threshold and has nothing pending. The MD itself is legal
+ *       ({@code PtlMDAttach} and {@code PtlMDBind} accept it): it can still receive puts and answer gets
+ *       of up to that size, and send regions of it. A get that asks a process for more than its transport
+ *       carries (a peer that ignores the limit) is answered with a reply truncated to that limit, reported
+ *       in the GET and REPLY events' {@code mlength}, so that it does not stay pending for ever. A message
+ *       the transport refuses for any other reason fails its operation as an undelivered one would
+ *       ({@code SEND_FAIL}, {@code GET_FAIL}, or {@code REPLY_START} and {@code REPLY_FAIL}), and an ack it
+ *       refuses is lost as one the network lost: no operation is left half done.</li>
  *   <li>A-61, A-62, A-63: {@code PTL_PT_INDEX_ANY} only in {@code PtlACEntry}; wildcards, negative values and
  *       nids outside the job are {@code PTL_INV_PROC} where a concrete process is needed.</li>
  *   <li>A-63 for match ids: a {@code matchid} of {@code PtlMEAttach}, {@code PtlMEAttachAny},

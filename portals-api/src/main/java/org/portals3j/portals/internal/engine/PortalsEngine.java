@@ -48,6 +48,7 @@ import org.portals3j.transport.Transport;
  */
 public final class PortalsEngine implements MessageHandler {
     private static final AtomicInteger LIBRARIES = new AtomicInteger();
+    private static final System.Logger LOG = System.getLogger(PortalsEngine.class.getName());
     /** Largest event queue (events); a larger count gives PTL_NOSPACE. */
     static final long MAX_EQ_COUNT = 1L << 24;
     /** Portals 3.3 {@code PTL_TIME_FOREVER} as a PtlEQPoll timeout: no limit. */
@@ -95,6 +96,8 @@ public final class PortalsEngine implements MessageHandler {
     private @Nullable EqWaiter recentWaiter;
     private final ThreadLocal<@Nullable PollWaiter> pollers = new ThreadLocal<>();
     private final ThreadLocal<@Nullable IdleStrategy> idlers = new ThreadLocal<>();
+    /** The most bytes one message carries ({@link Transport#maxPayloadLength()}). */
+    private final long maxPayload;
     /** Where the chunks of event queues come from (tests replace it to fail or hold an allocation). */
     private final EventStorage.ChunkAllocator chunkAllocator;
 
@@ -107,9 +110,10 @@ public final class PortalsEngine implements MessageHandler {
         this.dialect = dialect;
         this.jid = jobId(job);
         this.self = job.peers().member(transport.rank());
+        this.maxPayload = transport.maxPayloadLength();
         this.nis = new NetworkInterfaceState[config.interfaces()];
         for (int i = 0; i < nis.length; i++) {
-            nis[i] = new NetworkInterfaceState(libraryId, i, dialect, handlers, wakeups);
+            nis[i] = new NetworkInterfaceState(libraryId, i, dialect, handlers, wakeups, maxPayload);
         }
         this.channels = new SendChannel[job.size()];
         this.incomingPuts = new IncomingPut[job.size()];
@@ -1170,6 +1174,7 @@ public final class PortalsEngine implements MessageHandler {
                 }
                 from = region ? localOffset : 0L;
                 length = region ? regionLength : md.length;
+                requireCarried(length, region, "PtlPut");
                 NetworkInterfaceState ni = niGuess;
                 PendingOp op = begin(ni, md, PendingOp.Kind.PUT_SEND, rank, target, portal, matchBits, offset, length);
                 op.hdrData = hdrData;
@@ -1232,6 +1237,7 @@ public final class PortalsEngine implements MessageHandler {
                     requireRegion(md, localOffset, regionLength);
                 }
                 long length = region ? regionLength : md.length;
+                requireCarried(length, region, "PtlGet");
                 NetworkInterfaceState ni = niGuess;
                 PendingOp op = begin(ni, md, PendingOp.Kind.GET_REQUEST, rank, target, portal, matchBits, offset, length);
                 op.localOffset = region ? localOffset : 0L;
@@ -1249,6 +1255,20 @@ public final class PortalsEngine implements MessageHandler {
             send(rank, channel.buffer, MemorySegment.NULL, 0L, 0L, token);
         } finally {
             channel.lock.unlock();
+        }
+    }
+
+    /**
+     * A put's payload, or the data a get asks for, is at most what one message of the transport carries;
+     * else, before anything is taken or logged, PTL_INV_MD for PtlPut/PtlGet (the one MD code they have,
+     * sections 3.11.1.1 and 3.11.2.1) and PTL_ILL_MD for a 3.3 region (as for any region the call cannot use).
+     */
+    private void requireCarried(long length, boolean region, String call) {
+        if (length > maxPayload) {
+            throw new PortalsException(region ? ReturnCode.ILL_MD : ReturnCode.INV_MD, call + " of "
+                    + Long.toUnsignedString(length) + " bytes: the " + transport.provider() + " transport carries at most "
+                    + maxPayload + " bytes in one message (use a smaller memory descriptor"
+                    + (region ? " region" : "") + ")");
         }
     }
 
@@ -1303,11 +1323,21 @@ public final class PortalsEngine implements MessageHandler {
         return op;
     }
 
-    /** Hands a message to the transport; a closed transport fails the operation instead of losing it. */
+    /**
+     * Hands a message to the transport. A transport that refuses it (closed, or any other exception)
+     * fails the operation as an undelivered send would, so that it still completes (SEND_FAIL, GET_FAIL,
+     * or REPLY_START and REPLY_FAIL) and nothing is left pending; an ack or a reply that cannot be sent
+     * is lost as one the network lost. Only a closed endpoint is expected: anything else is logged.
+     */
     private void send(int rank, MemorySegment header, MemorySegment payload, long offset, long length, long token) {
         try {
             transport.send(rank, header, MessageHeader.LENGTH, payload, offset, length, token);
-        } catch (IllegalStateException closed) {
+        } catch (RuntimeException refused) {
+            if (!(refused instanceof IllegalStateException)) {
+                LOG.log(System.Logger.Level.ERROR, "rank " + transport.rank() + ": the " + transport.provider()
+                        + " transport refused a message of " + length + " bytes to rank " + rank
+                        + "; the operation fails", refused);
+            }
             if (token != Transport.NO_NOTIFY) {
                 onSendComplete(token, false);
             }

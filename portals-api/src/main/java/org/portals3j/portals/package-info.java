@@ -129,7 +129,13 @@
  *       {@code PTL_NOSPACE}, taking no queue. A chunk the JVM cannot allocate later loses its event as a
  *       full queue does ({@code PTL_EQ_DROPPED}, {@code PTL_SR_EVENTS_DROPPED}: "dropped due to limited
  *       space in the event queue", L6987).</li>
- *   <li>A-59: SEND_END is always logged before the ACK of the same put.</li>
+ *   <li>A-59: SEND_END is always logged before the ACK of the same put. An ack that arrives before the
+ *       transport has reported the send complete proves the target has the whole message: SEND_END and
+ *       ACK are logged then, not when the transport's report comes.</li>
+ *   <li>An ack leaves before its PUT_END can be seen: the target hands the ack to the transport, then logs
+ *       PUT_END (waking a PtlEQWait, or visible to PtlEQGet and a 3.3 handler). With FIFO delivery per pair
+ *       (A-20) and the rule above, a message the target sends once it has seen PUT_END (an answer) is
+ *       logged at the initiator after that put's ACK (kit P-304).</li>
  *   <li>The transport's largest message ({@code Transport.maxPayloadLength()}: 2^40 bytes on udp): a
  *       {@code PtlPut} whose MD is longer, or a {@code PtlGet} asking for more, fails with {@code PTL_INV_MD}
  *       (the one MD code of {@code PtlPut} and {@code PtlGet}, sections 3.11.1.1 and 3.11.2.1: the MD is not

@@ -1472,7 +1472,13 @@ public final class PortalsEngine implements MessageHandler {
         }
     }
 
-    /** An ack (L15039); one that overtook its put's send completion waits for SEND_END. */
+    /**
+     * An ack (L15039). One that overtook its put's send completion (the transport reports it later)
+     * completes the send now: the ack says the target has the whole message, so the buffer may be reused,
+     * and SEND_END is logged, then the ACK (A-59). Keeping the ACK until the transport's report would let a
+     * message the target sent after it (an answer to the put) be logged first. The op stays in flight,
+     * with no MD, until the transport's report, which then only frees it.
+     */
     private void receiveAck(NetworkInterfaceState ni, MessageHeader h, int source) {
         PendingOp op = ops.lookup(h.exchange());
         if (op != null && op.kind == PendingOp.Kind.PUT_SEND && op.ni == ni && op.peerRank == source
@@ -1483,6 +1489,8 @@ public final class PortalsEngine implements MessageHandler {
             op.ackUid = h.user();
             op.ackRlength = h.length();
             op.ackMlength = h.manipulatedLength();
+            finishSend(op, true);
+            op.md = null; // completeSend, when the transport reports, only frees the op
             return;
         }
         ni.acceptAck(h.mdHandle(), h.initiatorNid(), h.initiatorPid(), h.user(), h.portal(), h.matchBits(), h.offset(),
@@ -1520,19 +1528,40 @@ public final class PortalsEngine implements MessageHandler {
         deposit.attach(op);
     }
 
+    /**
+     * The end of a put or reply whose data is in place. A put that asks for an ack is completed in two
+     * holds of the lock, the ack handed to the transport between them: PUT_END becomes visible (to a
+     * waiter, a poller, a handler) only after the ack has left, so an answer the target sends on PUT_END
+     * travels behind the ack on the same ordered channel and never reaches the initiator first. The lock
+     * is not held while sending ({@link Transport}: a transport may deliver inline, and an ack to this
+     * process comes back into this engine).
+     */
     @Override
     public void onDeposited(int source, Deposit deposit) {
         Object attachment = deposit.attachment();
         if (attachment instanceof IncomingPut p) {
-            boolean ack;
+            boolean ack = false;
             acquire();
             try {
-                ack = completePut(p, deposit);
+                ack = prepareAck(p, deposit);
+                if (!ack) {
+                    completePut(p, deposit);
+                }
             } finally {
-                release();
+                if (ack) {
+                    lock.unlock(); // nothing new to see yet: the wakes queued so far wait for the PUT_END
+                } else {
+                    release();
+                }
             }
             if (ack) {
                 send(source, responseBuffer, MemorySegment.NULL, 0L, 0L, Transport.NO_NOTIFY);
+                acquire();
+                try {
+                    completePut(p, deposit);
+                } finally {
+                    release();
+                }
             }
         } else if (attachment instanceof PendingOp op) {
             acquire();
@@ -1544,13 +1573,30 @@ public final class PortalsEngine implements MessageHandler {
         }
     }
 
-    /** PUT_END or PUT_FAIL, the ack (if asked for and allowed, L7724), and the automatic unlink (L5468). */
-    private boolean completePut(IncomingPut p, Deposit deposit) {
+    /**
+     * Whether the put that {@code p} describes gets an ack (asked for and allowed, L7724; not for a failed
+     * deposit): if so, the ack is written into {@link #response}, ready to be sent.
+     */
+    private boolean prepareAck(IncomingPut p, Deposit deposit) {
+        NetworkInterfaceState ni = p.ni;
+        MemoryDescriptorState md = p.md;
+        if (ni == null || md == null || !ni.live || ni.incarnation != p.incarnation || deposit.failed()
+                || p.ackMd == 0L || md.has(MdOption.ACK_DISABLE)) {
+            return false;
+        }
+        response.begin(MessageType.ACK, ni.index).initiator(self.nid(), ni.pid).user(ni.uid)
+                .target(p.initiatorNid, p.initiatorPid).portal(p.portal).matchBits(p.matchBits).offset(p.requestOffset)
+                .mdHandle(p.ackMd).length(p.rlength).manipulatedLength(p.mlength).exchange(p.exchange);
+        return true;
+    }
+
+    /** PUT_END or PUT_FAIL, and the automatic unlink (L5468). */
+    private void completePut(IncomingPut p, Deposit deposit) {
         NetworkInterfaceState ni = p.ni;
         MemoryDescriptorState md = p.md;
         p.clear();
         if (ni == null || md == null || !ni.live || ni.incarnation != p.incarnation) {
-            return false; // the interface was finalised meanwhile: undefined by the spec (L3159)
+            return; // the interface was finalised meanwhile: undefined by the spec (L3159)
         }
         boolean failed = deposit.failed();
         long mlength = failed ? deposit.deposited() : p.mlength;
@@ -1558,18 +1604,11 @@ public final class PortalsEngine implements MessageHandler {
         long end = ni.post(md, failed ? EventKind.PUT_FAIL : EventKind.PUT_END, p.link, p.initiatorNid, p.initiatorPid,
                 p.uid, p.portal, p.matchBits, p.rlength, mlength, p.offset, p.hdrData,
                 failed ? NiFailType.MEMORY_FAULT : NiFailType.OK);
-        boolean ack = !failed && p.ackMd != 0L && !md.has(MdOption.ACK_DISABLE);
-        if (ack) {
-            response.begin(MessageType.ACK, ni.index).initiator(self.nid(), ni.pid).user(ni.uid)
-                    .target(p.initiatorNid, p.initiatorPid).portal(p.portal).matchBits(p.matchBits).offset(p.requestOffset)
-                    .mdHandle(p.ackMd).length(p.rlength).manipulatedLength(mlength).exchange(p.exchange);
-        }
         ni.releasePending(md);
         if (!failed) {
             ni.autoUnlinkIfInactive(md, end, p.initiatorNid, p.initiatorPid, p.uid, p.portal, p.matchBits, p.rlength,
                     mlength, p.offset);
         }
-        return ack;
     }
 
     /** REPLY_END or REPLY_FAIL once the reply's data is in place (L6384). */
@@ -1617,10 +1656,15 @@ public final class PortalsEngine implements MessageHandler {
 
     /** SEND_END once the buffer may be reused (L6421), then a waiting ack, then the automatic unlink. */
     private void completeSend(PendingOp op, boolean delivered) {
+        finishSend(op, delivered);
+        ops.release(op);
+    }
+
+    /** The events and state of {@link #completeSend}, without freeing the op. */
+    private void finishSend(PendingOp op, boolean delivered) {
         NetworkInterfaceState ni = op.ni;
         MemoryDescriptorState md = op.md;
         if (ni == null || md == null) {
-            ops.release(op);
             return;
         }
         long end = ni.post(md, delivered ? EventKind.SEND_END : EventKind.SEND_FAIL, op.link, self.nid(), ni.pid, ni.uid,
@@ -1639,7 +1683,6 @@ public final class PortalsEngine implements MessageHandler {
             ni.autoUnlinkIfInactive(md, cause, self.nid(), ni.pid, ni.uid, op.portal, op.matchBits, op.rlength,
                     op.mlength, op.offset);
         }
-        ops.release(op);
     }
 
     /** GET_END (or GET_FAIL) once the reply has been sent (L6325, A-48). */

@@ -12,13 +12,15 @@ import org.portals3j.transport.Transport;
 /**
  * A transport that passes everything to another one, with what a test sets: a smaller largest payload
  * (refused with IllegalArgumentException, as the udp transport refuses a longer one), a message type
- * whose next send throws, and a hook run as each message is handed over (before it is passed on).
+ * whose next send throws, and hooks run as each message is handed over, before it is passed on and
+ * after (the in-memory transport delivers inline, so after means once the receiver has handled it).
  */
 final class ScriptedTransport implements Transport {
     private final Transport inner;
     private final long maxPayload;
     private volatile @Nullable MessageType refuseNext;
     private volatile @Nullable Consumer<MessageType> onSend;
+    private volatile @Nullable Consumer<MessageType> onSent;
 
     ScriptedTransport(Transport inner, long maxPayload) {
         this.inner = inner;
@@ -33,6 +35,11 @@ final class ScriptedTransport implements Transport {
     /** Runs {@code hook} with the type of each message handed to this transport, before it goes on. */
     void onSend(Consumer<MessageType> hook) {
         onSend = hook;
+    }
+
+    /** Runs {@code hook} with the type of each message once the transport it goes on to has taken it. */
+    void onSent(Consumer<MessageType> hook) {
+        onSent = hook;
     }
 
     @Override
@@ -52,6 +59,10 @@ final class ScriptedTransport implements Transport {
             throw new UnsupportedOperationException("test: the transport refuses this " + type);
         }
         inner.send(peer, header, headerLength, payload, payloadOffset, payloadLength, token);
+        Consumer<MessageType> after = onSent;
+        if (after != null && type != null) {
+            after.accept(type);
+        }
     }
 
     @Override

@@ -1555,12 +1555,15 @@ public final class PortalsEngine implements MessageHandler {
                 }
             }
             if (ack) {
-                send(source, responseBuffer, MemorySegment.NULL, 0L, 0L, Transport.NO_NOTIFY);
-                acquire();
                 try {
-                    completePut(p, deposit);
+                    send(source, responseBuffer, MemorySegment.NULL, 0L, 0L, Transport.NO_NOTIFY);
                 } finally {
-                    release();
+                    acquire();
+                    try {
+                        completePut(p, deposit);
+                    } finally {
+                        release();
+                    }
                 }
             }
         } else if (attachment instanceof PendingOp op) {

@@ -185,7 +185,8 @@ public final class Portals {
 
     /**
      * {@code PtlMDUpdate} (L5905): sets the MD to {@code newMd} (if not null), atomically, only if
-     * {@code testq} is {@link EqHandle#NONE} or empty.
+     * {@code testq} is {@link EqHandle#NONE} or empty; an MD so set takes its next request at local
+     * offset 0 again (A-38).
      *
      * @return {@code OK} or {@code NOUPDATE}, and the MD's value before the call ({@code old_md})
      */

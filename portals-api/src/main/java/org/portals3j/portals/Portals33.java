@@ -201,8 +201,10 @@ public final class Portals33 {
 
     /**
      * {@code PtlEQAlloc(ni, count, eq_handler, &handle)} (3.3 &sect;3.11): a queue of {@code count} events
-     * that numbers its events itself (1, 2, 3, ...) and runs {@code handler} for each one (see
-     * {@link EventHandler}), or no handler with {@link #EQ_HANDLER_NONE}.
+     * rounded up to a power of two (at least 2), that numbers its events itself (1, 2, 3, ...) and runs
+     * {@code handler} for each one (see {@link EventHandler}), or no handler with {@link #EQ_HANDLER_NONE}.
+     * A {@code count} of 0 allocates nothing and returns {@link EqHandle#NONE} ({@code PTL_EQ_NONE}),
+     * as the 3.3 reference implementation does.
      */
     public EqHandle eqAlloc(NiHandle ni, long count, EventHandler handler) {
         EventHandler h = required(handler);

@@ -108,14 +108,56 @@
  *   <li>A-34: reply data lands at offset 0 of the local MD, truncated to its length.</li>
  *   <li>A-35, A-36: an ack to a full event queue is dropped and counted; otherwise a full queue loses the newest event.</li>
  *   <li>A-37: {@code PtlMEUnlink} with operations pending succeeds; they complete; no UNLINK event.</li>
- *   <li>A-38: {@code PtlMDUpdate} always returns the old value and keeps the local offset.</li>
+ *   <li>A-38: {@code PtlMDUpdate} always returns the old value, and an update (a new value given and
+ *       taken) restarts the local offset at 0, in both dialects. The spec does not say (digest A-38, which
+ *       recommended keeping it); both reference implementations rebuild the MD with offset 0 (the 3.3
+ *       reference, {@code p3lib/md.c lib_PtlMDUpdate}, and the 3.2-era Sandia code kept in early Lustre,
+ *       {@code lib/lib-md.c do_PtlMDUpdate_internal}, which rebuilds it with {@code lib_md_build}),
+ *       and programs rely on it to reuse an MD: a put ping-pong that re-arms its receive MD with
+ *       {@code PtlMDUpdate} for each message expects every message at offset 0, and with the offset kept
+ *       it hangs once the messages no longer fit after the earlier ones.</li>
  *   <li>A-39: an MD whose event queue was freed logs nothing. A-40: {@code PtlNIFini} invalidates every handle of the interface.</li>
  *   <li>A-50: a bound MD is never unlinked automatically. A-51: see the event table. A-52: distance 0 to oneself, 1 to others.</li>
  *   <li>A-53: a get nobody answers stays pending ({@code PTL_MD_INUSE}) until the target fails or the interface is finalised.</li>
  *   <li>A-55: {@code start == NULL} with {@code length > 0} is {@code PTL_ILL_MD}. A-57: {@code PtlEQAlloc(0)} is {@code PTL_NOSPACE}.</li>
- *   <li>A-59: SEND_END is always logged before the ACK of the same put.</li>
+ *   <li>Event queue memory ({@code PtlEQAlloc}, Portals 3.2 section 3.9.5): a queue holds 1 to 2^24 events
+ *       (a larger {@code count} is {@code PTL_NOSPACE}), but its memory is not allocated for {@code count}
+ *       events at once: it grows with the queue's backlog, in chunks of 256 events allocated when first
+ *       needed and reused once taken, so a queue of 2^24 costs what its deepest backlog needs. The first
+ *       chunk is allocated by {@code PtlEQAlloc} without holding the library's lock (other threads' calls
+ *       and deliveries go on); a JVM without the memory makes {@code PtlEQAlloc} fail with
+ *       {@code PTL_NOSPACE}, taking no queue. A chunk the JVM cannot allocate later loses its event as a
+ *       full queue does ({@code PTL_EQ_DROPPED}, {@code PTL_SR_EVENTS_DROPPED}: "dropped due to limited
+ *       space in the event queue", L6987).</li>
+ *   <li>A-59: SEND_END is always logged before the ACK of the same put. An ack that arrives before the
+ *       transport has reported the send complete proves the target has the whole message: SEND_END and
+ *       ACK are logged then, not when the transport's report comes.</li>
+ *   <li>An ack leaves before its PUT_END can be seen: the target hands the ack to the transport, then logs
+ *       PUT_END (waking a PtlEQWait, or visible to PtlEQGet and a 3.3 handler). With FIFO delivery per pair
+ *       (A-20) and the rule above, a message the target sends once it has seen PUT_END (an answer) is
+ *       logged at the initiator after that put's ACK (kit P-309).</li>
+ *   <li>The transport's largest message ({@code Transport.maxPayloadLength()}: 2^40 bytes on udp): a
+ *       {@code PtlPut} whose MD is longer, or a {@code PtlGet} asking for more, fails with {@code PTL_INV_MD}
+ *       (the one MD code of {@code PtlPut} and {@code PtlGet}, sections 3.11.1.1 and 3.11.2.1: the MD is not
+ *       valid for a message of this network), a 3.3 {@code PtlPutRegion}/{@code PtlGetRegion} of such a
+ *       region with {@code PTL_ILL_MD}, as any region the call cannot use; checked before anything is
+ *       taken or logged, so the MD keeps its threshold and has nothing pending. The MD itself is legal
+ *       ({@code PtlMDAttach} and {@code PtlMDBind} accept it): it can still receive puts and answer gets
+ *       of up to that size, and send regions of it. A get that asks a process for more than its transport
+ *       carries (a peer that ignores the limit) is answered with a reply truncated to that limit, reported
+ *       in the GET and REPLY events' {@code mlength}, so that it does not stay pending for ever. A message
+ *       the transport refuses for any other reason fails its operation as an undelivered one would
+ *       ({@code SEND_FAIL}, {@code GET_FAIL}, or {@code REPLY_START} and {@code REPLY_FAIL}), and an ack it
+ *       refuses is lost as one the network lost: no operation is left half done.</li>
  *   <li>A-61, A-62, A-63: {@code PTL_PT_INDEX_ANY} only in {@code PtlACEntry}; wildcards, negative values and
  *       nids outside the job are {@code PTL_INV_PROC} where a concrete process is needed.</li>
+ *   <li>A-63 for match ids: a {@code matchid} of {@code PtlMEAttach}, {@code PtlMEAttachAny},
+ *       {@code PtlMEInsert} or {@code PtlACEntry} whose nid is neither {@code PTL_NID_ANY} nor a node of the job
+ *       is {@code PTL_INV_PROC} ("matchid is not a valid process identifier", sections 3.7.1.1, 3.7.2.1,
+ *       3.7.3.1, 3.10.1.1), the rule {@code PtlPut}, {@code PtlGet} and {@code PtlNIDist} follow for the same
+ *       nid: no process there can ever send a request, so such an entry could never match. The wildcards
+ *       stay legal in either field, and a concrete pid is not checked (which pids another node has is not
+ *       known locally; a request for a pid a node does not have is dropped there, L15027).</li>
  * </ul>
  *
  * <h2>The Portals 3.3 dialect</h2>
@@ -124,7 +166,7 @@
  * it. No 3.3 text is among the project's specs: each 3.3 rule is documented where it is implemented,
  * with its source (the 3.3 reference implementation {@code github.com/jkmcnk/portals3ib}, whose comments
  * cite the 3.3 sections, and the 3.3 text as Lustre's LNet API keeps it), and the conformance kit checks
- * them as P-275 to P-305.
+ * them as P-275 to P-307.
  *
  * <h3>Why a class of its own</h3>
  * <ul>
@@ -173,6 +215,16 @@
  *       {@code jid}; REPLY events report the local offset the reply was placed at.</li>
  *   <li>Access control: an entry's job id must match the requester's (all processes that can reach
  *       this one belong to its job; their job id is {@code PtlGetJid}'s).</li>
+ *   <li>Event queue sizes: {@code PtlEQAlloc} makes a queue of {@code count} rounded up to a power of
+ *       two, at least 2, and {@code count} 0 returns {@code PTL_OK} with {@code PTL_EQ_NONE}, allocating
+ *       nothing (the handler is not kept). This is what the 3.3 reference implementation does
+ *       ({@code p3api/eq.c PtlEQAlloc}: its rings need a power of two for their sequence numbers to wrap),
+ *       and 3.3 programs size their queues around it: a queue of count 1 for a put's SEND_START and
+ *       SEND_END, a PTL_EQ_NONE from count 0. A 3.2 library keeps A-57 and {@code count} exactly: the
+ *       3.2 text makes {@code count} "the number of events that can be stored in the event queue"
+ *       (section 3.9.5), the kit checks the overflow at exactly {@code count} (P-137), and the 3.2-era
+ *       Sandia code kept in early Lustre, which also rounds up, refuses 0 as well (with its own
+ *       {@code PTL_VAL_FAILED}, which 3.2 does not have).</li>
  * </ul>
  *
  * <h3>PtlGetPut</h3>

@@ -124,6 +124,15 @@ class AccessControlTest {
             assertCode(ReturnCode.INV_PROC,
                     () -> r.ptl().acEntry(r.ni(), 1, ProcessId.of(Integer.MIN_VALUE, Integer.MIN_VALUE),
                             Portals.UID_ANY, Portals.PT_INDEX_ANY));
+            // a node outside the job, with a pid or the wildcard
+            for (int pid : new int[] {0, ProcessId.PID_ANY}) {
+                assertCode(ReturnCode.INV_PROC, () -> r.ptl().acEntry(r.ni(), 1,
+                        ProcessId.of(job.nidOutsideTheJob(), pid), Portals.UID_ANY, Portals.PT_INDEX_ANY));
+            }
+            // the wildcards and the job's own node stay legal
+            r.ptl().acEntry(r.ni(), 1, ProcessId.of(ProcessId.NID_ANY, 0), Portals.UID_ANY, Portals.PT_INDEX_ANY);
+            r.ptl().acEntry(r.ni(), 1, ProcessId.of(r.id().nid(), ProcessId.PID_ANY), Portals.UID_ANY,
+                    Portals.PT_INDEX_ANY);
         }
     }
 

@@ -43,7 +43,7 @@ import org.portals3j.tck.portals.Job33.Rank33;
 /**
  * Portals 3.3 event queues through {@link Portals33}: {@code PtlEQAlloc} with a handler,
  * {@code PtlEQPoll}, sequence numbers per queue, {@code link}, and failures reported in END events
- * (P-284 to P-290, P-298 to P-300).
+ * (P-284 to P-290, P-298 to P-300), and the sizes of queues (P-306, P-307).
  *
  * <p>Rank 0 puts 8 bytes at a time from a bound MD; rank 1 has one MD per queue, each on its own
  * match bits ({@code BITS + i}), with {@code MANAGE_REMOTE} so that every put fits.
@@ -104,6 +104,73 @@ class Dialect33EventQueueTest {
                 fail("fewer than " + n + " events were lost within " + TckTransport.patience());
             }
             Thread.yield();
+        }
+    }
+
+    // ==== PtlEQAlloc sizes ==========================================================================
+
+    @Test
+    @SpecAssertion("P-306")
+    void aQueueHoldsItsCountRoundedUpToAPowerOfTwo() {
+        try (Job33 job = Job33.start(2)) {
+            Rank33 a = job.rank(0);
+            Rank33 b = job.rank(1);
+            // count -> events held: 1 -> 2, 3 -> 4, 5 -> 8, 8 -> 8
+            long[][] sizes = {{1, 2}, {3, 4}, {5, 8}, {8, 8}};
+            for (int i = 0; i < sizes.length; i++) {
+                long count = sizes[i][0];
+                int held = (int) sizes[i][1];
+                long lostBefore = b.ptl().niStatus(b.ni(), StatusRegister.EVENTS_DROPPED);
+                EqHandle eq = b.eq((int) count);
+                target(job, b, BITS + 16 + i, eq);
+                for (int p = 0; p < held / 2; p++) {
+                    put(job, a, b, BITS + 16 + i, p);
+                }
+                List<Event> events = new ArrayList<>();
+                for (int e = 0; e < held; e++) {
+                    Event ev = new Event();
+                    assertThat(b.await(eq, ev)).as("event %d of a queue of count %d", e + 1, count)
+                            .isEqualTo(ReturnCode.OK);
+                    events.add(ev);
+                }
+                assertThat(events).extracting(Event::sequence).as("count %d", count)
+                        .isEqualTo(java.util.stream.LongStream.rangeClosed(1, held).boxed().toList());
+                // one more put into the full queue: both of its events are lost, and counted
+                for (int p = 0; p < held / 2; p++) {
+                    put(job, a, b, BITS + 16 + i, 100 + p);
+                }
+                put(job, a, b, BITS + 16 + i, 200);
+                awaitLostEvents(b, lostBefore + 2);
+                List<Event> rest = b.drain(eq);
+                assertThat(rest).as("count %d holds %d events", count, held).hasSize(held);
+                assertThat(b.ptl().niStatus(b.ni(), StatusRegister.EVENTS_DROPPED)).isEqualTo(lostBefore + 2);
+            }
+        }
+    }
+
+    @Test
+    @SpecAssertion("P-307")
+    void aQueueOfCountZeroIsNoQueue() {
+        try (Job33 job = Job33.start(2)) {
+            Rank33 a = job.rank(0);
+            Rank33 b = job.rank(1);
+            EqHandle none = b.eq(0);
+            assertThat(none).isEqualTo(EqHandle.NONE);
+            assertCode(ReturnCode.INV_EQ, () -> b.ptl().eqGet(none, new Event()));
+            assertCode(ReturnCode.INV_EQ, () -> b.ptl().eqFree(none));
+            // an MD that names it logs nothing, and works
+            MemoryDescriptor md = MemoryDescriptor.of(job.tck().allocate(8)).withEventQueue(none)
+                    .withOptions(MdOption.OP_PUT);
+            b.attach(PORTAL, BITS + 32, md, Unlink.RETAIN);
+            put(job, a, b, BITS + 32, 1);
+            long deadline = System.nanoTime() + TckTransport.patience().toNanos();
+            while (b.ptl().niStatus(b.ni(), StatusRegister.PUTS_RECEIVED) < 1 && System.nanoTime() < deadline) {
+                Thread.yield();
+            }
+            assertThat(b.ptl().niStatus(b.ni(), StatusRegister.PUTS_RECEIVED)).isEqualTo(1);
+            assertThat(b.drops()).isZero();
+            // a count too large for any queue is still PTL_NO_SPACE
+            assertCode(ReturnCode.NOSPACE, () -> b.ptl().eqAlloc(b.ni(), -1L, Portals33.EQ_HANDLER_NONE));
         }
     }
 

@@ -310,4 +310,56 @@ class Dialect33MemoryDescriptorTest {
             a.expectNoEvent(aeq);
         }
     }
+
+    @Test
+    @SpecAssertion("P-308")
+    void aPingPongOverReusedDescriptorsFindsEveryMessageAtOffsetZero() {
+        try (Job33 job = Job33.start(2)) {
+            Rank33[] ranks = {job.rank(0), job.rank(1)};
+            int largest = 512;
+            EqHandle[] recvEq = new EqHandle[2];
+            EqHandle[] sendEq = new EqHandle[2];
+            MemorySegment[] inbox = new MemorySegment[2];
+            MemorySegment[] outbox = new MemorySegment[2];
+            MdHandle[] recv = new MdHandle[2];
+            MdHandle[] send = new MdHandle[2];
+            for (int r = 0; r < 2; r++) {
+                Rank33 me = ranks[r];
+                recvEq[r] = me.eq(8);
+                sendEq[r] = me.eq(8);
+                inbox[r] = job.tck().allocate(largest);
+                outbox[r] = job.tck().allocate(largest);
+                recv[r] = me.attach(PORTAL + 2, BITS, receiveMd(inbox[r], recvEq[r]), Unlink.RETAIN).md();
+                send[r] = me.bind(outbox[r].asSlice(0, 8), sendEq[r]);
+            }
+            for (int size = 8; size <= largest; size *= 2) {
+                for (int from = 0; from < 2; from++) {
+                    int to = 1 - from;
+                    Rank33 sender = ranks[from];
+                    Rank33 receiver = ranks[to];
+                    MemorySegment data = outbox[from].asSlice(0, size);
+                    data.copyFrom(job.tck().pattern(size, size + from));
+                    assertThat(sender.ptl().mdUpdate(send[from], MemoryDescriptor.of(data).withEventQueue(sendEq[from]),
+                            EqHandle.NONE).status()).isEqualTo(ReturnCode.OK);
+                    sender.ptl().put(send[from], AckRequest.NOACK_REQ, receiver.id(), PORTAL + 2, 0, BITS, 0, size);
+                    sender.next(sendEq[from], EventKind.SEND_START);
+                    sender.next(sendEq[from], EventKind.SEND_END);
+
+                    Event start = receiver.next(recvEq[to], EventKind.PUT_START);
+                    assertThat(start.offset()).as("%d bytes to rank %d: offset in the re-armed MD", size, to).isZero();
+                    receiver.next(recvEq[to], EventKind.PUT_END);
+                    assertThat(inbox[to].asSlice(0, size).mismatch(job.tck().pattern(size, size + from))).isEqualTo(-1L);
+                    assertThat(receiver.ptl().mdUpdate(recv[to], receiveMd(inbox[to], recvEq[to]), EqHandle.NONE)
+                            .status()).isEqualTo(ReturnCode.OK);
+                }
+            }
+            assertThat(ranks[0].drops() + ranks[1].drops()).isZero();
+        }
+    }
+
+    /** A receive MD over {@code inbox} for one put (threshold 1), logging to {@code eq}. */
+    private static MemoryDescriptor receiveMd(MemorySegment inbox, EqHandle eq) {
+        return MemoryDescriptor.of(inbox).withOptions(MdOption.OP_PUT).withThreshold(1).withEventQueue(eq);
+    }
+
 }

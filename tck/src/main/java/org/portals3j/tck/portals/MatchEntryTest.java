@@ -151,7 +151,7 @@ class MatchEntryTest {
     void meAttachWithAnInvalidMatchIdIsInvProc() {
         try (TckJob job = TckJob.start(1)) {
             Rank r = job.rank(0);
-            for (ProcessId bad : invalidMatchIds()) {
+            for (ProcessId bad : invalidMatchIds(job)) {
                 assertCode(ReturnCode.INV_PROC,
                         () -> r.ptl().meAttach(r.ni(), 0, bad, 0L, 0L, Unlink.RETAIN, InsertPosition.AFTER));
             }
@@ -437,7 +437,7 @@ class MatchEntryTest {
             for (NiHandle bad : invalidInterfaces(job, r)) {
                 assertCode(ReturnCode.INV_NI, () -> p.meAttachAny(bad, ProcessId.ANY, 0L, 0L, Unlink.RETAIN));
             }
-            for (ProcessId bad : invalidMatchIds()) {
+            for (ProcessId bad : invalidMatchIds(job)) {
                 assertCode(ReturnCode.INV_PROC, () -> p.meAttachAny(r.ni(), bad, 0L, 0L, Unlink.UNLINK));
             }
             // Nothing was taken by the refused calls.
@@ -681,7 +681,7 @@ class MatchEntryTest {
             Rank r = job.rank(0);
             Portals p = r.ptl();
             MeHandle cur = p.meAttach(r.ni(), 0, ProcessId.ANY, 0L, 0L, Unlink.RETAIN, InsertPosition.AFTER);
-            for (ProcessId bad : invalidMatchIds()) {
+            for (ProcessId bad : invalidMatchIds(job)) {
                 for (InsertPosition pos : InsertPosition.values()) {
                     assertCode(ReturnCode.INV_PROC, () -> p.meInsert(cur, bad, 0L, 0L, pos));
                     assertCode(ReturnCode.INV_PROC, () -> p.meInsert(cur, bad, 0L, 0L, Unlink.RETAIN, pos));
@@ -885,9 +885,13 @@ class MatchEntryTest {
         return List.of(new NiHandle(0), new NiHandle(31), new NiHandle(-1), NiHandle.of(eq), job.rank(1).ni());
     }
 
-    private static List<ProcessId> invalidMatchIds() {
+    /** Malformed match ids, and ids of a node outside the job, with a pid or the wildcard. */
+    private static List<ProcessId> invalidMatchIds(TckJob job) {
+        int outside = job.nidOutsideTheJob();
         return List.of(ProcessId.of(-2, 0), ProcessId.of(0, -2), ProcessId.of(-2, -2),
-                ProcessId.of(Integer.MIN_VALUE, ProcessId.PID_ANY), ProcessId.of(ProcessId.NID_ANY, Integer.MIN_VALUE));
+                ProcessId.of(Integer.MIN_VALUE, ProcessId.PID_ANY), ProcessId.of(ProcessId.NID_ANY, Integer.MIN_VALUE),
+                ProcessId.of(outside, 0), ProcessId.of(outside, ProcessId.PID_ANY),
+                ProcessId.of(Integer.MAX_VALUE, ProcessId.PID_ANY));
     }
 
     /** An MD attached to an entry, with a buffer and an event queue of its own. */

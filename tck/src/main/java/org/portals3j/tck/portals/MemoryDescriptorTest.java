@@ -895,6 +895,58 @@ class MemoryDescriptorTest {
         }
     }
 
+    @Test
+    @SpecAssertion("P-308")
+    void aPingPongOverReusedDescriptorsFindsEveryMessageAtOffsetZero() {
+        try (TckJob job = TckJob.start(2)) {
+            Rank[] ranks = {job.rank(0), job.rank(1)};
+            int largest = 512;
+            EqHandle[] recvEq = new EqHandle[2];
+            EqHandle[] sendEq = new EqHandle[2];
+            MemorySegment[] inbox = new MemorySegment[2];
+            MemorySegment[] outbox = new MemorySegment[2];
+            MdHandle[] recv = new MdHandle[2];
+            MdHandle[] send = new MdHandle[2];
+            for (int r = 0; r < 2; r++) {
+                Rank me = ranks[r];
+                recvEq[r] = me.eq(8);
+                sendEq[r] = me.eq(8);
+                inbox[r] = job.allocate(largest);
+                outbox[r] = job.allocate(largest);
+                MeHandle entry = meOn(me, PORTAL, BITS, Unlink.RETAIN);
+                recv[r] = me.ptl().mdAttach(entry, putMd(inbox[r], recvEq[r]).withThreshold(1), Unlink.RETAIN,
+                        Unlink.RETAIN);
+                send[r] = me.bind(outbox[r].asSlice(0, 8), sendEq[r]);
+            }
+            // 8, 16, ..., 512 bytes each way: together far more than one inbox holds
+            for (int size = 8; size <= largest; size *= 2) {
+                for (int from = 0; from < 2; from++) {
+                    int to = 1 - from;
+                    Rank sender = ranks[from];
+                    Rank receiver = ranks[to];
+                    MemorySegment data = outbox[from].asSlice(0, size);
+                    data.copyFrom(job.pattern(size, size + from));
+                    // the same send MD, re-pointed at this message
+                    assertThat(sender.ptl().mdUpdate(send[from], MemoryDescriptor.of(data).withEventQueue(sendEq[from]),
+                            EqHandle.NONE).status()).isEqualTo(ReturnCode.OK);
+                    sender.ptl().put(send[from], AckRequest.NOACK_REQ, receiver.id(), PORTAL, 0, BITS, 0, size);
+                    sender.next(sendEq[from], EventKind.SEND_START);
+                    sender.next(sendEq[from], EventKind.SEND_END);
+
+                    Event start = receiver.next(recvEq[to], EventKind.PUT_START);
+                    assertThat(start.offset()).as("%d bytes to rank %d: offset in the re-armed MD", size, to).isZero();
+                    assertThat(start.mlength()).isEqualTo(size);
+                    receiver.next(recvEq[to], EventKind.PUT_END);
+                    assertThat(bytes(inbox[to].asSlice(0, size))).isEqualTo(bytes(job.pattern(size, size + from)));
+                    // re-arm the receive MD for the next message: the same value, threshold 1 again
+                    assertThat(receiver.ptl().mdUpdate(recv[to], putMd(inbox[to], recvEq[to]).withThreshold(1),
+                            EqHandle.NONE).status()).isEqualTo(ReturnCode.OK);
+                }
+            }
+            assertThat(ranks[0].drops() + ranks[1].drops()).isZero();
+        }
+    }
+
     // ==== helpers ===================================================================================
 
     /** An entry appended on {@code portal} of {@code r}'s default interface, for any process. */

@@ -10,6 +10,10 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.portals3j.portals.AckRequest;
@@ -597,6 +601,55 @@ class PutGetInitiatorTest {
             assertThat(end.memDescThreshold()).isZero();
             assertThat(bytes(local)).isEqualTo(bytes(remote));
             assertThat(a.drops()).isZero();
+        }
+    }
+
+    @Test
+    @SpecAssertion("P-309")
+    void anAnswerTheTargetSendsOnPutEndNeverOvertakesTheAck() throws Exception {
+        int rounds = 1000;
+        try (TckJob job = TckJob.start(2)) {
+            Rank a = job.rank(0);
+            Rank b = job.rank(1);
+            // rank 0 logs its put's events and the answer's on one queue, as ping-pong programs do
+            EqHandle eqA = a.eq(64);
+            EqHandle eqB = b.eq(64);
+            EqHandle answerEq = b.eq(64);
+            a.attach(PORTAL, 2L, 0L, job.allocate(8), eqA, MdOption.OP_PUT, MdOption.MANAGE_REMOTE);
+            b.attach(PORTAL, 1L, 0L, job.allocate(8), eqB, MdOption.OP_PUT, MdOption.MANAGE_REMOTE);
+            MdHandle ping = a.bind(job.pattern(8, 1), eqA);
+            MdHandle pong = b.bind(job.pattern(8, 2), answerEq);
+            ProcessId aId = a.id();
+            ExecutorService target = Executors.newSingleThreadExecutor();
+            try {
+                Future<?> answering = target.submit(() -> {
+                    Event e = new Event();
+                    for (int i = 0; i < rounds; i++) {
+                        // PtlEQWait: the target answers the moment PUT_END can be seen
+                        do {
+                            assertThat(b.ptl().eqWait(eqB, e)).isEqualTo(ReturnCode.OK);
+                        } while (e.type() != EventKind.PUT_END);
+                        b.ptl().put(pong, AckRequest.NOACK_REQ, aId, PORTAL, 0, 2L, 0L, i);
+                        b.next(answerEq, EventKind.SEND_START);
+                        b.next(answerEq, EventKind.SEND_END);
+                    }
+                    return null;
+                });
+                List<EventKind> expected = List.of(EventKind.SEND_START, EventKind.SEND_END, EventKind.ACK,
+                        EventKind.PUT_START, EventKind.PUT_END);
+                for (int i = 0; i < rounds; i++) {
+                    a.ptl().put(ping, AckRequest.ACK_REQ, b.id(), PORTAL, 0, 1L, 0L, i);
+                    List<EventKind> seen = new ArrayList<>();
+                    for (int k = 0; k < expected.size(); k++) {
+                        seen.add(a.next(eqA).type());
+                    }
+                    assertThat(seen).as("round trip %d at the initiator", i).isEqualTo(expected);
+                }
+                answering.get(TckTransport.patience().toMillis(), TimeUnit.MILLISECONDS);
+            } finally {
+                target.shutdownNow();
+            }
+            assertThat(a.drops() + b.drops()).isZero();
         }
     }
 

@@ -436,8 +436,9 @@ class ReceiveAcceptanceTest {
             assertThat(put(a, b, eqb, PT, 0, 0, job.pattern(8, 1))).as("inactive").isNull();
 
             assertThat(b.ptl().mdUpdate(md, value, EqHandle.NONE).status()).isEqualTo(ReturnCode.OK);
-            assertThat(nonNull(put(a, b, eqb, PT, 0, 0, job.pattern(8, 1))).end().offset())
-                    .as("the same MD, local offset kept").isEqualTo(8);
+            Event end = nonNull(put(a, b, eqb, PT, 0, 0, job.pattern(8, 1))).end();
+            assertThat(end.mdHandle()).as("the same MD, still linked").isEqualTo(md);
+            assertThat(end.offset()).as("re-armed by PtlMDUpdate, which restarts the local offset (A-38)").isZero();
         }
     }
 

@@ -90,7 +90,7 @@ class ResolutionsTest {
 
     @Test
     @Resolves({"A-38", "A-23"})
-    void mdUpdateKeepsTheLocalOffset() {
+    void mdUpdateRestartsTheLocalOffset() {
         try (TckJob job = TckJob.start(2)) {
             Rank a = job.rank(0);
             Rank b = job.rank(1);
@@ -106,10 +106,16 @@ class ResolutionsTest {
             assertThat(result.status()).isEqualTo(ReturnCode.OK);
             a.ptl().put(src, AckRequest.NOACK_REQ, b.id(), 5, 0, 1, 0, 0);
             Event start = b.next(eq, EventKind.PUT_START);
-            assertThat(start.offset()).as("the local offset survived the update").isEqualTo(10);
+            assertThat(start.offset()).as("the update restarted the local offset").isZero();
             assertThat(start.userPtr()).isEqualTo("updated");
             b.next(eq, EventKind.PUT_END);
+            // a read (no new value) is no update: the offset goes on from 10
+            assertThat(b.ptl().mdUpdate(t.md(), null, EqHandle.NONE).status()).isEqualTo(ReturnCode.OK);
+            a.ptl().put(src, AckRequest.NOACK_REQ, b.id(), 5, 0, 1, 0, 0);
+            assertThat(b.next(eq, EventKind.PUT_START).offset()).isEqualTo(10);
+            b.next(eq, EventKind.PUT_END);
             assertThat(region.get(ValueLayout.JAVA_BYTE, 10)).isEqualTo((byte) 1);
+            assertThat(region.get(ValueLayout.JAVA_BYTE, 20)).isZero();
         }
     }
 

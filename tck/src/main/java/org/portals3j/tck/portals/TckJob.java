@@ -94,6 +94,11 @@ public final class TckJob implements AutoCloseable {
         return job;
     }
 
+    /** A nid that no process of this job has (one above the largest). */
+    public int nidOutsideTheJob() {
+        return job.peers().members().stream().mapToInt(m -> m.nid()).max().orElse(-1) + 1;
+    }
+
     /** Shared memory for the test, freed when the job closes. */
     public MemorySegment allocate(long bytes) {
         return arena.allocate(Math.max(bytes, 1L)).asSlice(0, bytes);

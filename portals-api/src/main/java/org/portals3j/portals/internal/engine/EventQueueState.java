@@ -6,8 +6,16 @@ import org.portals3j.portals.EventHandler;
 import org.portals3j.portals.ReturnCode;
 
 /**
- * An event queue (L6223): a ring of {@code count} preallocated events, plus the FIFO of threads blocked
- * in {@code PtlEQWait}. All methods run under the engine lock.
+ * An event queue (L6223): a ring of {@code count} events, plus the FIFO of threads blocked in
+ * {@code PtlEQWait}. All methods run under the engine lock.
+ *
+ * <p>Storage: the ring's events live in chunks of {@link EventStorage#CHUNK} preallocated events. The
+ * queue is created with its first chunk ({@link EventStorage}, built before the engine lock is taken);
+ * a chunk the logger reaches for the first time is taken from the chunks the taker has left, or
+ * allocated then, and a chunk the taker leaves is kept for reuse. So a queue holds as many events in
+ * memory as its backlog has ever needed, rounded up to a chunk, never {@code count} up front, and once
+ * its backlog has been reached, logging and taking allocate nothing. A chunk the JVM cannot allocate
+ * loses the event as a full ring does (below).
  *
  * <p>Invariant: the ring is empty whenever a thread waits. An event logged while threads wait is handed
  * straight to the longest-waiting one, so exactly one thread wakes per event, in FIFO order (L7124,
@@ -32,14 +40,14 @@ final class EventQueueState extends EqWaiterSide {
         super(slot);
     }
 
-    void init(int capacity) {
-        if (ring.length != capacity) {
-            Event[] events = new Event[capacity];
-            for (int i = 0; i < capacity; i++) {
-                events[i] = i < ring.length ? ring[i] : new Event();
-            }
-            ring = events;
-        }
+    /** Makes this a fresh queue over {@code storage}, which no other queue uses. */
+    void init(EventStorage storage) {
+        chunks = storage.chunks;
+        spares = storage.spares;
+        spareCount = 0;
+        capacity = storage.capacity;
+        allocator = storage.allocator;
+        handlerScratch = storage.handlerScratch;
         head = 0;
         headIndex = 0;
         tail = 0;
@@ -54,13 +62,13 @@ final class EventQueueState extends EqWaiterSide {
         handler = null;
     }
 
-    /** Makes this a Portals 3.3 queue: its own sequence numbers, and {@code eqHandler} if not null. */
+    /**
+     * Makes this a Portals 3.3 queue: its own sequence numbers, and {@code eqHandler} if not null (its
+     * storage then came with a {@link EventStorage#handlerScratch}).
+     */
     void initDialect33(@Nullable EventHandler eqHandler) {
         ownSequence = true;
         handler = eqHandler;
-        if (eqHandler != null && handlerScratch == null) {
-            handlerScratch = new Event();
-        }
     }
 
     /** The event to fill for the handler alone, when {@link #reserve()} found no room; null without a handler. */
@@ -68,7 +76,18 @@ final class EventQueueState extends EqWaiterSide {
         return handler == null ? null : handlerScratch;
     }
     int capacity() {
-        return ring.length;
+        return capacity;
+    }
+
+    /** Chunks of events this queue holds in memory (in the ring or kept for reuse). */
+    int chunksHeld() {
+        int n = spareCount;
+        for (Event @Nullable [] c : chunks) {
+            if (c != null) {
+                n++;
+            }
+        }
+        return n;
     }
 
     boolean isEmpty() {
@@ -77,7 +96,7 @@ final class EventQueueState extends EqWaiterSide {
 
     /** True if an event logged now would be lost (no waiter to take it, no room). */
     boolean full() {
-        return firstWaiter == null && tail - head == ring.length;
+        return firstWaiter == null && tail - head == capacity;
     }
 
     /**
@@ -91,15 +110,44 @@ final class EventQueueState extends EqWaiterSide {
         if (waiting != null) {
             return waiting;
         }
-        Event[] r = ring;
-        if (tail - seenHead == r.length) {
+        if (tail - seenHead == capacity) {
             seenHead = head; // the taker's line, read only when the ring looked full
-            if (tail - seenHead == r.length) {
+            if (tail - seenHead == capacity) {
                 dropped = true;
                 return null;
             }
         }
-        return r[(int) tailIndex];
+        long at = tailIndex;
+        Event[] chunk = chunks[(int) (at >>> EventStorage.CHUNK_SHIFT)];
+        if (chunk == null) {
+            chunk = chunkFor(at);
+            if (chunk == null) {
+                dropped = true; // no memory for it: lost as from a full ring
+                return null;
+            }
+        }
+        return chunk[(int) at & EventStorage.CHUNK_MASK];
+    }
+
+    /**
+     * The chunk for ring index {@code at}, which the logger reaches for the first time since the taker
+     * left it: one the taker left, else a new one (bounded work: one chunk); null if the JVM has no
+     * memory for it.
+     */
+    private Event @Nullable [] chunkFor(long at) {
+        Event[] chunk;
+        if (spareCount > 0) {
+            chunk = spares[--spareCount];
+            spares[spareCount] = null;
+        } else {
+            try {
+                chunk = allocator.allocate(EventStorage.CHUNK);
+            } catch (OutOfMemoryError e) {
+                return null;
+            }
+        }
+        chunks[(int) (at >>> EventStorage.CHUNK_SHIFT)] = chunk;
+        return chunk;
     }
 
     /**
@@ -128,7 +176,7 @@ final class EventQueueState extends EqWaiterSide {
             return false;
         }
         long next = tailIndex + 1;
-        tailIndex = next == ring.length ? 0 : next; // a comparison wraps it: no division on the hot path
+        tailIndex = next == capacity ? 0 : next; // a comparison wraps it: no division on the hot path
         tail++;
         return true;
     }
@@ -138,16 +186,37 @@ final class EventQueueState extends EqWaiterSide {
         if (head == tail) {
             return ReturnCode.EQ_EMPTY;
         }
-        int at = (int) headIndex; // the taker's own line: the slot is fetched while tail still is
-        into.copyFrom(ring[at]);
-        int next = at + 1;
-        headIndex = next == ring.length ? 0 : next;
+        long at = headIndex; // the taker's own line: the slot is fetched while tail still is
+        Event[] chunk = chunks[(int) (at >>> EventStorage.CHUNK_SHIFT)];
+        if (chunk == null) { // never: a chunk holding an event is kept until the taker leaves it
+            throw new IllegalStateException("event queue: no chunk at ring index " + at);
+        }
+        into.copyFrom(chunk[(int) at & EventStorage.CHUNK_MASK]);
+        long next = at + 1;
+        if (next == capacity) {
+            next = 0;
+        }
+        headIndex = next;
         head++;
+        if (((int) next & EventStorage.CHUNK_MASK) == 0 && chunks.length > 1) {
+            leave((int) (at >>> EventStorage.CHUNK_SHIFT), chunk); // once per chunk of events
+        }
         if (dropped) {
             dropped = false;
             return ReturnCode.EQ_DROPPED;
         }
         return ReturnCode.OK;
+    }
+
+    /**
+     * The taker has left chunk {@code index}: it holds no event unless the logger has come round to it
+     * again (the ring is that full), so it is kept for the next chunk the logger reaches.
+     */
+    private void leave(int index, Event[] chunk) {
+        if ((int) (tailIndex >>> EventStorage.CHUNK_SHIFT) != index) {
+            chunks[index] = null;
+            spares[spareCount++] = chunk;
+        }
     }
 
     /** Queues {@code w} behind the threads already waiting. */
@@ -168,8 +237,24 @@ final class EventQueueState extends EqWaiterSide {
         firstTicket = w == null ? 0L : w.ticket();
     }
 
-    /** Wakes every waiter with "queue gone" (freed, or its interface finalised). */
-    void cancelWaiters() {
+    /**
+     * The queue is gone (freed, or its interface finalised): wakes every waiter with "queue gone" and
+     * lets go of the events, so that their memory, and the user memory they name, can be collected.
+     */
+    void discard() {
+        cancelWaiters();
+        chunks = EventStorage.NO_CHUNKS;
+        spares = EventStorage.NO_CHUNKS;
+        spareCount = 0;
+        capacity = 0;
+        handlerScratch = null;
+        handler = null;
+        head = 0;
+        tail = 0;
+    }
+
+    /** Wakes every waiter with "queue gone". */
+    private void cancelWaiters() {
         EqWaiter w = firstWaiter;
         firstWaiter = null;
         lastWaiter = null;
@@ -184,16 +269,25 @@ final class EventQueueState extends EqWaiterSide {
 }
 
 /**
- * What every side of an {@link EventQueueState} reads and seldom writes: the ring, the 3.3 settings.
+ * What every side of an {@link EventQueueState} reads and seldom writes: the ring's chunks, the 3.3
+ * settings.
  * The sides that change with every event follow on cache lines of their own, so that the thread that
  * logs events and the thread that takes them each write lines the other only reads: the logger
  * {@link EqLoggerSide}, the taker {@link EqTakerSide}, and both, one per wait, {@link EqWaiterSide}.
  */
 abstract class EqSharedSide extends Slotted {
-    Event[] ring = new Event[0];
+    /** The ring's chunks, by ring index / {@link EventStorage#CHUNK}; null where no chunk is held. */
+    Event[] @Nullable [] chunks = EventStorage.NO_CHUNKS;
+    /** Chunks the taker has left, for the logger to reuse: {@link #spareCount} of them. */
+    Event[] @Nullable [] spares = EventStorage.NO_CHUNKS;
+    /** Where a chunk comes from when no spare is left. */
+    EventStorage.ChunkAllocator allocator = EventStorage.ChunkAllocator.DEFAULT;
+    /** Events the ring holds ({@code count}, or its 3.3 rounding). */
+    int capacity;
+    int spareCount;
     /** Portals 3.3 handler, or null ({@code PTL_EQ_HANDLER_NONE}). */
     @Nullable EventHandler handler;
-    /** Where an event goes for the handler alone when the ring is full (allocated with the handler). */
+    /** Where an event goes for the handler alone when the ring is full (allocated with the storage). */
     @Nullable Event handlerScratch;
     /** Portals 3.3: events get their sequence from {@link #nextSequence}, not from the interface. */
     boolean ownSequence;

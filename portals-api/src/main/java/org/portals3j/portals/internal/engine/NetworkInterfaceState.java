@@ -34,6 +34,8 @@ final class NetworkInterfaceState {
     final int index;
     /** Made by a Portals 3.3 library. */
     final boolean dialect33;
+    /** The most bytes a reply can carry: the transport's largest payload. */
+    private final long replyLimit;
     private final HandlerCalls handlers;
     /** The engine's wakes to do once its lock is released. */
     private final Wakeups wakeups;
@@ -77,8 +79,10 @@ final class NetworkInterfaceState {
         long q0, q1, q2, q3, q4, q5, q6, q7;
     }
 
-    NetworkInterfaceState(int libraryId, int index, Dialect dialect, HandlerCalls handlers, Wakeups wakeups) {
+    NetworkInterfaceState(int libraryId, int index, Dialect dialect, HandlerCalls handlers, Wakeups wakeups,
+                          long replyLimit) {
         this.libraryId = libraryId;
+        this.replyLimit = replyLimit;
         this.index = index;
         this.dialect33 = dialect == Dialect.PORTALS_3_3;
         this.handlers = handlers;
@@ -116,7 +120,7 @@ final class NetworkInterfaceState {
     void teardown() {
         eqs.forEachCreated(q -> {
             if (q.live) {
-                q.cancelWaiters();
+                q.discard();
             }
         });
         // Pollers wake, find their queues gone (PTL_INV_EQ) and leave; the list is emptied for them.
@@ -477,6 +481,11 @@ final class NetworkInterfaceState {
                     unlinkMd(md, true, 0L, nid, initPid, rx.user(), rx.portal(), bits, rlength, 0L, off);
                 }
                 continue;
+            }
+            if ((required & MdOption.OP_PUT.bit()) == 0 && mlength > replyLimit) {
+                // A get for more than one message carries (only a peer that ignores the limit asks for it):
+                // the reply is truncated to what the transport carries, so that the get is still answered.
+                mlength = replyLimit;
             }
             if (md.threshold > 0) {
                 md.threshold--; // L5114; PTL_MD_THRESH_INF is negative and never changes

@@ -48,6 +48,7 @@ import org.portals3j.transport.Transport;
  */
 public final class PortalsEngine implements MessageHandler {
     private static final AtomicInteger LIBRARIES = new AtomicInteger();
+    private static final System.Logger LOG = System.getLogger(PortalsEngine.class.getName());
     /** Largest event queue (events); a larger count gives PTL_NOSPACE. */
     static final long MAX_EQ_COUNT = 1L << 24;
     /** Portals 3.3 {@code PTL_TIME_FOREVER} as a PtlEQPoll timeout: no limit. */
@@ -95,17 +96,24 @@ public final class PortalsEngine implements MessageHandler {
     private @Nullable EqWaiter recentWaiter;
     private final ThreadLocal<@Nullable PollWaiter> pollers = new ThreadLocal<>();
     private final ThreadLocal<@Nullable IdleStrategy> idlers = new ThreadLocal<>();
+    /** The most bytes one message carries ({@link Transport#maxPayloadLength()}). */
+    private final long maxPayload;
+    /** Where the chunks of event queues come from (tests replace it to fail or hold an allocation). */
+    private final EventStorage.ChunkAllocator chunkAllocator;
 
-    private PortalsEngine(Job job, Transport transport, PortalsConfig config, Dialect dialect) {
+    private PortalsEngine(Job job, Transport transport, PortalsConfig config, Dialect dialect,
+                          EventStorage.ChunkAllocator chunkAllocator) {
         this.job = job;
+        this.chunkAllocator = chunkAllocator;
         this.transport = transport;
         this.config = config;
         this.dialect = dialect;
         this.jid = jobId(job);
         this.self = job.peers().member(transport.rank());
+        this.maxPayload = transport.maxPayloadLength();
         this.nis = new NetworkInterfaceState[config.interfaces()];
         for (int i = 0; i < nis.length; i++) {
-            nis[i] = new NetworkInterfaceState(libraryId, i, dialect, handlers, wakeups);
+            nis[i] = new NetworkInterfaceState(libraryId, i, dialect, handlers, wakeups, maxPayload);
         }
         this.channels = new SendChannel[job.size()];
         this.incomingPuts = new IncomingPut[job.size()];
@@ -126,7 +134,13 @@ public final class PortalsEngine implements MessageHandler {
 
     /** Creates the library of {@code dialect} for the rank whose endpoint {@code transport} is, and starts receiving. */
     public static PortalsEngine create(Job job, Transport transport, PortalsConfig config, Dialect dialect) {
-        PortalsEngine engine = new PortalsEngine(job, transport, config, dialect);
+        return create(job, transport, config, dialect, EventStorage.ChunkAllocator.DEFAULT);
+    }
+
+    /** As {@link #create(Job, Transport, PortalsConfig, Dialect)}, with event queue chunks from {@code chunkAllocator}. */
+    static PortalsEngine create(Job job, Transport transport, PortalsConfig config, Dialect dialect,
+                                EventStorage.ChunkAllocator chunkAllocator) {
+        PortalsEngine engine = new PortalsEngine(job, transport, config, dialect, chunkAllocator);
         transport.start(engine);
         return engine;
     }
@@ -423,7 +437,7 @@ public final class PortalsEngine implements MessageHandler {
                 throw new PortalsException(ReturnCode.INV_PTINDEX, "portal index " + portal + " is outside 0.."
                         + ni.limits.maxPtableIndex() + (portal == -1 ? " (PTL_PT_INDEX_ANY is valid only in PtlACEntry, A-61)" : ""));
             }
-            requirePattern(matchId);
+            requireMatchId(matchId);
             MatchList list = ni.portals[portal];
             MatchEntryState me = newMe(ni, list, portal, matchId, matchBits, ignoreBits, unlink);
             list.insert(me, null, position);
@@ -440,7 +454,7 @@ public final class PortalsEngine implements MessageHandler {
         try {
             requireInit();
             NetworkInterfaceState ni = ni(niHandle);
-            requirePattern(matchId);
+            requireMatchId(matchId);
             for (int portal = 0; portal < ni.portals.length; portal++) {
                 MatchList list = ni.portals[portal];
                 if (list.length == 0) {
@@ -467,7 +481,7 @@ public final class PortalsEngine implements MessageHandler {
             if (cur == null) {
                 throw new PortalsException(ReturnCode.INV_ME, "no live match entry has handle 0x" + Long.toHexString(current));
             }
-            requirePattern(matchId);
+            requireMatchId(matchId);
             MatchList list = ni.portals[cur.portal];
             MatchEntryState me = newMe(ni, list, cur.portal, matchId, matchBits, ignoreBits, unlink);
             list.insert(me, cur, position);
@@ -681,9 +695,9 @@ public final class PortalsEngine implements MessageHandler {
 
     /**
      * PtlMDUpdate (L5905): atomically, only if {@code testq} is PTL_EQ_NONE or empty (L5914). The old
-     * value is always returned, also on PTL_NOUPDATE; the local offset is kept; the update does not count
-     * against the threshold (L5129, A-38). With {@code newValue} null nothing changes, but the
-     * {@code testq} test still decides the status.
+     * value is always returned, also on PTL_NOUPDATE; an update restarts the local offset at 0, as both
+     * reference implementations rebuild the MD (A-38); it does not count against the threshold (L5129).
+     * With {@code newValue} null nothing changes, but the {@code testq} test still decides the status.
      */
     public MdUpdateResult mdUpdate(long mdHandle, @Nullable MemoryDescriptor newValue, long testq) {
         acquire();
@@ -710,6 +724,7 @@ public final class PortalsEngine implements MessageHandler {
             }
             if (newValue != null) {
                 md.set(newValue, queue);
+                md.localOffset = 0;
             }
             return new MdUpdateResult(ReturnCode.OK, previous);
         } finally {
@@ -726,23 +741,49 @@ public final class PortalsEngine implements MessageHandler {
 
     /**
      * PtlEQAlloc; in Portals 3.3 with a handler (3.3 &sect;3.11, {@code PtlEQAlloc(ni, count, eq_handler,
-     * &handle)}), null for {@code PTL_EQ_HANDLER_NONE}. A queue of a 3.3 library numbers its own events.
+     * &handle)}), null for {@code PTL_EQ_HANDLER_NONE}. A queue of a 3.3 library numbers its own events,
+     * and holds {@code count} rounded up to a power of two ({@link #eqCapacity}); a 3.3 {@code count} of 0
+     * gives {@code PTL_EQ_NONE} (0), as in the reference implementation, and no queue.
+     *
+     * <p>The queue's memory ({@link EventStorage}) is allocated between two holds of the engine lock, so
+     * that neither the other threads' Portals calls nor the transport's deliveries wait for it; the slot
+     * is taken only in the second, when nothing is left to allocate. A JVM without the memory makes it
+     * PTL_NOSPACE with nothing taken.
+     *
+     * @return the queue's handle, or 0 for a 3.3 {@code count} of 0
      */
     public long eqAlloc(long niHandle, long count, @Nullable EventHandler handler) {
+        int capacity;
         acquire();
         try {
             requireInit();
             NetworkInterfaceState ni = ni(niHandle);
-            if (count <= 0 || count > MAX_EQ_COUNT) {
-                throw new PortalsException(ReturnCode.NOSPACE, "an event queue holds 1.." + MAX_EQ_COUNT + " events, not "
-                        + Long.toUnsignedString(count));
+            capacity = eqCapacity(count);
+            if (capacity == 0) {
+                return 0L; // PTL_EQ_NONE
             }
+            if (!ni.eqs.hasRoom()) {
+                throw noEqSlot(ni);
+            }
+        } finally {
+            release();
+        }
+        EventStorage storage;
+        try {
+            storage = EventStorage.allocate(capacity, chunkAllocator, handler != null);
+        } catch (OutOfMemoryError e) {
+            throw new PortalsException(ReturnCode.NOSPACE, "the JVM has no memory for an event queue of " + capacity
+                    + " events (" + e.getMessage() + "): a smaller count, or a larger heap (-Xmx)");
+        }
+        acquire();
+        try {
+            requireInit(); // PtlFini or PtlNIFini may have run meanwhile
+            NetworkInterfaceState ni = ni(niHandle);
             EventQueueState q = ni.eqs.allocate();
             if (q == null) {
-                throw new PortalsException(ReturnCode.NOSPACE, "the interface already has max_event_queues = "
-                        + ni.limits.maxEventQueues() + " event queues");
+                throw noEqSlot(ni);
             }
-            q.init((int) count);
+            q.init(storage);
             if (dialect == Dialect.PORTALS_3_3) {
                 q.initDialect33(handler);
             }
@@ -752,6 +793,32 @@ public final class PortalsEngine implements MessageHandler {
         }
     }
 
+    /**
+     * The events a queue of {@code count} holds, or PTL_NOSPACE. Portals 3.2: {@code count} itself, 1 to
+     * {@link #MAX_EQ_COUNT} (0 is PTL_NOSPACE, A-57). Portals 3.3: as the reference implementation
+     * ({@code p3api/eq.c PtlEQAlloc}), {@code count} rounded up to a power of two, at least 2, up to
+     * {@link #MAX_EQ_COUNT}; and 0 for a count of 0, which allocates no queue.
+     */
+    private int eqCapacity(long count) {
+        if (dialect == Dialect.PORTALS_3_3) {
+            if (count == 0) {
+                return 0;
+            }
+            if (count > 0 && count <= MAX_EQ_COUNT) {
+                return count <= 2 ? 2 : (int) Long.highestOneBit(count - 1) << 1;
+            }
+        } else if (count > 0 && count <= MAX_EQ_COUNT) {
+            return (int) count;
+        }
+        throw new PortalsException(ReturnCode.NOSPACE, "an event queue holds 1.." + MAX_EQ_COUNT + " events, not "
+                + Long.toUnsignedString(count) + (count == 0 ? " (A-57)" : ""));
+    }
+
+    private static PortalsException noEqSlot(NetworkInterfaceState ni) {
+        return new PortalsException(ReturnCode.NOSPACE, "the interface already has max_event_queues = "
+                + ni.limits.maxEventQueues() + " event queues");
+    }
+
     /** PtlEQFree (L6879): threads waiting on it wake with PTL_INV_EQ; MDs still naming it log nothing. */
     public void eqFree(long eqHandle) {
         acquire();
@@ -759,7 +826,7 @@ public final class PortalsEngine implements MessageHandler {
             requireInit();
             NetworkInterfaceState ni = niOf(eqHandle, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
             EventQueueState q = requireEq(ni, eqHandle);
-            q.cancelWaiters();
+            q.discard();
             ni.eqs.free(q);
             ni.wakePollers(); // a PtlEQPoll on this queue answers PTL_INV_EQ now
         } finally {
@@ -1050,7 +1117,7 @@ public final class PortalsEngine implements MessageHandler {
                 throw new PortalsException(ReturnCode.AC_INV_INDEX, "access control index " + index + " is outside 0.."
                         + ni.limits.maxAtableIndex());
             }
-            requirePattern(matchId);
+            requireMatchId(matchId);
             if (portal != -1 && (portal < 0 || portal > ni.limits.maxPtableIndex())) {
                 throw new PortalsException(ReturnCode.PT_INV_INDEX, "portal index " + portal
                         + " is neither PTL_PT_INDEX_ANY nor in 0.." + ni.limits.maxPtableIndex());
@@ -1107,6 +1174,7 @@ public final class PortalsEngine implements MessageHandler {
                 }
                 from = region ? localOffset : 0L;
                 length = region ? regionLength : md.length;
+                requireCarried(length, region, "PtlPut");
                 NetworkInterfaceState ni = niGuess;
                 PendingOp op = begin(ni, md, PendingOp.Kind.PUT_SEND, rank, target, portal, matchBits, offset, length);
                 op.hdrData = hdrData;
@@ -1169,6 +1237,7 @@ public final class PortalsEngine implements MessageHandler {
                     requireRegion(md, localOffset, regionLength);
                 }
                 long length = region ? regionLength : md.length;
+                requireCarried(length, region, "PtlGet");
                 NetworkInterfaceState ni = niGuess;
                 PendingOp op = begin(ni, md, PendingOp.Kind.GET_REQUEST, rank, target, portal, matchBits, offset, length);
                 op.localOffset = region ? localOffset : 0L;
@@ -1257,6 +1326,20 @@ public final class PortalsEngine implements MessageHandler {
         }
     }
 
+    /**
+     * A put's payload, or the data a get asks for, is at most what one message of the transport carries;
+     * else, before anything is taken or logged, PTL_INV_MD for PtlPut/PtlGet (the one MD code they have,
+     * sections 3.11.1.1 and 3.11.2.1) and PTL_ILL_MD for a 3.3 region (as for any region the call cannot use).
+     */
+    private void requireCarried(long length, boolean region, String call) {
+        if (length > maxPayload) {
+            throw new PortalsException(region ? ReturnCode.ILL_MD : ReturnCode.INV_MD, call + " of "
+                    + Long.toUnsignedString(length) + " bytes: the " + transport.provider() + " transport carries at most "
+                    + maxPayload + " bytes in one message (use a smaller memory descriptor"
+                    + (region ? " region" : "") + ")");
+        }
+    }
+
     /** A PtlPutRegion/PtlGetRegion region inside the MD (3.3 &sect;3.13.3, &sect;3.13.5), else PTL_ILL_MD. */
     private static void requireRegion(MemoryDescriptorState md, long localOffset, long length) {
         if (localOffset < 0 || length < 0 || localOffset > md.length || length > md.length - localOffset) {
@@ -1308,11 +1391,21 @@ public final class PortalsEngine implements MessageHandler {
         return op;
     }
 
-    /** Hands a message to the transport; a closed transport fails the operation instead of losing it. */
+    /**
+     * Hands a message to the transport. A transport that refuses it (closed, or any other exception)
+     * fails the operation as an undelivered send would, so that it still completes (SEND_FAIL, GET_FAIL,
+     * or REPLY_START and REPLY_FAIL) and nothing is left pending; an ack or a reply that cannot be sent
+     * is lost as one the network lost. Only a closed endpoint is expected: anything else is logged.
+     */
     private void send(int rank, MemorySegment header, MemorySegment payload, long offset, long length, long token) {
         try {
             transport.send(rank, header, MessageHeader.LENGTH, payload, offset, length, token);
-        } catch (IllegalStateException closed) {
+        } catch (RuntimeException refused) {
+            if (!(refused instanceof IllegalStateException)) {
+                LOG.log(System.Logger.Level.ERROR, "rank " + transport.rank() + ": the " + transport.provider()
+                        + " transport refused a message of " + length + " bytes to rank " + rank
+                        + "; the operation fails", refused);
+            }
             if (token != Transport.NO_NOTIFY) {
                 onSendComplete(token, false);
             }
@@ -1345,9 +1438,19 @@ public final class PortalsEngine implements MessageHandler {
         return nis[iface];
     }
 
-    private static void requirePattern(ProcessId id) {
+    /**
+     * A match id of PtlMEAttach, PtlMEAttachAny, PtlMEInsert or PtlACEntry: each field the wildcard or a
+     * value, and a nid that is PTL_NID_ANY or a node of this job. A nid outside the job is PTL_INV_PROC,
+     * as it is for a target (A-63): no process there can ever send a request, and the same id is refused
+     * where it is a target. The pid is not checked further: which pids another node has is not known here.
+     */
+    private void requireMatchId(ProcessId id) {
         if (!id.isValidPattern()) {
             throw new PortalsException(ReturnCode.INV_PROC, id + " is not a valid process id pattern (fields are >= 0 or the wildcard -1)");
+        }
+        if (id.nid() != ProcessId.NID_ANY && job.peers().rankOfNid(id.nid()) < 0) {
+            throw new PortalsException(ReturnCode.INV_PROC, "no process of job " + job.id() + " has nid " + id.nid()
+                    + ": a match id names a node of the job or PTL_NID_ANY (A-63)");
         }
     }
 
@@ -1438,7 +1541,13 @@ public final class PortalsEngine implements MessageHandler {
         }
     }
 
-    /** An ack (L15039); one that overtook its put's send completion waits for SEND_END. */
+    /**
+     * An ack (L15039). One that overtook its put's send completion (the transport reports it later)
+     * completes the send now: the ack says the target has the whole message, so the buffer may be reused,
+     * and SEND_END is logged, then the ACK (A-59). Keeping the ACK until the transport's report would let a
+     * message the target sent after it (an answer to the put) be logged first. The op stays in flight,
+     * with no MD, until the transport's report, which then only frees it.
+     */
     private void receiveAck(NetworkInterfaceState ni, MessageHeader h, int source) {
         PendingOp op = ops.lookup(h.exchange());
         if (op != null && op.kind == PendingOp.Kind.PUT_SEND && op.ni == ni && op.peerRank == source
@@ -1449,6 +1558,8 @@ public final class PortalsEngine implements MessageHandler {
             op.ackUid = h.user();
             op.ackRlength = h.length();
             op.ackMlength = h.manipulatedLength();
+            finishSend(op, true);
+            op.md = null; // completeSend, when the transport reports, only frees the op
             return;
         }
         ni.acceptAck(h.mdHandle(), h.initiatorNid(), h.initiatorPid(), h.user(), h.portal(), h.matchBits(), h.offset(),
@@ -1542,19 +1653,43 @@ public final class PortalsEngine implements MessageHandler {
         deposit.attach(op);
     }
 
+    /**
+     * The end of a put or reply whose data is in place. A put that asks for an ack is completed in two
+     * holds of the lock, the ack handed to the transport between them: PUT_END becomes visible (to a
+     * waiter, a poller, a handler) only after the ack has left, so an answer the target sends on PUT_END
+     * travels behind the ack on the same ordered channel and never reaches the initiator first. The lock
+     * is not held while sending ({@link Transport}: a transport may deliver inline, and an ack to this
+     * process comes back into this engine).
+     */
     @Override
     public void onDeposited(int source, Deposit deposit) {
         Object attachment = deposit.attachment();
         if (attachment instanceof IncomingPut p) {
-            boolean ack;
+            boolean ack = false;
             acquire();
             try {
-                ack = completePut(p, deposit);
+                ack = prepareAck(p, deposit);
+                if (!ack) {
+                    completePut(p, deposit);
+                }
             } finally {
-                release();
+                if (ack) {
+                    lock.unlock(); // nothing new to see yet: the wakes queued so far wait for the PUT_END
+                } else {
+                    release();
+                }
             }
             if (ack) {
-                send(source, responseBuffer, MemorySegment.NULL, 0L, 0L, Transport.NO_NOTIFY);
+                try {
+                    send(source, responseBuffer, MemorySegment.NULL, 0L, 0L, Transport.NO_NOTIFY);
+                } finally {
+                    acquire();
+                    try {
+                        completePut(p, deposit);
+                    } finally {
+                        release();
+                    }
+                }
             }
         } else if (attachment instanceof PendingOp op) {
             boolean reply = false;
@@ -1719,13 +1854,30 @@ public final class PortalsEngine implements MessageHandler {
         ops.release(op);
     }
 
-    /** PUT_END or PUT_FAIL, the ack (if asked for and allowed, L7724), and the automatic unlink (L5468). */
-    private boolean completePut(IncomingPut p, Deposit deposit) {
+    /**
+     * Whether the put that {@code p} describes gets an ack (asked for and allowed, L7724; not for a failed
+     * deposit): if so, the ack is written into {@link #response}, ready to be sent.
+     */
+    private boolean prepareAck(IncomingPut p, Deposit deposit) {
+        NetworkInterfaceState ni = p.ni;
+        MemoryDescriptorState md = p.md;
+        if (ni == null || md == null || !ni.live || ni.incarnation != p.incarnation || deposit.failed()
+                || p.ackMd == 0L || md.has(MdOption.ACK_DISABLE)) {
+            return false;
+        }
+        response.begin(MessageType.ACK, ni.index).initiator(self.nid(), ni.pid).user(ni.uid)
+                .target(p.initiatorNid, p.initiatorPid).portal(p.portal).matchBits(p.matchBits).offset(p.requestOffset)
+                .mdHandle(p.ackMd).length(p.rlength).manipulatedLength(p.mlength).exchange(p.exchange);
+        return true;
+    }
+
+    /** PUT_END or PUT_FAIL, and the automatic unlink (L5468). */
+    private void completePut(IncomingPut p, Deposit deposit) {
         NetworkInterfaceState ni = p.ni;
         MemoryDescriptorState md = p.md;
         p.clear();
         if (ni == null || md == null || !ni.live || ni.incarnation != p.incarnation) {
-            return false; // the interface was finalised meanwhile: undefined by the spec (L3159)
+            return; // the interface was finalised meanwhile: undefined by the spec (L3159)
         }
         boolean failed = deposit.failed();
         long mlength = failed ? deposit.deposited() : p.mlength;
@@ -1733,18 +1885,11 @@ public final class PortalsEngine implements MessageHandler {
         long end = ni.post(md, failed ? EventKind.PUT_FAIL : EventKind.PUT_END, p.link, p.initiatorNid, p.initiatorPid,
                 p.uid, p.portal, p.matchBits, p.rlength, mlength, p.offset, p.hdrData,
                 failed ? NiFailType.MEMORY_FAULT : NiFailType.OK);
-        boolean ack = !failed && p.ackMd != 0L && !md.has(MdOption.ACK_DISABLE);
-        if (ack) {
-            response.begin(MessageType.ACK, ni.index).initiator(self.nid(), ni.pid).user(ni.uid)
-                    .target(p.initiatorNid, p.initiatorPid).portal(p.portal).matchBits(p.matchBits).offset(p.requestOffset)
-                    .mdHandle(p.ackMd).length(p.rlength).manipulatedLength(mlength).exchange(p.exchange);
-        }
         ni.releasePending(md);
         if (!failed) {
             ni.autoUnlinkIfInactive(md, end, p.initiatorNid, p.initiatorPid, p.uid, p.portal, p.matchBits, p.rlength,
                     mlength, p.offset);
         }
-        return ack;
     }
 
     /** REPLY_END or REPLY_FAIL once the reply's data is in place (L6384). */
@@ -1794,10 +1939,15 @@ public final class PortalsEngine implements MessageHandler {
 
     /** SEND_END once the buffer may be reused (L6421), then a waiting ack, then the automatic unlink. */
     private void completeSend(PendingOp op, boolean delivered) {
+        finishSend(op, delivered);
+        ops.release(op);
+    }
+
+    /** The events and state of {@link #completeSend}, without freeing the op. */
+    private void finishSend(PendingOp op, boolean delivered) {
         NetworkInterfaceState ni = op.ni;
         MemoryDescriptorState md = op.md;
         if (ni == null || md == null) {
-            ops.release(op);
             return;
         }
         long end = ni.post(md, delivered ? EventKind.SEND_END : EventKind.SEND_FAIL, op.link, self.nid(), ni.pid, ni.uid,
@@ -1816,7 +1966,6 @@ public final class PortalsEngine implements MessageHandler {
             ni.autoUnlinkIfInactive(md, cause, self.nid(), ni.pid, ni.uid, op.portal, op.matchBits, op.rlength,
                     op.mlength, op.offset);
         }
-        ops.release(op);
     }
 
     /** GET_END (or GET_FAIL) once the reply has been sent (L6325, A-48). */

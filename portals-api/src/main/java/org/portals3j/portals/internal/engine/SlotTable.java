@@ -36,6 +36,11 @@ final class SlotTable<T extends Slotted> {
         return inUse;
     }
 
+    /** True if {@link #allocate} would find a slot. */
+    boolean hasRoom() {
+        return inUse < limit;
+    }
+
     /** A fresh object in a free slot, or null when {@code limit} objects exist ({@code PTL_NOSPACE}). */
     @Nullable T allocate() {
         if (inUse >= limit) {

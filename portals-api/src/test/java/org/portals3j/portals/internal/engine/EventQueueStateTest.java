@@ -9,10 +9,22 @@ import org.portals3j.portals.ReturnCode;
 /**
  * The ring of an event queue on its own (the engine's lock is not needed here: one thread): order,
  * wrap-around, the full ring that drops the new event and says so with the next one taken, and a
- * full ring that has room again once an event is taken (the logger re-reads the taker's count).
+ * full ring that has room again once an event is taken (the logger re-reads the taker's count); the
+ * chunks of a long ring, held as the backlog needs them and reused, and a chunk the JVM cannot
+ * allocate.
  */
 class EventQueueStateTest {
     private final Wakeups wakeups = new Wakeups();
+
+    private static EventQueueState queue(int capacity) {
+        return queue(capacity, EventStorage.ChunkAllocator.DEFAULT);
+    }
+
+    private static EventQueueState queue(int capacity, EventStorage.ChunkAllocator allocator) {
+        EventQueueState q = new EventQueueState(0);
+        q.init(EventStorage.allocate(capacity, allocator, false));
+        return q;
+    }
 
     /** Logs an event whose sequence is {@code sequence}; false if the ring had no room. */
     private boolean log(EventQueueState q, long sequence) {
@@ -33,8 +45,7 @@ class EventQueueStateTest {
 
     @Test
     void eventsComeOutInOrderAcrossManyWrapArounds() {
-        EventQueueState q = new EventQueueState(0);
-        q.init(3);
+        EventQueueState q = queue(3);
         Event into = new Event();
         long next = 1;
         long expected = 1;
@@ -54,8 +65,7 @@ class EventQueueStateTest {
 
     @Test
     void aFullRingDropsTheNewEventReportsItOnceAndTakesEventsAgainAfterATake() {
-        EventQueueState q = new EventQueueState(0);
-        q.init(2);
+        EventQueueState q = queue(2);
         Event into = new Event();
         assertThat(log(q, 1)).isTrue();
         assertThat(log(q, 2)).isTrue();
@@ -75,8 +85,7 @@ class EventQueueStateTest {
 
     @Test
     void aWaitingThreadGetsTheEventInsteadOfTheRing() {
-        EventQueueState q = new EventQueueState(0);
-        q.init(2);
+        EventQueueState q = queue(2);
         EqWaiter w = new EqWaiter(Thread.currentThread());
         Event waiting = new Event();
         long ticket = w.arm(waiting);
@@ -90,5 +99,101 @@ class EventQueueStateTest {
         assertThat(w.ended(ticket)).isTrue();
         assertThat(w.result()).isEqualTo(ReturnCode.OK);
         assertThat(waiting.sequence()).isEqualTo(7);
+    }
+
+    /** Counts the events of the chunks it allocates; throws OutOfMemoryError while {@link #failing}. */
+    private static final class CountingAllocator implements EventStorage.ChunkAllocator {
+        long events;
+        boolean failing;
+
+        @Override
+        public Event[] allocate(int n) {
+            if (failing) {
+                throw new OutOfMemoryError("test: no memory for a chunk");
+            }
+            events += n;
+            return EventStorage.ChunkAllocator.DEFAULT.allocate(n);
+        }
+    }
+
+    @Test
+    void aHugeQueueStartsWithOneChunkAndHoldsWhatItsBacklogNeeds() {
+        CountingAllocator allocator = new CountingAllocator();
+        EventQueueState q = queue((int) PortalsEngine.MAX_EQ_COUNT, allocator);
+        assertThat(allocator.events).as("events allocated for a queue of 2^24").isEqualTo(EventStorage.CHUNK);
+        Event into = new Event();
+        int backlog = 5 * EventStorage.CHUNK + 3;
+        for (int i = 1; i <= backlog; i++) {
+            assertThat(log(q, i)).isTrue();
+        }
+        assertThat(q.chunksHeld()).isEqualTo(6);
+        for (int i = 1; i <= backlog; i++) {
+            assertThat(q.take(into)).isEqualTo(ReturnCode.OK);
+            assertThat(into.sequence()).isEqualTo(i);
+        }
+        assertThat(allocator.events).isEqualTo(6L * EventStorage.CHUNK);
+    }
+
+    @Test
+    void aLongRingReusesTheChunksItsTakerLeft() {
+        CountingAllocator allocator = new CountingAllocator();
+        int capacity = 3 * EventStorage.CHUNK + 17; // a last chunk that is only partly used
+        EventQueueState q = queue(capacity, allocator);
+        Event into = new Event();
+        long next = 1;
+        long expected = 1;
+        // a taker that keeps up, for ten times round the ring: two chunks at most, allocated once
+        for (int i = 0; i < 10 * capacity; i++) {
+            assertThat(log(q, next++)).isTrue();
+            assertThat(q.take(into)).isEqualTo(ReturnCode.OK);
+            assertThat(into.sequence()).isEqualTo(expected++);
+        }
+        assertThat(q.chunksHeld()).isLessThanOrEqualTo(2);
+        assertThat(allocator.events).isLessThanOrEqualTo(2L * EventStorage.CHUNK);
+        // a full ring, emptied, filled and emptied again round the wrap: every event in order, no drop
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < capacity; i++) {
+                assertThat(log(q, next++)).isTrue();
+            }
+            assertThat(log(q, -1)).as("one more than the ring holds").isFalse();
+            assertThat(q.take(into)).isEqualTo(ReturnCode.EQ_DROPPED);
+            assertThat(into.sequence()).isEqualTo(expected++);
+            for (int i = 1; i < capacity; i++) {
+                assertThat(q.take(into)).isEqualTo(ReturnCode.OK);
+                assertThat(into.sequence()).isEqualTo(expected++);
+            }
+            assertThat(q.take(into)).isEqualTo(ReturnCode.EQ_EMPTY);
+        }
+        long afterFull = allocator.events;
+        assertThat(afterFull).isLessThanOrEqualTo(4L * EventStorage.CHUNK);
+        for (int i = 0; i < 10 * capacity; i++) {
+            assertThat(log(q, next++)).isTrue();
+            assertThat(q.take(into)).isEqualTo(ReturnCode.OK);
+            assertThat(into.sequence()).isEqualTo(expected++);
+        }
+        assertThat(allocator.events).as("nothing allocated once the backlog was reached").isEqualTo(afterFull);
+    }
+
+    @Test
+    void aChunkTheJvmCannotAllocateLosesTheEventAsAFullRingDoesAndTheQueueGoesOn() {
+        CountingAllocator allocator = new CountingAllocator();
+        EventQueueState q = queue(4 * EventStorage.CHUNK, allocator);
+        Event into = new Event();
+        allocator.failing = true;
+        for (int i = 1; i <= EventStorage.CHUNK; i++) {
+            assertThat(log(q, i)).isTrue(); // the first chunk came with the queue
+        }
+        assertThat(log(q, -1)).as("no memory for the second chunk").isFalse();
+        assertThat(q.take(into)).isEqualTo(ReturnCode.EQ_DROPPED);
+        assertThat(into.sequence()).isEqualTo(1);
+        for (int i = 2; i <= EventStorage.CHUNK; i++) {
+            assertThat(q.take(into)).isEqualTo(ReturnCode.OK);
+            assertThat(into.sequence()).isEqualTo(i);
+        }
+        // the first chunk, left by the taker, serves the logger still without memory
+        assertThat(log(q, 1000)).isTrue();
+        assertThat(q.take(into)).isEqualTo(ReturnCode.OK);
+        assertThat(into.sequence()).isEqualTo(1000);
+        assertThat(q.take(into)).isEqualTo(ReturnCode.EQ_EMPTY);
     }
 }

@@ -215,8 +215,10 @@ public final class UdpEndpoint implements Transport {
                     + " (" + e.getMessage() + ")");
         }
         if (settings.faulty()) {
-            io = new FaultInjectingIo(io, settings.datagramSize(), settings.faultLoss(), settings.faultDuplicate(),
-                    settings.faultReorder(), settings.faultCorrupt(), settings.faultSeed());
+            io = new FaultInjectingIo(io, settings.datagramSize(), new FaultInjectingIo.Faults(settings.faultLoss(),
+                    settings.faultDuplicate(), settings.faultReorder(), settings.faultCorrupt(),
+                    settings.faultDelayMicros() * 1_000L, settings.faultJitterMicros() * 1_000L, settings.faultLate(),
+                    settings.faultLateMicros() * 1_000L, settings.faultDelayQueue(), settings.faultSeed()));
         }
         UdpEndpoint endpoint = new UdpEndpoint(config, settings, io);
         try {
@@ -396,7 +398,11 @@ public final class UdpEndpoint implements Transport {
 
     @Override
     public Map<String, Long> counters() {
-        return counters.snapshot();
+        Map<String, Long> snapshot = counters.snapshot();
+        if (io instanceof FaultInjectingIo faults) {
+            faults.addCounters(snapshot);
+        }
+        return snapshot;
     }
 
     @Override

@@ -62,6 +62,8 @@ final class Peer {
     int unackedCount;
     /** A duplicate arrived: the peer missed an acknowledgement, send one without delay. */
     boolean ackNow;
+    /** The sequence number of a duplicate the next standalone acknowledgement reports (D-SACK), or -1. */
+    long duplicateToReport = -1;
 
     // ---- published acknowledgement state (written by the protocol thread) -----
     volatile long ackCum;

@@ -22,8 +22,8 @@ class UdpFaultStreamingTest {
             assertThat(r.median()).isPositive();
             assertThat(r.runs().getFirst().mibSent()).isEqualTo(2L * PutStream.WINDOW);
         }
-        assertThat(rows.get(1).runs().getFirst().counters().get("fault.lost")).isPositive();
-        assertThat(rows.get(4).runs().getFirst().counters().get("fault.late")).isPositive();
+        assertThat(rows.get(1).runs().getFirst().counters().getOrDefault("fault.lost", 0L)).isPositive();
+        assertThat(rows.get(4).runs().getFirst().counters().getOrDefault("fault.late", 0L)).isPositive();
 
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         UdpFaultStreaming.print(rows, 1, new PrintStream(out, true, StandardCharsets.UTF_8));

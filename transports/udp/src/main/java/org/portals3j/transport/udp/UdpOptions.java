@@ -56,8 +56,10 @@ public final class UdpOptions {
      * Smallest retransmission timeout, microseconds. Default {@value #DEFAULT_RTO_MIN_MICROS}: a loopback
      * round trip is microseconds, but the time an acknowledgement waits behind a full receive window of
      * 64 KB datagrams, each authenticated at ~1 GB/s, is milliseconds; with 2 ms, spurious timeouts
-     * collapsed the congestion window in a 1 MiB stream. Losses are repaired by SACK-driven fast
-     * retransmission long before this fires.
+     * collapsed the congestion window in a 1 MiB stream. It is also the least the RTO adds to the smoothed
+     * round trip (RTO = SRTT + max(this, 4 RTTVAR)), so that a steady but long round trip (a delayed network)
+     * does not bring the timer down to the round trip itself. Losses are repaired by time-based loss detection
+     * (RACK, see the package documentation) long before this fires.
      */
     public static final String RTO_MIN_MICROS = "udp.rtoMinMicros";
     /** Largest retransmission timeout (the back-off cap), milliseconds. Default {@value #DEFAULT_RTO_MAX_MILLIS}. */

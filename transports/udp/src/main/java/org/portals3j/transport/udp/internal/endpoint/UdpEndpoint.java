@@ -527,8 +527,7 @@ public final class UdpEndpoint implements Transport {
         long cum = p.ackCum;
         DatagramHeader.write(b, type, 0, jobTag, rank, p.rank, (int) p.ackWindow, incarnation, p.incarnation,
                 datagramCounter.getAndIncrement(), 0, cum, p.ackSack, p.ackFailed, 0, 0, 0, 0);
-        DatagramHeader.duplicate(b, DatagramHeader.duplicateDistance(cum, p.duplicateToReport));
-        p.duplicateToReport = -1;
+        DatagramHeader.duplicate(b, DatagramHeader.duplicateDistance(cum, p.duplicateToReport.getAndSet(-1)));
         controlCodec.seal(b, DatagramHeader.LENGTH);
         p.ackCarried = cum;
         p.lastSentNanos = now;
@@ -959,11 +958,11 @@ public final class UdpEndpoint implements Transport {
         switch (p.receive.offer(seq, true)) {
             case DUPLICATE -> {
                 counters.add(Counters.DROP_DUPLICATE);
-                if (p.duplicateToReport >= 0) {
+                if (p.duplicateToReport.get() >= 0) {
                     sendControl(p, DatagramType.ACK, now); // each duplicate is reported once: the last one goes now
                     p.unackedSince = now;
                 }
-                p.duplicateToReport = seq; // the sender learns that its retransmission was not needed
+                p.duplicateToReport.set(seq); // the sender learns that its retransmission was not needed
                 p.ackNow = true;
                 return false;
             }

@@ -16,6 +16,8 @@ import org.portals3j.transport.IdleMode;
  * machine; the medians are reported.
  *
  * <pre>./portals stream [--rounds N] [--quick]</pre>
+ *
+ * <p>{@code --faults} runs {@link UdpFaultStreaming} instead (delay, jitter, reordering and loss).
  */
 public final class UdpStreaming {
     static final String LOSS = "0.01";
@@ -35,6 +37,10 @@ public final class UdpStreaming {
     }
 
     public static void main(String[] args) throws Exception {
+        if (java.util.Arrays.asList(args).contains("--faults")) {
+            UdpFaultStreaming.main(args);
+            return;
+        }
         int rounds = 3;
         boolean quick = false;
         for (int i = 0; i < args.length; i++) {

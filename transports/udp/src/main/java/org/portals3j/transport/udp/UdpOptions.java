@@ -56,8 +56,10 @@ public final class UdpOptions {
      * Smallest retransmission timeout, microseconds. Default {@value #DEFAULT_RTO_MIN_MICROS}: a loopback
      * round trip is microseconds, but the time an acknowledgement waits behind a full receive window of
      * 64 KB datagrams, each authenticated at ~1 GB/s, is milliseconds; with 2 ms, spurious timeouts
-     * collapsed the congestion window in a 1 MiB stream. Losses are repaired by SACK-driven fast
-     * retransmission long before this fires.
+     * collapsed the congestion window in a 1 MiB stream. It is also the least the RTO adds to the smoothed
+     * round trip (RTO = SRTT + max(this, 4 RTTVAR)), so that a steady but long round trip (a delayed network)
+     * does not bring the timer down to the round trip itself. Losses are repaired by time-based loss detection
+     * (RACK, see the package documentation) long before this fires.
      */
     public static final String RTO_MIN_MICROS = "udp.rtoMinMicros";
     /** Largest retransmission timeout (the back-off cap), milliseconds. Default {@value #DEFAULT_RTO_MAX_MILLIS}. */
@@ -87,6 +89,32 @@ public final class UdpOptions {
     public static final String FAULT_CORRUPT = "udp.fault.corrupt";
     /** Seed of the fault injector's random numbers. Default 1. */
     public static final String FAULT_SEED = "udp.fault.seed";
+    /**
+     * Fixed delay, microseconds, added to every received datagram before the endpoint sees it (a round trip
+     * between two endpoints that both delay pays it twice). Default 0. Delayed datagrams wait in a bounded
+     * delay line ({@link #FAULT_DELAY_QUEUE}) and come out when due even if nothing else arrives.
+     */
+    public static final String FAULT_DELAY_MICROS = "udp.fault.delayMicros";
+    /**
+     * Jitter, microseconds: each datagram's delay is drawn uniformly from {@code [delay - jitter, delay +
+     * jitter]} (at most {@link #FAULT_DELAY_MICROS}); as with Linux netem, a datagram given a shorter delay
+     * overtakes the ones before it. Default 0.
+     */
+    public static final String FAULT_JITTER_MICROS = "udp.fault.jitterMicros";
+    /**
+     * Probability that a received datagram is delayed a further {@link #FAULT_LATE_MICROS}, so that the
+     * datagrams arriving after it overtake it (reordering at a distance; {@link #FAULT_REORDER} swaps
+     * neighbours). Default 0.
+     */
+    public static final String FAULT_LATE = "udp.fault.late";
+    /** How much further a late datagram is delayed, microseconds. Default {@value #DEFAULT_FAULT_LATE_MICROS}. */
+    public static final String FAULT_LATE_MICROS = "udp.fault.lateMicros";
+    /**
+     * Most datagrams the delay line holds; one arriving when it is full is dropped and counted
+     * ({@code fault.delayLineDrops}), as a router drops at a full queue. Default
+     * {@value #DEFAULT_FAULT_DELAY_QUEUE}.
+     */
+    public static final String FAULT_DELAY_QUEUE = "udp.fault.delayQueue";
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_DATAGRAM_SIZE = 65000;
@@ -97,11 +125,14 @@ public final class UdpOptions {
     public static final int DEFAULT_RTO_MAX_MILLIS = 1_000;
     public static final int DEFAULT_ACK_DELAY_MICROS = 20;
     public static final int DEFAULT_RENDEZVOUS_TIMEOUT_MILLIS = 60_000;
+    public static final int DEFAULT_FAULT_LATE_MICROS = 10_000;
+    public static final int DEFAULT_FAULT_DELAY_QUEUE = 1024;
 
     /** Every key this transport understands. */
     public static final List<String> KEYS = List.of(HOST, PORT, DATAGRAM_SIZE, WINDOW, HEARTBEAT_MILLIS,
             PEER_TIMEOUT_MILLIS, RTO_MIN_MICROS, RTO_MAX_MILLIS, ACK_DELAY_MICROS, MAC, RENDEZVOUS_TIMEOUT_MILLIS,
-            FAULT_LOSS, FAULT_DUPLICATE, FAULT_REORDER, FAULT_CORRUPT, FAULT_SEED);
+            FAULT_LOSS, FAULT_DUPLICATE, FAULT_REORDER, FAULT_CORRUPT, FAULT_SEED, FAULT_DELAY_MICROS,
+            FAULT_JITTER_MICROS, FAULT_LATE, FAULT_LATE_MICROS, FAULT_DELAY_QUEUE);
 
     private UdpOptions() {
     }
@@ -114,11 +145,17 @@ public final class UdpOptions {
     public record Settings(String host, int port, int datagramSize, int window, long heartbeatMillis,
                            long peerTimeoutMillis, long rtoMinMicros, long rtoMaxMillis, long ackDelayMicros,
                            String mac, long rendezvousTimeoutMillis, double faultLoss, double faultDuplicate,
-                           double faultReorder, double faultCorrupt, long faultSeed) {
+                           double faultReorder, double faultCorrupt, long faultSeed, long faultDelayMicros,
+                           long faultJitterMicros, double faultLate, long faultLateMicros, int faultDelayQueue) {
 
         /** Whether any fault is injected. */
         public boolean faulty() {
-            return faultLoss > 0 || faultDuplicate > 0 || faultReorder > 0 || faultCorrupt > 0;
+            return faultLoss > 0 || faultDuplicate > 0 || faultReorder > 0 || faultCorrupt > 0 || delays();
+        }
+
+        /** Whether received datagrams go through the fault injector's delay line. */
+        public boolean delays() {
+            return faultDelayMicros > 0 || faultLate > 0;
         }
     }
 
@@ -160,10 +197,18 @@ public final class UdpOptions {
                     + AesGcmMac.NAME + " or " + GmacMac.NAME);
         }
         long rendezvous = integer(options, RENDEZVOUS_TIMEOUT_MILLIS, DEFAULT_RENDEZVOUS_TIMEOUT_MILLIS, 0, 86_400_000);
+        long delay = integer(options, FAULT_DELAY_MICROS, 0, 0, 10_000_000);
+        long jitter = integer(options, FAULT_JITTER_MICROS, 0, 0, 10_000_000);
+        if (jitter > delay) {
+            throw new TransportException(FAULT_JITTER_MICROS + "=" + jitter + " must not exceed " + FAULT_DELAY_MICROS
+                    + "=" + delay + " (a delay cannot be negative); valid keys: " + String.join(", ", KEYS));
+        }
         return new Settings(host, port, datagramSize, window, heartbeat, timeout, rtoMin, rtoMax, ackDelay, mac,
                 rendezvous, probability(options, FAULT_LOSS), probability(options, FAULT_DUPLICATE),
                 probability(options, FAULT_REORDER), probability(options, FAULT_CORRUPT),
-                integer(options, FAULT_SEED, 1, Long.MIN_VALUE, Long.MAX_VALUE));
+                integer(options, FAULT_SEED, 1, Long.MIN_VALUE, Long.MAX_VALUE), delay, jitter,
+                probability(options, FAULT_LATE), integer(options, FAULT_LATE_MICROS, DEFAULT_FAULT_LATE_MICROS, 0, 10_000_000),
+                (int) integer(options, FAULT_DELAY_QUEUE, DEFAULT_FAULT_DELAY_QUEUE, 1, 65_536));
     }
 
     private static TransportException bad(String key, String value, String expected) {

@@ -10,7 +10,7 @@
  * <caption>Header</caption>
  * <tr><th>Offset</th><th>Size</th><th>Field</th></tr>
  * <tr><td>0</td><td>4</td><td>magic "P3UD" (0x44553350)</td></tr>
- * <tr><td>4</td><td>1</td><td>version (3)</td></tr>
+ * <tr><td>4</td><td>1</td><td>version (4)</td></tr>
  * <tr><td>5</td><td>1</td><td>type: 1 DATA, 2 ACK, 3 HEARTBEAT, 4 BYE</td></tr>
  * <tr><td>6</td><td>2</td><td>flags: 1 FIRST, 2 LAST, 4 ABORT (DATA only)</td></tr>
  * <tr><td>8</td><td>4</td><td>job tag (first 4 bytes of SHA-256 of the job id)</td></tr>
@@ -26,7 +26,8 @@
  * <tr><td>72</td><td>8</td><td>message payload length</td></tr>
  * <tr><td>80</td><td>8</td><td>payload offset of this fragment</td></tr>
  * <tr><td>88</td><td>2</td><td>message header length (FIRST only, at most 256)</td></tr>
- * <tr><td>90</td><td>2</td><td>reserved, 0</td></tr>
+ * <tr><td>90</td><td>2</td><td>duplicate report, signed: d &ne; 0 = the sender of this datagram received sequence
+ *     number cumAck - d once more (each duplicate is reported once, in a standalone ACK or HEARTBEAT); 0 = none</td></tr>
  * <tr><td>92</td><td>4</td><td>body length</td></tr>
  * <tr><td>96</td><td>8</td><td>deposit failures: bit i = the message ending at cumAck - 1 - i failed at the
  *     receiver (its memory went away); its sender completes that send as not delivered</td></tr>
@@ -40,12 +41,52 @@
  * first sent. Every datagram carries the cumulative and a 64-bit selective acknowledgement plus the
  * receive window; a standalone ACK goes out when the receiving thread has drained its socket and data is
  * unacknowledged for {@code udp.ackDelayMicros}, after every 16 data datagrams, at once when a gap or a
- * duplicate shows the sender needs it. The retransmission timeout follows RFC 6298 (alpha 1/8, beta 1/4,
- * K = 4, Karn's rule, doubling back-off, clamped to {@code [udp.rtoMinMicros, udp.rtoMaxMillis]}); a
- * fragment three selective acknowledgements behind is retransmitted at once (fast retransmit). The
- * sender keeps at most min(window, congestion window, receiver's advertised room) fragments in flight;
- * the congestion window grows per ack (slow start, then one per window) and halves on a loss episode,
- * collapsing to 4 on a timeout, because on a local network loss means an overrun kernel socket buffer.
+ * duplicate shows the sender needs it. The sender keeps at most min(window, congestion window, receiver's
+ * advertised room) fragments in flight; the congestion window grows per acknowledged fragment (slow start,
+ * then one per window), because on a local network loss means an overrun kernel socket buffer.
+ *
+ * <p><b>Round trip and timeout.</b> Every fragment acknowledged for the first time that was sent only once
+ * is a round-trip sample (Karn's rule: a retransmitted one is not). The retransmission timeout follows RFC
+ * 6298 (alpha 1/8, beta 1/4, K = 4, doubling back-off), with two changes: alpha and beta are divided by the
+ * number of fragments in flight, the samples expected per round trip (RFC 7323, appendix G), so that RTTVAR
+ * keeps the spread of a whole round trip (under reordering or jitter, the late ones too); and the variance
+ * term is at least {@code udp.rtoMinMicros} (RTO = SRTT + max(rtoMin, 4 RTTVAR), as Linux floors its
+ * deviation at its minimum RTO), so that a steady round trip cannot bring the RTO down to SRTT itself. The
+ * RTO is clamped to {@code [udp.rtoMinMicros, udp.rtoMaxMillis]}. When the oldest unacknowledged fragment
+ * waited an RTO, the timer backs off, the congestion window collapses to 4 (the slow-start threshold to
+ * half) and every fragment unacknowledged for an RTO is sent again.
+ *
+ * <p><b>Loss detection</b> is time-based, as RACK (RFC 8985, section 6.2): the sender remembers the most
+ * recently sent fragment known delivered (cumulatively or selectively acknowledged; a retransmitted one only
+ * if acknowledged no sooner than the minimum round trip after its retransmission, else the acknowledgement
+ * was for an earlier copy) and its round trip, RACK.rtt. A fragment not acknowledged is lost when it was
+ * sent (last sent) before that one and RACK.rtt plus the reordering window has passed since. It is then
+ * retransmitted at once, whatever the windows; the first loss of a recovery halves the congestion window
+ * and the recovery lasts until the cumulative ack passes what was sent at its start. A fragment that is not
+ * lost yet but would be sets a timer that the endpoint runs. A lost retransmission is found the same way,
+ * once a fragment sent after it arrives.
+ *
+ * <p><b>The reordering window</b> ({@code ReorderWindow}): until reordering has been seen it is a quarter of
+ * the minimum round trip, and 0 once three fragments beyond a hole were selectively acknowledged or during a
+ * recovery (so a loss on a network that does not reorder is repaired as soon as TCP's three duplicate acks
+ * would). Reordering is seen when a fragment sent once is acknowledged after one with a higher sequence
+ * number was: its delay beyond RACK.rtt at that moment is a measure of the reordering, and the window becomes
+ * a quarter of the minimum round trip plus the largest such delay. A retransmission reported spurious (below)
+ * also counts as reordering seen, and grows the window by a quarter of the minimum round trip, at most once
+ * per round trip (until the cumulative ack passes what was sent when it grew; RFC 8985's D-SACK rule). The
+ * window is at most SRTT. After 16 recoveries with no reordering seen, it starts over.
+ *
+ * <p><b>Undo.</b> A receiver that gets a DATA datagram it already has reports its sequence number once, in the
+ * duplicate field of its next standalone acknowledgement (a second duplicate before that acknowledgement went
+ * out sends it at once), as D-SACK does (RFC 2883). At the sender, a report for a fragment that was
+ * retransmitted means one retransmission was not needed (RFC 3708); a report for one never retransmitted (a
+ * copy made by the network) means nothing. A window cut (loss or timeout) opens an undo episode that remembers
+ * the congestion window and threshold before it; each retransmission during the episode is counted in it, and
+ * each report for a fragment whose last retransmission was counted in it discounts one. When none is left, every
+ * retransmission of the episode was spurious: the congestion window and threshold go back to at least what
+ * they were, the recovery ends and the RTO back-off is dropped (RFC 4015's response). A cut within an RTO of
+ * the open episode's last retransmission joins that episode; a later one starts a new one (the open one had
+ * its time, so something in it was really lost).
  *
  * <p>The receiver delivers in sequence order. An in-order fragment is processed straight from the
  * receive buffer: the first fragment's header goes to {@code onHeader}, whose {@code Deposit} names the

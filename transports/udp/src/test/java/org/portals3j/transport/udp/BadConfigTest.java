@@ -64,6 +64,16 @@ class BadConfigTest {
                     .as(bad.toString()).isInstanceOf(TransportException.class)
                     .hasMessageContaining(bad.getKey()).hasMessageContaining("valid keys");
         }
+        assertThatThrownBy(() -> jobs.openRank(Job.local(1), 0, Map.of(UdpOptions.FAULT_DELAY_MICROS, "1000",
+                UdpOptions.FAULT_JITTER_MICROS, "2000")))
+                .as("jitter beyond the delay").isInstanceOf(TransportException.class)
+                .hasMessageContaining(UdpOptions.FAULT_JITTER_MICROS).hasMessageContaining("valid keys");
+        for (Map.Entry<String, String> bad : Map.of(UdpOptions.FAULT_DELAY_QUEUE, "0", UdpOptions.FAULT_LATE, "-0.1",
+                UdpOptions.FAULT_LATE_MICROS, "x").entrySet()) {
+            assertThatThrownBy(() -> jobs.openRank(Job.local(1), 0, Map.of(bad.getKey(), bad.getValue())))
+                    .as(bad.toString()).isInstanceOf(TransportException.class)
+                    .hasMessageContaining(bad.getKey()).hasMessageContaining("valid keys");
+        }
         // keys of other transports are not ours to judge
         assertThat(catchNothing(() -> jobs.openRank(Job.local(1), 0, Map.of("tcp.nodelay", "1")))).isTrue();
     }

@@ -28,18 +28,26 @@ final class Counters {
     static final int DROP_WINDOW = 19;
     static final int DROP_MALFORMED = 20;
     static final int DROP_DEAD_PEER = 21;
+    static final int SPURIOUS_RETRANSMITS = 22;
+    static final int CWND_UNDOS = 23;
 
     private static final String[] NAMES = {
         "datagrams.sent", "datagrams.received", "retransmits", "retransmits.fast", "timeouts", "acks.sent",
         "heartbeats.sent", "messages.sent", "messages.received", "send.errors", "peers.failed",
         "drop.short", "drop.magic", "drop.version", "drop.crc", "drop.mac", "drop.job", "drop.incarnation",
-        "drop.duplicate", "drop.window", "drop.malformed", "drop.deadPeer",
+        "drop.duplicate", "drop.window", "drop.malformed", "drop.deadPeer", "retransmits.spurious", "cwnd.undos",
     };
 
     private final AtomicLongArray values = new AtomicLongArray(NAMES.length);
 
     void add(int counter) {
         values.getAndIncrement(counter);
+    }
+
+    void add(int counter, long delta) {
+        if (delta != 0) {
+            values.getAndAdd(counter, delta);
+        }
     }
 
     long get(int counter) {

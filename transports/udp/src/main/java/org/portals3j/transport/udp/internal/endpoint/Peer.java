@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.checkerframework.checker.nullness.qual.MonotonicNonNull;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -62,6 +63,11 @@ final class Peer {
     int unackedCount;
     /** A duplicate arrived: the peer missed an acknowledgement, send one without delay. */
     boolean ackNow;
+    /**
+     * The sequence number of a duplicate the next standalone acknowledgement reports (D-SACK), or -1: set by the
+     * receive path only, taken (swapped for -1) by whichever thread sends that acknowledgement.
+     */
+    final AtomicLong duplicateToReport = new AtomicLong(-1);
 
     // ---- published acknowledgement state (written by the protocol thread) -----
     volatile long ackCum;

@@ -215,8 +215,10 @@ public final class UdpEndpoint implements Transport {
                     + " (" + e.getMessage() + ")");
         }
         if (settings.faulty()) {
-            io = new FaultInjectingIo(io, settings.datagramSize(), settings.faultLoss(), settings.faultDuplicate(),
-                    settings.faultReorder(), settings.faultCorrupt(), settings.faultSeed());
+            io = new FaultInjectingIo(io, settings.datagramSize(), new FaultInjectingIo.Faults(settings.faultLoss(),
+                    settings.faultDuplicate(), settings.faultReorder(), settings.faultCorrupt(),
+                    settings.faultDelayMicros() * 1_000L, settings.faultJitterMicros() * 1_000L, settings.faultLate(),
+                    settings.faultLateMicros() * 1_000L, settings.faultDelayQueue(), settings.faultSeed()));
         }
         UdpEndpoint endpoint = new UdpEndpoint(config, settings, io);
         try {
@@ -396,7 +398,11 @@ public final class UdpEndpoint implements Transport {
 
     @Override
     public Map<String, Long> counters() {
-        return counters.snapshot();
+        Map<String, Long> snapshot = counters.snapshot();
+        if (io instanceof FaultInjectingIo faults) {
+            faults.addCounters(snapshot);
+        }
+        return snapshot;
     }
 
     @Override
@@ -521,6 +527,7 @@ public final class UdpEndpoint implements Transport {
         long cum = p.ackCum;
         DatagramHeader.write(b, type, 0, jobTag, rank, p.rank, (int) p.ackWindow, incarnation, p.incarnation,
                 datagramCounter.getAndIncrement(), 0, cum, p.ackSack, p.ackFailed, 0, 0, 0, 0);
+        DatagramHeader.duplicate(b, DatagramHeader.duplicateDistance(cum, p.duplicateToReport.getAndSet(-1)));
         controlCodec.seal(b, DatagramHeader.LENGTH);
         p.ackCarried = cum;
         p.lastSentNanos = now;
@@ -752,12 +759,13 @@ public final class UdpEndpoint implements Transport {
             p.lock.lock();
             try {
                 if (p.send.inFlight() > 0) {
+                    retransmitLost(p, now); // RACK's reordering timer
                     long rto = p.rtt.rto();
                     SendWindow.Slot oldest = p.send.slot(p.send.una());
                     if (now - oldest.sentNanos >= rto) {
                         // RFC 6298 5.4-5.6: retransmit, back off, and collapse the congestion window
                         p.rtt.backoff();
-                        p.send.onTimeout();
+                        p.send.onTimeout(now, rto);
                         counters.add(Counters.TIMEOUTS);
                     }
                     int budget = Math.max(p.send.cwnd(), SendWindow.MIN_CWND);
@@ -788,7 +796,7 @@ public final class UdpEndpoint implements Transport {
             }
             p.lock.lock();
             try {
-                deadline = Math.min(deadline, p.send.nextDeadline(p.rtt.rto()));
+                deadline = Math.min(deadline, Math.min(p.send.nextDeadline(p.rtt.rto()), p.send.lossDeadline(p.rtt)));
             } finally {
                 p.lock.unlock();
             }
@@ -853,8 +861,9 @@ public final class UdpEndpoint implements Transport {
             counters.add(Counters.DROP_DEAD_PEER);
             return false;
         }
-        if (!acknowledged(h, p, DatagramHeader.cumAck(b), DatagramHeader.sack(b), DatagramHeader.failed(b),
-                DatagramHeader.window(b), now)) {
+        long cumAck = DatagramHeader.cumAck(b);
+        if (!acknowledged(h, p, cumAck, DatagramHeader.sack(b), DatagramHeader.failed(b), DatagramHeader.window(b),
+                DatagramHeader.duplicateSeq(cumAck, DatagramHeader.duplicate(b)), now)) {
             counters.add(Counters.DROP_MALFORMED);
             return false;
         }
@@ -872,7 +881,7 @@ public final class UdpEndpoint implements Transport {
     /** Field checks that need no connection state. */
     private static boolean wellFormed(ByteBuffer b, int type, int bodyLength) {
         int flags = DatagramHeader.flags(b);
-        if (!DatagramType.isKnown(type) || (flags & ~DatagramHeader.KNOWN_FLAGS) != 0 || DatagramHeader.reserved(b) != 0
+        if (!DatagramType.isKnown(type) || (flags & ~DatagramHeader.KNOWN_FLAGS) != 0
                 || DatagramHeader.bodyLength(b) != bodyLength || DatagramHeader.window(b) < 0
                 || DatagramHeader.cumAck(b) < 0) {
             return false;
@@ -903,26 +912,40 @@ public final class UdpEndpoint implements Transport {
         return last == (offset + data == messageLength) && (last || data > 0);
     }
 
-    /** Applies the acknowledgement fields; false if they are impossible (acknowledging unsent data). */
-    private boolean acknowledged(MessageHandler h, Peer p, long cum, long sack, long failed, long window, long now) {
+    /**
+     * Applies the acknowledgement fields ({@code duplicate}: a sequence number the peer received again, or -1)
+     * and retransmits what they show lost; false if they are impossible (acknowledging unsent data).
+     */
+    private boolean acknowledged(MessageHandler h, Peer p, long cum, long sack, long failed, long window,
+                                 long duplicate, long now) {
         p.lock.lock();
         try {
-            if (!p.send.plausible(cum, window)) {
+            if (!p.send.plausible(cum, window, duplicate)) {
                 return false;
             }
-            p.send.onAck(cum, sack, failed, window, now, p.rtt, p.completions);
-            long s;
-            while ((s = p.send.nextFastRetransmit()) >= 0) {
-                transmit(p, p.send.slot(s), now);
-                counters.add(Counters.RETRANSMITS);
-                counters.add(Counters.FAST_RETRANSMITS);
-            }
+            long spurious = p.send.spuriousRetransmissions();
+            long undone = p.send.undoneCuts();
+            p.send.onAck(cum, sack, failed, window, duplicate, now, p.rtt, p.completions);
+            counters.add(Counters.SPURIOUS_RETRANSMITS, p.send.spuriousRetransmissions() - spurious);
+            counters.add(Counters.CWND_UNDOS, p.send.undoneCuts() - undone);
+            retransmitLost(p, now);
             pump(p, now);
         } finally {
             p.lock.unlock();
         }
         p.completions.dispatch(h, this);
         return true;
+    }
+
+    /** Retransmits every fragment RACK finds lost now. Caller holds {@code p.lock}. */
+    private void retransmitLost(Peer p, long now) {
+        long s = p.send.una();
+        while ((s = p.send.nextLost(s, now, p.rtt)) >= 0) {
+            transmit(p, p.send.slot(s), now);
+            counters.add(Counters.RETRANSMITS);
+            counters.add(Counters.FAST_RETRANSMITS);
+            s++;
+        }
     }
 
     private boolean receiveData(MessageHandler h, Peer p, PooledBuffer pb, long now) {
@@ -935,6 +958,11 @@ public final class UdpEndpoint implements Transport {
         switch (p.receive.offer(seq, true)) {
             case DUPLICATE -> {
                 counters.add(Counters.DROP_DUPLICATE);
+                if (p.duplicateToReport.get() >= 0) {
+                    sendControl(p, DatagramType.ACK, now); // each duplicate is reported once: the last one goes now
+                    p.unackedSince = now;
+                }
+                p.duplicateToReport.set(seq); // the sender learns that its retransmission was not needed
                 p.ackNow = true;
                 return false;
             }

@@ -13,8 +13,11 @@ import java.nio.ByteOrder;
 public final class DatagramHeader {
     /** "P3UD" read as a little-endian int. */
     public static final int MAGIC = 0x44553350;
-    /** 3: the default MAC of datagrams up to 8 KiB became AES-PMAC (2 used AES-CMAC); mixed builds see a version drop. */
-    public static final int VERSION = 3;
+    /**
+     * 4: the reserved field carries the duplicate report (3 required it to be 0; 3 made AES-PMAC the default MAC
+     * of datagrams up to 8 KiB, 2 used AES-CMAC); mixed builds see a version drop.
+     */
+    public static final int VERSION = 4;
 
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = 4;
@@ -33,7 +36,11 @@ public final class DatagramHeader {
     public static final int MESSAGE_LENGTH_OFFSET = 72;
     public static final int FRAGMENT_OFFSET_OFFSET = 80;
     public static final int MESSAGE_HEADER_LENGTH_OFFSET = 88;
-    public static final int RESERVED_OFFSET = 90;
+    /**
+     * Duplicate report, a signed 16-bit distance {@code d}: the sender of this datagram received sequence number
+     * {@code cumAck - d} once more than once since its last report; 0: nothing to report.
+     */
+    public static final int DUPLICATE_OFFSET = 90;
     public static final int BODY_LENGTH_OFFSET = 92;
     /**
      * Deposit failures: bit {@code i} set = the message whose last fragment is {@code cumAck - 1 - i}
@@ -143,8 +150,28 @@ public final class DatagramHeader {
         return b.getShort(MESSAGE_HEADER_LENGTH_OFFSET) & 0xffff;
     }
 
-    public static int reserved(ByteBuffer b) {
-        return b.getShort(RESERVED_OFFSET) & 0xffff;
+    /** The duplicate report's distance below the cumulative ack (0: none). */
+    public static int duplicate(ByteBuffer b) {
+        return b.getShort(DUPLICATE_OFFSET);
+    }
+
+    /** Sets the duplicate report's distance ({@link #write} leaves 0, no report). */
+    public static void duplicate(ByteBuffer b, int distance) {
+        b.putShort(DUPLICATE_OFFSET, (short) distance);
+    }
+
+    /**
+     * The distance that reports {@code seq} as received again under cumulative ack {@code cumAck}, or 0 when
+     * there is nothing to report ({@code seq} negative) or it is too far from the cumulative ack to say.
+     */
+    public static int duplicateDistance(long cumAck, long seq) {
+        long d = cumAck - seq;
+        return seq < 0 || d == 0 || d < Short.MIN_VALUE || d > Short.MAX_VALUE ? 0 : (int) d;
+    }
+
+    /** The sequence number a duplicate report names, or -1 for none. */
+    public static long duplicateSeq(long cumAck, int distance) {
+        return distance == 0 ? -1 : cumAck - distance;
     }
 
     public static int bodyLength(ByteBuffer b) {
@@ -180,7 +207,7 @@ public final class DatagramHeader {
         b.putLong(MESSAGE_LENGTH_OFFSET, messageLength);
         b.putLong(FRAGMENT_OFFSET_OFFSET, fragmentOffset);
         b.putShort(MESSAGE_HEADER_LENGTH_OFFSET, (short) messageHeaderLength);
-        b.putShort(RESERVED_OFFSET, (short) 0);
+        b.putShort(DUPLICATE_OFFSET, (short) 0);
         b.putInt(BODY_LENGTH_OFFSET, bodyLength);
         b.putLong(FAILED_OFFSET, failed);
     }

@@ -63,9 +63,11 @@ final class Peer {
     /** A duplicate arrived: the peer missed an acknowledgement, send one without delay. */
     boolean ackNow;
 
-    // ---- published acknowledgement state (written by the protocol thread) -----
+    // ---- published acknowledgement state (written by the protocol thread, see publishAck) -----
     volatile long ackCum;
-    volatile long ackSack;
+    private volatile long ackSack;
+    /** The cumulative ack of the publication in progress (or the last one): the version of a seqlock. */
+    private volatile long ackPublishing;
     /**
      * Protocol thread: the last fragments of the most recent messages from this peer whose deposit failed
      * here (a ring); reported to the peer in the FAILED bits of every acknowledgement while they are within
@@ -74,8 +76,8 @@ final class Peer {
     final long[] failedSeqs = new long[8];
     int failedNext;
     /** The FAILED bits for {@link #ackCum}, published with it. */
-    volatile long ackFailed;
-    volatile long ackWindow;
+    private volatile long ackFailed;
+    private volatile long ackWindow;
     /** The cumulative acknowledgement the last datagram to this peer carried. */
     volatile long ackCarried = -1;
     volatile long lastSentNanos;
@@ -106,6 +108,39 @@ final class Peer {
         this.ackWindow = receiveWindow;
         this.completions = new CompletionList(send, false);
         java.util.Arrays.fill(failedSeqs, -1L);
+    }
+
+    /**
+     * Receive path: publishes the acknowledgement state that every datagram to this peer carries. A seqlock whose
+     * version is the cumulative ack (it never decreases): {@link #putAck} never mixes two publications' fields.
+     */
+    void publishAck(long cum, long sack, long failed, long window) {
+        ackPublishing = cum; // before the fields: a reader that sees one of them sees this
+        ackFailed = failed;
+        ackSack = sack;
+        ackWindow = window;
+        ackCum = cum;
+    }
+
+    /**
+     * Any thread: writes the published acknowledgement state into the header in {@code b}, the fields of one
+     * publication (bits relative to another publication's cumulative ack would acknowledge data never received);
+     * returns the cumulative ack written. Publications with the same cumulative ack only add selective bits, so
+     * mixing two of them is harmless.
+     */
+    long putAck(ByteBuffer b) {
+        long cum;
+        long sack;
+        long failed;
+        long window;
+        do {
+            cum = ackCum;
+            sack = ackSack;
+            failed = ackFailed;
+            window = ackWindow;
+        } while (ackPublishing != cum);
+        DatagramHeader.writeAcknowledgement(b, (int) window, cum, sack, failed);
+        return cum;
     }
 
     InetSocketAddress address() {

@@ -497,10 +497,10 @@ public final class UdpEndpoint implements Transport {
             dataPart = 0;
         }
         int bodyLength = headerPart + dataPart;
-        long cum = p.ackCum;
-        DatagramHeader.write(b, DatagramType.DATA, flags, jobTag, rank, p.rank, (int) p.ackWindow, incarnation,
-                p.incarnation, datagramCounter.getAndIncrement(), slot.seq, cum, p.ackSack, p.ackFailed, m.payloadLength,
+        DatagramHeader.write(b, DatagramType.DATA, flags, jobTag, rank, p.rank, 0, incarnation,
+                p.incarnation, datagramCounter.getAndIncrement(), slot.seq, 0, 0, 0, m.payloadLength,
                 slot.fragmentOffset, headerPart, bodyLength);
+        long cum = p.putAck(b);
         int length = DatagramHeader.LENGTH + bodyLength;
         p.sendCodec.seal(b, length);
         slot.sentNanos = now;
@@ -518,9 +518,9 @@ public final class UdpEndpoint implements Transport {
     /** An ACK, HEARTBEAT or BYE to {@code p}. Protocol thread (or close() after it stopped). */
     private void sendControl(Peer p, int type, long now) {
         ByteBuffer b = controlBuffer;
-        long cum = p.ackCum;
-        DatagramHeader.write(b, type, 0, jobTag, rank, p.rank, (int) p.ackWindow, incarnation, p.incarnation,
-                datagramCounter.getAndIncrement(), 0, cum, p.ackSack, p.ackFailed, 0, 0, 0, 0);
+        DatagramHeader.write(b, type, 0, jobTag, rank, p.rank, 0, incarnation, p.incarnation,
+                datagramCounter.getAndIncrement(), 0, 0, 0, 0, 0, 0, 0, 0);
+        long cum = p.putAck(b);
         controlCodec.seal(b, DatagramHeader.LENGTH);
         p.ackCarried = cum;
         p.lastSentNanos = now;
@@ -981,10 +981,7 @@ public final class UdpEndpoint implements Transport {
                 failed |= 1L << below;
             }
         }
-        p.ackFailed = failed; // before ackCum: a reader that sees the new cum sees its failures
-        p.ackSack = p.receive.sack();
-        p.ackWindow = p.receive.window();
-        p.ackCum = cum;
+        p.publishAck(cum, p.receive.sack(), failed, p.receive.window());
     }
 
     /** Processes one in-order fragment: header phase, direct deposit, completion. */

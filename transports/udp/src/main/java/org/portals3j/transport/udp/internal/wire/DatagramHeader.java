@@ -155,6 +155,14 @@ public final class DatagramHeader {
         return b.getLong(FAILED_OFFSET);
     }
 
+    /** Writes the acknowledgement fields (over what {@link #write} put there). */
+    public static void writeAcknowledgement(ByteBuffer b, int window, long cumAck, long sack, long failed) {
+        b.putInt(WINDOW_OFFSET, window);
+        b.putLong(CUM_ACK_OFFSET, cumAck);
+        b.putLong(SACK_OFFSET, sack);
+        b.putLong(FAILED_OFFSET, failed);
+    }
+
     /**
      * Writes every header field but the CRC and MAC (which {@link DatagramCodec#seal} adds once the body is
      * in place).

@@ -89,12 +89,38 @@
  *
  * <p>The MAC protects against injection and spoofing by anyone who does not hold the job key, against
  * stray traffic of other jobs (a different key, and a job tag checked too) and of earlier incarnations of
- * an endpoint (incarnation ids), and against tampering in transit. Replays of captured datagrams are
- * dropped as duplicates within a connection's lifetime (sequence numbers) and as stale across
- * incarnations. It does not give confidentiality: datagrams over 8 KiB happen to be encrypted, smaller
+ * an endpoint (incarnation ids), and against tampering in transit; the replay window below against replays.
+ * It does not give confidentiality: datagrams over 8 KiB happen to be encrypted, smaller
  * ones are not, so treat payloads as visible on the network. It cannot stop a party
- * that holds the key, and it does not prevent denial of service by flooding (a flood costs a CRC, and a
+ * that holds the key (one could, for example, send a datagram counter far ahead and make a peer's later
+ * datagrams look old), and it does not prevent denial of service by flooding (a flood costs a CRC, and a
  * MAC for datagrams that pass the CRC).
+ *
+ * <h2>Replay protection</h2>
+ * Every datagram, whatever its type, is acted on at most once. After the MAC and the field checks, and before
+ * anything in it is acted on (acknowledgements, liveness, delivery, BYE, notices), its datagram counter
+ * (offset 40, covered by the MAC) must be provably new: each endpoint keeps, per peer, a window over the
+ * 16384 (2^14) counter values up to the highest
+ * it accepted from that peer, as IPsec (RFC 4303, section 3.4.3) and DTLS (RFC 6347, section 4.1.2.6) do, kept
+ * as a ring bitmap (RFC 6479; 2 KiB per peer). A counter above the highest is new and moves the window up; one
+ * inside the window is new once; one seen before, or below the window, is dropped and counted
+ * ({@code drop.replay}). Counters compare modulo 2^64: each endpoint starts its counter at a random value, and
+ * it may wrap. The first datagram from a peer is new (it is authentic and names both current incarnations, so
+ * the peer sent it to this endpoint). Only provably new datagrams refresh a peer's liveness: a captured
+ * datagram replayed any number of times counts once, so a crashed rank is declared dead within
+ * {@code udp.peerTimeoutMillis} whatever an attacker replays. (DATA sequence numbers still drop a
+ * retransmission that arrives twice: it carries a new counter, and counts as {@code drop.duplicate}.)
+ *
+ * <p>Why this width. An endpoint has one counter for all its destinations, taken by several threads. Every
+ * datagram to a given peer (data from application threads, acknowledgements, heartbeats and BYE from the
+ * protocol thread) takes its counter and enters the socket under that peer's lock, so
+ * datagrams to one peer leave in counter order and only the network can reorder them; but the counter values
+ * between two datagrams to one peer include everything the sender sent to its other peers meanwhile. At the
+ * fastest rate an endpoint sends here (~0.5 M datagrams/s, small messages), 16384 values are ~30 ms of
+ * reordering, far more than a local network's, and more than {@code udp.fault.*} injects. A legitimate datagram
+ * that arrives later than that is dropped as a lost one would be, and repaired the same way: DATA is
+ * retransmitted (with a new counter), a later acknowledgement or heartbeat carries what a lost one did, and BYE
+ * is sent three times.
  *
  * <h2>Datagram size and MTU</h2>
  * <table>

@@ -10,6 +10,7 @@ import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportException;
 import org.portals3j.transport.Transports;
+import org.portals3j.transport.udp.internal.endpoint.UdpEndpoint;
 
 /** Opens udp endpoints for tests and closes them afterwards. */
 final class UdpJobs implements AutoCloseable {
@@ -26,6 +27,23 @@ final class UdpJobs implements AutoCloseable {
         Transport t = Transports.require("udp").open(new EndpointConfig(job, rank, IdleMode.BACKOFF, options));
         opened.add(t);
         return t;
+    }
+
+    /** An endpoint and the socket under the test's control it was opened on. */
+    record Controlled(UdpEndpoint endpoint, ControlledIo io) {
+    }
+
+    /** Opens rank {@code rank} of {@code job} on a socket under the test's control. */
+    Controlled openControlled(Job job, int rank, Map<String, String> options) throws TransportException {
+        java.util.concurrent.atomic.AtomicReference<ControlledIo> io = new java.util.concurrent.atomic.AtomicReference<>();
+        UdpEndpoint t = UdpEndpoint.open(new EndpointConfig(job, rank, IdleMode.BACKOFF, options), UdpOptions.parse(options),
+                inner -> {
+                    ControlledIo c = new ControlledIo(inner);
+                    io.set(c);
+                    return c;
+                });
+        opened.add(t);
+        return new Controlled(t, java.util.Objects.requireNonNull(io.get()));
     }
 
     @Override

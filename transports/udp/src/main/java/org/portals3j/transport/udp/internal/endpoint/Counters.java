@@ -28,12 +28,13 @@ final class Counters {
     static final int DROP_WINDOW = 19;
     static final int DROP_MALFORMED = 20;
     static final int DROP_DEAD_PEER = 21;
+    static final int DROP_REPLAY = 22;
 
     private static final String[] NAMES = {
         "datagrams.sent", "datagrams.received", "retransmits", "retransmits.fast", "timeouts", "acks.sent",
         "heartbeats.sent", "messages.sent", "messages.received", "send.errors", "peers.failed",
         "drop.short", "drop.magic", "drop.version", "drop.crc", "drop.mac", "drop.job", "drop.incarnation",
-        "drop.duplicate", "drop.window", "drop.malformed", "drop.deadPeer",
+        "drop.duplicate", "drop.window", "drop.malformed", "drop.deadPeer", "drop.replay",
     };
 
     private final AtomicLongArray values = new AtomicLongArray(NAMES.length);

@@ -9,6 +9,7 @@ import org.checkerframework.checker.nullness.qual.MonotonicNonNull;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.Deposit;
 import org.portals3j.transport.udp.internal.reliability.ReceiveWindow;
+import org.portals3j.transport.udp.internal.reliability.ReplayWindow;
 import org.portals3j.transport.udp.internal.reliability.RttEstimator;
 import org.portals3j.transport.udp.internal.reliability.SendWindow;
 import org.portals3j.transport.udp.internal.wire.AutoMac;
@@ -51,6 +52,8 @@ final class Peer {
 
     // ---- protocol thread -----
     final ReceiveWindow receive;
+    /** The datagram counters accepted from this peer: each is acted on once. */
+    final ReplayWindow replay = new ReplayWindow();
     final Deposit deposit = new Deposit();
     boolean inMessage;
     long messageLength;

@@ -7,7 +7,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -20,6 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.Deposit;
 import org.portals3j.transport.EndpointConfig;
@@ -107,8 +107,8 @@ public final class UdpEndpoint implements Transport {
     private boolean acksPending;
 
     // ---- protocol thread (and close() once it stopped) ----
-    private final DatagramCodec controlCodec;
-    private final ByteBuffer controlBuffer;
+    /** Checks received datagrams (each peer has its own codec for what is sent to it). */
+    private final DatagramCodec receiveCodec;
     private final ArrayDeque<PooledBuffer> pool = new ArrayDeque<>();
     private final MemorySegment headerScratch = MemorySegment.ofArray(new byte[MAX_HEADER]);
     private final long peerTimeoutNanos;
@@ -130,8 +130,7 @@ public final class UdpEndpoint implements Transport {
         this.peerTimeoutNanos = settings.peerTimeoutMillis() * 1_000_000L;
         this.heartbeatNanos = settings.heartbeatMillis() * 1_000_000L;
         this.ackDelayNanos = settings.ackDelayMicros() * 1_000L;
-        this.controlCodec = new DatagramCodec(newMac(settings, key));
-        this.controlBuffer = ByteBuffer.allocateDirect(DatagramHeader.LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+        this.receiveCodec = new DatagramCodec(newMac(settings, key));
         this.peers = new Peer[size];
         long rtoMin = settings.rtoMinMicros() * 1_000L;
         this.handover = new PollHandover(System.nanoTime(), rtoMin);
@@ -181,6 +180,15 @@ public final class UdpEndpoint implements Transport {
      * through the rendezvous.
      */
     public static UdpEndpoint open(EndpointConfig config, UdpOptions.Settings settings) throws TransportException {
+        return open(config, settings, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #open(EndpointConfig, UdpOptions.Settings)}, with the socket seen through {@code wrap} (tests and
+     * benchmarks: capture what is sent, emulate a crash or a stopped process, inject an error).
+     */
+    public static UdpEndpoint open(EndpointConfig config, UdpOptions.Settings settings, UnaryOperator<DatagramIo> wrap)
+            throws TransportException {
         InetAddress host;
         if (settings.host().isEmpty()) {
             // the address the rendezvous was reached from is one the peers can reach; in one JVM, loopback
@@ -218,6 +226,7 @@ public final class UdpEndpoint implements Transport {
             io = new FaultInjectingIo(io, settings.datagramSize(), settings.faultLoss(), settings.faultDuplicate(),
                     settings.faultReorder(), settings.faultCorrupt(), settings.faultSeed());
         }
+        io = wrap.apply(io);
         UdpEndpoint endpoint = new UdpEndpoint(config, settings, io);
         try {
             InetSocketAddress local = io.localAddress();
@@ -515,25 +524,39 @@ public final class UdpEndpoint implements Transport {
         }
     }
 
-    /** An ACK, HEARTBEAT or BYE to {@code p}. Protocol thread (or close() after it stopped). */
+    /**
+     * An ACK, HEARTBEAT or BYE to {@code p}, with the acknowledgement state last published. Any thread: it is built
+     * in {@code p}'s send buffer under {@code p}'s lock, like data, so that datagrams to one peer take their counters
+     * in the order they reach the socket (see "Replay protection" in the package documentation).
+     */
     private void sendControl(Peer p, int type, long now) {
-        ByteBuffer b = controlBuffer;
-        DatagramHeader.write(b, type, 0, jobTag, rank, p.rank, 0, incarnation, p.incarnation,
-                datagramCounter.getAndIncrement(), 0, 0, 0, 0, 0, 0, 0, 0);
-        long cum = p.putAck(b);
-        controlCodec.seal(b, DatagramHeader.LENGTH);
-        p.ackCarried = cum;
-        p.lastSentNanos = now;
+        p.lock.lock();
+        try {
+            ByteBuffer b = p.sendBuffer;
+            DatagramHeader.write(b, type, 0, jobTag, rank, p.rank, 0, incarnation, p.incarnation,
+                    datagramCounter.getAndIncrement(), 0, 0, 0, 0, 0, 0, 0, 0);
+            long cum = p.putAck(b);
+            p.sendCodec.seal(b, DatagramHeader.LENGTH);
+            p.ackCarried = cum;
+            p.lastSentNanos = now;
+            try {
+                io.send(b, DatagramHeader.LENGTH, p.address());
+                counters.add(Counters.DATAGRAMS_SENT);
+                counters.add(type == DatagramType.HEARTBEAT ? Counters.HEARTBEATS_SENT : Counters.ACKS_SENT);
+            } catch (IOException e) {
+                counters.add(Counters.SEND_ERRORS);
+            }
+        } finally {
+            p.lock.unlock();
+        }
+    }
+
+    /** Receive path: an ACK or HEARTBEAT, which carries every acknowledgement due to {@code p}. */
+    private void sendAcknowledgement(Peer p, int type, long now) {
+        sendControl(p, type, now);
         p.unackedSince = -1;
         p.unackedCount = 0;
         p.ackNow = false;
-        try {
-            io.send(b, DatagramHeader.LENGTH, p.address());
-            counters.add(Counters.DATAGRAMS_SENT);
-            counters.add(type == DatagramType.HEARTBEAT ? Counters.HEARTBEATS_SENT : Counters.ACKS_SENT);
-        } catch (IOException e) {
-            counters.add(Counters.SEND_ERRORS);
-        }
     }
 
     void complete(MessageHandler h, long token, boolean delivered) {
@@ -724,7 +747,7 @@ public final class UdpEndpoint implements Transport {
                 continue;
             }
             if (p.ackNow || p.unackedCount >= ACK_EVERY || (drained && now - p.unackedSince >= ackDelayNanos)) {
-                sendControl(p, DatagramType.ACK, now);
+                sendAcknowledgement(p, DatagramType.ACK, now);
             } else {
                 pending = true;
             }
@@ -746,7 +769,7 @@ public final class UdpEndpoint implements Transport {
                     continue;
                 }
                 if (now - p.lastSentNanos >= heartbeatNanos) {
-                    sendControl(p, DatagramType.HEARTBEAT, now);
+                    sendAcknowledgement(p, DatagramType.HEARTBEAT, now);
                 }
             }
             p.lock.lock();
@@ -804,7 +827,7 @@ public final class UdpEndpoint implements Transport {
     private boolean handle(MessageHandler h, PooledBuffer pb, long now) {
         ByteBuffer b = pb.buffer;
         int length = b.limit();
-        switch (controlCodec.check(b, length)) {
+        switch (receiveCodec.check(b, length)) {
             case SHORT -> {
                 counters.add(Counters.DROP_SHORT);
                 return false;
@@ -847,6 +870,11 @@ public final class UdpEndpoint implements Transport {
         int bodyLength = length - DatagramHeader.LENGTH;
         if (!wellFormed(b, type, bodyLength)) {
             counters.add(Counters.DROP_MALFORMED);
+            return false;
+        }
+        if (!p.replay.accept(DatagramHeader.counter(b))) {
+            // a replay, or older than the window: only provably new datagrams are acted on (liveness included)
+            counters.add(Counters.DROP_REPLAY);
             return false;
         }
         if (p.dead) {

@@ -10,8 +10,8 @@
  * <caption>Header</caption>
  * <tr><th>Offset</th><th>Size</th><th>Field</th></tr>
  * <tr><td>0</td><td>4</td><td>magic "P3UD" (0x44553350)</td></tr>
- * <tr><td>4</td><td>1</td><td>version (3)</td></tr>
- * <tr><td>5</td><td>1</td><td>type: 1 DATA, 2 ACK, 3 HEARTBEAT, 4 BYE</td></tr>
+ * <tr><td>4</td><td>1</td><td>version (4)</td></tr>
+ * <tr><td>5</td><td>1</td><td>type (below)</td></tr>
  * <tr><td>6</td><td>2</td><td>flags: 1 FIRST, 2 LAST, 4 ABORT (DATA only)</td></tr>
  * <tr><td>8</td><td>4</td><td>job tag (first 4 bytes of SHA-256 of the job id)</td></tr>
  * <tr><td>12</td><td>4</td><td>source rank</td></tr>
@@ -32,6 +32,19 @@
  *     receiver (its memory went away); its sender completes that send as not delivered</td></tr>
  * <tr><td>104</td><td>4</td><td>CRC32C of bytes [0, 104) and the body</td></tr>
  * <tr><td>108</td><td>16</td><td>MAC of bytes [0, 108) and the body</td></tr>
+ * </table>
+ * <table>
+ * <caption>Types (every one carries the acknowledgement fields)</caption>
+ * <tr><th>Type</th><th>Name</th><th>Sent</th><th>The receiver</th></tr>
+ * <tr><td>1</td><td>DATA</td><td>a fragment of a message</td><td>delivers it in sequence order</td></tr>
+ * <tr><td>2</td><td>ACK</td><td>when acknowledgements are due and no data goes back</td><td>applies them</td></tr>
+ * <tr><td>3</td><td>HEARTBEAT</td><td>to a peer nothing was sent to for a heartbeat period</td><td>notes the sign
+ *     of life</td></tr>
+ * <tr><td>4</td><td>BYE</td><td>three times by {@code close()}, and when the endpoint fails</td><td>declares the
+ *     sender dead at once</td></tr>
+ * <tr><td>5</td><td>DEAD_NOTICE</td><td>in answer to a provably new datagram from a peer this endpoint declared
+ *     dead, at most once a heartbeat period per peer</td><td>declares the sender dead at once, with a log line
+ *     saying it was declared dead itself (see Liveness)</td></tr>
  * </table>
  *
  * <h2>Reliability</h2>
@@ -56,11 +69,24 @@
  * completes false. Messages carry at most 2^40 bytes of payload ({@code maxPayloadLength()}).
  *
  * <h2>Liveness</h2>
- * A HEARTBEAT goes to a peer nothing was sent to for {@code udp.heartbeatMillis} (default 1 s). A peer
- * heard nothing valid from for {@code udp.peerTimeoutMillis} (default 15 s: a GC pause or SIGSTOP of
- * several seconds must not kill a job) is dead: {@code onPeerFailure} once, every pending and queued
- * send to it completes false, a message half received from it ends with {@code deposit.fail()}, later
- * sends complete false. {@code close()} sends BYE three times, so peers learn of an orderly exit at once.
+ * A HEARTBEAT goes to a peer nothing was sent to for {@code udp.heartbeatMillis} (default 1 s). A peer from which nothing provably new (see Replay protection) was heard for {@code udp.peerTimeoutMillis}
+ * (default 15 s: a GC pause or SIGSTOP of several seconds must not kill a job) of this endpoint's own running
+ * time is dead: {@code onPeerFailure} once, every pending and queued send to it completes false, a message half
+ * received from it ends with {@code deposit.fail()}, later sends complete false, and its datagrams are dropped
+ * ({@code drop.deadPeer}). Time during which this endpoint's receive path did not run (its process stopped or
+ * paused, its thread descheduled, a handler call) is not counted against its peers: it runs its timers at least
+ * every min(heartbeat period, 1 s), and a longer gap moves every peer's silence clock forward by the excess
+ * (counted as {@code stalls}), since the peers' datagrams may be waiting unread in the socket, or were lost when
+ * it overflowed. {@code close()} sends BYE three times, so peers learn of an orderly exit at once.
+ *
+ * <p>Fail-stop: a peer declared dead stays dead for this endpoint; it is never readmitted (what was under way to
+ * and from it has failed, and exactly-once FIFO delivery cannot resume after that). A rank stopped longer than
+ * its peers' timeout (SIGSTOP, a debugger, a suspended machine) is declared dead by them. When it runs again,
+ * each peer that declared it dead answers its first provably new datagram with a DEAD_NOTICE (then at most one
+ * per heartbeat period), and the rank fails that peer at once, logging that this rank was declared dead for
+ * having been silent longer than {@code udp.peerTimeoutMillis}; without the notice it would wait for its own
+ * timeout, since those peers drop what it sends. A rank stopped for less than the timeout goes on as if nothing
+ * happened.
  *
  * <h2>Authentication</h2>
  * Every datagram is checked in this order: length, magic, version, CRC32C, MAC, and only then its
@@ -112,8 +138,8 @@
  * retransmission that arrives twice: it carries a new counter, and counts as {@code drop.duplicate}.)
  *
  * <p>Why this width. An endpoint has one counter for all its destinations, taken by several threads. Every
- * datagram to a given peer (data from application threads, acknowledgements, heartbeats and BYE from the
- * protocol thread) takes its counter and enters the socket under that peer's lock, so
+ * datagram to a given peer (data from application threads, acknowledgements, heartbeats, BYE and notices from
+ * the receive path) takes its counter and enters the socket under that peer's lock, so
  * datagrams to one peer leave in counter order and only the network can reorder them; but the counter values
  * between two datagrams to one peer include everything the sender sent to its other peers meanwhile. At the
  * fastest rate an endpoint sends here (~0.5 M datagrams/s, small messages), 16384 values are ~30 ms of

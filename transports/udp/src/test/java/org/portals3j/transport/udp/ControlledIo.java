@@ -26,6 +26,7 @@ final class ControlledIo implements DatagramIo {
     final ConcurrentLinkedQueue<Sent> sent = new ConcurrentLinkedQueue<>();
     volatile boolean capture = true;
     private volatile boolean dead;
+    private volatile boolean deaf;
     private volatile @Nullable Error receiveError;
     private final Object gate = new Object();
     private boolean frozen;
@@ -43,6 +44,12 @@ final class ControlledIo implements DatagramIo {
     /** From now on the endpoint is gone as a crashed process is: nothing it sends leaves, nothing reaches it. */
     void die() {
         dead = true;
+        wakeup();
+    }
+
+    /** From now on nothing reaches the endpoint (what it sends still leaves). */
+    void deafen() {
+        deaf = true;
         wakeup();
     }
 
@@ -102,6 +109,12 @@ final class ControlledIo implements DatagramIo {
         if (dead) {
             return false;
         }
+        if (deaf) {
+            while (inner.receive(dst)) {
+                dst.clear(); // lost on the way in
+            }
+            return false;
+        }
         return inner.receive(dst);
     }
 
@@ -121,11 +134,11 @@ final class ControlledIo implements DatagramIo {
     @Override
     public void await(long timeoutMillis) throws IOException {
         waitWhileFrozen();
-        if (!dead) {
+        if (!dead && !deaf) {
             inner.await(timeoutMillis);
             return;
         }
-        synchronized (gate) { // the socket is never read now: waiting on it would return at once, for ever
+        synchronized (gate) { // nothing is read from the socket now: waiting on it could return at once, for ever
             long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
             long left;
             while (!woken && (left = deadline - System.nanoTime()) > 0) {

@@ -60,6 +60,9 @@ final class Peer {
     long messageNext;
     boolean messageFailed;
     long lastHeardNanos;
+    /** Declared dead, it sent again and was told ({@link #lastNoticeNanos}: when last). */
+    boolean noticed;
+    long lastNoticeNanos;
     /** When received data first went unacknowledged, or -1. */
     long unackedSince = -1;
     int unackedCount;

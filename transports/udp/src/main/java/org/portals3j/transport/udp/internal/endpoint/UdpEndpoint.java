@@ -71,6 +71,8 @@ public final class UdpEndpoint implements Transport {
     /** Initial RTO before any sample: a job's network is local, RFC 6298's 1 s would stall the first loss. */
     static final long INITIAL_RTO_NANOS = 20_000_000L;
     static final int BYE_REPEATS = 3;
+    /** The protocol thread sleeps at most this long (and less when a heartbeat is due sooner). */
+    static final long MAX_SLEEP_NANOS = 1_000_000_000L;
 
     private static final System.Logger LOG = System.getLogger(UdpEndpoint.class.getName());
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -113,6 +115,8 @@ public final class UdpEndpoint implements Transport {
     private final MemorySegment headerScratch = MemorySegment.ofArray(new byte[MAX_HEADER]);
     private final long peerTimeoutNanos;
     private final long heartbeatNanos;
+    /** The longest the receive path sleeps between two runs of its timers; a longer gap is its own stall. */
+    private final long longestSleepNanos;
     private final long ackDelayNanos;
 
     private UdpEndpoint(EndpointConfig config, UdpOptions.Settings settings, DatagramIo io) {
@@ -129,6 +133,7 @@ public final class UdpEndpoint implements Transport {
         this.io = io;
         this.peerTimeoutNanos = settings.peerTimeoutMillis() * 1_000_000L;
         this.heartbeatNanos = settings.heartbeatMillis() * 1_000_000L;
+        this.longestSleepNanos = Math.min(heartbeatNanos, MAX_SLEEP_NANOS);
         this.ackDelayNanos = settings.ackDelayMicros() * 1_000L;
         this.receiveCodec = new DatagramCodec(newMac(settings, key));
         this.peers = new Peer[size];
@@ -298,6 +303,7 @@ public final class UdpEndpoint implements Transport {
             p.lastHeardNanos = now;
             p.lastSentNanos = now;
         }
+        lastTimers = now;
         handler = messageHandler;
         running = true;
         Thread t = Thread.ofPlatform().daemon().name("udp-rank-" + rank).unstarted(this::protocolLoop);
@@ -416,20 +422,7 @@ public final class UdpEndpoint implements Transport {
         closed = true;
         running = false;
         io.wakeup();
-        Thread t = thread;
-        if (t != null && t != Thread.currentThread()) {
-            boolean interrupted = false;
-            while (t.isAlive()) {
-                try {
-                    t.join();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        join(thread);
         MessageHandler h = handler;
         progressLock.lock(); // a poller still inside the receive path finishes first
         try {
@@ -438,6 +431,23 @@ public final class UdpEndpoint implements Transport {
             progressLock.unlock();
         }
         io.close();
+    }
+
+    private static void join(@Nullable Thread t) {
+        if (t == null || t == Thread.currentThread()) {
+            return;
+        }
+        boolean interrupted = false;
+        while (t.isAlive()) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void closeUnderProgressLock(@Nullable MessageHandler h) {
@@ -532,22 +542,31 @@ public final class UdpEndpoint implements Transport {
     private void sendControl(Peer p, int type, long now) {
         p.lock.lock();
         try {
-            ByteBuffer b = p.sendBuffer;
-            DatagramHeader.write(b, type, 0, jobTag, rank, p.rank, 0, incarnation, p.incarnation,
-                    datagramCounter.getAndIncrement(), 0, 0, 0, 0, 0, 0, 0, 0);
-            long cum = p.putAck(b);
-            p.sendCodec.seal(b, DatagramHeader.LENGTH);
-            p.ackCarried = cum;
-            p.lastSentNanos = now;
-            try {
-                io.send(b, DatagramHeader.LENGTH, p.address());
-                counters.add(Counters.DATAGRAMS_SENT);
-                counters.add(type == DatagramType.HEARTBEAT ? Counters.HEARTBEATS_SENT : Counters.ACKS_SENT);
-            } catch (IOException e) {
-                counters.add(Counters.SEND_ERRORS);
-            }
+            sendControlLocked(p, type, now);
         } finally {
             p.lock.unlock();
+        }
+    }
+
+    /** {@link #sendControl}; the caller holds {@code p.lock}. */
+    private void sendControlLocked(Peer p, int type, long now) {
+        ByteBuffer b = p.sendBuffer;
+        DatagramHeader.write(b, type, 0, jobTag, rank, p.rank, 0, incarnation, p.incarnation,
+                datagramCounter.getAndIncrement(), 0, 0, 0, 0, 0, 0, 0, 0);
+        long cum = p.putAck(b);
+        p.sendCodec.seal(b, DatagramHeader.LENGTH);
+        p.ackCarried = cum;
+        p.lastSentNanos = now;
+        try {
+            io.send(b, DatagramHeader.LENGTH, p.address());
+            counters.add(Counters.DATAGRAMS_SENT);
+            counters.add(switch (type) {
+                case DatagramType.HEARTBEAT -> Counters.HEARTBEATS_SENT;
+                case DatagramType.DEAD_NOTICE -> Counters.DEAD_NOTICES_SENT;
+                default -> Counters.ACKS_SENT;
+            });
+        } catch (IOException e) {
+            counters.add(Counters.SEND_ERRORS);
         }
     }
 
@@ -757,6 +776,7 @@ public final class UdpEndpoint implements Transport {
 
     /** Retransmission timers, heartbeats, liveness. */
     private void timers(MessageHandler h, long now) {
+        excuseOwnStall(now);
         for (Peer p : peers) {
             if (p.dead) {
                 continue;
@@ -794,6 +814,30 @@ public final class UdpEndpoint implements Transport {
                 pump(p, now);
             } finally {
                 p.lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * Receive path, before liveness is judged: time during which it did not run (this process was stopped or
+     * paused, its thread descheduled, or stuck in a handler call) is not held against the peers, whose datagrams
+     * may be waiting unread in the socket (or were lost when it overflowed). It runs its timers at least every
+     * {@link #longestSleepNanos}; the gap beyond that moves every live peer's silence clock forward.
+     */
+    private void excuseOwnStall(long now) {
+        long stall = now - lastTimers - longestSleepNanos;
+        if (stall <= 0) {
+            return;
+        }
+        counters.add(Counters.STALLS);
+        if (stall >= peerTimeoutNanos) {
+            LOG.log(System.Logger.Level.WARNING, "rank " + rank + ": this rank did not run for " + stall / 1_000_000
+                    + " ms (stopped, paused, or a handler call that long), longer than " + UdpOptions.PEER_TIMEOUT_MILLIS
+                    + "=" + settings.peerTimeoutMillis() + "; peers that declared it dead meanwhile will say so");
+        }
+        for (Peer p : peers) {
+            if (!p.dead) {
+                p.lastHeardNanos = Math.min(now, p.lastHeardNanos + stall);
             }
         }
     }
@@ -879,6 +923,9 @@ public final class UdpEndpoint implements Transport {
         }
         if (p.dead) {
             counters.add(Counters.DROP_DEAD_PEER);
+            if (type != DatagramType.BYE && type != DatagramType.DEAD_NOTICE && p.rank != rank) {
+                noticeDead(p, now);
+            }
             return false;
         }
         if (!acknowledged(h, p, DatagramHeader.cumAck(b), DatagramHeader.sack(b), DatagramHeader.failed(b),
@@ -893,8 +940,35 @@ public final class UdpEndpoint implements Transport {
                 peerFailed(h, p);
                 yield false;
             }
+            case DatagramType.DEAD_NOTICE -> {
+                counters.add(Counters.DEAD_NOTICES_RECEIVED);
+                LOG.log(System.Logger.Level.WARNING, "rank " + rank + ": rank " + p.rank + " declared this rank dead:"
+                        + " it heard nothing from it for longer than its " + UdpOptions.PEER_TIMEOUT_MILLIS + " ("
+                        + settings.peerTimeoutMillis() + " ms here), so this process was stopped, paused or cut off"
+                        + " for that long; rank " + p.rank + " drops this rank's datagrams, failing it");
+                peerFailed(h, p);
+                yield false;
+            }
             default -> false; // ACK, HEARTBEAT: the acknowledgement and the sign of life were all
         };
+    }
+
+    /**
+     * Receive path: {@code p}, declared dead here, sent a provably new datagram, so it runs again (it was stopped
+     * or cut off for longer than the timeout); tell it, at most once a heartbeat period, so that it fails this rank
+     * at once rather than after its own timeout.
+     */
+    private void noticeDead(Peer p, long now) {
+        if (p.noticed && now - p.lastNoticeNanos < heartbeatNanos) {
+            return;
+        }
+        if (!p.noticed) {
+            LOG.log(System.Logger.Level.INFO, "rank " + rank + ": rank " + p.rank + ", declared dead, sends again;"
+                    + " telling it so");
+        }
+        p.noticed = true;
+        p.lastNoticeNanos = now;
+        sendControl(p, DatagramType.DEAD_NOTICE, now);
     }
 
     /** Field checks that need no connection state. */

@@ -13,8 +13,11 @@ import java.nio.ByteOrder;
 public final class DatagramHeader {
     /** "P3UD" read as a little-endian int. */
     public static final int MAGIC = 0x44553350;
-    /** 3: the default MAC of datagrams up to 8 KiB became AES-PMAC (2 used AES-CMAC); mixed builds see a version drop. */
-    public static final int VERSION = 3;
+    /**
+     * 4: the DEAD_NOTICE type (3: the default MAC of datagrams up to 8 KiB became AES-PMAC; 2 used AES-CMAC); mixed
+     * builds see a version drop.
+     */
+    public static final int VERSION = 4;
 
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = 4;

@@ -69,7 +69,13 @@
  * completes false. Messages carry at most 2^40 bytes of payload ({@code maxPayloadLength()}).
  *
  * <h2>Liveness</h2>
- * A HEARTBEAT goes to a peer nothing was sent to for {@code udp.heartbeatMillis} (default 1 s). A peer from which nothing provably new (see Replay protection) was heard for {@code udp.peerTimeoutMillis}
+ * A HEARTBEAT goes to a peer nothing was sent to for {@code udp.heartbeatMillis} (default 1 s). The receive
+ * path sends it on time; while the receive path is stuck (a handler call that lasts, such as one waiting for
+ * the upper layer's lock) a timer thread sends it instead, with the acknowledgement state last published: it
+ * sleeps half a heartbeat period at a time and acts only for peers nothing was sent to for one and a half
+ * periods, so a rank whose process runs is never declared dead by its peers because its receive path is busy.
+ *
+ * <p>A peer from which nothing provably new (see Replay protection) was heard for {@code udp.peerTimeoutMillis}
  * (default 15 s: a GC pause or SIGSTOP of several seconds must not kill a job) of this endpoint's own running
  * time is dead: {@code onPeerFailure} once, every pending and queued send to it completes false, a message half
  * received from it ends with {@code deposit.fail()}, later sends complete false, and its datagrams are dropped
@@ -139,7 +145,8 @@
  *
  * <p>Why this width. An endpoint has one counter for all its destinations, taken by several threads. Every
  * datagram to a given peer (data from application threads, acknowledgements, heartbeats, BYE and notices from
- * the receive path) takes its counter and enters the socket under that peer's lock, so
+ * the receive path, heartbeats from the timer thread) takes its counter and enters the socket under that peer's
+ * lock, so
  * datagrams to one peer leave in counter order and only the network can reorder them; but the counter values
  * between two datagrams to one peer include everything the sender sent to its other peers meanwhile. At the
  * fastest rate an endpoint sends here (~0.5 M datagrams/s, small messages), 16384 values are ~30 ms of

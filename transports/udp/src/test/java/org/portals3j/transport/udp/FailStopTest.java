@@ -10,8 +10,8 @@ import org.portals3j.runtime.Job;
 import org.portals3j.transport.udp.internal.endpoint.UdpEndpoint;
 
 /**
- * The fail-stop model: a rank its peers declared dead is told so as soon as it runs again, and a rank's own stop
- * is not held against its peers.
+ * The fail-stop model: a rank its peers declared dead is told so as soon as it runs again, a rank's own stop is
+ * not held against its peers, and a receive path stuck in a handler call does not get its rank declared dead.
  * A stopped process is emulated by a socket on which every call waits ({@link ControlledIo#freeze}).
  */
 class FailStopTest {
@@ -120,5 +120,35 @@ class FailStopTest {
         long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
         assertThat(notices).isPositive()
                 .isLessThanOrEqualTo(2 + elapsedMillis / 200); // one may have gone just before the start
+    }
+
+    /**
+     * Rank 1's handler blocks for more than three peer timeouts (as when it waits for the upper layer's lock held
+     * by a long call); the heartbeat timer keeps rank 1 alive for rank 0, rank 1 does not hold the time against
+     * rank 0, and the job goes on afterwards.
+     */
+    @Test
+    void aHandlerBlockedForSeveralTimeoutsDoesNotGetItsRankDeclaredDead() throws Exception {
+        Job job = Job.local(2);
+        Map<String, String> options = Map.of(UdpOptions.HEARTBEAT_MILLIS, "50", UdpOptions.PEER_TIMEOUT_MILLIS, "1000");
+        UdpEndpoint t0 = (UdpEndpoint) jobs.openRank(job, 0, options);
+        UdpEndpoint t1 = (UdpEndpoint) jobs.openRank(job, 1, options);
+        Recorder a = new Recorder();
+        Recorder b = new Recorder();
+        t0.start(a);
+        t1.start(b);
+        b.stallMillis = 3_500;
+        t0.send(1, Recorder.header(1), 16, Recorder.payload(10, 1), 0, 10, 1L);
+        Recorder.await("the message whose delivery blocks", 10_000, () -> b.messages.size() == 1);
+        Recorder.await("the handler returns", 20_000, () -> b.stallMillis == 0 && counter(t1, "stalls") > 0);
+        t0.send(1, Recorder.header(2), 16, Recorder.payload(10, 2), 0, 10, 2L);
+        t1.send(0, Recorder.header(3), 16, Recorder.payload(10, 3), 0, 10, 3L);
+        Recorder.await("the job goes on", 10_000, () -> b.messages.size() == 2 && a.messages.size() == 1
+                && a.completions.size() == 2 && b.completions.size() == 1);
+        assertThat(a.failedPeers).as("peers rank 0 declared dead").isEmpty();
+        assertThat(b.failedPeers).as("peers rank 1 declared dead").isEmpty();
+        assertThat(a.completions.values()).containsOnly(true);
+        assertThat(b.completions.values()).containsOnly(true);
+        assertThat(counter(t1, "heartbeats.whileStuck")).isPositive();
     }
 }

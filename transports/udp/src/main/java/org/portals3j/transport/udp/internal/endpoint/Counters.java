@@ -31,14 +31,15 @@ final class Counters {
     static final int DROP_REPLAY = 22;
     static final int DEAD_NOTICES_SENT = 23;
     static final int DEAD_NOTICES_RECEIVED = 24;
-    static final int STALLS = 25;
+    static final int HEARTBEATS_WHILE_STUCK = 25;
+    static final int STALLS = 26;
 
     private static final String[] NAMES = {
         "datagrams.sent", "datagrams.received", "retransmits", "retransmits.fast", "timeouts", "acks.sent",
         "heartbeats.sent", "messages.sent", "messages.received", "send.errors", "peers.failed",
         "drop.short", "drop.magic", "drop.version", "drop.crc", "drop.mac", "drop.job", "drop.incarnation",
         "drop.duplicate", "drop.window", "drop.malformed", "drop.deadPeer", "drop.replay",
-        "deadNotices.sent", "deadNotices.received", "stalls",
+        "deadNotices.sent", "deadNotices.received", "heartbeats.whileStuck", "stalls",
     };
 
     private final AtomicLongArray values = new AtomicLongArray(NAMES.length);

@@ -97,6 +97,8 @@ public final class UdpEndpoint implements Transport {
     /** The protocol thread is (about to be) blocked in the selector: a sender starting a timer wakes it. */
     private volatile boolean sleeping;
     private @Nullable Thread thread;
+    /** Sends heartbeats while the receive path is stuck (in a long handler call): see {@link #heartbeatLoop}. */
+    private @Nullable Thread heartbeatThread;
     /**
      * Who runs the receive path: the protocol thread, or an application thread in {@link #poll}. Holding
      * it is what keeps handler calls serialised; the state below marked "protocol thread" is guarded by it.
@@ -308,7 +310,10 @@ public final class UdpEndpoint implements Transport {
         running = true;
         Thread t = Thread.ofPlatform().daemon().name("udp-rank-" + rank).unstarted(this::protocolLoop);
         thread = t;
+        Thread beat = Thread.ofPlatform().daemon().name("udp-heartbeat-rank-" + rank).unstarted(this::heartbeatLoop);
+        heartbeatThread = beat;
         t.start();
+        beat.start();
     }
 
     private void resolvePeers() throws TransportException {
@@ -422,7 +427,12 @@ public final class UdpEndpoint implements Transport {
         closed = true;
         running = false;
         io.wakeup();
+        Thread beat = heartbeatThread;
+        if (beat != null) {
+            LockSupport.unpark(beat);
+        }
         join(thread);
+        join(beat);
         MessageHandler h = handler;
         progressLock.lock(); // a poller still inside the receive path finishes first
         try {
@@ -576,6 +586,39 @@ public final class UdpEndpoint implements Transport {
         p.unackedSince = -1;
         p.unackedCount = 0;
         p.ackNow = false;
+    }
+
+    /**
+     * The heartbeat timer: sleeps half a heartbeat period at a time and, for each live peer nothing was sent to
+     * for one and a half periods, sends a heartbeat with the acknowledgement state last published. The receive
+     * path sends heartbeats on time by itself; this thread only ever finds one late while the receive path is
+     * stuck (a handler call that waits for the upper layer's lock, for instance), so that peers do not declare a
+     * live rank dead. It never touches the receive path's state, and wakes twice a heartbeat period.
+     */
+    private void heartbeatLoop() {
+        long period = Math.max(1, heartbeatNanos / 2);
+        long late = heartbeatNanos + heartbeatNanos / 2;
+        while (running) {
+            LockSupport.parkNanos(this, period);
+            long now = System.nanoTime();
+            for (Peer p : peers) {
+                if (!running) {
+                    return;
+                }
+                if (p.rank == rank || p.dead || now - p.lastSentNanos < late) {
+                    continue;
+                }
+                p.lock.lock();
+                try {
+                    if (!p.dead && now - p.lastSentNanos >= late) { // a sender may have gone first
+                        sendControlLocked(p, DatagramType.HEARTBEAT, now);
+                        counters.add(Counters.HEARTBEATS_WHILE_STUCK);
+                    }
+                } finally {
+                    p.lock.unlock();
+                }
+            }
+        }
     }
 
     void complete(MessageHandler h, long token, boolean delivered) {

@@ -68,6 +68,33 @@
  * A sender whose payload memory is gone sends ABORT fragments: the receiver fails the deposit, the send
  * completes false. Messages carry at most 2^40 bytes of payload ({@code maxPayloadLength()}).
  *
+ * <h2>Backpressure</h2>
+ * The messages to one peer not yet acknowledged (queued, or with fragments in flight) are bounded by
+ * {@code udp.sendQueueMessages} (default 4096) and {@code udp.sendQueueBytes} of payload (default 64 MiB; a
+ * larger message goes when the queue is empty). Payloads are never copied, so the transport's memory grows with
+ * the number of messages, the bytes bound keeps a stream's pinned memory in check, and both defaults are far above
+ * what keeps the window full (a 1 MiB stream measured the same with and without them, bench/README.md).
+ * <ul>
+ * <li>A {@code send()} from an application thread that finds the queue full waits until acknowledgements make
+ *     room, the peer is declared dead, or the endpoint closes; in the last two cases the send completes false, as
+ *     every send to a dead peer or a closed endpoint does. Waits are counted ({@code sends.waited}); the most
+ *     messages ever unacknowledged to one peer is {@code sendQueue.highWater}. A waiting thread is woken by the
+ *     acknowledgements; should the receive path be unattended (its thread inside a callback outside it), the
+ *     waiting thread runs it itself every 10 ms, as {@code poll()} would. An interrupt does not end the wait (the
+ *     interrupt status is kept).</li>
+ * <li>A {@code send()} from the thread that runs the receive path (the protocol thread, or an application
+ *     thread inside {@code poll()}, i.e. from inside a handler callback) never waits: the acknowledgements it would
+ *     wait for are processed by that very thread. It is admitted beyond the bound, up to four times
+ *     {@code udp.sendQueueMessages}. Only a peer that keeps sending requests while it takes none of the responses
+ *     can go beyond that: the send that would completes false, so does every later send to that peer, and the
+ *     receive path declares the peer dead with a log line.</li>
+ * </ul>
+ * The Portals engine calls {@code send()} outside its own lock (a put or get holds only the per-peer channel lock,
+ * which no handler takes; responses are sent from the receive path), and the Isotach layer sends holding no lock a
+ * handler takes. Its one wait on a sender is Isotach's onPollersGone, which the protocol thread calls outside the
+ * receive path and which waits for a flush in progress to end: the receive path is then unattended, and the
+ * waiting flusher runs it itself (above), so the flush ends.
+ *
  * <h2>Liveness</h2>
  * A HEARTBEAT goes to a peer nothing was sent to for {@code udp.heartbeatMillis} (default 1 s). The receive
  * path sends it on time; while the receive path is stuck (a handler call that lasts, such as one waiting for

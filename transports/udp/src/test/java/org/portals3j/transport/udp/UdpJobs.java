@@ -15,6 +15,7 @@ import org.portals3j.transport.udp.internal.endpoint.UdpEndpoint;
 /** Opens udp endpoints for tests and closes them afterwards. */
 final class UdpJobs implements AutoCloseable {
     final List<Transport> opened = new ArrayList<>();
+    private final List<ControlledIo> controlled = new ArrayList<>();
 
     List<Transport> open(Job job, Map<String, String> options) throws TransportException {
         List<Transport> endpoints = LocalJob.openAll(Transports.require("udp"), job, IdleMode.BACKOFF, options);
@@ -43,11 +44,21 @@ final class UdpJobs implements AutoCloseable {
                     return c;
                 });
         opened.add(t);
-        return new Controlled(t, java.util.Objects.requireNonNull(io.get()));
+        ControlledIo c = java.util.Objects.requireNonNull(io.get());
+        controlled.add(c);
+        return new Controlled(t, c);
     }
 
+    /** Closes every endpoint, after letting every frozen socket go (a close joins threads waiting on one). */
     @Override
     public void close() {
+        for (ControlledIo c : controlled) {
+            try {
+                c.thaw(false);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
         opened.forEach(Transport::close);
     }
 }

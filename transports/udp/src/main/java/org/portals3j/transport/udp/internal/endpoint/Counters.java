@@ -33,13 +33,14 @@ final class Counters {
     static final int DEAD_NOTICES_RECEIVED = 24;
     static final int HEARTBEATS_WHILE_STUCK = 25;
     static final int STALLS = 26;
+    static final int SENDS_WAITED = 27;
 
     private static final String[] NAMES = {
         "datagrams.sent", "datagrams.received", "retransmits", "retransmits.fast", "timeouts", "acks.sent",
         "heartbeats.sent", "messages.sent", "messages.received", "send.errors", "peers.failed",
         "drop.short", "drop.magic", "drop.version", "drop.crc", "drop.mac", "drop.job", "drop.incarnation",
         "drop.duplicate", "drop.window", "drop.malformed", "drop.deadPeer", "drop.replay",
-        "deadNotices.sent", "deadNotices.received", "heartbeats.whileStuck", "stalls",
+        "deadNotices.sent", "deadNotices.received", "heartbeats.whileStuck", "stalls", "sends.waited",
     };
 
     private final AtomicLongArray values = new AtomicLongArray(NAMES.length);

@@ -46,6 +46,8 @@ final class Peer {
     final DatagramCodec sendCodec;
     /** Protocol-thread completions of this peer's sends. */
     final CompletionList completions;
+    /** Messages to this peer not yet acknowledged, against {@code udp.sendQueueMessages} and {@code udp.sendQueueBytes}. */
+    final SendBound bound;
 
     @MonotonicNonNull InetSocketAddress address;
     long incarnation;
@@ -88,13 +90,18 @@ final class Peer {
     volatile long ackCarried = -1;
     volatile long lastSentNanos;
     volatile boolean dead;
+    /**
+     * The receive path sent this peer more than it may beyond the bound (the peer sends requests and takes none of
+     * the responses): later sends to it fail, and the receive path fails the peer at its next round.
+     */
+    volatile boolean overrun;
 
     /**
      * @param window        most fragments in flight to this peer (the configured window)
      * @param receiveWindow most fragments this end lets the peer have in flight towards it (advertised)
      */
     Peer(int rank, int window, int receiveWindow, int datagramSize, int bodyCapacity, int maxHeaderLength,
-         DatagramCodec sendCodec, RttEstimator rtt) {
+         DatagramCodec sendCodec, RttEstimator rtt, long maxQueuedMessages, long maxQueuedBytes) {
         this.rank = rank;
         this.send = new SendWindow(window, bodyCapacity, maxHeaderLength, Math.min(window, 64), 16);
         this.rtt = rtt;
@@ -112,7 +119,8 @@ final class Peer {
         this.sendCodec = sendCodec;
         this.receive = new ReceiveWindow(receiveWindow);
         this.ackWindow = receiveWindow;
-        this.completions = new CompletionList(send, false);
+        this.bound = new SendBound(lock, maxQueuedMessages, maxQueuedBytes);
+        this.completions = new CompletionList(send, bound, false);
         java.util.Arrays.fill(failedSeqs, -1L);
     }
 

@@ -73,6 +73,8 @@ public final class UdpEndpoint implements Transport {
     static final int BYE_REPEATS = 3;
     /** The protocol thread sleeps at most this long (and less when a heartbeat is due sooner). */
     static final long MAX_SLEEP_NANOS = 1_000_000_000L;
+    /** A sender waiting for room looks this often whether the receive path is unattended (see awaitRoom). */
+    static final long UNATTENDED_CHECK_NANOS = 10_000_000L;
 
     private static final System.Logger LOG = System.getLogger(UdpEndpoint.class.getName());
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -145,7 +147,8 @@ public final class UdpEndpoint implements Transport {
         int receiveWindow = receiveWindow(settings.window(), io.receiveBufferBytes(), datagramSize, size);
         for (int r = 0; r < size; r++) {
             peers[r] = new Peer(r, settings.window(), receiveWindow, datagramSize, bodyCapacity, MAX_HEADER,
-                    new DatagramCodec(newMac(settings, key)), new RttEstimator(rtoMin, rtoMax, Math.max(rtoMin, INITIAL_RTO_NANOS)));
+                    new DatagramCodec(newMac(settings, key)), new RttEstimator(rtoMin, rtoMax, Math.max(rtoMin, INITIAL_RTO_NANOS)),
+                    settings.sendQueueMessages(), settings.sendQueueBytes());
         }
     }
 
@@ -374,11 +377,21 @@ public final class UdpEndpoint implements Transport {
             throw new IllegalStateException("rank " + rank + ": send() before start()");
         }
         Peer p = peers[peer];
+        // the receive path's own sends never wait: the acknowledgements that make room only it can process
+        boolean receivePath = progressLock.isHeldByCurrentThread() || Thread.currentThread() == thread;
         boolean accepted = false;
-        boolean wasIdle;
+        boolean wasIdle = false;
+        boolean interrupted = false;
         p.lock.lock();
         try {
-            if (!p.dead && !closed) {
+            if (!receivePath && !p.bound.hasRoom(payloadLength) && !p.dead && !p.overrun && !closed) {
+                interrupted = awaitRoom(h, p, payloadLength);
+            }
+            if (receivePath && !p.dead && !p.overrun && p.bound.beyondReceivePathLimit()) {
+                p.overrun = true; // this send fails, and so does every later one; the receive path fails the peer
+                p.bound.wakeAll();
+            }
+            if (!p.dead && !p.overrun && !closed) {
                 wasIdle = p.send.inFlight() == 0;
                 OutgoingMessage m = p.send.allocate();
                 MemorySegment.copy(header, 0, m.header, 0, headerLength);
@@ -390,20 +403,50 @@ public final class UdpEndpoint implements Transport {
                 // memory already gone: the message still goes (the receiver must see it fail), without payload
                 m.failed = payloadLength > 0 && !payload.scope().isAlive();
                 p.send.enqueue(m);
+                p.bound.added(payloadLength);
                 counters.add(Counters.MESSAGES_SENT);
                 pump(p, System.nanoTime());
                 accepted = true;
-            } else {
-                wasIdle = false;
             }
         } finally {
             p.lock.unlock();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
         if (!accepted) {
             complete(h, token, false);
         } else if (wasIdle && sleeping) {
             io.wakeup(); // the protocol thread's sleep does not cover the retransmission timer just started
         }
+    }
+
+    /**
+     * An application thread waits, holding {@code p.lock} (released while it waits), until the queue to {@code p}
+     * has room for {@code length} bytes, {@code p} is dead or this endpoint closes. It is woken when acknowledgements
+     * complete messages; now and then it also looks whether the receive path is unattended (its thread is in a
+     * callback outside it, as Isotach's onPollersGone, which may wait for this very thread's send to end) and runs it
+     * itself. Returns whether the thread was interrupted meanwhile.
+     */
+    private boolean awaitRoom(MessageHandler h, Peer p, long length) {
+        counters.add(Counters.SENDS_WAITED);
+        if (handover.pollingRecently(System.nanoTime())) {
+            pollingStopped(); // this thread may have been the poller: the protocol thread takes over at once
+        }
+        boolean interrupted = false;
+        while (!p.bound.hasRoom(length) && !p.dead && !p.overrun && !closed) {
+            interrupted |= p.bound.await(UNATTENDED_CHECK_NANOS);
+            if (!p.bound.hasRoom(length) && running && progressLock.tryLock()) {
+                p.lock.unlock(); // the receive path takes peers' locks itself
+                try {
+                    progressOnce(h, 64);
+                } finally {
+                    progressLock.unlock();
+                    p.lock.lock();
+                }
+            }
+        }
+        return interrupted;
     }
 
     @Override
@@ -414,9 +457,16 @@ public final class UdpEndpoint implements Transport {
         return !closed && !peers[peer].dead;
     }
 
+    /** The counters, and {@code sendQueue.highWater}: the most messages ever unacknowledged to one peer at once. */
     @Override
     public Map<String, Long> counters() {
-        return counters.snapshot();
+        Map<String, Long> m = counters.snapshot();
+        long highWater = 0;
+        for (Peer p : peers) {
+            highWater = Math.max(highWater, p.bound.highWater());
+        }
+        m.put("sendQueue.highWater", highWater);
+        return m;
     }
 
     @Override
@@ -471,10 +521,11 @@ public final class UdpEndpoint implements Transport {
                 }
             }
             for (Peer p : peers) {
-                CompletionList failed = new CompletionList(p.send, true);
+                CompletionList failed = new CompletionList(p.send, p.bound, true);
                 p.lock.lock();
                 try {
                     p.send.abandon(failed);
+                    p.bound.wakeAll();
                 } finally {
                     p.lock.unlock();
                 }
@@ -822,6 +873,14 @@ public final class UdpEndpoint implements Transport {
         excuseOwnStall(now);
         for (Peer p : peers) {
             if (p.dead) {
+                continue;
+            }
+            if (p.overrun) {
+                LOG.log(System.Logger.Level.WARNING, "rank " + rank + ": rank " + p.rank + " takes none of its responses:"
+                        + " the messages this rank's receive path sent it went unacknowledged beyond "
+                        + SendBound.RECEIVE_PATH_FACTOR + " x " + UdpOptions.SEND_QUEUE_MESSAGES + "="
+                        + settings.sendQueueMessages() + "; declaring it dead");
+                peerFailed(h, p);
                 continue;
             }
             if (p.rank != rank) {
@@ -1213,11 +1272,12 @@ public final class UdpEndpoint implements Transport {
         if (p.dead) {
             return;
         }
-        CompletionList failed = new CompletionList(p.send, true);
+        CompletionList failed = new CompletionList(p.send, p.bound, true);
         p.lock.lock();
         try {
             p.dead = true;
             p.send.abandon(failed);
+            p.bound.wakeAll();
         } finally {
             p.lock.unlock();
         }

@@ -121,6 +121,15 @@
  * timeout, since those peers drop what it sends. A rank stopped for less than the timeout goes on as if nothing
  * happened.
  *
+ * <h2>Failure of the endpoint</h2>
+ * Anything that escapes the receive path or the heartbeat timer (an {@code Error} such as OutOfMemoryError, one
+ * thrown by a handler, or a bug; a handler's RuntimeException is logged and the message handled as far as it
+ * got) fails the endpoint at once, never silently: one ERROR log line with the cause, BYE to every peer (so they
+ * learn at once), {@code onPeerFailure} for every peer with every pending and queued send completed false and
+ * waiting senders released, and the endpoint counts as closed ({@code isPeerAlive(self)} false, later sends throw
+ * IllegalStateException). An application thread inside {@code poll()} gets the Error rethrown. {@code close()}
+ * still releases the socket.
+ *
  * <h2>Authentication</h2>
  * Every datagram is checked in this order: length, magic, version, CRC32C, MAC, and only then its
  * fields (job tag, ranks, incarnations, type, flags, lengths and offsets against the message, header

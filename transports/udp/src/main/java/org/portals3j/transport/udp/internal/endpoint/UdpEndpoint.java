@@ -93,6 +93,8 @@ public final class UdpEndpoint implements Transport {
     private final Counters counters = new Counters();
     private final AtomicLong datagramCounter;
     private final AtomicBoolean closing = new AtomicBoolean();
+    /** The endpoint failed (see {@link #failEndpoint}): it acts as closed. */
+    private final AtomicBoolean failing = new AtomicBoolean();
     private volatile boolean closed;
     private volatile @Nullable MessageHandler handler;
     private volatile boolean running;
@@ -371,7 +373,8 @@ public final class UdpEndpoint implements Transport {
         }
         MessageHandler h = handler;
         if (closed) {
-            throw new IllegalStateException("rank " + rank + ": transport is closed");
+            throw new IllegalStateException("rank " + rank + ": transport is " + (failing.get()
+                    ? "failed (its ERROR log line says why)" : "closed"));
         }
         if (h == null) {
             throw new IllegalStateException("rank " + rank + ": send() before start()");
@@ -440,6 +443,9 @@ public final class UdpEndpoint implements Transport {
                 p.lock.unlock(); // the receive path takes peers' locks itself
                 try {
                     progressOnce(h, 64);
+                } catch (Throwable t) {
+                    failEndpoint(h, t);
+                    throw t;
                 } finally {
                     progressLock.unlock();
                     p.lock.lock();
@@ -493,6 +499,20 @@ public final class UdpEndpoint implements Transport {
         io.close();
     }
 
+    /** Every pending and queued send to {@code p} completes false; a message half received from it fails. */
+    private void abandonAll(MessageHandler h, Peer p) {
+        CompletionList failed = new CompletionList(p.send, p.bound, true);
+        p.lock.lock();
+        try {
+            p.send.abandon(failed);
+            p.bound.wakeAll();
+        } finally {
+            p.lock.unlock();
+        }
+        failed.dispatch(h, this);
+        finishPartial(h, p);
+    }
+
     private static void join(@Nullable Thread t) {
         if (t == null || t == Thread.currentThread()) {
             return;
@@ -521,16 +541,7 @@ public final class UdpEndpoint implements Transport {
                 }
             }
             for (Peer p : peers) {
-                CompletionList failed = new CompletionList(p.send, p.bound, true);
-                p.lock.lock();
-                try {
-                    p.send.abandon(failed);
-                    p.bound.wakeAll();
-                } finally {
-                    p.lock.unlock();
-                }
-                failed.dispatch(h, this);
-                finishPartial(h, p);
+                abandonAll(h, p);
             }
         }
     }
@@ -647,6 +658,17 @@ public final class UdpEndpoint implements Transport {
      * live rank dead. It never touches the receive path's state, and wakes twice a heartbeat period.
      */
     private void heartbeatLoop() {
+        try {
+            beat();
+        } catch (Throwable t) {
+            MessageHandler h = handler;
+            if (h != null) {
+                failEndpoint(h, t);
+            }
+        }
+    }
+
+    private void beat() {
         long period = Math.max(1, heartbeatNanos / 2);
         long late = heartbeatNanos + heartbeatNanos / 2;
         while (running) {
@@ -704,6 +726,14 @@ public final class UdpEndpoint implements Transport {
         if (h == null) {
             return;
         }
+        try {
+            runProtocol(h);
+        } catch (Throwable t) { // an Error (OutOfMemoryError, ...) or a bug: this endpoint cannot go on
+            failEndpoint(h, t);
+        }
+    }
+
+    private void runProtocol(MessageHandler h) {
         IdleMode mode = config.idle();
         long lastProgress = System.nanoTime();
         while (running) {
@@ -793,7 +823,57 @@ public final class UdpEndpoint implements Transport {
             // one datagram per call: the caller looks for its event after each, before paying for
             // another receive system call
             return running && progressOnce(h, 1);
+        } catch (Throwable t) {
+            failEndpoint(h, t);
+            throw t; // the caller's thread: it sees what happened
         } finally {
+            progressLock.unlock();
+        }
+    }
+
+    /**
+     * Something escaped the receive path or the heartbeat timer (an Error such as OutOfMemoryError, or a bug): its
+     * state may be half updated, so the endpoint stops, loudly. One ERROR line with the cause; a BYE to every peer;
+     * every peer reported failed ({@code onPeerFailure}) with every pending and queued send to it completed false,
+     * and waiting senders released; the endpoint counts as closed ({@code isPeerAlive(self)} false, later sends
+     * throw). {@link #close()} still releases the socket.
+     */
+    private void failEndpoint(MessageHandler h, Throwable cause) {
+        if (!failing.compareAndSet(false, true)) {
+            return;
+        }
+        running = false;
+        LOG.log(System.Logger.Level.ERROR, "rank " + rank + ": the udp endpoint failed (" + cause + "); telling the"
+                + " peers (BYE), failing every peer and every send", cause);
+        Thread beat = heartbeatThread;
+        if (beat != null) {
+            LockSupport.unpark(beat);
+        }
+        progressLock.lock(); // a poller finishes its round first (or this thread holds it already)
+        try {
+            long now = System.nanoTime();
+            for (Peer p : peers) {
+                try {
+                    if (p.rank != rank && !p.dead) {
+                        sendControl(p, DatagramType.BYE, now);
+                    }
+                } catch (Throwable again) {
+                    LOG.log(System.Logger.Level.DEBUG, "rank " + rank + ": BYE to rank " + p.rank + " failed", again);
+                }
+            }
+            for (Peer p : peers) {
+                try {
+                    if (p.rank == rank) {
+                        abandonAll(h, p); // this endpoint itself: its sends fail, it reports no failure of itself
+                    } else {
+                        peerFailed(h, p);
+                    }
+                } catch (Throwable again) {
+                    LOG.log(System.Logger.Level.ERROR, "rank " + rank + ": failing rank " + p.rank + " failed", again);
+                }
+            }
+        } finally {
+            closed = true;
             progressLock.unlock();
         }
     }

@@ -73,7 +73,7 @@
  * {@code udp.sendQueueMessages} (default 4096) and {@code udp.sendQueueBytes} of payload (default 64 MiB; a
  * larger message goes when the queue is empty). Payloads are never copied, so the transport's memory grows with
  * the number of messages, the bytes bound keeps a stream's pinned memory in check, and both defaults are far above
- * what keeps the window full (a 1 MiB stream measured the same with and without them, bench/README.md).
+ * what keeps the window full (1 MiB streaming with and without them: within the noise, bench/README.md).
  * <ul>
  * <li>A {@code send()} from an application thread that finds the queue full waits until acknowledgements make
  *     room, the peer is declared dead, or the endpoint closes; in the last two cases the send completes false, as

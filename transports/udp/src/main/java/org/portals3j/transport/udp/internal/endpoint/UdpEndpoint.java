@@ -50,8 +50,8 @@ import org.portals3j.transport.udp.internal.wire.HmacSha256Mac;
 
 /**
  * One rank's UDP endpoint: {@link Transport} on top, one protocol thread inside (receive, validate,
- * deliver in order, acknowledge, retransmit, heartbeats, liveness). See the package documentation of
- * {@code org.portals3j.transport.udp} for the protocol.
+ * deliver in order, acknowledge, retransmit, heartbeats, liveness) and a sleeping heartbeat timer for when the
+ * protocol thread is stuck. See the package documentation of {@code org.portals3j.transport.udp} for the protocol.
  */
 public final class UdpEndpoint implements Transport {
     public static final int MAX_HEADER = 256;

@@ -85,7 +85,7 @@ class EndpointFailureTest {
         assertThat(b.failedPeers).containsExactly(0);
         assertThat(t1.isPeerAlive(1)).isFalse();
         assertThat(errors).hasSize(1);
-        assertThat(errors.element().getMessage()).contains("rank 1", "failed", "injected into the receive path");
+        assertThat(String.valueOf(errors.element().getMessage())).contains("rank 1", "failed", "injected into the receive path");
         c0.io().thaw(false);
         Recorder.await("rank 0 hears the BYE (its timeout is two minutes)", 10_000, () -> a.failedPeers.contains(1));
         b.assertClean();
@@ -124,10 +124,11 @@ class EndpointFailureTest {
         t1.start(throwing);
         t0.send(1, Recorder.header(1), 16, Recorder.payload(10, 1), 0, 10, 1L);
         Recorder.await("rank 0 hears the BYE (its timeout is two minutes)", 10_000, () -> a.failedPeers.contains(1));
+        Recorder.await("rank 1 reports rank 0 failed (after the BYE went)", 10_000, () -> !b.failedPeers.isEmpty());
         assertThat(b.failedPeers).containsExactly(0);
-        assertThat(t1.isPeerAlive(1)).isFalse();
+        Recorder.await("the endpoint counts as closed", 10_000, () -> !t1.isPeerAlive(1));
         assertThat(errors).hasSize(1);
-        assertThat(errors.element().getMessage()).contains("thrown by the handler");
+        assertThat(String.valueOf(errors.element().getMessage())).contains("thrown by the handler");
         assertThat(List.of(b.messages.size())).containsExactly(1);
     }
 }

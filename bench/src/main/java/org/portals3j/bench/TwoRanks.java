@@ -46,8 +46,13 @@ public final class TwoRanks implements AutoCloseable {
 
     /** Opens both endpoints on {@code transport} and initialises the default interface of each rank. */
     public static TwoRanks open(String transport) throws Exception {
+        return open(transport, Map.of());
+    }
+
+    /** {@link #open(String)} with the endpoints' {@code options}. */
+    public static TwoRanks open(String transport, Map<String, String> options) throws Exception {
         Job job = Job.local(2);
-        List<Transport> endpoints = LocalJob.openAll(Transports.require(transport), job, IdleMode.BACKOFF, Map.of());
+        List<Transport> endpoints = LocalJob.openAll(Transports.require(transport), job, IdleMode.BACKOFF, options);
         try {
             return new TwoRanks(job, endpoints);
         } catch (RuntimeException e) {

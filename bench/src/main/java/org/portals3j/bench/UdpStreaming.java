@@ -15,7 +15,8 @@ import org.portals3j.transport.IdleMode;
  * datagram baseline). Clean and lossy jobs alternate, {@code rounds} times, so that both see the same
  * machine; the medians are reported.
  *
- * <pre>./portals stream [--rounds N] [--quick]</pre>
+ * <pre>./portals stream [--rounds N] [--quick] [--option udp.KEY=VALUE ...]</pre>
+ * {@code --option} sets a transport option for every job (to compare settings: run once with, once without).
  *
  * <p>{@code --faults} runs {@link UdpFaultStreaming} instead (delay, jitter, reordering and loss).
  */
@@ -43,28 +44,47 @@ public final class UdpStreaming {
         }
         int rounds = 3;
         boolean quick = false;
+        Map<String, String> extra = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--quick" -> quick = true;
+                case "--option" -> {
+                    String[] kv = args[++i].split("=", 2);
+                    if (kv.length != 2) {
+                        System.err.println("--option takes udp.KEY=VALUE");
+                        System.exit(2);
+                    }
+                    extra.put(kv[0], kv[1]);
+                }
                 default -> {
-                    System.err.println("usage: UdpStreaming [--rounds N] [--quick]");
+                    System.err.println("usage: UdpStreaming [--rounds N] [--quick] [--option udp.KEY=VALUE ...]");
                     System.exit(2);
                 }
             }
         }
-        print(measure(rounds, quick), System.out);
+        if (!extra.isEmpty()) {
+            System.out.println("options: " + extra);
+        }
+        print(measure(rounds, quick, extra), System.out);
     }
 
     public static Result measure(int rounds, boolean quick) throws Exception {
+        return measure(rounds, quick, Map.of());
+    }
+
+    /** {@link #measure(int, boolean)} with {@code extra} transport options in every job. */
+    public static Result measure(int rounds, boolean quick, Map<String, String> extra) throws Exception {
         List<Double> clean = new ArrayList<>();
         List<Double> lossy = new ArrayList<>();
         List<Double> raw = new ArrayList<>();
         for (int round = 0; round < rounds; round++) {
-            PingPong.Result c = PingPong.measure(options(Map.of(), quick));
+            PingPong.Result c = PingPong.measure(options(extra, quick));
             clean.add(c.bandwidth().portalsPut());
             raw.add(c.bandwidth().baseline());
-            PingPong.Result l = PingPong.measure(options(Map.of("udp.fault.loss", LOSS), quick));
+            Map<String, String> lossyOptions = new LinkedHashMap<>(extra);
+            lossyOptions.put("udp.fault.loss", LOSS);
+            PingPong.Result l = PingPong.measure(options(lossyOptions, quick));
             lossy.add(l.bandwidth().portalsPut());
             raw.add(l.bandwidth().baseline());
         }

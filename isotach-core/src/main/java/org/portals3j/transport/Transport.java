@@ -50,6 +50,12 @@ public interface Transport extends AutoCloseable {
      * payloadOffset + payloadLength)} of {@code payload} is read without an intermediate copy, and must
      * stay unchanged until the send completes.
      *
+     * <p>May block while the transport's queue of messages to {@code peer} is full (a bounded queue is its
+     * backpressure), until there is room, the peer fails or the endpoint closes (then the send completes with
+     * {@code delivered == false}); never when called from inside a handler callback (the thread that runs the
+     * receive path), since only that thread could make room. A caller may therefore hold a lock while it sends only
+     * if no handler callback ever waits for that lock.
+     *
      * @param token passed back to {@link MessageHandler#onSendComplete}, or {@link #NO_NOTIFY}
      * @throws IllegalArgumentException if {@code peer} is not a rank of the job, the header is larger than
      *         {@link #maxHeaderLength()}, or the payload region lies outside {@code payload}

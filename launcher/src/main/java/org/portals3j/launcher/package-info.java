@@ -93,6 +93,19 @@
  *     rendezvous connection for its whole life ({@code JobContext.close()} ends it on purpose).</li>
  * </ul>
  *
+ * <h2>A rank stopped or paused longer than the peer timeout</h2>
+ * On {@code udp} the ranks watch each other (fail-stop): a rank its peers hear nothing from for
+ * {@code udp.peerTimeoutMillis} (default 15 s; e.g. {@code PORTALS_TRANSPORT_OPTIONS=udp.peerTimeoutMillis=60000})
+ * is declared dead by them, for good: what they had under way with it fails (Portals: PTL_NI_PEER_DEAD,
+ * SEND_FAIL), and they drop what it sends. A rank stopped that long ({@code kill -STOP}, Ctrl-Z, a debugger
+ * breakpoint, a suspended machine) learns it as soon as it runs again: each such peer answers it with a notice,
+ * and the rank prints one line per peer
+ * ({@code rank 1: rank 0 declared this rank dead: it heard nothing from it for longer than its
+ * udp.peerTimeoutMillis ...}) and fails its own operations with them at once. A stop or pause shorter than the
+ * timeout (a GC pause, a short stop) is harmless, and neither a rank's own stop nor a long handler call in it
+ * makes it declare the other ranks dead. Whether the job then ends is the program's choice: the launcher stops
+ * the job when a rank exits with a non-zero status.
+ *
  * <h2>Exit status</h2>
  * 0 when every rank exits 0; otherwise the status of the first rank that failed; a rank killed by signal
  * {@code s} counts as {@code 128 + s} (as the JVM reports it, so a rank that exits with 137 reads as killed by

@@ -77,6 +77,18 @@ public final class UdpOptions {
      * the job key).
      */
     public static final String MAC = "udp.mac";
+    /**
+     * Messages to one peer not yet acknowledged (queued or in flight) beyond which {@code send()} from an
+     * application thread waits for room. Default {@value #DEFAULT_SEND_QUEUE_MESSAGES}. See "Backpressure" in the
+     * package documentation.
+     */
+    public static final String SEND_QUEUE_MESSAGES = "udp.sendQueueMessages";
+    /**
+     * Payload bytes of the messages to one peer not yet acknowledged beyond which {@code send()} from an
+     * application thread waits for room (a message larger than this goes alone). Default 64 MiB: four times
+     * what the largest window of 64 KB datagrams holds in flight, so a stream never waits for want of queued data.
+     */
+    public static final String SEND_QUEUE_BYTES = "udp.sendQueueBytes";
     /** How long {@code start()} waits for every peer's address. Default {@value #DEFAULT_RENDEZVOUS_TIMEOUT_MILLIS} ms. */
     public static final String RENDEZVOUS_TIMEOUT_MILLIS = "udp.rendezvousTimeoutMillis";
     /** Fault injection (tests, benchmarks): probability that a received datagram is lost. Default 0. */
@@ -127,12 +139,15 @@ public final class UdpOptions {
     public static final int DEFAULT_RENDEZVOUS_TIMEOUT_MILLIS = 60_000;
     public static final int DEFAULT_FAULT_LATE_MICROS = 10_000;
     public static final int DEFAULT_FAULT_DELAY_QUEUE = 1024;
+    public static final int DEFAULT_SEND_QUEUE_MESSAGES = 4096;
+    public static final long DEFAULT_SEND_QUEUE_BYTES = 64L << 20;
 
     /** Every key this transport understands. */
     public static final List<String> KEYS = List.of(HOST, PORT, DATAGRAM_SIZE, WINDOW, HEARTBEAT_MILLIS,
             PEER_TIMEOUT_MILLIS, RTO_MIN_MICROS, RTO_MAX_MILLIS, ACK_DELAY_MICROS, MAC, RENDEZVOUS_TIMEOUT_MILLIS,
             FAULT_LOSS, FAULT_DUPLICATE, FAULT_REORDER, FAULT_CORRUPT, FAULT_SEED, FAULT_DELAY_MICROS,
-            FAULT_JITTER_MICROS, FAULT_LATE, FAULT_LATE_MICROS, FAULT_DELAY_QUEUE);
+            FAULT_JITTER_MICROS, FAULT_LATE, FAULT_LATE_MICROS, FAULT_DELAY_QUEUE, SEND_QUEUE_MESSAGES,
+            SEND_QUEUE_BYTES);
 
     private UdpOptions() {
     }
@@ -146,7 +161,8 @@ public final class UdpOptions {
                            long peerTimeoutMillis, long rtoMinMicros, long rtoMaxMillis, long ackDelayMicros,
                            String mac, long rendezvousTimeoutMillis, double faultLoss, double faultDuplicate,
                            double faultReorder, double faultCorrupt, long faultSeed, long faultDelayMicros,
-                           long faultJitterMicros, double faultLate, long faultLateMicros, int faultDelayQueue) {
+                           long faultJitterMicros, double faultLate, long faultLateMicros, int faultDelayQueue,
+                           long sendQueueMessages, long sendQueueBytes) {
 
         /** Whether any fault is injected. */
         public boolean faulty() {
@@ -208,7 +224,9 @@ public final class UdpOptions {
                 probability(options, FAULT_REORDER), probability(options, FAULT_CORRUPT),
                 integer(options, FAULT_SEED, 1, Long.MIN_VALUE, Long.MAX_VALUE), delay, jitter,
                 probability(options, FAULT_LATE), integer(options, FAULT_LATE_MICROS, DEFAULT_FAULT_LATE_MICROS, 0, 10_000_000),
-                (int) integer(options, FAULT_DELAY_QUEUE, DEFAULT_FAULT_DELAY_QUEUE, 1, 65_536));
+                (int) integer(options, FAULT_DELAY_QUEUE, DEFAULT_FAULT_DELAY_QUEUE, 1, 65_536),
+                integer(options, SEND_QUEUE_MESSAGES, DEFAULT_SEND_QUEUE_MESSAGES, 1, 1L << 30),
+                integer(options, SEND_QUEUE_BYTES, DEFAULT_SEND_QUEUE_BYTES, 1, 1L << 50));
     }
 
     private static TransportException bad(String key, String value, String expected) {

@@ -11,7 +11,7 @@
  * <tr><th>Offset</th><th>Size</th><th>Field</th></tr>
  * <tr><td>0</td><td>4</td><td>magic "P3UD" (0x44553350)</td></tr>
  * <tr><td>4</td><td>1</td><td>version (4)</td></tr>
- * <tr><td>5</td><td>1</td><td>type: 1 DATA, 2 ACK, 3 HEARTBEAT, 4 BYE</td></tr>
+ * <tr><td>5</td><td>1</td><td>type (below)</td></tr>
  * <tr><td>6</td><td>2</td><td>flags: 1 FIRST, 2 LAST, 4 ABORT (DATA only)</td></tr>
  * <tr><td>8</td><td>4</td><td>job tag (first 4 bytes of SHA-256 of the job id)</td></tr>
  * <tr><td>12</td><td>4</td><td>source rank</td></tr>
@@ -33,6 +33,19 @@
  *     receiver (its memory went away); its sender completes that send as not delivered</td></tr>
  * <tr><td>104</td><td>4</td><td>CRC32C of bytes [0, 104) and the body</td></tr>
  * <tr><td>108</td><td>16</td><td>MAC of bytes [0, 108) and the body</td></tr>
+ * </table>
+ * <table>
+ * <caption>Types (every one carries the acknowledgement fields)</caption>
+ * <tr><th>Type</th><th>Name</th><th>Sent</th><th>The receiver</th></tr>
+ * <tr><td>1</td><td>DATA</td><td>a fragment of a message</td><td>delivers it in sequence order</td></tr>
+ * <tr><td>2</td><td>ACK</td><td>when acknowledgements are due and no data goes back</td><td>applies them</td></tr>
+ * <tr><td>3</td><td>HEARTBEAT</td><td>to a peer nothing was sent to for a heartbeat period</td><td>notes the sign
+ *     of life</td></tr>
+ * <tr><td>4</td><td>BYE</td><td>three times by {@code close()}, and when the endpoint fails</td><td>declares the
+ *     sender dead at once</td></tr>
+ * <tr><td>5</td><td>DEAD_NOTICE</td><td>in answer to a provably new datagram from a peer this endpoint declared
+ *     dead, at most once a heartbeat period per peer</td><td>declares the sender dead at once, with a log line
+ *     saying it was declared dead itself (see Liveness)</td></tr>
  * </table>
  *
  * <h2>Reliability</h2>
@@ -96,12 +109,67 @@
  * A sender whose payload memory is gone sends ABORT fragments: the receiver fails the deposit, the send
  * completes false. Messages carry at most 2^40 bytes of payload ({@code maxPayloadLength()}).
  *
+ * <h2>Backpressure</h2>
+ * The messages to one peer not yet acknowledged (queued, or with fragments in flight) are bounded by
+ * {@code udp.sendQueueMessages} (default 4096) and {@code udp.sendQueueBytes} of payload (default 64 MiB; a
+ * larger message goes when the queue is empty). Payloads are never copied, so the transport's memory grows with
+ * the number of messages, the bytes bound keeps a stream's pinned memory in check, and both defaults are far above
+ * what keeps the window full (1 MiB streaming with and without them: within the noise, bench/README.md).
+ * <ul>
+ * <li>A {@code send()} from an application thread that finds the queue full waits until acknowledgements make
+ *     room, the peer is declared dead, or the endpoint closes; in the last two cases the send completes false, as
+ *     every send to a dead peer or a closed endpoint does. Waits are counted ({@code sends.waited}); the most
+ *     messages ever unacknowledged to one peer is {@code sendQueue.highWater}. A waiting thread is woken by the
+ *     acknowledgements; should the receive path be unattended (its thread inside a callback outside it), the
+ *     waiting thread runs it itself every 10 ms, as {@code poll()} would. An interrupt does not end the wait (the
+ *     interrupt status is kept).</li>
+ * <li>A {@code send()} from the thread that runs the receive path (the protocol thread, or an application
+ *     thread inside {@code poll()}, i.e. from inside a handler callback) never waits: the acknowledgements it would
+ *     wait for are processed by that very thread. It is admitted beyond the bound, up to four times
+ *     {@code udp.sendQueueMessages}. Only a peer that keeps sending requests while it takes none of the responses
+ *     can go beyond that: the send that would completes false, so does every later send to that peer, and the
+ *     receive path declares the peer dead with a log line.</li>
+ * </ul>
+ * The Portals engine calls {@code send()} outside its own lock (a put or get holds only the per-peer channel lock,
+ * which no handler takes; responses are sent from the receive path), and the Isotach layer sends holding no lock a
+ * handler takes. Its one wait on a sender is Isotach's onPollersGone, which the protocol thread calls outside the
+ * receive path and which waits for a flush in progress to end: the receive path is then unattended, and the
+ * waiting flusher runs it itself (above), so the flush ends.
+ *
  * <h2>Liveness</h2>
- * A HEARTBEAT goes to a peer nothing was sent to for {@code udp.heartbeatMillis} (default 1 s). A peer
- * heard nothing valid from for {@code udp.peerTimeoutMillis} (default 15 s: a GC pause or SIGSTOP of
- * several seconds must not kill a job) is dead: {@code onPeerFailure} once, every pending and queued
- * send to it completes false, a message half received from it ends with {@code deposit.fail()}, later
- * sends complete false. {@code close()} sends BYE three times, so peers learn of an orderly exit at once.
+ * A HEARTBEAT goes to a peer nothing was sent to for {@code udp.heartbeatMillis} (default 1 s). The receive
+ * path sends it on time; while the receive path is stuck (a handler call that lasts, such as one waiting for
+ * the upper layer's lock) a timer thread sends it instead, with the acknowledgement state last published: it
+ * sleeps half a heartbeat period at a time and acts only for peers nothing was sent to for one and a half
+ * periods, so a rank whose process runs is never declared dead by its peers because its receive path is busy.
+ *
+ * <p>A peer from which nothing provably new (see Replay protection) was heard for {@code udp.peerTimeoutMillis}
+ * (default 15 s: a GC pause or SIGSTOP of several seconds must not kill a job) of this endpoint's own running
+ * time is dead: {@code onPeerFailure} once, every pending and queued send to it completes false, a message half
+ * received from it ends with {@code deposit.fail()}, later sends complete false, and its datagrams are dropped
+ * ({@code drop.deadPeer}). Time during which this endpoint's receive path did not run (its process stopped or
+ * paused, its thread descheduled, a handler call) is not counted against its peers: it runs its timers at least
+ * every min(heartbeat period, 1 s), and a longer gap moves every peer's silence clock forward by the excess
+ * (counted as {@code stalls}), since the peers' datagrams may be waiting unread in the socket, or were lost when
+ * it overflowed. {@code close()} sends BYE three times, so peers learn of an orderly exit at once.
+ *
+ * <p>Fail-stop: a peer declared dead stays dead for this endpoint; it is never readmitted (what was under way to
+ * and from it has failed, and exactly-once FIFO delivery cannot resume after that). A rank stopped longer than
+ * its peers' timeout (SIGSTOP, a debugger, a suspended machine) is declared dead by them. When it runs again,
+ * each peer that declared it dead answers its first provably new datagram with a DEAD_NOTICE (then at most one
+ * per heartbeat period), and the rank fails that peer at once, logging that this rank was declared dead for
+ * having been silent longer than {@code udp.peerTimeoutMillis}; without the notice it would wait for its own
+ * timeout, since those peers drop what it sends. A rank stopped for less than the timeout goes on as if nothing
+ * happened.
+ *
+ * <h2>Failure of the endpoint</h2>
+ * Anything that escapes the receive path or the heartbeat timer (an {@code Error} such as OutOfMemoryError, one
+ * thrown by a handler, or a bug; a handler's RuntimeException is logged and the message handled as far as it
+ * got) fails the endpoint at once, never silently: one ERROR log line with the cause, BYE to every peer (so they
+ * learn at once), {@code onPeerFailure} for every peer with every pending and queued send completed false and
+ * waiting senders released, and the endpoint counts as closed ({@code isPeerAlive(self)} false, later sends throw
+ * IllegalStateException). An application thread inside {@code poll()} gets the Error rethrown. {@code close()}
+ * still releases the socket.
  *
  * <h2>Authentication</h2>
  * Every datagram is checked in this order: length, magic, version, CRC32C, MAC, and only then its
@@ -130,12 +198,39 @@
  *
  * <p>The MAC protects against injection and spoofing by anyone who does not hold the job key, against
  * stray traffic of other jobs (a different key, and a job tag checked too) and of earlier incarnations of
- * an endpoint (incarnation ids), and against tampering in transit. Replays of captured datagrams are
- * dropped as duplicates within a connection's lifetime (sequence numbers) and as stale across
- * incarnations. It does not give confidentiality: datagrams over 8 KiB happen to be encrypted, smaller
+ * an endpoint (incarnation ids), and against tampering in transit; the replay window below against replays.
+ * It does not give confidentiality: datagrams over 8 KiB happen to be encrypted, smaller
  * ones are not, so treat payloads as visible on the network. It cannot stop a party
- * that holds the key, and it does not prevent denial of service by flooding (a flood costs a CRC, and a
+ * that holds the key (one could, for example, send a datagram counter far ahead and make a peer's later
+ * datagrams look old), and it does not prevent denial of service by flooding (a flood costs a CRC, and a
  * MAC for datagrams that pass the CRC).
+ *
+ * <h2>Replay protection</h2>
+ * Every datagram, whatever its type, is acted on at most once. After the MAC and the field checks, and before
+ * anything in it is acted on (acknowledgements, liveness, delivery, BYE, notices), its datagram counter
+ * (offset 40, covered by the MAC) must be provably new: each endpoint keeps, per peer, a window over the
+ * 16384 (2^14) counter values up to the highest
+ * it accepted from that peer, as IPsec (RFC 4303, section 3.4.3) and DTLS (RFC 6347, section 4.1.2.6) do, kept
+ * as a ring bitmap (RFC 6479; 2 KiB per peer). A counter above the highest is new and moves the window up; one
+ * inside the window is new once; one seen before, or below the window, is dropped and counted
+ * ({@code drop.replay}). Counters compare modulo 2^64: each endpoint starts its counter at a random value, and
+ * it may wrap. The first datagram from a peer is new (it is authentic and names both current incarnations, so
+ * the peer sent it to this endpoint). Only provably new datagrams refresh a peer's liveness: a captured
+ * datagram replayed any number of times counts once, so a crashed rank is declared dead within
+ * {@code udp.peerTimeoutMillis} whatever an attacker replays. (DATA sequence numbers still drop a
+ * retransmission that arrives twice: it carries a new counter, and counts as {@code drop.duplicate}.)
+ *
+ * <p>Why this width. An endpoint has one counter for all its destinations, taken by several threads. Every
+ * datagram to a given peer (data from application threads, acknowledgements, heartbeats, BYE and notices from
+ * the receive path, heartbeats from the timer thread) takes its counter and enters the socket under that peer's
+ * lock, so
+ * datagrams to one peer leave in counter order and only the network can reorder them; but the counter values
+ * between two datagrams to one peer include everything the sender sent to its other peers meanwhile. At the
+ * fastest rate an endpoint sends here (~0.5 M datagrams/s, small messages), 16384 values are ~30 ms of
+ * reordering, far more than a local network's, and more than {@code udp.fault.*} injects. A legitimate datagram
+ * that arrives later than that is dropped as a lost one would be, and repaired the same way: DATA is
+ * retransmitted (with a new counter), a later acknowledgement or heartbeat carries what a lost one did, and BYE
+ * is sent three times.
  *
  * <h2>Datagram size and MTU</h2>
  * <table>

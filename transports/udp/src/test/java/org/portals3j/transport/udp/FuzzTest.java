@@ -118,7 +118,7 @@ class FuzzTest {
         }
     }
 
-    /** Every drop counter but duplicates (a replayed real datagram would rightly count there). */
+    /** Every drop counter but duplicates (the transfer's own retransmissions may count there). */
     private static long hostileDrops(Transport t) {
         long sum = 0;
         for (Map.Entry<String, Long> c : t.counters().entrySet()) {

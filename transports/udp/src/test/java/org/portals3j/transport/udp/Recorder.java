@@ -31,6 +31,9 @@ final class Recorder implements MessageHandler {
     final ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
     /** The threads that called {@link #onPollersGone}, one entry per call. */
     final ConcurrentLinkedQueue<String> pollersGone = new ConcurrentLinkedQueue<>();
+    /** What {@link #pollersGoneMark} read at each {@link #onPollersGone} call. */
+    final ConcurrentLinkedQueue<Long> pollersGoneMarks = new ConcurrentLinkedQueue<>();
+    volatile java.util.function.LongSupplier pollersGoneMark = () -> 0L;
     volatile long acceptLimit = Long.MAX_VALUE;
     /** When set, payloads are accepted into this segment rather than a fresh array. */
     volatile @org.checkerframework.checker.nullness.qual.Nullable MemorySegment destination;
@@ -45,6 +48,7 @@ final class Recorder implements MessageHandler {
 
     @Override
     public void onPollersGone() {
+        pollersGoneMarks.add(pollersGoneMark.getAsLong());
         pollersGone.add(Thread.currentThread().getName());
     }
 

@@ -10,10 +10,12 @@ import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportException;
 import org.portals3j.transport.Transports;
+import org.portals3j.transport.udp.internal.endpoint.UdpEndpoint;
 
 /** Opens udp endpoints for tests and closes them afterwards. */
 final class UdpJobs implements AutoCloseable {
     final List<Transport> opened = new ArrayList<>();
+    private final List<ControlledIo> controlled = new ArrayList<>();
 
     List<Transport> open(Job job, Map<String, String> options) throws TransportException {
         List<Transport> endpoints = LocalJob.openAll(Transports.require("udp"), job, IdleMode.BACKOFF, options);
@@ -28,8 +30,35 @@ final class UdpJobs implements AutoCloseable {
         return t;
     }
 
+    /** An endpoint and the socket under the test's control it was opened on. */
+    record Controlled(UdpEndpoint endpoint, ControlledIo io) {
+    }
+
+    /** Opens rank {@code rank} of {@code job} on a socket under the test's control. */
+    Controlled openControlled(Job job, int rank, Map<String, String> options) throws TransportException {
+        java.util.concurrent.atomic.AtomicReference<ControlledIo> io = new java.util.concurrent.atomic.AtomicReference<>();
+        UdpEndpoint t = UdpEndpoint.open(new EndpointConfig(job, rank, IdleMode.BACKOFF, options), UdpOptions.parse(options),
+                inner -> {
+                    ControlledIo c = new ControlledIo(inner);
+                    io.set(c);
+                    return c;
+                });
+        opened.add(t);
+        ControlledIo c = java.util.Objects.requireNonNull(io.get());
+        controlled.add(c);
+        return new Controlled(t, c);
+    }
+
+    /** Closes every endpoint, after letting every frozen socket go (a close joins threads waiting on one). */
     @Override
     public void close() {
+        for (ControlledIo c : controlled) {
+            try {
+                c.thaw(false);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
         opened.forEach(Transport::close);
     }
 }

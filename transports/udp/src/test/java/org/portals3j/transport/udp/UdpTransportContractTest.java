@@ -106,43 +106,74 @@ class UdpTransportContractTest {
 
     /**
      * An upper layer may leave work for its polling thread (Isotach lets a mark wait to ride on the reply); when that
-     * thread stops polling, the protocol thread takes the receive path back and says so, once per stretch of polling,
-     * whether the stop was announced or only noticed after the grace.
+     * thread stops polling, the protocol thread takes the receive path back and says so, whether the stop was
+     * announced or only noticed after the grace. What the contract promises, whatever the scheduling: no call before
+     * anyone polled; after polling stops, a call that comes after the last poll, from the protocol thread; at most one
+     * call per change the protocol thread can see (a poll or an announced stop), and none while nobody polls. How many
+     * stretches a run of polls makes depends on scheduling (a polling thread descheduled for longer than the grace
+     * ends one), so the count is not exact: asserting 1 and then 2 failed 4-10 times in 30 runs at load 5-11.
      */
     @Test
-    void whenPollingStopsTheProtocolThreadTellsTheHandlerOnce() throws Exception {
+    void whenPollingStopsTheProtocolThreadTellsTheHandler() throws Exception {
         List<Transport> t = jobs.open(Job.local(2), Map.of());
         started(t, 0);
         Recorder b = started(t, 1);
+        java.util.concurrent.atomic.AtomicLong events = new java.util.concurrent.atomic.AtomicLong(); // polls, stops
+        b.pollersGoneMark = events::get;
         MemorySegment p = Recorder.payload(8, 1);
         Thread.sleep(50);
         assertThat(b.pollersGone).as("nobody has polled yet").isEmpty();
-        pollFor(t, 20_000_000L, () -> t.get(0).send(1, Recorder.header(1), 16, p, 0, 8, 1));
+
+        pollFor(t, 20_000_000L, () -> t.get(0).send(1, Recorder.header(1), 16, p, 0, 8, 1), events);
+        events.incrementAndGet();
         t.get(1).pollingStopped(); // announced: at once
-        Recorder.await("the hand-back after an announced stop", 5_000, () -> b.pollersGone.size() == 1);
-        pollFor(t, 20_000_000L, () -> t.get(0).send(1, Recorder.header(2), 16, p, 0, 8, 2));
-        // not announced: the protocol thread notices within its grace (at most 4 ms)
-        Recorder.await("the hand-back after a stop nobody announced", 5_000, () -> b.pollersGone.size() == 2);
-        Thread.sleep(20);
-        assertThat(b.pollersGone).as("once per stretch of polling, from the protocol thread").hasSize(2)
-                .allSatisfy(name -> assertThat(name).isNotEqualTo(Thread.currentThread().getName()));
+        Recorder.await("the hand-back after an announced stop", 5_000, () -> !b.pollersGone.isEmpty());
+
+        pollFor(t, 20_000_000L, () -> t.get(0).send(1, Recorder.header(2), 16, p, 0, 8, 2), events);
+        long last = events.get(); // not announced: the protocol thread notices within its grace (at most 4 ms)
+        Recorder.await("a hand-back after the last poll", 5_000,
+                () -> b.pollersGoneMarks.stream().anyMatch(mark -> mark >= last));
+        awaitQuiet(b);
+        int calls = b.pollersGone.size();
+        Thread.sleep(50);
+        assertThat(b.pollersGone).as("no call while nobody polls").hasSize(calls);
+        assertThat((long) calls).as("at most one call per poll or announced stop").isLessThanOrEqualTo(events.get());
+        assertThat(b.pollersGone).as("from the protocol thread")
+                .allSatisfy(name -> assertThat(name).isEqualTo("udp-rank-1"));
         Recorder.await("both messages", 5_000, () -> b.messages.size() == 2);
+    }
+
+    /** Waits (up to 5 s) until no call came for 100 ms: one may still follow the hand-back the test waited for. */
+    private static void awaitQuiet(Recorder r) throws InterruptedException {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        int seen;
+        do {
+            seen = r.pollersGone.size();
+            Thread.sleep(100);
+        } while (r.pollersGone.size() != seen && System.nanoTime() < deadline);
     }
 
     /**
      * Rank 1 polls for {@code nanos}; {@code send} runs after the first millisecond: a datagram wakes the protocol
      * thread from its socket wait, and from then on it stays away from the polled receive path and its grace grows.
+     * Each poll is counted in {@code events} before it is made.
      */
-    private static void pollFor(List<Transport> t, long nanos, Runnable send) {
+    private static void pollFor(List<Transport> t, long nanos, Runnable send, java.util.concurrent.atomic.AtomicLong events) {
         long start = System.nanoTime();
         boolean sent = false;
         while (System.nanoTime() - start < nanos) {
+            events.incrementAndGet();
             t.get(1).poll();
             if (!sent && System.nanoTime() - start > 1_000_000L) {
                 send.run();
                 sent = true;
             }
         }
+    }
+
+    /** {@link #pollFor(List, long, Runnable, java.util.concurrent.atomic.AtomicLong)}, polls not counted. */
+    private static void pollFor(List<Transport> t, long nanos, Runnable send) {
+        pollFor(t, nanos, send, new java.util.concurrent.atomic.AtomicLong());
     }
 
     @Test

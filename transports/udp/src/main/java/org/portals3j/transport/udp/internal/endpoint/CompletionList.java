@@ -16,14 +16,17 @@ final class CompletionList implements SendWindow.CompletionSink {
     private boolean[] delivered = new boolean[64];
     private int size;
     private final SendWindow window;
+    private final SendBound bound;
     private final boolean forceFailure;
 
     /**
      * @param window       where completed messages go back to the pool
+     * @param bound        what counts them as unacknowledged until now
      * @param forceFailure report every completion as not delivered (peer dead, endpoint closing)
      */
-    CompletionList(SendWindow window, boolean forceFailure) {
+    CompletionList(SendWindow window, SendBound bound, boolean forceFailure) {
         this.window = window;
+        this.bound = bound;
         this.forceFailure = forceFailure;
     }
 
@@ -38,6 +41,7 @@ final class CompletionList implements SendWindow.CompletionSink {
             delivered[size] = !forceFailure && !message.failed;
             size++;
         }
+        bound.removed(message.payloadLength);
         window.release(message);
     }
 

@@ -30,12 +30,19 @@ final class Counters {
     static final int DROP_DEAD_PEER = 21;
     static final int SPURIOUS_RETRANSMITS = 22;
     static final int CWND_UNDOS = 23;
+    static final int DROP_REPLAY = 24;
+    static final int DEAD_NOTICES_SENT = 25;
+    static final int DEAD_NOTICES_RECEIVED = 26;
+    static final int HEARTBEATS_WHILE_STUCK = 27;
+    static final int STALLS = 28;
+    static final int SENDS_WAITED = 29;
 
     private static final String[] NAMES = {
         "datagrams.sent", "datagrams.received", "retransmits", "retransmits.fast", "timeouts", "acks.sent",
         "heartbeats.sent", "messages.sent", "messages.received", "send.errors", "peers.failed",
         "drop.short", "drop.magic", "drop.version", "drop.crc", "drop.mac", "drop.job", "drop.incarnation",
         "drop.duplicate", "drop.window", "drop.malformed", "drop.deadPeer", "retransmits.spurious", "cwnd.undos",
+        "drop.replay", "deadNotices.sent", "deadNotices.received", "heartbeats.whileStuck", "stalls", "sends.waited",
     };
 
     private final AtomicLongArray values = new AtomicLongArray(NAMES.length);

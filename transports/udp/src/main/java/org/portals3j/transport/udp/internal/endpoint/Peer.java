@@ -10,6 +10,7 @@ import org.checkerframework.checker.nullness.qual.MonotonicNonNull;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.Deposit;
 import org.portals3j.transport.udp.internal.reliability.ReceiveWindow;
+import org.portals3j.transport.udp.internal.reliability.ReplayWindow;
 import org.portals3j.transport.udp.internal.reliability.RttEstimator;
 import org.portals3j.transport.udp.internal.reliability.SendWindow;
 import org.portals3j.transport.udp.internal.wire.AutoMac;
@@ -46,18 +47,25 @@ final class Peer {
     final DatagramCodec sendCodec;
     /** Protocol-thread completions of this peer's sends. */
     final CompletionList completions;
+    /** Messages to this peer not yet acknowledged, against {@code udp.sendQueueMessages} and {@code udp.sendQueueBytes}. */
+    final SendBound bound;
 
     @MonotonicNonNull InetSocketAddress address;
     long incarnation;
 
     // ---- protocol thread -----
     final ReceiveWindow receive;
+    /** The datagram counters accepted from this peer: each is acted on once. */
+    final ReplayWindow replay = new ReplayWindow();
     final Deposit deposit = new Deposit();
     boolean inMessage;
     long messageLength;
     long messageNext;
     boolean messageFailed;
     long lastHeardNanos;
+    /** Declared dead, it sent again and was told ({@link #lastNoticeNanos}: when last). */
+    boolean noticed;
+    long lastNoticeNanos;
     /** When received data first went unacknowledged, or -1. */
     long unackedSince = -1;
     int unackedCount;
@@ -69,9 +77,11 @@ final class Peer {
      */
     final AtomicLong duplicateToReport = new AtomicLong(-1);
 
-    // ---- published acknowledgement state (written by the protocol thread) -----
+    // ---- published acknowledgement state (written by the protocol thread, see publishAck) -----
     volatile long ackCum;
-    volatile long ackSack;
+    private volatile long ackSack;
+    /** The cumulative ack of the publication in progress (or the last one): the version of a seqlock. */
+    private volatile long ackPublishing;
     /**
      * Protocol thread: the last fragments of the most recent messages from this peer whose deposit failed
      * here (a ring); reported to the peer in the FAILED bits of every acknowledgement while they are within
@@ -80,19 +90,24 @@ final class Peer {
     final long[] failedSeqs = new long[8];
     int failedNext;
     /** The FAILED bits for {@link #ackCum}, published with it. */
-    volatile long ackFailed;
-    volatile long ackWindow;
+    private volatile long ackFailed;
+    private volatile long ackWindow;
     /** The cumulative acknowledgement the last datagram to this peer carried. */
     volatile long ackCarried = -1;
     volatile long lastSentNanos;
     volatile boolean dead;
+    /**
+     * The receive path sent this peer more than it may beyond the bound (the peer sends requests and takes none of
+     * the responses): later sends to it fail, and the receive path fails the peer at its next round.
+     */
+    volatile boolean overrun;
 
     /**
      * @param window        most fragments in flight to this peer (the configured window)
      * @param receiveWindow most fragments this end lets the peer have in flight towards it (advertised)
      */
     Peer(int rank, int window, int receiveWindow, int datagramSize, int bodyCapacity, int maxHeaderLength,
-         DatagramCodec sendCodec, RttEstimator rtt) {
+         DatagramCodec sendCodec, RttEstimator rtt, long maxQueuedMessages, long maxQueuedBytes) {
         this.rank = rank;
         this.send = new SendWindow(window, bodyCapacity, maxHeaderLength, Math.min(window, 64), 16);
         this.rtt = rtt;
@@ -110,8 +125,42 @@ final class Peer {
         this.sendCodec = sendCodec;
         this.receive = new ReceiveWindow(receiveWindow);
         this.ackWindow = receiveWindow;
-        this.completions = new CompletionList(send, false);
+        this.bound = new SendBound(lock, maxQueuedMessages, maxQueuedBytes);
+        this.completions = new CompletionList(send, bound, false);
         java.util.Arrays.fill(failedSeqs, -1L);
+    }
+
+    /**
+     * Receive path: publishes the acknowledgement state that every datagram to this peer carries. A seqlock whose
+     * version is the cumulative ack (it never decreases): {@link #putAck} never mixes two publications' fields.
+     */
+    void publishAck(long cum, long sack, long failed, long window) {
+        ackPublishing = cum; // before the fields: a reader that sees one of them sees this
+        ackFailed = failed;
+        ackSack = sack;
+        ackWindow = window;
+        ackCum = cum;
+    }
+
+    /**
+     * Any thread: writes the published acknowledgement state into the header in {@code b}, the fields of one
+     * publication (bits relative to another publication's cumulative ack would acknowledge data never received);
+     * returns the cumulative ack written. Publications with the same cumulative ack only add selective bits, so
+     * mixing two of them is harmless.
+     */
+    long putAck(ByteBuffer b) {
+        long cum;
+        long sack;
+        long failed;
+        long window;
+        do {
+            cum = ackCum;
+            sack = ackSack;
+            failed = ackFailed;
+            window = ackWindow;
+        } while (ackPublishing != cum);
+        DatagramHeader.writeAcknowledgement(b, (int) window, cum, sack, failed);
+        return cum;
     }
 
     InetSocketAddress address() {

@@ -50,6 +50,11 @@ final class PollHandover {
         lastPollNanos = now;
     }
 
+    /** Whether some thread polled within the grace cap before {@code now} (the protocol thread may be staying away). */
+    boolean pollingRecently(long now) {
+        return now - lastPollNanos < maxGrace;
+    }
+
     /** A polling thread stops (it is about to park): the protocol thread may take over at once. */
     void stopped(long now) {
         lastPollNanos = now - maxGrace;

@@ -7,7 +7,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -20,6 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.Deposit;
 import org.portals3j.transport.EndpointConfig;
@@ -50,8 +50,8 @@ import org.portals3j.transport.udp.internal.wire.HmacSha256Mac;
 
 /**
  * One rank's UDP endpoint: {@link Transport} on top, one protocol thread inside (receive, validate,
- * deliver in order, acknowledge, retransmit, heartbeats, liveness). See the package documentation of
- * {@code org.portals3j.transport.udp} for the protocol.
+ * deliver in order, acknowledge, retransmit, heartbeats, liveness) and a sleeping heartbeat timer for when the
+ * protocol thread is stuck. See the package documentation of {@code org.portals3j.transport.udp} for the protocol.
  */
 public final class UdpEndpoint implements Transport {
     public static final int MAX_HEADER = 256;
@@ -71,6 +71,10 @@ public final class UdpEndpoint implements Transport {
     /** Initial RTO before any sample: a job's network is local, RFC 6298's 1 s would stall the first loss. */
     static final long INITIAL_RTO_NANOS = 20_000_000L;
     static final int BYE_REPEATS = 3;
+    /** The protocol thread sleeps at most this long (and less when a heartbeat is due sooner). */
+    static final long MAX_SLEEP_NANOS = 1_000_000_000L;
+    /** A sender waiting for room looks this often whether the receive path is unattended (see awaitRoom). */
+    static final long UNATTENDED_CHECK_NANOS = 10_000_000L;
 
     private static final System.Logger LOG = System.getLogger(UdpEndpoint.class.getName());
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -89,12 +93,16 @@ public final class UdpEndpoint implements Transport {
     private final Counters counters = new Counters();
     private final AtomicLong datagramCounter;
     private final AtomicBoolean closing = new AtomicBoolean();
+    /** The endpoint failed (see {@link #failEndpoint}): it acts as closed. */
+    private final AtomicBoolean failing = new AtomicBoolean();
     private volatile boolean closed;
     private volatile @Nullable MessageHandler handler;
     private volatile boolean running;
     /** The protocol thread is (about to be) blocked in the selector: a sender starting a timer wakes it. */
     private volatile boolean sleeping;
     private @Nullable Thread thread;
+    /** Sends heartbeats while the receive path is stuck (in a long handler call): see {@link #heartbeatLoop}. */
+    private @Nullable Thread heartbeatThread;
     /**
      * Who runs the receive path: the protocol thread, or an application thread in {@link #poll}. Holding
      * it is what keeps handler calls serialised; the state below marked "protocol thread" is guarded by it.
@@ -107,12 +115,14 @@ public final class UdpEndpoint implements Transport {
     private boolean acksPending;
 
     // ---- protocol thread (and close() once it stopped) ----
-    private final DatagramCodec controlCodec;
-    private final ByteBuffer controlBuffer;
+    /** Checks received datagrams (each peer has its own codec for what is sent to it). */
+    private final DatagramCodec receiveCodec;
     private final ArrayDeque<PooledBuffer> pool = new ArrayDeque<>();
     private final MemorySegment headerScratch = MemorySegment.ofArray(new byte[MAX_HEADER]);
     private final long peerTimeoutNanos;
     private final long heartbeatNanos;
+    /** The longest the receive path sleeps between two runs of its timers; a longer gap is its own stall. */
+    private final long longestSleepNanos;
     private final long ackDelayNanos;
 
     private UdpEndpoint(EndpointConfig config, UdpOptions.Settings settings, DatagramIo io) {
@@ -129,9 +139,9 @@ public final class UdpEndpoint implements Transport {
         this.io = io;
         this.peerTimeoutNanos = settings.peerTimeoutMillis() * 1_000_000L;
         this.heartbeatNanos = settings.heartbeatMillis() * 1_000_000L;
+        this.longestSleepNanos = Math.min(heartbeatNanos, MAX_SLEEP_NANOS);
         this.ackDelayNanos = settings.ackDelayMicros() * 1_000L;
-        this.controlCodec = new DatagramCodec(newMac(settings, key));
-        this.controlBuffer = ByteBuffer.allocateDirect(DatagramHeader.LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+        this.receiveCodec = new DatagramCodec(newMac(settings, key));
         this.peers = new Peer[size];
         long rtoMin = settings.rtoMinMicros() * 1_000L;
         this.handover = new PollHandover(System.nanoTime(), rtoMin);
@@ -139,7 +149,8 @@ public final class UdpEndpoint implements Transport {
         int receiveWindow = receiveWindow(settings.window(), io.receiveBufferBytes(), datagramSize, size);
         for (int r = 0; r < size; r++) {
             peers[r] = new Peer(r, settings.window(), receiveWindow, datagramSize, bodyCapacity, MAX_HEADER,
-                    new DatagramCodec(newMac(settings, key)), new RttEstimator(rtoMin, rtoMax, Math.max(rtoMin, INITIAL_RTO_NANOS)));
+                    new DatagramCodec(newMac(settings, key)), new RttEstimator(rtoMin, rtoMax, Math.max(rtoMin, INITIAL_RTO_NANOS)),
+                    settings.sendQueueMessages(), settings.sendQueueBytes());
         }
     }
 
@@ -181,6 +192,15 @@ public final class UdpEndpoint implements Transport {
      * through the rendezvous.
      */
     public static UdpEndpoint open(EndpointConfig config, UdpOptions.Settings settings) throws TransportException {
+        return open(config, settings, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #open(EndpointConfig, UdpOptions.Settings)}, with the socket seen through {@code wrap} (tests and
+     * benchmarks: capture what is sent, emulate a crash or a stopped process, inject an error).
+     */
+    public static UdpEndpoint open(EndpointConfig config, UdpOptions.Settings settings, UnaryOperator<DatagramIo> wrap)
+            throws TransportException {
         InetAddress host;
         if (settings.host().isEmpty()) {
             // the address the rendezvous was reached from is one the peers can reach; in one JVM, loopback
@@ -220,6 +240,7 @@ public final class UdpEndpoint implements Transport {
                     settings.faultDelayMicros() * 1_000L, settings.faultJitterMicros() * 1_000L, settings.faultLate(),
                     settings.faultLateMicros() * 1_000L, settings.faultDelayQueue(), settings.faultSeed()));
         }
+        io = wrap.apply(io);
         UdpEndpoint endpoint = new UdpEndpoint(config, settings, io);
         try {
             InetSocketAddress local = io.localAddress();
@@ -291,11 +312,15 @@ public final class UdpEndpoint implements Transport {
             p.lastHeardNanos = now;
             p.lastSentNanos = now;
         }
+        lastTimers = now;
         handler = messageHandler;
         running = true;
         Thread t = Thread.ofPlatform().daemon().name("udp-rank-" + rank).unstarted(this::protocolLoop);
         thread = t;
+        Thread beat = Thread.ofPlatform().daemon().name("udp-heartbeat-rank-" + rank).unstarted(this::heartbeatLoop);
+        heartbeatThread = beat;
         t.start();
+        beat.start();
     }
 
     private void resolvePeers() throws TransportException {
@@ -350,17 +375,28 @@ public final class UdpEndpoint implements Transport {
         }
         MessageHandler h = handler;
         if (closed) {
-            throw new IllegalStateException("rank " + rank + ": transport is closed");
+            throw new IllegalStateException("rank " + rank + ": transport is " + (failing.get()
+                    ? "failed (its ERROR log line says why)" : "closed"));
         }
         if (h == null) {
             throw new IllegalStateException("rank " + rank + ": send() before start()");
         }
         Peer p = peers[peer];
+        // the receive path's own sends never wait: the acknowledgements that make room only it can process
+        boolean receivePath = progressLock.isHeldByCurrentThread() || Thread.currentThread() == thread;
         boolean accepted = false;
-        boolean wasIdle;
+        boolean wasIdle = false;
+        boolean interrupted = false;
         p.lock.lock();
         try {
-            if (!p.dead && !closed) {
+            if (!receivePath && !p.bound.hasRoom(payloadLength) && !p.dead && !p.overrun && !closed) {
+                interrupted = awaitRoom(h, p, payloadLength);
+            }
+            if (receivePath && !p.dead && !p.overrun && p.bound.beyondReceivePathLimit()) {
+                p.overrun = true; // this send fails, and so does every later one; the receive path fails the peer
+                p.bound.wakeAll();
+            }
+            if (!p.dead && !p.overrun && !closed) {
                 wasIdle = p.send.inFlight() == 0;
                 OutgoingMessage m = p.send.allocate();
                 MemorySegment.copy(header, 0, m.header, 0, headerLength);
@@ -372,20 +408,53 @@ public final class UdpEndpoint implements Transport {
                 // memory already gone: the message still goes (the receiver must see it fail), without payload
                 m.failed = payloadLength > 0 && !payload.scope().isAlive();
                 p.send.enqueue(m);
+                p.bound.added(payloadLength);
                 counters.add(Counters.MESSAGES_SENT);
                 pump(p, System.nanoTime());
                 accepted = true;
-            } else {
-                wasIdle = false;
             }
         } finally {
             p.lock.unlock();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
         if (!accepted) {
             complete(h, token, false);
         } else if (wasIdle && sleeping) {
             io.wakeup(); // the protocol thread's sleep does not cover the retransmission timer just started
         }
+    }
+
+    /**
+     * An application thread waits, holding {@code p.lock} (released while it waits), until the queue to {@code p}
+     * has room for {@code length} bytes, {@code p} is dead or this endpoint closes. It is woken when acknowledgements
+     * complete messages; now and then it also looks whether the receive path is unattended (its thread is in a
+     * callback outside it, as Isotach's onPollersGone, which may wait for this very thread's send to end) and runs it
+     * itself. Returns whether the thread was interrupted meanwhile.
+     */
+    private boolean awaitRoom(MessageHandler h, Peer p, long length) {
+        counters.add(Counters.SENDS_WAITED);
+        if (handover.pollingRecently(System.nanoTime())) {
+            pollingStopped(); // this thread may have been the poller: the protocol thread takes over at once
+        }
+        boolean interrupted = false;
+        while (!p.bound.hasRoom(length) && !p.dead && !p.overrun && !closed) {
+            interrupted |= p.bound.await(UNATTENDED_CHECK_NANOS);
+            if (!p.bound.hasRoom(length) && running && progressLock.tryLock()) {
+                p.lock.unlock(); // the receive path takes peers' locks itself
+                try {
+                    progressOnce(h, 64);
+                } catch (Throwable t) {
+                    failEndpoint(h, t);
+                    throw t;
+                } finally {
+                    progressLock.unlock();
+                    p.lock.lock();
+                }
+            }
+        }
+        return interrupted;
     }
 
     @Override
@@ -396,13 +465,19 @@ public final class UdpEndpoint implements Transport {
         return !closed && !peers[peer].dead;
     }
 
+    /** The counters, and {@code sendQueue.highWater}: the most messages ever unacknowledged to one peer at once. */
     @Override
     public Map<String, Long> counters() {
-        Map<String, Long> snapshot = counters.snapshot();
-        if (io instanceof FaultInjectingIo faults) {
-            faults.addCounters(snapshot);
+        Map<String, Long> m = counters.snapshot();
+        long highWater = 0;
+        for (Peer p : peers) {
+            highWater = Math.max(highWater, p.bound.highWater());
         }
-        return snapshot;
+        m.put("sendQueue.highWater", highWater);
+        if (io instanceof FaultInjectingIo faults) {
+            faults.addCounters(m);
+        }
+        return m;
     }
 
     @Override
@@ -413,20 +488,12 @@ public final class UdpEndpoint implements Transport {
         closed = true;
         running = false;
         io.wakeup();
-        Thread t = thread;
-        if (t != null && t != Thread.currentThread()) {
-            boolean interrupted = false;
-            while (t.isAlive()) {
-                try {
-                    t.join();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+        Thread beat = heartbeatThread;
+        if (beat != null) {
+            LockSupport.unpark(beat);
         }
+        join(thread);
+        join(beat);
         MessageHandler h = handler;
         progressLock.lock(); // a poller still inside the receive path finishes first
         try {
@@ -435,6 +502,37 @@ public final class UdpEndpoint implements Transport {
             progressLock.unlock();
         }
         io.close();
+    }
+
+    /** Every pending and queued send to {@code p} completes false; a message half received from it fails. */
+    private void abandonAll(MessageHandler h, Peer p) {
+        CompletionList failed = new CompletionList(p.send, p.bound, true);
+        p.lock.lock();
+        try {
+            p.send.abandon(failed);
+            p.bound.wakeAll();
+        } finally {
+            p.lock.unlock();
+        }
+        failed.dispatch(h, this);
+        finishPartial(h, p);
+    }
+
+    private static void join(@Nullable Thread t) {
+        if (t == null || t == Thread.currentThread()) {
+            return;
+        }
+        boolean interrupted = false;
+        while (t.isAlive()) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void closeUnderProgressLock(@Nullable MessageHandler h) {
@@ -448,15 +546,7 @@ public final class UdpEndpoint implements Transport {
                 }
             }
             for (Peer p : peers) {
-                CompletionList failed = new CompletionList(p.send, true);
-                p.lock.lock();
-                try {
-                    p.send.abandon(failed);
-                } finally {
-                    p.lock.unlock();
-                }
-                failed.dispatch(h, this);
-                finishPartial(h, p);
+                abandonAll(h, p);
             }
         }
     }
@@ -503,10 +593,10 @@ public final class UdpEndpoint implements Transport {
             dataPart = 0;
         }
         int bodyLength = headerPart + dataPart;
-        long cum = p.ackCum;
-        DatagramHeader.write(b, DatagramType.DATA, flags, jobTag, rank, p.rank, (int) p.ackWindow, incarnation,
-                p.incarnation, datagramCounter.getAndIncrement(), slot.seq, cum, p.ackSack, p.ackFailed, m.payloadLength,
+        DatagramHeader.write(b, DatagramType.DATA, flags, jobTag, rank, p.rank, 0, incarnation,
+                p.incarnation, datagramCounter.getAndIncrement(), slot.seq, 0, 0, 0, m.payloadLength,
                 slot.fragmentOffset, headerPart, bodyLength);
+        long cum = p.putAck(b);
         int length = DatagramHeader.LENGTH + bodyLength;
         p.sendCodec.seal(b, length);
         slot.sentNanos = now;
@@ -521,25 +611,92 @@ public final class UdpEndpoint implements Transport {
         }
     }
 
-    /** An ACK, HEARTBEAT or BYE to {@code p}. Protocol thread (or close() after it stopped). */
+    /**
+     * An ACK, HEARTBEAT or BYE to {@code p}, with the acknowledgement state last published. Any thread: it is built
+     * in {@code p}'s send buffer under {@code p}'s lock, like data, so that datagrams to one peer take their counters
+     * in the order they reach the socket (see "Replay protection" in the package documentation).
+     */
     private void sendControl(Peer p, int type, long now) {
-        ByteBuffer b = controlBuffer;
-        long cum = p.ackCum;
-        DatagramHeader.write(b, type, 0, jobTag, rank, p.rank, (int) p.ackWindow, incarnation, p.incarnation,
-                datagramCounter.getAndIncrement(), 0, cum, p.ackSack, p.ackFailed, 0, 0, 0, 0);
+        p.lock.lock();
+        try {
+            sendControlLocked(p, type, now);
+        } finally {
+            p.lock.unlock();
+        }
+    }
+
+    /** {@link #sendControl}; the caller holds {@code p.lock}. */
+    private void sendControlLocked(Peer p, int type, long now) {
+        ByteBuffer b = p.sendBuffer;
+        DatagramHeader.write(b, type, 0, jobTag, rank, p.rank, 0, incarnation, p.incarnation,
+                datagramCounter.getAndIncrement(), 0, 0, 0, 0, 0, 0, 0, 0);
+        long cum = p.putAck(b);
         DatagramHeader.duplicate(b, DatagramHeader.duplicateDistance(cum, p.duplicateToReport.getAndSet(-1)));
-        controlCodec.seal(b, DatagramHeader.LENGTH);
+        p.sendCodec.seal(b, DatagramHeader.LENGTH);
         p.ackCarried = cum;
         p.lastSentNanos = now;
-        p.unackedSince = -1;
-        p.unackedCount = 0;
-        p.ackNow = false;
         try {
             io.send(b, DatagramHeader.LENGTH, p.address());
             counters.add(Counters.DATAGRAMS_SENT);
-            counters.add(type == DatagramType.HEARTBEAT ? Counters.HEARTBEATS_SENT : Counters.ACKS_SENT);
+            counters.add(switch (type) {
+                case DatagramType.HEARTBEAT -> Counters.HEARTBEATS_SENT;
+                case DatagramType.DEAD_NOTICE -> Counters.DEAD_NOTICES_SENT;
+                default -> Counters.ACKS_SENT;
+            });
         } catch (IOException e) {
             counters.add(Counters.SEND_ERRORS);
+        }
+    }
+
+    /** Receive path: an ACK or HEARTBEAT, which carries every acknowledgement due to {@code p}. */
+    private void sendAcknowledgement(Peer p, int type, long now) {
+        sendControl(p, type, now);
+        p.unackedSince = -1;
+        p.unackedCount = 0;
+        p.ackNow = false;
+    }
+
+    /**
+     * The heartbeat timer: sleeps half a heartbeat period at a time and, for each live peer nothing was sent to
+     * for one and a half periods, sends a heartbeat with the acknowledgement state last published. The receive
+     * path sends heartbeats on time by itself; this thread only ever finds one late while the receive path is
+     * stuck (a handler call that waits for the upper layer's lock, for instance), so that peers do not declare a
+     * live rank dead. It never touches the receive path's state, and wakes twice a heartbeat period.
+     */
+    private void heartbeatLoop() {
+        try {
+            beat();
+        } catch (Throwable t) {
+            MessageHandler h = handler;
+            if (h != null) {
+                failEndpoint(h, t);
+            }
+        }
+    }
+
+    private void beat() {
+        long period = Math.max(1, heartbeatNanos / 2);
+        long late = heartbeatNanos + heartbeatNanos / 2;
+        while (running) {
+            LockSupport.parkNanos(this, period);
+            long now = System.nanoTime();
+            for (Peer p : peers) {
+                if (!running) {
+                    return;
+                }
+                if (p.rank == rank || p.dead || now - p.lastSentNanos < late) {
+                    continue;
+                }
+                p.lock.lock();
+                try {
+                    if (!p.dead && now - p.lastSentNanos >= late) { // a sender may have gone first
+                        sendControlLocked(p, DatagramType.HEARTBEAT, now);
+                        counters.add(Counters.HEARTBEATS_WHILE_STUCK);
+                    }
+                } finally {
+                    p.lock.unlock();
+                }
+            }
         }
     }
 
@@ -575,6 +732,14 @@ public final class UdpEndpoint implements Transport {
         if (h == null) {
             return;
         }
+        try {
+            runProtocol(h);
+        } catch (Throwable t) { // an Error (OutOfMemoryError, ...) or a bug: this endpoint cannot go on
+            failEndpoint(h, t);
+        }
+    }
+
+    private void runProtocol(MessageHandler h) {
         IdleMode mode = config.idle();
         long lastProgress = System.nanoTime();
         while (running) {
@@ -664,7 +829,57 @@ public final class UdpEndpoint implements Transport {
             // one datagram per call: the caller looks for its event after each, before paying for
             // another receive system call
             return running && progressOnce(h, 1);
+        } catch (Throwable t) {
+            failEndpoint(h, t);
+            throw t; // the caller's thread: it sees what happened
         } finally {
+            progressLock.unlock();
+        }
+    }
+
+    /**
+     * Something escaped the receive path or the heartbeat timer (an Error such as OutOfMemoryError, or a bug): its
+     * state may be half updated, so the endpoint stops, loudly. One ERROR line with the cause; a BYE to every peer;
+     * every peer reported failed ({@code onPeerFailure}) with every pending and queued send to it completed false,
+     * and waiting senders released; the endpoint counts as closed ({@code isPeerAlive(self)} false, later sends
+     * throw). {@link #close()} still releases the socket.
+     */
+    private void failEndpoint(MessageHandler h, Throwable cause) {
+        if (!failing.compareAndSet(false, true)) {
+            return;
+        }
+        running = false;
+        LOG.log(System.Logger.Level.ERROR, "rank " + rank + ": the udp endpoint failed (" + cause + "); telling the"
+                + " peers (BYE), failing every peer and every send", cause);
+        Thread beat = heartbeatThread;
+        if (beat != null) {
+            LockSupport.unpark(beat);
+        }
+        progressLock.lock(); // a poller finishes its round first (or this thread holds it already)
+        try {
+            long now = System.nanoTime();
+            for (Peer p : peers) {
+                try {
+                    if (p.rank != rank && !p.dead) {
+                        sendControl(p, DatagramType.BYE, now);
+                    }
+                } catch (Throwable again) {
+                    LOG.log(System.Logger.Level.DEBUG, "rank " + rank + ": BYE to rank " + p.rank + " failed", again);
+                }
+            }
+            for (Peer p : peers) {
+                try {
+                    if (p.rank == rank) {
+                        abandonAll(h, p); // this endpoint itself: its sends fail, it reports no failure of itself
+                    } else {
+                        peerFailed(h, p);
+                    }
+                } catch (Throwable again) {
+                    LOG.log(System.Logger.Level.ERROR, "rank " + rank + ": failing rank " + p.rank + " failed", again);
+                }
+            }
+        } finally {
+            closed = true;
             progressLock.unlock();
         }
     }
@@ -731,7 +946,7 @@ public final class UdpEndpoint implements Transport {
                 continue;
             }
             if (p.ackNow || p.unackedCount >= ACK_EVERY || (drained && now - p.unackedSince >= ackDelayNanos)) {
-                sendControl(p, DatagramType.ACK, now);
+                sendAcknowledgement(p, DatagramType.ACK, now);
             } else {
                 pending = true;
             }
@@ -741,8 +956,17 @@ public final class UdpEndpoint implements Transport {
 
     /** Retransmission timers, heartbeats, liveness. */
     private void timers(MessageHandler h, long now) {
+        excuseOwnStall(now);
         for (Peer p : peers) {
             if (p.dead) {
+                continue;
+            }
+            if (p.overrun) {
+                LOG.log(System.Logger.Level.WARNING, "rank " + rank + ": rank " + p.rank + " takes none of its responses:"
+                        + " the messages this rank's receive path sent it went unacknowledged beyond "
+                        + SendBound.RECEIVE_PATH_FACTOR + " x " + UdpOptions.SEND_QUEUE_MESSAGES + "="
+                        + settings.sendQueueMessages() + "; declaring it dead");
+                peerFailed(h, p);
                 continue;
             }
             if (p.rank != rank) {
@@ -753,7 +977,7 @@ public final class UdpEndpoint implements Transport {
                     continue;
                 }
                 if (now - p.lastSentNanos >= heartbeatNanos) {
-                    sendControl(p, DatagramType.HEARTBEAT, now);
+                    sendAcknowledgement(p, DatagramType.HEARTBEAT, now);
                 }
             }
             p.lock.lock();
@@ -779,6 +1003,30 @@ public final class UdpEndpoint implements Transport {
                 pump(p, now);
             } finally {
                 p.lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * Receive path, before liveness is judged: time during which it did not run (this process was stopped or
+     * paused, its thread descheduled, or stuck in a handler call) is not held against the peers, whose datagrams
+     * may be waiting unread in the socket (or were lost when it overflowed). It runs its timers at least every
+     * {@link #longestSleepNanos}; the gap beyond that moves every live peer's silence clock forward.
+     */
+    private void excuseOwnStall(long now) {
+        long stall = now - lastTimers - longestSleepNanos;
+        if (stall <= 0) {
+            return;
+        }
+        counters.add(Counters.STALLS);
+        if (stall >= peerTimeoutNanos) {
+            LOG.log(System.Logger.Level.WARNING, "rank " + rank + ": this rank did not run for " + stall / 1_000_000
+                    + " ms (stopped, paused, or a handler call that long), longer than " + UdpOptions.PEER_TIMEOUT_MILLIS
+                    + "=" + settings.peerTimeoutMillis() + "; peers that declared it dead meanwhile will say so");
+        }
+        for (Peer p : peers) {
+            if (!p.dead) {
+                p.lastHeardNanos = Math.min(now, p.lastHeardNanos + stall);
             }
         }
     }
@@ -812,7 +1060,7 @@ public final class UdpEndpoint implements Transport {
     private boolean handle(MessageHandler h, PooledBuffer pb, long now) {
         ByteBuffer b = pb.buffer;
         int length = b.limit();
-        switch (controlCodec.check(b, length)) {
+        switch (receiveCodec.check(b, length)) {
             case SHORT -> {
                 counters.add(Counters.DROP_SHORT);
                 return false;
@@ -857,8 +1105,16 @@ public final class UdpEndpoint implements Transport {
             counters.add(Counters.DROP_MALFORMED);
             return false;
         }
+        if (!p.replay.accept(DatagramHeader.counter(b))) {
+            // a replay, or older than the window: only provably new datagrams are acted on (liveness included)
+            counters.add(Counters.DROP_REPLAY);
+            return false;
+        }
         if (p.dead) {
             counters.add(Counters.DROP_DEAD_PEER);
+            if (type != DatagramType.BYE && type != DatagramType.DEAD_NOTICE && p.rank != rank) {
+                noticeDead(p, now);
+            }
             return false;
         }
         long cumAck = DatagramHeader.cumAck(b);
@@ -874,8 +1130,35 @@ public final class UdpEndpoint implements Transport {
                 peerFailed(h, p);
                 yield false;
             }
+            case DatagramType.DEAD_NOTICE -> {
+                counters.add(Counters.DEAD_NOTICES_RECEIVED);
+                LOG.log(System.Logger.Level.WARNING, "rank " + rank + ": rank " + p.rank + " declared this rank dead:"
+                        + " it heard nothing from it for longer than its " + UdpOptions.PEER_TIMEOUT_MILLIS + " ("
+                        + settings.peerTimeoutMillis() + " ms here), so this process was stopped, paused or cut off"
+                        + " for that long; rank " + p.rank + " drops this rank's datagrams, failing it");
+                peerFailed(h, p);
+                yield false;
+            }
             default -> false; // ACK, HEARTBEAT: the acknowledgement and the sign of life were all
         };
+    }
+
+    /**
+     * Receive path: {@code p}, declared dead here, sent a provably new datagram, so it runs again (it was stopped
+     * or cut off for longer than the timeout); tell it, at most once a heartbeat period, so that it fails this rank
+     * at once rather than after its own timeout.
+     */
+    private void noticeDead(Peer p, long now) {
+        if (p.noticed && now - p.lastNoticeNanos < heartbeatNanos) {
+            return;
+        }
+        if (!p.noticed) {
+            LOG.log(System.Logger.Level.INFO, "rank " + rank + ": rank " + p.rank + ", declared dead, sends again;"
+                    + " telling it so");
+        }
+        p.noticed = true;
+        p.lastNoticeNanos = now;
+        sendControl(p, DatagramType.DEAD_NOTICE, now);
     }
 
     /** Field checks that need no connection state. */
@@ -1009,10 +1292,7 @@ public final class UdpEndpoint implements Transport {
                 failed |= 1L << below;
             }
         }
-        p.ackFailed = failed; // before ackCum: a reader that sees the new cum sees its failures
-        p.ackSack = p.receive.sack();
-        p.ackWindow = p.receive.window();
-        p.ackCum = cum;
+        p.publishAck(cum, p.receive.sack(), failed, p.receive.window());
     }
 
     /** Processes one in-order fragment: header phase, direct deposit, completion. */
@@ -1099,11 +1379,12 @@ public final class UdpEndpoint implements Transport {
         if (p.dead) {
             return;
         }
-        CompletionList failed = new CompletionList(p.send, true);
+        CompletionList failed = new CompletionList(p.send, p.bound, true);
         p.lock.lock();
         try {
             p.dead = true;
             p.send.abandon(failed);
+            p.bound.wakeAll();
         } finally {
             p.lock.unlock();
         }

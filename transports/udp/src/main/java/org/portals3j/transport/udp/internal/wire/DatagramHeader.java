@@ -14,8 +14,8 @@ public final class DatagramHeader {
     /** "P3UD" read as a little-endian int. */
     public static final int MAGIC = 0x44553350;
     /**
-     * 4: the reserved field carries the duplicate report (3 required it to be 0; 3 made AES-PMAC the default MAC
-     * of datagrams up to 8 KiB, 2 used AES-CMAC); mixed builds see a version drop.
+     * 4: the reserved field carries the duplicate report, and the DEAD_NOTICE type (3 required the field to be 0;
+     * 3 made AES-PMAC the default MAC of datagrams up to 8 KiB, 2 used AES-CMAC); mixed builds see a version drop.
      */
     public static final int VERSION = 4;
 
@@ -180,6 +180,14 @@ public final class DatagramHeader {
 
     public static long failed(ByteBuffer b) {
         return b.getLong(FAILED_OFFSET);
+    }
+
+    /** Writes the acknowledgement fields (over what {@link #write} put there). */
+    public static void writeAcknowledgement(ByteBuffer b, int window, long cumAck, long sack, long failed) {
+        b.putInt(WINDOW_OFFSET, window);
+        b.putLong(CUM_ACK_OFFSET, cumAck);
+        b.putLong(SACK_OFFSET, sack);
+        b.putLong(FAILED_OFFSET, failed);
     }
 
     /**

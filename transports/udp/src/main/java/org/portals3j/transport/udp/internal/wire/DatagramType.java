@@ -10,12 +10,17 @@ public final class DatagramType {
     public static final int HEARTBEAT = 3;
     /** The sender's endpoint is closing: the receiver declares it dead at once. */
     public static final int BYE = 4;
+    /**
+     * The sender declared the receiver dead (it heard nothing from it for its peer timeout) and drops its
+     * datagrams: the receiver declares the sender dead at once rather than after its own timeout.
+     */
+    public static final int DEAD_NOTICE = 5;
 
     private DatagramType() {
     }
 
     public static boolean isKnown(int type) {
-        return type >= DATA && type <= BYE;
+        return type >= DATA && type <= DEAD_NOTICE;
     }
 
     public static String name(int type) {
@@ -24,6 +29,7 @@ public final class DatagramType {
             case ACK -> "ACK";
             case HEARTBEAT -> "HEARTBEAT";
             case BYE -> "BYE";
+            case DEAD_NOTICE -> "DEAD_NOTICE";
             default -> "type-" + type;
         };
     }

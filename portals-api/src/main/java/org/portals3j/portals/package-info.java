@@ -161,8 +161,10 @@
  *       fails to deliver later (the peer dies meanwhile) cannot take its SEND_END back, as in the reference
  *       implementation: only the ACK, if one was asked for, reports delivery, and it never comes; the
  *       interface counts such messages in {@link org.portals3j.portals.StatusRegister#SENDS_LOST}
- *       ({@code PTL_SR_SENDS_LOST}, not part of the drop count). A get whose staged reply is lost ends at the
- *       initiator as any get whose target fails (REPLY_FAIL; 3.3: REPLY_END with {@code ni_fail_type}).</li>
+ *       ({@code PTL_SR_SENDS_LOST}, not part of the drop count). So a put to a process that has died but is
+ *       not yet known dead may end with SEND_END and no ACK rather than SEND_FAIL, and a get's reply that cannot
+ *       be delivered ends with GET_FAIL at the target (A-48) only if it was not staged; the initiator of such a
+ *       get still ends it with REPLY_START and REPLY_FAIL (3.3: REPLY_END with {@code ni_fail_type}).</li>
  *   <li>The transport's largest message ({@code Transport.maxPayloadLength()}: 2^40 bytes on udp): a
  *       {@code PtlPut} whose MD is longer, or a {@code PtlGet} asking for more, fails with {@code PTL_INV_MD}
  *       (the one MD code of {@code PtlPut} and {@code PtlGet}, sections 3.11.1.1 and 3.11.2.1: the MD is not

@@ -307,6 +307,9 @@ typedef void (*ptl_eq_handler_t)(ptl_event_t *event);
 #define PTL_SR_GETS_RECEIVED    ((ptl_sr_index_t) 10)
 #define PTL_SR_BYTES_RECEIVED   ((ptl_sr_index_t) 11)
 #define PTL_SR_BYTES_SENT       ((ptl_sr_index_t) 12)
+/* Puts and get replies whose SEND_END/GET_END was logged when the library had copied them, and which were then
+ * not delivered (the peer died): only the ACK, if asked for, reports delivery. */
+#define PTL_SR_SENDS_LOST       ((ptl_sr_index_t) 13)
 
 /* ptl_ni_fail_t values: the spec defines none (L6532); PTL_NI_OK is "no failure". */
 #define PTL_NI_OK            ((ptl_ni_fail_t) 0)

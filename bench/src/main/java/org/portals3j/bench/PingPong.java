@@ -85,7 +85,8 @@ public final class PingPong {
 
     static final String USAGE = """
             usage: PingPong [--transport NAME] [--option KEY=VALUE]... [--baseline threads|datagram]
-                            [--idle spin|yield|park|backoff] [--sizes 8,64,1K,1M] [--iterations N] [--quick]
+                            [--idle spin|yield|park|backoff] [--sizes 8,64,1K,1M] [--iterations N]
+                            [--staging BYTES] [--bandwidth-size SIZE] [--quick]
               --transport   transport to run the 2-rank job on (default inmem)
               --option      a transport option, e.g. udp.fault.loss=0.01 (repeatable)
               --baseline    threads: two threads hand a buffer over (default); datagram: a raw
@@ -93,6 +94,9 @@ public final class PingPong {
               --idle        how waiting threads idle, for Portals and the baseline alike (default backoff)
               --sizes       message sizes in bytes, K/M suffixes allowed (default 8,16,64,...,1M: powers of 4)
               --iterations  measured round trips for sizes up to 4 KiB; fewer for larger sizes (default 10000)
+              --staging     the library's staged-send limit (PortalsConfig.stagedSendLimit; 0 stages nothing;
+                            default: the library's default)
+              --bandwidth-size  the size of the puts in the bandwidth windows (default 1M)
               --quick       a short run (200 iterations) for tests""";
 
     private PingPong() {
@@ -122,9 +126,14 @@ public final class PingPong {
     /** Datagram size of the raw baseline unless the transport options set {@code udp.datagramSize}. */
     static final int DEFAULT_DATAGRAM_SIZE = org.portals3j.transport.udp.UdpOptions.DEFAULT_DATAGRAM_SIZE;
 
-    /** What to run. */
+    /**
+     * What to run.
+     *
+     * @param stagedSendLimit the library's {@link PortalsConfig#stagedSendLimit()}, or -1 for its default
+     * @param bandwidthSize   the size of the puts in the bandwidth windows
+     */
     public record Options(String transport, Map<String, String> transportOptions, Baseline baseline, IdleMode idle,
-                          int[] sizes, int iterations, boolean quick) {
+                          int[] sizes, int iterations, boolean quick, int stagedSendLimit, int bandwidthSize) {
         public Options {
             Objects.requireNonNull(transport, "transport");
             Objects.requireNonNull(idle, "idle");
@@ -142,6 +151,24 @@ public final class PingPong {
             if (iterations < 1) {
                 throw new IllegalArgumentException("iterations must be positive, not " + iterations);
             }
+            if (stagedSendLimit < -1) {
+                throw new IllegalArgumentException("the staging limit must be >= 0, not " + stagedSendLimit);
+            }
+            if (bandwidthSize < 8 || bandwidthSize > MAX_SIZE) {
+                throw new IllegalArgumentException("bandwidth size " + bandwidthSize + " is outside 8.." + MAX_SIZE);
+            }
+        }
+
+        /** With the library's default staging and 1 MiB bandwidth puts. */
+        public Options(String transport, Map<String, String> transportOptions, Baseline baseline, IdleMode idle,
+                       int[] sizes, int iterations, boolean quick) {
+            this(transport, transportOptions, baseline, idle, sizes, iterations, quick, -1, MIB);
+        }
+
+        /** The library's configuration for these options. */
+        PortalsConfig config() {
+            PortalsConfig config = PortalsConfig.DEFAULT.withIdle(idle);
+            return stagedSendLimit < 0 ? config : config.withStaging(stagedSendLimit, config.stagingBuffers());
         }
 
         @Override
@@ -177,6 +204,8 @@ public final class PingPong {
             IdleMode idle = IdleMode.BACKOFF;
             int[] sizes = DEFAULT_SIZES;
             Integer iterations = null;
+            int staging = -1;
+            int bandwidthSize = MIB;
             boolean quick = false;
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
@@ -191,7 +220,8 @@ public final class PingPong {
                         return null;
                     }
                     case "--quick" -> quick = true;
-                    case "--transport", "--idle", "--sizes", "--iterations", "--option", "--baseline" -> {
+                    case "--transport", "--idle", "--sizes", "--iterations", "--option", "--baseline", "--staging",
+                         "--bandwidth-size" -> {
                         if (value == null) {
                             if (i + 1 >= args.length) {
                                 throw new IllegalArgumentException(a + " needs a value");
@@ -210,6 +240,8 @@ public final class PingPong {
                             }
                             case "--idle" -> idle = IdleMode.parse(value);
                             case "--sizes" -> sizes = parseSizes(value);
+                            case "--staging" -> staging = parseCount(a, value);
+                            case "--bandwidth-size" -> bandwidthSize = parseSizes(value)[0];
                             default -> iterations = parseCount(a, value);
                         }
                     }
@@ -218,10 +250,11 @@ public final class PingPong {
             }
             int n = iterations != null ? iterations : quick ? QUICK_ITERATIONS : DEFAULT_ITERATIONS;
             return new Options(transport, transportOptions,
-                    baseline != null ? baseline : Baseline.defaultFor(transport), idle, sizes, n, quick);
+                    baseline != null ? baseline : Baseline.defaultFor(transport), idle, sizes, n, quick, staging,
+                    bandwidthSize);
         }
 
-        private static int[] parseSizes(String list) {
+        static int[] parseSizes(String list) {
             String[] parts = list.split(",");
             int[] sizes = new int[parts.length];
             for (int i = 0; i < parts.length; i++) {
@@ -285,7 +318,10 @@ public final class PingPong {
         }
     }
 
-    /** 1 MiB rates in GB/s (10^9 bytes per second); the baseline is MemorySegment.copy or a raw datagram blast. */
+    /**
+     * Rates of windows of puts of {@link Options#bandwidthSize()} in GB/s (10^9 bytes per second); the baseline is
+     * MemorySegment.copy or a raw datagram blast of the same bytes.
+     */
     public record Bandwidth(double portalsPut, double baseline, int windows) {
         public double ratio() {
             return portalsPut / baseline;
@@ -330,9 +366,10 @@ public final class PingPong {
     /** Prints the table, the bandwidth line and the allocation line. */
     public static void print(Result r, PrintStream out) {
         Options o = r.options();
-        out.printf(Locale.ROOT, "PingPong: 2 ranks on transport '%s'%s, idle strategy %s; half round trip in microseconds%n",
-                o.transport(), o.transportOptions().isEmpty() ? "" : " " + o.transportOptions(),
-                o.idle().name().toLowerCase(Locale.ROOT));
+        out.printf(Locale.ROOT, "PingPong: 2 ranks on transport '%s'%s, idle strategy %s%s; half round trip in"
+                + " microseconds%n", o.transport(), o.transportOptions().isEmpty() ? "" : " " + o.transportOptions(),
+                o.idle().name().toLowerCase(Locale.ROOT),
+                o.stagedSendLimit() < 0 ? "" : ", staged-send limit " + o.stagedSendLimit() + " B");
         if (o.baseline() == Baseline.THREADS) {
             out.println("baseline: the same 2 threads hand a buffer back and forth (MemorySegment.copy into the peer's"
                     + " buffer, volatile flag + unpark, same idle strategy)");
@@ -348,8 +385,9 @@ public final class PingPong {
                     figure(row.ratioP50(), 2), figure(row.ratioP99(), 2));
         }
         Bandwidth b = r.bandwidth();
-        out.printf(Locale.ROOT, "bandwidth 1 MiB: Portals Put %.2f GB/s, %s %.2f GB/s, ratio %.2f"
-                + " (medians of %d windows of %d)%n", b.portalsPut(),
+        out.printf(Locale.ROOT, "bandwidth %s: Portals Put %.2f GB/s, %s %.2f GB/s, ratio %.2f"
+                + " (medians of %d windows of %d)%n", o.bandwidthSize() % MIB == 0 ? o.bandwidthSize() / MIB + " MiB"
+                : o.bandwidthSize() + " B", b.portalsPut(),
                 o.baseline() == Baseline.THREADS ? "MemorySegment.copy" : "raw datagram blast", b.baseline(), b.ratio(),
                 b.windows(), WINDOW);
         if (r.allocatedBytes() < 0) {
@@ -364,7 +402,7 @@ public final class PingPong {
     /** Runs the whole measurement on a 2-rank job. */
     public static Result measure(Options options) throws Exception {
         int[] sizes = options.sizes();
-        int bufferSize = Math.max(MIB, Arrays.stream(sizes).max().orElse(MIB));
+        int bufferSize = Math.max(Math.max(MIB, options.bandwidthSize()), Arrays.stream(sizes).max().orElse(MIB));
         Job job = Job.local(2);
         try (Arena arena = Arena.ofShared()) {
             Shared shared = new Shared(options, arena, bufferSize);
@@ -570,8 +608,7 @@ public final class PingPong {
         }
 
         private void setUp(LocalJob.RankContext context) {
-            Portals p = Portals.create(context.job(), context.transport(),
-                    PortalsConfig.DEFAULT.withIdle(options.idle()));
+            Portals p = Portals.create(context.job(), context.transport(), options.config());
             p.init();
             NiHandle ni = p.niInit(InterfaceId.DEFAULT, ProcessId.PID_ANY, null).handle();
             EqHandle q = p.eqAlloc(ni, 1024);
@@ -590,7 +627,7 @@ public final class PingPong {
             for (int i = 0; i < sizes.length; i++) {
                 sendMds[i + 1] = p.mdBind(ni, MemoryDescriptor.of(send.asSlice(0, sizes[i])));
             }
-            bandwidthMd = p.mdBind(ni, MemoryDescriptor.of(send.asSlice(0, MIB)));
+            bandwidthMd = p.mdBind(ni, MemoryDescriptor.of(send.asSlice(0, options.bandwidthSize())));
             ackMd = sendMds[0];
             JobMember other = context.job().peers().member(peerRank);
             peer = new ProcessId(other.nid(), other.pid());
@@ -759,19 +796,20 @@ public final class PingPong {
             }
         }
 
-        /** Windows of 1 MiB puts, alternating (on rank 0) with windows of 1 MiB MemorySegment.copy. */
+        /** Windows of puts of the bandwidth size, alternating (on rank 0) with windows of MemorySegment.copy. */
         private void bandwidth() throws Exception {
             int warmup = options.bandwidthWarmupWindows();
             int windows = options.bandwidthWindows();
+            int size = options.bandwidthSize();
             Portals p = portals;
             EqHandle q = eq;
             Event ev = event;
-            long blastBytes = (long) WINDOW * MIB;
+            long blastBytes = (long) WINDOW * size;
             if (rank == 1) {
                 long[] received = new long[1];
                 for (int w = 0; w < warmup + windows; w++) {
                     for (int k = 0; k < WINDOW; k++) {
-                        Events.waitPutEnd(p, q, ev, MIB);
+                        Events.waitPutEnd(p, q, ev, size);
                     }
                     p.put(ackMd, AckRequest.NOACK_REQ, peer, PORTAL, 0, MATCH_BITS, 0L, 0L);
                     if (datagram != null) {
@@ -803,7 +841,7 @@ public final class PingPong {
                     datagram.receive(() -> shared.failed); // the receiver's "done"
                 } else {
                     for (int k = 0; k < WINDOW; k++) {
-                        MemorySegment.copy(from, 0L, to, 0L, MIB);
+                        MemorySegment.copy(from, 0L, to, 0L, size);
                     }
                 }
                 long t2 = System.nanoTime();
@@ -812,7 +850,7 @@ public final class PingPong {
                     copy.recordValue(t2 - t1);
                 }
             }
-            double bytes = (double) WINDOW * MIB;
+            double bytes = (double) WINDOW * size;
             shared.await(); // rank 1 has recorded every blast rate
             double baselineRate = datagram != null ? median(shared.blastRates) : bytes / copy.getValueAtPercentile(50);
             shared.bandwidth.set(new Bandwidth(bytes / put.getValueAtPercentile(50), baselineRate, windows));

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.portals3j.portals.PortalsConfig;
 
 /** Runs PingPong for real in --quick mode and checks what it prints (never how fast it was). */
 class PingPongTest {
@@ -135,6 +136,18 @@ class PingPongTest {
         assertThat(PingPong.Options.parse().baseline()).isEqualTo(PingPong.Baseline.THREADS);
         assertThat(run("--option", "novalue").err()).contains("--option needs KEY=VALUE");
         assertThat(run("--baseline", "carrier-pigeon").err()).contains("unknown baseline 'carrier-pigeon'");
+    }
+
+    @Test
+    void stagingAndBandwidthSizeParseAndReachTheLibrary() {
+        PingPong.Options o = PingPong.Options.parse("--staging", "0", "--bandwidth-size", "8K");
+        assertThat(o.stagedSendLimit()).isZero();
+        assertThat(o.config().stagedSendLimit()).isZero();
+        assertThat(o.bandwidthSize()).isEqualTo(8192);
+        PingPong.Options defaults = PingPong.Options.parse();
+        assertThat(defaults.config().stagedSendLimit()).isEqualTo(PortalsConfig.DEFAULT_STAGED_SEND_LIMIT);
+        assertThat(defaults.bandwidthSize()).isEqualTo(1 << 20);
+        assertThat(run("--staging", "-5").err()).contains("the staging limit must be >= 0");
     }
 
     @Test

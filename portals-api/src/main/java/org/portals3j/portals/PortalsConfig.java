@@ -16,15 +16,27 @@ import org.portals3j.transport.IdleMode;
  * @param aclEntryZeroEverywhere whether ACL entry 0 allows same-uid processes on every interface, not
  *                              only the default one (A-29; L7271 defines it only for the default)
  * @param idle                  how {@code PtlEQWait} waits
+ * @param stagedSendLimit       the largest payload, in bytes, that a put (or a get's reply) copies into a buffer of
+ *                              the library's before the transport takes it, so that SEND_END (GET_END) is logged
+ *                              as soon as the transport has the message (see the package documentation,
+ *                              "When SEND_END is logged"); 0 copies nothing
+ * @param stagingBuffers        how many such buffers the library allocates, once, when it is created (each of
+ *                              {@code stagedSendLimit} bytes); a put that finds none free is sent from the MD
  */
 public record PortalsConfig(int interfaces, NiLimits defaultLimits, int maxMatchListLength,
-                            boolean aclEntryZeroEverywhere, IdleMode idle) {
+                            boolean aclEntryZeroEverywhere, IdleMode idle, int stagedSendLimit, int stagingBuffers) {
 
     /** The most interfaces a process can have (handles have 5 bits for the interface). */
     public static final int MAX_INTERFACES = 32;
+    /** The default {@link #stagedSendLimit}: 8 KiB (bench/README.md, "Staged sends"). */
+    public static final int DEFAULT_STAGED_SEND_LIMIT = 8 * 1024;
+    /** The default {@link #stagingBuffers}: 64, 512 KiB with the default limit. */
+    public static final int DEFAULT_STAGING_BUFFERS = 64;
+    /** The most memory the staging buffers may take together (limit times count). */
+    public static final long MAX_STAGING_BYTES = 256L << 20;
 
-    public static final PortalsConfig DEFAULT =
-            new PortalsConfig(4, NiLimits.DEFAULT, Integer.MAX_VALUE, true, IdleMode.BACKOFF);
+    public static final PortalsConfig DEFAULT = new PortalsConfig(4, NiLimits.DEFAULT, Integer.MAX_VALUE, true,
+            IdleMode.BACKOFF, DEFAULT_STAGED_SEND_LIMIT, DEFAULT_STAGING_BUFFERS);
 
     public PortalsConfig {
         Objects.requireNonNull(defaultLimits, "defaultLimits");
@@ -35,25 +47,44 @@ public record PortalsConfig(int interfaces, NiLimits defaultLimits, int maxMatch
         if (maxMatchListLength < 1) {
             throw new IllegalArgumentException("maxMatchListLength must be positive, not " + maxMatchListLength);
         }
+        if (stagedSendLimit < 0 || stagingBuffers < 0) {
+            throw new IllegalArgumentException("stagedSendLimit and stagingBuffers must be >= 0, not "
+                    + stagedSendLimit + " and " + stagingBuffers);
+        }
+        if ((long) stagedSendLimit * stagingBuffers > MAX_STAGING_BYTES) {
+            throw new IllegalArgumentException(stagingBuffers + " staging buffers of " + stagedSendLimit
+                    + " bytes take more than " + MAX_STAGING_BYTES + " bytes: use fewer or smaller ones");
+        }
     }
 
     public PortalsConfig withInterfaces(int n) {
-        return new PortalsConfig(n, defaultLimits, maxMatchListLength, aclEntryZeroEverywhere, idle);
+        return new PortalsConfig(n, defaultLimits, maxMatchListLength, aclEntryZeroEverywhere, idle, stagedSendLimit,
+                stagingBuffers);
     }
 
     public PortalsConfig withDefaultLimits(NiLimits limits) {
-        return new PortalsConfig(interfaces, limits, maxMatchListLength, aclEntryZeroEverywhere, idle);
+        return new PortalsConfig(interfaces, limits, maxMatchListLength, aclEntryZeroEverywhere, idle, stagedSendLimit,
+                stagingBuffers);
     }
 
     public PortalsConfig withMaxMatchListLength(int n) {
-        return new PortalsConfig(interfaces, defaultLimits, n, aclEntryZeroEverywhere, idle);
+        return new PortalsConfig(interfaces, defaultLimits, n, aclEntryZeroEverywhere, idle, stagedSendLimit,
+                stagingBuffers);
     }
 
     public PortalsConfig withAclEntryZeroEverywhere(boolean b) {
-        return new PortalsConfig(interfaces, defaultLimits, maxMatchListLength, b, idle);
+        return new PortalsConfig(interfaces, defaultLimits, maxMatchListLength, b, idle, stagedSendLimit,
+                stagingBuffers);
     }
 
     public PortalsConfig withIdle(IdleMode mode) {
-        return new PortalsConfig(interfaces, defaultLimits, maxMatchListLength, aclEntryZeroEverywhere, mode);
+        return new PortalsConfig(interfaces, defaultLimits, maxMatchListLength, aclEntryZeroEverywhere, mode,
+                stagedSendLimit, stagingBuffers);
+    }
+
+    /** Puts (and get replies) of at most {@code limit} bytes are staged in {@code buffers} buffers; 0 stages none. */
+    public PortalsConfig withStaging(int limit, int buffers) {
+        return new PortalsConfig(interfaces, defaultLimits, maxMatchListLength, aclEntryZeroEverywhere, idle, limit,
+                buffers);
     }
 }

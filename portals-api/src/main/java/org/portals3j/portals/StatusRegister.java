@@ -37,14 +37,22 @@ public record StatusRegister(int index) {
     /** {@code PTL_SR_BYTES_SENT}: payload bytes sent (puts and replies). */
     public static final StatusRegister BYTES_SENT = new StatusRegister(12);
 
+    /**
+     * {@code PTL_SR_SENDS_LOST}: puts and get replies that this interface logged SEND_END or GET_END for when the
+     * transport took them (the package documentation, "When SEND_END is logged"), and that the transport then
+     * failed to deliver (the peer died, the endpoint closed). Not messages this interface discarded: not part of
+     * {@link #DROP_COUNT}.
+     */
+    public static final StatusRegister SENDS_LOST = new StatusRegister(13);
+
     /** Number of registers; valid indexes are {@code 0 .. COUNT-1}. */
-    public static final int COUNT = 13;
+    public static final int COUNT = 14;
 
     private static final String[] NAMES = {
         "PTL_SR_DROP_COUNT", "PTL_SR_DROP_INV_PORTAL", "PTL_SR_DROP_ACL", "PTL_SR_DROP_NO_MATCH",
         "PTL_SR_DROP_STALE_MD", "PTL_SR_DROP_ACK_NO_EQ", "PTL_SR_DROP_WRONG_PID", "PTL_SR_DROP_MALFORMED",
         "PTL_SR_EVENTS_DROPPED", "PTL_SR_PUTS_RECEIVED", "PTL_SR_GETS_RECEIVED", "PTL_SR_BYTES_RECEIVED",
-        "PTL_SR_BYTES_SENT",
+        "PTL_SR_BYTES_SENT", "PTL_SR_SENDS_LOST",
     };
 
     /** True if this names one of the registers above. */

@@ -136,6 +136,35 @@
  *       PUT_END (waking a PtlEQWait, or visible to PtlEQGet and a 3.3 handler). With FIFO delivery per pair
  *       (A-20) and the rule above, a message the target sends once it has seen PUT_END (an answer) is
  *       logged at the initiator after that put's ACK (kit P-309).</li>
+ *   <li><b>When SEND_END is logged.</b> SEND_END is "completion of the send on the local node", logged once
+ *       "it is safe for the application to reuse the buffer" (Portals 3.2 sections 3.11.1 and 3.9.1); delivery
+ *       is what the ACK reports. The 3.3 reference implementation logs it when its network layer has taken the
+ *       data (portals3ib {@code p3lib/msg.c lib_finalize}, called by the NAL once the bytes are in the socket),
+ *       and programs written for it rely on that: a ring program waits for its put's SEND_END before the
+ *       token's PUT_END on one queue, and the token may already be back. So a put whose payload is at most
+ *       {@link org.portals3j.portals.PortalsConfig#stagedSendLimit()} bytes (8 KiB by default) is
+ *       <em>staged</em>: its bytes are copied into one of the library's own buffers
+ *       ({@link org.portals3j.portals.PortalsConfig#stagingBuffers()} of them, 64 by default, allocated once when
+ *       the library is created), SEND_END is logged, and then the copy is handed to the network, all before
+ *       {@code PtlPut} returns. The same holds for the reply to a get: GET_END ("after the reply has been sent by
+ *       the local node", section 3.9.1; the reference logs it as SEND_END) is logged once the reply's bytes are
+ *       copied. Nothing the message causes (the target's answer, a token come round a ring) can therefore be
+ *       logged on the same queue before it (kit P-310), and a change to the MD after SEND_END never reaches the
+ *       target (P-170). A buffer goes back to the library when the network has finished with the message. A
+ *       larger payload, or one that finds every buffer taken, is read from the MD by the network, and its
+ *       SEND_END (GET_END) waits for the network's report that the message was delivered, as before; so does
+ *       every message on a transport that delivers inline ({@code inmem}), which reports the send complete as
+ *       soon as it has copied the payload into the target, before the target's handler can see it. A
+ *       {@code PtlGetPut}'s SEND_END is not staged (its reply, which always follows, proves the bytes arrived).
+ *       Failures: a put to a process the network already knows dead, or from a closed endpoint, is not staged
+ *       and fails as before (SEND_FAIL; 3.3: SEND_END with {@code ni_fail_type}). A staged message the network
+ *       fails to deliver later (the peer dies meanwhile) cannot take its SEND_END back, as in the reference
+ *       implementation: only the ACK, if one was asked for, reports delivery, and it never comes; the
+ *       interface counts such messages in {@link org.portals3j.portals.StatusRegister#SENDS_LOST}
+ *       ({@code PTL_SR_SENDS_LOST}, not part of the drop count). So a put to a process that has died but is
+ *       not yet known dead may end with SEND_END and no ACK rather than SEND_FAIL, and a get's reply that cannot
+ *       be delivered ends with GET_FAIL at the target (A-48) only if it was not staged; the initiator of such a
+ *       get still ends it with REPLY_START and REPLY_FAIL (3.3: REPLY_END with {@code ni_fail_type}).</li>
  *   <li>The transport's largest message ({@code Transport.maxPayloadLength()}: 2^40 bytes on udp): a
  *       {@code PtlPut} whose MD is longer, or a {@code PtlGet} asking for more, fails with {@code PTL_INV_MD}
  *       (the one MD code of {@code PtlPut} and {@code PtlGet}, sections 3.11.1.1 and 3.11.2.1: the MD is not

@@ -10,6 +10,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionService;
+import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -650,6 +653,85 @@ class PutGetInitiatorTest {
                 target.shutdownNow();
             }
             assertThat(a.drops() + b.drops()).isZero();
+        }
+    }
+
+    @Test
+    @SpecAssertion("P-310")
+    void aPutsSendEndComesBeforeTheEventsOfATokenItSentRoundARing() throws Exception {
+        int ranks = 3;
+        int trips = 300;
+        try (TckJob job = TckJob.start(ranks)) {
+            List<Callable<Void>> passers = new ArrayList<>();
+            for (int r = 0; r < ranks; r++) {
+                Rank rank = job.rank(r);
+                // one queue for the put's events and the token's, as ring programs have
+                EqHandle eq = rank.eq(8);
+                MemorySegment inbox = job.allocate(4);
+                MemorySegment outbox = job.allocate(4);
+                rank.attach(PORTAL, (r + ranks - 1) % ranks, 0L, inbox, eq, MdOption.OP_PUT, MdOption.MANAGE_REMOTE);
+                MdHandle send = rank.bind(outbox, eq);
+                ProcessId right = job.rank((r + 1) % ranks).id();
+                int self = r;
+                passers.add(() -> {
+                    passToken(rank, self, ranks, trips, eq, inbox, outbox, send, right);
+                    return null;
+                });
+            }
+            ExecutorService threads = Executors.newFixedThreadPool(ranks);
+            try {
+                // the first rank to finish or fail: a failed rank leaves the others waiting for the token
+                CompletionService<Void> passing = new ExecutorCompletionService<>(threads);
+                for (Callable<Void> passer : passers) {
+                    passing.submit(passer);
+                }
+                for (int r = 0; r < ranks; r++) {
+                    Future<Void> done = passing.poll(TckTransport.patience().toMillis(), TimeUnit.MILLISECONDS);
+                    if (done == null) {
+                        throw new AssertionError("a rank was still passing the token after " + TckTransport.patience());
+                    }
+                    done.get();
+                }
+            } finally {
+                threads.shutdownNow();
+            }
+            for (int r = 0; r < ranks; r++) {
+                assertThat(job.rank(r).drops()).isZero();
+            }
+        }
+    }
+
+    /**
+     * Rank {@code r} of a ring: waits for the token's PUT_START and PUT_END (rank 0 starts with token 0), puts the
+     * token plus one to its right neighbour, waits for the put's SEND_START and SEND_END (PtlEQWait, as ring
+     * programs do: the token may be on its way back meanwhile), and overwrites its send buffer.
+     */
+    private static void passToken(Rank rank, int r, int ranks, int trips, EqHandle eq, MemorySegment inbox,
+                                  MemorySegment outbox, MdHandle send, ProcessId right) {
+        Event e = new Event();
+        int token = 0;
+        for (int trip = 0; trip <= trips; trip++) {
+            if (r == 0 ? trip > 0 : trip < trips) {
+                for (EventKind kind : List.of(EventKind.PUT_START, EventKind.PUT_END)) {
+                    assertThat(rank.ptl().eqWait(eq, e)).isEqualTo(ReturnCode.OK);
+                    assertThat(e.type()).as("rank %d, trip %d: the token's arrival", r, trip).isEqualTo(kind);
+                }
+                int expected = ranks * trip + r - 1;
+                assertThat(inbox.get(ValueLayout.JAVA_INT, 0)).as("rank %d, trip %d: the token", r, trip)
+                        .isEqualTo(expected);
+                token = expected + 1;
+            }
+            if (trip == trips) {
+                return;
+            }
+            outbox.set(ValueLayout.JAVA_INT, 0, token);
+            rank.ptl().put(send, AckRequest.NOACK_REQ, right, PORTAL, 0, r, 0L, 0L);
+            for (EventKind kind : List.of(EventKind.SEND_START, EventKind.SEND_END)) {
+                assertThat(rank.ptl().eqWait(eq, e)).isEqualTo(ReturnCode.OK);
+                assertThat(e.type()).as("rank %d, trip %d: the put's events come before the token's return", r, trip)
+                        .isEqualTo(kind);
+            }
+            outbox.set(ValueLayout.JAVA_INT, 0, -1); // the buffer is the program's again: the token sent stays sent
         }
     }
 

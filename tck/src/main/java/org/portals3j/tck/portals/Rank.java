@@ -179,6 +179,16 @@ public final class Rank {
         assertThat(drops()).as("PTL_SR_DROP_COUNT").isEqualTo(expected);
     }
 
+    /** Waits until status register {@code register} reaches {@code expected}, then checks it does not go past it. */
+    public void awaitRegister(StatusRegister register, long expected) {
+        long deadline = System.nanoTime() + TckTransport.patience().toNanos();
+        while (portals().niStatus(ni(), register) < expected && System.nanoTime() < deadline) {
+            Thread.yield();
+        }
+        sleep(TckTransport.quietPeriod());
+        assertThat(portals().niStatus(ni(), register)).as(register.specName()).isEqualTo(expected);
+    }
+
     static void sleep(Duration d) {
         try {
             Thread.sleep(d);

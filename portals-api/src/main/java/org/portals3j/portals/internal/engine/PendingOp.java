@@ -50,10 +50,22 @@ final class PendingOp {
     /** For GETPUT_REPLY: the initiator's get MD handle and exchange id, which the reply echoes. */
     long peerMdHandle;
     long peerExchange;
+    /**
+     * For PUT_SEND, GETPUT_REQUEST and GET_REPLY: the {@link SendStaging} buffer the transport reads the payload
+     * from, or {@link SendStaging#NONE}. Given back when the op is freed, which is never before the transport's
+     * report of the send (not even by {@code PtlNIFini}, which detaches such an op instead).
+     */
+    int staging = SendStaging.NONE;
     /** For GETPUT_REQUEST: the MD the reply lands in ({@link #md} is the put MD, whose bytes are sent). */
     @Nullable MemoryDescriptorState replyMd;
-    /** For GETPUT_REQUEST: SEND_END was logged (by the send's completion, or by the reply that proves it). */
+    /**
+     * For GETPUT_REQUEST: SEND_END was logged (by the send's completion, or by the reply that proves it). For
+     * PUT_SEND and GET_REPLY: SEND_END (GET_END) was logged once the staged payload was copied, before the
+     * transport's report.
+     */
     boolean sendEnded;
+    /** For PUT_SEND: the target's ack arrived (the message was delivered, whatever the transport reports). */
+    boolean acknowledged;
     /** For GETPUT_REQUEST: REPLY_END was logged. The op is freed when both have been. */
     boolean replyEnded;
     /**
@@ -74,6 +86,7 @@ final class PendingOp {
         replyMd = null;
         started = false;
         ackWaiting = false;
+        acknowledged = false;
         sendEnded = false;
         replyEnded = false;
         link = 0;

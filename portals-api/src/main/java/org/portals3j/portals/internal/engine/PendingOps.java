@@ -6,12 +6,18 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /**
  * The pool of {@link PendingOp}s. A token is {@code generation << 32 | index}; the generation (31 bits,
  * so a token is never {@link org.portals3j.transport.Transport#NO_NOTIFY}) changes when an op is
- * freed, so a late or forged token never names a reused op. Runs under the engine lock.
+ * freed, so a late or forged token never names a reused op. Freeing an op gives back its staging buffer.
+ * Runs under the engine lock.
  */
 final class PendingOps {
+    private final SendStaging staging;
     private @Nullable PendingOp[] ops = new PendingOp[64];
     private int created;
     private @Nullable PendingOp free;
+
+    PendingOps(SendStaging staging) {
+        this.staging = staging;
+    }
 
     PendingOp allocate(PendingOp.Kind kind) {
         PendingOp op = free;
@@ -46,6 +52,10 @@ final class PendingOps {
     }
 
     void release(PendingOp op) {
+        if (op.staging != SendStaging.NONE) {
+            staging.give(op.staging);
+            op.staging = SendStaging.NONE;
+        }
         op.inUse = false;
         op.generation = (op.generation + 1) & 0x7FFF_FFFF;
         op.clear();

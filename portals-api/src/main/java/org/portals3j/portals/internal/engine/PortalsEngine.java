@@ -33,6 +33,8 @@ import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.IdleStrategy;
 import org.portals3j.transport.MessageHandler;
 import org.portals3j.transport.Transport;
+import org.portals3j.transport.TransportCapability;
+import org.portals3j.transport.Transports;
 
 /**
  * The Portals library of one process: its interfaces, the API functions' semantics, and the
@@ -82,7 +84,9 @@ public final class PortalsEngine implements MessageHandler {
     private final PortalsConfig config;
     private final NetworkInterfaceState[] nis;
     private final SendChannel[] channels;
-    private final PendingOps ops = new PendingOps();
+    /** The buffers small puts and get replies are copied into ({@link #stage}); none on an inline transport. */
+    private final SendStaging staging;
+    private final PendingOps ops;
     private final IncomingPut[] incomingPuts;
     private volatile boolean initialized;
     /** Messages that reached no interface: not initialised, or not attributable to one (undefined by the spec). */
@@ -111,6 +115,9 @@ public final class PortalsEngine implements MessageHandler {
         this.jid = jobId(job);
         this.self = job.peers().member(transport.rank());
         this.maxPayload = transport.maxPayloadLength();
+        this.staging = deliversInline(transport) ? new SendStaging(0, 0)
+                : new SendStaging(config.stagedSendLimit(), config.stagingBuffers());
+        this.ops = new PendingOps(staging);
         this.nis = new NetworkInterfaceState[config.interfaces()];
         for (int i = 0; i < nis.length; i++) {
             nis[i] = new NetworkInterfaceState(libraryId, i, dialect, handlers, wakeups, maxPayload);
@@ -161,6 +168,17 @@ public final class PortalsEngine implements MessageHandler {
             }
         }
         return id.hashCode() & Integer.MAX_VALUE;
+    }
+
+    /**
+     * Whether {@code transport}'s provider says it delivers inline ({@link TransportCapability#INLINE_DELIVERY}). Such a
+     * transport reports a send complete once it has copied the payload into the target, before the target's handler
+     * hears of it: SEND_END comes before anything the message causes without staging, which would only add a copy. A
+     * transport whose provider is not on the class path (a test's wrapper) counts as one that does not.
+     */
+    private static boolean deliversInline(Transport transport) {
+        return Transports.find(transport.provider())
+                .map(p -> p.capabilities().contains(TransportCapability.INLINE_DELIVERY)).orElse(false);
     }
 
     /** The specification this library follows. */
@@ -324,7 +342,11 @@ public final class PortalsEngine implements MessageHandler {
     private void teardown(NetworkInterfaceState ni) {
         ops.forEachInUse(op -> {
             if (op.ni == ni) {
-                ops.release(op);
+                if (op.staging == SendStaging.NONE) {
+                    ops.release(op);
+                } else {
+                    detach(op);
+                }
             }
         });
         for (IncomingPut p : incomingPuts) {
@@ -333,6 +355,16 @@ public final class PortalsEngine implements MessageHandler {
             }
         }
         ni.teardown();
+    }
+
+    /**
+     * Leaves an op whose staging buffer the transport may still be reading in flight, belonging to no interface:
+     * the transport's report frees it ({@link #onSendComplete}), and only then is the buffer used again.
+     */
+    private static void detach(PendingOp op) {
+        op.ni = null;
+        op.md = null;
+        op.replyMd = null;
     }
 
     /** PtlNIStatus (L3246). */
@@ -1165,6 +1197,8 @@ public final class PortalsEngine implements MessageHandler {
             long from;
             long length;
             long token;
+            boolean staged;
+            int buffer;
             acquire();
             try {
                 requireInit();
@@ -1187,10 +1221,16 @@ public final class PortalsEngine implements MessageHandler {
                         .offset(offset).mdHandle(ackHandle).length(length).hdrData(hdrData).exchange(op.token);
                 payload = md.start;
                 token = op.token;
+                staged = stage(op, length, rank);
+                buffer = op.staging;
             } finally {
                 release();
             }
-            send(rank, channel.buffer, payload, from, length, token);
+            if (staged) {
+                sendStaged(rank, channel.buffer, payload, from, length, token, buffer);
+            } else {
+                send(rank, channel.buffer, payload, from, length, token);
+            }
         } finally {
             channel.lock.unlock();
         }
@@ -1395,7 +1435,9 @@ public final class PortalsEngine implements MessageHandler {
      * Hands a message to the transport. A transport that refuses it (closed, or any other exception)
      * fails the operation as an undelivered send would, so that it still completes (SEND_FAIL, GET_FAIL,
      * or REPLY_START and REPLY_FAIL) and nothing is left pending; an ack or a reply that cannot be sent
-     * is lost as one the network lost. Only a closed endpoint is expected: anything else is logged.
+     * is lost as one the network lost, and so is a staged message, whose END event is logged already
+     * ({@link #sendStaged}: counted in {@link StatusRegister#SENDS_LOST}). Only a closed endpoint is expected:
+     * anything else is logged.
      */
     private void send(int rank, MemorySegment header, MemorySegment payload, long offset, long length, long token) {
         try {
@@ -1409,6 +1451,79 @@ public final class PortalsEngine implements MessageHandler {
             if (token != Transport.NO_NOTIFY) {
                 onSendComplete(token, false);
             }
+        }
+    }
+
+    /**
+     * Whether the payload of {@code length} bytes that {@code op} sends to {@code rank} is staged: copied into a
+     * buffer of {@link #staging}, which {@code op} then owns (an empty payload needs none), so that its END event is
+     * logged as soon as the copy is made ({@link #sendStaged}). Not when the payload is larger than the buffers or
+     * none is free: the transport then reads the MD, and the END event waits for its report. Not either when the
+     * transport would refuse the message at once (the peer is known dead, the endpoint is closed): the operation
+     * then fails with its FAIL event (3.3: its END event's {@code ni_fail_type}), as without staging. Under the
+     * engine lock.
+     */
+    private boolean stage(PendingOp op, long length, int rank) {
+        if (!staging.fits(length) || !transport.isPeerAlive(rank) || !transport.isPeerAlive(transport.rank())) {
+            return false;
+        }
+        if (length == 0) {
+            return true;
+        }
+        op.staging = staging.take();
+        return op.staging != SendStaging.NONE;
+    }
+
+    /**
+     * Sends a staged message ({@link #stage}): copies the payload into the op's buffer, outside the engine lock (the
+     * MD is pending, so it cannot go away; the buffer is the op's), logs the END event ({@link #endStagedSend}), and
+     * hands the copy to the transport. The END event comes before the transport has the message, so nothing the
+     * message causes (the target's answer, a token come round a ring) can be logged on the same queue before it.
+     * When the MD's memory cannot be read (its arena was closed), the MD is handed to the transport as it is,
+     * which fails the send as it would without staging, and the END event waits for its report.
+     */
+    private void sendStaged(int rank, MemorySegment header, MemorySegment payload, long from, long length,
+                            long token, int buffer) {
+        MemorySegment source = payload;
+        long offset = from;
+        if (buffer != SendStaging.NONE) {
+            MemorySegment copy = staging.buffer(buffer);
+            try {
+                MemorySegment.copy(payload, from, copy, 0L, length);
+                source = copy;
+                offset = 0L;
+            } catch (IllegalStateException gone) {
+                send(rank, header, payload, from, length, token);
+                return;
+            }
+        }
+        endStagedSend(token);
+        send(rank, header, source, offset, length, token);
+    }
+
+    /**
+     * The payload of a staged message has left the MD, which the application may reuse: a put logs SEND_END and a
+     * get's reply GET_END now (Portals 3.2 sections 3.9.1 and 3.11.1; the package documentation, "When SEND_END is
+     * logged").
+     * The op stays in flight, its buffer read by the transport, until the transport's report, which then only
+     * frees it (or counts the message lost).
+     */
+    private void endStagedSend(long token) {
+        acquire();
+        try {
+            PendingOp op = ops.lookup(token);
+            if (op == null || op.ni == null || op.md == null) {
+                return; // the interface was finalised meanwhile
+            }
+            if (op.kind == PendingOp.Kind.PUT_SEND) {
+                finishSend(op, true);
+                op.md = null;
+            } else {
+                endReplySend(op, true);
+            }
+            op.sendEnded = true;
+        } finally {
+            release();
         }
     }
 
@@ -1481,6 +1596,8 @@ public final class PortalsEngine implements MessageHandler {
         long replyOffset = 0;
         long replyLength = 0;
         long replyToken = Transport.NO_NOTIFY;
+        boolean replyStaged = false;
+        int replyBuffer = SendStaging.NONE;
         acquire();
         try {
             int iface = h.iface();
@@ -1523,6 +1640,8 @@ public final class PortalsEngine implements MessageHandler {
                         replyOffset = op.mlength == 0 ? 0 : op.offset;
                         replyLength = op.mlength;
                         replyToken = op.token;
+                        replyStaged = stage(op, replyLength, source);
+                        replyBuffer = op.staging;
                     }
                 }
                 case ACK -> receiveAck(ni, h, source);
@@ -1537,7 +1656,11 @@ public final class PortalsEngine implements MessageHandler {
             }
         }
         if (replyRank >= 0) {
-            send(replyRank, responseBuffer, replyPayload, replyOffset, replyLength, replyToken);
+            if (replyStaged) {
+                sendStaged(replyRank, responseBuffer, replyPayload, replyOffset, replyLength, replyToken, replyBuffer);
+            } else {
+                send(replyRank, responseBuffer, replyPayload, replyOffset, replyLength, replyToken);
+            }
         }
     }
 
@@ -1550,6 +1673,9 @@ public final class PortalsEngine implements MessageHandler {
      */
     private void receiveAck(NetworkInterfaceState ni, MessageHeader h, int source) {
         PendingOp op = ops.lookup(h.exchange());
+        if (op != null && op.kind == PendingOp.Kind.PUT_SEND && op.ni == ni && op.peerRank == source) {
+            op.acknowledged = true; // delivered, whatever the transport reports later
+        }
         if (op != null && op.kind == PendingOp.Kind.PUT_SEND && op.ni == ni && op.peerRank == source
                 && op.md != null && op.md.handle == h.mdHandle() && h.mdHandle() != 0L) {
             op.ackWaiting = true;
@@ -1921,6 +2047,10 @@ public final class PortalsEngine implements MessageHandler {
             if (op == null) {
                 return;
             }
+            if (op.ni == null) { // detached by PtlNIFini: the transport has let go of its buffer
+                ops.release(op);
+                return;
+            }
             switch (op.kind) {
                 case PUT_SEND -> completeSend(op, delivered);
                 case GET_REPLY -> completeReplySend(op, delivered);
@@ -1937,10 +2067,26 @@ public final class PortalsEngine implements MessageHandler {
         }
     }
 
-    /** SEND_END once the buffer may be reused (L6421), then a waiting ack, then the automatic unlink. */
+    /**
+     * SEND_END once the buffer may be reused (L6421), then a waiting ack, then the automatic unlink; a staged send
+     * (its SEND_END logged once its payload was copied) that the transport then failed to deliver is counted
+     * ({@link StatusRegister#SENDS_LOST}): the SEND_END cannot be taken back.
+     */
     private void completeSend(PendingOp op, boolean delivered) {
-        finishSend(op, delivered);
+        if (op.sendEnded) {
+            countLost(op, delivered || op.acknowledged);
+        } else {
+            finishSend(op, delivered);
+        }
         ops.release(op);
+    }
+
+    /** Counts a staged send that was not delivered (its END event logged already), unless {@code delivered}. */
+    private static void countLost(PendingOp op, boolean delivered) {
+        NetworkInterfaceState ni = op.ni;
+        if (!delivered && ni != null && ni.live) {
+            ni.registers[StatusRegister.SENDS_LOST.index()]++;
+        }
     }
 
     /** The events and state of {@link #completeSend}, without freeing the op. */
@@ -1968,12 +2114,24 @@ public final class PortalsEngine implements MessageHandler {
         }
     }
 
-    /** GET_END (or GET_FAIL) once the reply has been sent (L6325, A-48). */
+    /**
+     * The transport's report of a get's reply: GET_END (or GET_FAIL) unless the reply was staged and GET_END logged
+     * already (then a reply not delivered is counted, as a put's send is in {@link #completeSend}).
+     */
     private void completeReplySend(PendingOp op, boolean delivered) {
+        if (op.sendEnded) {
+            countLost(op, delivered);
+        } else {
+            endReplySend(op, delivered);
+        }
+        ops.release(op);
+    }
+
+    /** GET_END (or GET_FAIL) once the reply has been sent (L6325, A-48), and the automatic unlink. */
+    private void endReplySend(PendingOp op, boolean delivered) {
         NetworkInterfaceState ni = op.ni;
         MemoryDescriptorState md = op.md;
         if (ni == null || md == null) {
-            ops.release(op);
             return;
         }
         long end = ni.post(md, delivered ? EventKind.GET_END : EventKind.GET_FAIL, op.link, op.peerNid, op.peerPid,
@@ -1984,7 +2142,6 @@ public final class PortalsEngine implements MessageHandler {
             ni.autoUnlinkIfInactive(md, end, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits, op.rlength,
                     op.mlength, op.offset);
         }
-        ops.release(op);
     }
 
     /**
@@ -2037,6 +2194,16 @@ public final class PortalsEngine implements MessageHandler {
         acquire();
         try {
             unattributed++;
+        } finally {
+            release();
+        }
+    }
+
+    /** How many staging buffers are free now (diagnostics and tests). */
+    int freeStagingBuffers() {
+        acquire();
+        try {
+            return staging.freeBuffers();
         } finally {
             release();
         }

@@ -31,12 +31,14 @@ import org.portals3j.transport.Transports;
  * hands the ack to its transport (in-memory delivery is inline, so the initiator has handled the ack
  * when the transport returns): the target's PUT_END is not visible yet, and the initiator has logged
  * SEND_END and ACK already. So an answer the target sends on PUT_END can never reach the initiator
- * before the ACK. Rank 0 puts, rank 1 is the target.
+ * before the ACK. Rank 0 puts, rank 1 is the target. Rank 0 stages nothing (SEND_END comes from the ack or the
+ * transport's report, which its transport can hold back).
  */
 class AckOrderTest {
     private static final int PORTAL = 6;
 
     private final List<Transport> endpoints;
+    private final ScriptedTransport initiatorTransport;
     private final ScriptedTransport targetTransport;
     private final Arena arena = Arena.ofShared();
     private final PortalsEngine initiator;
@@ -48,8 +50,9 @@ class AckOrderTest {
     AckOrderTest() throws Exception {
         Job job = Job.local(2);
         endpoints = LocalJob.openAll(Transports.require("inmem"), job, IdleMode.BACKOFF, Map.of());
+        initiatorTransport = new ScriptedTransport(endpoints.get(0), Long.MAX_VALUE);
         targetTransport = new ScriptedTransport(endpoints.get(1), Long.MAX_VALUE);
-        initiator = PortalsEngine.create(job, endpoints.get(0), PortalsConfig.DEFAULT);
+        initiator = PortalsEngine.create(job, initiatorTransport, PortalsConfig.DEFAULT.withStaging(0, 0));
         target = PortalsEngine.create(job, targetTransport, PortalsConfig.DEFAULT);
         initiator.init();
         target.init();
@@ -94,11 +97,16 @@ class AckOrderTest {
                 seen.add("ack handled by the initiator");
             }
         });
+        initiatorTransport.holdCompletions(); // as a network transport reports the send after the ack came
         initiator.put(source, AckRequest.ACK_REQ, target.getId(niOf(target)), PORTAL, 0, 0, 0, 0);
         takeAll(initiator, initiatorEq, "initiator ", seen);
         assertThat(seen).containsExactly("initiator SEND_START", "initiator SEND_END", "initiator ACK",
                 "ack handled by the initiator");
-        initiator.mdUnlink(source); // nothing pending: the transport's later report only freed the op
+        assertThat(initiatorTransport.heldCompletions()).isEqualTo(1);
+        initiatorTransport.releaseCompletions();
+        takeAll(initiator, initiatorEq, "initiator ", seen);
+        assertThat(seen).hasSize(4); // the report only freed the op
+        initiator.mdUnlink(source); // nothing pending
     }
 
     private static long niOf(PortalsEngine engine) {

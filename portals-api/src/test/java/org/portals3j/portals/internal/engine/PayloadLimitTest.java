@@ -34,7 +34,9 @@ import org.portals3j.transport.Transports;
  * is refused before anything is taken or logged, a get asking a process for more than its transport
  * carries is answered with what it carries, and an operation whose message the transport refuses still
  * completes (its FAIL event), leaving nothing pending. Rank 0 runs on a transport that carries
- * {@link #LIMIT} bytes; rank 1 on one without that limit, as a peer that ignores it would.
+ * {@link #LIMIT} bytes; rank 1 on one without that limit, as a peer that ignores it would. Rank 0 stages
+ * nothing: a message is refused before or instead of being sent from the MD ({@link StagedSendTest} has the
+ * refusals of staged messages, whose END event is logged before the transport sees them).
  */
 class PayloadLimitTest {
     private static final long LIMIT = 1024;
@@ -52,7 +54,7 @@ class PayloadLimitTest {
         Job job = Job.local(2);
         endpoints = LocalJob.openAll(Transports.require("inmem"), job, IdleMode.BACKOFF, Map.of());
         limited = new ScriptedTransport(endpoints.get(0), LIMIT);
-        small = PortalsEngine.create(job, limited, PortalsConfig.DEFAULT);
+        small = PortalsEngine.create(job, limited, PortalsConfig.DEFAULT.withStaging(0, 0));
         peer = PortalsEngine.create(job, endpoints.get(1), PortalsConfig.DEFAULT);
         small.init();
         peer.init();

@@ -257,12 +257,14 @@ final class InMemoryEndpoint implements Transport {
                 delivered = false;
             }
         }
+        // The payload has been read: the send is complete before the target hears of the deposit, so nothing the
+        // delivery causes (the target's answer, logged at the sender) can overtake the sender's completion.
+        source.complete(token, delivered);
         try {
             h.onDeposited(sourceRank, deposit);
         } catch (RuntimeException e) {
             handlerFault("onDeposited", e);
         }
-        source.complete(token, delivered);
     }
 
     private void complete(long token, boolean delivered) {

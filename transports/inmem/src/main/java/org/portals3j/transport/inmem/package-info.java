@@ -5,7 +5,9 @@
  * There is no transport thread. The thread that calls {@code send} delivers the message itself: it
  * takes the target endpoint's <em>drain</em> flag, offers the header to the target's handler, copies
  * the payload once, from the source segment straight into the segment the handler named, and reports
- * the send complete. If another thread is already delivering to that endpoint, the message is queued
+ * the send complete, before it tells the target's handler that the deposit is done: so nothing the delivery
+ * causes (the target's answer, come back to the sender) can reach the sender before its send's completion.
+ * If another thread is already delivering to that endpoint, the message is queued
  * (only the header is copied) and the thread holding the flag delivers it before letting go; the
  * flag is never waited for, so delivery cannot deadlock, and a busy or idle target application never
  * holds up progress (application bypass). On a two-core machine this is the cheapest possible

@@ -108,6 +108,31 @@ class InMemoryTransportTest {
     }
 
     @Test
+    void theSendCompletesBeforeTheTargetHearsThatTheDepositIsDone() throws Exception {
+        List<Transport> t = open(Job.local(2));
+        List<String> order = Collections.synchronizedList(new ArrayList<>());
+        Recorder a = new Recorder() {
+            @Override
+            public void onSendComplete(long token, boolean ok) {
+                order.add("send " + token + " complete");
+            }
+        };
+        Recorder b = new Recorder() {
+            @Override
+            public void onDeposited(int source, Deposit deposit) {
+                super.onDeposited(source, deposit);
+                order.add("deposit done");
+            }
+        };
+        t.get(0).start(a);
+        t.get(1).start(b);
+        t.get(0).send(1, header(3, 4), 8, MemorySegment.ofArray(new byte[] {1, 2}), 0, 2, 5L);
+        // what the target does on the deposit (an answer to the sender) comes after the sender's completion
+        assertThat(order).containsExactly("send 5 complete", "deposit done");
+        assertThat(b.payloads.get(0)).containsExactly(1, 2);
+    }
+
+    @Test
     void bytesBeyondTheAcceptedLengthAreDiscardedAndDiscardedPayloadsStillComplete() throws Exception {
         List<Transport> t = open(Job.local(2));
         Recorder a = new Recorder();

@@ -58,7 +58,7 @@ public final class TckCommand implements Callable<Integer> {
     List<String> assertions = new ArrayList<>();
 
     @Option(names = "--list-assertions", description = "list the catalogue's assertions (id, area, how it is"
-            + " checked, text) and run nothing")
+            + " checked: kit, partial (the kit sees only part of it), engine or no; text) and run nothing")
     boolean listAssertions;
 
     @Option(names = "--patience", paramLabel = "SECONDS", defaultValue = "10",

@@ -40,10 +40,10 @@ import org.portals3j.tck.runner.Verdict;
  * <p>The page's stable hooks, for tools and the kit's browser test: {@code #overall-verdict},
  * {@code #transports}, {@code #matrix} (cells {@code td.cell[data-spec][data-area][data-transport]} with
  * {@code data-passed}, {@code data-partial}, {@code data-failed}, {@code data-skipped}, {@code data-not-run}),
- * {@code #assertions}
- * (one {@code tbody.assertion[data-assertion][data-verdict]} per assertion, cells
+ * {@code #assertions} (one {@code tbody.assertion[data-assertion][data-verdict]} per assertion, cells
  * {@code td.v[data-transport][data-verdict]}, failures {@code .failure[data-transport] .message}). Opening it
- * as {@code report.html#failed} lists only the failed assertions.
+ * as {@code report.html#failed} lists only the failed assertions. An assertion the kit sees only in part has the
+ * verdict {@code partial} where it passed, never {@code passed}.
  *
  * <p>A picture of it for people: {@link Chromium#screenshot}, or by hand
  * {@code chromium --headless --no-sandbox --hide-scrollbars --window-size=1400,2000 --screenshot=report.png report.html}.

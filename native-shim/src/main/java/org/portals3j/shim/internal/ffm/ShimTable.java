@@ -14,7 +14,9 @@ import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -113,7 +115,8 @@ public final class ShimTable {
     }
 
     private static Entry portals(String name, String method, MemoryLayout... arguments) {
-        return new Entry(name, PortalsUpcalls.class, method, FunctionDescriptor.of(JAVA_INT, arguments));
+        return new Entry(name, PortalsUpcalls.class, method,
+                arguments.length == 0 ? NO_ARGS : FunctionDescriptor.of(JAVA_INT, arguments));
     }
 
     private static Entry portals33(String name, String method, MemoryLayout... arguments) {
@@ -124,6 +127,15 @@ public final class ShimTable {
     private static Entry runtime(String name, String method, MemoryLayout... arguments) {
         return new Entry(name, RuntimeUpcalls.class, method,
                 arguments.length == 0 ? NO_ARGS : FunctionDescriptor.of(JAVA_INT, arguments));
+    }
+
+    /** Each member's name and C type (arguments as FFM layouts), in the struct's order: for the layout test. */
+    public static Map<String, FunctionDescriptor> descriptors() {
+        Map<String, FunctionDescriptor> descriptors = new LinkedHashMap<>();
+        for (Entry e : ENTRIES) {
+            descriptors.put(e.name(), e.descriptor());
+        }
+        return descriptors;
     }
 
     private static StructLayout layout() {

@@ -6,6 +6,9 @@
  *   field NAME MEMBER OFFSET SIZE
  *   const NAME VALUE
  *   string FUNCTION VALUE TEXT       (PtlErrorStr, PtlNIFailStr, PtlEventKindStr of VALUE, 0..31)
+ *   entry MEMBER (PARAMETERS)        (every member of the table, with its C parameters)
+ * The table's members are printed from the list they are made from (shim_functions.h), so every one is
+ * checked: its offset and size, and each of its parameters against the Java side's FunctionDescriptor.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -62,64 +65,33 @@ int main(void) {
     STRUCT(ptl_shim_table_t);
     FIELD(ptl_shim_table_t, abi_version);
     FIELD(ptl_shim_table_t, table_size);
-    FIELD(ptl_shim_table_t, init);
-    FIELD(ptl_shim_table_t, fini);
-    FIELD(ptl_shim_table_t, ni_init);
-    FIELD(ptl_shim_table_t, ni_fini);
-    FIELD(ptl_shim_table_t, ni_status);
-    FIELD(ptl_shim_table_t, ni_dist);
-    FIELD(ptl_shim_table_t, ni_handle);
-    FIELD(ptl_shim_table_t, get_uid);
-    FIELD(ptl_shim_table_t, get_id);
-    FIELD(ptl_shim_table_t, me_attach);
-    FIELD(ptl_shim_table_t, me_attach_any);
-    FIELD(ptl_shim_table_t, me_insert);
-    FIELD(ptl_shim_table_t, me_unlink);
-    FIELD(ptl_shim_table_t, md_attach);
-    FIELD(ptl_shim_table_t, md_bind);
-    FIELD(ptl_shim_table_t, md_unlink);
-    FIELD(ptl_shim_table_t, md_update);
-    FIELD(ptl_shim_table_t, eq_alloc);
-    FIELD(ptl_shim_table_t, eq_free);
-    FIELD(ptl_shim_table_t, eq_get);
-    FIELD(ptl_shim_table_t, eq_wait);
-    FIELD(ptl_shim_table_t, ac_entry);
-    FIELD(ptl_shim_table_t, put);
-    FIELD(ptl_shim_table_t, get);
-    FIELD(ptl_shim_table_t, init_33);
-    FIELD(ptl_shim_table_t, fini_33);
-    FIELD(ptl_shim_table_t, ni_init_33);
-    FIELD(ptl_shim_table_t, ni_fini_33);
-    FIELD(ptl_shim_table_t, ni_status_33);
-    FIELD(ptl_shim_table_t, ni_dist_33);
-    FIELD(ptl_shim_table_t, ni_handle_33);
-    FIELD(ptl_shim_table_t, get_uid_33);
-    FIELD(ptl_shim_table_t, get_id_33);
-    FIELD(ptl_shim_table_t, get_jid_33);
-    FIELD(ptl_shim_table_t, me_attach_33);
-    FIELD(ptl_shim_table_t, me_attach_any_33);
-    FIELD(ptl_shim_table_t, me_insert_33);
-    FIELD(ptl_shim_table_t, me_unlink_33);
-    FIELD(ptl_shim_table_t, md_attach_33);
-    FIELD(ptl_shim_table_t, md_bind_33);
-    FIELD(ptl_shim_table_t, md_unlink_33);
-    FIELD(ptl_shim_table_t, md_update_33);
-    FIELD(ptl_shim_table_t, eq_alloc_33);
-    FIELD(ptl_shim_table_t, eq_free_33);
-    FIELD(ptl_shim_table_t, eq_get_33);
-    FIELD(ptl_shim_table_t, eq_wait_33);
-    FIELD(ptl_shim_table_t, eq_poll_33);
-    FIELD(ptl_shim_table_t, ac_entry_33);
-    FIELD(ptl_shim_table_t, put_33);
-    FIELD(ptl_shim_table_t, put_region_33);
-    FIELD(ptl_shim_table_t, get_33);
-    FIELD(ptl_shim_table_t, get_region_33);
-    FIELD(ptl_shim_table_t, get_put_33);
-    FIELD(ptl_shim_table_t, rt_rank);
-    FIELD(ptl_shim_table_t, rt_size);
-    FIELD(ptl_shim_table_t, rt_process_id);
-    FIELD(ptl_shim_table_t, rt_barrier);
-    FIELD(ptl_shim_table_t, at_exit);
+#define ENTRY(member, table_params)                                     \
+    FIELD(ptl_shim_table_t, member);                                    \
+    printf("entry %s %s\n", #member, #table_params);
+#define ENTRY_32(form, member, Function, c_params, table_params, forwarded) ENTRY(member, table_params)
+#define ENTRY_33(form, member, Function, c_params, table_params, forwarded) ENTRY(member##_33, table_params)
+#define NO_ENTRY(form, member, Function, c_params, table_params, forwarded)
+#define PTL_SHIM_BOTH ENTRY_32
+#define PTL_SHIM_ONLY_32 ENTRY_32
+#define PTL_SHIM_ONLY_33 NO_ENTRY
+#define PTL_SHIM_RUNTIME(member, table_params)
+#include "shim_functions.h"
+#undef PTL_SHIM_BOTH
+#undef PTL_SHIM_ONLY_32
+#undef PTL_SHIM_ONLY_33
+#define PTL_SHIM_BOTH ENTRY_33
+#define PTL_SHIM_ONLY_32 NO_ENTRY
+#define PTL_SHIM_ONLY_33 ENTRY_33
+#include "shim_functions.h"
+#undef PTL_SHIM_BOTH
+#undef PTL_SHIM_ONLY_32
+#undef PTL_SHIM_ONLY_33
+#undef PTL_SHIM_RUNTIME
+#define PTL_SHIM_BOTH NO_ENTRY
+#define PTL_SHIM_ONLY_32 NO_ENTRY
+#define PTL_SHIM_ONLY_33 NO_ENTRY
+#define PTL_SHIM_RUNTIME ENTRY
+#include "shim_functions.h"
     CONST(PTL_SHIM_ABI_VERSION);
 
     /* return codes */

@@ -139,6 +139,13 @@
  * the engine answers refuse themselves, and those the shim answers ({@code PtlInit}, {@code PtlFini}, which
  * returns nothing and says so once on stderr, {@code ptl_rt_barrier}, -1) check the thread first.
  *
+ * <p>The entry points of both dialects are made from one list of functions (the internal
+ * {@code shim_functions.h}, which {@code ShimTable} mirrors on the Java side): a function both dialects have
+ * with one C signature is one line there and one upcall, served by the
+ * {@link org.portals3j.portals.PortalsLibrary} method of its name; each line that is one dialect's own
+ * form says how the dialects differ. The layout test checks every member of the table, and each of its
+ * parameters, against the Java upcall it reaches.
+ *
  * <p>A process is one dialect for its whole life, chosen by its first {@code PtlInit}: one library per
  * process, one dialect per library. A call compiled for the other dialect (a program whose files were
  * compiled with and without the define) returns {@code PTL_FAIL}, and {@code libportals3} says on stderr,

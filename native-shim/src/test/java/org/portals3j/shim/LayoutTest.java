@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.StructLayout;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -42,10 +43,12 @@ import org.portals3j.shim.internal.ffm.ShimTable;
 class LayoutTest {
     /** What one layout_check program printed. */
     private record CView(Map<String, Long> structs, Map<String, Map<String, long[]>> fields,
-                         Map<String, Long> constants, Map<String, Map<Integer, String>> strings) {
+                         Map<String, Long> constants, Map<String, Map<Integer, String>> strings,
+                         Map<String, String> entries) {
 
         static CView empty() {
-            return new CView(new HashMap<>(), new HashMap<>(), new LinkedHashMap<>(), new HashMap<>());
+            return new CView(new HashMap<>(), new HashMap<>(), new LinkedHashMap<>(), new HashMap<>(),
+                    new LinkedHashMap<>());
         }
 
         /** What {@code function} (PtlErrorStr, PtlNIFailStr, PtlEventKindStr) returned for {@code value}. */
@@ -66,6 +69,7 @@ class LayoutTest {
                     case "const" -> constants.put(w[1], Long.parseLong(w[2]));
                     case "string" -> strings.computeIfAbsent(w[1], k -> new HashMap<>())
                             .put(Integer.parseInt(w[2]), w[3]);
+                    case "entry" -> entries.put(w[1], line.trim().substring(w[0].length() + w[1].length() + 2));
                     default -> throw new AssertionError(program + " printed an unknown line: " + line);
                 }
             }
@@ -138,6 +142,52 @@ class LayoutTest {
         layouts.add(ShimTable.LAYOUT);
         C32.hasTheLayoutsOf(layouts);
         assertThat(C32.constants()).containsEntry("PTL_SHIM_ABI_VERSION", (long) ShimTable.ABI_VERSION);
+    }
+
+    /**
+     * Every member of the table (printed by layout_check from shim_functions.h, the list the C side makes
+     * the table and the entry points from) takes, parameter by parameter, what its Java upcall stub is
+     * made for: a 64-bit C type where the descriptor has {@code JAVA_LONG}, a 32-bit one for {@code JAVA_INT}.
+     */
+    @Test
+    void everyEntryOfTheTableHasTheParametersOfItsJavaUpcall() {
+        Map<String, List<String>> java = new LinkedHashMap<>();
+        ShimTable.descriptors().forEach((member, descriptor) -> {
+            assertThat(descriptor.returnLayout()).as("%s returns", member).contains(ValueLayout.JAVA_INT);
+            java.put(member, descriptor.argumentLayouts().stream().map(LayoutTest::cTypeOf).toList());
+        });
+        Map<String, List<String>> c = new LinkedHashMap<>();
+        C32.entries().forEach((member, parameters) -> c.put(member, cTypesOf(parameters)));
+        assertThat(c.keySet()).as("the table's members, C vs Java, in order").containsExactlyElementsOf(java.keySet());
+        java.forEach((member, types) -> assertThat(c.getOrDefault(member, List.of()))
+                .as("the parameters of %s (C vs Java)", member)
+                .isEqualTo(types));
+    }
+
+    /** The C type of a parameter's layout: what the table's C declaration must say for it. */
+    private static String cTypeOf(MemoryLayout layout) {
+        if (layout.equals(ValueLayout.JAVA_LONG)) {
+            return "64-bit";
+        }
+        return layout.equals(ValueLayout.JAVA_INT) ? "32-bit" : "unexpected " + layout;
+    }
+
+    /** The types of {@code (uint64_t ni, int32_t rank)} as {@link #cTypeOf} names them; none for {@code (void)}. */
+    private static List<String> cTypesOf(String parameters) {
+        String list = parameters.substring(1, parameters.length() - 1).trim();
+        List<String> types = new ArrayList<>();
+        if (list.equals("void")) {
+            return types;
+        }
+        for (String parameter : list.split(",")) {
+            String type = parameter.trim().split(" ")[0];
+            types.add(switch (type) {
+                case "uint64_t", "int64_t" -> "64-bit";
+                case "uint32_t", "int32_t" -> "32-bit";
+                default -> "unexpected " + type;
+            });
+        }
+        return types;
     }
 
     @Test

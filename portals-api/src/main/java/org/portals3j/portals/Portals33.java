@@ -1,6 +1,5 @@
 package org.portals3j.portals;
 
-import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.internal.engine.Dialect;
 import org.portals3j.portals.internal.engine.PortalsEngine;
 import org.portals3j.portals.internal.wire.MessageHeader;
@@ -13,10 +12,12 @@ import org.portals3j.transport.Transport;
  * its whole life: {@code Portals33.create} makes a 3.3 library, {@link Portals#create} a 3.2 one. Why
  * a class of its own, and every difference from 3.2, is in the package documentation.
  *
- * <p>The conventions are {@link Portals}'s: failures are {@link PortalsException}s with the spec's
- * code; {@code PTL_EQ_EMPTY}, {@code PTL_EQ_DROPPED} and {@code PTL_NOUPDATE} are returned; a
- * {@code null} argument is {@code PTL_SEGV}; every method is atomic with respect to other threads and
- * incoming operations; only {@link #eqWait} and {@link #eqPoll} block.
+ * <p>The functions 3.3 shares with 3.2 are {@link PortalsLibrary}'s; this class adds the 3.3 signatures of
+ * the others ({@code PtlMDAttach}, {@code PtlMDBind}, {@code PtlEQAlloc}, {@code PtlACEntry}) and the
+ * functions 3.2 does not have. The conventions are {@link Portals}'s: failures are
+ * {@link PortalsException}s with the spec's code; {@code PTL_EQ_EMPTY}, {@code PTL_EQ_DROPPED} and
+ * {@code PTL_NOUPDATE} are returned; a {@code null} argument is {@code PTL_SEGV}; every method is atomic
+ * with respect to other threads and incoming operations; only {@link #eqWait} and {@link #eqPoll} block.
  *
  * <p>Portals 3.3 text is not among the project's specs: each rule is documented where it is
  * implemented with its source, the Portals 3.3 reference implementation ({@code jkmcnk/portals3ib}:
@@ -24,13 +25,9 @@ import org.portals3j.transport.Transport;
  * the 3.3 text as Lustre's LNet API keeps it. Section numbers ({@code 3.3 §3.10.1}) are the 3.3
  * document's, as the reference implementation cites them.
  */
-public final class Portals33 {
-    /** {@code PTL_UID_ANY}: wildcard user id in access control entries. */
-    public static final int UID_ANY = -1;
+public final class Portals33 extends PortalsLibrary {
     /** {@code PTL_JID_ANY}: wildcard job id in access control entries (3.3 &sect;3.2.6, 3.3 &sect;3.12.1). */
     public static final int JID_ANY = -1;
-    /** {@code PTL_PT_INDEX_ANY}: wildcard portal index, valid only in {@link #acEntry}. */
-    public static final int PT_INDEX_ANY = -1;
     /** {@code PTL_TIME_FOREVER}: {@link #eqPoll} waits without a time limit (3.3 &sect;3.11.12). */
     public static final long TIME_FOREVER = PortalsEngine.TIME_FOREVER;
     /** {@code PTL_EQ_HANDLER_NONE}: an event queue without a handler (3.3 &sect;3.11.6). */
@@ -41,10 +38,8 @@ public final class Portals33 {
      */
     public static final int MAX_GETPUT_MD = MessageHeader.MAX_GETPUT_LENGTH;
 
-    private final PortalsEngine engine;
-
     private Portals33(PortalsEngine engine) {
-        this.engine = engine;
+        super(engine);
     }
 
     /** The 3.3 library for the rank whose endpoint is {@code transport}, with the default configuration. */
@@ -56,75 +51,7 @@ public final class Portals33 {
         return new Portals33(PortalsEngine.create(job, transport, config, Dialect.PORTALS_3_3));
     }
 
-    /** The rank this library serves. */
-    public int rank() {
-        return engine.rank();
-    }
-
-    /** The job this library is part of. */
-    public Job job() {
-        return engine.job();
-    }
-
-    /** The endpoint it sends and receives through. */
-    public Transport transport() {
-        return engine.transport();
-    }
-
-    // ---- 3.4 initialisation ---------------------------------------------------------------------
-
-    /**
-     * {@code PtlInit} (3.3 &sect;3.4). May be called any number of times.
-     *
-     * @return {@code max_interfaces}
-     */
-    public int init() {
-        return engine.init();
-    }
-
-    /** {@code PtlFini} (3.3 &sect;3.4). Later calls answer {@code PTL_NOINIT}. */
-    public void fini() {
-        engine.fini();
-    }
-
-    // ---- 3.5 network interfaces -----------------------------------------------------------------
-
-    /** {@code PtlNIInit} (3.3 &sect;3.5), as {@link Portals#niInit}. */
-    public NiInit niInit(InterfaceId iface, int pid, @Nullable NiLimits desired) {
-        return engine.niInit(required(iface).value(), pid, desired);
-    }
-
-    /** {@code PtlNIFini} (3.3 &sect;3.5). */
-    public void niFini(NiHandle ni) {
-        engine.niFini(required(ni).value());
-    }
-
-    /** {@code PtlNIStatus} (3.3 &sect;3.5). */
-    public long niStatus(NiHandle ni, StatusRegister register) {
-        return engine.niStatus(required(ni).value(), required(register));
-    }
-
-    /** {@code PtlNIDist} (3.3 &sect;3.5). */
-    public long niDist(NiHandle ni, ProcessId process) {
-        return engine.niDist(required(ni).value(), required(process));
-    }
-
-    /** {@code PtlNIHandle} (3.3 &sect;3.5). */
-    public NiHandle niHandle(Handle handle) {
-        return new NiHandle(engine.niHandle(required(handle).value()));
-    }
-
     // ---- 3.6-3.8 identification -----------------------------------------------------------------
-
-    /** {@code PtlGetUid} (3.3 &sect;3.6). */
-    public int getUid(NiHandle ni) {
-        return engine.getUid(required(ni).value());
-    }
-
-    /** {@code PtlGetId} (3.3 &sect;3.7). */
-    public ProcessId getId(NiHandle ni) {
-        return engine.getId(required(ni).value());
-    }
 
     /**
      * {@code PtlGetJid} (3.3 &sect;3.8): the job id of this process, the same for every process of the
@@ -133,32 +60,6 @@ public final class Portals33 {
      */
     public int getJid(NiHandle ni) {
         return engine.getJid(required(ni).value());
-    }
-
-    // ---- 3.9 match entries ----------------------------------------------------------------------
-
-    /** {@code PtlMEAttach} (3.3 &sect;3.9), as {@link Portals#meAttach}. */
-    public MeHandle meAttach(NiHandle ni, int portal, ProcessId matchId, long matchBits, long ignoreBits,
-                             Unlink unlink, InsertPosition position) {
-        return new MeHandle(engine.meAttach(required(ni).value(), portal, required(matchId), matchBits, ignoreBits,
-                required(unlink), required(position)));
-    }
-
-    /** {@code PtlMEAttachAny} (3.3 &sect;3.9), as {@link Portals#meAttachAny}. */
-    public AttachedEntry meAttachAny(NiHandle ni, ProcessId matchId, long matchBits, long ignoreBits, Unlink unlink) {
-        return engine.meAttachAny(required(ni).value(), required(matchId), matchBits, ignoreBits, required(unlink));
-    }
-
-    /** {@code PtlMEInsert} (3.3 &sect;3.9): 3.3 writes the {@code unlink} argument in the signature. */
-    public MeHandle meInsert(MeHandle base, ProcessId matchId, long matchBits, long ignoreBits, Unlink unlink,
-                             InsertPosition position) {
-        return new MeHandle(engine.meInsert(required(base).value(), required(matchId), matchBits, ignoreBits,
-                required(unlink), required(position)));
-    }
-
-    /** {@code PtlMEUnlink} (3.3 &sect;3.9). */
-    public void meUnlink(MeHandle me) {
-        engine.meUnlink(required(me).value());
     }
 
     // ---- 3.10 memory descriptors ----------------------------------------------------------------
@@ -187,16 +88,6 @@ public final class Portals33 {
         return new MdHandle(engine.mdBind(required(ni).value(), required(md), required(unlinkOp)));
     }
 
-    /** {@code PtlMDUnlink} (3.3 &sect;3.10). */
-    public void mdUnlink(MdHandle md) {
-        engine.mdUnlink(required(md).value());
-    }
-
-    /** {@code PtlMDUpdate} (3.3 &sect;3.10), as {@link Portals#mdUpdate}, with the 3.3 {@code ptl_md_t}. */
-    public MdUpdateResult mdUpdate(MdHandle md, @Nullable MemoryDescriptor newMd, EqHandle testq) {
-        return engine.mdUpdate(required(md).value(), newMd, required(testq).value());
-    }
-
     // ---- 3.11 event queues ----------------------------------------------------------------------
 
     /**
@@ -209,21 +100,6 @@ public final class Portals33 {
     public EqHandle eqAlloc(NiHandle ni, long count, EventHandler handler) {
         EventHandler h = required(handler);
         return new EqHandle(engine.eqAlloc(required(ni).value(), count, h == EventHandler.NONE ? null : h));
-    }
-
-    /** {@code PtlEQFree} (3.3 &sect;3.11). Threads waiting on it wake with {@code PTL_INV_EQ}. */
-    public void eqFree(EqHandle eq) {
-        engine.eqFree(required(eq).value());
-    }
-
-    /** {@code PtlEQGet} (3.3 &sect;3.11), as {@link Portals#eqGet}. */
-    public ReturnCode eqGet(EqHandle eq, Event event) {
-        return engine.eqGet(required(eq).value(), required(event));
-    }
-
-    /** {@code PtlEQWait} (3.3 &sect;3.11), as {@link Portals#eqWait}. */
-    public ReturnCode eqWait(EqHandle eq, Event event) {
-        return engine.eqWait(required(eq).value(), required(event));
     }
 
     /**
@@ -259,13 +135,6 @@ public final class Portals33 {
 
     // ---- 3.13 data movement ---------------------------------------------------------------------
 
-    /** {@code PtlPut} (3.3 &sect;3.13), as {@link Portals#put}. */
-    public void put(MdHandle md, AckRequest ack, ProcessId target, int portal, int cookie, long matchBits,
-                    long remoteOffset, long hdrData) {
-        engine.put(required(md).value(), required(ack), required(target), portal, cookie, matchBits, remoteOffset,
-                hdrData);
-    }
-
     /**
      * {@code PtlPutRegion} (3.3 &sect;3.13.3): sends the {@code length} bytes at {@code localOffset} of the MD.
      *
@@ -275,11 +144,6 @@ public final class Portals33 {
                           int cookie, long matchBits, long remoteOffset, long hdrData) {
         engine.putRegion(required(md).value(), localOffset, length, required(ack), required(target), portal, cookie,
                 matchBits, remoteOffset, hdrData);
-    }
-
-    /** {@code PtlGet} (3.3 &sect;3.13), as {@link Portals#get}. */
-    public void get(MdHandle md, ProcessId target, int portal, int cookie, long matchBits, long remoteOffset) {
-        engine.get(required(md).value(), required(target), portal, cookie, matchBits, remoteOffset);
     }
 
     /**
@@ -334,13 +198,6 @@ public final class Portals33 {
      */
     public boolean handleIsEqual(Handle handle1, Handle handle2) {
         return required(handle1).value() == required(handle2).value();
-    }
-
-    private static <T> T required(@Nullable T argument) {
-        if (argument == null) {
-            throw new PortalsException(ReturnCode.SEGV, "a required argument is null (not a legal address)");
-        }
-        return argument;
     }
 
     @Override

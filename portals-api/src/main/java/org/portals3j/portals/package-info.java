@@ -1,13 +1,19 @@
 /**
  * The Portals 3.2 API (Sandia, Revision 1.1) for Java, and its Portals 3.3 dialect.
  * {@link org.portals3j.portals.Portals} is the 3.2 library of one process,
- * {@link org.portals3j.portals.Portals33} the 3.3 one; everything else here is the types their
- * functions take and return.
+ * {@link org.portals3j.portals.Portals33} the 3.3 one, and {@link org.portals3j.portals.PortalsLibrary}
+ * their common supertype, which has the functions the two dialects share; everything else here is the
+ * types their functions take and return.
  *
  * <p>Line references ({@code L1234}) are to {@code portals-3.2.numbered.lyx}; {@code A-xx} are the open
  * points of the digest's §7, each resolved as written at the place it matters.
  *
  * <h2>Spec function &rarr; Java method</h2>
+ * Methods that both dialects share are declared by {@link org.portals3j.portals.PortalsLibrary} and
+ * inherited by {@code Portals}: {@code init}, {@code fini}, the {@code ni*} and {@code getUid}/{@code getId}
+ * methods, {@code meAttach}, {@code meAttachAny}, {@code meInsert} with {@code unlink}, {@code meUnlink},
+ * {@code mdUnlink}, {@code mdUpdate}, {@code eqFree}, {@code eqGet}, {@code eqWait}, {@code put} and
+ * {@code get}.
  * <table>
  * <caption>Every function of chapter 3</caption>
  * <tr><th>Spec function</th><th>Java</th><th>C out-arguments become</th></tr>
@@ -206,7 +212,11 @@
  *   <li>The compiler keeps the dialects apart. A 3.3 program cannot call 3.2's
  *       {@code mdAttach(me, md, unlinkOp, unlinkNofit)} by mistake, nor a 3.2 program pass
  *       {@link org.portals3j.portals.MdOption#MAX_SIZE}: the 3.2 calls refuse the three 3.3 options with
- *       {@code PTL_ILL_MD}, exactly as before; {@link org.portals3j.portals.Portals} is unchanged.</li>
+ *       {@code PTL_ILL_MD}, exactly as before; {@link org.portals3j.portals.Portals} has every method it had.</li>
+ *   <li>What the dialects share is written once: {@link org.portals3j.portals.PortalsLibrary}, the sealed
+ *       supertype of both classes, has every function whose signature and meaning are the same in 3.2 and
+ *       3.3, and code that needs only those (a barrier, a ping-pong) can take either library. A function
+ *       whose signature differs (the table below) is declared by each class in its own form.</li>
  *   <li>For the C shim, each function of the 3.3 header is the method of the same name in
  *       {@code Portals33}, whatever its signature, so the mapping stays one to one.</li>
  * </ul>
@@ -228,7 +238,8 @@
  * <tr><td>{@code PtlHandleIsEqual(h1, h2)}</td><td>{@link org.portals3j.portals.Portals33#handleIsEqual}</td><td>new; a truth value</td></tr>
  * <tr><td>{@code PtlGetPut(get_md, put_md, target, pt, ac, bits, offset, hdr)}</td><td>{@link org.portals3j.portals.Portals33#getPut}</td><td>new (the reference implementation's atomic swap, below)</td></tr>
  * </table>
- * The other functions have 3.2's signatures and map to the same-named {@code Portals33} methods.
+ * The other functions have 3.2's signatures and are the methods of the same names that both classes inherit
+ * from {@link org.portals3j.portals.PortalsLibrary}.
  *
  * <h3>Semantics that differ in a 3.3 library</h3>
  * <ul>

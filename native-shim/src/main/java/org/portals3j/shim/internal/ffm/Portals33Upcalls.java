@@ -3,37 +3,31 @@ package org.portals3j.shim.internal.ffm;
 import java.util.Arrays;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.AckRequest;
-import org.portals3j.portals.AnyHandle;
-import org.portals3j.portals.AttachedEntry;
 import org.portals3j.portals.EqHandle;
 import org.portals3j.portals.EqPollResult;
 import org.portals3j.portals.Event;
 import org.portals3j.portals.EventHandler;
 import org.portals3j.portals.InsertPosition;
-import org.portals3j.portals.InterfaceId;
 import org.portals3j.portals.MdHandle;
-import org.portals3j.portals.MdUpdateResult;
 import org.portals3j.portals.MeHandle;
 import org.portals3j.portals.NiHandle;
-import org.portals3j.portals.NiInit;
-import org.portals3j.portals.NiLimits;
 import org.portals3j.portals.Portals33;
 import org.portals3j.portals.ProcessId;
 import org.portals3j.portals.ReturnCode;
-import org.portals3j.portals.StatusRegister;
 import org.portals3j.portals.Unlink;
 import org.portals3j.shim.internal.CDialect;
 import org.portals3j.shim.internal.ShimProcess;
 
 /**
- * The targets of the upcall stubs for the Portals 3.3 functions of {@code portals3.h}
- * ({@code PTL_DIALECT_33}): one static method per function, taking the scalars {@code shim33.c} passes
- * (the {@code *_33} entries of {@code shim_table.h}) and returning the {@code PTL_*} code. Each forwards
- * to the {@link Portals33} method of the same name, reads and writes the 3.3 structs
- * ({@link CStructs33}), and never throws ({@link Failures}). ({@code PtlHandleIsEqual} needs no library
- * and is answered in C: see {@code shim33.c}.)
+ * The targets of the upcall stubs for the Portals 3.3 functions whose C form is 3.3's own (the
+ * {@code PTL_SHIM_ONLY_33} lines of {@code shim_functions.h}): one static method per function, taking the
+ * scalars {@code shim33.c} passes (the {@code *_33} members of {@code shim_table.h}) and returning the
+ * {@code PTL_*} code. Each forwards to the {@link Portals33} method of the same name, reads and writes the
+ * 3.3 structs ({@link CStructs33}), and never throws ({@link Failures}). The functions 3.3 shares with 3.2
+ * are {@link SharedUpcalls}'; {@code PtlHandleIsEqual} needs no library and is answered in C (see
+ * {@code shim33.c}).
  *
- * <p>The order of checks is {@link PortalsUpcalls}': {@code PTL_NO_INIT} (or {@code PTL_FAIL} when the
+ * <p>The order of checks is {@link SharedUpcalls}': {@code PTL_NO_INIT} (or {@code PTL_FAIL} when the
  * process chose Portals 3.2, {@link Failures#notLive}); then a NULL out-pointer is {@code PTL_SEGV}; then
  * the engine's checks. A value outside its C enum is {@code PTL_FAIL}.
  */
@@ -44,175 +38,14 @@ final class Portals33Upcalls {
     private static final int PT_INV_INDEX = ReturnCode.PT_INV_INDEX.value();
     private static final int INV_PTINDEX = ReturnCode.INV_PTINDEX.value();
 
-    /** Each C thread's event, filled before it is copied out: no allocation per event. */
-    private static final ThreadLocal<@Nullable Event> EVENT = new ThreadLocal<>();
-
     /** Each C thread's last PtlEQPoll queue list, reused while the program polls the same queues. */
     private static final ThreadLocal<EqHandle @Nullable []> POLL_QUEUES = new ThreadLocal<>();
 
     private Portals33Upcalls() {
     }
 
-    private static Event event() {
-        @Nullable Event e = EVENT.get();
-        if (e == null) {
-            e = new Event();
-            EVENT.set(e);
-        }
-        return e;
-    }
-
     private static int notLive(String function) {
         return Failures.notLive(function, CDialect.PORTALS_3_3);
-    }
-
-    static int init(long maxInterfaces) {
-        try {
-            if (NativeEventHandler.isRunningOn(Thread.currentThread())) {
-                return inHandler("PtlInit");
-            }
-            if (maxInterfaces == 0L) {
-                return SEGV;
-            }
-            CStructs.putInt(maxInterfaces, ShimProcess.init33());
-            return OK;
-        } catch (Throwable t) {
-            return Failures.code("PtlInit", t);
-        }
-    }
-
-    /**
-     * {@code PtlFini}. Called from an event handler it does nothing (and says so once: the C function
-     * returns nothing), as every other function called there returns {@code PTL_FAIL} and does nothing.
-     */
-    static int fini() {
-        try {
-            if (NativeEventHandler.isRunningOn(Thread.currentThread())) {
-                return inHandler("PtlFini");
-            }
-            ShimProcess.fini33();
-            return OK;
-        } catch (Throwable t) {
-            return Failures.code("PtlFini", t);
-        }
-    }
-
-    /**
-     * {@code desired} may be NULL; of a 3.3 {@code ptl_ni_limits_t} the five 3.2 limits are honoured.
-     * {@code actual} may be NULL too: the limits are then not returned (the reference implementation copies
-     * them only if given, and the 3.3 programs that pass NULL rely on it).
-     */
-    static int niInit(int iface, int pid, long desired, long actual, long handle) {
-        try {
-            Portals33 p = ShimProcess.live33();
-            if (p == null) {
-                return notLive("PtlNIInit");
-            }
-            if (handle == 0L) {
-                return SEGV;
-            }
-            @Nullable NiLimits wanted = desired == 0L ? null : CStructs33.readLimits(desired);
-            NiInit ni = p.niInit(new InterfaceId(iface), pid, wanted);
-            CStructs33.writeLimits(actual, ni.actual());
-            CStructs.putLong(handle, ni.handle().value());
-            return OK;
-        } catch (Throwable t) {
-            return Failures.code("PtlNIInit", t);
-        }
-    }
-
-    static int niFini(long ni) {
-        try {
-            Portals33 p = ShimProcess.live33();
-            if (p == null) {
-                return notLive("PtlNIFini");
-            }
-            p.niFini(new NiHandle(ni));
-            return OK;
-        } catch (Throwable t) {
-            return Failures.code("PtlNIFini", t);
-        }
-    }
-
-    static int niStatus(long ni, int register, long status) {
-        try {
-            Portals33 p = ShimProcess.live33();
-            if (p == null) {
-                return notLive("PtlNIStatus");
-            }
-            if (status == 0L) {
-                return SEGV;
-            }
-            CStructs.putLong(status, p.niStatus(new NiHandle(ni), new StatusRegister(register)));
-            return OK;
-        } catch (Throwable t) {
-            return Failures.code("PtlNIStatus", t);
-        }
-    }
-
-    static int niDist(long ni, int nid, int pid, long distance) {
-        try {
-            Portals33 p = ShimProcess.live33();
-            if (p == null) {
-                return notLive("PtlNIDist");
-            }
-            if (distance == 0L) {
-                return SEGV;
-            }
-            CStructs.putLong(distance, p.niDist(new NiHandle(ni), new ProcessId(nid, pid)));
-            return OK;
-        } catch (Throwable t) {
-            return Failures.code("PtlNIDist", t);
-        }
-    }
-
-    static int niHandle(long handle, long ni) {
-        try {
-            Portals33 p = ShimProcess.live33();
-            if (p == null) {
-                return notLive("PtlNIHandle");
-            }
-            if (ni == 0L) {
-                return SEGV;
-            }
-            CStructs.putLong(ni, p.niHandle(new AnyHandle(handle)).value());
-            return OK;
-        } catch (Throwable t) {
-            return Failures.code("PtlNIHandle", t);
-        }
-    }
-
-    static int getUid(long ni, long uid) {
-        try {
-            Portals33 p = ShimProcess.live33();
-            if (p == null) {
-                return notLive("PtlGetUid");
-            }
-            if (uid == 0L) {
-                return SEGV;
-            }
-            CStructs.putInt(uid, p.getUid(new NiHandle(ni)));
-            return OK;
-        } catch (Throwable t) {
-            return Failures.code("PtlGetUid", t);
-        }
-    }
-
-    static int getId(long ni, long id) {
-        try {
-            Portals33 p = ShimProcess.live33();
-            if (p == null) {
-                return notLive("PtlGetId");
-            }
-            if (id == 0L) {
-                return SEGV;
-            }
-            ProcessId me = p.getId(new NiHandle(ni));
-            CStructs.writeProcessId(id, me.nid(), me.pid());
-            return OK;
-        } catch (Throwable t) {
-            return Failures.code("PtlGetId", t);
-        }
     }
 
     static int getJid(long ni, long jid) {
@@ -228,52 +61,6 @@ final class Portals33Upcalls {
             return OK;
         } catch (Throwable t) {
             return Failures.code("PtlGetJid", t);
-        }
-    }
-
-    static int meAttach(long ni, int index, int nid, int pid, long matchBits, long ignoreBits, int unlink,
-                        int position, long handle) {
-        try {
-            Portals33 p = ShimProcess.live33();
-            if (p == null) {
-                return notLive("PtlMEAttach");
-            }
-            if (handle == 0L) {
-                return SEGV;
-            }
-            @Nullable Unlink u = CConstants.unlink(unlink);
-            @Nullable InsertPosition pos = CConstants.position(position);
-            if (u == null || pos == null) {
-                return FAIL;
-            }
-            MeHandle me = p.meAttach(new NiHandle(ni), index, new ProcessId(nid, pid), matchBits, ignoreBits, u, pos);
-            CStructs.putLong(handle, me.value());
-            return OK;
-        } catch (Throwable t) {
-            return Failures.code("PtlMEAttach", t);
-        }
-    }
-
-    static int meAttachAny(long ni, long index, int nid, int pid, long matchBits, long ignoreBits, int unlink,
-                           long handle) {
-        try {
-            Portals33 p = ShimProcess.live33();
-            if (p == null) {
-                return notLive("PtlMEAttachAny");
-            }
-            if (index == 0L || handle == 0L) {
-                return SEGV;
-            }
-            @Nullable Unlink u = CConstants.unlink(unlink);
-            if (u == null) {
-                return FAIL;
-            }
-            AttachedEntry entry = p.meAttachAny(new NiHandle(ni), new ProcessId(nid, pid), matchBits, ignoreBits, u);
-            CStructs.putInt(index, entry.portalIndex());
-            CStructs.putLong(handle, entry.handle().value());
-            return OK;
-        } catch (Throwable t) {
-            return Failures.code("PtlMEAttachAny", t);
         }
     }
 
@@ -298,19 +85,6 @@ final class Portals33Upcalls {
             return OK;
         } catch (Throwable t) {
             return Failures.code("PtlMEInsert", t);
-        }
-    }
-
-    static int meUnlink(long me) {
-        try {
-            Portals33 p = ShimProcess.live33();
-            if (p == null) {
-                return notLive("PtlMEUnlink");
-            }
-            p.meUnlink(new MeHandle(me));
-            return OK;
-        } catch (Throwable t) {
-            return Failures.code("PtlMEUnlink", t);
         }
     }
 
@@ -355,37 +129,6 @@ final class Portals33Upcalls {
         }
     }
 
-    static int mdUnlink(long md) {
-        try {
-            Portals33 p = ShimProcess.live33();
-            if (p == null) {
-                return notLive("PtlMDUnlink");
-            }
-            p.mdUnlink(new MdHandle(md));
-            return OK;
-        } catch (Throwable t) {
-            return Failures.code("PtlMDUnlink", t);
-        }
-    }
-
-    /** {@code old_md} and {@code new_md} may be NULL; {@code *old_md} is written also on PTL_MD_NO_UPDATE. */
-    static int mdUpdate(long md, long oldMd, long newMd, long eq) {
-        try {
-            Portals33 p = ShimProcess.live33();
-            if (p == null) {
-                return notLive("PtlMDUpdate");
-            }
-            MdUpdateResult result = p.mdUpdate(new MdHandle(md), newMd == 0L ? null : CStructs33.readMd(newMd),
-                    new EqHandle(eq));
-            if (oldMd != 0L) {
-                CStructs33.writeMd(oldMd, result.previous());
-            }
-            return result.status().value();
-        } catch (Throwable t) {
-            return Failures.code("PtlMDUpdate", t);
-        }
-    }
-
     /** {@code handler} 0 ({@code PTL_EQ_HANDLER_NONE}) is no handler; any other is called for every event. */
     static int eqAlloc(long ni, long count, long handler, long handle) {
         try {
@@ -401,58 +144,6 @@ final class Portals33Upcalls {
             return OK;
         } catch (Throwable t) {
             return Failures.code("PtlEQAlloc", t);
-        }
-    }
-
-    static int eqFree(long eq) {
-        try {
-            Portals33 p = ShimProcess.live33();
-            if (p == null) {
-                return notLive("PtlEQFree");
-            }
-            p.eqFree(new EqHandle(eq));
-            return OK;
-        } catch (Throwable t) {
-            return Failures.code("PtlEQFree", t);
-        }
-    }
-
-    /** On {@code PTL_EQ_EMPTY}, {@code *event} is left as it was. */
-    static int eqGet(long eq, long event) {
-        try {
-            Portals33 p = ShimProcess.live33();
-            if (p == null) {
-                return notLive("PtlEQGet");
-            }
-            if (event == 0L) {
-                return SEGV;
-            }
-            Event e = event();
-            ReturnCode rc = p.eqGet(new EqHandle(eq), e);
-            if (rc != ReturnCode.EQ_EMPTY) {
-                CStructs33.writeEvent(event, e);
-            }
-            return rc.value();
-        } catch (Throwable t) {
-            return Failures.code("PtlEQGet", t);
-        }
-    }
-
-    static int eqWait(long eq, long event) {
-        try {
-            Portals33 p = ShimProcess.live33();
-            if (p == null) {
-                return notLive("PtlEQWait");
-            }
-            if (event == 0L) {
-                return SEGV;
-            }
-            Event e = event();
-            ReturnCode rc = p.eqWait(new EqHandle(eq), e);
-            CStructs33.writeEvent(event, e);
-            return rc.value();
-        } catch (Throwable t) {
-            return Failures.code("PtlEQWait", t);
         }
     }
 
@@ -472,7 +163,7 @@ final class Portals33Upcalls {
             if (size <= 0) {
                 return CConstants.INV_EQ;
             }
-            Event e = event();
+            Event e = SharedUpcalls.event();
             EqPollResult r = p.eqPoll(pollQueues(eqs, size), CConstants.timeoutFromC(timeout), e);
             if (r.taken()) {
                 CStructs33.writeEvent(event, e);
@@ -520,24 +211,6 @@ final class Portals33Upcalls {
         }
     }
 
-    static int put(long md, int ackReq, int nid, int pid, int portal, int cookie, long matchBits, long offset,
-                   long hdrData) {
-        try {
-            Portals33 p = ShimProcess.live33();
-            if (p == null) {
-                return notLive("PtlPut");
-            }
-            @Nullable AckRequest ack = CConstants.ackRequest(ackReq);
-            if (ack == null) {
-                return FAIL;
-            }
-            p.put(new MdHandle(md), ack, new ProcessId(nid, pid), portal, cookie, matchBits, offset, hdrData);
-            return OK;
-        } catch (Throwable t) {
-            return Failures.code("PtlPut", t);
-        }
-    }
-
     static int putRegion(long md, long localOffset, long length, int ackReq, int nid, int pid, int portal, int cookie,
                          long matchBits, long remoteOffset, long hdrData) {
         try {
@@ -557,19 +230,6 @@ final class Portals33Upcalls {
         }
     }
 
-    static int get(long md, int nid, int pid, int portal, int cookie, long matchBits, long offset) {
-        try {
-            Portals33 p = ShimProcess.live33();
-            if (p == null) {
-                return notLive("PtlGet");
-            }
-            p.get(new MdHandle(md), new ProcessId(nid, pid), portal, cookie, matchBits, offset);
-            return OK;
-        } catch (Throwable t) {
-            return Failures.code("PtlGet", t);
-        }
-    }
-
     static int getPut(long getMd, long putMd, int nid, int pid, int portal, int cookie, long matchBits,
                       long remoteOffset, long hdrData) {
         try {
@@ -583,13 +243,6 @@ final class Portals33Upcalls {
         } catch (Throwable t) {
             return Failures.code("PtlGetPut", t);
         }
-    }
-
-    /** A call made from a C event handler that the engine does not see: refused, once said on stderr. */
-    private static int inHandler(String function) {
-        Failures.sayOnce(function + "-in-handler", function + " was called from an event handler, which must not"
-                + " call Portals functions (Portals 3.3 section 3.11.6): it returns PTL_FAIL there and does nothing");
-        return FAIL;
     }
 
     static int getRegion(long md, long localOffset, long length, int nid, int pid, int portal, int cookie,

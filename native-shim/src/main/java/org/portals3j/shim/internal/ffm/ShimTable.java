@@ -13,92 +13,89 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * {@code ptl_shim_table_t} of {@code shim_table.h}: the entry points {@code libportals3.so} calls, filled
- * here with FFM upcall stubs to {@link PortalsUpcalls} (Portals 3.2), {@link Portals33Upcalls} (the
- * {@code *_33} entries, Portals 3.3) and {@link RuntimeUpcalls}.
+ * here with FFM upcall stubs to {@link SharedUpcalls} (the functions both dialects share, once per
+ * dialect, each stub bound to its {@link DialectBinding}), {@link PortalsUpcalls} (3.2's own forms),
+ * {@link Portals33Upcalls} (3.3's, the {@code *_33} members) and {@link RuntimeUpcalls}.
  *
- * <p>Each entry's C type maps 1:1 onto a {@link FunctionDescriptor}: {@code uint64_t} (handles, sizes,
- * match bits, and C pointers as addresses) to {@code JAVA_LONG}, {@code uint32_t}/{@code int32_t} to
- * {@code JAVA_INT}. The stubs live as long as the process ({@link Arena#global()}).
+ * <p>The functions are listed once ({@code FUNCTIONS}), as {@code shim_functions.h} lists them for C, and
+ * the struct is made from the list the way {@code shim_table.h} makes it: the 3.2 block, the 3.3 block, the
+ * runtime's members. Each member's C type maps 1:1 onto a {@link FunctionDescriptor}: {@code uint64_t}
+ * (handles, sizes, match bits, and C pointers as addresses) to {@code JAVA_LONG}, {@code uint32_t} and
+ * {@code int32_t} to {@code JAVA_INT}; the layout test checks every member and parameter against the C
+ * compiler.
+ * The stubs live as long as the process ({@link Arena#global()}).
  */
 public final class ShimTable {
     /** {@code PTL_SHIM_ABI_VERSION}: a library of another version is refused with a message. */
     public static final int ABI_VERSION = 3;
 
-    private static final FunctionDescriptor NO_ARGS = FunctionDescriptor.of(JAVA_INT);
+    /** The kinds of line of {@code shim_functions.h}: which blocks of the table a function has a member in. */
+    private enum Kind { BOTH, ONLY_32, ONLY_33, RUNTIME }
 
-    /** One entry: the C member's name, the Java target, and its C signature. */
-    private record Entry(String name, Class<?> owner, String method, FunctionDescriptor descriptor) {
+    /** One function of the list: its kind, its member's name (3.3's adds {@code _33}), its upcall and C type. */
+    private record Function(Kind kind, String member, Class<?> owner, String method, FunctionDescriptor descriptor) {
     }
 
-    private static final List<Entry> ENTRIES = List.of(
-            portals("init", "init", JAVA_LONG),
-            portals("fini", "fini"),
-            portals("ni_init", "niInit", JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG),
-            portals("ni_fini", "niFini", JAVA_LONG),
-            portals("ni_status", "niStatus", JAVA_LONG, JAVA_INT, JAVA_LONG),
-            portals("ni_dist", "niDist", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG),
-            portals("ni_handle", "niHandle", JAVA_LONG, JAVA_LONG),
-            portals("get_uid", "getUid", JAVA_LONG, JAVA_LONG),
-            portals("get_id", "getId", JAVA_LONG, JAVA_LONG),
-            portals("me_attach", "meAttach", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG,
-                    JAVA_INT, JAVA_INT, JAVA_LONG),
-            portals("me_attach_any", "meAttachAny", JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG,
+    /** One member of the struct: its name, its function, and the dialect its stub is bound to (shared ones). */
+    private record Entry(String name, Function function, @Nullable DialectBinding binding) {
+    }
+
+    /** Every function, in the order of {@code shim_functions.h}. */
+    private static final List<Function> FUNCTIONS = List.of(
+            both("init", "init", JAVA_LONG),
+            both("fini", "fini"),
+            both("ni_init", "niInit", JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+            both("ni_fini", "niFini", JAVA_LONG),
+            both("ni_status", "niStatus", JAVA_LONG, JAVA_INT, JAVA_LONG),
+            both("ni_dist", "niDist", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG),
+            both("ni_handle", "niHandle", JAVA_LONG, JAVA_LONG),
+            both("get_uid", "getUid", JAVA_LONG, JAVA_LONG),
+            both("get_id", "getId", JAVA_LONG, JAVA_LONG),
+            only33("get_jid", "getJid", JAVA_LONG, JAVA_LONG),
+            both("me_attach", "meAttach", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT,
                     JAVA_INT, JAVA_LONG),
-            portals("me_insert", "meInsert", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG),
-            portals("me_unlink", "meUnlink", JAVA_LONG),
-            portals("md_attach", "mdAttach", JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG),
-            portals("md_bind", "mdBind", JAVA_LONG, JAVA_LONG, JAVA_LONG),
-            portals("md_unlink", "mdUnlink", JAVA_LONG),
-            portals("md_update", "mdUpdate", JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
-            portals("eq_alloc", "eqAlloc", JAVA_LONG, JAVA_LONG, JAVA_LONG),
-            portals("eq_free", "eqFree", JAVA_LONG),
-            portals("eq_get", "eqGet", JAVA_LONG, JAVA_LONG),
-            portals("eq_wait", "eqWait", JAVA_LONG, JAVA_LONG),
-            portals("ac_entry", "acEntry", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
-            portals("put", "put", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG,
+            both("me_attach_any", "meAttachAny", JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG,
+                    JAVA_INT, JAVA_LONG),
+            // 3.2's listing has no unlink argument; 3.3's has one
+            only32("me_insert", "meInsert", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG),
+            only33("me_insert", "meInsert", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT,
                     JAVA_LONG),
-            portals("get", "get", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG),
-            portals33("init_33", "init", JAVA_LONG),
-            portals33("fini_33", "fini"),
-            portals33("ni_init_33", "niInit", JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG),
-            portals33("ni_fini_33", "niFini", JAVA_LONG),
-            portals33("ni_status_33", "niStatus", JAVA_LONG, JAVA_INT, JAVA_LONG),
-            portals33("ni_dist_33", "niDist", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG),
-            portals33("ni_handle_33", "niHandle", JAVA_LONG, JAVA_LONG),
-            portals33("get_uid_33", "getUid", JAVA_LONG, JAVA_LONG),
-            portals33("get_id_33", "getId", JAVA_LONG, JAVA_LONG),
-            portals33("get_jid_33", "getJid", JAVA_LONG, JAVA_LONG),
-            portals33("me_attach_33", "meAttach", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG,
-                    JAVA_INT, JAVA_INT, JAVA_LONG),
-            portals33("me_attach_any_33", "meAttachAny", JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG,
-                    JAVA_INT, JAVA_LONG),
-            portals33("me_insert_33", "meInsert", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT,
-                    JAVA_INT, JAVA_LONG),
-            portals33("me_unlink_33", "meUnlink", JAVA_LONG),
-            portals33("md_attach_33", "mdAttach", JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG),
-            portals33("md_bind_33", "mdBind", JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG),
-            portals33("md_unlink_33", "mdUnlink", JAVA_LONG),
-            portals33("md_update_33", "mdUpdate", JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
-            portals33("eq_alloc_33", "eqAlloc", JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
-            portals33("eq_free_33", "eqFree", JAVA_LONG),
-            portals33("eq_get_33", "eqGet", JAVA_LONG, JAVA_LONG),
-            portals33("eq_wait_33", "eqWait", JAVA_LONG, JAVA_LONG),
-            portals33("eq_poll_33", "eqPoll", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG),
-            portals33("ac_entry_33", "acEntry", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
-            portals33("put_33", "put", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG,
+            both("me_unlink", "meUnlink", JAVA_LONG),
+            // 3.2 has unlink_nofit, 3.3 dropped it
+            only32("md_attach", "mdAttach", JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG),
+            only33("md_attach", "mdAttach", JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG),
+            // 3.3's bound MD has unlink_op
+            only32("md_bind", "mdBind", JAVA_LONG, JAVA_LONG, JAVA_LONG),
+            only33("md_bind", "mdBind", JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG),
+            both("md_unlink", "mdUnlink", JAVA_LONG),
+            both("md_update", "mdUpdate", JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+            // 3.3's queue has a handler
+            only32("eq_alloc", "eqAlloc", JAVA_LONG, JAVA_LONG, JAVA_LONG),
+            only33("eq_alloc", "eqAlloc", JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+            both("eq_free", "eqFree", JAVA_LONG),
+            both("eq_get", "eqGet", JAVA_LONG, JAVA_LONG),
+            both("eq_wait", "eqWait", JAVA_LONG, JAVA_LONG),
+            only33("eq_poll", "eqPoll", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG),
+            // 3.3's entry has a job id
+            only32("ac_entry", "acEntry", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
+            only33("ac_entry", "acEntry", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
+            both("put", "put", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG,
+                    JAVA_LONG),
+            only33("put_region", "putRegion", JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT,
+                    JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+            both("get", "get", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG),
+            only33("get_region", "getRegion", JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT,
                     JAVA_LONG, JAVA_LONG),
-            portals33("put_region_33", "putRegion", JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT,
-                    JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG),
-            portals33("get_33", "get", JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG),
-            portals33("get_region_33", "getRegion", JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT,
-                    JAVA_INT, JAVA_LONG, JAVA_LONG),
-            portals33("get_put_33", "getPut", JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG,
+            only33("get_put", "getPut", JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG,
                     JAVA_LONG, JAVA_LONG),
             runtime("rt_rank", "rank"),
             runtime("rt_size", "size"),
@@ -106,24 +103,64 @@ public final class ShimTable {
             runtime("rt_barrier", "barrier"),
             runtime("at_exit", "atExit"));
 
+    /** The struct's members after the version and size words, in order. */
+    private static final List<Entry> ENTRIES = entries();
+
     /** The C struct: the version and size words, then one function pointer per entry. */
     public static final StructLayout LAYOUT = layout();
 
     private ShimTable() {
     }
 
-    private static Entry portals(String name, String method, MemoryLayout... arguments) {
-        return new Entry(name, PortalsUpcalls.class, method, FunctionDescriptor.of(JAVA_INT, arguments));
+    private static Function both(String member, String method, MemoryLayout... arguments) {
+        return new Function(Kind.BOTH, member, SharedUpcalls.class, method, descriptor(arguments));
     }
 
-    private static Entry portals33(String name, String method, MemoryLayout... arguments) {
-        return new Entry(name, Portals33Upcalls.class, method,
-                arguments.length == 0 ? NO_ARGS : FunctionDescriptor.of(JAVA_INT, arguments));
+    private static Function only32(String member, String method, MemoryLayout... arguments) {
+        return new Function(Kind.ONLY_32, member, PortalsUpcalls.class, method, descriptor(arguments));
     }
 
-    private static Entry runtime(String name, String method, MemoryLayout... arguments) {
-        return new Entry(name, RuntimeUpcalls.class, method,
-                arguments.length == 0 ? NO_ARGS : FunctionDescriptor.of(JAVA_INT, arguments));
+    private static Function only33(String member, String method, MemoryLayout... arguments) {
+        return new Function(Kind.ONLY_33, member, Portals33Upcalls.class, method, descriptor(arguments));
+    }
+
+    private static Function runtime(String member, String method, MemoryLayout... arguments) {
+        return new Function(Kind.RUNTIME, member, RuntimeUpcalls.class, method, descriptor(arguments));
+    }
+
+    private static FunctionDescriptor descriptor(MemoryLayout... arguments) {
+        return FunctionDescriptor.of(JAVA_INT, arguments);
+    }
+
+    /** The 3.2 block (shared functions bound to 3.2), the 3.3 block ({@code _33}, bound to 3.3), the runtime's. */
+    private static List<Entry> entries() {
+        List<Entry> entries = new ArrayList<>();
+        for (Function f : FUNCTIONS) {
+            if (f.kind() == Kind.BOTH || f.kind() == Kind.ONLY_32) {
+                entries.add(new Entry(f.member(), f, f.kind() == Kind.BOTH ? DialectBinding.PORTALS_3_2 : null));
+            }
+        }
+        for (Function f : FUNCTIONS) {
+            if (f.kind() == Kind.BOTH || f.kind() == Kind.ONLY_33) {
+                entries.add(new Entry(f.member() + "_33", f,
+                        f.kind() == Kind.BOTH ? DialectBinding.PORTALS_3_3 : null));
+            }
+        }
+        for (Function f : FUNCTIONS) {
+            if (f.kind() == Kind.RUNTIME) {
+                entries.add(new Entry(f.member(), f, null));
+            }
+        }
+        return List.copyOf(entries);
+    }
+
+    /** Each member's name and C type (arguments as FFM layouts), in the struct's order: for the layout test. */
+    public static Map<String, FunctionDescriptor> descriptors() {
+        Map<String, FunctionDescriptor> descriptors = new LinkedHashMap<>();
+        for (Entry e : ENTRIES) {
+            descriptors.put(e.name(), e.function().descriptor());
+        }
+        return descriptors;
     }
 
     private static StructLayout layout() {
@@ -156,8 +193,13 @@ public final class ShimTable {
         Linker linker = Linker.nativeLinker();
         MethodHandles.Lookup lookup = MethodHandles.lookup();
         for (Entry e : ENTRIES) {
-            MethodHandle target = lookup.findStatic(e.owner(), e.method(), e.descriptor().toMethodType());
-            MemorySegment stub = linker.upcallStub(target, e.descriptor(), Arena.global());
+            Function f = e.function();
+            MethodType type = f.descriptor().toMethodType();
+            DialectBinding binding = e.binding();
+            MethodHandle target = binding == null ? lookup.findStatic(f.owner(), f.method(), type)
+                    : MethodHandles.insertArguments(lookup.findStatic(f.owner(), f.method(),
+                            type.insertParameterTypes(0, DialectBinding.class)), 0, binding);
+            MemorySegment stub = linker.upcallStub(target, f.descriptor(), Arena.global());
             table.set(ADDRESS, LAYOUT.byteOffset(groupElement(e.name())), stub);
         }
         return null;

@@ -39,7 +39,8 @@ final class NetworkInterfaceState {
     private final HandlerCalls handlers;
     /** The engine's wakes to do once its lock is released. */
     private final Wakeups wakeups;
-    boolean live;
+    /** Where this interface is in its life; changed only by {@link #transition}. */
+    private State state = State.UNINITIALISED;
     /** Generation of this interface's handle; bumped by PtlNIFini, so old handles die. */
     int incarnation;
     int pid;
@@ -91,6 +92,44 @@ final class NetworkInterfaceState {
 
     // ---- life cycle ---------------------------------------------------------------------------
 
+    /** The life of an interface: PtlNIInit makes it live, PtlNIFini ends it, and PtlNIInit may start it again. */
+    enum State {
+        /** Never initialised: no handle names it. */
+        UNINITIALISED,
+        /** Initialised by PtlNIInit: its handle and its objects' handles are valid. */
+        LIVE,
+        /** Finalised by PtlNIFini: every handle of its last incarnation is dead. */
+        FINALISED;
+
+        /** Whether an interface in this state may go to {@code next}. */
+        boolean canBecome(State next) {
+            return switch (this) {
+                case UNINITIALISED, FINALISED -> next == LIVE;
+                case LIVE -> next == FINALISED;
+            };
+        }
+    }
+
+    State state() {
+        return state;
+    }
+
+    /** Whether PtlNIInit has made this interface live and PtlNIFini has not ended it since. */
+    boolean isLive() {
+        return state == State.LIVE;
+    }
+
+    /**
+     * The one place the state changes. The engine calls {@link #init} only on an interface that is not live and
+     * {@link #teardown} only on a live one: any other transition is a bug, refused with IllegalStateException.
+     */
+    void transition(State next) {
+        if (!state.canBecome(next)) {
+            throw new IllegalStateException("network interface " + index + " cannot go from " + state + " to " + next);
+        }
+        state = next;
+    }
+
     void init(int newPid, int newUid, int newJid, NiLimits newLimits, boolean aclEntryZero) {
         pid = newPid;
         uid = newUid;
@@ -113,7 +152,7 @@ final class NetworkInterfaceState {
         eqs.limit(newLimits.maxEventQueues());
         java.util.Arrays.fill(registers, 0L);
         putBytes.value = 0;
-        live = true;
+        transition(State.LIVE);
     }
 
     /** PtlNIFini: every object dies, waiters wake with PTL_INV_EQ, later completions are ignored. */
@@ -142,7 +181,7 @@ final class NetworkInterfaceState {
         }
         portals = new MatchList[0];
         acl = new AccessControlEntry[0];
-        live = false;
+        transition(State.FINALISED);
         incarnation = (incarnation + 1) & HandleCodec.GENERATION_MASK;
     }
 
@@ -165,7 +204,7 @@ final class NetworkInterfaceState {
     // ---- lookups (null = no such live object on this interface) ------------------------------
 
     private boolean names(long handle, int kind) {
-        return live && HandleCodec.kind(handle) == kind && HandleCodec.library(handle) == libraryId
+        return state == State.LIVE && HandleCodec.kind(handle) == kind && HandleCodec.library(handle) == libraryId
                 && HandleCodec.iface(handle) == index;
     }
 

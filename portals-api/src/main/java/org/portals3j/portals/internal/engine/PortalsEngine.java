@@ -224,7 +224,7 @@ public final class PortalsEngine implements MessageHandler {
         acquire();
         try {
             for (NetworkInterfaceState ni : nis) {
-                if (ni.live) {
+                if (ni.isLive()) {
                     teardown(ni);
                 }
             }
@@ -295,7 +295,7 @@ public final class PortalsEngine implements MessageHandler {
                 throw new PortalsException(ReturnCode.INV_PROC, "pid " + pid + " is neither PTL_PID_ANY nor >= 0");
             }
             NetworkInterfaceState ni = nis[iface];
-            if (ni.live) {
+            if (ni.isLive()) {
                 if (pid != ProcessId.PID_ANY && pid != ni.pid) {
                     throw new PortalsException(ReturnCode.INIT_DUP, "interface " + iface + " is already initialised with pid "
                             + ni.pid + "; it cannot be initialised again with pid " + pid);
@@ -406,7 +406,7 @@ public final class PortalsEngine implements MessageHandler {
             if (HandleCodec.library(anyHandle) == libraryId && iface < nis.length) {
                 NetworkInterfaceState ni = nis[iface];
                 boolean valid = switch (kind) {
-                    case HandleCodec.KIND_NI -> ni.live && anyHandle == ni.handle();
+                    case HandleCodec.KIND_NI -> ni.isLive() && anyHandle == ni.handle();
                     case HandleCodec.KIND_ME -> ni.lookupMe(anyHandle) != null;
                     case HandleCodec.KIND_MD -> ni.lookupMd(anyHandle) != null;
                     case HandleCodec.KIND_EQ -> ni.lookupEq(anyHandle) != null;
@@ -1534,7 +1534,7 @@ public final class PortalsEngine implements MessageHandler {
         if (HandleCodec.kind(niHandle) == HandleCodec.KIND_NI && HandleCodec.library(niHandle) == libraryId
                 && iface < nis.length) {
             NetworkInterfaceState ni = nis[iface];
-            if (ni.live && ni.handle() == niHandle) {
+            if (ni.isLive() && ni.handle() == niHandle) {
                 return ni;
             }
         }
@@ -1602,7 +1602,7 @@ public final class PortalsEngine implements MessageHandler {
         try {
             int iface = h.iface();
             NetworkInterfaceState ni = iface < nis.length ? nis[iface] : null;
-            if (!initialized || ni == null || !ni.live) {
+            if (!initialized || ni == null || !ni.isLive()) {
                 unattributed++;
                 return;
             }
@@ -1866,7 +1866,7 @@ public final class PortalsEngine implements MessageHandler {
         MemoryDescriptorState md = op.md;
         MemorySegment in = op.swapIn;
         MemorySegment out = op.swapOut;
-        if (!op.inUse || ni == null || md == null || in == null || out == null || !ni.live) {
+        if (!op.inUse || ni == null || md == null || in == null || out == null || !ni.isLive()) {
             return false;
         }
         ni.registers[StatusRegister.BYTES_RECEIVED.index()] += deposit.deposited();
@@ -1894,7 +1894,7 @@ public final class PortalsEngine implements MessageHandler {
     private void completeSwapReply(PendingOp op, Deposit deposit) {
         NetworkInterfaceState ni = op.ni;
         MemoryDescriptorState md = op.replyMd;
-        if (!op.inUse || ni == null || md == null || !ni.live) {
+        if (!op.inUse || ni == null || md == null || !ni.isLive()) {
             return;
         }
         boolean failed = deposit.failed();
@@ -1987,7 +1987,7 @@ public final class PortalsEngine implements MessageHandler {
     private boolean prepareAck(IncomingPut p, Deposit deposit) {
         NetworkInterfaceState ni = p.ni;
         MemoryDescriptorState md = p.md;
-        if (ni == null || md == null || !ni.live || ni.incarnation != p.incarnation || deposit.failed()
+        if (ni == null || md == null || !ni.isLive() || ni.incarnation != p.incarnation || deposit.failed()
                 || p.ackMd == 0L || md.has(MdOption.ACK_DISABLE)) {
             return false;
         }
@@ -2002,7 +2002,7 @@ public final class PortalsEngine implements MessageHandler {
         NetworkInterfaceState ni = p.ni;
         MemoryDescriptorState md = p.md;
         p.clear();
-        if (ni == null || md == null || !ni.live || ni.incarnation != p.incarnation) {
+        if (ni == null || md == null || !ni.isLive() || ni.incarnation != p.incarnation) {
             return; // the interface was finalised meanwhile: undefined by the spec (L3159)
         }
         boolean failed = deposit.failed();
@@ -2022,7 +2022,7 @@ public final class PortalsEngine implements MessageHandler {
     private void completeReply(PendingOp op, Deposit deposit) {
         NetworkInterfaceState ni = op.ni;
         MemoryDescriptorState md = op.md;
-        if (!op.inUse || ni == null || md == null || !ni.live) {
+        if (!op.inUse || ni == null || md == null || !ni.isLive()) {
             return;
         }
         boolean failed = deposit.failed();
@@ -2084,7 +2084,7 @@ public final class PortalsEngine implements MessageHandler {
     /** Counts a staged send that was not delivered (its END event logged already), unless {@code delivered}. */
     private static void countLost(PendingOp op, boolean delivered) {
         NetworkInterfaceState ni = op.ni;
-        if (!delivered && ni != null && ni.live) {
+        if (!delivered && ni != null && ni.isLive()) {
             ni.registers[StatusRegister.SENDS_LOST.index()]++;
         }
     }

@@ -2,7 +2,6 @@ package org.portals3j.portals.internal.engine;
 
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.AckRequest;
 import org.portals3j.portals.AttachedEntry;
@@ -27,7 +26,6 @@ import org.portals3j.portals.Unlink;
 import org.portals3j.portals.internal.wire.MessageHeader;
 import org.portals3j.portals.internal.wire.MessageType;
 import org.portals3j.runtime.Job;
-import org.portals3j.runtime.JobMember;
 import org.portals3j.transport.Deposit;
 import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.IdleStrategy;
@@ -49,7 +47,6 @@ import org.portals3j.transport.Transports;
  * difference is decided by the dialect and documented at the point it matters.
  */
 public final class PortalsEngine implements MessageHandler {
-    private static final AtomicInteger LIBRARIES = new AtomicInteger();
     private static final System.Logger LOG = System.getLogger(PortalsEngine.class.getName());
     /** Largest event queue (events); a larger count gives PTL_NOSPACE. */
     static final long MAX_EQ_COUNT = 1L << 24;
@@ -69,28 +66,11 @@ public final class PortalsEngine implements MessageHandler {
     /** Spins of a PtlEQWait caller before it may park (with the SPIN and BACKOFF idle modes). */
     private static final int WAIT_SPINS = 4_000;
 
-    /** Makes every API call atomic with respect to other threads and incoming operations (L2042). */
-    final SpinLock lock = new SpinLock();
-    final int libraryId = LIBRARIES.getAndIncrement() & 0xFF;
-    private final Dialect dialect;
-    /** The job id (Portals 3.3 {@code PtlGetJid}): see {@link #jobId(Job)}. */
-    private final int jid;
-    private final HandlerCalls handlers = new HandlerCalls();
-    /** Waiters handed an event under the lock, woken by {@link #release}. */
-    private final Wakeups wakeups = new Wakeups();
-    private final Transport transport;
-    private final Job job;
-    private final JobMember self;
-    private final PortalsConfig config;
-    private final NetworkInterfaceState[] nis;
+    private final LibraryState library;
     private final SendChannel[] channels;
     /** The buffers small puts and get replies are copied into ({@link #stage}); none on an inline transport. */
     private final SendStaging staging;
-    private final PendingOps ops;
     private final IncomingPut[] incomingPuts;
-    private volatile boolean initialized;
-    /** Messages that reached no interface: not initialised, or not attributable to one (undefined by the spec). */
-    private long unattributed;
     // Receive side: the transport serialises header/deposit callbacks, so one of each suffices.
     private final MessageHeader rx = new MessageHeader();
     private final MessageHeader response = new MessageHeader();
@@ -100,28 +80,15 @@ public final class PortalsEngine implements MessageHandler {
     private @Nullable EqWaiter recentWaiter;
     private final ThreadLocal<@Nullable PollWaiter> pollers = new ThreadLocal<>();
     private final ThreadLocal<@Nullable IdleStrategy> idlers = new ThreadLocal<>();
-    /** The most bytes one message carries ({@link Transport#maxPayloadLength()}). */
-    private final long maxPayload;
     /** Where the chunks of event queues come from (tests replace it to fail or hold an allocation). */
     private final EventStorage.ChunkAllocator chunkAllocator;
 
     private PortalsEngine(Job job, Transport transport, PortalsConfig config, Dialect dialect,
                           EventStorage.ChunkAllocator chunkAllocator) {
-        this.job = job;
         this.chunkAllocator = chunkAllocator;
-        this.transport = transport;
-        this.config = config;
-        this.dialect = dialect;
-        this.jid = jobId(job);
-        this.self = job.peers().member(transport.rank());
-        this.maxPayload = transport.maxPayloadLength();
         this.staging = deliversInline(transport) ? new SendStaging(0, 0)
                 : new SendStaging(config.stagedSendLimit(), config.stagingBuffers());
-        this.ops = new PendingOps(staging);
-        this.nis = new NetworkInterfaceState[config.interfaces()];
-        for (int i = 0; i < nis.length; i++) {
-            nis[i] = new NetworkInterfaceState(libraryId, i, dialect, handlers, wakeups, maxPayload);
-        }
+        this.library = new LibraryState(job, transport, config, dialect, staging);
         this.channels = new SendChannel[job.size()];
         this.incomingPuts = new IncomingPut[job.size()];
         for (int r = 0; r < job.size(); r++) {
@@ -153,24 +120,6 @@ public final class PortalsEngine implements MessageHandler {
     }
 
     /**
-     * The Portals 3.3 job id ({@code ptl_jid_t}, an unsigned 32-bit value) of {@code job}: its id read as a
-     * decimal number if it is one below 2^31 (a scheduler's numeric job id), else the id's
-     * {@link String#hashCode} with the top bit cleared. The same on every rank, computed from nothing but
-     * the job's id; never {@code PTL_JID_ANY} (-1). A transport connects only the ranks of one job, so
-     * this is also the job id of every process a request can come from.
-     */
-    static int jobId(Job job) {
-        String id = job.id();
-        if (!id.isEmpty() && id.length() <= 10 && id.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            long n = Long.parseLong(id);
-            if (n <= Integer.MAX_VALUE) {
-                return (int) n;
-            }
-        }
-        return id.hashCode() & Integer.MAX_VALUE;
-    }
-
-    /**
      * Whether {@code transport}'s provider says it delivers inline ({@link TransportCapability#INLINE_DELIVERY}). Such a
      * transport reports a send complete once it has copied the payload into the target, before the target's handler
      * hears of it: SEND_END comes before anything the message causes without staging, which would only add a copy. A
@@ -183,19 +132,19 @@ public final class PortalsEngine implements MessageHandler {
 
     /** The specification this library follows. */
     public Dialect dialect() {
-        return dialect;
+        return library.dialect;
     }
 
     public Transport transport() {
-        return transport;
+        return library.transport;
     }
 
     public Job job() {
-        return job;
+        return library.job;
     }
 
     public int rank() {
-        return transport.rank();
+        return library.transport.rank();
     }
 
     // ==== PtlInit / PtlFini =====================================================================
@@ -206,72 +155,31 @@ public final class PortalsEngine implements MessageHandler {
      * could work.
      */
     public int init() {
-        acquire();
+        library.acquire();
         try {
-            if (!transport.isPeerAlive(transport.rank())) {
-                throw new PortalsException(ReturnCode.FAIL, "the " + transport.provider()
-                        + " endpoint of rank " + transport.rank() + " is closed");
+            if (!library.transport.isPeerAlive(library.transport.rank())) {
+                throw new PortalsException(ReturnCode.FAIL, "the " + library.transport.provider()
+                        + " endpoint of rank " + library.transport.rank() + " is closed");
             }
-            initialized = true;
-            return nis.length;
+            library.initialized = true;
+            return library.nis.length;
         } finally {
-            release();
+            library.release();
         }
     }
 
     /** PtlFini (L2705): tears down every interface. Calls after it answer PTL_NOINIT. */
     public void fini() {
-        acquire();
+        library.acquire();
         try {
-            for (NetworkInterfaceState ni : nis) {
+            for (NetworkInterfaceState ni : library.nis) {
                 if (ni.isLive()) {
                     teardown(ni);
                 }
             }
-            initialized = false;
+            library.initialized = false;
         } finally {
-            release();
-        }
-    }
-
-    /**
-     * Takes the engine lock ({@link SpinLock}: contention here is brief, a critical section is a match
-     * or an event post, typically between a rank's own thread and a thread delivering to it). A thread
-     * running a 3.3 event handler holds the lock already: its call is refused before it could wait for
-     * itself.
-     */
-    private void acquire() {
-        if (handlers.isRunningOn(Thread.currentThread())) {
-            refuseInHandler();
-        }
-        lock.lock();
-    }
-
-    /**
-     * Releases the engine lock, then wakes the waiters that were handed events while it was held
-     * ({@link Wakeups}: they find the lock free).
-     */
-    private void release() {
-        EqWaiter wake = wakeups.takeAll();
-        lock.unlock();
-        if (wake != null) {
-            Wakeups.wakeAll(wake);
-        }
-    }
-
-    /**
-     * A Portals 3.3 event handler "must not call any API functions" (3.3 &sect;3.11.6; LNet's
-     * {@code lnet_eq_handler_t}): it runs in the middle of another operation, with the library's lock
-     * held. Such a call fails with PTL_FAIL, the only 3.3 return code for "cannot be done now".
-     */
-    private static void refuseInHandler() {
-        throw new PortalsException(ReturnCode.FAIL, "an event handler must not call Portals functions"
-                + " (Portals 3.3 section 3.11.6): it runs while the library logs an event");
-    }
-
-    private void requireInit() {
-        if (!initialized) {
-            throw new PortalsException(ReturnCode.NOINIT, "PtlInit has not been called (or PtlFini was)");
+            library.release();
         }
     }
 
@@ -284,17 +192,17 @@ public final class PortalsEngine implements MessageHandler {
      * {@code max_atable_index} is PTL_INV_ASIZE.
      */
     public NiInit niInit(int iface, int pid, @Nullable NiLimits desired) {
-        acquire();
+        library.acquire();
         try {
-            requireInit();
-            if (iface < 0 || iface >= nis.length) {
+            library.requireInit();
+            if (iface < 0 || iface >= library.nis.length) {
                 throw new PortalsException(ReturnCode.INIT_INV, "interface " + iface + " does not exist (this process has "
-                        + nis.length + ", numbered from 0)");
+                        + library.nis.length + ", numbered from 0)");
             }
             if (pid < ProcessId.PID_ANY) {
                 throw new PortalsException(ReturnCode.INV_PROC, "pid " + pid + " is neither PTL_PID_ANY nor >= 0");
             }
-            NetworkInterfaceState ni = nis[iface];
+            NetworkInterfaceState ni = library.nis[iface];
             if (ni.isLive()) {
                 if (pid != ProcessId.PID_ANY && pid != ni.pid) {
                     throw new PortalsException(ReturnCode.INIT_DUP, "interface " + iface + " is already initialised with pid "
@@ -302,12 +210,12 @@ public final class PortalsEngine implements MessageHandler {
                 }
                 return new NiInit(new org.portals3j.portals.NiHandle(ni.handle()), ni.limits);
             }
-            NiLimits limits = desired == null ? config.defaultLimits() : honour(desired);
-            ni.init(pid == ProcessId.PID_ANY ? self.pid() : pid, self.uid(), jid, limits,
-                    iface == 0 || config.aclEntryZeroEverywhere());
+            NiLimits limits = desired == null ? library.config.defaultLimits() : honour(desired);
+            ni.init(pid == ProcessId.PID_ANY ? library.self.pid() : pid, library.self.uid(), library.jid, limits,
+                    iface == 0 || library.config.aclEntryZeroEverywhere());
             return new NiInit(new org.portals3j.portals.NiHandle(ni.handle()), limits);
         } finally {
-            release();
+            library.release();
         }
     }
 
@@ -330,20 +238,20 @@ public final class PortalsEngine implements MessageHandler {
 
     /** PtlNIFini (L3156). */
     public void niFini(long niHandle) {
-        acquire();
+        library.acquire();
         try {
-            requireInit();
-            teardown(ni(niHandle));
+            library.requireInit();
+            teardown(library.ni(niHandle));
         } finally {
-            release();
+            library.release();
         }
     }
 
     private void teardown(NetworkInterfaceState ni) {
-        ops.forEachInUse(op -> {
+        library.ops.forEachInUse(op -> {
             if (op.ni == ni) {
                 if (op.staging == SendStaging.NONE) {
-                    ops.release(op);
+                    library.ops.release(op);
                 } else {
                     detach(op);
                 }
@@ -369,42 +277,42 @@ public final class PortalsEngine implements MessageHandler {
 
     /** PtlNIStatus (L3246). */
     public long niStatus(long niHandle, StatusRegister register) {
-        acquire();
+        library.acquire();
         try {
-            requireInit();
-            NetworkInterfaceState ni = ni(niHandle);
+            library.requireInit();
+            NetworkInterfaceState ni = library.ni(niHandle);
             if (!register.isValid()) {
                 throw new PortalsException(ReturnCode.INV_SR_INDX, "status register " + register.index()
                         + " does not exist (valid: 0.." + (StatusRegister.COUNT - 1) + ")");
             }
             return ni.register(register.index());
         } finally {
-            release();
+            library.release();
         }
     }
 
     /** PtlNIDist (L3428): 0 to oneself, 1 to any other process of the job. */
     public long niDist(long niHandle, ProcessId process) {
-        acquire();
+        library.acquire();
         try {
-            requireInit();
-            NetworkInterfaceState ni = ni(niHandle);
-            requireConcreteTarget(process);
-            return process.nid() == self.nid() && process.pid() == ni.pid ? 0L : 1L;
+            library.requireInit();
+            NetworkInterfaceState ni = library.ni(niHandle);
+            library.requireConcreteTarget(process);
+            return process.nid() == library.self.nid() && process.pid() == ni.pid ? 0L : 1L;
         } finally {
-            release();
+            library.release();
         }
     }
 
     /** PtlNIHandle (L3598): the interface an object belongs to; an NI handle gives itself back. */
     public long niHandle(long anyHandle) {
-        acquire();
+        library.acquire();
         try {
-            requireInit();
+            library.requireInit();
             int kind = HandleCodec.kind(anyHandle);
             int iface = HandleCodec.iface(anyHandle);
-            if (HandleCodec.library(anyHandle) == libraryId && iface < nis.length) {
-                NetworkInterfaceState ni = nis[iface];
+            if (HandleCodec.library(anyHandle) == library.libraryId && iface < library.nis.length) {
+                NetworkInterfaceState ni = library.nis[iface];
                 boolean valid = switch (kind) {
                     case HandleCodec.KIND_NI -> ni.isLive() && anyHandle == ni.handle();
                     case HandleCodec.KIND_ME -> ni.lookupMe(anyHandle) != null;
@@ -419,40 +327,40 @@ public final class PortalsEngine implements MessageHandler {
             throw new PortalsException(ReturnCode.INV_HANDLE, "0x" + Long.toHexString(anyHandle)
                     + " is not the handle of a live object of this process");
         } finally {
-            release();
+            library.release();
         }
     }
 
     /** PtlGetUid (L3749). */
     public int getUid(long niHandle) {
-        acquire();
+        library.acquire();
         try {
-            requireInit();
-            return ni(niHandle).uid;
+            library.requireInit();
+            return library.ni(niHandle).uid;
         } finally {
-            release();
+            library.release();
         }
     }
 
     /** PtlGetId (L3931). */
     public ProcessId getId(long niHandle) {
-        acquire();
+        library.acquire();
         try {
-            requireInit();
-            return new ProcessId(self.nid(), ni(niHandle).pid);
+            library.requireInit();
+            return new ProcessId(library.self.nid(), library.ni(niHandle).pid);
         } finally {
-            release();
+            library.release();
         }
     }
 
     /** Portals 3.3 PtlGetJid (3.3 &sect;3.8): the job id of this process ({@link #jobId}). */
     public int getJid(long niHandle) {
-        acquire();
+        library.acquire();
         try {
-            requireInit();
-            return ni(niHandle).jid;
+            library.requireInit();
+            return library.ni(niHandle).jid;
         } finally {
-            release();
+            library.release();
         }
     }
 
@@ -461,32 +369,32 @@ public final class PortalsEngine implements MessageHandler {
     /** PtlMEAttach (L4098). */
     public long meAttach(long niHandle, int portal, ProcessId matchId, long matchBits, long ignoreBits,
                          Unlink unlink, InsertPosition position) {
-        acquire();
+        library.acquire();
         try {
-            requireInit();
-            NetworkInterfaceState ni = ni(niHandle);
+            library.requireInit();
+            NetworkInterfaceState ni = library.ni(niHandle);
             if (portal < 0 || portal > ni.limits.maxPtableIndex()) {
                 throw new PortalsException(ReturnCode.INV_PTINDEX, "portal index " + portal + " is outside 0.."
                         + ni.limits.maxPtableIndex() + (portal == -1 ? " (PTL_PT_INDEX_ANY is valid only in PtlACEntry, A-61)" : ""));
             }
-            requireMatchId(matchId);
+            library.requireMatchId(matchId);
             MatchList list = ni.portals[portal];
             MatchEntryState me = newMe(ni, list, portal, matchId, matchBits, ignoreBits, unlink);
             list.insert(me, null, position);
             return ni.handleOf(me);
         } finally {
-            release();
+            library.release();
         }
     }
 
     /** PtlMEAttachAny (L4465): the lowest portal index whose match list is empty. */
     public AttachedEntry meAttachAny(long niHandle, ProcessId matchId, long matchBits, long ignoreBits,
                                      Unlink unlink) {
-        acquire();
+        library.acquire();
         try {
-            requireInit();
-            NetworkInterfaceState ni = ni(niHandle);
-            requireMatchId(matchId);
+            library.requireInit();
+            NetworkInterfaceState ni = library.ni(niHandle);
+            library.requireMatchId(matchId);
             for (int portal = 0; portal < ni.portals.length; portal++) {
                 MatchList list = ni.portals[portal];
                 if (list.length == 0) {
@@ -498,34 +406,34 @@ public final class PortalsEngine implements MessageHandler {
             throw new PortalsException(ReturnCode.PT_FULL, "every portal index (0.." + ni.limits.maxPtableIndex()
                     + ") already has a match list");
         } finally {
-            release();
+            library.release();
         }
     }
 
     /** PtlMEInsert (L4679), with the unlink argument of the argument table and the examples. */
     public long meInsert(long current, ProcessId matchId, long matchBits, long ignoreBits, Unlink unlink,
                          InsertPosition position) {
-        acquire();
+        library.acquire();
         try {
-            requireInit();
-            NetworkInterfaceState ni = niOf(current, HandleCodec.KIND_ME, ReturnCode.INV_ME);
+            library.requireInit();
+            NetworkInterfaceState ni = library.niOf(current, HandleCodec.KIND_ME, ReturnCode.INV_ME);
             MatchEntryState cur = ni.lookupMe(current);
             if (cur == null) {
                 throw new PortalsException(ReturnCode.INV_ME, "no live match entry has handle 0x" + Long.toHexString(current));
             }
-            requireMatchId(matchId);
+            library.requireMatchId(matchId);
             MatchList list = ni.portals[cur.portal];
             MatchEntryState me = newMe(ni, list, cur.portal, matchId, matchBits, ignoreBits, unlink);
             list.insert(me, cur, position);
             return ni.handleOf(me);
         } finally {
-            release();
+            library.release();
         }
     }
 
     private MatchEntryState newMe(NetworkInterfaceState ni, MatchList list, int portal, ProcessId matchId,
                                   long matchBits, long ignoreBits, Unlink unlink) {
-        if (list.length >= config.maxMatchListLength()) {
+        if (list.length >= library.config.maxMatchListLength()) {
             throw new PortalsException(ReturnCode.ML_TOOLONG, "the match list of portal " + portal + " already has "
                     + list.length + " entries, the most this interface allows (A-07)");
         }
@@ -550,10 +458,10 @@ public final class PortalsEngine implements MessageHandler {
      * logged; the MD's handle dies at once (A-37).
      */
     public void meUnlink(long meHandle) {
-        acquire();
+        library.acquire();
         try {
-            requireInit();
-            NetworkInterfaceState ni = niOf(meHandle, HandleCodec.KIND_ME, ReturnCode.INV_ME);
+            library.requireInit();
+            NetworkInterfaceState ni = library.niOf(meHandle, HandleCodec.KIND_ME, ReturnCode.INV_ME);
             MatchEntryState me = ni.lookupMe(meHandle);
             if (me == null) {
                 throw new PortalsException(ReturnCode.INV_ME, "no live match entry has handle 0x" + Long.toHexString(meHandle));
@@ -571,7 +479,7 @@ public final class PortalsEngine implements MessageHandler {
             }
             ni.removeMe(me);
         } finally {
-            release();
+            library.release();
         }
     }
 
@@ -583,10 +491,10 @@ public final class PortalsEngine implements MessageHandler {
      * caller passes {@link Unlink#RETAIN}, so an MD a request does not fit is passed over, never unlinked.
      */
     public long mdAttach(long meHandle, MemoryDescriptor value, Unlink unlinkOp, Unlink unlinkNofit) {
-        acquire();
+        library.acquire();
         try {
-            requireInit();
-            NetworkInterfaceState ni = niOf(meHandle, HandleCodec.KIND_ME, ReturnCode.INV_ME);
+            library.requireInit();
+            NetworkInterfaceState ni = library.niOf(meHandle, HandleCodec.KIND_ME, ReturnCode.INV_ME);
             MatchEntryState me = ni.lookupMe(meHandle);
             if (me == null) {
                 throw new PortalsException(ReturnCode.INV_ME, "no live match entry has handle 0x" + Long.toHexString(meHandle));
@@ -606,7 +514,7 @@ public final class PortalsEngine implements MessageHandler {
             me.md = md;
             return md.handle;
         } finally {
-            release();
+            library.release();
         }
     }
 
@@ -621,10 +529,10 @@ public final class PortalsEngine implements MessageHandler {
      * {@code p3lib/md.c lib_PtlMDBind} sets the same unlink flag as {@code lib_PtlMDAttach}).
      */
     public long mdBind(long niHandle, MemoryDescriptor value, Unlink unlinkOp) {
-        acquire();
+        library.acquire();
         try {
-            requireInit();
-            NetworkInterfaceState ni = ni(niHandle);
+            library.requireInit();
+            NetworkInterfaceState ni = library.ni(niHandle);
             EventQueueState queue = validate(ni, value, ReturnCode.INV_EQ);
             MemoryDescriptorState md = ni.newMd(value, queue);
             if (md == null) {
@@ -635,7 +543,7 @@ public final class PortalsEngine implements MessageHandler {
             md.unlinkOp = unlinkOp;
             return md.handle;
         } finally {
-            release();
+            library.release();
         }
     }
 
@@ -674,7 +582,7 @@ public final class PortalsEngine implements MessageHandler {
         if (problem == null && md.threshold() < MemoryDescriptor.THRESH_INF) {
             problem = "threshold " + md.threshold() + " is negative (use THRESH_INF for no bound)";
         }
-        boolean v33 = dialect == Dialect.PORTALS_3_3;
+        boolean v33 = library.dialect == Dialect.PORTALS_3_3;
         if (problem == null && !v33 && md.maxOffset() < 0) {
             problem = "max_offset " + md.maxOffset() + " is negative";
         }
@@ -698,8 +606,8 @@ public final class PortalsEngine implements MessageHandler {
             return queue;
         }
         int iface = HandleCodec.iface(eq);
-        if (HandleCodec.library(eq) == libraryId && iface < nis.length && iface != ni.index
-                && nis[iface].lookupEq(eq) != null) {
+        if (HandleCodec.library(eq) == library.libraryId && iface < library.nis.length && iface != ni.index
+                && library.nis[iface].lookupEq(eq) != null) {
             throw new PortalsException(ReturnCode.ILL_MD, "the event queue belongs to interface " + iface
                     + ", the memory descriptor to interface " + ni.index);
         }
@@ -708,10 +616,10 @@ public final class PortalsEngine implements MessageHandler {
 
     /** PtlMDUnlink (L5810): PTL_MD_INUSE while operations are pending (L5824); no UNLINK event (L6444). */
     public void mdUnlink(long mdHandle) {
-        acquire();
+        library.acquire();
         try {
-            requireInit();
-            NetworkInterfaceState ni = niOf(mdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
+            library.requireInit();
+            NetworkInterfaceState ni = library.niOf(mdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
             MemoryDescriptorState md = ni.lookupMd(mdHandle);
             if (md == null) {
                 throw new PortalsException(ReturnCode.INV_MD, "no live memory descriptor has handle 0x" + Long.toHexString(mdHandle));
@@ -721,7 +629,7 @@ public final class PortalsEngine implements MessageHandler {
             }
             ni.unlinkMd(md, false, 0L, 0, 0, 0, 0, 0L, 0L, 0L, 0L);
         } finally {
-            release();
+            library.release();
         }
     }
 
@@ -732,10 +640,10 @@ public final class PortalsEngine implements MessageHandler {
      * With {@code newValue} null nothing changes, but the {@code testq} test still decides the status.
      */
     public MdUpdateResult mdUpdate(long mdHandle, @Nullable MemoryDescriptor newValue, long testq) {
-        acquire();
+        library.acquire();
         try {
-            requireInit();
-            NetworkInterfaceState ni = niOf(mdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
+            library.requireInit();
+            NetworkInterfaceState ni = library.niOf(mdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
             MemoryDescriptorState md = ni.lookupMd(mdHandle);
             if (md == null) {
                 throw new PortalsException(ReturnCode.INV_MD, "no live memory descriptor has handle 0x" + Long.toHexString(mdHandle));
@@ -743,7 +651,7 @@ public final class PortalsEngine implements MessageHandler {
             EventQueueState test = null;
             if (testq != 0L) {
                 int iface = HandleCodec.iface(testq);
-                test = HandleCodec.library(testq) == libraryId && iface < nis.length ? nis[iface].lookupEq(testq) : null;
+                test = HandleCodec.library(testq) == library.libraryId && iface < library.nis.length ? library.nis[iface].lookupEq(testq) : null;
                 if (test == null) {
                     throw new PortalsException(ReturnCode.INV_EQ, "testq 0x" + Long.toHexString(testq)
                             + " is neither a live event queue nor PTL_EQ_NONE");
@@ -760,7 +668,7 @@ public final class PortalsEngine implements MessageHandler {
             }
             return new MdUpdateResult(ReturnCode.OK, previous);
         } finally {
-            release();
+            library.release();
         }
     }
 
@@ -786,10 +694,10 @@ public final class PortalsEngine implements MessageHandler {
      */
     public long eqAlloc(long niHandle, long count, @Nullable EventHandler handler) {
         int capacity;
-        acquire();
+        library.acquire();
         try {
-            requireInit();
-            NetworkInterfaceState ni = ni(niHandle);
+            library.requireInit();
+            NetworkInterfaceState ni = library.ni(niHandle);
             capacity = eqCapacity(count);
             if (capacity == 0) {
                 return 0L; // PTL_EQ_NONE
@@ -798,7 +706,7 @@ public final class PortalsEngine implements MessageHandler {
                 throw noEqSlot(ni);
             }
         } finally {
-            release();
+            library.release();
         }
         EventStorage storage;
         try {
@@ -807,21 +715,21 @@ public final class PortalsEngine implements MessageHandler {
             throw new PortalsException(ReturnCode.NOSPACE, "the JVM has no memory for an event queue of " + capacity
                     + " events (" + e.getMessage() + "): a smaller count, or a larger heap (-Xmx)");
         }
-        acquire();
+        library.acquire();
         try {
-            requireInit(); // PtlFini or PtlNIFini may have run meanwhile
-            NetworkInterfaceState ni = ni(niHandle);
+            library.requireInit(); // PtlFini or PtlNIFini may have run meanwhile
+            NetworkInterfaceState ni = library.ni(niHandle);
             EventQueueState q = ni.eqs.allocate();
             if (q == null) {
                 throw noEqSlot(ni);
             }
             q.init(storage);
-            if (dialect == Dialect.PORTALS_3_3) {
+            if (library.dialect == Dialect.PORTALS_3_3) {
                 q.initDialect33(handler);
             }
             return ni.handleOf(q);
         } finally {
-            release();
+            library.release();
         }
     }
 
@@ -832,7 +740,7 @@ public final class PortalsEngine implements MessageHandler {
      * {@link #MAX_EQ_COUNT}; and 0 for a count of 0, which allocates no queue.
      */
     private int eqCapacity(long count) {
-        if (dialect == Dialect.PORTALS_3_3) {
+        if (library.dialect == Dialect.PORTALS_3_3) {
             if (count == 0) {
                 return 0;
             }
@@ -853,16 +761,16 @@ public final class PortalsEngine implements MessageHandler {
 
     /** PtlEQFree (L6879): threads waiting on it wake with PTL_INV_EQ; MDs still naming it log nothing. */
     public void eqFree(long eqHandle) {
-        acquire();
+        library.acquire();
         try {
-            requireInit();
-            NetworkInterfaceState ni = niOf(eqHandle, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
+            library.requireInit();
+            NetworkInterfaceState ni = library.niOf(eqHandle, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
             EventQueueState q = requireEq(ni, eqHandle);
             q.discard();
             ni.eqs.free(q);
             ni.wakePollers(); // a PtlEQPoll on this queue answers PTL_INV_EQ now
         } finally {
-            release();
+            library.release();
         }
     }
 
@@ -871,21 +779,21 @@ public final class PortalsEngine implements MessageHandler {
         ReturnCode rc = takeNow(eqHandle, into);
         // An empty queue: let this thread take what the network holds (Transport.poll), then look again.
         // PtlEQGet stays non-blocking: poll never waits.
-        if (rc == ReturnCode.EQ_EMPTY && transport.poll()) {
+        if (rc == ReturnCode.EQ_EMPTY && library.transport.poll()) {
             rc = takeNow(eqHandle, into);
         }
         return rc;
     }
 
     private ReturnCode takeNow(long eqHandle, Event into) {
-        acquire();
+        library.acquire();
         try {
-            requireInit();
-            NetworkInterfaceState ni = niOf(eqHandle, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
+            library.requireInit();
+            NetworkInterfaceState ni = library.niOf(eqHandle, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
             EventQueueState q = requireEq(ni, eqHandle);
             return q.take(into);
         } finally {
-            release();
+            library.release();
         }
     }
 
@@ -893,10 +801,10 @@ public final class PortalsEngine implements MessageHandler {
     public ReturnCode eqWait(long eqHandle, Event into) {
         EqWaiter w = waiter();
         long ticket;
-        acquire();
+        library.acquire();
         try {
-            requireInit();
-            NetworkInterfaceState ni = niOf(eqHandle, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
+            library.requireInit();
+            NetworkInterfaceState ni = library.niOf(eqHandle, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
             EventQueueState q = requireEq(ni, eqHandle);
             ReturnCode now = q.take(into);
             if (now != ReturnCode.EQ_EMPTY) {
@@ -905,15 +813,15 @@ public final class PortalsEngine implements MessageHandler {
             ticket = w.arm(into);
             q.enqueueWaiter(w);
         } finally {
-            release();
+            library.release();
         }
         // Spin first: an event usually comes within microseconds, and a spinning waiter needs no
         // unpark. Only then announce that it may park (EqWaiter.wake unparks only such waiters).
         // While spinning, this thread drives the transport itself (Transport.poll): the message it
         // waits for is then received, matched and posted here, with no hand-over from another thread.
         boolean interrupted = false;
-        Transport t = transport;
-        IdleMode mode = config.idle();
+        Transport t = library.transport;
+        IdleMode mode = library.config.idle();
         if (mode == IdleMode.SPIN || mode == IdleMode.BACKOFF) {
             for (int i = 0; i < WAIT_SPINS && !w.ended(ticket); i++) {
                 if (t.poll()) {
@@ -965,13 +873,13 @@ public final class PortalsEngine implements MessageHandler {
      */
     private EqWaiter waiter() {
         EqWaiter w = recentWaiter;
-        Thread self = Thread.currentThread();
-        if (w != null && w.thread == self) {
+        Thread me = Thread.currentThread();
+        if (w != null && w.thread == me) {
             return w;
         }
         w = waiters.get();
         if (w == null) {
-            w = new EqWaiter(self);
+            w = new EqWaiter(me);
             waiters.set(w);
         }
         recentWaiter = w; // a benign race: any thread's waiter may be here; its thread is checked
@@ -1003,7 +911,7 @@ public final class PortalsEngine implements MessageHandler {
         }
         if (timeoutMillis == 0) {
             // Like PtlEQGet: let this thread take what the network holds, without waiting.
-            if (transport.poll()) {
+            if (library.transport.poll()) {
                 now = pollNow(queues, into, null);
             }
             return now != null ? now : EqPollResult.EMPTY;
@@ -1021,9 +929,9 @@ public final class PortalsEngine implements MessageHandler {
             return now;
         }
         boolean interrupted = false;
-        Transport t = transport;
+        Transport t = library.transport;
         try {
-            if (config.idle() == IdleMode.SPIN || config.idle() == IdleMode.BACKOFF) {
+            if (library.config.idle() == IdleMode.SPIN || library.config.idle() == IdleMode.BACKOFF) {
                 for (int i = 0; i < WAIT_SPINS && !w.signalled; i++) {
                     if (t.poll()) {
                         i = 0;
@@ -1034,12 +942,12 @@ public final class PortalsEngine implements MessageHandler {
             }
             IdleStrategy idle = idlers.get();
             if (idle == null) {
-                idle = config.idle().newStrategy();
+                idle = library.config.idle().newStrategy();
                 idlers.set(idle);
             }
             idle.reset();
-            boolean polling = config.idle() == IdleMode.SPIN || config.idle() == IdleMode.YIELD;
-            if (config.idle() == IdleMode.BACKOFF) {
+            boolean polling = library.config.idle() == IdleMode.SPIN || library.config.idle() == IdleMode.YIELD;
+            if (library.config.idle() == IdleMode.BACKOFF) {
                 t.pollingStopped(); // it polled while it spun
             }
             while (true) {
@@ -1072,14 +980,14 @@ public final class PortalsEngine implements MessageHandler {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
-            lock.lock(); // not acquire(): this must not fail, and this thread runs no handler
+            library.lock.lock(); // not acquire(): this must not fail, and this thread runs no handler
             try {
                 NetworkInterfaceState on = w.registeredOn;
                 if (on != null) {
                     on.removePoller(w);
                 }
             } finally {
-                release();
+                library.release();
             }
         }
     }
@@ -1089,16 +997,16 @@ public final class PortalsEngine implements MessageHandler {
      * an event, or, if none has and {@code register} is given, puts it on the interface's poller list.
      */
     private @Nullable EqPollResult pollNow(EqHandle[] queues, Event into, @Nullable PollWaiter register) {
-        acquire();
+        library.acquire();
         try {
-            requireInit();
+            library.requireInit();
             if (queues.length == 0) {
                 throw new PortalsException(ReturnCode.INV_EQ, "PtlEQPoll needs at least one event queue");
             }
-            NetworkInterfaceState ni = niOf(queues[0].value(), HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
+            NetworkInterfaceState ni = library.niOf(queues[0].value(), HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
             for (int i = 0; i < queues.length; i++) {
                 long h = queues[i].value();
-                NetworkInterfaceState of = niOf(h, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
+                NetworkInterfaceState of = library.niOf(h, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
                 if (of != ni) {
                     throw new PortalsException(ReturnCode.INV_EQ, "queue " + i + " belongs to interface " + of.index
                             + ", queue 0 to interface " + ni.index + ": PtlEQPoll's queues share one interface");
@@ -1117,7 +1025,7 @@ public final class PortalsEngine implements MessageHandler {
             }
             return null;
         } finally {
-            release();
+            library.release();
         }
     }
 
@@ -1141,22 +1049,22 @@ public final class PortalsEngine implements MessageHandler {
      * &sect;3.12.1. A 3.2 entry allows any job.
      */
     public void acEntry(long niHandle, int index, ProcessId matchId, int uid, int jobId, int portal) {
-        acquire();
+        library.acquire();
         try {
-            requireInit();
-            NetworkInterfaceState ni = ni(niHandle);
+            library.requireInit();
+            NetworkInterfaceState ni = library.ni(niHandle);
             if (index < 0 || index > ni.limits.maxAtableIndex()) {
                 throw new PortalsException(ReturnCode.AC_INV_INDEX, "access control index " + index + " is outside 0.."
                         + ni.limits.maxAtableIndex());
             }
-            requireMatchId(matchId);
+            library.requireMatchId(matchId);
             if (portal != -1 && (portal < 0 || portal > ni.limits.maxPtableIndex())) {
                 throw new PortalsException(ReturnCode.PT_INV_INDEX, "portal index " + portal
                         + " is neither PTL_PT_INDEX_ANY nor in 0.." + ni.limits.maxPtableIndex());
             }
             ni.acl[index].set(matchId.nid(), matchId.pid(), uid, jobId, portal);
         } finally {
-            release();
+            library.release();
         }
     }
 
@@ -1186,10 +1094,10 @@ public final class PortalsEngine implements MessageHandler {
 
     private void put(long mdHandle, boolean region, long localOffset, long regionLength, AckRequest ack,
                      ProcessId target, int portal, int cookie, long matchBits, long offset, long hdrData) {
-        refuseInHandlerThread();
-        requireInit();
-        NetworkInterfaceState niGuess = niOf(mdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
-        int rank = requireConcreteTarget(target);
+        library.refuseInHandlerThread();
+        library.requireInit();
+        NetworkInterfaceState niGuess = library.niOf(mdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
+        int rank = library.requireConcreteTarget(target);
         SendChannel channel = channels[rank];
         channel.lock.lock();
         try {
@@ -1199,9 +1107,9 @@ public final class PortalsEngine implements MessageHandler {
             long token;
             boolean staged;
             int buffer;
-            acquire();
+            library.acquire();
             try {
-                requireInit();
+                library.requireInit();
                 MemoryDescriptorState md = activeMd(niGuess, mdHandle);
                 if (region) {
                     requireRegion(md, localOffset, regionLength);
@@ -1212,11 +1120,11 @@ public final class PortalsEngine implements MessageHandler {
                 NetworkInterfaceState ni = niGuess;
                 PendingOp op = begin(ni, md, PendingOp.Kind.PUT_SEND, rank, target, portal, matchBits, offset, length);
                 op.hdrData = hdrData;
-                op.link = ni.post(md, EventKind.SEND_START, NetworkInterfaceState.SELF_LINK, self.nid(), ni.pid, ni.uid,
+                op.link = ni.post(md, EventKind.SEND_START, NetworkInterfaceState.SELF_LINK, library.self.nid(), ni.pid, ni.uid,
                         portal, matchBits, length, length, offset, hdrData, NiFailType.OK);
                 long ackHandle = ack == AckRequest.ACK_REQ && md.eventQueue() != null ? md.handle : 0L;
                 ni.putBytes.value += length;
-                channel.header.begin(MessageType.PUT, ni.index).initiator(self.nid(), ni.pid).user(ni.uid)
+                channel.header.begin(MessageType.PUT, ni.index).initiator(library.self.nid(), ni.pid).user(ni.uid)
                         .target(target.nid(), target.pid()).portal(portal).cookie(cookie).matchBits(matchBits)
                         .offset(offset).mdHandle(ackHandle).length(length).hdrData(hdrData).exchange(op.token);
                 payload = md.start;
@@ -1224,7 +1132,7 @@ public final class PortalsEngine implements MessageHandler {
                 staged = stage(op, length, rank);
                 buffer = op.staging;
             } finally {
-                release();
+                library.release();
             }
             if (staged) {
                 sendStaged(rank, channel.buffer, payload, from, length, token, buffer);
@@ -1261,17 +1169,17 @@ public final class PortalsEngine implements MessageHandler {
 
     private void get(long mdHandle, boolean region, long localOffset, long regionLength, ProcessId target, int portal,
                      int cookie, long matchBits, long offset) {
-        refuseInHandlerThread();
-        requireInit();
-        NetworkInterfaceState niGuess = niOf(mdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
-        int rank = requireConcreteTarget(target);
+        library.refuseInHandlerThread();
+        library.requireInit();
+        NetworkInterfaceState niGuess = library.niOf(mdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
+        int rank = library.requireConcreteTarget(target);
         SendChannel channel = channels[rank];
         channel.lock.lock();
         try {
             long token;
-            acquire();
+            library.acquire();
             try {
-                requireInit();
+                library.requireInit();
                 MemoryDescriptorState md = activeMd(niGuess, mdHandle);
                 if (region) {
                     requireRegion(md, localOffset, regionLength);
@@ -1282,15 +1190,15 @@ public final class PortalsEngine implements MessageHandler {
                 PendingOp op = begin(ni, md, PendingOp.Kind.GET_REQUEST, rank, target, portal, matchBits, offset, length);
                 op.localOffset = region ? localOffset : 0L;
                 op.localLength = region ? regionLength : Long.MAX_VALUE; // PtlGet: as much as the MD holds then
-                if (dialect == Dialect.PORTALS_3_3) {
+                if (library.dialect == Dialect.PORTALS_3_3) {
                     op.offset = op.localOffset; // REPLY events: where the data lands (see receiveReply)
                 }
-                channel.header.begin(MessageType.GET, ni.index).initiator(self.nid(), ni.pid).user(ni.uid)
+                channel.header.begin(MessageType.GET, ni.index).initiator(library.self.nid(), ni.pid).user(ni.uid)
                         .target(target.nid(), target.pid()).portal(portal).cookie(cookie).matchBits(matchBits)
                         .offset(offset).mdHandle(md.handle).length(length).exchange(op.token);
                 token = op.token;
             } finally {
-                release();
+                library.release();
             }
             send(rank, channel.buffer, MemorySegment.NULL, 0L, 0L, token);
         } finally {
@@ -1313,20 +1221,20 @@ public final class PortalsEngine implements MessageHandler {
      */
     public void getPut(long getMdHandle, long putMdHandle, ProcessId target, int portal, int cookie, long matchBits,
                        long remoteOffset, long hdrData) {
-        refuseInHandlerThread();
-        requireInit();
-        NetworkInterfaceState ni = niOf(getMdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
-        NetworkInterfaceState putNi = niOf(putMdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
-        int rank = requireConcreteTarget(target);
+        library.refuseInHandlerThread();
+        library.requireInit();
+        NetworkInterfaceState ni = library.niOf(getMdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
+        NetworkInterfaceState putNi = library.niOf(putMdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
+        int rank = library.requireConcreteTarget(target);
         SendChannel channel = channels[rank];
         channel.lock.lock();
         try {
             MemorySegment payload;
             long length;
             long token;
-            acquire();
+            library.acquire();
             try {
-                requireInit();
+                library.requireInit();
                 MemoryDescriptorState getMd = activeMd(ni, getMdHandle);
                 MemoryDescriptorState putMd = activeMd(putNi, putMdHandle);
                 if (putNi != ni) {
@@ -1348,17 +1256,17 @@ public final class PortalsEngine implements MessageHandler {
                 op.hdrData = hdrData;
                 op.localOffset = 0L;
                 op.localLength = Long.MAX_VALUE;
-                op.link = ni.post(putMd, EventKind.SEND_START, NetworkInterfaceState.SELF_LINK, self.nid(), ni.pid,
+                op.link = ni.post(putMd, EventKind.SEND_START, NetworkInterfaceState.SELF_LINK, library.self.nid(), ni.pid,
                         ni.uid, portal, matchBits, length, length, remoteOffset, hdrData, NiFailType.OK);
                 ni.putBytes.value += length;
-                channel.header.begin(MessageType.GETPUT, ni.index).initiator(self.nid(), ni.pid).user(ni.uid)
+                channel.header.begin(MessageType.GETPUT, ni.index).initiator(library.self.nid(), ni.pid).user(ni.uid)
                         .target(target.nid(), target.pid()).portal(portal).cookie(cookie).matchBits(matchBits)
                         .offset(remoteOffset).mdHandle(getMd.handle).length(length).hdrData(hdrData)
                         .exchange(op.token);
                 payload = putMd.start;
                 token = op.token;
             } finally {
-                release();
+                library.release();
             }
             send(rank, channel.buffer, payload, 0L, length, token);
         } finally {
@@ -1372,10 +1280,10 @@ public final class PortalsEngine implements MessageHandler {
      * sections 3.11.1.1 and 3.11.2.1) and PTL_ILL_MD for a 3.3 region (as for any region the call cannot use).
      */
     private void requireCarried(long length, boolean region, String call) {
-        if (length > maxPayload) {
+        if (length > library.maxPayload) {
             throw new PortalsException(region ? ReturnCode.ILL_MD : ReturnCode.INV_MD, call + " of "
-                    + Long.toUnsignedString(length) + " bytes: the " + transport.provider() + " transport carries at most "
-                    + maxPayload + " bytes in one message (use a smaller memory descriptor"
+                    + Long.toUnsignedString(length) + " bytes: the " + library.transport.provider() + " transport carries at most "
+                    + library.maxPayload + " bytes in one message (use a smaller memory descriptor"
                     + (region ? " region" : "") + ")");
         }
     }
@@ -1386,16 +1294,6 @@ public final class PortalsEngine implements MessageHandler {
             throw new PortalsException(ReturnCode.ILL_MD, "the region of " + Long.toUnsignedString(length)
                     + " bytes at local offset " + Long.toUnsignedString(localOffset) + " is not inside the "
                     + md.length + "-byte memory descriptor");
-        }
-    }
-
-    /**
-     * Checked before a channel lock is taken: a handler thread holds the engine lock, and waiting for a
-     * channel lock while holding it could deadlock with a thread holding that channel lock.
-     */
-    private void refuseInHandlerThread() {
-        if (handlers.isRunningOn(Thread.currentThread())) {
-            refuseInHandler();
         }
     }
 
@@ -1416,7 +1314,7 @@ public final class PortalsEngine implements MessageHandler {
             md.threshold--;
         }
         md.pending++;
-        PendingOp op = ops.allocate(kind);
+        PendingOp op = library.ops.allocate(kind);
         op.ni = ni;
         op.md = md;
         op.peerRank = rank;
@@ -1441,10 +1339,10 @@ public final class PortalsEngine implements MessageHandler {
      */
     private void send(int rank, MemorySegment header, MemorySegment payload, long offset, long length, long token) {
         try {
-            transport.send(rank, header, MessageHeader.LENGTH, payload, offset, length, token);
+            library.transport.send(rank, header, MessageHeader.LENGTH, payload, offset, length, token);
         } catch (RuntimeException refused) {
             if (!(refused instanceof IllegalStateException)) {
-                LOG.log(System.Logger.Level.ERROR, "rank " + transport.rank() + ": the " + transport.provider()
+                LOG.log(System.Logger.Level.ERROR, "rank " + library.transport.rank() + ": the " + library.transport.provider()
                         + " transport refused a message of " + length + " bytes to rank " + rank
                         + "; the operation fails", refused);
             }
@@ -1464,7 +1362,7 @@ public final class PortalsEngine implements MessageHandler {
      * engine lock.
      */
     private boolean stage(PendingOp op, long length, int rank) {
-        if (!staging.fits(length) || !transport.isPeerAlive(rank) || !transport.isPeerAlive(transport.rank())) {
+        if (!staging.fits(length) || !library.transport.isPeerAlive(rank) || !library.transport.isPeerAlive(library.transport.rank())) {
             return false;
         }
         if (length == 0) {
@@ -1509,9 +1407,9 @@ public final class PortalsEngine implements MessageHandler {
      * frees it (or counts the message lost).
      */
     private void endStagedSend(long token) {
-        acquire();
+        library.acquire();
         try {
-            PendingOp op = ops.lookup(token);
+            PendingOp op = library.ops.lookup(token);
             if (op == null || op.ni == null || op.md == null) {
                 return; // the interface was finalised meanwhile
             }
@@ -1523,62 +1421,8 @@ public final class PortalsEngine implements MessageHandler {
             }
             op.sendEnded = true;
         } finally {
-            release();
+            library.release();
         }
-    }
-
-    // ==== argument checks =======================================================================
-
-    private NetworkInterfaceState ni(long niHandle) {
-        int iface = HandleCodec.iface(niHandle);
-        if (HandleCodec.kind(niHandle) == HandleCodec.KIND_NI && HandleCodec.library(niHandle) == libraryId
-                && iface < nis.length) {
-            NetworkInterfaceState ni = nis[iface];
-            if (ni.isLive() && ni.handle() == niHandle) {
-                return ni;
-            }
-        }
-        throw new PortalsException(ReturnCode.INV_NI, "0x" + Long.toHexString(niHandle)
-                + " is not the handle of an initialised network interface of this process");
-    }
-
-    /** The interface an object handle names (the object itself is checked later, under the lock). */
-    private NetworkInterfaceState niOf(long handle, int kind, ReturnCode error) {
-        int iface = HandleCodec.iface(handle);
-        if (HandleCodec.kind(handle) != kind || HandleCodec.library(handle) != libraryId || iface >= nis.length) {
-            throw new PortalsException(error, "0x" + Long.toHexString(handle) + " is not a "
-                    + (kind == HandleCodec.KIND_ME ? "match entry" : kind == HandleCodec.KIND_MD ? "memory descriptor" : "event queue")
-                    + " handle of this process");
-        }
-        return nis[iface];
-    }
-
-    /**
-     * A match id of PtlMEAttach, PtlMEAttachAny, PtlMEInsert or PtlACEntry: each field the wildcard or a
-     * value, and a nid that is PTL_NID_ANY or a node of this job. A nid outside the job is PTL_INV_PROC,
-     * as it is for a target (A-63): no process there can ever send a request, and the same id is refused
-     * where it is a target. The pid is not checked further: which pids another node has is not known here.
-     */
-    private void requireMatchId(ProcessId id) {
-        if (!id.isValidPattern()) {
-            throw new PortalsException(ReturnCode.INV_PROC, id + " is not a valid process id pattern (fields are >= 0 or the wildcard -1)");
-        }
-        if (id.nid() != ProcessId.NID_ANY && job.peers().rankOfNid(id.nid()) < 0) {
-            throw new PortalsException(ReturnCode.INV_PROC, "no process of job " + job.id() + " has nid " + id.nid()
-                    + ": a match id names a node of the job or PTL_NID_ANY (A-63)");
-        }
-    }
-
-    /** A process id a message can be sent to: no wildcards, a node of this job. */
-    private int requireConcreteTarget(ProcessId target) {
-        if (!target.isConcrete()) {
-            throw new PortalsException(ReturnCode.INV_PROC, target + " is not a concrete process id (wildcards and negative values cannot be targets)");
-        }
-        int rank = job.peers().rankOfNid(target.nid());
-        if (rank < 0) {
-            throw new PortalsException(ReturnCode.INV_PROC, "no process of job " + job.id() + " has nid " + target.nid());
-        }
-        return rank;
     }
 
     // ==== the transport's side ==================================================================
@@ -1590,7 +1434,7 @@ public final class PortalsEngine implements MessageHandler {
             return;
         }
         MessageHeader h = rx.load(header);
-        MessageType type = h.validate(headerLength, payloadLength, nis.length);
+        MessageType type = h.validate(headerLength, payloadLength, library.nis.length);
         int replyRank = -1;
         MemorySegment replyPayload = MemorySegment.NULL;
         long replyOffset = 0;
@@ -1598,21 +1442,21 @@ public final class PortalsEngine implements MessageHandler {
         long replyToken = Transport.NO_NOTIFY;
         boolean replyStaged = false;
         int replyBuffer = SendStaging.NONE;
-        acquire();
+        library.acquire();
         try {
             int iface = h.iface();
-            NetworkInterfaceState ni = iface < nis.length ? nis[iface] : null;
-            if (!initialized || ni == null || !ni.isLive()) {
-                unattributed++;
+            NetworkInterfaceState ni = iface < library.nis.length ? library.nis[iface] : null;
+            if (!library.initialized || ni == null || !ni.isLive()) {
+                library.unattributed++;
                 return;
             }
             // Remote input is hostile: a frame must say who sent it truthfully (the transport knows the
             // source) and be well formed before any field is used.
-            if (type == null || h.initiatorNid() != job.peers().member(source).nid()) {
+            if (type == null || h.initiatorNid() != library.job.peers().member(source).nid()) {
                 ni.drop(StatusRegister.DROP_MALFORMED);
                 return;
             }
-            if (h.targetNid() != self.nid() || h.targetPid() != ni.pid) {
+            if (h.targetNid() != library.self.nid() || h.targetPid() != ni.pid) {
                 ni.drop(StatusRegister.DROP_WRONG_PID); // L15027
                 return;
             }
@@ -1626,12 +1470,12 @@ public final class PortalsEngine implements MessageHandler {
                     }
                 }
                 case GET -> {
-                    PendingOp op = ops.allocate(PendingOp.Kind.GET_REPLY);
+                    PendingOp op = library.ops.allocate(PendingOp.Kind.GET_REPLY);
                     MemoryDescriptorState md = ni.receiveGet(h, op, source);
                     if (md == null) {
-                        ops.release(op);
+                        library.ops.release(op);
                     } else {
-                        response.begin(MessageType.REPLY, ni.index).initiator(self.nid(), ni.pid).user(ni.uid)
+                        response.begin(MessageType.REPLY, ni.index).initiator(library.self.nid(), ni.pid).user(ni.uid)
                                 .target(h.initiatorNid(), h.initiatorPid()).portal(h.portal()).matchBits(h.matchBits())
                                 .offset(h.offset()).mdHandle(h.mdHandle()).length(h.length())
                                 .manipulatedLength(op.mlength).exchange(h.exchange());
@@ -1650,9 +1494,9 @@ public final class PortalsEngine implements MessageHandler {
             }
         } finally {
             if (deposit.attachment() != null && payloadLength <= DEFERRED_WAKE_LIMIT) {
-                lock.unlock(); // onDeposited, which always follows (MessageHandler) and takes the lock, wakes them
+                library.releaseKeepingWakes(); // onDeposited, which always follows (MessageHandler) and takes the lock, wakes them
             } else {
-                release();
+                library.release();
             }
         }
         if (replyRank >= 0) {
@@ -1672,7 +1516,7 @@ public final class PortalsEngine implements MessageHandler {
      * with no MD, until the transport's report, which then only frees it.
      */
     private void receiveAck(NetworkInterfaceState ni, MessageHeader h, int source) {
-        PendingOp op = ops.lookup(h.exchange());
+        PendingOp op = library.ops.lookup(h.exchange());
         if (op != null && op.kind == PendingOp.Kind.PUT_SEND && op.ni == ni && op.peerRank == source) {
             op.acknowledged = true; // delivered, whatever the transport reports later
         }
@@ -1701,7 +1545,7 @@ public final class PortalsEngine implements MessageHandler {
      * the reference implementation's {@code parse_reply} reports the reply's destination offset).
      */
     private void receiveReply(NetworkInterfaceState ni, MessageHeader h, int source, Deposit deposit) {
-        PendingOp op = ops.lookup(h.exchange());
+        PendingOp op = library.ops.lookup(h.exchange());
         if (op != null && op.kind == PendingOp.Kind.GETPUT_REQUEST) {
             receiveSwapReply(ni, h, source, deposit, op);
             return;
@@ -1720,7 +1564,7 @@ public final class PortalsEngine implements MessageHandler {
         op.uid = h.user();
         op.rlength = h.length();
         op.mlength = mlength;
-        op.offset = dialect == Dialect.PORTALS_3_3 ? op.localOffset : h.offset();
+        op.offset = library.dialect == Dialect.PORTALS_3_3 ? op.localOffset : h.offset();
         op.link = ni.post(md, EventKind.REPLY_START, NetworkInterfaceState.SELF_LINK, op.peerNid, op.peerPid, op.uid,
                 op.portal, op.matchBits, op.rlength, mlength, op.offset, 0L, NiFailType.OK);
         deposit.accept(md.start, mlength == 0 ? 0 : op.localOffset, mlength);
@@ -1733,14 +1577,14 @@ public final class PortalsEngine implements MessageHandler {
      * swapped into the MD once they are all in ({@link #completeSwap}).
      */
     private void receiveGetPut(NetworkInterfaceState ni, MessageHeader h, int source, Deposit deposit) {
-        if (dialect != Dialect.PORTALS_3_3) {
+        if (library.dialect != Dialect.PORTALS_3_3) {
             ni.drop(StatusRegister.DROP_MALFORMED);
             return;
         }
-        PendingOp op = ops.allocate(PendingOp.Kind.GETPUT_REPLY);
+        PendingOp op = library.ops.allocate(PendingOp.Kind.GETPUT_REPLY);
         MemoryDescriptorState md = ni.receiveGetPut(h, op, source);
         if (md == null) {
-            ops.release(op);
+            library.ops.release(op);
             return;
         }
         op.localOffset = h.offset(); // the reply echoes the request's offset, as a get's does
@@ -1792,7 +1636,7 @@ public final class PortalsEngine implements MessageHandler {
         Object attachment = deposit.attachment();
         if (attachment instanceof IncomingPut p) {
             boolean ack = false;
-            acquire();
+            library.acquire();
             try {
                 ack = prepareAck(p, deposit);
                 if (!ack) {
@@ -1800,20 +1644,20 @@ public final class PortalsEngine implements MessageHandler {
                 }
             } finally {
                 if (ack) {
-                    lock.unlock(); // nothing new to see yet: the wakes queued so far wait for the PUT_END
+                    library.releaseKeepingWakes(); // nothing new to see yet: the wakes queued so far wait for the PUT_END
                 } else {
-                    release();
+                    library.release();
                 }
             }
             if (ack) {
                 try {
                     send(source, responseBuffer, MemorySegment.NULL, 0L, 0L, Transport.NO_NOTIFY);
                 } finally {
-                    acquire();
+                    library.acquire();
                     try {
                         completePut(p, deposit);
                     } finally {
-                        release();
+                        library.release();
                     }
                 }
             }
@@ -1822,7 +1666,7 @@ public final class PortalsEngine implements MessageHandler {
             long replyLength = 0L;
             MemorySegment replyPayload = MemorySegment.NULL;
             long replyToken = Transport.NO_NOTIFY;
-            acquire();
+            library.acquire();
             try {
                 switch (op.kind) {
                     case GETPUT_REQUEST -> completeSwapReply(op, deposit);
@@ -1835,7 +1679,7 @@ public final class PortalsEngine implements MessageHandler {
                     default -> completeReply(op, deposit);
                 }
             } finally {
-                release();
+                library.release();
             }
             if (reply) {
                 send(source, responseBuffer, replyPayload, 0L, replyLength, replyToken);
@@ -1874,9 +1718,9 @@ public final class PortalsEngine implements MessageHandler {
         boolean readable = !deposit.failed() && md.start.scope().isAlive();
         if (!readable) {
             ni.post(md, EventKind.GETPUT_END, op.link, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits,
-                    op.rlength, 0L, op.offset, op.hdrData, deposit.failed() ? failReason(op) : NiFailType.MEMORY_FAULT);
+                    op.rlength, 0L, op.offset, op.hdrData, deposit.failed() ? library.failReason(op) : NiFailType.MEMORY_FAULT);
             ni.releasePending(md);
-            ops.release(op);
+            library.ops.release(op);
             return false;
         }
         if (n > 0) {
@@ -1884,7 +1728,7 @@ public final class PortalsEngine implements MessageHandler {
             MemorySegment.copy(in, 0L, md.start, op.offset, n);
         }
         ni.registers[StatusRegister.BYTES_SENT.index()] += n;
-        response.begin(MessageType.REPLY, ni.index).initiator(self.nid(), ni.pid).user(ni.uid)
+        response.begin(MessageType.REPLY, ni.index).initiator(library.self.nid(), ni.pid).user(ni.uid)
                 .target(op.peerNid, op.peerPid).portal(op.portal).matchBits(op.matchBits).offset(op.localOffset)
                 .mdHandle(op.peerMdHandle).length(op.localLength).manipulatedLength(n).exchange(op.peerExchange);
         return true;
@@ -1909,7 +1753,7 @@ public final class PortalsEngine implements MessageHandler {
                     mlength, 0L);
         }
         if (op.sendEnded) {
-            ops.release(op);
+            library.ops.release(op);
         }
     }
 
@@ -1924,11 +1768,11 @@ public final class PortalsEngine implements MessageHandler {
         if (ni == null || md == null) {
             return;
         }
-        long end = ni.post(md, EventKind.SEND_END, op.link, self.nid(), ni.pid, ni.uid, op.portal, op.matchBits,
-                op.rlength, op.mlength, op.offset, op.hdrData, delivered ? NiFailType.OK : failReason(op));
+        long end = ni.post(md, EventKind.SEND_END, op.link, library.self.nid(), ni.pid, ni.uid, op.portal, op.matchBits,
+                op.rlength, op.mlength, op.offset, op.hdrData, delivered ? NiFailType.OK : library.failReason(op));
         ni.releasePending(md);
         if (delivered) {
-            ni.autoUnlinkIfInactive(md, end, self.nid(), ni.pid, ni.uid, op.portal, op.matchBits, op.rlength,
+            ni.autoUnlinkIfInactive(md, end, library.self.nid(), ni.pid, ni.uid, op.portal, op.matchBits, op.rlength,
                     op.mlength, op.offset);
         }
     }
@@ -1939,9 +1783,9 @@ public final class PortalsEngine implements MessageHandler {
             endSwapSend(op, delivered);
         }
         if (!delivered && !op.started) {
-            failSwapReply(op, failReason(op));
+            failSwapReply(op, library.failReason(op));
         } else if (op.replyEnded) {
-            ops.release(op);
+            library.ops.release(op);
         }
     }
 
@@ -1959,7 +1803,7 @@ public final class PortalsEngine implements MessageHandler {
                     op.rlength, 0L, 0L, 0L, why);
             ni.releasePending(md);
         }
-        ops.release(op);
+        library.ops.release(op);
     }
 
     /** GETPUT_END once the reply with the old bytes has been sent (as GET_END, L6325). */
@@ -1967,17 +1811,17 @@ public final class PortalsEngine implements MessageHandler {
         NetworkInterfaceState ni = op.ni;
         MemoryDescriptorState md = op.md;
         if (ni == null || md == null) {
-            ops.release(op);
+            library.ops.release(op);
             return;
         }
         long end = ni.post(md, EventKind.GETPUT_END, op.link, op.peerNid, op.peerPid, op.uid, op.portal,
-                op.matchBits, op.rlength, op.mlength, op.offset, op.hdrData, delivered ? NiFailType.OK : failReason(op));
+                op.matchBits, op.rlength, op.mlength, op.offset, op.hdrData, delivered ? NiFailType.OK : library.failReason(op));
         ni.releasePending(md);
         if (delivered) {
             ni.autoUnlinkIfInactive(md, end, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits, op.rlength,
                     op.mlength, op.offset);
         }
-        ops.release(op);
+        library.ops.release(op);
     }
 
     /**
@@ -1991,7 +1835,7 @@ public final class PortalsEngine implements MessageHandler {
                 || p.ackMd == 0L || md.has(MdOption.ACK_DISABLE)) {
             return false;
         }
-        response.begin(MessageType.ACK, ni.index).initiator(self.nid(), ni.pid).user(ni.uid)
+        response.begin(MessageType.ACK, ni.index).initiator(library.self.nid(), ni.pid).user(ni.uid)
                 .target(p.initiatorNid, p.initiatorPid).portal(p.portal).matchBits(p.matchBits).offset(p.requestOffset)
                 .mdHandle(p.ackMd).length(p.rlength).manipulatedLength(p.mlength).exchange(p.exchange);
         return true;
@@ -2036,19 +1880,15 @@ public final class PortalsEngine implements MessageHandler {
             ni.autoUnlinkIfInactive(md, end, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits, op.rlength,
                     mlength, op.offset);
         }
-        ops.release(op);
+        library.ops.release(op);
     }
 
     @Override
     public void onSendComplete(long token, boolean delivered) {
-        acquire();
+        library.acquire();
         try {
-            PendingOp op = ops.lookup(token);
+            PendingOp op = library.opToComplete(token);
             if (op == null) {
-                return;
-            }
-            if (op.ni == null) { // detached by PtlNIFini: the transport has let go of its buffer
-                ops.release(op);
                 return;
             }
             switch (op.kind) {
@@ -2056,14 +1896,14 @@ public final class PortalsEngine implements MessageHandler {
                 case GET_REPLY -> completeReplySend(op, delivered);
                 case GET_REQUEST -> {
                     if (!delivered && !op.started) {
-                        failGet(op, failReason(op));
+                        failGet(op, library.failReason(op));
                     }
                 }
                 case GETPUT_REQUEST -> completeSwapSend(op, delivered);
                 case GETPUT_REPLY -> completeSwapReplySend(op, delivered);
             }
         } finally {
-            release();
+            library.release();
         }
     }
 
@@ -2078,7 +1918,7 @@ public final class PortalsEngine implements MessageHandler {
         } else {
             finishSend(op, delivered);
         }
-        ops.release(op);
+        library.ops.release(op);
     }
 
     /** Counts a staged send that was not delivered (its END event logged already), unless {@code delivered}. */
@@ -2096,9 +1936,9 @@ public final class PortalsEngine implements MessageHandler {
         if (ni == null || md == null) {
             return;
         }
-        long end = ni.post(md, delivered ? EventKind.SEND_END : EventKind.SEND_FAIL, op.link, self.nid(), ni.pid, ni.uid,
+        long end = ni.post(md, delivered ? EventKind.SEND_END : EventKind.SEND_FAIL, op.link, library.self.nid(), ni.pid, ni.uid,
                 op.portal, op.matchBits, op.rlength, op.mlength, op.offset, op.hdrData,
-                delivered ? NiFailType.OK : failReason(op));
+                delivered ? NiFailType.OK : library.failReason(op));
         long cause = end;
         if (delivered && op.ackWaiting) {
             long ack = ni.acceptAck(md.handle, op.ackNid, op.ackPid, op.ackUid, op.portal, op.matchBits, op.offset,
@@ -2109,7 +1949,7 @@ public final class PortalsEngine implements MessageHandler {
         }
         ni.releasePending(md);
         if (delivered) {
-            ni.autoUnlinkIfInactive(md, cause, self.nid(), ni.pid, ni.uid, op.portal, op.matchBits, op.rlength,
+            ni.autoUnlinkIfInactive(md, cause, library.self.nid(), ni.pid, ni.uid, op.portal, op.matchBits, op.rlength,
                     op.mlength, op.offset);
         }
     }
@@ -2124,7 +1964,7 @@ public final class PortalsEngine implements MessageHandler {
         } else {
             endReplySend(op, delivered);
         }
-        ops.release(op);
+        library.ops.release(op);
     }
 
     /** GET_END (or GET_FAIL) once the reply has been sent (L6325, A-48), and the automatic unlink. */
@@ -2136,7 +1976,7 @@ public final class PortalsEngine implements MessageHandler {
         }
         long end = ni.post(md, delivered ? EventKind.GET_END : EventKind.GET_FAIL, op.link, op.peerNid, op.peerPid,
                 op.uid, op.portal, op.matchBits, op.rlength, op.mlength, op.offset, 0L,
-                delivered ? NiFailType.OK : failReason(op));
+                delivered ? NiFailType.OK : library.failReason(op));
         ni.releasePending(md);
         if (delivered) {
             ni.autoUnlinkIfInactive(md, end, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits, op.rlength,
@@ -2152,7 +1992,7 @@ public final class PortalsEngine implements MessageHandler {
         NetworkInterfaceState ni = op.ni;
         MemoryDescriptorState md = op.md;
         if (ni == null || md == null) {
-            ops.release(op);
+            library.ops.release(op);
             return;
         }
         long start = ni.post(md, EventKind.REPLY_START, NetworkInterfaceState.SELF_LINK, op.peerNid, op.peerPid, op.uid,
@@ -2160,22 +2000,14 @@ public final class PortalsEngine implements MessageHandler {
         ni.post(md, EventKind.REPLY_FAIL, start, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits, op.rlength, 0L,
                 op.offset, 0L, why);
         ni.releasePending(md);
-        ops.release(op);
-    }
-
-    private NiFailType failReason(PendingOp op) {
-        MemoryDescriptorState md = op.md;
-        if (md != null && !md.start.scope().isAlive()) {
-            return NiFailType.MEMORY_FAULT;
-        }
-        return transport.isPeerAlive(op.peerRank) ? NiFailType.FAIL : NiFailType.PEER_DEAD;
+        library.ops.release(op);
     }
 
     @Override
     public void onPeerFailure(int peer) {
-        acquire();
+        library.acquire();
         try {
-            ops.forEachInUse(op -> {
+            library.ops.forEachInUse(op -> {
                 if (op.kind == PendingOp.Kind.GET_REQUEST && op.peerRank == peer && !op.started) {
                     failGet(op, NiFailType.PEER_DEAD);
                 } else if (op.kind == PendingOp.Kind.GETPUT_REQUEST && op.peerRank == peer && !op.started) {
@@ -2186,36 +2018,36 @@ public final class PortalsEngine implements MessageHandler {
                 }
             });
         } finally {
-            release();
+            library.release();
         }
     }
 
     private void countUnattributed() {
-        acquire();
+        library.acquire();
         try {
-            unattributed++;
+            library.unattributed++;
         } finally {
-            release();
+            library.release();
         }
     }
 
     /** How many staging buffers are free now (diagnostics and tests). */
     int freeStagingBuffers() {
-        acquire();
+        library.acquire();
         try {
             return staging.freeBuffers();
         } finally {
-            release();
+            library.release();
         }
     }
 
     /** Messages that reached no initialised interface of this process (diagnostics). */
     public long unattributedMessages() {
-        acquire();
+        library.acquire();
         try {
-            return unattributed;
+            return library.unattributed;
         } finally {
-            release();
+            library.release();
         }
     }
 }

@@ -9,7 +9,7 @@ import org.portals3j.runtime.Job;
 class JobIdTest {
 
     private static int jid(String id) {
-        return PortalsEngine.jobId(Job.builder(1).id(id).build());
+        return LibraryState.jobId(Job.builder(1).id(id).build());
     }
 
     @Test
@@ -30,6 +30,6 @@ class JobIdTest {
     @Test
     void everyRankOfAJobDerivesTheSameJid() {
         Job job = Job.builder(3).id("job-shared").build();
-        assertThat(PortalsEngine.jobId(job)).isEqualTo(jid("job-shared"));
+        assertThat(LibraryState.jobId(job)).isEqualTo(jid("job-shared"));
     }
 }

@@ -46,7 +46,7 @@ import org.portals3j.transport.Transports;
  * not) are here beside the 3.2 ones; where a shared function behaves differently in 3.3, the
  * difference is decided by the dialect and documented at the point it matters.
  */
-public final class PortalsEngine implements MessageHandler {
+public final class PortalsEngine implements MessageHandler, SendingSide {
     private static final System.Logger LOG = System.getLogger(PortalsEngine.class.getName());
     /** Largest event queue (events); a larger count gives PTL_NOSPACE. */
     static final long MAX_EQ_COUNT = 1L << 24;
@@ -68,8 +68,7 @@ public final class PortalsEngine implements MessageHandler {
 
     private final LibraryState library;
     private final SendChannel[] channels;
-    /** The buffers small puts and get replies are copied into ({@link #stage}); none on an inline transport. */
-    private final SendStaging staging;
+    private final MessageSender sender;
     private final IncomingPut[] incomingPuts;
     // Receive side: the transport serialises header/deposit callbacks, so one of each suffices.
     private final MessageHeader rx = new MessageHeader();
@@ -86,9 +85,11 @@ public final class PortalsEngine implements MessageHandler {
     private PortalsEngine(Job job, Transport transport, PortalsConfig config, Dialect dialect,
                           EventStorage.ChunkAllocator chunkAllocator) {
         this.chunkAllocator = chunkAllocator;
-        this.staging = deliversInline(transport) ? new SendStaging(0, 0)
+        // The buffers small puts and get replies are copied into; none on an inline transport.
+        SendStaging staging = deliversInline(transport) ? new SendStaging(0, 0)
                 : new SendStaging(config.stagedSendLimit(), config.stagingBuffers());
         this.library = new LibraryState(job, transport, config, dialect, staging);
+        this.sender = new MessageSender(transport, staging);
         this.channels = new SendChannel[job.size()];
         this.incomingPuts = new IncomingPut[job.size()];
         for (int r = 0; r < job.size(); r++) {
@@ -1129,15 +1130,15 @@ public final class PortalsEngine implements MessageHandler {
                         .offset(offset).mdHandle(ackHandle).length(length).hdrData(hdrData).exchange(op.token);
                 payload = md.start;
                 token = op.token;
-                staged = stage(op, length, rank);
+                staged = sender.stage(op, length, rank);
                 buffer = op.staging;
             } finally {
                 library.release();
             }
             if (staged) {
-                sendStaged(rank, channel.buffer, payload, from, length, token, buffer);
+                sender.sendStaged(rank, channel.buffer, payload, from, length, token, buffer, this);
             } else {
-                send(rank, channel.buffer, payload, from, length, token);
+                sender.send(rank, channel.buffer, payload, from, length, token, this);
             }
         } finally {
             channel.lock.unlock();
@@ -1200,7 +1201,7 @@ public final class PortalsEngine implements MessageHandler {
             } finally {
                 library.release();
             }
-            send(rank, channel.buffer, MemorySegment.NULL, 0L, 0L, token);
+            sender.send(rank, channel.buffer, MemorySegment.NULL, 0L, 0L, token, this);
         } finally {
             channel.lock.unlock();
         }
@@ -1268,7 +1269,7 @@ public final class PortalsEngine implements MessageHandler {
             } finally {
                 library.release();
             }
-            send(rank, channel.buffer, payload, 0L, length, token);
+            sender.send(rank, channel.buffer, payload, 0L, length, token, this);
         } finally {
             channel.lock.unlock();
         }
@@ -1330,83 +1331,14 @@ public final class PortalsEngine implements MessageHandler {
     }
 
     /**
-     * Hands a message to the transport. A transport that refuses it (closed, or any other exception)
-     * fails the operation as an undelivered send would, so that it still completes (SEND_FAIL, GET_FAIL,
-     * or REPLY_START and REPLY_FAIL) and nothing is left pending; an ack or a reply that cannot be sent
-     * is lost as one the network lost, and so is a staged message, whose END event is logged already
-     * ({@link #sendStaged}: counted in {@link StatusRegister#SENDS_LOST}). Only a closed endpoint is expected:
-     * anything else is logged.
-     */
-    private void send(int rank, MemorySegment header, MemorySegment payload, long offset, long length, long token) {
-        try {
-            library.transport.send(rank, header, MessageHeader.LENGTH, payload, offset, length, token);
-        } catch (RuntimeException refused) {
-            if (!(refused instanceof IllegalStateException)) {
-                LOG.log(System.Logger.Level.ERROR, "rank " + library.transport.rank() + ": the " + library.transport.provider()
-                        + " transport refused a message of " + length + " bytes to rank " + rank
-                        + "; the operation fails", refused);
-            }
-            if (token != Transport.NO_NOTIFY) {
-                onSendComplete(token, false);
-            }
-        }
-    }
-
-    /**
-     * Whether the payload of {@code length} bytes that {@code op} sends to {@code rank} is staged: copied into a
-     * buffer of {@link #staging}, which {@code op} then owns (an empty payload needs none), so that its END event is
-     * logged as soon as the copy is made ({@link #sendStaged}). Not when the payload is larger than the buffers or
-     * none is free: the transport then reads the MD, and the END event waits for its report. Not either when the
-     * transport would refuse the message at once (the peer is known dead, the endpoint is closed): the operation
-     * then fails with its FAIL event (3.3: its END event's {@code ni_fail_type}), as without staging. Under the
-     * engine lock.
-     */
-    private boolean stage(PendingOp op, long length, int rank) {
-        if (!staging.fits(length) || !library.transport.isPeerAlive(rank) || !library.transport.isPeerAlive(library.transport.rank())) {
-            return false;
-        }
-        if (length == 0) {
-            return true;
-        }
-        op.staging = staging.take();
-        return op.staging != SendStaging.NONE;
-    }
-
-    /**
-     * Sends a staged message ({@link #stage}): copies the payload into the op's buffer, outside the engine lock (the
-     * MD is pending, so it cannot go away; the buffer is the op's), logs the END event ({@link #endStagedSend}), and
-     * hands the copy to the transport. The END event comes before the transport has the message, so nothing the
-     * message causes (the target's answer, a token come round a ring) can be logged on the same queue before it.
-     * When the MD's memory cannot be read (its arena was closed), the MD is handed to the transport as it is,
-     * which fails the send as it would without staging, and the END event waits for its report.
-     */
-    private void sendStaged(int rank, MemorySegment header, MemorySegment payload, long from, long length,
-                            long token, int buffer) {
-        MemorySegment source = payload;
-        long offset = from;
-        if (buffer != SendStaging.NONE) {
-            MemorySegment copy = staging.buffer(buffer);
-            try {
-                MemorySegment.copy(payload, from, copy, 0L, length);
-                source = copy;
-                offset = 0L;
-            } catch (IllegalStateException gone) {
-                send(rank, header, payload, from, length, token);
-                return;
-            }
-        }
-        endStagedSend(token);
-        send(rank, header, source, offset, length, token);
-    }
-
-    /**
      * The payload of a staged message has left the MD, which the application may reuse: a put logs SEND_END and a
      * get's reply GET_END now (Portals 3.2 sections 3.9.1 and 3.11.1; the package documentation, "When SEND_END is
      * logged").
      * The op stays in flight, its buffer read by the transport, until the transport's report, which then only
      * frees it (or counts the message lost).
      */
-    private void endStagedSend(long token) {
+    @Override
+    public void stagedPayloadCopied(long token) {
         library.acquire();
         try {
             PendingOp op = library.ops.lookup(token);
@@ -1484,7 +1416,7 @@ public final class PortalsEngine implements MessageHandler {
                         replyOffset = op.mlength == 0 ? 0 : op.offset;
                         replyLength = op.mlength;
                         replyToken = op.token;
-                        replyStaged = stage(op, replyLength, source);
+                        replyStaged = sender.stage(op, replyLength, source);
                         replyBuffer = op.staging;
                     }
                 }
@@ -1501,9 +1433,9 @@ public final class PortalsEngine implements MessageHandler {
         }
         if (replyRank >= 0) {
             if (replyStaged) {
-                sendStaged(replyRank, responseBuffer, replyPayload, replyOffset, replyLength, replyToken, replyBuffer);
+                sender.sendStaged(replyRank, responseBuffer, replyPayload, replyOffset, replyLength, replyToken, replyBuffer, this);
             } else {
-                send(replyRank, responseBuffer, replyPayload, replyOffset, replyLength, replyToken);
+                sender.send(replyRank, responseBuffer, replyPayload, replyOffset, replyLength, replyToken, this);
             }
         }
     }
@@ -1651,7 +1583,7 @@ public final class PortalsEngine implements MessageHandler {
             }
             if (ack) {
                 try {
-                    send(source, responseBuffer, MemorySegment.NULL, 0L, 0L, Transport.NO_NOTIFY);
+                    sender.send(source, responseBuffer, MemorySegment.NULL, 0L, 0L, Transport.NO_NOTIFY, this);
                 } finally {
                     library.acquire();
                     try {
@@ -1682,7 +1614,7 @@ public final class PortalsEngine implements MessageHandler {
                 library.release();
             }
             if (reply) {
-                send(source, responseBuffer, replyPayload, 0L, replyLength, replyToken);
+                sender.send(source, responseBuffer, replyPayload, 0L, replyLength, replyToken, this);
             }
         }
     }
@@ -1883,6 +1815,12 @@ public final class PortalsEngine implements MessageHandler {
         library.ops.release(op);
     }
 
+    /** A message the transport refused completes as an undelivered one. */
+    @Override
+    public void sendRefused(long token) {
+        onSendComplete(token, false);
+    }
+
     @Override
     public void onSendComplete(long token, boolean delivered) {
         library.acquire();
@@ -2035,7 +1973,7 @@ public final class PortalsEngine implements MessageHandler {
     int freeStagingBuffers() {
         library.acquire();
         try {
-            return staging.freeBuffers();
+            return sender.freeStagingBuffers();
         } finally {
             library.release();
         }

@@ -51,7 +51,7 @@ final class LibraryState {
         this.ops = new PendingOps(staging);
         this.nis = new NetworkInterfaceState[config.interfaces()];
         for (int i = 0; i < nis.length; i++) {
-            nis[i] = new NetworkInterfaceState(libraryId, i, dialect, handlers, wakeups, maxPayload);
+            nis[i] = new NetworkInterfaceState(libraryId, i, dialect, handlers, wakeups);
         }
     }
 

@@ -69,11 +69,9 @@ public final class PortalsEngine implements MessageHandler, SendingSide {
     private final LibraryState library;
     private final SendChannel[] channels;
     private final MessageSender sender;
-    private final IncomingPut[] incomingPuts;
-    // Receive side: the transport serialises header/deposit callbacks, so one of each suffices.
+    private final Target target;
+    /** The header being received: the transport serialises header/deposit callbacks, so one suffices. */
     private final MessageHeader rx = new MessageHeader();
-    private final MessageHeader response = new MessageHeader();
-    private final MemorySegment responseBuffer = response.segment();
     private final ThreadLocal<@Nullable EqWaiter> waiters = new ThreadLocal<>();
     /** The waiter {@link #eqWait} used last (see {@link #waiter()}). */
     private @Nullable EqWaiter recentWaiter;
@@ -90,11 +88,10 @@ public final class PortalsEngine implements MessageHandler, SendingSide {
                 : new SendStaging(config.stagedSendLimit(), config.stagingBuffers());
         this.library = new LibraryState(job, transport, config, dialect, staging);
         this.sender = new MessageSender(transport, staging);
+        this.target = new Target(library, sender);
         this.channels = new SendChannel[job.size()];
-        this.incomingPuts = new IncomingPut[job.size()];
         for (int r = 0; r < job.size(); r++) {
             channels[r] = new SendChannel();
-            incomingPuts[r] = new IncomingPut();
         }
         if (transport.maxHeaderLength() < MessageHeader.LENGTH) {
             throw new IllegalArgumentException("transport " + transport.provider() + " carries headers of at most "
@@ -258,11 +255,7 @@ public final class PortalsEngine implements MessageHandler, SendingSide {
                 }
             }
         });
-        for (IncomingPut p : incomingPuts) {
-            if (p.ni == ni) {
-                p.clear();
-            }
-        }
+        target.forget(ni);
         ni.teardown();
     }
 
@@ -1345,12 +1338,8 @@ public final class PortalsEngine implements MessageHandler, SendingSide {
             if (op == null || op.ni == null || op.md == null) {
                 return; // the interface was finalised meanwhile
             }
-            if (op.kind == PendingOp.Kind.PUT_SEND) {
-                finishSend(op, true);
-                op.md = null;
-            } else {
-                endReplySend(op, true);
-            }
+            finishSend(op, true);
+            op.md = null;
             op.sendEnded = true;
         } finally {
             library.release();
@@ -1367,13 +1356,7 @@ public final class PortalsEngine implements MessageHandler, SendingSide {
         }
         MessageHeader h = rx.load(header);
         MessageType type = h.validate(headerLength, payloadLength, library.nis.length);
-        int replyRank = -1;
-        MemorySegment replyPayload = MemorySegment.NULL;
-        long replyOffset = 0;
-        long replyLength = 0;
-        long replyToken = Transport.NO_NOTIFY;
-        boolean replyStaged = false;
-        int replyBuffer = SendStaging.NONE;
+        boolean reply = false;
         library.acquire();
         try {
             int iface = h.iface();
@@ -1393,36 +1376,11 @@ public final class PortalsEngine implements MessageHandler, SendingSide {
                 return;
             }
             switch (type) {
-                case PUT -> {
-                    IncomingPut p = incomingPuts[source];
-                    MemoryDescriptorState md = ni.receivePut(h, p);
-                    if (md != null) {
-                        deposit.accept(md.start, p.mlength == 0 ? 0 : p.offset, p.mlength);
-                        deposit.attach(p);
-                    }
-                }
-                case GET -> {
-                    PendingOp op = library.ops.allocate(PendingOp.Kind.GET_REPLY);
-                    MemoryDescriptorState md = ni.receiveGet(h, op, source);
-                    if (md == null) {
-                        library.ops.release(op);
-                    } else {
-                        response.begin(MessageType.REPLY, ni.index).initiator(library.self.nid(), ni.pid).user(ni.uid)
-                                .target(h.initiatorNid(), h.initiatorPid()).portal(h.portal()).matchBits(h.matchBits())
-                                .offset(h.offset()).mdHandle(h.mdHandle()).length(h.length())
-                                .manipulatedLength(op.mlength).exchange(h.exchange());
-                        replyRank = source;
-                        replyPayload = md.start;
-                        replyOffset = op.mlength == 0 ? 0 : op.offset;
-                        replyLength = op.mlength;
-                        replyToken = op.token;
-                        replyStaged = sender.stage(op, replyLength, source);
-                        replyBuffer = op.staging;
-                    }
-                }
+                case PUT -> target.receivePut(ni, h, source, deposit);
+                case GET -> reply = target.receiveGet(ni, h, source);
                 case ACK -> receiveAck(ni, h, source);
                 case REPLY -> receiveReply(ni, h, source, deposit);
-                case GETPUT -> receiveGetPut(ni, h, source, deposit);
+                case GETPUT -> target.receiveGetPut(ni, h, source, deposit);
             }
         } finally {
             if (deposit.attachment() != null && payloadLength <= DEFERRED_WAKE_LIMIT) {
@@ -1431,12 +1389,8 @@ public final class PortalsEngine implements MessageHandler, SendingSide {
                 library.release();
             }
         }
-        if (replyRank >= 0) {
-            if (replyStaged) {
-                sender.sendStaged(replyRank, responseBuffer, replyPayload, replyOffset, replyLength, replyToken, replyBuffer, this);
-            } else {
-                sender.send(replyRank, responseBuffer, replyPayload, replyOffset, replyLength, replyToken, this);
-            }
+        if (reply) {
+            target.sendPreparedReply();
         }
     }
 
@@ -1504,30 +1458,6 @@ public final class PortalsEngine implements MessageHandler, SendingSide {
     }
 
     /**
-     * A {@code PtlGetPut} request (Portals 3.3 only: a 3.2 library does not know it and counts it malformed):
-     * matched as {@link NetworkInterfaceState#receiveGetPut} says; its bytes go to the op's own buffer, and are
-     * swapped into the MD once they are all in ({@link #completeSwap}).
-     */
-    private void receiveGetPut(NetworkInterfaceState ni, MessageHeader h, int source, Deposit deposit) {
-        if (library.dialect != Dialect.PORTALS_3_3) {
-            ni.drop(StatusRegister.DROP_MALFORMED);
-            return;
-        }
-        PendingOp op = library.ops.allocate(PendingOp.Kind.GETPUT_REPLY);
-        MemoryDescriptorState md = ni.receiveGetPut(h, op, source);
-        if (md == null) {
-            library.ops.release(op);
-            return;
-        }
-        op.localOffset = h.offset(); // the reply echoes the request's offset, as a get's does
-        op.localLength = h.length();
-        op.peerMdHandle = h.mdHandle();
-        op.peerExchange = h.exchange();
-        deposit.accept(op.swapIn(), 0L, h.length());
-        deposit.attach(op);
-    }
-
-    /**
      * The reply to this process's {@code PtlGetPut}: as a get's reply ({@link #receiveReply}), into the get MD
      * at offset 0; SEND_END is logged first if the send's completion has not come yet (the reply proves the
      * bytes arrived and were used), so SEND_END always comes before REPLY_END.
@@ -1555,115 +1485,28 @@ public final class PortalsEngine implements MessageHandler, SendingSide {
         deposit.attach(op);
     }
 
-    /**
-     * The end of a put or reply whose data is in place. A put that asks for an ack is completed in two
-     * holds of the lock, the ack handed to the transport between them: PUT_END becomes visible (to a
-     * waiter, a poller, a handler) only after the ack has left, so an answer the target sends on PUT_END
-     * travels behind the ack on the same ordered channel and never reaches the initiator first. The lock
-     * is not held while sending ({@link Transport}: a transport may deliver inline, and an ack to this
-     * process comes back into this engine).
-     */
+    /** The end of a put or reply whose data is in place (or whose transfer failed). */
     @Override
     public void onDeposited(int source, Deposit deposit) {
         Object attachment = deposit.attachment();
         if (attachment instanceof IncomingPut p) {
-            boolean ack = false;
-            library.acquire();
-            try {
-                ack = prepareAck(p, deposit);
-                if (!ack) {
-                    completePut(p, deposit);
-                }
-            } finally {
-                if (ack) {
-                    library.releaseKeepingWakes(); // nothing new to see yet: the wakes queued so far wait for the PUT_END
-                } else {
-                    library.release();
-                }
-            }
-            if (ack) {
-                try {
-                    sender.send(source, responseBuffer, MemorySegment.NULL, 0L, 0L, Transport.NO_NOTIFY, this);
-                } finally {
-                    library.acquire();
-                    try {
-                        completePut(p, deposit);
-                    } finally {
-                        library.release();
-                    }
-                }
-            }
+            target.putDeposited(source, p, deposit);
         } else if (attachment instanceof PendingOp op) {
             boolean reply = false;
-            long replyLength = 0L;
-            MemorySegment replyPayload = MemorySegment.NULL;
-            long replyToken = Transport.NO_NOTIFY;
             library.acquire();
             try {
                 switch (op.kind) {
                     case GETPUT_REQUEST -> completeSwapReply(op, deposit);
-                    case GETPUT_REPLY -> {
-                        reply = completeSwap(op, deposit);
-                        replyLength = op.mlength;
-                        replyPayload = reply ? requireSwapOut(op) : MemorySegment.NULL;
-                        replyToken = op.token;
-                    }
+                    case GETPUT_REPLY -> reply = target.swapDeposited(source, op, deposit);
                     default -> completeReply(op, deposit);
                 }
             } finally {
                 library.release();
             }
             if (reply) {
-                sender.send(source, responseBuffer, replyPayload, 0L, replyLength, replyToken, this);
+                target.sendPreparedReply();
             }
         }
-    }
-
-    private static MemorySegment requireSwapOut(PendingOp op) {
-        MemorySegment out = op.swapOut;
-        if (out == null) {
-            throw new IllegalStateException("a GETPUT reply without its swap buffer"); // swapIn() made both
-        }
-        return out;
-    }
-
-    /**
-     * The swap of a {@code PtlGetPut} at its target, once its bytes are in: under the engine lock, so atomic with
-     * respect to every other {@code PtlGetPut} on this process (the reference implementation swaps in
-     * {@code lib_finalize}; neither is atomic with respect to a put into the same bytes or the program's own
-     * stores). The MD's {@code mlength} bytes at the matched offset go to the reply, the request's first
-     * {@code mlength} bytes take their place, and the reply is prepared in {@link #response}.
-     *
-     * @return whether to send the reply: not when the interface went away, or the transfer failed (GETPUT_END
-     *         then reports it; the initiator learns of the failure from its transport, as for a get)
-     */
-    private boolean completeSwap(PendingOp op, Deposit deposit) {
-        NetworkInterfaceState ni = op.ni;
-        MemoryDescriptorState md = op.md;
-        MemorySegment in = op.swapIn;
-        MemorySegment out = op.swapOut;
-        if (!op.inUse || ni == null || md == null || in == null || out == null || !ni.isLive()) {
-            return false;
-        }
-        ni.registers[StatusRegister.BYTES_RECEIVED.index()] += deposit.deposited();
-        long n = op.mlength;
-        boolean readable = !deposit.failed() && md.start.scope().isAlive();
-        if (!readable) {
-            ni.post(md, EventKind.GETPUT_END, op.link, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits,
-                    op.rlength, 0L, op.offset, op.hdrData, deposit.failed() ? library.failReason(op) : NiFailType.MEMORY_FAULT);
-            ni.releasePending(md);
-            library.ops.release(op);
-            return false;
-        }
-        if (n > 0) {
-            MemorySegment.copy(md.start, op.offset, out, 0L, n);
-            MemorySegment.copy(in, 0L, md.start, op.offset, n);
-        }
-        ni.registers[StatusRegister.BYTES_SENT.index()] += n;
-        response.begin(MessageType.REPLY, ni.index).initiator(library.self.nid(), ni.pid).user(ni.uid)
-                .target(op.peerNid, op.peerPid).portal(op.portal).matchBits(op.matchBits).offset(op.localOffset)
-                .mdHandle(op.peerMdHandle).length(op.localLength).manipulatedLength(n).exchange(op.peerExchange);
-        return true;
     }
 
     /** REPLY_END of a {@code PtlGetPut} once the old bytes are in the get MD; the op ends with its send. */
@@ -1738,62 +1581,6 @@ public final class PortalsEngine implements MessageHandler, SendingSide {
         library.ops.release(op);
     }
 
-    /** GETPUT_END once the reply with the old bytes has been sent (as GET_END, L6325). */
-    private void completeSwapReplySend(PendingOp op, boolean delivered) {
-        NetworkInterfaceState ni = op.ni;
-        MemoryDescriptorState md = op.md;
-        if (ni == null || md == null) {
-            library.ops.release(op);
-            return;
-        }
-        long end = ni.post(md, EventKind.GETPUT_END, op.link, op.peerNid, op.peerPid, op.uid, op.portal,
-                op.matchBits, op.rlength, op.mlength, op.offset, op.hdrData, delivered ? NiFailType.OK : library.failReason(op));
-        ni.releasePending(md);
-        if (delivered) {
-            ni.autoUnlinkIfInactive(md, end, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits, op.rlength,
-                    op.mlength, op.offset);
-        }
-        library.ops.release(op);
-    }
-
-    /**
-     * Whether the put that {@code p} describes gets an ack (asked for and allowed, L7724; not for a failed
-     * deposit): if so, the ack is written into {@link #response}, ready to be sent.
-     */
-    private boolean prepareAck(IncomingPut p, Deposit deposit) {
-        NetworkInterfaceState ni = p.ni;
-        MemoryDescriptorState md = p.md;
-        if (ni == null || md == null || !ni.isLive() || ni.incarnation != p.incarnation || deposit.failed()
-                || p.ackMd == 0L || md.has(MdOption.ACK_DISABLE)) {
-            return false;
-        }
-        response.begin(MessageType.ACK, ni.index).initiator(library.self.nid(), ni.pid).user(ni.uid)
-                .target(p.initiatorNid, p.initiatorPid).portal(p.portal).matchBits(p.matchBits).offset(p.requestOffset)
-                .mdHandle(p.ackMd).length(p.rlength).manipulatedLength(p.mlength).exchange(p.exchange);
-        return true;
-    }
-
-    /** PUT_END or PUT_FAIL, and the automatic unlink (L5468). */
-    private void completePut(IncomingPut p, Deposit deposit) {
-        NetworkInterfaceState ni = p.ni;
-        MemoryDescriptorState md = p.md;
-        p.clear();
-        if (ni == null || md == null || !ni.isLive() || ni.incarnation != p.incarnation) {
-            return; // the interface was finalised meanwhile: undefined by the spec (L3159)
-        }
-        boolean failed = deposit.failed();
-        long mlength = failed ? deposit.deposited() : p.mlength;
-        ni.registers[StatusRegister.BYTES_RECEIVED.index()] += deposit.deposited();
-        long end = ni.post(md, failed ? EventKind.PUT_FAIL : EventKind.PUT_END, p.link, p.initiatorNid, p.initiatorPid,
-                p.uid, p.portal, p.matchBits, p.rlength, mlength, p.offset, p.hdrData,
-                failed ? NiFailType.MEMORY_FAULT : NiFailType.OK);
-        ni.releasePending(md);
-        if (!failed) {
-            ni.autoUnlinkIfInactive(md, end, p.initiatorNid, p.initiatorPid, p.uid, p.portal, p.matchBits, p.rlength,
-                    mlength, p.offset);
-        }
-    }
-
     /** REPLY_END or REPLY_FAIL once the reply's data is in place (L6384). */
     private void completeReply(PendingOp op, Deposit deposit) {
         NetworkInterfaceState ni = op.ni;
@@ -1831,14 +1618,14 @@ public final class PortalsEngine implements MessageHandler, SendingSide {
             }
             switch (op.kind) {
                 case PUT_SEND -> completeSend(op, delivered);
-                case GET_REPLY -> completeReplySend(op, delivered);
+                case GET_REPLY -> target.replySent(op, delivered);
                 case GET_REQUEST -> {
                     if (!delivered && !op.started) {
                         failGet(op, library.failReason(op));
                     }
                 }
                 case GETPUT_REQUEST -> completeSwapSend(op, delivered);
-                case GETPUT_REPLY -> completeSwapReplySend(op, delivered);
+                case GETPUT_REPLY -> target.swapReplySent(op, delivered);
             }
         } finally {
             library.release();
@@ -1852,19 +1639,11 @@ public final class PortalsEngine implements MessageHandler, SendingSide {
      */
     private void completeSend(PendingOp op, boolean delivered) {
         if (op.sendEnded) {
-            countLost(op, delivered || op.acknowledged);
+            op.countLost(delivered || op.acknowledged);
         } else {
             finishSend(op, delivered);
         }
         library.ops.release(op);
-    }
-
-    /** Counts a staged send that was not delivered (its END event logged already), unless {@code delivered}. */
-    private static void countLost(PendingOp op, boolean delivered) {
-        NetworkInterfaceState ni = op.ni;
-        if (!delivered && ni != null && ni.isLive()) {
-            ni.registers[StatusRegister.SENDS_LOST.index()]++;
-        }
     }
 
     /** The events and state of {@link #completeSend}, without freeing the op. */
@@ -1888,36 +1667,6 @@ public final class PortalsEngine implements MessageHandler, SendingSide {
         ni.releasePending(md);
         if (delivered) {
             ni.autoUnlinkIfInactive(md, cause, library.self.nid(), ni.pid, ni.uid, op.portal, op.matchBits, op.rlength,
-                    op.mlength, op.offset);
-        }
-    }
-
-    /**
-     * The transport's report of a get's reply: GET_END (or GET_FAIL) unless the reply was staged and GET_END logged
-     * already (then a reply not delivered is counted, as a put's send is in {@link #completeSend}).
-     */
-    private void completeReplySend(PendingOp op, boolean delivered) {
-        if (op.sendEnded) {
-            countLost(op, delivered);
-        } else {
-            endReplySend(op, delivered);
-        }
-        library.ops.release(op);
-    }
-
-    /** GET_END (or GET_FAIL) once the reply has been sent (L6325, A-48), and the automatic unlink. */
-    private void endReplySend(PendingOp op, boolean delivered) {
-        NetworkInterfaceState ni = op.ni;
-        MemoryDescriptorState md = op.md;
-        if (ni == null || md == null) {
-            return;
-        }
-        long end = ni.post(md, delivered ? EventKind.GET_END : EventKind.GET_FAIL, op.link, op.peerNid, op.peerPid,
-                op.uid, op.portal, op.matchBits, op.rlength, op.mlength, op.offset, 0L,
-                delivered ? NiFailType.OK : library.failReason(op));
-        ni.releasePending(md);
-        if (delivered) {
-            ni.autoUnlinkIfInactive(md, end, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits, op.rlength,
                     op.mlength, op.offset);
         }
     }

@@ -17,7 +17,7 @@ class NetworkInterfaceLifecycleTest {
     private static final Set<String> LEGAL = Set.of("UNINITIALISED->LIVE", "LIVE->FINALISED", "FINALISED->LIVE");
 
     private static NetworkInterfaceState newInterface() {
-        return new NetworkInterfaceState(7, 0, Dialect.PORTALS_3_2, new HandlerCalls(), new Wakeups(), 1024);
+        return new NetworkInterfaceState(7, 0, Dialect.PORTALS_3_2, new HandlerCalls(), new Wakeups());
     }
 
     /** Drives a fresh interface into {@code state} through legal transitions only. */

@@ -82,7 +82,7 @@ final class Target implements SendingSide {
      */
     boolean receiveGet(NetworkInterfaceState ni, MessageHeader h, int source) {
         PendingOp op = library.ops.allocate(PendingOp.Kind.GET_REPLY);
-        MemoryDescriptorState md = matchGet(ni, h, op, source);
+        MemoryDescriptorState md = matchRequest(ni, h, op, source);
         if (md == null) {
             library.ops.release(op);
             return false;
@@ -98,7 +98,7 @@ final class Target implements SendingSide {
 
     /**
      * A {@code PtlGetPut} request (Portals 3.3 only: a 3.2 library does not know it and counts it malformed):
-     * matched as {@link #matchGetPut} says; its bytes go to the op's own buffer, and are swapped into the MD
+     * matched as {@link #matchRequest} says; its bytes go to the op's own buffer, and are swapped into the MD
      * once they are all in ({@link #swapDeposited}).
      */
     void receiveGetPut(NetworkInterfaceState ni, MessageHeader h, int source, Deposit deposit) {
@@ -107,7 +107,7 @@ final class Target implements SendingSide {
             return;
         }
         PendingOp op = library.ops.allocate(PendingOp.Kind.GETPUT_REPLY);
-        MemoryDescriptorState md = matchGetPut(ni, h, op, source);
+        MemoryDescriptorState md = matchRequest(ni, h, op, source);
         if (md == null) {
             library.ops.release(op);
             return;
@@ -233,56 +233,29 @@ final class Target implements SendingSide {
     }
 
     /**
-     * Phase one of a get: admit, match, post GET_START. The reply is sent by the caller, after the lock
-     * is released; GET_END follows when the reply has been sent (L6325).
-     *
-     * @return the MD, or null if the get was dropped (counted)
-     */
-    private @Nullable MemoryDescriptorState matchGet(NetworkInterfaceState ni, MessageHeader rx, PendingOp op,
-                                                     int source) {
-        if (!admit(ni, rx)) {
-            return null;
-        }
-        MemoryDescriptorState md = match(ni, MdOption.OP_GET.bit(), rx);
-        if (md == null) {
-            ni.drop(StatusRegister.DROP_NO_MATCH);
-            return null;
-        }
-        ni.registers[StatusRegister.GETS_RECEIVED.index()]++;
-        op.ni = ni;
-        op.md = md;
-        op.peerRank = source;
-        op.peerNid = rx.initiatorNid();
-        op.peerPid = rx.initiatorPid();
-        op.uid = rx.user();
-        op.portal = rx.portal();
-        op.matchBits = rx.matchBits();
-        op.rlength = rx.length();
-        op.mlength = accepted.length;
-        op.offset = accepted.offset;
-        op.link = ni.post(md, EventKind.GET_START, NetworkInterfaceState.SELF_LINK, op.peerNid, op.peerPid, op.uid,
-                op.portal, op.matchBits, op.rlength, op.mlength, op.offset, 0L, NiFailType.OK);
-        ni.registers[StatusRegister.BYTES_SENT.index()] += accepted.length;
-        return md;
-    }
-
-    /**
-     * Phase one of a Portals 3.3 {@code PtlGetPut} at its target: admit, match an MD that allows both puts and
-     * gets (the reference implementation's {@code lib_find_md}, {@code PTL_MSG_GETPUT}), chosen and advanced as
-     * for a put, post GETPUT_START (with the request's {@code hdr_data}). The swap happens once the bytes are
-     * in ({@link #swapDeposited}); GETPUT_END follows when the reply has been sent, as GET_END does.
+     * Phase one of a request that {@code op} answers, a get ({@code GET_REPLY}) or a Portals 3.3 {@code PtlGetPut}
+     * ({@code GETPUT_REPLY}): admit, match, post GET_START or GETPUT_START. A {@code PtlGetPut} matches an MD that
+     * allows both puts and gets (the reference implementation's {@code lib_find_md}, {@code PTL_MSG_GETPUT}),
+     * chosen and advanced as for a put, and its events carry the request's {@code hdr_data}. The reply is sent
+     * once the lock is released, for a {@code PtlGetPut} once its bytes are in and swapped; GET_END or
+     * GETPUT_END follows when it has been sent (L6325).
      *
      * @return the MD, or null if the request was dropped (counted)
      */
-    private @Nullable MemoryDescriptorState matchGetPut(NetworkInterfaceState ni, MessageHeader rx, PendingOp op,
-                                                        int source) {
+    private @Nullable MemoryDescriptorState matchRequest(NetworkInterfaceState ni, MessageHeader rx, PendingOp op,
+                                                         int source) {
+        boolean get = op.kind == PendingOp.Kind.GET_REPLY;
         if (!admit(ni, rx)) {
             return null;
         }
-        MemoryDescriptorState md = match(ni, MdOption.OP_PUT.bit() | MdOption.OP_GET.bit(), rx);
+        MemoryDescriptorState md = match(ni, get ? MdOption.OP_GET.bit() : MdOption.OP_PUT.bit() | MdOption.OP_GET.bit(),
+                rx);
         if (md == null) {
             ni.drop(StatusRegister.DROP_NO_MATCH);
             return null;
+        }
+        if (get) {
+            ni.registers[StatusRegister.GETS_RECEIVED.index()]++;
         }
         op.ni = ni;
         op.md = md;
@@ -295,9 +268,13 @@ final class Target implements SendingSide {
         op.rlength = rx.length();
         op.mlength = accepted.length;
         op.offset = accepted.offset;
-        op.hdrData = rx.hdrData();
-        op.link = ni.post(md, EventKind.GETPUT_START, NetworkInterfaceState.SELF_LINK, op.peerNid, op.peerPid,
-                op.uid, op.portal, op.matchBits, op.rlength, op.mlength, op.offset, op.hdrData, NiFailType.OK);
+        op.hdrData = get ? 0L : rx.hdrData();
+        op.link = ni.post(md, get ? EventKind.GET_START : EventKind.GETPUT_START, NetworkInterfaceState.SELF_LINK,
+                op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits, op.rlength, op.mlength, op.offset, op.hdrData,
+                NiFailType.OK);
+        if (get) {
+            ni.registers[StatusRegister.BYTES_SENT.index()] += accepted.length;
+        }
         return md;
     }
 

@@ -1618,14 +1618,13 @@ public final class PortalsEngine implements MessageHandler, SendingSide {
             }
             switch (op.kind) {
                 case PUT_SEND -> completeSend(op, delivered);
-                case GET_REPLY -> target.replySent(op, delivered);
+                case GET_REPLY, GETPUT_REPLY -> target.replySent(op, delivered);
                 case GET_REQUEST -> {
                     if (!delivered && !op.started) {
                         failGet(op, library.failReason(op));
                     }
                 }
                 case GETPUT_REQUEST -> completeSwapSend(op, delivered);
-                case GETPUT_REPLY -> target.swapReplySent(op, delivered);
             }
         } finally {
             library.release();

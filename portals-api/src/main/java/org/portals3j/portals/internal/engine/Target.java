@@ -423,8 +423,9 @@ final class Target implements SendingSide {
     }
 
     /**
-     * The transport's report of a get's reply: GET_END (or GET_FAIL) unless the reply was staged and GET_END logged
-     * already (then a reply not delivered is counted, as a put's send is). Frees the op. Under the lock.
+     * The transport's report of the reply to a get or a {@code PtlGetPut} this process answered: its END event
+     * ({@link #endReplySend}) unless the reply was staged and GET_END logged already (then a reply not delivered is
+     * counted, as a put's send is). Frees the op. Under the lock.
      */
     void replySent(PendingOp op, boolean delivered) {
         if (op.sendEnded) {
@@ -435,40 +436,25 @@ final class Target implements SendingSide {
         library.ops.release(op);
     }
 
-    /** GET_END (or GET_FAIL) once the reply has been sent (L6325, A-48), and the automatic unlink. */
+    /**
+     * GET_END (GET_FAIL if not {@code delivered}) of a get, or GETPUT_END of a {@code PtlGetPut}, once the reply has
+     * been sent (L6325, A-48), and the automatic unlink.
+     */
     private void endReplySend(PendingOp op, boolean delivered) {
         NetworkInterfaceState ni = op.ni;
         MemoryDescriptorState md = op.md;
         if (ni == null || md == null) {
             return;
         }
-        long end = ni.post(md, delivered ? EventKind.GET_END : EventKind.GET_FAIL, op.link, op.peerNid, op.peerPid,
-                op.uid, op.portal, op.matchBits, op.rlength, op.mlength, op.offset, 0L,
-                delivered ? NiFailType.OK : library.failReason(op));
+        EventKind kind = op.kind == PendingOp.Kind.GETPUT_REPLY ? EventKind.GETPUT_END
+                : delivered ? EventKind.GET_END : EventKind.GET_FAIL;
+        long end = ni.post(md, kind, op.link, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits, op.rlength,
+                op.mlength, op.offset, op.hdrData, delivered ? NiFailType.OK : library.failReason(op));
         ni.releasePending(md);
         if (delivered) {
             ni.autoUnlinkIfInactive(md, end, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits, op.rlength,
                     op.mlength, op.offset);
         }
-    }
-
-    /** GETPUT_END once the reply with the old bytes has been sent (as GET_END, L6325). Frees the op. Under the lock. */
-    void swapReplySent(PendingOp op, boolean delivered) {
-        NetworkInterfaceState ni = op.ni;
-        MemoryDescriptorState md = op.md;
-        if (ni == null || md == null) {
-            library.ops.release(op);
-            return;
-        }
-        long end = ni.post(md, EventKind.GETPUT_END, op.link, op.peerNid, op.peerPid, op.uid, op.portal,
-                op.matchBits, op.rlength, op.mlength, op.offset, op.hdrData,
-                delivered ? NiFailType.OK : library.failReason(op));
-        ni.releasePending(md);
-        if (delivered) {
-            ni.autoUnlinkIfInactive(md, end, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits, op.rlength,
-                    op.mlength, op.offset);
-        }
-        library.ops.release(op);
     }
 
     /** A staged reply's payload has left the MD: GET_END now; the transport's report then only frees the op. */
@@ -492,9 +478,7 @@ final class Target implements SendingSide {
         library.acquire();
         try {
             PendingOp op = library.opToComplete(token);
-            if (op != null && op.kind == PendingOp.Kind.GETPUT_REPLY) {
-                swapReplySent(op, false);
-            } else if (op != null) {
+            if (op != null) {
                 replySent(op, false);
             }
         } finally {

@@ -177,6 +177,22 @@ class TargetTest {
     }
 
     @Test
+    void aGetPutWhoseReplyIsLostEndsWithGetPutEndSayingWhy() {
+        start(Dialect.PORTALS_3_3, PortalsConfig.DEFAULT);
+        Deposit deposit = deliver(request(MessageType.GETPUT, 4, 0), 4);
+        deposit.addDeposited(4);
+        engine.onDeposited(1, deposit);
+        Event started = next();
+        engine.onSendComplete(transport.only().token, false);
+        Event ended = next();
+        assertThat(ended.type()).isEqualTo(EventKind.GETPUT_END);
+        assertThat(ended.niFailType()).isEqualTo(NiFailType.FAIL);
+        assertThat(ended.hdrData()).isEqualTo(HDR_DATA);
+        assertThat(ended.link()).isEqualTo(started.sequence());
+        assertThat(register(StatusRegister.SENDS_LOST)).as("an unstaged reply is not counted lost").isZero();
+    }
+
+    @Test
     void aPutThatAsksForAnAckGetsItBeforeItsPutEndIsVisible() {
         start(Dialect.PORTALS_3_2, PortalsConfig.DEFAULT);
         Deposit deposit = deliver(request(MessageType.PUT, 8, 24), 8);

@@ -22,7 +22,7 @@ import org.portals3j.transport.internal.CacheLinePadding;
  * <p>In a Portals 3.3 library ({@link #dialect33}) events are numbered per queue, an MD's
  * {@code PTL_MD_EVENT_START_DISABLE}/{@code PTL_MD_EVENT_END_DISABLE} options suppress events, a failure
  * ends with the END event, queues may run handlers, and acknowledgements count against the MD's
- * threshold: see {@link #post} and {@link #acceptAck}.
+ * threshold: see {@link #post} and {@link Initiator}.
  */
 final class NetworkInterfaceState {
     /** Passed as {@code link} to {@link #post}: the event links to itself (START events and ACK, A-51). */
@@ -445,43 +445,5 @@ final class NetworkInterfaceState {
     void drop(StatusRegister reason) {
         registers[StatusRegister.DROP_COUNT.index()]++;
         registers[reason.index()]++;
-    }
-
-    /**
-     * Logs an ACK (L15039): only if the MD still exists and has an event queue with room; otherwise the
-     * ack is dropped and counted (L15049-L15055, A-35). The threshold is not touched (A-27).
-     *
-     * <p>Portals 3.3 counts an acknowledgement against the threshold: "an operation is any action that
-     * could possibly generate an event" (3.3 &sect;3.10.1, as LNet's {@code lnet_md_t} keeps the text), and
-     * the reference implementation decrements it in {@code parse_ack} and drops an ack for an inactive
-     * MD. So a 3.3 MD at threshold 0 drops the ack (counted under {@code PTL_SR_DROP_STALE_MD}), and an
-     * ack that brings the threshold to 0 unlinks a PTL_UNLINK MD (with {@code unlinkIfInactive}): the
-     * "threshold 2: unlink after send and ack" pattern of 3.3 programs.
-     *
-     * @param unlinkIfInactive unlink the MD here if the ack made it inactive (false when the caller does,
-     *                         with the put's completion)
-     * @return the ACK event's sequence, or 0 if no ACK was logged
-     */
-    long acceptAck(long mdHandle, int fromNid, int fromPid, int fromUid, int portal, long bits, long offset,
-                   long rlength, long mlength, boolean unlinkIfInactive) {
-        MemoryDescriptorState md = lookupMd(mdHandle);
-        if (md == null || (md.dialect33 && md.threshold == 0)) {
-            drop(StatusRegister.DROP_STALE_MD);
-            return 0;
-        }
-        EventQueueState q = md.eventQueue();
-        if (q == null || q.full()) {
-            drop(StatusRegister.DROP_ACK_NO_EQ);
-            return 0;
-        }
-        if (md.dialect33 && md.threshold > 0) {
-            md.threshold--;
-        }
-        long ack = post(md, EventKind.ACK, SELF_LINK, fromNid, fromPid, fromUid, portal, bits, rlength, mlength,
-                offset, 0L, NiFailType.OK);
-        if (unlinkIfInactive && md.dialect33) {
-            autoUnlinkIfInactive(md, ack, fromNid, fromPid, fromUid, portal, bits, rlength, mlength, offset);
-        }
-        return ack;
     }
 }

@@ -25,12 +25,11 @@ import org.portals3j.portals.internal.wire.MessageHeader;
 import org.portals3j.portals.internal.wire.MessageType;
 import org.portals3j.runtime.Job;
 import org.portals3j.transport.Deposit;
-import org.portals3j.transport.MessageHandler;
 import org.portals3j.transport.Transport;
 
 /**
- * The target side ({@link Target}) driven as a transport drives it, on a fake transport that records what the
- * target sends and reports nothing until the test does: the events of a get, a {@code PtlGetPut} and a put, the
+ * The target side ({@link Target}) driven as a transport drives it, on a {@link RecordingTransport} (what the
+ * target sends is recorded, nothing is reported until the test does): the events of a get, a {@code PtlGetPut} and a put, the
  * reply or ack each owes, what is counted, and what is dropped. Rank 0 is the target, rank 1 the initiator.
  */
 class TargetTest {
@@ -48,6 +47,7 @@ class TargetTest {
     private final Event event = new Event();
 
     private void start(Dialect dialect, PortalsConfig config) {
+        transport.onSend = sent -> kindsLoggedAtSend.add(queued());
         engine = PortalsEngine.create(job, transport, config, dialect);
         engine.init();
         ni = engine.niInit(0, ProcessId.PID_ANY, null).handle().value();
@@ -109,16 +109,16 @@ class TargetTest {
         assertThat(register(StatusRegister.GETS_RECEIVED)).isEqualTo(1);
         assertThat(register(StatusRegister.BYTES_SENT)).isEqualTo(8);
 
-        Sent reply = transport.only();
-        assertThat(reply.peer).isEqualTo(1);
-        assertThat(reply.header.typeCode()).isEqualTo(MessageType.REPLY.code());
-        assertThat(reply.header.manipulatedLength()).isEqualTo(8);
-        assertThat(reply.header.mdHandle()).as("echoes the initiator's MD").isEqualTo(0xabcdL);
-        assertThat(reply.header.exchange()).as("echoes the exchange id").isEqualTo(0x1234L);
-        assertThat(reply.payload).containsExactly(16, 17, 18, 19, 20, 21, 22, 23);
+        RecordingTransport.Sent reply = transport.only();
+        assertThat(reply.peer()).isEqualTo(1);
+        assertThat(reply.header().typeCode()).isEqualTo(MessageType.REPLY.code());
+        assertThat(reply.header().manipulatedLength()).isEqualTo(8);
+        assertThat(reply.header().mdHandle()).as("echoes the initiator's MD").isEqualTo(0xabcdL);
+        assertThat(reply.header().exchange()).as("echoes the exchange id").isEqualTo(0x1234L);
+        assertThat(reply.payload()).containsExactly(16, 17, 18, 19, 20, 21, 22, 23);
         assertThat(engine.eqGet(eq, event)).as("GET_END waits for the send").isEqualTo(ReturnCode.EQ_EMPTY);
 
-        engine.onSendComplete(reply.token, true);
+        engine.onSendComplete(reply.token(), true);
         Event ended = next();
         assertThat(ended.type()).isEqualTo(EventKind.GET_END);
         assertThat(ended.link()).isEqualTo(started.sequence());
@@ -130,7 +130,7 @@ class TargetTest {
         start(Dialect.PORTALS_3_2, PortalsConfig.DEFAULT.withStaging(0, 0));
         engine.onDeposited(1, deliver(request(MessageType.GET, 8, 0), 0));
         next();
-        engine.onSendComplete(transport.only().token, false);
+        engine.onSendComplete(transport.only().token(), false);
         Event failed = next();
         assertThat(failed.type()).isEqualTo(EventKind.GET_FAIL);
         assertThat(failed.niFailType()).isEqualTo(NiFailType.FAIL);
@@ -140,8 +140,8 @@ class TargetTest {
     void aStagedReplyEndsItsGetBeforeTheTransportHasIt() {
         start(Dialect.PORTALS_3_2, PortalsConfig.DEFAULT.withStaging(64, 2));
         engine.onDeposited(1, deliver(request(MessageType.GET, 8, 0), 0));
-        assertThat(transport.kindsLoggedAtSend).containsExactly(List.of(EventKind.GET_START, EventKind.GET_END));
-        engine.onSendComplete(transport.only().token, false);
+        assertThat(kindsLoggedAtSend).containsExactly(List.of(EventKind.GET_START, EventKind.GET_END));
+        engine.onSendComplete(transport.only().token(), false);
         assertThat(register(StatusRegister.SENDS_LOST)).as("counted: GET_END cannot be taken back").isEqualTo(1);
     }
 
@@ -161,14 +161,14 @@ class TargetTest {
         deposit.addDeposited(4);
         engine.onDeposited(1, deposit);
 
-        Sent reply = transport.only();
-        assertThat(reply.header.typeCode()).isEqualTo(MessageType.REPLY.code());
-        assertThat(reply.header.offset()).as("echoes the request's offset").isEqualTo(8);
-        assertThat(reply.payload).containsExactly(8, 9, 10, 11);
+        RecordingTransport.Sent reply = transport.only();
+        assertThat(reply.header().typeCode()).isEqualTo(MessageType.REPLY.code());
+        assertThat(reply.header().offset()).as("echoes the request's offset").isEqualTo(8);
+        assertThat(reply.payload()).containsExactly(8, 9, 10, 11);
         assertThat(memory.asSlice(8, 4).toArray(ValueLayout.JAVA_BYTE)).containsOnly((byte) 0x55);
         assertThat(register(StatusRegister.BYTES_SENT)).isEqualTo(4);
 
-        engine.onSendComplete(reply.token, true);
+        engine.onSendComplete(reply.token(), true);
         Event ended = next();
         assertThat(ended.type()).isEqualTo(EventKind.GETPUT_END);
         assertThat(ended.hdrData()).isEqualTo(HDR_DATA);
@@ -183,7 +183,7 @@ class TargetTest {
         deposit.addDeposited(4);
         engine.onDeposited(1, deposit);
         Event started = next();
-        engine.onSendComplete(transport.only().token, false);
+        engine.onSendComplete(transport.only().token(), false);
         Event ended = next();
         assertThat(ended.type()).isEqualTo(EventKind.GETPUT_END);
         assertThat(ended.niFailType()).isEqualTo(NiFailType.FAIL);
@@ -199,13 +199,13 @@ class TargetTest {
         deposit.addDeposited(8);
         engine.onDeposited(1, deposit);
 
-        Sent ack = transport.only();
-        assertThat(ack.header.typeCode()).isEqualTo(MessageType.ACK.code());
-        assertThat(ack.header.offset()).isEqualTo(24);
-        assertThat(ack.header.manipulatedLength()).isEqualTo(8);
-        assertThat(ack.header.mdHandle()).isEqualTo(0xabcdL);
-        assertThat(ack.token).isEqualTo(Transport.NO_NOTIFY);
-        assertThat(transport.kindsLoggedAtSend).containsExactly(List.of(EventKind.PUT_START));
+        RecordingTransport.Sent ack = transport.only();
+        assertThat(ack.header().typeCode()).isEqualTo(MessageType.ACK.code());
+        assertThat(ack.header().offset()).isEqualTo(24);
+        assertThat(ack.header().manipulatedLength()).isEqualTo(8);
+        assertThat(ack.header().mdHandle()).isEqualTo(0xabcdL);
+        assertThat(ack.token()).isEqualTo(Transport.NO_NOTIFY);
+        assertThat(kindsLoggedAtSend).containsExactly(List.of(EventKind.PUT_START));
         assertThat(next().type()).isEqualTo(EventKind.PUT_START);
         assertThat(next().type()).isEqualTo(EventKind.PUT_END);
         assertThat(register(StatusRegister.PUTS_RECEIVED)).isEqualTo(1);
@@ -225,81 +225,18 @@ class TargetTest {
         assertThat(engine.eqGet(eq, event)).isEqualTo(ReturnCode.EQ_EMPTY);
     }
 
-    private record Sent(int peer, MessageHeader header, byte[] payload, long token) {
-    }
+    /** The kinds in the target's queue when a message was handed over (taken, then given back by next()). */
+    private final List<List<EventKind>> kindsLoggedAtSend = new ArrayList<>();
 
-    /**
-     * Records each message (its payload read at once) and the kinds of the events in the target's queue when it
-     * was handed over, without taking them; reports nothing.
-     */
-    private final class RecordingTransport implements Transport {
-        final List<Sent> sent = new ArrayList<>();
-        final List<List<EventKind>> kindsLoggedAtSend = new ArrayList<>();
-
-        Sent only() {
-            assertThat(sent).hasSize(1);
-            return sent.getFirst();
+    /** The kinds in the target's queue now (the engine lock is free during a send); next() gives them back. */
+    private List<EventKind> queued() {
+        List<EventKind> kinds = new ArrayList<>();
+        Event e = new Event();
+        while (engine.eqGet(eq, e) == ReturnCode.OK) {
+            kinds.add(e.type());
+            requeued.add(new Event().copyFrom(e));
         }
-
-        @Override
-        public void send(int peer, MemorySegment header, int headerLength, MemorySegment payload, long payloadOffset,
-                         long payloadLength, long token) {
-            MessageHeader copy = new MessageHeader().load(header);
-            byte[] bytes = payload.asSlice(payloadOffset, payloadLength).toArray(ValueLayout.JAVA_BYTE);
-            sent.add(new Sent(peer, copy, bytes, token));
-            kindsLoggedAtSend.add(queued());
-        }
-
-        /** The kinds in the target's queue now, left in it (the engine lock is free during a send). */
-        private List<EventKind> queued() {
-            List<EventKind> kinds = new ArrayList<>();
-            List<Event> taken = new ArrayList<>();
-            Event e = new Event();
-            while (engine.eqGet(eq, e) == ReturnCode.OK) {
-                kinds.add(e.type());
-                taken.add(new Event().copyFrom(e));
-            }
-            requeued.addAll(taken);
-            return kinds;
-        }
-
-        @Override
-        public String provider() {
-            return "recording";
-        }
-
-        @Override
-        public int rank() {
-            return 0;
-        }
-
-        @Override
-        public int size() {
-            return 2;
-        }
-
-        @Override
-        public int maxHeaderLength() {
-            return MessageHeader.LENGTH;
-        }
-
-        @Override
-        public long maxPayloadLength() {
-            return 1 << 20;
-        }
-
-        @Override
-        public void start(MessageHandler handler) {
-        }
-
-        @Override
-        public boolean isPeerAlive(int peer) {
-            return true;
-        }
-
-        @Override
-        public void close() {
-        }
+        return kinds;
     }
 
     /** Events the transport looked at during a send, given back to {@link #next} first. */

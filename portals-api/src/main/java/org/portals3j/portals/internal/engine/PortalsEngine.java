@@ -64,6 +64,7 @@ public final class PortalsEngine implements MessageHandler {
     private final EventQueues eventQueues;
     private final MemoryDescriptors memoryDescriptors;
     private final MatchEntries matchEntries;
+    private final AccessControl accessControl;
 
     private PortalsEngine(Job job, Transport transport, PortalsConfig config, Dialect dialect,
                           EventStorage.ChunkAllocator chunkAllocator) {
@@ -77,6 +78,7 @@ public final class PortalsEngine implements MessageHandler {
         this.eventQueues = new EventQueues(library, chunkAllocator);
         this.memoryDescriptors = new MemoryDescriptors(library);
         this.matchEntries = new MatchEntries(library);
+        this.accessControl = new AccessControl(library);
         if (transport.maxHeaderLength() < MessageHeader.LENGTH) {
             throw new IllegalArgumentException("transport " + transport.provider() + " carries headers of at most "
                     + transport.maxHeaderLength() + " bytes; Portals needs " + MessageHeader.LENGTH);
@@ -428,33 +430,14 @@ public final class PortalsEngine implements MessageHandler {
 
     // ==== access control ========================================================================
 
-    /** PtlACEntry (L7291): overwrites entry {@code index}. */
+    /** PtlACEntry: see {@link AccessControl#acEntry(long, int, ProcessId, int, int)}. */
     public void acEntry(long niHandle, int index, ProcessId matchId, int uid, int portal) {
-        acEntry(niHandle, index, matchId, uid, AccessControlEntry.JID_ANY, portal);
+        accessControl.acEntry(niHandle, index, matchId, uid, portal);
     }
 
-    /**
-     * PtlACEntry; in Portals 3.3 with the job id allowed ({@code PTL_JID_ANY} = -1 for any), 3.3
-     * &sect;3.12.1. A 3.2 entry allows any job.
-     */
+    /** Portals 3.3 PtlACEntry: see {@link AccessControl#acEntry(long, int, ProcessId, int, int, int)}. */
     public void acEntry(long niHandle, int index, ProcessId matchId, int uid, int jobId, int portal) {
-        library.acquire();
-        try {
-            library.requireInit();
-            NetworkInterfaceState ni = library.ni(niHandle);
-            if (index < 0 || index > ni.limits.maxAtableIndex()) {
-                throw new PortalsException(ReturnCode.AC_INV_INDEX, "access control index " + index + " is outside 0.."
-                        + ni.limits.maxAtableIndex());
-            }
-            library.requireMatchId(matchId);
-            if (portal != -1 && (portal < 0 || portal > ni.limits.maxPtableIndex())) {
-                throw new PortalsException(ReturnCode.PT_INV_INDEX, "portal index " + portal
-                        + " is neither PTL_PT_INDEX_ANY nor in 0.." + ni.limits.maxPtableIndex());
-            }
-            ni.acl[index].set(matchId.nid(), matchId.pid(), uid, jobId, portal);
-        } finally {
-            library.release();
-        }
+        accessControl.acEntry(niHandle, index, matchId, uid, jobId, portal);
     }
 
     // ==== data movement =========================================================================

@@ -226,7 +226,8 @@ final class EventQueues {
         }
         w.event = w.spare; // do not keep the caller's event reachable
         if (w.outcome() == EqWaiter.CANCELLED) {
-            throw new PortalsException(ReturnCode.INV_EQ, "the event queue was freed (or its interface finalised) while waiting");
+            throw new PortalsException(ReturnCode.INV_EQ,
+                    "the event queue was freed (or its interface finalised) while waiting");
         }
         return w.result();
     }
@@ -396,7 +397,8 @@ final class EventQueues {
     private static EventQueueState requireEq(NetworkInterfaceState ni, long eqHandle) {
         EventQueueState q = ni.lookupEq(eqHandle);
         if (q == null) {
-            throw new PortalsException(ReturnCode.INV_EQ, "no live event queue has handle 0x" + Long.toHexString(eqHandle));
+            throw new PortalsException(ReturnCode.INV_EQ, "no live event queue has handle 0x"
+                    + Long.toHexString(eqHandle));
         }
         return q;
     }

@@ -39,8 +39,8 @@ final class Initiator implements SendingSide {
      * {@link #acceptAck}). An ack is asked for (a handle other than PTL_MD_NONE on
      * the wire) only with PTL_ACK_REQ and an event queue on the MD (L7724, A-30).
      */
-    public void put(long mdHandle, AckRequest ack, ProcessId target, int portal, int cookie, long matchBits,
-                    long offset, long hdrData) {
+    void put(long mdHandle, AckRequest ack, ProcessId target, int portal, int cookie, long matchBits,
+             long offset, long hdrData) {
         put(mdHandle, false, 0L, 0L, ack, target, portal, cookie, matchBits, offset, hdrData);
     }
 
@@ -50,8 +50,8 @@ final class Initiator implements SendingSide {
      * {@code p3lib/move.c lib_PtlPut}: "P3.3 API spec, section 3.13.3"), checked after the MD itself
      * (PTL_INV_MD). The SEND events report {@code length} as rlength and mlength.
      */
-    public void putRegion(long mdHandle, long localOffset, long length, AckRequest ack, ProcessId target, int portal,
-                          int cookie, long matchBits, long remoteOffset, long hdrData) {
+    void putRegion(long mdHandle, long localOffset, long length, AckRequest ack, ProcessId target, int portal,
+                   int cookie, long matchBits, long remoteOffset, long hdrData) {
         put(mdHandle, true, localOffset, length, ack, target, portal, cookie, matchBits, remoteOffset, hdrData);
     }
 
@@ -83,8 +83,8 @@ final class Initiator implements SendingSide {
                 NetworkInterfaceState ni = niGuess;
                 PendingOp op = begin(ni, md, PendingOp.Kind.PUT_SEND, rank, target, portal, matchBits, offset, length);
                 op.hdrData = hdrData;
-                op.link = ni.post(md, EventKind.SEND_START, NetworkInterfaceState.SELF_LINK, library.self.nid(), ni.pid, ni.uid,
-                        portal, matchBits, length, length, offset, hdrData, NiFailType.OK);
+                op.link = ni.post(md, EventKind.SEND_START, NetworkInterfaceState.SELF_LINK, library.self.nid(), ni.pid,
+                        ni.uid, portal, matchBits, length, length, offset, hdrData, NiFailType.OK);
                 long ackHandle = ack == AckRequest.ACK_REQ && md.eventQueue() != null ? md.handle : 0L;
                 ni.putBytes.value += length;
                 channel.header.begin(MessageType.PUT, ni.index).initiator(library.self.nid(), ni.pid).user(ni.uid)
@@ -112,7 +112,7 @@ final class Initiator implements SendingSide {
      * to fit (A-34). Takes one unit of threshold now; the reply takes none (A-27). The MD is pending (and
      * cannot be unlinked) until the reply arrives (L14073).
      */
-    public void get(long mdHandle, ProcessId target, int portal, int cookie, long matchBits, long offset) {
+    void get(long mdHandle, ProcessId target, int portal, int cookie, long matchBits, long offset) {
         get(mdHandle, false, 0L, 0L, target, portal, cookie, matchBits, offset);
     }
 
@@ -125,8 +125,8 @@ final class Initiator implements SendingSide {
      * in the reference implementation: the count is the same (one per get), and a get already issued can
      * never find its MD inactive and its reply refused, which would leave it pending for ever.
      */
-    public void getRegion(long mdHandle, long localOffset, long length, ProcessId target, int portal, int cookie,
-                          long matchBits, long remoteOffset) {
+    void getRegion(long mdHandle, long localOffset, long length, ProcessId target, int portal, int cookie,
+                   long matchBits, long remoteOffset) {
         get(mdHandle, true, localOffset, length, target, portal, cookie, matchBits, remoteOffset);
     }
 
@@ -150,7 +150,8 @@ final class Initiator implements SendingSide {
                 long length = region ? regionLength : md.length;
                 requireCarried(length, region, "PtlGet");
                 NetworkInterfaceState ni = niGuess;
-                PendingOp op = begin(ni, md, PendingOp.Kind.GET_REQUEST, rank, target, portal, matchBits, offset, length);
+                PendingOp op = begin(ni, md, PendingOp.Kind.GET_REQUEST, rank, target, portal, matchBits, offset,
+                        length);
                 op.localOffset = region ? localOffset : 0L;
                 op.localLength = region ? regionLength : Long.MAX_VALUE; // PtlGet: as much as the MD holds then
                 if (library.dialect == Dialect.PORTALS_3_3) {
@@ -182,8 +183,8 @@ final class Initiator implements SendingSide {
      *         0; {@code ILL_MD} for MDs of two interfaces or a put MD longer than the limit (the reference
      *         implementation's {@code PTL_MD_ILLEGAL}); {@code INV_PROC} for a target outside the job
      */
-    public void getPut(long getMdHandle, long putMdHandle, ProcessId target, int portal, int cookie, long matchBits,
-                       long remoteOffset, long hdrData) {
+    void getPut(long getMdHandle, long putMdHandle, ProcessId target, int portal, int cookie, long matchBits,
+                long remoteOffset, long hdrData) {
         library.refuseInHandlerThread();
         library.requireInit();
         NetworkInterfaceState ni = library.niOf(getMdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
@@ -219,8 +220,8 @@ final class Initiator implements SendingSide {
                 op.hdrData = hdrData;
                 op.localOffset = 0L;
                 op.localLength = Long.MAX_VALUE;
-                op.link = ni.post(putMd, EventKind.SEND_START, NetworkInterfaceState.SELF_LINK, library.self.nid(), ni.pid,
-                        ni.uid, portal, matchBits, length, length, remoteOffset, hdrData, NiFailType.OK);
+                op.link = ni.post(putMd, EventKind.SEND_START, NetworkInterfaceState.SELF_LINK, library.self.nid(),
+                        ni.pid, ni.uid, portal, matchBits, length, length, remoteOffset, hdrData, NiFailType.OK);
                 ni.putBytes.value += length;
                 channel.header.begin(MessageType.GETPUT, ni.index).initiator(library.self.nid(), ni.pid).user(ni.uid)
                         .target(target.nid(), target.pid()).portal(portal).cookie(cookie).matchBits(matchBits)
@@ -245,8 +246,9 @@ final class Initiator implements SendingSide {
     private void requireCarried(long length, boolean region, String call) {
         if (length > library.maxPayload) {
             throw new PortalsException(region ? ReturnCode.ILL_MD : ReturnCode.INV_MD, call + " of "
-                    + Long.toUnsignedString(length) + " bytes: the " + library.transport.provider() + " transport carries at most "
-                    + library.maxPayload + " bytes in one message (use a smaller memory descriptor"
+                    + Long.toUnsignedString(length) + " bytes: the " + library.transport.provider()
+                    + " transport carries at most " + library.maxPayload
+                    + " bytes in one message (use a smaller memory descriptor"
                     + (region ? " region" : "") + ")");
         }
     }
@@ -263,10 +265,12 @@ final class Initiator implements SendingSide {
     private MemoryDescriptorState activeMd(NetworkInterfaceState ni, long mdHandle) {
         MemoryDescriptorState md = ni.lookupMd(mdHandle);
         if (md == null) {
-            throw new PortalsException(ReturnCode.INV_MD, "no live memory descriptor has handle 0x" + Long.toHexString(mdHandle));
+            throw new PortalsException(ReturnCode.INV_MD, "no live memory descriptor has handle 0x"
+                    + Long.toHexString(mdHandle));
         }
         if (md.threshold == 0) {
-            throw new PortalsException(ReturnCode.INV_MD, "the memory descriptor's threshold is 0: it is inactive (A-27)");
+            throw new PortalsException(ReturnCode.INV_MD,
+                    "the memory descriptor's threshold is 0: it is inactive (A-27)");
         }
         return md;
     }
@@ -293,11 +297,10 @@ final class Initiator implements SendingSide {
     }
 
     /**
-     * The payload of a staged message has left the MD, which the application may reuse: a put logs SEND_END and a
-     * get's reply GET_END now (Portals 3.2 sections 3.9.1 and 3.11.1; the package documentation, "When SEND_END is
-     * logged").
-     * The op stays in flight, its buffer read by the transport, until the transport's report, which then only
-     * frees it (or counts the message lost).
+     * The payload of a staged put has left the MD, which the application may reuse: SEND_END is logged now
+     * (Portals 3.2 section 3.9.1; the package documentation of {@code org.portals3j.portals}, "When SEND_END is
+     * logged"). The op stays in flight, its buffer read by the transport, until the transport's report, which then
+     * only frees it (or counts the message lost).
      */
     @Override
     public void stagedPayloadCopied(long token) {
@@ -385,7 +388,8 @@ final class Initiator implements SendingSide {
      * at offset 0; SEND_END is logged first if the send's completion has not come yet (the reply proves the
      * bytes arrived and were used), so SEND_END always comes before REPLY_END.
      */
-    private void receiveSwapReply(NetworkInterfaceState ni, MessageHeader h, int source, Deposit deposit, PendingOp op) {
+    private void receiveSwapReply(NetworkInterfaceState ni, MessageHeader h, int source, Deposit deposit,
+                                  PendingOp op) {
         MemoryDescriptorState md = op.replyMd;
         if (md == null || op.ni != ni || op.started || op.peerRank != source || md.handle != h.mdHandle()) {
             ni.drop(StatusRegister.DROP_STALE_MD);
@@ -602,8 +606,8 @@ final class Initiator implements SendingSide {
         if (ni == null || md == null) {
             return;
         }
-        long end = ni.post(md, delivered ? EventKind.SEND_END : EventKind.SEND_FAIL, op.link, library.self.nid(), ni.pid, ni.uid,
-                op.portal, op.matchBits, op.rlength, op.mlength, op.offset, op.hdrData,
+        long end = ni.post(md, delivered ? EventKind.SEND_END : EventKind.SEND_FAIL, op.link, library.self.nid(),
+                ni.pid, ni.uid, op.portal, op.matchBits, op.rlength, op.mlength, op.offset, op.hdrData,
                 delivered ? NiFailType.OK : library.failReason(op));
         long cause = end;
         if (delivered && op.ackWaiting) {
@@ -633,8 +637,8 @@ final class Initiator implements SendingSide {
         }
         long start = ni.post(md, EventKind.REPLY_START, NetworkInterfaceState.SELF_LINK, op.peerNid, op.peerPid, op.uid,
                 op.portal, op.matchBits, op.rlength, 0L, op.offset, 0L, why);
-        ni.post(md, EventKind.REPLY_FAIL, start, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits, op.rlength, 0L,
-                op.offset, 0L, why);
+        ni.post(md, EventKind.REPLY_FAIL, start, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits, op.rlength,
+                0L, op.offset, 0L, why);
         ni.releasePending(md);
         library.ops.release(op);
     }

@@ -154,8 +154,9 @@ final class LibraryState {
     NetworkInterfaceState niOf(long handle, int kind, ReturnCode error) {
         int iface = HandleCodec.iface(handle);
         if (HandleCodec.kind(handle) != kind || HandleCodec.library(handle) != libraryId || iface >= nis.length) {
-            throw new PortalsException(error, "0x" + Long.toHexString(handle) + " is not a "
-                    + (kind == HandleCodec.KIND_ME ? "match entry" : kind == HandleCodec.KIND_MD ? "memory descriptor" : "event queue")
+            String object = kind == HandleCodec.KIND_ME ? "match entry"
+                    : kind == HandleCodec.KIND_MD ? "memory descriptor" : "event queue";
+            throw new PortalsException(error, "0x" + Long.toHexString(handle) + " is not a " + object
                     + " handle of this process");
         }
         return nis[iface];
@@ -169,7 +170,8 @@ final class LibraryState {
      */
     void requireMatchId(ProcessId id) {
         if (!id.isValidPattern()) {
-            throw new PortalsException(ReturnCode.INV_PROC, id + " is not a valid process id pattern (fields are >= 0 or the wildcard -1)");
+            throw new PortalsException(ReturnCode.INV_PROC, id
+                    + " is not a valid process id pattern (fields are >= 0 or the wildcard -1)");
         }
         if (id.nid() != ProcessId.NID_ANY && job.peers().rankOfNid(id.nid()) < 0) {
             throw new PortalsException(ReturnCode.INV_PROC, "no process of job " + job.id() + " has nid " + id.nid()
@@ -180,11 +182,13 @@ final class LibraryState {
     /** A process id a message can be sent to: no wildcards, a node of this job. */
     int requireConcreteTarget(ProcessId target) {
         if (!target.isConcrete()) {
-            throw new PortalsException(ReturnCode.INV_PROC, target + " is not a concrete process id (wildcards and negative values cannot be targets)");
+            throw new PortalsException(ReturnCode.INV_PROC, target
+                    + " is not a concrete process id (wildcards and negative values cannot be targets)");
         }
         int rank = job.peers().rankOfNid(target.nid());
         if (rank < 0) {
-            throw new PortalsException(ReturnCode.INV_PROC, "no process of job " + job.id() + " has nid " + target.nid());
+            throw new PortalsException(ReturnCode.INV_PROC, "no process of job " + job.id() + " has nid "
+                    + target.nid());
         }
         return rank;
     }

@@ -28,7 +28,8 @@ final class MatchEntries {
             NetworkInterfaceState ni = library.ni(niHandle);
             if (portal < 0 || portal > ni.limits.maxPtableIndex()) {
                 throw new PortalsException(ReturnCode.INV_PTINDEX, "portal index " + portal + " is outside 0.."
-                        + ni.limits.maxPtableIndex() + (portal == -1 ? " (PTL_PT_INDEX_ANY is valid only in PtlACEntry, A-61)" : ""));
+                        + ni.limits.maxPtableIndex()
+                        + (portal == -1 ? " (PTL_PT_INDEX_ANY is valid only in PtlACEntry, A-61)" : ""));
             }
             library.requireMatchId(matchId);
             MatchList list = ni.portals[portal];
@@ -72,7 +73,8 @@ final class MatchEntries {
             NetworkInterfaceState ni = library.niOf(current, HandleCodec.KIND_ME, ReturnCode.INV_ME);
             MatchEntryState cur = ni.lookupMe(current);
             if (cur == null) {
-                throw new PortalsException(ReturnCode.INV_ME, "no live match entry has handle 0x" + Long.toHexString(current));
+                throw new PortalsException(ReturnCode.INV_ME, "no live match entry has handle 0x"
+                        + Long.toHexString(current));
             }
             library.requireMatchId(matchId);
             MatchList list = ni.portals[cur.portal];
@@ -117,7 +119,8 @@ final class MatchEntries {
             NetworkInterfaceState ni = library.niOf(meHandle, HandleCodec.KIND_ME, ReturnCode.INV_ME);
             MatchEntryState me = ni.lookupMe(meHandle);
             if (me == null) {
-                throw new PortalsException(ReturnCode.INV_ME, "no live match entry has handle 0x" + Long.toHexString(meHandle));
+                throw new PortalsException(ReturnCode.INV_ME, "no live match entry has handle 0x"
+                        + Long.toHexString(meHandle));
             }
             MemoryDescriptorState md = me.md;
             if (md != null) {

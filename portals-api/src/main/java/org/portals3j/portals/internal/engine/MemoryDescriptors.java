@@ -34,7 +34,8 @@ final class MemoryDescriptors {
             NetworkInterfaceState ni = library.niOf(meHandle, HandleCodec.KIND_ME, ReturnCode.INV_ME);
             MatchEntryState me = ni.lookupMe(meHandle);
             if (me == null) {
-                throw new PortalsException(ReturnCode.INV_ME, "no live match entry has handle 0x" + Long.toHexString(meHandle));
+                throw new PortalsException(ReturnCode.INV_ME, "no live match entry has handle 0x"
+                        + Long.toHexString(meHandle));
             }
             EventQueueState queue = validate(ni, value, ReturnCode.ILL_MD);
             if (me.md != null) {
@@ -145,7 +146,8 @@ final class MemoryDescriptors {
             throw new PortalsException(ReturnCode.ILL_MD, "the event queue belongs to interface " + iface
                     + ", the memory descriptor to interface " + ni.index);
         }
-        throw new PortalsException(badQueue, "eventq 0x" + Long.toHexString(eq) + " is neither a live event queue nor PTL_EQ_NONE");
+        throw new PortalsException(badQueue, "eventq 0x" + Long.toHexString(eq)
+                + " is neither a live event queue nor PTL_EQ_NONE");
     }
 
     /** PtlMDUnlink (L5810): PTL_MD_INUSE while operations are pending (L5824); no UNLINK event (L6444). */
@@ -156,10 +158,12 @@ final class MemoryDescriptors {
             NetworkInterfaceState ni = library.niOf(mdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
             MemoryDescriptorState md = ni.lookupMd(mdHandle);
             if (md == null) {
-                throw new PortalsException(ReturnCode.INV_MD, "no live memory descriptor has handle 0x" + Long.toHexString(mdHandle));
+                throw new PortalsException(ReturnCode.INV_MD, "no live memory descriptor has handle 0x"
+                        + Long.toHexString(mdHandle));
             }
             if (md.pending > 0) {
-                throw new PortalsException(ReturnCode.MD_INUSE, md.pending + " operation(s) are still pending on the memory descriptor");
+                throw new PortalsException(ReturnCode.MD_INUSE, md.pending
+                        + " operation(s) are still pending on the memory descriptor");
             }
             ni.unlinkMd(md, false, 0L, 0, 0, 0, 0, 0L, 0L, 0L, 0L);
         } finally {
@@ -180,12 +184,14 @@ final class MemoryDescriptors {
             NetworkInterfaceState ni = library.niOf(mdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
             MemoryDescriptorState md = ni.lookupMd(mdHandle);
             if (md == null) {
-                throw new PortalsException(ReturnCode.INV_MD, "no live memory descriptor has handle 0x" + Long.toHexString(mdHandle));
+                throw new PortalsException(ReturnCode.INV_MD, "no live memory descriptor has handle 0x"
+                        + Long.toHexString(mdHandle));
             }
             EventQueueState test = null;
             if (testq != 0L) {
                 int iface = HandleCodec.iface(testq);
-                test = HandleCodec.library(testq) == library.libraryId && iface < library.nis.length ? library.nis[iface].lookupEq(testq) : null;
+                test = HandleCodec.library(testq) == library.libraryId && iface < library.nis.length
+                        ? library.nis[iface].lookupEq(testq) : null;
                 if (test == null) {
                     throw new PortalsException(ReturnCode.INV_EQ, "testq 0x" + Long.toHexString(testq)
                             + " is neither a live event queue nor PTL_EQ_NONE");

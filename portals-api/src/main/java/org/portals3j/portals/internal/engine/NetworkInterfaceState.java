@@ -1,5 +1,6 @@
 package org.portals3j.portals.internal.engine;
 
+import java.util.Arrays;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.Event;
 import org.portals3j.portals.EventHandler;
@@ -13,16 +14,8 @@ import org.portals3j.portals.Unlink;
 import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
- * One network interface of a process (L2722): its Portal table, access control table, objects, status
- * registers and event sequence. Every method runs under the engine lock.
- *
- * <p>The receive algorithm (§5.3 of the digest; L15019-L15132) is the {@link Target}'s; the unlink rules
- * are here, in {@link #unlinkMd}.
- *
- * <p>In a Portals 3.3 library ({@link #dialect33}) events are numbered per queue, an MD's
- * {@code PTL_MD_EVENT_START_DISABLE}/{@code PTL_MD_EVENT_END_DISABLE} options suppress events, a failure
- * ends with the END event, queues may run handlers, and acknowledgements count against the MD's
- * threshold: see {@link #post} and {@link Initiator}.
+ * One network interface of a process (L2722), from PtlNIInit to PtlNIFini ({@link State}): its Portal table,
+ * access control table, objects, status registers, event logging ({@link #post}) and unlink rules; under the lock.
  */
 final class NetworkInterfaceState {
     /** Passed as {@code link} to {@link #post}: the event links to itself (START events and ACK, A-51). */
@@ -139,7 +132,7 @@ final class NetworkInterfaceState {
         mes.limit(newLimits.maxMatchEntries());
         mds.limit(newLimits.maxMemDescriptors());
         eqs.limit(newLimits.maxEventQueues());
-        java.util.Arrays.fill(registers, 0L);
+        Arrays.fill(registers, 0L);
         putBytes.value = 0;
         transition(State.LIVE);
     }

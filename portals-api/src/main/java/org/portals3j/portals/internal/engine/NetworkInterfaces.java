@@ -68,7 +68,8 @@ final class NetworkInterfaces {
         try {
             library.requireInit();
             if (iface < 0 || iface >= library.nis.length) {
-                throw new PortalsException(ReturnCode.INIT_INV, "interface " + iface + " does not exist (this process has "
+                throw new PortalsException(ReturnCode.INIT_INV, "interface " + iface
+                        + " does not exist (this process has "
                         + library.nis.length + ", numbered from 0)");
             }
             if (pid < ProcessId.PID_ANY) {
@@ -77,7 +78,8 @@ final class NetworkInterfaces {
             NetworkInterfaceState ni = library.nis[iface];
             if (ni.isLive()) {
                 if (pid != ProcessId.PID_ANY && pid != ni.pid) {
-                    throw new PortalsException(ReturnCode.INIT_DUP, "interface " + iface + " is already initialised with pid "
+                    throw new PortalsException(ReturnCode.INIT_DUP, "interface " + iface
+                            + " is already initialised with pid "
                             + ni.pid + "; it cannot be initialised again with pid " + pid);
                 }
                 return new NiInit(new NiHandle(ni.handle()), ni.limits);

@@ -28,16 +28,8 @@ import org.portals3j.transport.TransportCapability;
 import org.portals3j.transport.Transports;
 
 /**
- * The Portals library of one process: its interfaces, the API functions' semantics, and the
- * transport's message handler. {@link org.portals3j.portals.Portals} is the public front end.
- *
- * <p>Error precedence (not specified; the TCK does not rely on it): {@code PTL_NOINIT}, then an invalid
- * handle, then invalid argument values, then state errors, then {@code PTL_NOSPACE} (digest §2.6).
- *
- * <p>One engine follows one {@link Dialect}, fixed at creation. The Portals 3.3 functions (the
- * methods {@link org.portals3j.portals.Portals33} calls that {@link org.portals3j.portals.Portals} does
- * not) are here beside the 3.2 ones; where a shared function behaves differently in 3.3, the
- * difference is decided by the dialect and documented at the point it matters.
+ * The Portals library of one process, entered by the public façade (each API call, delegated to the class of its
+ * object or protocol side) and by the transport (its message handler, dispatching to the initiator or target side).
  */
 public final class PortalsEngine implements MessageHandler {
     /** Portals 3.3 {@code PTL_TIME_FOREVER} as a PtlEQPoll timeout: no limit. */
@@ -55,16 +47,16 @@ public final class PortalsEngine implements MessageHandler {
     static final long DEFERRED_WAKE_LIMIT = 64 * 1024;
 
     private final LibraryState library;
-    private final Initiator initiator;
     private final MessageSender sender;
+    private final Initiator initiator;
     private final Target target;
+    private final NetworkInterfaces interfaces;
+    private final MatchEntries matchEntries;
+    private final MemoryDescriptors memoryDescriptors;
+    private final EventQueues eventQueues;
+    private final AccessControl accessControl;
     /** The header being received: the transport serialises header/deposit callbacks, so one suffices. */
     private final MessageHeader rx = new MessageHeader();
-    private final NetworkInterfaces interfaces;
-    private final EventQueues eventQueues;
-    private final MemoryDescriptors memoryDescriptors;
-    private final MatchEntries matchEntries;
-    private final AccessControl accessControl;
 
     private PortalsEngine(Job job, Transport transport, PortalsConfig config, Dialect dialect,
                           EventStorage.ChunkAllocator chunkAllocator) {
@@ -91,12 +83,18 @@ public final class PortalsEngine implements MessageHandler {
         return create(job, transport, config, Dialect.PORTALS_3_2);
     }
 
-    /** Creates the library of {@code dialect} for the rank whose endpoint {@code transport} is, and starts receiving. */
+    /**
+     * Creates the library of {@code dialect} for the rank whose endpoint {@code transport} is, and starts
+     * receiving.
+     */
     public static PortalsEngine create(Job job, Transport transport, PortalsConfig config, Dialect dialect) {
         return create(job, transport, config, dialect, EventStorage.ChunkAllocator.DEFAULT);
     }
 
-    /** As {@link #create(Job, Transport, PortalsConfig, Dialect)}, with event queue chunks from {@code chunkAllocator}. */
+    /**
+     * As {@link #create(Job, Transport, PortalsConfig, Dialect)}, with event queue chunks from
+     * {@code chunkAllocator}.
+     */
     static PortalsEngine create(Job job, Transport transport, PortalsConfig config, Dialect dialect,
                                 EventStorage.ChunkAllocator chunkAllocator) {
         PortalsEngine engine = new PortalsEngine(job, transport, config, dialect, chunkAllocator);
@@ -105,10 +103,10 @@ public final class PortalsEngine implements MessageHandler {
     }
 
     /**
-     * Whether {@code transport}'s provider says it delivers inline ({@link TransportCapability#INLINE_DELIVERY}). Such a
-     * transport reports a send complete once it has copied the payload into the target, before the target's handler
-     * hears of it: SEND_END comes before anything the message causes without staging, which would only add a copy. A
-     * transport whose provider is not on the class path (a test's wrapper) counts as one that does not.
+     * Whether {@code transport}'s provider says it delivers inline ({@link TransportCapability#INLINE_DELIVERY}).
+     * Such a transport reports a send complete once it has copied the payload into the target, before the target's
+     * handler hears of it: SEND_END comes before anything the message causes without staging, which would only add
+     * a copy. A transport whose provider is not on the class path (a test's wrapper) counts as one that does not.
      */
     private static boolean deliversInline(Transport transport) {
         return Transports.find(transport.provider())
@@ -314,6 +312,10 @@ public final class PortalsEngine implements MessageHandler {
 
     // ==== the transport's side ==================================================================
 
+    /**
+     * A message's header: dropped and counted unless it is well formed, from the process it says, for a live
+     * interface of this one; then a request goes to the target side, an answer to the initiator side.
+     */
     @Override
     public void onHeader(int source, MemorySegment header, int headerLength, long payloadLength, Deposit deposit) {
         if (headerLength != MessageHeader.LENGTH || header.byteSize() < MessageHeader.LENGTH) {
@@ -350,7 +352,8 @@ public final class PortalsEngine implements MessageHandler {
             }
         } finally {
             if (deposit.attachment() != null && payloadLength <= DEFERRED_WAKE_LIMIT) {
-                library.releaseKeepingWakes(); // onDeposited, which always follows (MessageHandler) and takes the lock, wakes them
+                // onDeposited, which always follows (MessageHandler) and takes the lock, wakes them
+                library.releaseKeepingWakes();
             } else {
                 library.release();
             }
@@ -384,6 +387,7 @@ public final class PortalsEngine implements MessageHandler {
         }
     }
 
+    /** A send's report: the side whose op it is ends it (an op PtlNIFini detached is only freed). */
     @Override
     public void onSendComplete(long token, boolean delivered) {
         library.acquire();
@@ -401,6 +405,7 @@ public final class PortalsEngine implements MessageHandler {
         }
     }
 
+    /** A peer failed: the requests it will never answer fail ({@link Initiator#peerFailed}). */
     @Override
     public void onPeerFailure(int peer) {
         library.acquire();

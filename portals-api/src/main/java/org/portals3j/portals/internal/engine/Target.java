@@ -248,8 +248,8 @@ final class Target implements SendingSide {
         if (!admit(ni, rx)) {
             return null;
         }
-        MemoryDescriptorState md = match(ni, get ? MdOption.OP_GET.bit() : MdOption.OP_PUT.bit() | MdOption.OP_GET.bit(),
-                rx);
+        int required = get ? MdOption.OP_GET.bit() : MdOption.OP_PUT.bit() | MdOption.OP_GET.bit();
+        MemoryDescriptorState md = match(ni, required, rx);
         if (md == null) {
             ni.drop(StatusRegister.DROP_NO_MATCH);
             return null;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 import org.portals3j.runtime.Job;
 
-/** The Portals 3.3 job id a library derives from its job's id ({@link PortalsEngine#jobId}). */
+/** The Portals 3.3 job id a library derives from its job's id ({@link LibraryState#jobId}). */
 class JobIdTest {
 
     private static int jid(String id) {

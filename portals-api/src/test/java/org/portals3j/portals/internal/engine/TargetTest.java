@@ -29,8 +29,9 @@ import org.portals3j.transport.Transport;
 
 /**
  * The target side ({@link Target}) driven as a transport drives it, on a {@link RecordingTransport} (what the
- * target sends is recorded, nothing is reported until the test does): the events of a get, a {@code PtlGetPut} and a put, the
- * reply or ack each owes, what is counted, and what is dropped. Rank 0 is the target, rank 1 the initiator.
+ * target sends is recorded, nothing is reported until the test does): the events of a get, a {@code PtlGetPut}
+ * and a put, the reply or ack each owes, what is counted, and what is dropped. Rank 0 is the target, rank 1 the
+ * initiator.
  */
 class TargetTest {
     private static final int PORTAL = 2;

@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.portals3j.portals.AckRequest;
@@ -37,43 +38,53 @@ class InitiatorTest {
     private final Job job = Job.local(2);
     private final RecordingTransport transport = new RecordingTransport();
     private final ProcessId peer = new ProcessId(job.peers().member(1).nid(), 3);
-    private PortalsEngine engine;
+    private @Nullable PortalsEngine engine;
     private long ni;
     private long eq;
-    private ProcessId self;
+    private ProcessId self = ProcessId.ANY;
     private final Event event = new Event();
 
     private void start(Dialect dialect, PortalsConfig config) {
-        engine = PortalsEngine.create(job, transport, config, dialect);
-        engine.init();
-        ni = engine.niInit(0, ProcessId.PID_ANY, null).handle().value();
-        eq = engine.eqAlloc(ni, 64);
-        self = engine.getId(ni);
+        PortalsEngine e = PortalsEngine.create(job, transport, config, dialect);
+        engine = e;
+        e.init();
+        ni = engine().niInit(0, ProcessId.PID_ANY, null).handle().value();
+        eq = engine().eqAlloc(ni, 64);
+        self = engine().getId(ni);
+    }
+
+    /** The engine {@code start} made. */
+    private PortalsEngine engine() {
+        PortalsEngine e = engine;
+        if (e == null) {
+            throw new IllegalStateException("start() first");
+        }
+        return e;
     }
 
     @AfterEach
     void tearDown() {
         if (engine != null) {
-            engine.fini();
+            engine().fini();
         }
         arena.close();
     }
 
     private long bind(MemorySegment memory) {
-        return engine.mdBind(ni, MemoryDescriptor.of(memory).withEventQueue(new EqHandle(eq)));
+        return engine().mdBind(ni, MemoryDescriptor.of(memory).withEventQueue(new EqHandle(eq)));
     }
 
     /** The kinds of every event in the queue now, taken. */
     private List<EventKind> events() {
         List<EventKind> kinds = new ArrayList<>();
-        while (engine.eqGet(eq, event) == ReturnCode.OK) {
+        while (engine().eqGet(eq, event) == ReturnCode.OK) {
             kinds.add(event.type());
         }
         return kinds;
     }
 
     private Event next() {
-        assertThat(engine.eqGet(eq, event)).isEqualTo(ReturnCode.OK);
+        assertThat(engine().eqGet(eq, event)).isEqualTo(ReturnCode.OK);
         return new Event().copyFrom(event);
     }
 
@@ -88,13 +99,13 @@ class InitiatorTest {
     /** Delivers {@code h} from rank 1, with {@code payload} as its bytes if it is accepted. */
     private Deposit deliver(MessageHeader h, byte[] payload) {
         Deposit deposit = new Deposit();
-        engine.onHeader(1, h.segment(), MessageHeader.LENGTH, payload.length, deposit);
+        engine().onHeader(1, h.segment(), MessageHeader.LENGTH, payload.length, deposit);
         if (deposit.accepted()) {
             MemorySegment.copy(MemorySegment.ofArray(payload), 0, deposit.segment(), deposit.offset(),
                     deposit.length());
             deposit.addDeposited(deposit.length());
         }
-        engine.onDeposited(1, deposit);
+        engine().onDeposited(1, deposit);
         return deposit;
     }
 
@@ -102,7 +113,7 @@ class InitiatorTest {
     void anAckThatOvertakesItsSendCompletionLogsSendEndThenAck() {
         start(Dialect.PORTALS_3_2, PortalsConfig.DEFAULT.withStaging(0, 0));
         long md = bind(arena.allocate(16));
-        engine.put(md, AckRequest.ACK_REQ, peer, PORTAL, 0, BITS, 4, 9);
+        engine().put(md, AckRequest.ACK_REQ, peer, PORTAL, 0, BITS, 4, 9);
 
         RecordingTransport.Sent put = transport.only();
         assertThat(put.peer()).isEqualTo(1);
@@ -120,17 +131,17 @@ class InitiatorTest {
         assertThat(sent.link()).isEqualTo(started.sequence());
         assertThat(next().type()).isEqualTo(EventKind.ACK);
 
-        engine.onSendComplete(put.token(), true);
+        engine().onSendComplete(put.token(), true);
         assertThat(events()).as("the report only frees the op").isEmpty();
-        engine.mdUnlink(md); // nothing pending on it any more
+        engine().mdUnlink(md); // nothing pending on it any more
     }
 
     @Test
     void anAckIsAskedForOnlyWithAckReqAndAnEventQueue() {
         start(Dialect.PORTALS_3_2, PortalsConfig.DEFAULT);
-        engine.put(bind(arena.allocate(8)), AckRequest.NOACK_REQ, peer, PORTAL, 0, BITS, 0, 0);
-        long noQueue = engine.mdBind(ni, MemoryDescriptor.of(arena.allocate(8)));
-        engine.put(noQueue, AckRequest.ACK_REQ, peer, PORTAL, 0, BITS, 0, 0);
+        engine().put(bind(arena.allocate(8)), AckRequest.NOACK_REQ, peer, PORTAL, 0, BITS, 0, 0);
+        long noQueue = engine().mdBind(ni, MemoryDescriptor.of(arena.allocate(8)));
+        engine().put(noQueue, AckRequest.ACK_REQ, peer, PORTAL, 0, BITS, 0, 0);
         assertThat(transport.sent).extracting(s -> s.header().mdHandle()).containsExactly(0L, 0L);
     }
 
@@ -139,12 +150,12 @@ class InitiatorTest {
         start(Dialect.PORTALS_3_2, PortalsConfig.DEFAULT.withStaging(0, 0));
         transport.refusal = new IllegalStateException("closed");
         long md = bind(arena.allocate(8));
-        engine.put(md, AckRequest.NOACK_REQ, peer, PORTAL, 0, BITS, 0, 0);
+        engine().put(md, AckRequest.NOACK_REQ, peer, PORTAL, 0, BITS, 0, 0);
         assertThat(next().type()).isEqualTo(EventKind.SEND_START);
         Event failed = next();
         assertThat(failed.type()).isEqualTo(EventKind.SEND_FAIL);
         assertThat(failed.niFailType()).isEqualTo(NiFailType.FAIL);
-        engine.mdUnlink(md);
+        engine().mdUnlink(md);
     }
 
     @Test
@@ -152,7 +163,7 @@ class InitiatorTest {
         start(Dialect.PORTALS_3_2, PortalsConfig.DEFAULT);
         MemorySegment memory = arena.allocate(8);
         long md = bind(memory);
-        engine.get(md, peer, PORTAL, 0, BITS, 32);
+        engine().get(md, peer, PORTAL, 0, BITS, 32);
         RecordingTransport.Sent get = transport.only();
         assertThat(get.header().typeCode()).isEqualTo(MessageType.GET.code());
         assertThat(get.header().length()).isEqualTo(8);
@@ -172,25 +183,25 @@ class InitiatorTest {
 
         deliver(answer(MessageType.REPLY, get.header(), 8), bytes);
         assertThat(events()).as("a second reply names no pending get").isEmpty();
-        assertThat(engine.niStatus(ni, StatusRegister.DROP_STALE_MD)).isEqualTo(1);
-        engine.mdUnlink(md);
+        assertThat(engine().niStatus(ni, StatusRegister.DROP_STALE_MD)).isEqualTo(1);
+        engine().mdUnlink(md);
     }
 
     @Test
     void aGetWhosePeerFailsEndsWithReplyFailPeerDead() {
         start(Dialect.PORTALS_3_2, PortalsConfig.DEFAULT);
         long md = bind(arena.allocate(8));
-        engine.get(md, peer, PORTAL, 0, BITS, 0);
-        engine.onPeerFailure(1);
+        engine().get(md, peer, PORTAL, 0, BITS, 0);
+        engine().onPeerFailure(1);
         Event started = next();
         assertThat(started.type()).isEqualTo(EventKind.REPLY_START);
         Event failed = next();
         assertThat(failed.type()).isEqualTo(EventKind.REPLY_FAIL);
         assertThat(failed.niFailType()).isEqualTo(NiFailType.PEER_DEAD);
         assertThat(failed.link()).isEqualTo(started.sequence());
-        engine.onSendComplete(transport.only().token(), true);
+        engine().onSendComplete(transport.only().token(), true);
         assertThat(events()).isEmpty();
-        engine.mdUnlink(md);
+        engine().mdUnlink(md);
     }
 
     @Test
@@ -201,7 +212,7 @@ class InitiatorTest {
         from.fill((byte) 7);
         long getMd = bind(into);
         long putMd = bind(from);
-        engine.getPut(getMd, putMd, peer, PORTAL, 0, BITS, 0, 0x99L);
+        engine().getPut(getMd, putMd, peer, PORTAL, 0, BITS, 0, 0x99L);
         RecordingTransport.Sent request = transport.only();
         assertThat(request.header().typeCode()).isEqualTo(MessageType.GETPUT.code());
         assertThat(request.header().mdHandle()).as("the reply goes to the get MD").isEqualTo(getMd);
@@ -212,9 +223,9 @@ class InitiatorTest {
                 EventKind.REPLY_END);
         assertThat(into.toArray(ValueLayout.JAVA_BYTE)).containsExactly(1, 2, 3, 4);
 
-        engine.onSendComplete(request.token(), true);
+        engine().onSendComplete(request.token(), true);
         assertThat(events()).as("SEND_END is logged once").isEmpty();
-        engine.mdUnlink(getMd);
-        engine.mdUnlink(putMd);
+        engine().mdUnlink(getMd);
+        engine().mdUnlink(putMd);
     }
 }

@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.portals3j.portals.EqHandle;
@@ -42,29 +43,39 @@ class TargetTest {
     private final Job job = Job.local(2);
     private final RecordingTransport transport = new RecordingTransport();
     private final MemorySegment memory = arena.allocate(64);
-    private PortalsEngine engine;
+    private @Nullable PortalsEngine engine;
     private long ni;
     private long eq;
     private final Event event = new Event();
 
     private void start(Dialect dialect, PortalsConfig config) {
         transport.onSend = sent -> kindsLoggedAtSend.add(queued());
-        engine = PortalsEngine.create(job, transport, config, dialect);
-        engine.init();
-        ni = engine.niInit(0, ProcessId.PID_ANY, null).handle().value();
-        eq = engine.eqAlloc(ni, 64);
-        long me = engine.meAttach(ni, PORTAL, ProcessId.ANY, BITS, 0L, Unlink.RETAIN, InsertPosition.AFTER);
+        PortalsEngine e = PortalsEngine.create(job, transport, config, dialect);
+        engine = e;
+        e.init();
+        ni = engine().niInit(0, ProcessId.PID_ANY, null).handle().value();
+        eq = engine().eqAlloc(ni, 64);
+        long me = engine().meAttach(ni, PORTAL, ProcessId.ANY, BITS, 0L, Unlink.RETAIN, InsertPosition.AFTER);
         for (int i = 0; i < 64; i++) {
             memory.set(ValueLayout.JAVA_BYTE, i, (byte) i);
         }
-        engine.mdAttach(me, MemoryDescriptor.of(memory).withOptions(MdOption.OP_PUT, MdOption.OP_GET,
+        engine().mdAttach(me, MemoryDescriptor.of(memory).withOptions(MdOption.OP_PUT, MdOption.OP_GET,
                 MdOption.MANAGE_REMOTE).withEventQueue(new EqHandle(eq)), Unlink.RETAIN, Unlink.RETAIN);
+    }
+
+    /** The engine {@code start} made. */
+    private PortalsEngine engine() {
+        PortalsEngine e = engine;
+        if (e == null) {
+            throw new IllegalStateException("start() first");
+        }
+        return e;
     }
 
     @AfterEach
     void tearDown() {
         if (engine != null) {
-            engine.fini();
+            engine().fini();
         }
         arena.close();
     }
@@ -77,7 +88,7 @@ class TargetTest {
 
     private Deposit deliver(MessageHeader h, long payloadLength) {
         Deposit deposit = new Deposit();
-        engine.onHeader(1, h.segment(), MessageHeader.LENGTH, payloadLength, deposit);
+        engine().onHeader(1, h.segment(), MessageHeader.LENGTH, payloadLength, deposit);
         return deposit;
     }
 
@@ -86,19 +97,19 @@ class TargetTest {
         if (!requeued.isEmpty()) {
             return requeued.removeFirst();
         }
-        assertThat(engine.eqGet(eq, event)).isEqualTo(ReturnCode.OK);
+        assertThat(engine().eqGet(eq, event)).isEqualTo(ReturnCode.OK);
         return new Event().copyFrom(event);
     }
 
     private long register(StatusRegister r) {
-        return engine.niStatus(ni, r);
+        return engine().niStatus(ni, r);
     }
 
     @Test
     void aGetLogsGetStartRepliesWithTheMatchedBytesAndEndsWhenTheReplyIsSent() {
         start(Dialect.PORTALS_3_2, PortalsConfig.DEFAULT.withStaging(0, 0));
         Deposit deposit = deliver(request(MessageType.GET, 8, 16), 0);
-        engine.onDeposited(1, deposit);
+        engine().onDeposited(1, deposit);
 
         Event started = next();
         assertThat(started.type()).isEqualTo(EventKind.GET_START);
@@ -117,9 +128,9 @@ class TargetTest {
         assertThat(reply.header().mdHandle()).as("echoes the initiator's MD").isEqualTo(0xabcdL);
         assertThat(reply.header().exchange()).as("echoes the exchange id").isEqualTo(0x1234L);
         assertThat(reply.payload()).containsExactly(16, 17, 18, 19, 20, 21, 22, 23);
-        assertThat(engine.eqGet(eq, event)).as("GET_END waits for the send").isEqualTo(ReturnCode.EQ_EMPTY);
+        assertThat(engine().eqGet(eq, event)).as("GET_END waits for the send").isEqualTo(ReturnCode.EQ_EMPTY);
 
-        engine.onSendComplete(reply.token(), true);
+        engine().onSendComplete(reply.token(), true);
         Event ended = next();
         assertThat(ended.type()).isEqualTo(EventKind.GET_END);
         assertThat(ended.link()).isEqualTo(started.sequence());
@@ -129,9 +140,9 @@ class TargetTest {
     @Test
     void aGetWhoseReplyIsLostEndsWithGetFail() {
         start(Dialect.PORTALS_3_2, PortalsConfig.DEFAULT.withStaging(0, 0));
-        engine.onDeposited(1, deliver(request(MessageType.GET, 8, 0), 0));
+        engine().onDeposited(1, deliver(request(MessageType.GET, 8, 0), 0));
         next();
-        engine.onSendComplete(transport.only().token(), false);
+        engine().onSendComplete(transport.only().token(), false);
         Event failed = next();
         assertThat(failed.type()).isEqualTo(EventKind.GET_FAIL);
         assertThat(failed.niFailType()).isEqualTo(NiFailType.FAIL);
@@ -140,9 +151,9 @@ class TargetTest {
     @Test
     void aStagedReplyEndsItsGetBeforeTheTransportHasIt() {
         start(Dialect.PORTALS_3_2, PortalsConfig.DEFAULT.withStaging(64, 2));
-        engine.onDeposited(1, deliver(request(MessageType.GET, 8, 0), 0));
+        engine().onDeposited(1, deliver(request(MessageType.GET, 8, 0), 0));
         assertThat(kindsLoggedAtSend).containsExactly(List.of(EventKind.GET_START, EventKind.GET_END));
-        engine.onSendComplete(transport.only().token(), false);
+        engine().onSendComplete(transport.only().token(), false);
         assertThat(register(StatusRegister.SENDS_LOST)).as("counted: GET_END cannot be taken back").isEqualTo(1);
     }
 
@@ -160,7 +171,7 @@ class TargetTest {
         assertThat(deposit.accepted()).isTrue();
         deposit.segment().asSlice(deposit.offset(), 4).fill((byte) 0x55);
         deposit.addDeposited(4);
-        engine.onDeposited(1, deposit);
+        engine().onDeposited(1, deposit);
 
         RecordingTransport.Sent reply = transport.only();
         assertThat(reply.header().typeCode()).isEqualTo(MessageType.REPLY.code());
@@ -169,7 +180,7 @@ class TargetTest {
         assertThat(memory.asSlice(8, 4).toArray(ValueLayout.JAVA_BYTE)).containsOnly((byte) 0x55);
         assertThat(register(StatusRegister.BYTES_SENT)).isEqualTo(4);
 
-        engine.onSendComplete(reply.token(), true);
+        engine().onSendComplete(reply.token(), true);
         Event ended = next();
         assertThat(ended.type()).isEqualTo(EventKind.GETPUT_END);
         assertThat(ended.hdrData()).isEqualTo(HDR_DATA);
@@ -182,9 +193,9 @@ class TargetTest {
         start(Dialect.PORTALS_3_3, PortalsConfig.DEFAULT);
         Deposit deposit = deliver(request(MessageType.GETPUT, 4, 0), 4);
         deposit.addDeposited(4);
-        engine.onDeposited(1, deposit);
+        engine().onDeposited(1, deposit);
         Event started = next();
-        engine.onSendComplete(transport.only().token(), false);
+        engine().onSendComplete(transport.only().token(), false);
         Event ended = next();
         assertThat(ended.type()).isEqualTo(EventKind.GETPUT_END);
         assertThat(ended.niFailType()).isEqualTo(NiFailType.FAIL);
@@ -198,7 +209,7 @@ class TargetTest {
         start(Dialect.PORTALS_3_2, PortalsConfig.DEFAULT);
         Deposit deposit = deliver(request(MessageType.PUT, 8, 24), 8);
         deposit.addDeposited(8);
-        engine.onDeposited(1, deposit);
+        engine().onDeposited(1, deposit);
 
         RecordingTransport.Sent ack = transport.only();
         assertThat(ack.header().typeCode()).isEqualTo(MessageType.ACK.code());
@@ -215,15 +226,15 @@ class TargetTest {
     @Test
     void aRequestTheTablesRefuseIsDroppedAndCountedWithNothingSent() {
         start(Dialect.PORTALS_3_2, PortalsConfig.DEFAULT);
-        engine.onDeposited(1, deliver(request(MessageType.GET, 8, 0).matchBits(BITS + 1), 0));
-        engine.onDeposited(1, deliver(request(MessageType.GET, 8, 0).cookie(1000), 0));
-        engine.onDeposited(1, deliver(request(MessageType.GET, 8, 0).portal(1000), 0));
+        engine().onDeposited(1, deliver(request(MessageType.GET, 8, 0).matchBits(BITS + 1), 0));
+        engine().onDeposited(1, deliver(request(MessageType.GET, 8, 0).cookie(1000), 0));
+        engine().onDeposited(1, deliver(request(MessageType.GET, 8, 0).portal(1000), 0));
         assertThat(register(StatusRegister.DROP_NO_MATCH)).isEqualTo(1);
         assertThat(register(StatusRegister.DROP_ACL)).isEqualTo(1);
         assertThat(register(StatusRegister.DROP_INV_PORTAL)).isEqualTo(1);
         assertThat(register(StatusRegister.DROP_COUNT)).isEqualTo(3);
         assertThat(transport.sent).isEmpty();
-        assertThat(engine.eqGet(eq, event)).isEqualTo(ReturnCode.EQ_EMPTY);
+        assertThat(engine().eqGet(eq, event)).isEqualTo(ReturnCode.EQ_EMPTY);
     }
 
     /** The kinds in the target's queue when a message was handed over (taken, then given back by next()). */
@@ -233,7 +244,7 @@ class TargetTest {
     private List<EventKind> queued() {
         List<EventKind> kinds = new ArrayList<>();
         Event e = new Event();
-        while (engine.eqGet(eq, e) == ReturnCode.OK) {
+        while (engine().eqGet(eq, e) == ReturnCode.OK) {
             kinds.add(e.type());
             requeued.add(new Event().copyFrom(e));
         }

@@ -6,7 +6,7 @@ import org.portals3j.portals.EventHandler;
 
 /**
  * Runs Portals 3.3 event handlers (3.3 &sect;3.11.6) and remembers which thread is running one, so that a
- * Portals function called from a handler is refused ({@link PortalsEngine} asks {@link #isRunningOn})
+ * Portals function called from a handler is refused ({@link LibraryState} asks {@link #isRunningOn})
  * instead of running in the middle of the operation that logged the event. One per library; used
  * under the engine lock.
  */

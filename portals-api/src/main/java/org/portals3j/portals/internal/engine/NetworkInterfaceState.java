@@ -1,6 +1,6 @@
 package org.portals3j.portals.internal.engine;
 
-import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.Event;
 import org.portals3j.portals.EventHandler;
@@ -11,20 +11,11 @@ import org.portals3j.portals.NiFailType;
 import org.portals3j.portals.NiLimits;
 import org.portals3j.portals.StatusRegister;
 import org.portals3j.portals.Unlink;
-import org.portals3j.portals.internal.wire.MessageHeader;
 import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
- * One network interface of a process (L2722): its Portal table, access control table, objects, status
- * registers and event sequence. Every method runs under the engine lock.
- *
- * <p>The receive algorithm (§5.3 of the digest; L15019-L15132) lives in {@link #receivePut},
- * {@link #receiveGet} and {@link #match}; the unlink rules in {@link #unlinkMd}.
- *
- * <p>In a Portals 3.3 library ({@link #dialect33}) events are numbered per queue, an MD's
- * {@code PTL_MD_EVENT_START_DISABLE}/{@code PTL_MD_EVENT_END_DISABLE} options suppress events, a failure
- * ends with the END event, queues may run handlers, and acknowledgements count against the MD's
- * threshold: see {@link #post} and {@link #acceptAck}.
+ * One network interface of a process (L2722), from PtlNIInit to PtlNIFini ({@link State}): its Portal table,
+ * access control table, objects, status registers, event logging ({@link #post}) and unlink rules; under the lock.
  */
 final class NetworkInterfaceState {
     /** Passed as {@code link} to {@link #post}: the event links to itself (START events and ACK, A-51). */
@@ -34,12 +25,11 @@ final class NetworkInterfaceState {
     final int index;
     /** Made by a Portals 3.3 library. */
     final boolean dialect33;
-    /** The most bytes a reply can carry: the transport's largest payload. */
-    private final long replyLimit;
     private final HandlerCalls handlers;
     /** The engine's wakes to do once its lock is released. */
     private final Wakeups wakeups;
-    boolean live;
+    /** Where this interface is in its life; changed only by {@link #transition}. */
+    private State state = State.UNINITIALISED;
     /** Generation of this interface's handle; bumped by PtlNIFini, so old handles die (A-40). */
     int incarnation;
     int pid;
@@ -59,30 +49,23 @@ final class NetworkInterfaceState {
      * {@link #registers}, whose cache line the delivering thread writes. Read as part of BYTES_SENT.
      */
     final SendCounter putBytes = new SendCounter();
-    /** Receive-path counters, on cache lines of their own (see {@link ReceiveCursor}). */
-    private final ReceiveCursor cursorState = new ReceiveCursor();
-    private final MatchList.Cursor cursor = new MatchList.Cursor();
+    /** The event sequence, on cache lines of its own (see {@link EventSequence}). */
+    private final EventSequence eventSequence = new EventSequence();
     /** Threads in Portals 3.3 {@code PtlEQPoll} on this interface's queues (a list through the waiters). */
     private @Nullable PollWaiter firstPoller;
 
     /**
-     * The event sequence counter and the last match's result, written by whichever thread delivers to
-     * this interface. Padded so it
-     * does not share a cache line with the fields the interface's own threads read on every call
-     * (false sharing costs a cache miss on both sides per message).
+     * The event sequence counter, written by whichever thread logs an event (mostly the one delivering to this
+     * interface): padded so that it does not share a cache line with the fields the interface's own threads read
+     * on every call.
      */
-    static final class ReceiveCursor extends CacheLinePadding {
+    static final class EventSequence extends CacheLinePadding {
         long nextSequence = 1;
-        /** Where {@link #match} accepted: the offset into the MD and the manipulated length. */
-        long acceptOffset;
-        long acceptLength;
         long q0, q1, q2, q3, q4, q5, q6, q7;
     }
 
-    NetworkInterfaceState(int libraryId, int index, Dialect dialect, HandlerCalls handlers, Wakeups wakeups,
-                          long replyLimit) {
+    NetworkInterfaceState(int libraryId, int index, Dialect dialect, HandlerCalls handlers, Wakeups wakeups) {
         this.libraryId = libraryId;
-        this.replyLimit = replyLimit;
         this.index = index;
         this.dialect33 = dialect == Dialect.PORTALS_3_3;
         this.handlers = handlers;
@@ -90,6 +73,44 @@ final class NetworkInterfaceState {
     }
 
     // ---- life cycle ---------------------------------------------------------------------------
+
+    /** The life of an interface: PtlNIInit makes it live, PtlNIFini ends it, and PtlNIInit may start it again. */
+    enum State {
+        /** Never initialised: no handle names it. */
+        UNINITIALISED,
+        /** Initialised by PtlNIInit: its handle and its objects' handles are valid. */
+        LIVE,
+        /** Finalised by PtlNIFini: every handle of its last incarnation is dead. */
+        FINALISED;
+
+        /** Whether an interface in this state may go to {@code next}. */
+        boolean canBecome(State next) {
+            return switch (this) {
+                case UNINITIALISED, FINALISED -> next == LIVE;
+                case LIVE -> next == FINALISED;
+            };
+        }
+    }
+
+    State state() {
+        return state;
+    }
+
+    /** Whether PtlNIInit has made this interface live and PtlNIFini has not ended it since. */
+    boolean isLive() {
+        return state == State.LIVE;
+    }
+
+    /**
+     * The one place the state changes. The engine calls {@link #init} only on an interface that is not live and
+     * {@link #teardown} only on a live one: any other transition is a bug, refused with IllegalStateException.
+     */
+    void transition(State next) {
+        if (!state.canBecome(next)) {
+            throw new IllegalStateException("network interface " + index + " cannot go from " + state + " to " + next);
+        }
+        state = next;
+    }
 
     void init(int newPid, int newUid, int newJid, NiLimits newLimits, boolean aclEntryZero) {
         pid = newPid;
@@ -111,9 +132,9 @@ final class NetworkInterfaceState {
         mes.limit(newLimits.maxMatchEntries());
         mds.limit(newLimits.maxMemDescriptors());
         eqs.limit(newLimits.maxEventQueues());
-        java.util.Arrays.fill(registers, 0L);
+        Arrays.fill(registers, 0L);
         putBytes.value = 0;
-        live = true;
+        transition(State.LIVE);
     }
 
     /** PtlNIFini: every object dies, waiters wake with PTL_INV_EQ, later completions are ignored. */
@@ -142,7 +163,7 @@ final class NetworkInterfaceState {
         }
         portals = new MatchList[0];
         acl = new AccessControlEntry[0];
-        live = false;
+        transition(State.FINALISED);
         incarnation = (incarnation + 1) & HandleCodec.GENERATION_MASK;
     }
 
@@ -165,7 +186,7 @@ final class NetworkInterfaceState {
     // ---- lookups (null = no such live object on this interface) ------------------------------
 
     private boolean names(long handle, int kind) {
-        return live && HandleCodec.kind(handle) == kind && HandleCodec.library(handle) == libraryId
+        return state == State.LIVE && HandleCodec.kind(handle) == kind && HandleCodec.library(handle) == libraryId
                 && HandleCodec.iface(handle) == index;
     }
 
@@ -302,7 +323,7 @@ final class NetworkInterfaceState {
         if (dialect33 && kind.isFail()) {
             kind = endOf(kind);
         }
-        long sequence = q.ownSequence ? q.nextSequence++ : cursorState.nextSequence++;
+        long sequence = q.ownSequence ? q.nextSequence++ : eventSequence.nextSequence++;
         Event slot = q.reserve();
         Event e = slot != null ? slot : q.handlerScratch();
         if (e == null) {
@@ -417,227 +438,5 @@ final class NetworkInterfaceState {
     void drop(StatusRegister reason) {
         registers[StatusRegister.DROP_COUNT.index()]++;
         registers[reason.index()]++;
-    }
-
-    // ---- the receive algorithm (L15068-L15125) ------------------------------------------------
-
-    /** Portal index and access control checks for a put or get (L15085-L15100, A-29). */
-    private boolean admit(MessageHeader rx) {
-        int portal = rx.portal();
-        if (portal < 0 || portal >= portals.length) {
-            drop(StatusRegister.DROP_INV_PORTAL);
-            return false;
-        }
-        int cookie = rx.cookie();
-        if (cookie < 0 || cookie >= acl.length
-                || !acl[cookie].allows(rx.initiatorNid(), rx.initiatorPid(), rx.user(), jid, portal)) {
-            drop(StatusRegister.DROP_ACL);
-            return false;
-        }
-        return true;
-    }
-
-    /**
-     * The walk of L15068: the first entry, in list order, whose criteria match and whose MD accepts.
-     * On acceptance the threshold, local offset and pending count are updated here, atomically with the
-     * match (L2042), and {@code acceptOffset}/{@code acceptLength} of the cursor say where.
-     */
-    private @Nullable MemoryDescriptorState match(boolean put, MessageHeader rx) {
-        return match(put ? MdOption.OP_PUT.bit() : MdOption.OP_GET.bit(), rx);
-    }
-
-    /** {@link #match(boolean, MessageHeader)} for an MD that has every option of {@code required}. */
-    private @Nullable MemoryDescriptorState match(int required, MessageHeader rx) {
-        int nid = rx.initiatorNid();
-        int initPid = rx.initiatorPid();
-        long bits = rx.matchBits();
-        long rlength = rx.length();
-        MatchList.Cursor c = cursor;
-        c.start(portals[rx.portal()], bits);
-        for (MatchEntryState me = c.next(); me != null; me = c.next()) {
-            if (!me.matchesId(nid, initPid) || !me.matchesBits(bits)) {
-                continue;
-            }
-            MemoryDescriptorState md = me.md;
-            if (md == null || (md.options & required) != required || md.inactive()) {
-                continue; // no MD, op not enabled (L15113), threshold 0 or past max_offset (L5116, L5138)
-            }
-            long off = md.has(MdOption.MANAGE_REMOTE) ? rx.offset() : md.localOffset;
-            long avail = off >= md.length ? 0 : md.length - off;
-            if ((md.options & MdOption.MAX_SIZE.bit()) != 0 && avail > md.maxSize) {
-                // 3.3 §3.10.1: max_size is "the largest incoming request that the memory descriptor should
-                // respond to" (the 3.3 text as LNet's lnet_md_t keeps it, and as LNet implements it); a
-                // longer request is truncated to it with PTL_MD_TRUNCATE, else it does not fit.
-                avail = md.maxSize;
-            }
-            long mlength;
-            if (rlength <= avail) {
-                mlength = rlength;
-            } else if (md.has(MdOption.TRUNCATE)) {
-                mlength = avail; // L5188
-            } else {
-                if (md.unlinkNofit == Unlink.UNLINK) {
-                    // L5511, A-25: unlinked; the request goes on down the list. No event caused it.
-                    unlinkMd(md, true, 0L, nid, initPid, rx.user(), rx.portal(), bits, rlength, 0L, off);
-                }
-                continue;
-            }
-            if ((required & MdOption.OP_PUT.bit()) == 0 && mlength > replyLimit) {
-                // A get for more than one message carries (only a peer that ignores the limit asks for it):
-                // the reply is truncated to what the transport carries, so that the get is still answered.
-                mlength = replyLimit;
-            }
-            if (md.threshold > 0) {
-                md.threshold--; // L5114; PTL_MD_THRESH_INF is negative and never changes
-            }
-            if (!md.has(MdOption.MANAGE_REMOTE)) {
-                md.localOffset = off + mlength; // A-23: by the manipulated length
-            }
-            md.pending++;
-            cursorState.acceptOffset = off;
-            cursorState.acceptLength = mlength;
-            return md;
-        }
-        return null;
-    }
-
-    /**
-     * Phase one of a put: admit, match, post PUT_START, and name the deposit region.
-     *
-     * @return the MD the put landed in, or null if it was dropped (counted)
-     */
-    @Nullable MemoryDescriptorState receivePut(MessageHeader rx, IncomingPut p) {
-        if (!admit(rx)) {
-            return null;
-        }
-        MemoryDescriptorState md = match(true, rx);
-        if (md == null) {
-            drop(StatusRegister.DROP_NO_MATCH);
-            return null;
-        }
-        registers[StatusRegister.PUTS_RECEIVED.index()]++;
-        p.ni = this;
-        p.incarnation = incarnation;
-        p.md = md;
-        p.initiatorNid = rx.initiatorNid();
-        p.initiatorPid = rx.initiatorPid();
-        p.uid = rx.user();
-        p.portal = rx.portal();
-        p.matchBits = rx.matchBits();
-        p.rlength = rx.length();
-        p.mlength = cursorState.acceptLength;
-        p.offset = cursorState.acceptOffset;
-        p.requestOffset = rx.offset();
-        p.hdrData = rx.hdrData();
-        p.ackMd = rx.mdHandle();
-        p.exchange = rx.exchange();
-        p.link = post(md, EventKind.PUT_START, SELF_LINK, p.initiatorNid, p.initiatorPid, p.uid, p.portal,
-                p.matchBits, p.rlength, p.mlength, p.offset, p.hdrData, NiFailType.OK);
-        return md;
-    }
-
-    /**
-     * Phase one of a get: admit, match, post GET_START. The reply is sent by the caller, after the lock
-     * is released; GET_END follows when the reply has been sent (L6325).
-     *
-     * @return the MD, or null if the get was dropped (counted)
-     */
-    @Nullable MemoryDescriptorState receiveGet(MessageHeader rx, PendingOp op, int source) {
-        if (!admit(rx)) {
-            return null;
-        }
-        MemoryDescriptorState md = match(false, rx);
-        if (md == null) {
-            drop(StatusRegister.DROP_NO_MATCH);
-            return null;
-        }
-        registers[StatusRegister.GETS_RECEIVED.index()]++;
-        op.ni = this;
-        op.md = md;
-        op.peerRank = source;
-        op.peerNid = rx.initiatorNid();
-        op.peerPid = rx.initiatorPid();
-        op.uid = rx.user();
-        op.portal = rx.portal();
-        op.matchBits = rx.matchBits();
-        op.rlength = rx.length();
-        op.mlength = cursorState.acceptLength;
-        op.offset = cursorState.acceptOffset;
-        op.link = post(md, EventKind.GET_START, SELF_LINK, op.peerNid, op.peerPid, op.uid, op.portal,
-                op.matchBits, op.rlength, op.mlength, op.offset, 0L, NiFailType.OK);
-        registers[StatusRegister.BYTES_SENT.index()] += cursorState.acceptLength;
-        return md;
-    }
-
-    /**
-     * Phase one of a Portals 3.3 {@code PtlGetPut} at its target: admit, match an MD that allows both puts and
-     * gets (the reference implementation's {@code lib_find_md}, {@code PTL_MSG_GETPUT}), chosen and advanced as
-     * for a put, post GETPUT_START (with the request's {@code hdr_data}). The swap happens once the bytes are
-     * in ({@code PortalsEngine}); GETPUT_END follows when the reply has been sent, as GET_END does.
-     *
-     * @return the MD, or null if the request was dropped (counted)
-     */
-    @Nullable MemoryDescriptorState receiveGetPut(MessageHeader rx, PendingOp op, int source) {
-        if (!admit(rx)) {
-            return null;
-        }
-        MemoryDescriptorState md = match(MdOption.OP_PUT.bit() | MdOption.OP_GET.bit(), rx);
-        if (md == null) {
-            drop(StatusRegister.DROP_NO_MATCH);
-            return null;
-        }
-        op.ni = this;
-        op.md = md;
-        op.peerRank = source;
-        op.peerNid = rx.initiatorNid();
-        op.peerPid = rx.initiatorPid();
-        op.uid = rx.user();
-        op.portal = rx.portal();
-        op.matchBits = rx.matchBits();
-        op.rlength = rx.length();
-        op.mlength = cursorState.acceptLength;
-        op.offset = cursorState.acceptOffset;
-        op.hdrData = rx.hdrData();
-        op.link = post(md, EventKind.GETPUT_START, SELF_LINK, op.peerNid, op.peerPid, op.uid, op.portal,
-                op.matchBits, op.rlength, op.mlength, op.offset, op.hdrData, NiFailType.OK);
-        return md;
-    }
-
-    /**
-     * Logs an ACK (L15039): only if the MD still exists and has an event queue with room; otherwise the
-     * ack is dropped and counted (L15049-L15055, A-35). The threshold is not touched (A-27).
-     *
-     * <p>Portals 3.3 counts an acknowledgement against the threshold: "an operation is any action that
-     * could possibly generate an event" (3.3 &sect;3.10.1, as LNet's {@code lnet_md_t} keeps the text), and
-     * the reference implementation decrements it in {@code parse_ack} and drops an ack for an inactive
-     * MD. So a 3.3 MD at threshold 0 drops the ack (counted under {@code PTL_SR_DROP_STALE_MD}), and an
-     * ack that brings the threshold to 0 unlinks a PTL_UNLINK MD (with {@code unlinkIfInactive}): the
-     * "threshold 2: unlink after send and ack" pattern of 3.3 programs.
-     *
-     * @param unlinkIfInactive unlink the MD here if the ack made it inactive (false when the caller does,
-     *                         with the put's completion)
-     * @return the ACK event's sequence, or 0 if no ACK was logged
-     */
-    long acceptAck(long mdHandle, int fromNid, int fromPid, int fromUid, int portal, long bits, long offset,
-                   long rlength, long mlength, boolean unlinkIfInactive) {
-        MemoryDescriptorState md = lookupMd(mdHandle);
-        if (md == null || (md.dialect33 && md.threshold == 0)) {
-            drop(StatusRegister.DROP_STALE_MD);
-            return 0;
-        }
-        EventQueueState q = md.eventQueue();
-        if (q == null || q.full()) {
-            drop(StatusRegister.DROP_ACK_NO_EQ);
-            return 0;
-        }
-        if (md.dialect33 && md.threshold > 0) {
-            md.threshold--;
-        }
-        long ack = post(md, EventKind.ACK, SELF_LINK, fromNid, fromPid, fromUid, portal, bits, rlength, mlength,
-                offset, 0L, NiFailType.OK);
-        if (unlinkIfInactive && md.dialect33) {
-            autoUnlinkIfInactive(md, ack, fromNid, fromPid, fromUid, portal, bits, rlength, mlength, offset);
-        }
-        return ack;
     }
 }

@@ -2,6 +2,7 @@ package org.portals3j.portals.internal.engine;
 
 import java.lang.foreign.MemorySegment;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.portals.StatusRegister;
 import org.portals3j.portals.internal.wire.MessageHeader;
 
 /**
@@ -91,6 +92,17 @@ final class PendingOp {
         replyEnded = false;
         link = 0;
         hdrData = 0;
+    }
+
+    /**
+     * Counts this op's send lost ({@link StatusRegister#SENDS_LOST}) unless {@code delivered}: a staged send whose
+     * END event was logged when its payload was copied, and which the transport then could not deliver.
+     */
+    void countLost(boolean delivered) {
+        NetworkInterfaceState on = ni;
+        if (!delivered && on != null && on.isLive()) {
+            on.registers[StatusRegister.SENDS_LOST.index()]++;
+        }
     }
 
     /** This op's two swap buffers (GETPUT_REPLY), each of {@link MessageHeader#MAX_GETPUT_LENGTH} bytes. */

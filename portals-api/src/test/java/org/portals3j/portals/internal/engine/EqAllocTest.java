@@ -80,7 +80,7 @@ class EqAllocTest {
     @Test
     void aJvmWithoutTheMemoryIsNoSpaceAndTheSlotStaysFree() {
         allocator.failNext = true;
-        assertThatThrownBy(() -> target.eqAlloc(targetNi, PortalsEngine.MAX_EQ_COUNT))
+        assertThatThrownBy(() -> target.eqAlloc(targetNi, EventQueues.MAX_EQ_COUNT))
                 .isInstanceOfSatisfying(PortalsException.class, e -> assertThat(e.code()).isEqualTo(ReturnCode.NOSPACE))
                 .hasMessageContaining("no memory");
         // every one of the interface's queues can still be allocated, and used
@@ -92,13 +92,13 @@ class EqAllocTest {
                 .isInstanceOfSatisfying(PortalsException.class, e -> assertThat(e.code()).isEqualTo(ReturnCode.NOSPACE))
                 .hasMessageContaining("max_event_queues");
         target.eqFree(queues.get(0));
-        long again = target.eqAlloc(targetNi, PortalsEngine.MAX_EQ_COUNT);
+        long again = target.eqAlloc(targetNi, EventQueues.MAX_EQ_COUNT);
         assertThat(target.eqGet(again, new Event())).isEqualTo(ReturnCode.EQ_EMPTY);
     }
 
     @Test
     void aCountBeyondTheLargestQueueIsNoSpaceAndTakesNoSlot() {
-        for (long count : new long[] {PortalsEngine.MAX_EQ_COUNT + 1, Long.MAX_VALUE, -1L}) {
+        for (long count : new long[] {EventQueues.MAX_EQ_COUNT + 1, Long.MAX_VALUE, -1L}) {
             assertThatThrownBy(() -> target.eqAlloc(targetNi, count))
                     .isInstanceOfSatisfying(PortalsException.class, e -> assertThat(e.code()).isEqualTo(ReturnCode.NOSPACE));
         }
@@ -123,7 +123,7 @@ class EqAllocTest {
         AtomicReference<Object> allocated = new AtomicReference<>();
         Thread allocating = Thread.ofPlatform().start(() -> {
             try {
-                allocated.set(target.eqAlloc(targetNi, PortalsEngine.MAX_EQ_COUNT));
+                allocated.set(target.eqAlloc(targetNi, EventQueues.MAX_EQ_COUNT));
             } catch (RuntimeException e) {
                 allocated.set(e);
             }

@@ -119,7 +119,7 @@ class EventQueueStateTest {
     @Test
     void aHugeQueueStartsWithOneChunkAndHoldsWhatItsBacklogNeeds() {
         CountingAllocator allocator = new CountingAllocator();
-        EventQueueState q = queue((int) PortalsEngine.MAX_EQ_COUNT, allocator);
+        EventQueueState q = queue((int) EventQueues.MAX_EQ_COUNT, allocator);
         assertThat(allocator.events).as("events allocated for a queue of 2^24").isEqualTo(EventStorage.CHUNK);
         Event into = new Event();
         int backlog = 5 * EventStorage.CHUNK + 3;

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 import org.portals3j.runtime.Job;
 
-/** The Portals 3.3 job id a library derives from its job's id ({@link PortalsEngine#jobId}). */
+/** The Portals 3.3 job id a library derives from its job's id ({@link LibraryState#jobId}). */
 class JobIdTest {
 
     private static int jid(String id) {
-        return PortalsEngine.jobId(Job.builder(1).id(id).build());
+        return LibraryState.jobId(Job.builder(1).id(id).build());
     }
 
     @Test
@@ -30,6 +30,6 @@ class JobIdTest {
     @Test
     void everyRankOfAJobDerivesTheSameJid() {
         Job job = Job.builder(3).id("job-shared").build();
-        assertThat(PortalsEngine.jobId(job)).isEqualTo(jid("job-shared"));
+        assertThat(LibraryState.jobId(job)).isEqualTo(jid("job-shared"));
     }
 }

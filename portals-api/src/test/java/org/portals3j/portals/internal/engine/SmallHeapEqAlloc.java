@@ -32,7 +32,7 @@ public final class SmallHeapEqAlloc {
         for (int round = 0; round < 2; round++) {
             long[] queues = new long[4];
             for (int i = 0; i < queues.length; i++) {
-                queues[i] = engine.eqAlloc(ni, PortalsEngine.MAX_EQ_COUNT);
+                queues[i] = engine.eqAlloc(ni, EventQueues.MAX_EQ_COUNT);
                 if (engine.eqGet(queues[i], new Event()) != ReturnCode.EQ_EMPTY) {
                     throw new AssertionError("a new queue is not empty");
                 }

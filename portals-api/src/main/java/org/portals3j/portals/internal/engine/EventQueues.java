@@ -1,0 +1,405 @@
+package org.portals3j.portals.internal.engine;
+
+import java.util.concurrent.TimeUnit;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.portals.EqHandle;
+import org.portals3j.portals.EqPollResult;
+import org.portals3j.portals.Event;
+import org.portals3j.portals.EventHandler;
+import org.portals3j.portals.PortalsException;
+import org.portals3j.portals.ReturnCode;
+import org.portals3j.transport.IdleMode;
+import org.portals3j.transport.IdleStrategy;
+import org.portals3j.transport.Transport;
+
+/**
+ * The event queue calls: PtlEQAlloc, PtlEQFree, PtlEQGet, PtlEQWait and Portals 3.3 PtlEQPoll, with the
+ * waiting of the calls that block. Each call takes the engine lock itself.
+ */
+final class EventQueues {
+    /** Largest event queue (events); a larger count gives PTL_NOSPACE. */
+    static final long MAX_EQ_COUNT = 1L << 24;
+    /** Portals 3.3 {@code PTL_TIME_FOREVER} as a PtlEQPoll timeout: no limit. */
+    static final long TIME_FOREVER = -1L;
+    /** Spins of a PtlEQWait caller before it may park (with the SPIN and BACKOFF idle modes). */
+    private static final int WAIT_SPINS = 4_000;
+
+    private final LibraryState library;
+    private final ThreadLocal<@Nullable EqWaiter> waiters = new ThreadLocal<>();
+    /** The waiter {@link #eqWait} used last (see {@link #waiter()}). */
+    private @Nullable EqWaiter recentWaiter;
+    private final ThreadLocal<@Nullable PollWaiter> pollers = new ThreadLocal<>();
+    private final ThreadLocal<@Nullable IdleStrategy> idlers = new ThreadLocal<>();
+    /** Where the chunks of event queues come from (tests replace it to fail or hold an allocation). */
+    private final EventStorage.ChunkAllocator chunkAllocator;
+
+    EventQueues(LibraryState library, EventStorage.ChunkAllocator chunkAllocator) {
+        this.library = library;
+        this.chunkAllocator = chunkAllocator;
+    }
+
+    /** PtlEQAlloc (L6716): {@code count} 0 is PTL_NOSPACE. */
+    long eqAlloc(long niHandle, long count) {
+        return eqAlloc(niHandle, count, null);
+    }
+
+    /**
+     * PtlEQAlloc; in Portals 3.3 with a handler (3.3 &sect;3.11, {@code PtlEQAlloc(ni, count, eq_handler,
+     * &handle)}), null for {@code PTL_EQ_HANDLER_NONE}. A queue of a 3.3 library numbers its own events,
+     * and holds {@code count} rounded up to a power of two ({@link #eqCapacity}); a 3.3 {@code count} of 0
+     * gives {@code PTL_EQ_NONE} (0), as in the reference implementation, and no queue.
+     *
+     * <p>The queue's memory ({@link EventStorage}) is allocated between two holds of the engine lock, so
+     * that neither the other threads' Portals calls nor the transport's deliveries wait for it; the slot
+     * is taken only in the second, when nothing is left to allocate. A JVM without the memory makes it
+     * PTL_NOSPACE with nothing taken.
+     *
+     * @return the queue's handle, or 0 for a 3.3 {@code count} of 0
+     */
+    long eqAlloc(long niHandle, long count, @Nullable EventHandler handler) {
+        int capacity;
+        library.acquire();
+        try {
+            library.requireInit();
+            NetworkInterfaceState ni = library.ni(niHandle);
+            capacity = eqCapacity(count);
+            if (capacity == 0) {
+                return 0L; // PTL_EQ_NONE
+            }
+            if (!ni.eqs.hasRoom()) {
+                throw noEqSlot(ni);
+            }
+        } finally {
+            library.release();
+        }
+        EventStorage storage;
+        try {
+            storage = EventStorage.allocate(capacity, chunkAllocator, handler != null);
+        } catch (OutOfMemoryError e) {
+            throw new PortalsException(ReturnCode.NOSPACE, "the JVM has no memory for an event queue of " + capacity
+                    + " events (" + e.getMessage() + "): a smaller count, or a larger heap (-Xmx)");
+        }
+        library.acquire();
+        try {
+            library.requireInit(); // PtlFini or PtlNIFini may have run meanwhile
+            NetworkInterfaceState ni = library.ni(niHandle);
+            EventQueueState q = ni.eqs.allocate();
+            if (q == null) {
+                throw noEqSlot(ni);
+            }
+            q.init(storage);
+            if (library.dialect == Dialect.PORTALS_3_3) {
+                q.initDialect33(handler);
+            }
+            return ni.handleOf(q);
+        } finally {
+            library.release();
+        }
+    }
+
+    /**
+     * The events a queue of {@code count} holds, or PTL_NOSPACE. Portals 3.2: {@code count} itself, 1 to
+     * {@link #MAX_EQ_COUNT} (0 is PTL_NOSPACE, A-57). Portals 3.3: as the reference implementation
+     * ({@code p3api/eq.c PtlEQAlloc}), {@code count} rounded up to a power of two, at least 2, up to
+     * {@link #MAX_EQ_COUNT}; and 0 for a count of 0, which allocates no queue.
+     */
+    private int eqCapacity(long count) {
+        if (library.dialect == Dialect.PORTALS_3_3) {
+            if (count == 0) {
+                return 0;
+            }
+            if (count > 0 && count <= MAX_EQ_COUNT) {
+                return count <= 2 ? 2 : (int) Long.highestOneBit(count - 1) << 1;
+            }
+        } else if (count > 0 && count <= MAX_EQ_COUNT) {
+            return (int) count;
+        }
+        throw new PortalsException(ReturnCode.NOSPACE, "an event queue holds 1.." + MAX_EQ_COUNT + " events, not "
+                + Long.toUnsignedString(count) + (count == 0 ? " (A-57)" : ""));
+    }
+
+    private static PortalsException noEqSlot(NetworkInterfaceState ni) {
+        return new PortalsException(ReturnCode.NOSPACE, "the interface already has max_event_queues = "
+                + ni.limits.maxEventQueues() + " event queues");
+    }
+
+    /** PtlEQFree (L6879): threads waiting on it wake with PTL_INV_EQ; MDs still naming it log nothing. */
+    void eqFree(long eqHandle) {
+        library.acquire();
+        try {
+            library.requireInit();
+            NetworkInterfaceState ni = library.niOf(eqHandle, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
+            EventQueueState q = requireEq(ni, eqHandle);
+            q.discard();
+            ni.eqs.free(q);
+            ni.wakePollers(); // a PtlEQPoll on this queue answers PTL_INV_EQ now
+        } finally {
+            library.release();
+        }
+    }
+
+    /** PtlEQGet (L6966): never blocks; OK, EQ_DROPPED or EQ_EMPTY. */
+    ReturnCode eqGet(long eqHandle, Event into) {
+        ReturnCode rc = takeNow(eqHandle, into);
+        // An empty queue: let this thread take what the network holds (Transport.poll), then look again.
+        // PtlEQGet stays non-blocking: poll never waits.
+        if (rc == ReturnCode.EQ_EMPTY && library.transport.poll()) {
+            rc = takeNow(eqHandle, into);
+        }
+        return rc;
+    }
+
+    private ReturnCode takeNow(long eqHandle, Event into) {
+        library.acquire();
+        try {
+            library.requireInit();
+            NetworkInterfaceState ni = library.niOf(eqHandle, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
+            EventQueueState q = requireEq(ni, eqHandle);
+            return q.take(into);
+        } finally {
+            library.release();
+        }
+    }
+
+    /** PtlEQWait (L7119): blocks with the configured idle strategy until an event is handed over. */
+    ReturnCode eqWait(long eqHandle, Event into) {
+        EqWaiter w = waiter();
+        long ticket;
+        library.acquire();
+        try {
+            library.requireInit();
+            NetworkInterfaceState ni = library.niOf(eqHandle, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
+            EventQueueState q = requireEq(ni, eqHandle);
+            ReturnCode now = q.take(into);
+            if (now != ReturnCode.EQ_EMPTY) {
+                return now;
+            }
+            ticket = w.arm(into);
+            q.enqueueWaiter(w);
+        } finally {
+            library.release();
+        }
+        // Spin first: an event usually comes within microseconds, and a spinning waiter needs no
+        // unpark. Only then announce that it may park (EqWaiter.wake unparks only such waiters).
+        // While spinning, this thread drives the transport itself (Transport.poll): the message it
+        // waits for is then received, matched and posted here, with no hand-over from another thread.
+        boolean interrupted = false;
+        Transport t = library.transport;
+        IdleMode mode = library.config.idle();
+        if (mode == IdleMode.SPIN || mode == IdleMode.BACKOFF) {
+            for (int i = 0; i < WAIT_SPINS && !w.ended(ticket); i++) {
+                if (t.poll()) {
+                    i = 0;
+                } else {
+                    Thread.onSpinWait();
+                }
+            }
+        }
+        if (!w.ended(ticket)) {
+            w.mayPark = true;
+            IdleStrategy idle = idlers.get();
+            if (idle == null) {
+                idle = mode.newStrategy();
+                idlers.set(idle);
+            }
+            idle.reset();
+            // Threads that may park leave the network to the transport's own thread, which blocks on the
+            // socket and wakes this one; spinning and yielding threads keep taking it themselves.
+            boolean polling = mode == IdleMode.SPIN || mode == IdleMode.YIELD;
+            if (mode == IdleMode.BACKOFF) {
+                t.pollingStopped(); // it polled while it spun
+            }
+            while (!w.ended(ticket)) {
+                if (polling && t.poll()) {
+                    idle.reset();
+                    continue;
+                }
+                idle.idle();
+                if (Thread.interrupted()) {
+                    interrupted = true; // PtlEQWait cannot be interrupted; keep the flag for the caller
+                }
+            }
+            w.mayPark = false;
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        w.event = w.spare; // do not keep the caller's event reachable
+        if (w.outcome() == EqWaiter.CANCELLED) {
+            throw new PortalsException(ReturnCode.INV_EQ,
+                    "the event queue was freed (or its interface finalised) while waiting");
+        }
+        return w.result();
+    }
+
+    /**
+     * The calling thread's waiter. The last one used is kept in a field: a rank's thread usually waits
+     * again and again, and comparing its thread is cheaper than a {@link ThreadLocal} lookup.
+     */
+    private EqWaiter waiter() {
+        EqWaiter w = recentWaiter;
+        Thread me = Thread.currentThread();
+        if (w != null && w.thread == me) {
+            return w;
+        }
+        w = waiters.get();
+        if (w == null) {
+            w = new EqWaiter(me);
+            waiters.set(w);
+        }
+        recentWaiter = w; // a benign race: any thread's waiter may be here; its thread is checked
+        return w;
+    }
+
+    /**
+     * Portals 3.3 PtlEQPoll (3.3 &sect;3.11; reference implementation {@code p3api/eq.c}): takes the next
+     * event from the first of {@code queues}, in the order given, that has one, waiting up to
+     * {@code timeoutMillis} ({@code PTL_TIME_FOREVER} = -1: without limit; 0: not at all).
+     *
+     * <p>As in the reference implementation, an empty list and queues of different interfaces are
+     * PTL_INV_EQ (its PTL_EQ_INVALID), as is a queue that is not live, or is freed while waiting. It waits
+     * as {@link #eqWait} does: spinning briefly while driving the network, then with the configured idle
+     * strategy, woken by the thread that logs an event into one of the interface's queues. Threads in
+     * {@link #eqWait} on a queue are served first (they take events as they come, A-19); a poller takes
+     * what stays in the queue.
+     *
+     * @return the code (OK, EQ_DROPPED, or EQ_EMPTY after the timeout) and which queue the event came from
+     */
+    EqPollResult eqPoll(EqHandle[] queues, long timeoutMillis, Event into) {
+        if (timeoutMillis < TIME_FOREVER) {
+            throw new IllegalArgumentException("timeout " + timeoutMillis + " ms is negative (PTL_TIME_FOREVER is "
+                    + TIME_FOREVER + ")");
+        }
+        EqPollResult now = pollNow(queues, into, null);
+        if (now != null) {
+            return now;
+        }
+        if (timeoutMillis == 0) {
+            // Like PtlEQGet: let this thread take what the network holds, without waiting.
+            if (library.transport.poll()) {
+                now = pollNow(queues, into, null);
+            }
+            return now != null ? now : EqPollResult.EMPTY;
+        }
+        long limit = timeoutMillis == TIME_FOREVER ? Long.MAX_VALUE : TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        long start = System.nanoTime();
+        PollWaiter w = pollers.get();
+        if (w == null) {
+            w = new PollWaiter(Thread.currentThread());
+            pollers.set(w);
+        }
+        w.signalled = false;
+        now = pollNow(queues, into, w); // registers w if nothing is there yet
+        if (now != null) {
+            return now;
+        }
+        boolean interrupted = false;
+        Transport t = library.transport;
+        try {
+            if (library.config.idle() == IdleMode.SPIN || library.config.idle() == IdleMode.BACKOFF) {
+                for (int i = 0; i < WAIT_SPINS && !w.signalled; i++) {
+                    if (t.poll()) {
+                        i = 0;
+                    } else {
+                        Thread.onSpinWait();
+                    }
+                }
+            }
+            IdleStrategy idle = idlers.get();
+            if (idle == null) {
+                idle = library.config.idle().newStrategy();
+                idlers.set(idle);
+            }
+            idle.reset();
+            boolean polling = library.config.idle() == IdleMode.SPIN || library.config.idle() == IdleMode.YIELD;
+            if (library.config.idle() == IdleMode.BACKOFF) {
+                t.pollingStopped(); // it polled while it spun
+            }
+            while (true) {
+                if (w.signalled) {
+                    w.signalled = false; // cleared before looking: a later event signals again
+                    now = pollNow(queues, into, null);
+                    if (now != null) {
+                        return now;
+                    }
+                    idle.reset();
+                }
+                if (System.nanoTime() - start >= limit) {
+                    now = pollNow(queues, into, null);
+                    return now != null ? now : EqPollResult.EMPTY;
+                }
+                if (polling && t.poll()) {
+                    idle.reset();
+                    continue;
+                }
+                w.mayPark = true;
+                if (!w.signalled) {
+                    idle.idle(); // parks at most IdleMode's period, so the deadline is looked at again soon
+                }
+                w.mayPark = false;
+                if (Thread.interrupted()) {
+                    interrupted = true; // PtlEQPoll cannot be interrupted; keep the flag for the caller
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            library.lock.lock(); // not acquire(): this must not fail, and this thread runs no handler
+            try {
+                NetworkInterfaceState on = w.registeredOn;
+                if (on != null) {
+                    on.removePoller(w);
+                }
+            } finally {
+                library.release();
+            }
+        }
+    }
+
+    /**
+     * One look at {@code queues}, under the lock: checks them (PTL_INV_EQ), takes from the first that has
+     * an event, or, if none has and {@code register} is given, puts it on the interface's poller list.
+     */
+    private @Nullable EqPollResult pollNow(EqHandle[] queues, Event into, @Nullable PollWaiter register) {
+        library.acquire();
+        try {
+            library.requireInit();
+            if (queues.length == 0) {
+                throw new PortalsException(ReturnCode.INV_EQ, "PtlEQPoll needs at least one event queue");
+            }
+            NetworkInterfaceState ni = library.niOf(queues[0].value(), HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
+            for (int i = 0; i < queues.length; i++) {
+                long h = queues[i].value();
+                NetworkInterfaceState of = library.niOf(h, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
+                if (of != ni) {
+                    throw new PortalsException(ReturnCode.INV_EQ, "queue " + i + " belongs to interface " + of.index
+                            + ", queue 0 to interface " + ni.index + ": PtlEQPoll's queues share one interface");
+                }
+                requireEq(of, h);
+            }
+            for (int i = 0; i < queues.length; i++) {
+                EventQueueState q = requireEq(ni, queues[i].value());
+                ReturnCode rc = q.take(into);
+                if (rc != ReturnCode.EQ_EMPTY) {
+                    return EqPollResult.of(rc, i);
+                }
+            }
+            if (register != null) {
+                ni.addPoller(register);
+            }
+            return null;
+        } finally {
+            library.release();
+        }
+    }
+
+    private static EventQueueState requireEq(NetworkInterfaceState ni, long eqHandle) {
+        EventQueueState q = ni.lookupEq(eqHandle);
+        if (q == null) {
+            throw new PortalsException(ReturnCode.INV_EQ, "no live event queue has handle 0x"
+                    + Long.toHexString(eqHandle));
+        }
+        return q;
+    }
+}

@@ -9,7 +9,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.IsoMessage;
 import org.portals3j.isotach.IsotachConfig;
@@ -56,37 +55,6 @@ class SwitchNodeOrderTest {
                 return out;
             }
             out.add(r);
-        }
-    }
-
-    // ---- sort vector ----------------------------------------------------------------------------------------------
-
-    /** I-013, I-010: the sort vector is a permutation of 0..count-1 giving (sender id, arrival) order. */
-    @Test
-    void sortVectorIsAPermutationInSenderThenArrivalOrder() {
-        Random rnd = new Random(13);
-        for (int trial = 0; trial < 2000; trial++) {
-            int count = 1 + rnd.nextInt(32);
-            int[] senders = new int[count];
-            for (int i = 0; i < count; i++) {
-                senders[i] = rnd.nextInt(1 + rnd.nextInt(8));
-            }
-            byte[] out = new byte[32];
-            SwitchNode.sortVector(senders, count, out);
-            boolean[] seen = new boolean[count];
-            for (int k = 0; k < count; k++) {
-                int idx = out[k];
-                assertThat(idx).isBetween(0, count - 1);
-                assertThat(seen[idx]).as("index %d twice", idx).isFalse();
-                seen[idx] = true;
-                if (k > 0) {
-                    int prev = out[k - 1];
-                    assertThat(senders[idx]).isGreaterThanOrEqualTo(senders[prev]);
-                    if (senders[idx] == senders[prev]) {
-                        assertThat(idx).as("same sender keeps arrival order").isGreaterThan(prev);
-                    }
-                }
-            }
         }
     }
 

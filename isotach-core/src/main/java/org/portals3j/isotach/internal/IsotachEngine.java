@@ -80,13 +80,44 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
     /** Whether this host's thread polls: set by each poll, cleared when the transport reports its pollers gone. */
     private volatile boolean hostPolling;
 
+    /** The Isotach net's lifecycle (A.1): opened once, closed once. */
+    enum State {
+        /** Constructed, or after an open_net that failed: open_net may be called. */
+        CREATED,
+        /** In open_net: synchronising with the other hosts, then waiting for the reset. */
+        OPENING,
+        /** open_net succeeded: the calls of the interfaces it opened work. */
+        OPEN,
+        /** try_close_net started the closing barrier (after the sends drained); the calls still work. */
+        CLOSE_BARRIER,
+        /** The closing barrier completed: waiting for the delivery queue to drain. */
+        DRAINING,
+        /** Closed by try_close_net or close (also after a fatal error): every call but the status getters fails. */
+        CLOSED;
+
+        /** Whether a net in this state may move to {@code next}. */
+        boolean canBecome(State next) {
+            return switch (this) {
+                case CREATED -> next == OPENING || next == CLOSED;
+                case OPENING -> next == OPEN || next == CREATED || next == CLOSED;
+                case OPEN -> next == CLOSE_BARRIER || next == CLOSED;
+                case CLOSE_BARRIER -> next == DRAINING || next == CLOSED;
+                case DRAINING -> next == CLOSED;
+                case CLOSED -> false;
+            };
+        }
+
+        /** Whether the calls of the opened interfaces work. */
+        boolean isOpen() {
+            return this == OPEN || this == CLOSE_BARRIER || this == DRAINING;
+        }
+    }
+
     private Set<Interface> open = EnumSet.noneOf(Interface.class);
-    private boolean opened;
-    private volatile boolean closed;
+    /** Changed only by {@link #state(State)}; volatile so that a close is seen by a waiting {@code iso_retrieve}. */
+    private volatile State state = State.CREATED;
     private final boolean[] syncHello;
     private final boolean[] syncDone;
-    private boolean closing;
-    private boolean closeBarrierStarted;
     private long droppedFrames;
     private long droppedDeposits;
 
@@ -206,7 +237,7 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
     // =========================================================================================================
 
     public int openNet(Set<Interface> interfaces, Duration timeout) {
-        if (opened || closed || interfaces.isEmpty()
+        if (state != State.CREATED || interfaces.isEmpty()
                 || (interfaces.contains(Interface.ISO_MBM) && interfaces.contains(Interface.ISO_SMM))) {
             return FAILURE; // I-125: MBM and SMM exclude each other (L3274)
         }
@@ -216,6 +247,7 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
             return FAILURE;
         }
         long deadline = System.nanoTime() + timeout.toNanos();
+        state(State.OPENING);
         open = EnumSet.copyOf(interfaces);
         if (open.contains(Interface.ISO_SMM)) {
             host.sharedMemoryMode(executor);
@@ -226,11 +258,11 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
             syncDone[me] = true;
             broadcastSync(SYNC_HELLO);
             if (!waitFor(() -> all(syncHello), deadline)) {
-                return FAILURE;
+                return openFailed();
             }
             broadcastSync(SYNC_DONE);
             if (!waitFor(() -> all(syncDone), deadline)) {
-                return FAILURE;
+                return openFailed();
             }
             if (isotach()) {
                 siu.startClock();
@@ -241,16 +273,36 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
                     }
                 }
                 if (!waitFor(() -> signals.resetCount() >= 1, deadline)) {
-                    return FAILURE;
+                    return openFailed();
                 }
                 barriers.start();
             }
-            opened = true;
+            state(State.OPEN);
             return SUCCESS;
         } catch (IsotachFatalError e) {
             close();
             throw e;
         }
+    }
+
+    /** open_net timed out: it may be called again. */
+    private int openFailed() {
+        state(State.CREATED);
+        return FAILURE;
+    }
+
+    /** The one place the lifecycle moves; an illegal move is a bug of this class. */
+    void state(State next) {
+        State current = state;
+        if (!current.canBecome(next)) {
+            throw new IllegalStateException("Isotach net: no transition from " + current + " to " + next);
+        }
+        state = next;
+    }
+
+    /** The lifecycle's state (for tests). */
+    State state() {
+        return state;
     }
 
     private boolean isotach() {
@@ -298,42 +350,43 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
     }
 
     public int tryCloseNet() {
-        if (!opened || closed) {
+        if (!state.isOpen()) {
             return FAILURE;
         }
         pollOnce();
         if (!isotach()) {
-            if (!closeBarrierStarted) {
+            if (state == State.OPEN) {
                 if (!noniso.sendBufferEmpty() || noniso.initiateBarrier() != SUCCESS) {
                     return FAILURE;
                 }
-                closeBarrierStarted = true;
+                state(State.CLOSE_BARRIER);
             }
             // barrier_completed answers 0 once; remember it, then wait for the queue to drain (C L8356-8370): every
             // message a peer sent before its barrier packet is queued here by then.
-            if (!closing && noniso.barrierCompleted() == SUCCESS) {
-                closing = true;
+            if (state == State.CLOSE_BARRIER && noniso.barrierCompleted() == SUCCESS) {
+                state(State.DRAINING);
             }
-            if (closing && noniso.deliveryQueueEmpty()) {
+            if (state == State.DRAINING && noniso.deliveryQueueEmpty()) {
                 finish();
                 return SUCCESS;
             }
             return FAILURE;
         }
         // Isotach: the STRONG shutdown barrier on channel 0 once our sends have drained (C L8374-8410, without A8).
-        if (!closeBarrierStarted) {
+        if (state == State.OPEN) {
             if (!host.sendBuffersEmpty() || !noniso.sendBufferEmpty() || host.midNetIsochron()) {
                 return FAILURE;
             }
             if (barriers.mLayerBarrier(0) != SUCCESS) {
                 return FAILURE;
             }
-            closeBarrierStarted = true;
+            state(State.CLOSE_BARRIER);
         }
-        if (barriers.mLayerCompleted(0)) {
-            closing = true;
+        // mLayerCompleted answers true once per completion: asked until then.
+        if (state == State.CLOSE_BARRIER && barriers.mLayerCompleted(0)) {
+            state(State.DRAINING);
         }
-        if (closing && noniso.deliveryQueueEmpty()) {
+        if (state == State.DRAINING && noniso.deliveryQueueEmpty()) {
             finish();
             return SUCCESS;
         }
@@ -350,8 +403,11 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
         close();
     }
 
+    /** Closes the net without the closing barrier; idempotent. */
     public void close() {
-        closed = true;
+        if (state != State.CLOSED) {
+            state(State.CLOSED);
+        }
         host.close();
     }
 
@@ -360,7 +416,7 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
     // =========================================================================================================
 
     public int poll() {
-        if (closed || !opened) {
+        if (!state.isOpen()) {
             return FAILURE; // I-131: nothing but the status calls before open_net
         }
         pollOnce();
@@ -383,7 +439,7 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
             if (signals.resetCount() > 1) {
                 throw new IsotachFatalError("a reset arrived after initialisation: the layer shuts down (L1663-1665)");
             }
-            if (opened && isotach()) {
+            if (state.isOpen() && isotach()) {
                 barriers.poll();
                 if (host.roomForBsMarker() && !host.midNetIsochron()) {
                     int bits = signals.takeAccumulated();
@@ -435,7 +491,7 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
     // =========================================================================================================
 
     private boolean usable(Interface i) {
-        return opened && !closed && open.contains(i);
+        return state.isOpen() && open.contains(i);
     }
 
     public int send(int target, MemorySegment data, int size) {
@@ -488,7 +544,7 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
 
     public int isoReceive(IsoMessage message) {
         java.util.Objects.requireNonNull(message, "message");
-        if (!opened || closed || !isotach()) {
+        if (!state.isOpen() || !isotach()) {
             return FAILURE;
         }
         pollOnce();
@@ -496,7 +552,7 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
     }
 
     public int isoEnd() {
-        if (!opened || closed || !isotach()) {
+        if (!state.isOpen() || !isotach()) {
             return FAILURE;
         }
         int rc = host.isoEnd();
@@ -529,12 +585,12 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
 
     public long isoRetrieve(IsoVar lvar) {
         java.util.Objects.requireNonNull(lvar, "lvar");
-        if (!opened && !lvar.isValid()) {
+        if ((state == State.CREATED || state == State.OPENING) && !lvar.isValid()) {
             throw new IllegalStateException("iso_retrieve before open_net: no read can be outstanding (I-131)");
         }
         int spins = 0;
         while (!lvar.isValid()) {
-            if (closed) {
+            if (state == State.CLOSED) {
                 throw new IllegalStateException("the Isotach layer is closed; the read can no longer return");
             }
             pollOnce();
@@ -668,7 +724,7 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
     }
 
     private boolean isotachCall() {
-        return opened && !closed && isotach();
+        return state.isOpen() && isotach();
     }
 
     // =========================================================================================================

@@ -20,31 +20,21 @@ import org.portals3j.isotach.internal.gc.BarrierTable;
 import org.portals3j.isotach.internal.gc.Owner;
 import org.portals3j.isotach.internal.gc.SignalTable;
 import org.portals3j.isotach.internal.host.IsotachHost;
-import org.portals3j.isotach.internal.host.ReceiveSlots;
 import org.portals3j.isotach.internal.noniso.NonisoLayer;
-import org.portals3j.isotach.internal.siu.ArrivalQueue;
 import org.portals3j.isotach.internal.siu.NanoClock;
 import org.portals3j.isotach.internal.siu.SwitchNode;
-import org.portals3j.isotach.internal.siu.TransportTraits;
 import org.portals3j.isotach.internal.smm.SRefKind;
 import org.portals3j.isotach.internal.smm.SharedMemory;
 import org.portals3j.isotach.internal.wire.Frame;
-import org.portals3j.transport.Deposit;
-import org.portals3j.transport.MessageHandler;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportException;
 import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
- * The Isotach layer of one host: the report's Hostman (open_net, poll, try_close_net, status calls) tying together
- * the emulated switch interface unit and token manager ({@link SwitchNode}), the Isotach host modules
- * ({@link IsotachHost}), the noniso protocols ({@link NonisoLayer}), shared memory ({@link SharedMemory}) and the
- * signal and barrier tables. It is the transport's message handler: frames are dispatched by kind.
- *
- * <p>Host-side state is touched only by the application thread (the {@code IsotachNet} methods); the transport
- * side reaches it through the switch node's host link and the noniso module's hand-off queue.
+ * One host's Isotach layer behind {@code IsotachNet} (the report's Hostman): opens and closes the net, polls every
+ * module, and routes each Appendix A call to its module; called by the application's thread only.
  */
-public final class IsotachEngine extends CacheLinePadding implements MessageHandler {
+public final class IsotachEngine extends CacheLinePadding {
     private static final int SUCCESS = 0;
     private static final int FAILURE = 1;
     private static final int NO_MESSAGE = -1;
@@ -66,19 +56,9 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
     private final IsotachHost.SRefExecutor executor;
     private final BarrierTable barriers;
     private final IsoMessage scratchNotice = new IsoMessage();
-    private final int[] copies;
-    /** Transport side: per source, the message between its header and its deposit. */
-    private final Intake[] intake;
-    /**
-     * On an inline transport that reports its pollers gone: the switch node's frames, handed to this host's thread
-     * ({@link ArrivalQueue}); null elsewhere (a transport with a thread of its own already delivers on the polling
-     * thread while the host polls).
-     */
-    private final @Nullable ArrivalQueue arrivals;
-    /** Transport side: where ISO payloads go (the host's, in an object of its own: see ReceiveSlots). */
-    private final ReceiveSlots receiveSlots;
-    /** Whether this host's thread polls: set by each poll, cleared when the transport reports its pollers gone. */
-    private volatile boolean hostPolling;
+    private final SharedMemoryAccess sharedMemoryAccess;
+    /** The transport side: frames checked and handed to the modules. */
+    private final FrameIntake intake;
 
     /** The Isotach net's lifecycle (A.1): opened once, closed once. */
     enum State {
@@ -118,8 +98,6 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
     private volatile State state = State.CREATED;
     private final boolean[] syncHello;
     private final boolean[] syncDone;
-    private long droppedFrames;
-    private long droppedDeposits;
 
     public IsotachEngine(Transport transport, IsotachConfig config) {
         this.transport = transport;
@@ -203,14 +181,8 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
         this.barriers = barrierTable;
         this.syncHello = hello;
         this.syncDone = done;
-        this.copies = new int[hosts];
-        this.intake = new Intake[transport.size()];
-        for (int i = 0; i < intake.length; i++) {
-            intake[i] = new Intake();
-        }
-        this.receiveSlots = isoHost.receiveSlots();
-        this.arrivals = TransportTraits.deliversInline(transport) && TransportTraits.reportsPollersGone(transport)
-                ? new ArrivalQueue(1024, transport.size(), new ArrivalSink(node)) : null;
+        this.sharedMemoryAccess = new SharedMemoryAccess(me, hosts, isoHost, smm);
+        this.intake = new FrameIntake(transport, node, nonisoLayer, isoHost);
         SharedMemory.ReadResponder respond = (reader, lvarSlot, value, pulse) -> {
             if (reader == me) {
                 smm.completeRead(lvarSlot, value, pulse);
@@ -225,7 +197,7 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
             }
             return smm.execute(kind, source, address, operand, pulse, respond);
         };
-        transport.start(this);
+        transport.start(intake);
     }
 
     private static boolean isUnclaimed(@Nullable BarrierTable table, int channel) {
@@ -426,14 +398,9 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
     /** One pass over every module (the report's iso_poll, plus the barrier poll it forgot, A7). */
     private void pollOnce() {
         try {
-            ArrivalQueue queue = arrivals;
-            if (queue != null && !hostPolling) {
-                hostPolling = true; // before the transport hears of the poll: see ArrivalQueue
-            }
+            intake.hostPolls();
             transport.poll();
-            if (queue != null) {
-                queue.drainForHost();
-            }
+            intake.drainForHost();
             host.receiving();
             noniso.poll();
             if (signals.resetCount() > 1) {
@@ -569,18 +536,9 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
         if (!usable(Interface.ISO_SMM)) {
             return FAILURE;
         }
-        int target = sharedMemory.nearestCopy(address);
-        if (target < 0 || (target == me ? !host.roomForSelfRef() : !host.roomForNetRefs(1))) {
-            pollOnce();
-            return FAILURE;
-        }
-        int slot = sharedMemory.allocateRead(lvar);
-        if (slot < 0) {
-            pollOnce();
-            return FAILURE; // I-089: read_cap reads outstanding
-        }
-        reference(target, SRefKind.READ, address, slot);
-        return endAccess(last);
+        int rc = sharedMemoryAccess.read(address, lvar, last);
+        pollOnce();
+        return rc;
     }
 
     public long isoRetrieve(IsoVar lvar) {
@@ -618,49 +576,10 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
         if (!usable(Interface.ISO_SMM)) {
             return FAILURE;
         }
-        int n = sharedMemory.copies(address, copies);
-        if (n < 0 || sharedMemory.checkChange(kind, address) != SUCCESS) {
-            pollOnce();
-            return FAILURE;
-        }
-        int net = 0;
-        boolean self = false;
-        for (int i = 0; i < n; i++) {
-            if (copies[i] == me) {
-                self = true;
-            } else {
-                net++;
-            }
-        }
-        if ((self && !host.roomForSelfRef()) || !host.roomForNetRefs(net)) {
-            pollOnce();
-            return FAILURE;
-        }
-        for (int i = 0; i < n; i++) {
-            reference(copies[i], kind, address, value);
-        }
-        sharedMemory.noteIssued(kind, address);
-        return endAccess(last);
-    }
-
-    private void reference(int target, SRefKind kind, long address, long operand) {
-        if (target == me) {
-            host.selfRef(kind.code(), address, operand);
-        } else {
-            host.netRef(target, kind.code(), address, operand);
-        }
-    }
-
-    private int endAccess(boolean last) {
-        if (last) {
-            host.isoEnd();
-        }
+        int rc = sharedMemoryAccess.change(kind, address, value, last);
         pollOnce();
-        return SUCCESS;
+        return rc;
     }
-
-
-
 
     /** Observes every shared-memory reference this host's copies execute. */
     public void sharedMemoryObserver(@org.checkerframework.checker.nullness.qual.Nullable SharedMemoryObserver observer) {
@@ -740,125 +659,8 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
         host.counters(m);
         m.putAll(noniso.counters());
         m.putAll(sharedMemory.counters());
-        m.put("engine.drop.frame", droppedFrames);
-        m.put("engine.drop.deposit", droppedDeposits);
+        intake.counters(m);
         return m;
-    }
-
-    // =========================================================================================================
-    // MessageHandler (transport side)
-    // =========================================================================================================
-
-    @Override
-    public void onHeader(int source, MemorySegment header, int headerLength, long payloadLength, Deposit deposit) {
-        if (headerLength < 1) {
-            droppedFrames++;
-            return;
-        }
-        byte kind = header.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0);
-        Intake in = intake[source];
-        in.noniso = NonisoLayer.owns(kind);
-        if (in.noniso) {
-            noniso.onHeader(source, header, headerLength, payloadLength, deposit);
-            return;
-        }
-        in.isoAccepted = false;
-        if (!Frame.check(header, headerLength) || (kind != Frame.ISO && payloadLength != 0)) {
-            droppedFrames++;
-            return;
-        }
-        switch (kind) {
-            case Frame.ISO -> {
-                long at = receiveSlots.offsetFor(source, header, payloadLength);
-                if (at < 0) {
-                    droppedFrames++;
-                    // the packet is refused, not the clock items behind it
-                    arrived(source, ArrivalQueue.CLOCK_ONLY, header, headerLength);
-                    return;
-                }
-                MemorySegment.copy(header, 0, in.isoHeader, 0, Frame.ISO_LENGTH);
-                in.isoAccepted = true;
-                if (payloadLength > 0) {
-                    deposit.accept(receiveSlots.segment(), at, payloadLength);
-                }
-            }
-            case Frame.CLOCK, Frame.BS, Frame.SYNC, Frame.ISO_CREDIT, Frame.LEAVE ->
-                    arrived(source, ArrivalQueue.FRAME, header, headerLength);
-            default -> droppedFrames++;
-        }
-    }
-
-    @Override
-    public void onDeposited(int source, Deposit deposit) {
-        if (source < 0 || source >= intake.length) {
-            return;
-        }
-        Intake in = intake[source];
-        if (in.isoAccepted) {
-            in.isoAccepted = false;
-            if (deposit.failed()) {
-                droppedDeposits++;
-                arrived(source, ArrivalQueue.CLOCK_ONLY, in.isoHeader, Frame.ISO_LENGTH);
-                return;
-            }
-            arrived(source, ArrivalQueue.ISO, in.isoHeader, Frame.ISO_LENGTH);
-            return;
-        }
-        if (in.noniso) {
-            in.noniso = false;
-            noniso.onDeposited(source, deposit);
-        }
-    }
-
-    @Override
-    public void onSendComplete(long token, boolean delivered) {
-        int owner = (int) (token >>> 56);
-        if (owner == 0x01) {
-            noniso.onSendComplete(token, delivered);
-        } else if (owner == 0x02) {
-            host.onSendComplete(token);
-        }
-    }
-
-    /**
-     * A frame for the switch node, checked: processed here, or handed to the host's thread while it polls (and then
-     * drained here after all if the host has stopped polling meanwhile: the queue's write and this read are ordered).
-     */
-    private void arrived(int source, int type, MemorySegment header, int length) {
-        ArrivalQueue queue = arrivals;
-        if (queue == null) {
-            ArrivalSink.dispatch(siu, source, type, header);
-            return;
-        }
-        queue.add(source, type, header, length);
-        if (!hostPolling) {
-            queue.drainForeign();
-        }
-    }
-
-    @Override
-    public void onPeerFailure(int peer) {
-        noniso.onPeerFailure(peer);
-        ArrivalQueue queue = arrivals;
-        if (queue == null) {
-            siu.peerDown(peer);
-            return;
-        }
-        queue.peerDown(peer); // after the frames it sent, which may still wait for the host
-        if (!hostPolling) {
-            queue.drainForeign();
-        }
-    }
-
-    /** The host's thread stopped polling: what waits for it is done here (frames handed to it, lingering clock frames). */
-    @Override
-    public void onPollersGone() {
-        ArrivalQueue queue = arrivals;
-        if (queue != null) {
-            hostPolling = false;
-            queue.drainForeign();
-        }
-        siu.pollersGone();
     }
 
     // =========================================================================================================

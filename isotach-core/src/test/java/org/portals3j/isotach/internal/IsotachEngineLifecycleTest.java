@@ -14,64 +14,14 @@ import org.portals3j.isotach.IsoMessage;
 import org.portals3j.isotach.IsoVar;
 import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.internal.IsotachEngine.State;
-import org.portals3j.transport.MessageHandler;
-import org.portals3j.transport.Transport;
 
 /** The Isotach net's lifecycle: the legal transitions, the refusal of every other, and the states the calls pass. */
 class IsotachEngineLifecycleTest {
     private static final int SUCCESS = 0;
     private static final int FAILURE = 1;
 
-    /** Rank 0 of a job of {@code size}: sends go nowhere, nothing arrives. */
-    private static Transport silentRank(int size) {
-        return new Transport() {
-            @Override
-            public String provider() {
-                return "silent";
-            }
-
-            @Override
-            public int rank() {
-                return 0;
-            }
-
-            @Override
-            public int size() {
-                return size;
-            }
-
-            @Override
-            public int maxHeaderLength() {
-                return 256;
-            }
-
-            @Override
-            public long maxPayloadLength() {
-                return 1 << 20;
-            }
-
-            @Override
-            public void start(MessageHandler handler) {
-            }
-
-            @Override
-            public void send(int peer, MemorySegment header, int headerLength, MemorySegment payload,
-                             long payloadOffset, long payloadLength, long token) {
-            }
-
-            @Override
-            public boolean isPeerAlive(int peer) {
-                return true;
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-    }
-
     private static IsotachEngine oneHost() {
-        return new IsotachEngine(silentRank(1), IsotachConfig.builder().idleTickMicros(100).build());
+        return new IsotachEngine(new SilentTransport(1), IsotachConfig.builder().idleTickMicros(100).build());
     }
 
     private static final Map<State, Set<State>> LEGAL = Map.of(
@@ -147,7 +97,7 @@ class IsotachEngineLifecycleTest {
 
     @Test
     void anOpenNetThatTimesOutLeavesTheNetToBeOpenedAgain() {
-        IsotachEngine engine = new IsotachEngine(silentRank(2), IsotachConfig.defaults()); // host 1 never answers
+        IsotachEngine engine = new IsotachEngine(new SilentTransport(2), IsotachConfig.defaults()); // host 1 never answers
         assertThat(engine.openNet(EnumSet.of(Interface.ISO_MBM), Duration.ofMillis(20))).isEqualTo(FAILURE);
         assertThat(engine.state()).isEqualTo(State.CREATED);
         assertThat(engine.poll()).isEqualTo(FAILURE);

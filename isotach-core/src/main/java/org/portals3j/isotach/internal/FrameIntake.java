@@ -109,7 +109,7 @@ final class FrameIntake extends CacheLinePadding implements MessageHandler {
                     deposit.accept(receiveSlots.segment(), at, payloadLength);
                 }
             }
-            case Frame.CLOCK, Frame.BS, Frame.SYNC, Frame.ISO_CREDIT, Frame.LEAVE ->
+            case Frame.CLOCK, Frame.BARRIER_SIGNAL_MARKER, Frame.SYNC, Frame.ISO_CREDIT, Frame.LEAVE ->
                     arrived(source, ArrivalQueue.FRAME, header, headerLength);
             default -> droppedFrames++;
         }

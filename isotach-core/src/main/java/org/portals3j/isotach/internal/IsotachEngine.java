@@ -23,7 +23,7 @@ import org.portals3j.isotach.internal.host.IsotachHost;
 import org.portals3j.isotach.internal.noniso.NonisoLayer;
 import org.portals3j.isotach.internal.siu.NanoClock;
 import org.portals3j.isotach.internal.siu.SwitchNode;
-import org.portals3j.isotach.internal.smm.SRefKind;
+import org.portals3j.isotach.internal.smm.SharedReferenceKind;
 import org.portals3j.isotach.internal.smm.SharedMemory;
 import org.portals3j.isotach.internal.wire.Frame;
 import org.portals3j.transport.Transport;
@@ -53,7 +53,7 @@ public final class IsotachEngine extends CacheLinePadding {
     private final NonisoLayer noniso;
     private final SharedMemory sharedMemory;
     private final SignalTable signals;
-    private final IsotachHost.SRefExecutor executor;
+    private final IsotachHost.SharedReferenceExecutor executor;
     private final BarrierTable barriers;
     private final IsoMessage scratchNotice = new IsoMessage();
     private final SharedMemoryAccess sharedMemoryAccess;
@@ -128,7 +128,7 @@ public final class IsotachEngine extends CacheLinePadding {
         SwitchNode node = new SwitchNode(transport, config, hosts, tmRank, NanoClock.SYSTEM);
         SharedMemory smm = new SharedMemory(me, hosts, config);
         NonisoLayer nonisoLayer = new NonisoLayer(me, hosts, config, transport,
-                (source, value, lvarSlot, pulse) -> smm.completeRead(lvarSlot, value, pulse));
+                (source, value, readSlot, pulse) -> smm.completeRead(readSlot, value, pulse));
         boolean[] hello = new boolean[hosts];
         @Nullable IsotachHost[] hostRef = new IsotachHost[1];
         boolean[] done = new boolean[hosts];
@@ -159,7 +159,7 @@ public final class IsotachEngine extends CacheLinePadding {
         SignalTable signalTable = new SignalTable();
         @Nullable BarrierTable[] table = new BarrierTable[1];
         BarrierTable barrierTable = new BarrierTable(config.networkDiameter(hosts),
-                (channel, count) -> isoHost.enqueueBsMarker(1 << channel, count,
+                (channel, count) -> isoHost.enqueueBarrierSignalMarker(1 << channel, count,
                         isUnclaimed(table[0], channel)));
         table[0] = barrierTable;
         isoHost.noticeSource(new IsotachHost.NoticeSource() {
@@ -183,15 +183,15 @@ public final class IsotachEngine extends CacheLinePadding {
         this.syncDone = done;
         this.sharedMemoryAccess = new SharedMemoryAccess(me, hosts, isoHost, smm);
         this.intake = new FrameIntake(transport, node, nonisoLayer, isoHost);
-        SharedMemory.ReadResponder respond = (reader, lvarSlot, value, pulse) -> {
+        SharedMemory.ReadResponder respond = (reader, readSlot, value, pulse) -> {
             if (reader == me) {
-                smm.completeRead(lvarSlot, value, pulse);
+                smm.completeRead(readSlot, value, pulse);
                 return true;
             }
-            return nonisoLayer.sendReadResponse(reader, value, lvarSlot, pulse) == SUCCESS;
+            return nonisoLayer.sendReadResponse(reader, value, readSlot, pulse) == SUCCESS;
         };
         this.executor = (subtype, source, address, operand, pulse) -> {
-            SRefKind kind = SRefKind.of(subtype);
+            SharedReferenceKind kind = SharedReferenceKind.of(subtype);
             if (kind == null) {
                 throw new IsotachFatalError("unknown shared-memory reference " + subtype + " from " + source);
             }
@@ -240,7 +240,7 @@ public final class IsotachEngine extends CacheLinePadding {
                 siu.startClock();
                 if (me == 0) {
                     // Host 0 resets the system (L1120); every host waits until the reset comes back (I-134).
-                    while (!host.enqueueBsMarker(RESET_BITS, 0, false)) {
+                    while (!host.enqueueBarrierSignalMarker(RESET_BITS, 0, false)) {
                         pollOnce();
                     }
                 }
@@ -408,10 +408,10 @@ public final class IsotachEngine extends CacheLinePadding {
             }
             if (state.isOpen() && isotach()) {
                 barriers.poll();
-                if (host.roomForBsMarker() && !host.midNetIsochron()) {
+                if (host.roomForBarrierSignalMarker() && !host.midNetIsochron()) {
                     int bits = signals.takeAccumulated();
                     if (bits != 0) {
-                        host.enqueueBsMarker(bits, 0, false);
+                        host.enqueueBarrierSignalMarker(bits, 0, false);
                     }
                 }
             }
@@ -560,19 +560,19 @@ public final class IsotachEngine extends CacheLinePadding {
     }
 
     public int isoWrite(long address, long value, boolean last) {
-        return change(SRefKind.WRITE, address, value, last);
+        return change(SharedReferenceKind.WRITE, address, value, last);
     }
 
     public int isoSched(long address, boolean last) {
-        return change(SRefKind.SCHED, address, 0, last);
+        return change(SharedReferenceKind.SCHEDULE, address, 0, last);
     }
 
     public int isoAssign(long address, long value, boolean last) {
-        return change(SRefKind.ASSIGN, address, value, last);
+        return change(SharedReferenceKind.ASSIGN, address, value, last);
     }
 
     /** A change: one sRef per copy, all or nothing (L437, L1410-1428). */
-    private int change(SRefKind kind, long address, long value, boolean last) {
+    private int change(SharedReferenceKind kind, long address, long value, boolean last) {
         if (!usable(Interface.ISO_SMM)) {
             return FAILURE;
         }
@@ -604,9 +604,9 @@ public final class IsotachEngine extends CacheLinePadding {
             return FAILURE; // I-054
         }
         signals.accumulate(channel);
-        if (host.roomForBsMarker()) {
+        if (host.roomForBarrierSignalMarker()) {
             int bits = signals.takeAccumulated();
-            host.enqueueBsMarker(bits, 0, false);
+            host.enqueueBarrierSignalMarker(bits, 0, false);
         }
         pollOnce();
         return SUCCESS;

@@ -2,7 +2,7 @@ package org.portals3j.isotach.internal;
 
 import org.portals3j.isotach.IsoVar;
 import org.portals3j.isotach.internal.host.IsotachHost;
-import org.portals3j.isotach.internal.smm.SRefKind;
+import org.portals3j.isotach.internal.smm.SharedReferenceKind;
 import org.portals3j.isotach.internal.smm.SharedMemory;
 
 /**
@@ -36,12 +36,12 @@ final class SharedMemoryAccess {
         if (slot < 0) {
             return FAILURE; // I-089: read_cap reads outstanding
         }
-        reference(target, SRefKind.READ, address, slot);
+        reference(target, SharedReferenceKind.READ, address, slot);
         return endAccess(last);
     }
 
     /** A change (write, sched, assign): one sRef per copy, all or nothing (L437, L1410-1428). */
-    int change(SRefKind kind, long address, long value, boolean last) {
+    int change(SharedReferenceKind kind, long address, long value, boolean last) {
         int n = sharedMemory.copies(address, copies);
         if (n < 0 || sharedMemory.checkChange(kind, address) != SUCCESS) {
             return FAILURE;
@@ -65,7 +65,7 @@ final class SharedMemoryAccess {
         return endAccess(last);
     }
 
-    private void reference(int target, SRefKind kind, long address, long operand) {
+    private void reference(int target, SharedReferenceKind kind, long address, long operand) {
         if (target == me) {
             host.selfRef(kind.code(), address, operand);
         } else {

@@ -80,7 +80,7 @@ final class TokenManagerProcess implements MessageHandler {
         switch (Frame.kind(header)) {
             case Frame.SYNC -> flag(synced, source);
             case Frame.CLOCK -> node.onClock(source, header);
-            case Frame.BS -> node.onBs(source, header);
+            case Frame.BARRIER_SIGNAL_MARKER -> node.onBarrierSignalMarker(source, header);
             case Frame.LEAVE -> {
                 flag(left, source);
                 node.peerDown(source);

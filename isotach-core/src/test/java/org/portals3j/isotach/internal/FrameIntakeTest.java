@@ -78,7 +78,7 @@ class FrameIntakeTest {
         MemorySegment f = MemorySegment.ofArray(new byte[Frame.MAX_LENGTH]);
         Frame.start(f, Frame.ISO);
         Frame.u8(f, Frame.O_BYTE2, IsotachHost.ISO_MBM);
-        Frame.i64(f, Frame.O_ISO_TS, 1);
+        Frame.i64(f, Frame.O_ISO_TIMESTAMP, 1);
         Frame.i32(f, Frame.O_ISO_SLOT, 0);
         Frame.i32(f, Frame.O_ISO_LENGTH, 4);
         ClockSection.addToken(f, Frame.O_ISO_CLOCK, 0, 0, 0);

@@ -10,7 +10,7 @@ import org.portals3j.isotach.SharedRegion;
 import org.portals3j.isotach.internal.host.IsotachHost;
 import org.portals3j.isotach.internal.siu.NanoClock;
 import org.portals3j.isotach.internal.siu.SwitchNode;
-import org.portals3j.isotach.internal.smm.SRefKind;
+import org.portals3j.isotach.internal.smm.SharedReferenceKind;
 import org.portals3j.isotach.internal.smm.SharedMemory;
 import org.portals3j.isotach.internal.wire.Frame;
 
@@ -59,9 +59,9 @@ class SharedMemoryAccessTest {
     @Test
     void aChangeSendsOneSRefToEveryOtherCopyAndEndsTheIsochronWhenLast() {
         access = access(config(4, 4));
-        assertThat(access.change(SRefKind.WRITE, 1, 42, false)).isEqualTo(SUCCESS);
+        assertThat(access.change(SharedReferenceKind.WRITE, 1, 42, false)).isEqualTo(SUCCESS);
         assertThat(host.midNetIsochron()).as("not the isochron's last access").isTrue();
-        assertThat(access.change(SRefKind.WRITE, 2, 43, true)).isEqualTo(SUCCESS);
+        assertThat(access.change(SharedReferenceKind.WRITE, 2, 43, true)).isEqualTo(SUCCESS);
         assertThat(host.midNetIsochron()).isFalse();
         assertThat(isoFramesShipped()).as("host 2's copy; host 0's is a self-ref").containsExactly(0, 0, 2);
     }
@@ -69,20 +69,20 @@ class SharedMemoryAccessTest {
     @Test
     void aChangeThatDoesNotFitWholeQueuesNothing() {
         access = access(config(2, 4));
-        assertThat(access.change(SRefKind.WRITE, 1, 42, true)).isEqualTo(SUCCESS); // the two self-ref slots
-        assertThat(access.change(SRefKind.WRITE, 2, 42, true)).isEqualTo(SUCCESS);
-        assertThat(access.change(SRefKind.WRITE, 1, 43, true)).as("no room for the self-ref").isEqualTo(FAILURE);
+        assertThat(access.change(SharedReferenceKind.WRITE, 1, 42, true)).isEqualTo(SUCCESS); // the two self-ref slots
+        assertThat(access.change(SharedReferenceKind.WRITE, 2, 42, true)).isEqualTo(SUCCESS);
+        assertThat(access.change(SharedReferenceKind.WRITE, 1, 43, true)).as("no room for the self-ref").isEqualTo(FAILURE);
         assertThat(isoFramesShipped()).as("nor the net sRef of the refused change").containsExactly(0, 0, 2);
     }
 
     @Test
     void anAssignNeedsThisHostsOutstandingSchedAndAnAddressOutsideSharedMemoryFails() {
         access = access(config(4, 4));
-        assertThat(access.change(SRefKind.ASSIGN, 1, 7, true)).isEqualTo(FAILURE);
-        assertThat(access.change(SRefKind.SCHED, 1, 0, true)).isEqualTo(SUCCESS);
-        assertThat(access.change(SRefKind.SCHED, 1, 0, true)).as("a second outstanding sched").isEqualTo(FAILURE);
-        assertThat(access.change(SRefKind.ASSIGN, 1, 7, true)).isEqualTo(SUCCESS);
-        assertThat(access.change(SRefKind.WRITE, 50, 7, true)).isEqualTo(FAILURE);
+        assertThat(access.change(SharedReferenceKind.ASSIGN, 1, 7, true)).isEqualTo(FAILURE);
+        assertThat(access.change(SharedReferenceKind.SCHEDULE, 1, 0, true)).isEqualTo(SUCCESS);
+        assertThat(access.change(SharedReferenceKind.SCHEDULE, 1, 0, true)).as("a second outstanding sched").isEqualTo(FAILURE);
+        assertThat(access.change(SharedReferenceKind.ASSIGN, 1, 7, true)).isEqualTo(SUCCESS);
+        assertThat(access.change(SharedReferenceKind.WRITE, 50, 7, true)).isEqualTo(FAILURE);
         assertThat(isoFramesShipped()).containsExactly(0, 0, 2);
     }
 

@@ -17,7 +17,7 @@ import org.portals3j.transport.internal.CacheLinePadding;
  */
 public final class IsotachHost extends CacheLinePadding {
     /** Executes shared-memory references in isotach order (wired to the SMM module). */
-    public interface SRefExecutor {
+    public interface SharedReferenceExecutor {
         /** Returns false when the reference could not complete yet (retried later with the same arguments). */
         boolean execute(int subtype, int source, long address, long operand, long pulse);
     }
@@ -51,27 +51,27 @@ public final class IsotachHost extends CacheLinePadding {
     private final Arena arena = Arena.ofAuto();
 
     // ---- send side ----
-    private final MemorySegment ordSend;
-    private final AtomicIntegerArray ordSendDone;
-    private long ordHead;
-    private long ordTail;
-    // iso_send_buf: released entries [isoH, isoT), plus the undecided one at isoT when !eoiDecided
-    private final int isoCap;
-    private final int[] qType;
-    private final int[] qDest;
-    private final int[] qSubtype;
-    private final int[] qPrefix;
-    private final int[] qIsoId;
-    private final long[] qOrd;
-    private final int[] qLength;
-    private final long[] qAddress;
-    private final long[] qOperand;
-    private final int[] qBits;
-    private long isoH;
-    private long isoT;
-    private boolean eoiDecided = true;
+    private final MemorySegment orderedSendSlots;
+    private final AtomicIntegerArray orderedSendDone;
+    private long orderedSendHead;
+    private long orderedSendTail;
+    // iso_send_buf: released entries [sendHead, sendTail), plus the undecided one at sendTail when !lastPacketDecided
+    private final int sendBufferSize;
+    private final int[] entryKind;
+    private final int[] entryDestination;
+    private final int[] entrySubtype;
+    private final int[] entryPrefix;
+    private final int[] entryIsochronId;
+    private final long[] entryOrderedSlot;
+    private final int[] entryLength;
+    private final long[] entryAddress;
+    private final long[] entryOperand;
+    private final int[] entryBits;
+    private long sendHead;
+    private long sendTail;
+    private boolean lastPacketDecided = true;
     private boolean midNetIsochron;
-    private boolean seqConSet = true;
+    private boolean sequentialConsistencySet = true;
     private int netIsochronsSent;
     private int selfCount;
     private final SelfMessageBuffer selfMessages;
@@ -81,11 +81,11 @@ public final class IsotachHost extends CacheLinePadding {
     /** Isotach credits each peer grants this host (learned at open_net's sync, I-132); own grant is {@link #credits}. */
     private final int[] peerCredits;
     private final long[] creditsFreedByPeer;
-    private final long[] yourFreed;
-    private final long[] yourFreedReported;
+    private final long[] freedFromPeer;
+    private final long[] freedReportedToPeer;
 
     // ---- receive side ----
-    private final MemorySegment ordReceive;
+    private final MemorySegment orderedReceiveSlots;
     /** Transport side: where each ISO frame's payload goes. */
     private final ReceiveSlots receiveSlots;
     /** The report's hit_q: net-isochrons waiting for their isochron markers. */
@@ -103,7 +103,7 @@ public final class IsotachHost extends CacheLinePadding {
     private final MemorySegment creditFrame = MemorySegment.ofArray(new byte[Frame.ISO_CREDIT_LENGTH]);
 
     private boolean smm;
-    private SRefExecutor executor = (s, src, a, o, p) -> true;
+    private SharedReferenceExecutor executor = (s, src, a, o, p) -> true;
     private final LinkListener listener;
 
     // counters
@@ -126,20 +126,20 @@ public final class IsotachHost extends CacheLinePadding {
         this.maxPayload = config.maxPayload();
         this.credits = config.isoCreditsPerPeer();
         this.selfMessagesAllowed = config.mbmVersion() == 2;
-        this.isoCap = config.isoSendBufSize();
+        this.sendBufferSize = config.isoSendBufSize();
         this.explicitCreditThreshold = Math.max(1, Math.min(credits - 1, (long) (credits * config.isoCreditThreshold())));
-        this.ordSend = arena.allocate((long) isoCap * maxPayload, 64);
-        this.ordSendDone = new AtomicIntegerArray(isoCap);
-        qType = new int[isoCap];
-        qDest = new int[isoCap];
-        qSubtype = new int[isoCap];
-        qPrefix = new int[isoCap];
-        qIsoId = new int[isoCap];
-        qOrd = new long[isoCap];
-        qLength = new int[isoCap];
-        qAddress = new long[isoCap];
-        qOperand = new long[isoCap];
-        qBits = new int[isoCap];
+        this.orderedSendSlots = arena.allocate((long) sendBufferSize * maxPayload, 64);
+        this.orderedSendDone = new AtomicIntegerArray(sendBufferSize);
+        entryKind = new int[sendBufferSize];
+        entryDestination = new int[sendBufferSize];
+        entrySubtype = new int[sendBufferSize];
+        entryPrefix = new int[sendBufferSize];
+        entryIsochronId = new int[sendBufferSize];
+        entryOrderedSlot = new long[sendBufferSize];
+        entryLength = new int[sendBufferSize];
+        entryAddress = new long[sendBufferSize];
+        entryOperand = new long[sendBufferSize];
+        entryBits = new int[sendBufferSize];
         int hit = config.hitBufSize();
         this.selfMessages = new SelfMessageBuffer(arena.allocate((long) hit * maxPayload, 64), hit, maxPayload);
         this.selfReferences = new SelfReferences(config.selfRefBufSize());
@@ -147,19 +147,19 @@ public final class IsotachHost extends CacheLinePadding {
         peerCredits = new int[hosts];
         java.util.Arrays.fill(peerCredits, credits);
         creditsFreedByPeer = new long[hosts];
-        yourFreed = new long[hosts];
-        yourFreedReported = new long[hosts];
-        this.ordReceive = arena.allocate((long) hosts * credits * maxPayload, 64);
-        this.receiveSlots = new ReceiveSlots(me, hosts, credits, maxPayload, ordReceive);
+        freedFromPeer = new long[hosts];
+        freedReportedToPeer = new long[hosts];
+        this.orderedReceiveSlots = arena.allocate((long) hosts * credits * maxPayload, 64);
+        this.receiveSlots = new ReceiveSlots(me, hosts, credits, maxPayload, orderedReceiveSlots);
         this.outstanding = new OutstandingIsochrons(OUTSTANDING_ISOCHRONS);
         this.delivery = new DeliveryQueue(DELIVERY_QUEUE);
         this.ordering = new OrderingModule(me, hosts, selfMessagesAllowed, config.bucketCapacity(hosts), outstanding,
                 delivery);
     }
 
-    public void sharedMemoryMode(SRefExecutor sRefExecutor) {
+    public void sharedMemoryMode(SharedReferenceExecutor referenceExecutor) {
         this.smm = true;
-        this.executor = sRefExecutor;
+        this.executor = referenceExecutor;
         ordering.sharedMemoryMode();
     }
 
@@ -186,29 +186,29 @@ public final class IsotachHost extends CacheLinePadding {
             if (!roomForNetPacket()) {
                 return FAILURE;
             }
-            long ord = ordTail++;
-            int oi = (int) (ord % isoCap);
-            ordSendDone.set(oi, 0);
-            MemorySegment.copy(data, 0, ordSend, (long) oi * maxPayload, size);
+            long ord = orderedSendTail++;
+            int oi = (int) (ord % sendBufferSize);
+            orderedSendDone.set(oi, 0);
+            MemorySegment.copy(data, 0, orderedSendSlots, (long) oi * maxPayload, size);
             startIsoPacket(target, ISO_MBM, ord, size, 0, 0);
         }
         if (last) {
-            eoiFound();
+            endOfIsochronFound();
         }
         return SUCCESS;
     }
 
     /** Whether a net packet fits now (ordered and Isotach send buffers, counting an undecided tail). */
     private boolean roomForNetPacket() {
-        reclaimOrdSend();
-        long used = isoT - isoH + (eoiDecided ? 0 : 1);
-        return used + 1 < isoCap && ordTail - ordHead < isoCap;
+        reclaimOrderedSendSlots();
+        long used = sendTail - sendHead + (lastPacketDecided ? 0 : 1);
+        return used + 1 < sendBufferSize && orderedSendTail - orderedSendHead < sendBufferSize;
     }
 
     /** Room for {@code n} more sRefs (net) in the Isotach send buffer. */
     public boolean roomForNetRefs(int n) {
-        long used = isoT - isoH + (eoiDecided ? 0 : 1);
-        return used + n < isoCap;
+        long used = sendTail - sendHead + (lastPacketDecided ? 0 : 1);
+        return used + n < sendBufferSize;
     }
 
     public boolean roomForSelfRef() {
@@ -227,31 +227,31 @@ public final class IsotachHost extends CacheLinePadding {
     }
 
     private void startIsoPacket(int target, int subtype, long ord, int size, long address, long operand) {
-        if (!eoiDecided) {
-            isoT++; // the previous net packet was not the isochron's last
+        if (!lastPacketDecided) {
+            sendTail++; // the previous net packet was not the isochron's last
         }
-        eoiDecided = false;
-        int i = (int) (isoT % isoCap);
+        lastPacketDecided = false;
+        int i = (int) (sendTail % sendBufferSize);
         int prefix = 0;
         if (!midNetIsochron) {
             midNetIsochron = true;
-            prefix = Frame.PREFIX_SOI | (seqConSet ? Frame.PREFIX_SEQ_CON_SET : 0);
-            seqConSet = !seqConSet;
+            prefix = Frame.PREFIX_START_OF_ISOCHRON | (sequentialConsistencySet ? Frame.PREFIX_SEQUENTIAL_CONSISTENCY_SET : 0);
+            sequentialConsistencySet = !sequentialConsistencySet;
         }
-        qType[i] = 1;
-        qDest[i] = target;
-        qSubtype[i] = subtype;
-        qPrefix[i] = prefix;
-        qIsoId[i] = netIsochronsSent;
-        qOrd[i] = ord;
-        qLength[i] = size;
-        qAddress[i] = address;
-        qOperand[i] = operand;
+        entryKind[i] = 1;
+        entryDestination[i] = target;
+        entrySubtype[i] = subtype;
+        entryPrefix[i] = prefix;
+        entryIsochronId[i] = netIsochronsSent;
+        entryOrderedSlot[i] = ord;
+        entryLength[i] = size;
+        entryAddress[i] = address;
+        entryOperand[i] = operand;
     }
 
     /** iso_end (L1367-1370): EOI_found; a no-op when nothing is pending (A18). */
     public int isoEnd() {
-        eoiFound();
+        endOfIsochronFound();
         return SUCCESS;
     }
 
@@ -264,12 +264,12 @@ public final class IsotachHost extends CacheLinePadding {
         return midNetIsochron;
     }
 
-    private void eoiFound() {
-        if (!eoiDecided) {
-            int i = (int) (isoT % isoCap);
-            qPrefix[i] |= Frame.PREFIX_EOI;
-            isoT++;
-            eoiDecided = true;
+    private void endOfIsochronFound() {
+        if (!lastPacketDecided) {
+            int i = (int) (sendTail % sendBufferSize);
+            entryPrefix[i] |= Frame.PREFIX_END_OF_ISOCHRON;
+            sendTail++;
+            lastPacketDecided = true;
         }
         if (midNetIsochron) {
             if (selfMessagesAllowed) { // MBM 1 ignores isochron markers (I-014): nothing to match them against
@@ -284,16 +284,16 @@ public final class IsotachHost extends CacheLinePadding {
     }
 
     /** Queues a bs-marker behind every Isotach packet issued before it; false when the buffer is full. */
-    public boolean enqueueBsMarker(int bits, int count, boolean automatic) {
-        if (midNetIsochron || !roomForBsMarker()) {
+    public boolean enqueueBarrierSignalMarker(int bits, int count, boolean automatic) {
+        if (midNetIsochron || !roomForBarrierSignalMarker()) {
             return false;
         }
-        int i = (int) (isoT % isoCap);
-        qType[i] = 2;
-        qBits[i] = bits;
-        qLength[i] = count;
-        qAddress[i] = automatic ? 1 : 0;
-        isoT++;
+        int i = (int) (sendTail % sendBufferSize);
+        entryKind[i] = 2;
+        entryBits[i] = bits;
+        entryLength[i] = count;
+        entryAddress[i] = automatic ? 1 : 0;
+        sendTail++;
         return true;
     }
 
@@ -308,43 +308,43 @@ public final class IsotachHost extends CacheLinePadding {
     }
 
     /** Whether a bs-marker fits in the Isotach send buffer now. */
-    public boolean roomForBsMarker() {
-        return isoT - isoH + 1 < isoCap;
+    public boolean roomForBarrierSignalMarker() {
+        return sendTail - sendHead + 1 < sendBufferSize;
     }
 
     /** iso_flow + iso_shipping: approves released packets in FIFO order while credits last (§3.3). */
     public void flow() {
-        while (isoH < isoT) {
-            int i = (int) (isoH % isoCap);
-            if (qType[i] == 2) {
-                siu.shipBsMarker(qBits[i], qLength[i], qAddress[i] != 0); // bs-markers need no credit, but keep their place (L500)
-                isoH++;
+        while (sendHead < sendTail) {
+            int i = (int) (sendHead % sendBufferSize);
+            if (entryKind[i] == 2) {
+                siu.shipBarrierSignalMarker(entryBits[i], entryLength[i], entryAddress[i] != 0); // bs-markers need no credit, but keep their place (L500)
+                sendHead++;
                 continue;
             }
-            int d = qDest[i];
+            int d = entryDestination[i];
             if (creditsUsed[d] - creditsFreedByPeer[d] >= peerCredits[d] - 1) {
                 return; // head-of-line: later packets and bs-markers wait too (I-110)
             }
             int slot = (int) (creditsUsed[d] % peerCredits[d]);
             creditsUsed[d]++;
-            boolean present = yourFreed[d] != yourFreedReported[d];
-            long credit = yourFreed[d];
-            yourFreedReported[d] = credit;
-            long ord = qOrd[i];
+            boolean present = freedFromPeer[d] != freedReportedToPeer[d];
+            long credit = freedFromPeer[d];
+            freedReportedToPeer[d] = credit;
+            long ord = entryOrderedSlot[i];
             MemorySegment payload = MemorySegment.NULL;
             long offset = 0;
             long token = org.portals3j.transport.Transport.NO_NOTIFY;
             if (ord >= 0) {
-                int oi = (int) (ord % isoCap);
-                payload = ordSend;
+                int oi = (int) (ord % sendBufferSize);
+                payload = orderedSendSlots;
                 offset = (long) oi * maxPayload;
                 token = TOKEN_TAG | oi;
             }
-            isoH++;
-            siu.ship(d, qSubtype[i], qPrefix[i], qIsoId[i], slot, qLength[i], qAddress[i], qOperand[i],
+            sendHead++;
+            siu.ship(d, entrySubtype[i], entryPrefix[i], entryIsochronId[i], slot, entryLength[i], entryAddress[i], entryOperand[i],
                     present, credit, payload, offset, token);
-            if (ord >= 0 && qLength[i] == 0) {
-                ordSendDone.set((int) (ord % isoCap), 1); // nothing to read: no completion will matter
+            if (ord >= 0 && entryLength[i] == 0) {
+                orderedSendDone.set((int) (ord % sendBufferSize), 1); // nothing to read: no completion will matter
             }
         }
     }
@@ -352,19 +352,19 @@ public final class IsotachHost extends CacheLinePadding {
     /** A send of an ordered payload completed (transport side): its slot may be reused. */
     public void onSendComplete(long token) {
         if ((token & (0xFFL << 56)) == TOKEN_TAG) {
-            ordSendDone.set((int) (token & 0xFFFFFF), 1);
+            orderedSendDone.set((int) (token & 0xFFFFFF), 1);
         }
     }
 
-    private void reclaimOrdSend() {
-        while (ordHead < ordTail && ordSendDone.get((int) (ordHead % isoCap)) == 1) {
-            ordHead++;
+    private void reclaimOrderedSendSlots() {
+        while (orderedSendHead < orderedSendTail && orderedSendDone.get((int) (orderedSendHead % sendBufferSize)) == 1) {
+            orderedSendHead++;
         }
-        // Slots whose packet has not been approved yet are not done: they keep ordHead back, which is what we want.
+        // Slots whose packet has not been approved yet are not done: they keep orderedSendHead back, which is what we want.
     }
 
     public boolean sendBuffersEmpty() {
-        return isoH == isoT && eoiDecided;
+        return sendHead == sendTail && lastPacketDecided;
     }
 
     // =========================================================================================================
@@ -379,7 +379,7 @@ public final class IsotachHost extends CacheLinePadding {
     /** {@link ReceiveSlots#offsetFor}, as the slot itself (null when refused). */
     public @org.checkerframework.checker.nullness.qual.Nullable MemorySegment receiveSlot(int source, MemorySegment h, long payloadLength) {
         long at = receiveSlots.offsetFor(source, h, payloadLength);
-        return at < 0 ? null : ordReceive.asSlice(at, maxPayload);
+        return at < 0 ? null : orderedReceiveSlots.asSlice(at, maxPayload);
     }
 
     // =========================================================================================================
@@ -397,8 +397,8 @@ public final class IsotachHost extends CacheLinePadding {
                     ordering.packet(record.pulse, record.a, record.peer, record.b, record.c, record.address,
                             record.operand);
                 }
-                case HostLink.MARKER -> ordering.isochronMarker(record.pulse, record.a);
-                case HostLink.EOP ->
+                case HostLink.ISOCHRON_MARKER -> ordering.isochronMarker(record.pulse, record.a);
+                case HostLink.END_OF_PULSE ->
                         ordering.endOfPulses(record.fromPulse, record.pulse, record.a, record.b, record.sortVector);
                 case HostLink.CREDIT -> creditsFreedByPeer[record.peer] =
                         Math.max(creditsFreedByPeer[record.peer], record.address);
@@ -435,7 +435,7 @@ public final class IsotachHost extends CacheLinePadding {
         switch (delivery.type(i)) {
             case DeliveryQueue.NET_MESSAGE -> {
                 int s = delivery.sender(i);
-                m.setMessage(s, ordReceive, (long) (s * credits + delivery.slot(i)) * maxPayload, delivery.length(i),
+                m.setMessage(s, orderedReceiveSlots, (long) (s * credits + delivery.slot(i)) * maxPayload, delivery.length(i),
                         delivery.pulse(i));
                 lastDelivered = s;
                 delivery.removeOldest();
@@ -482,12 +482,12 @@ public final class IsotachHost extends CacheLinePadding {
 
     /** iso_delete_packet (L2324-2334): one more of {@code sender}'s packets consumed; explicit credit at threshold. */
     private void freeCredit(int sender) {
-        yourFreed[sender]++;
-        if (yourFreed[sender] - yourFreedReported[sender] >= explicitCreditThreshold) {
+        freedFromPeer[sender]++;
+        if (freedFromPeer[sender] - freedReportedToPeer[sender] >= explicitCreditThreshold) {
             MemorySegment f = creditFrame;
             Frame.start(f, Frame.ISO_CREDIT);
-            Frame.i64(f, Frame.O_LONG8, yourFreed[sender]);
-            yourFreedReported[sender] = yourFreed[sender];
+            Frame.i64(f, Frame.O_LONG8, freedFromPeer[sender]);
+            freedReportedToPeer[sender] = freedFromPeer[sender];
             explicitCredits++;
             siu.sendControl(sender, f, Frame.ISO_CREDIT_LENGTH);
         }
@@ -545,6 +545,6 @@ public final class IsotachHost extends CacheLinePadding {
         m.put("host.isoCreditExplicit", explicitCredits);
         m.put("host.deliveryQueue", delivery.size());
         m.put("host.outstandingIsochrons", outstanding.size());
-        m.put("host.isoSendQueue", isoT - isoH);
+        m.put("host.isoSendQueue", sendTail - sendHead);
     }
 }

@@ -187,7 +187,7 @@ final class NonisoFrameReceiver {
             }
         } else {
             pendingValue[source] = h.get(NonisoFrame.LONG, NonisoFrame.OFF_VALUE);
-            pendingReadSlot[source] = h.get(NonisoFrame.INT, NonisoFrame.OFF_LVAR);
+            pendingReadSlot[source] = h.get(NonisoFrame.INT, NonisoFrame.OFF_READ_SLOT);
             pendingPulse[source] = h.get(NonisoFrame.LONG, NonisoFrame.OFF_PULSE);
         }
         return -1;

@@ -38,7 +38,7 @@ public final class NonisoLayer {
          * A read response arrived (SMM, L455-459, L2593-2604): called on the HOST thread from {@link #poll()}.
          * The response's receive slot has already been freed when this runs.
          */
-        void onReadResponse(int source, long value, int lvarSlot, long pulse);
+        void onReadResponse(int source, long value, int readSlot, long pulse);
     }
 
     private final int me;
@@ -96,7 +96,7 @@ public final class NonisoLayer {
     private final int[] sendLength;
     private final byte[] sendKind;
     private final long[] sendValue;
-    private final int[] sendLvar;
+    private final int[] sendReadSlot;
     private final long[] sendPulse;
     /** Per send_buf cell: queued, in flight (payload lent to the transport), done. */
     private final AtomicIntegerArray sendState;
@@ -181,7 +181,7 @@ public final class NonisoLayer {
         this.sendLength = new int[sendCap];
         this.sendKind = new byte[sendCap];
         this.sendValue = new long[sendCap];
-        this.sendLvar = new int[sendCap];
+        this.sendReadSlot = new int[sendCap];
         this.sendPulse = new long[sendCap];
         this.sendState = new AtomicIntegerArray(sendCap);
         this.remoteSlots = new int[hosts];
@@ -253,7 +253,7 @@ public final class NonisoLayer {
      * @return {@link #SUCCESS}, or {@link #FAILURE} if {@code target} is not a remote live host or send_buf is
      *         full (the SMM retries later, L2593)
      */
-    public int sendReadResponse(int target, long value, int lvarSlot, long pulse) {
+    public int sendReadResponse(int target, long value, int readSlot, long pulse) {
         retireCompleted();
         if (!remoteTarget(target) || sendBufFull()) {
             counters.inc(NonisoCounters.SEND_REJECTED);
@@ -264,7 +264,7 @@ public final class NonisoLayer {
         sendLength[cell] = 0;
         sendKind[cell] = NonisoFrame.KIND_READ_RESPONSE;
         sendValue[cell] = value;
-        sendLvar[cell] = lvarSlot;
+        sendReadSlot[cell] = readSlot;
         sendPulse[cell] = pulse;
         sendT++;
         counters.inc(NonisoCounters.READ_RESPONSE_SENT);
@@ -580,7 +580,7 @@ public final class NonisoLayer {
         header.set(NonisoFrame.INT, NonisoFrame.OFF_LENGTH, len);
         if (kind == NonisoFrame.KIND_READ_RESPONSE) {
             header.set(NonisoFrame.LONG, NonisoFrame.OFF_VALUE, sendValue[cell]);
-            header.set(NonisoFrame.INT, NonisoFrame.OFF_LVAR, sendLvar[cell]);
+            header.set(NonisoFrame.INT, NonisoFrame.OFF_READ_SLOT, sendReadSlot[cell]);
             header.set(NonisoFrame.LONG, NonisoFrame.OFF_PULSE, sendPulse[cell]);
             headerLength = NonisoFrame.READ_RESPONSE_LENGTH;
         } else {

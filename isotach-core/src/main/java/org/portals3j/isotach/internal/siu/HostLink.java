@@ -13,8 +13,10 @@ import org.portals3j.transport.internal.CacheLinePadding;
  */
 public final class HostLink extends CacheLinePadding {
     public static final int ISO = 1;
-    public static final int MARKER = 2;
-    public static final int EOP = 3;
+    /** An isochron marker: this host's net-isochron was stamped. */
+    public static final int ISOCHRON_MARKER = 2;
+    /** The report's EOP marker: a pulse closed. */
+    public static final int END_OF_PULSE = 3;
     public static final int CREDIT = 4;
     public static final int SYNC = 5;
     public static final int PEER_DOWN = 6;
@@ -23,15 +25,15 @@ public final class HostLink extends CacheLinePadding {
     /** One record, copied out by {@link #take}. Fields are used by type as documented. */
     public static final class Record {
         public int type;
-        /** ISO/MARKER/EOP: the pulse (TS). */
+        /** ISO/ISOCHRON_MARKER/END_OF_PULSE: the pulse (TS). */
         public long pulse;
-        /** EOP: the first pulse of a merged run of empty pulses ending at {@link #pulse} (== pulse otherwise). */
+        /** END_OF_PULSE: the first pulse of a merged run of empty pulses ending at {@link #pulse} (== pulse otherwise). */
         public long fromPulse;
         /** ISO/CREDIT/SYNC/PEER_DOWN: the peer. */
         public int peer;
-        /** ISO: subtype; MARKER: isochron id; EOP: count; SYNC: phase. */
+        /** ISO: subtype; ISOCHRON_MARKER: isochron id; END_OF_PULSE: count; SYNC: phase. */
         public int a;
-        /** ISO: receive slot; EOP: bits (signals | barrier); SYNC: noniso slots. */
+        /** ISO: receive slot; END_OF_PULSE: bits (signals | barrier); SYNC: noniso slots. */
         public int b;
         /** ISO: payload length; SYNC: iso credits. */
         public int c;
@@ -43,7 +45,7 @@ public final class HostLink extends CacheLinePadding {
         public boolean creditPresent;
         /** ISO: piggybacked credit (freed count). */
         public long credit;
-        /** EOP with count <= 32: the sort vector (indices into the pulse's arrival order). */
+        /** END_OF_PULSE with count <= 32: the sort vector (indices into the pulse's arrival order). */
         public final byte[] sortVector = new byte[32];
         /** FATAL: what went wrong. */
         public String message = "";
@@ -103,7 +105,7 @@ public final class HostLink extends CacheLinePadding {
         out.operand = r.operand;
         out.creditPresent = r.creditPresent;
         out.credit = r.credit;
-        if (r.type == EOP && r.a <= 32) {
+        if (r.type == END_OF_PULSE && r.a <= 32) {
             System.arraycopy(r.sortVector, 0, out.sortVector, 0, r.a);
         }
         if (r.type == FATAL) {

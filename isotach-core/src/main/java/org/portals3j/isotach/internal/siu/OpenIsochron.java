@@ -122,7 +122,7 @@ final class OpenIsochron extends CacheLinePadding {
         Frame.u8(frame, Frame.O_BYTE3, prefix[i]);
         Frame.u8(frame, Frame.O_BYTE4, isochronId[i]);
         Frame.u8(frame, Frame.O_BYTE5, creditPresent[i] ? 1 : 0);
-        Frame.i64(frame, Frame.O_ISO_TS, ts);
+        Frame.i64(frame, Frame.O_ISO_TIMESTAMP, ts);
         Frame.i64(frame, Frame.O_ISO_CREDIT, credit[i]);
         Frame.i32(frame, Frame.O_ISO_SLOT, slot[i]);
         Frame.i32(frame, Frame.O_ISO_LENGTH, length[i]);

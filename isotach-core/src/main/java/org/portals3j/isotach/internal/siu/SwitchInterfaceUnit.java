@@ -96,7 +96,7 @@ final class SwitchInterfaceUnit extends CacheLinePadding {
               boolean creditPresent, long credit, MemorySegment payload, long payloadOffset, long token) {
         isochron.add(dest, distanceTo[dest], subtype, prefix, isoId, slot, length, address, operand, creditPresent,
                 credit, payload, payloadOffset, token);
-        if ((prefix & Frame.PREFIX_EOI) != 0) {
+        if ((prefix & Frame.PREFIX_END_OF_ISOCHRON) != 0) {
             stamp();
         }
     }
@@ -145,7 +145,7 @@ final class SwitchInterfaceUnit extends CacheLinePadding {
             return;
         }
         HostLink.Record r = link.claim();
-        r.type = HostLink.MARKER;
+        r.type = HostLink.ISOCHRON_MARKER;
         r.pulse = ts;
         r.a = isoId;
         link.publish();
@@ -251,7 +251,7 @@ final class SwitchInterfaceUnit extends CacheLinePadding {
 
     /** An ISO packet from host {@code source} (header {@code h}, payload in place): an entry of its pulse. */
     void packet(int source, MemorySegment h) {
-        long ts = Frame.i64(h, Frame.O_ISO_TS);
+        long ts = Frame.i64(h, Frame.O_ISO_TIMESTAMP);
         if (ts <= closedPulse || ts > tokenSeen + 256) {
             // Items 2 and 4 of the contract: never a late arrival (I-009). A correct sender cannot cause it.
             droppedLate++;
@@ -316,13 +316,13 @@ final class SwitchInterfaceUnit extends CacheLinePadding {
         int bits = effectPulse[b] == p ? effectBits[b] : 0;
         endOfPulseMarkers++;
         HostLink.Record last = link.lastUntaken();
-        if (count == 0 && bits == 0 && last != null && last.type == HostLink.EOP && last.a == 0
+        if (count == 0 && bits == 0 && last != null && last.type == HostLink.END_OF_PULSE && last.a == 0
                 && last.b == 0 && last.pulse == p - 1) {
             last.pulse = p; // merge a run of empty pulses
             return;
         }
         HostLink.Record r = link.claim();
-        r.type = HostLink.EOP;
+        r.type = HostLink.END_OF_PULSE;
         r.pulse = p;
         r.fromPulse = p;
         r.a = count;

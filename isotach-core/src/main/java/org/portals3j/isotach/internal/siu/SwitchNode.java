@@ -98,7 +98,7 @@ public final class SwitchNode extends CacheLinePadding {
     }
 
     /** The host ships a bs-marker (signals and/or barrier participation): forwarded to the TM in FIFO order. */
-    public void shipBsMarker(int bits, int barrierCount, boolean automatic) {
+    public void shipBarrierSignalMarker(int bits, int barrierCount, boolean automatic) {
         SwitchInterfaceUnit unit = hostSiu();
         synchronized (lock) {
             if (unit.isochronOpen()) {
@@ -106,13 +106,13 @@ public final class SwitchNode extends CacheLinePadding {
             }
             TokenManager manager = tokenManager;
             if (manager != null) {
-                droppedMalformed += manager.bsMarker(me, bits, automatic);
+                droppedMalformed += manager.barrierSignalMarker(me, bits, automatic);
             } else {
-                Frame.start(frame, Frame.BS);
+                Frame.start(frame, Frame.BARRIER_SIGNAL_MARKER);
                 Frame.u8(frame, Frame.O_BYTE2, bits);
                 Frame.u8(frame, Frame.O_BYTE3, barrierCount);
-                Frame.i32(frame, Frame.O_INT4, automatic ? Frame.BS_AUTOMATIC : 0);
-                outbox.add(tokenManagerRank, frame, Frame.BS_LENGTH, MemorySegment.NULL, 0, 0, NO_NOTIFY);
+                Frame.i32(frame, Frame.O_INT4, automatic ? Frame.BARRIER_SIGNAL_AUTOMATIC : 0);
+                outbox.add(tokenManagerRank, frame, Frame.BARRIER_SIGNAL_MARKER_LENGTH, MemorySegment.NULL, 0, 0, NO_NOTIFY);
             }
         }
         outbox.flush();
@@ -286,15 +286,15 @@ public final class SwitchNode extends CacheLinePadding {
         flushAfterArrival(ack);
     }
 
-    public void onBs(int source, MemorySegment h) {
+    public void onBarrierSignalMarker(int source, MemorySegment h) {
         synchronized (lock) {
             TokenManager manager = tokenManager;
             if (manager == null || source >= hosts) {
                 droppedMalformed++;
                 return;
             }
-            droppedMalformed += manager.bsMarker(source, Frame.u8(h, Frame.O_BYTE2),
-                    (Frame.i32(h, Frame.O_INT4) & Frame.BS_AUTOMATIC) != 0);
+            droppedMalformed += manager.barrierSignalMarker(source, Frame.u8(h, Frame.O_BYTE2),
+                    (Frame.i32(h, Frame.O_INT4) & Frame.BARRIER_SIGNAL_AUTOMATIC) != 0);
         }
         outbox.flush();
     }

@@ -89,7 +89,7 @@ final class TokenManager extends CacheLinePadding {
      *
      * @return the participations refused (a host with {@value #MAX_PENDING_JOINS} executions pending is hostile)
      */
-    int bsMarker(int source, int bits, boolean automatic) {
+    int barrierSignalMarker(int source, int bits, boolean automatic) {
         int refused = 0;
         pendingSignalBits |= bits & 0xFC;
         for (int c = 0; c < 2; c++) {

@@ -83,7 +83,7 @@ final class PendingReadTable {
      *
      * @return false if the table is full (nothing recorded)
      */
-    boolean add(long addr, int id, int readerHost, int lvarSlot, long readPulse, long readSequence) {
+    boolean add(long addr, int id, int readerHost, int readSlot, long readPulse, long readSequence) {
         int e = freeHead;
         if (e == NONE) {
             return false;
@@ -92,7 +92,7 @@ final class PendingReadTable {
         address[e] = addr;
         vId[e] = id;
         reader[e] = readerHost;
-        slot[e] = lvarSlot;
+        slot[e] = readSlot;
         pulse[e] = readPulse;
         sequence[e] = readSequence;
         next[e] = NONE;

@@ -72,7 +72,7 @@ public final class SharedMemory {
          * @param pulse the logical time the read executed at (for the reader's {@link IsoVar#readPulse()})
          * @return false if the response cannot be sent now (it will be offered again later)
          */
-        boolean respond(int reader, int lvarSlot, long value, long pulse);
+        boolean respond(int reader, int readSlot, long value, long pulse);
     }
 
     private final int me;
@@ -86,7 +86,7 @@ public final class SharedMemory {
 
     // ---- issuing side --------------------------------------------------------------------------------------------
     /** One bit per shared word of every region: this host has a sched on it whose assign it has not issued. */
-    private final long[][] schedOutstanding;
+    private final long[][] scheduleOutstanding;
     private final @Nullable IsoVar[] slotVar;
     private final boolean[] slotBusy;
     private final int[] slotGeneration;
@@ -106,7 +106,7 @@ public final class SharedMemory {
     private int deferredHead;
     private int deferredCount;
     private boolean blocked;
-    private @Nullable SRefKind blockedKind;
+    private @Nullable SharedReferenceKind blockedKind;
     private int blockedSource;
     private long blockedAddress;
     private long blockedOperand;
@@ -117,14 +117,14 @@ public final class SharedMemory {
     // ---- counters --------------------------------------------------------------------------------------------------
     private long executedReads;
     private long executedWrites;
-    private long executedScheds;
+    private long executedSchedules;
     private long executedAssigns;
     private long assignsSubstantiating;
     private long readsPended;
     private long readsAnsweredFromPending;
     private long pendingPeak;
     private long readsDroppedOverCap;
-    private long srefsRejected;
+    private long referencesRejected;
     private long responsesSent;
     private long responsesDeferred;
     private long executeRefused;
@@ -151,10 +151,10 @@ public final class SharedMemory {
         int regions = map.regions();
         values = new long[regions][];
         unsub = new long[regions][];
-        schedOutstanding = new long[regions][];
+        scheduleOutstanding = new long[regions][];
         for (int r = 0; r < regions; r++) {
             int w = map.words(r);
-            schedOutstanding[r] = new long[bitWords(w)];
+            scheduleOutstanding[r] = new long[bitWords(w)];
             values[r] = map.isLocal(r) ? new long[w] : new long[0];
             unsub[r] = map.isLocal(r) ? new long[bitWords(w)] : new long[0];
         }
@@ -235,9 +235,9 @@ public final class SharedMemory {
      * comment). An address that is not shared memory fails (I-088).
      *
      * @return {@link #SUCCESS} or {@link #FAILURE}
-     * @throws IllegalArgumentException for {@link SRefKind#READ} (not a change)
+     * @throws IllegalArgumentException for {@link SharedReferenceKind#READ} (not a change)
      */
-    public int checkChange(SRefKind kind, long address) {
+    public int checkChange(SharedReferenceKind kind, long address) {
         if (!kind.isChange()) {
             throw new IllegalArgumentException("checkChange is for changes; a read is checked by allocateRead");
         }
@@ -246,9 +246,9 @@ public final class SharedMemory {
             changesRefused++;
             return FAILURE;
         }
-        boolean outstanding = bit(schedOutstanding[r], (int) (address - map.base(r)));
+        boolean outstanding = bit(scheduleOutstanding[r], (int) (address - map.base(r)));
         boolean ok = switch (kind) {
-            case SCHED -> !outstanding;
+            case SCHEDULE -> !outstanding;
             case ASSIGN -> outstanding;
             default -> true;
         };
@@ -265,25 +265,25 @@ public final class SharedMemory {
      * @throws IllegalArgumentException if {@code address} is not shared memory
      * @throws IllegalStateException if the access breaks the caveat ({@link #checkChange} would have failed)
      */
-    public void noteIssued(SRefKind kind, long address) {
+    public void noteIssued(SharedReferenceKind kind, long address) {
         int r = map.regionOf(address);
         if (r < 0) {
             throw new IllegalArgumentException("address " + address + " is not shared memory");
         }
         int w = (int) (address - map.base(r));
-        boolean outstanding = bit(schedOutstanding[r], w);
+        boolean outstanding = bit(scheduleOutstanding[r], w);
         switch (kind) {
-            case SCHED -> {
+            case SCHEDULE -> {
                 if (outstanding) {
                     throw new IllegalStateException("host " + me + " already has a sched outstanding on " + address);
                 }
-                setBit(schedOutstanding[r], w);
+                setBit(scheduleOutstanding[r], w);
             }
             case ASSIGN -> {
                 if (!outstanding) {
                     throw new IllegalStateException("host " + me + " has no sched outstanding on " + address);
                 }
-                clearBit(schedOutstanding[r], w);
+                clearBit(scheduleOutstanding[r], w);
             }
             default -> {
                 // a write's sched is substantiated in the same sRef; a read changes no caveat state
@@ -328,10 +328,10 @@ public final class SharedMemory {
      * outstanding (never allocated, already completed, stale generation, out of range: a hostile or duplicated
      * response) is ignored and counted.
      */
-    public void completeRead(int lvarSlot, long value, long pulse) {
-        int index = lvarSlot & indexMask;
-        int generation = lvarSlot >>> indexBits;
-        if (lvarSlot < 0 || index >= readCap || !slotBusy[index] || generation != slotGeneration[index]) {
+    public void completeRead(int readSlot, long value, long pulse) {
+        int index = readSlot & indexMask;
+        int generation = readSlot >>> indexBits;
+        if (readSlot < 0 || index >= readCap || !slotBusy[index] || generation != slotGeneration[index]) {
             responsesHostile++;
             return;
         }
@@ -380,7 +380,7 @@ public final class SharedMemory {
      *         with the same sRef, before any other
      * @throws IllegalStateException if called with a different sRef while a refused one is outstanding
      */
-    public boolean execute(SRefKind kind, int source, long address, long operand, long pulse,
+    public boolean execute(SharedReferenceKind kind, int source, long address, long operand, long pulse,
             ReadResponder responder) {
         if (blocked) {
             if (kind != blockedKind || source != blockedSource || address != blockedAddress
@@ -400,8 +400,8 @@ public final class SharedMemory {
         }
         int r = map.regionOf(address);
         if (r < 0 || !map.isLocal(r) || source < 0 || source >= hosts
-                || (kind == SRefKind.READ && (operand < 0 || operand > Integer.MAX_VALUE))) {
-            srefsRejected++;
+                || (kind == SharedReferenceKind.READ && (operand < 0 || operand > Integer.MAX_VALUE))) {
+            referencesRejected++;
             return true;
         }
         int w = (int) (address - map.base(r));
@@ -409,12 +409,12 @@ public final class SharedMemory {
         long[] unsubBits = unsub[r];
         switch (kind) {
             case READ -> read(val, unsubBits, w, source, address, (int) operand, pulse, responder);
-            case SCHED -> {
+            case SCHEDULE -> {
                 // L409-411: set V.unsub; V.val = pId
                 setBit(unsubBits, w);
                 val[w] = source;
-                executedScheds++;
-                observe(nextSequence++, pulse, source, SRefKind.SCHED, address, 0, source);
+                executedSchedules++;
+                observe(nextSequence++, pulse, source, SharedReferenceKind.SCHEDULE, address, 0, source);
             }
             case ASSIGN -> assign(val, unsubBits, w, source, address, operand, pulse, responder);
             case WRITE -> {
@@ -422,7 +422,7 @@ public final class SharedMemory {
                 clearBit(unsubBits, w);
                 val[w] = operand;
                 executedWrites++;
-                observe(nextSequence++, pulse, source, SRefKind.WRITE, address, operand, operand);
+                observe(nextSequence++, pulse, source, SharedReferenceKind.WRITE, address, operand, operand);
             }
         }
         if (deferredCount > 0) {
@@ -438,7 +438,7 @@ public final class SharedMemory {
         return true;
     }
 
-    private void read(long[] val, long[] unsubBits, int w, int reader, long address, int lvarSlot, long pulse,
+    private void read(long[] val, long[] unsubBits, int w, int reader, long address, int readSlot, long pulse,
             ReadResponder responder) {
         if (bit(unsubBits, w)) {
             // L399-404: the corresponding post is an unsubstantiated sched; wait for its assign (I-080, I-081)
@@ -447,7 +447,7 @@ public final class SharedMemory {
                 return;
             }
             long sequence = nextSequence++;
-            if (!pending.add(address, (int) val[w], reader, lvarSlot, pulse, sequence)) {
+            if (!pending.add(address, (int) val[w], reader, readSlot, pulse, sequence)) {
                 // unreachable: per-reader caps sum to the table's capacity
                 throw new IllegalStateException("pending-read table full below its per-reader caps");
             }
@@ -460,8 +460,8 @@ public final class SharedMemory {
         // L405-406: substantiated; answer now (locally when reader == me: the responder completes it, I-086)
         long value = val[w];
         executedReads++;
-        observe(nextSequence++, pulse, reader, SRefKind.READ, address, lvarSlot, value);
-        respondOrDefer(reader, lvarSlot, value, pulse, responder);
+        observe(nextSequence++, pulse, reader, SharedReferenceKind.READ, address, readSlot, value);
+        respondOrDefer(reader, readSlot, value, pulse, responder);
     }
 
     private void assign(long[] val, long[] unsubBits, int w, int vId, long address, long value, long pulse,
@@ -473,30 +473,30 @@ public final class SharedMemory {
             assignsSubstantiating++;
         }
         executedAssigns++;
-        observe(nextSequence++, pulse, vId, SRefKind.ASSIGN, address, value, value);
+        observe(nextSequence++, pulse, vId, SharedReferenceKind.ASSIGN, address, value, value);
         // L417-422: every read pending on (V, vId) gets this assign's value, whatever V holds now (I-084)
         for (int e = pending.take(address, vId); e >= 0; e = pending.take(address, vId)) {
             int reader = pending.reader(e);
-            int lvarSlot = pending.slot(e);
+            int readSlot = pending.slot(e);
             long readPulse = pending.pulse(e);
             long readSequence = pending.sequence(e);
             pending.free(e);
             pendingPerReader[reader]--;
             readsAnsweredFromPending++;
-            observe(readSequence, readPulse, reader, SRefKind.READ, address, lvarSlot, value);
-            respondOrDefer(reader, lvarSlot, value, readPulse, responder);
+            observe(readSequence, readPulse, reader, SharedReferenceKind.READ, address, readSlot, value);
+            respondOrDefer(reader, readSlot, value, readPulse, responder);
         }
     }
 
-    private void respondOrDefer(int reader, int lvarSlot, long value, long pulse, ReadResponder responder) {
-        if (deferredCount == 0 && responder.respond(reader, lvarSlot, value, pulse)) {
+    private void respondOrDefer(int reader, int readSlot, long value, long pulse, ReadResponder responder) {
+        if (deferredCount == 0 && responder.respond(reader, readSlot, value, pulse)) {
             responsesSent++;
             return;
         }
         // keep the order: once one response waits, every later one of this sRef waits behind it
         int i = (deferredHead + deferredCount) % deferredReader.length;
         deferredReader[i] = reader;
-        deferredSlot[i] = lvarSlot;
+        deferredSlot[i] = readSlot;
         deferredValue[i] = value;
         deferredPulse[i] = pulse;
         deferredCount++;
@@ -517,7 +517,7 @@ public final class SharedMemory {
         return true;
     }
 
-    private void observe(long sequence, long pulse, int source, SRefKind kind, long address, long operand,
+    private void observe(long sequence, long pulse, int source, SharedReferenceKind kind, long address, long operand,
             long value) {
         SharedMemoryObserver o = observer;
         if (o != null) {
@@ -573,10 +573,10 @@ public final class SharedMemory {
         Map<String, Long> c = new LinkedHashMap<>();
         c.put("sref.read", executedReads);
         c.put("sref.write", executedWrites);
-        c.put("sref.sched", executedScheds);
+        c.put("sref.sched", executedSchedules);
         c.put("sref.assign", executedAssigns);
         c.put("sref.assignSubstantiating", assignsSubstantiating);
-        c.put("sref.rejected", srefsRejected);
+        c.put("sref.rejected", referencesRejected);
         c.put("read.pended", readsPended);
         c.put("read.answeredFromPending", readsAnsweredFromPending);
         c.put("read.pendingNow", (long) pending.size());

@@ -20,9 +20,9 @@ import org.portals3j.isotach.internal.wire.Frame;
 // The fixtures are set up per test and the records come from the switch node: the assertions check them for null.
 @SuppressWarnings("nullness")
 class IsotachHostWireTest {
-    private static final int SOI = Frame.PREFIX_SOI;
-    private static final int SCS = Frame.PREFIX_SEQ_CON_SET;
-    private static final int EOI = Frame.PREFIX_EOI;
+    private static final int SOI = Frame.PREFIX_START_OF_ISOCHRON;
+    private static final int SCS = Frame.PREFIX_SEQUENTIAL_CONSISTENCY_SET;
+    private static final int EOI = Frame.PREFIX_END_OF_ISOCHRON;
 
     private final OrderRecordingTransport wire = new OrderRecordingTransport(0, 2);
     private IsotachHost host;

@@ -21,7 +21,7 @@ import org.portals3j.isotach.internal.wire.Frame;
 @SuppressWarnings("nullness")
 class SwitchNodeClockTest {
     private static final int ISO_MBM = 0x10;
-    private static final int ONE_PACKET = Frame.PREFIX_SOI | Frame.PREFIX_EOI;
+    private static final int ONE_PACKET = Frame.PREFIX_START_OF_ISOCHRON | Frame.PREFIX_END_OF_ISOCHRON;
 
     /** No idle ticks during a test: every token the TM issues is one the test caused. */
     private static final long NEVER_IDLE_MICROS = 3_600_000_000L;
@@ -41,7 +41,7 @@ class SwitchNodeClockTest {
         Frame.start(f, Frame.ISO);
         Frame.u8(f, Frame.O_BYTE2, ISO_MBM);
         Frame.u8(f, Frame.O_BYTE3, ONE_PACKET);
-        Frame.i64(f, Frame.O_ISO_TS, ts);
+        Frame.i64(f, Frame.O_ISO_TIMESTAMP, ts);
         ClockSection.addMark(f, Frame.O_ISO_CLOCK, mark, mark);
         return f;
     }
@@ -57,7 +57,7 @@ class SwitchNodeClockTest {
             if (!n.take(r)) {
                 return out;
             }
-            if (r.type == HostLink.EOP) {
+            if (r.type == HostLink.END_OF_PULSE) {
                 out.add(r);
             }
         }
@@ -78,7 +78,7 @@ class SwitchNodeClockTest {
         assertThat(after).as("one frame for the isochron, its mark ahead and the wake-up").hasSize(1);
         Sent iso = after.get(0);
         assertThat(iso.kind()).isEqualTo(Frame.ISO);
-        assertThat(iso.i64(Frame.O_ISO_TS)).isEqualTo(1);
+        assertThat(iso.i64(Frame.O_ISO_TIMESTAMP)).isEqualTo(1);
         assertThat(flags(iso)).isEqualTo(ClockSection.HAS_MARK | ClockSection.HAS_NEED);
         MemorySegment h = iso.segment();
         assertThat(ClockSection.markOf(h, Frame.O_ISO_CLOCK)).as("marks the token it stamped under").isEqualTo(0);
@@ -98,7 +98,7 @@ class SwitchNodeClockTest {
         ship(n, 0); // T_cur 1 again equals the token: stamped 2 and may mark 1 ahead
         ship(n, 0); // T_cur 2: stamped 3
         List<Sent> isos = t.sent(Frame.ISO);
-        assertThat(isos).extracting(s -> s.i64(Frame.O_ISO_TS)).containsExactly(1L, 2L, 2L, 2L, 3L);
+        assertThat(isos).extracting(s -> s.i64(Frame.O_ISO_TIMESTAMP)).containsExactly(1L, 2L, 2L, 2L, 3L);
         assertThat(isos).extracting(s -> (flags(s) & ClockSection.HAS_MARK) != 0)
                 .as("which isochrons marked ahead").containsExactly(true, false, false, true, false);
     }
@@ -116,7 +116,7 @@ class SwitchNodeClockTest {
         now[0] += 1000;
         ship(n, 0);
         List<Sent> isos = t.sent(Frame.ISO);
-        assertThat(isos).extracting(s -> s.i64(Frame.O_ISO_TS)).containsExactly(1L, 2L, 2L);
+        assertThat(isos).extracting(s -> s.i64(Frame.O_ISO_TIMESTAMP)).containsExactly(1L, 2L, 2L);
         assertThat(isos).extracting(SwitchNodeClockTest::flags)
                 .containsExactly(ClockSection.HAS_MARK | ClockSection.HAS_NEED, 0, 0);
         int before = t.sent().size();
@@ -315,10 +315,10 @@ class SwitchNodeClockTest {
     /** An automatic participation in barrier channel 1, as a host sends it to the TM. */
     private static MemorySegment automaticBarrier1() {
         MemorySegment f = MemorySegment.ofArray(new byte[Frame.MAX_LENGTH]);
-        Frame.start(f, Frame.BS);
+        Frame.start(f, Frame.BARRIER_SIGNAL_MARKER);
         Frame.u8(f, Frame.O_BYTE2, 0x02);
         Frame.u8(f, Frame.O_BYTE3, 37);
-        Frame.i32(f, Frame.O_INT4, Frame.BS_AUTOMATIC);
+        Frame.i32(f, Frame.O_INT4, Frame.BARRIER_SIGNAL_AUTOMATIC);
         return f;
     }
 
@@ -355,28 +355,28 @@ class SwitchNodeClockTest {
         n.startClock();
         n.onClock(1, mark(-1));
         // First execution: both hosts join automatically; the first lazy completion goes out with the next token.
-        n.shipBsMarker(0x02, 37, true);
-        n.onBs(1, automaticBarrier1());
+        n.shipBarrierSignalMarker(0x02, 37, true);
+        n.onBarrierSignalMarker(1, automaticBarrier1());
         int from = t.sent().size();
         ship(n, 1);
         assertThat(tokenBitsToHost1(t, from)).as("tokens issued for the isochron").first().isEqualTo(0x02);
         // Both re-join at once (the report's rule, L473). Busy tokens within the idle tick do not carry it ...
-        n.shipBsMarker(0x02, 37, true);
-        n.onBs(1, automaticBarrier1());
+        n.shipBarrierSignalMarker(0x02, 37, true);
+        n.onBarrierSignalMarker(1, automaticBarrier1());
         now[0] += 100_000; // 100 us
         n.onClock(1, mark(0));
         from = t.sent().size();
         ship(n, 1);
         assertThat(tokenBitsToHost1(t, from)).as("busy tokens 100 us later").isNotEmpty().containsOnly(0);
         // ... but once a host has joined the next execution, the held completion goes with the very next token.
-        n.shipBsMarker(0x02, 37, true);
+        n.shipBarrierSignalMarker(0x02, 37, true);
         now[0] += 100_000;
         n.onClock(1, mark(1));
         from = t.sent().size();
         ship(n, 1);
         assertThat(tokenBitsToHost1(t, from)).first().isEqualTo(0x02);
         // And with nobody waiting, an idle tick later at the latest.
-        n.onBs(1, automaticBarrier1()); // completes the execution host 0 joined: held again
+        n.onBarrierSignalMarker(1, automaticBarrier1()); // completes the execution host 0 joined: held again
         from = t.sent().size();
         n.onClock(1, mark(2));
         assertThat(tokenBitsToHost1(t, from)).as("before the idle tick is up").isEmpty();
@@ -420,7 +420,7 @@ class SwitchNodeClockTest {
         n.onClock(1, mark(0));
         now[0] += 1000;
         ship(n, 1); // within the period: stamped into the next pulse, the ask owed
-        long stamped = t.sent(Frame.ISO).get(1).i64(Frame.O_ISO_TS);
+        long stamped = t.sent(Frame.ISO).get(1).i64(Frame.O_ISO_TIMESTAMP);
         n.onClock(1, mark(1));
         int from = t.sent().size();
         n.tick();

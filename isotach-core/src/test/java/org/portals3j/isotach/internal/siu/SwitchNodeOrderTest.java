@@ -25,7 +25,7 @@ import org.portals3j.isotach.internal.wire.Frame;
 @SuppressWarnings("nullness")
 class SwitchNodeOrderTest {
     private static final int ISO_MBM = 0x10;
-    private static final int SOI = Frame.PREFIX_SOI;
+    private static final int SOI = Frame.PREFIX_START_OF_ISOCHRON;
 
     /** Every isochron marks ahead and asks for time (no stamp batching): what a test stamps does not depend on timing. */
     private static SwitchNode node(OrderRecordingTransport t, IsotachConfig config, int hosts, int tm) {
@@ -36,8 +36,8 @@ class SwitchNodeOrderTest {
         MemorySegment f = MemorySegment.ofArray(new byte[Frame.MAX_LENGTH]);
         Frame.start(f, Frame.ISO);
         Frame.u8(f, Frame.O_BYTE2, ISO_MBM);
-        Frame.u8(f, Frame.O_BYTE3, SOI | Frame.PREFIX_EOI);
-        Frame.i64(f, Frame.O_ISO_TS, ts);
+        Frame.u8(f, Frame.O_BYTE3, SOI | Frame.PREFIX_END_OF_ISOCHRON);
+        Frame.i64(f, Frame.O_ISO_TIMESTAMP, ts);
         Frame.i32(f, Frame.O_ISO_SLOT, slot);
         Frame.i32(f, Frame.O_ISO_LENGTH, length);
         return f;
@@ -67,17 +67,17 @@ class SwitchNodeOrderTest {
         SwitchNode n = node(t, IsotachConfig.defaults(), 3, 0);
         n.onClock(0, token(0, 0, 0));
         n.onClock(0, token(1, 0, 0));
-        ship(n, 0, SOI | Frame.PREFIX_SEQ_CON_SET, 7);
+        ship(n, 0, SOI | Frame.PREFIX_SEQUENTIAL_CONSISTENCY_SET, 7);
         ship(n, 2, 0, 7);
         assertThat(t.sent(Frame.ISO)).as("iso frames before the EOI").isEmpty();
-        ship(n, 0, Frame.PREFIX_EOI, 7);
+        ship(n, 0, Frame.PREFIX_END_OF_ISOCHRON, 7);
         List<Sent> isos = t.sent(Frame.ISO);
         assertThat(isos).extracting(Sent::peer).containsExactly(0, 2, 0);
-        assertThat(isos).extracting(s -> s.i64(Frame.O_ISO_TS)).containsOnly(2L); // token 1 + distance 1
+        assertThat(isos).extracting(s -> s.i64(Frame.O_ISO_TIMESTAMP)).containsOnly(2L); // token 1 + distance 1
         assertThat(isos).extracting(s -> s.u8(Frame.O_BYTE4)).containsOnly(7);
         assertThat(isos).extracting(s -> s.u8(Frame.O_BYTE3))
-                .containsExactly(SOI | Frame.PREFIX_SEQ_CON_SET, 0, Frame.PREFIX_EOI);
-        List<HostLink.Record> markers = drain(n).stream().filter(r -> r.type == HostLink.MARKER).toList();
+                .containsExactly(SOI | Frame.PREFIX_SEQUENTIAL_CONSISTENCY_SET, 0, Frame.PREFIX_END_OF_ISOCHRON);
+        List<HostLink.Record> markers = drain(n).stream().filter(r -> r.type == HostLink.ISOCHRON_MARKER).toList();
         assertThat(markers).hasSize(1);
         assertThat(markers.get(0).pulse).isEqualTo(2);
         assertThat(markers.get(0).a).as("marker's isochron id").isEqualTo(7);
@@ -93,18 +93,18 @@ class SwitchNodeOrderTest {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 3);
         SwitchNode n = node(t, IsotachConfig.builder().distances(d).build(), 3, 0);
         n.onClock(0, token(0, 0, 0));
-        ship(n, 0, SOI | Frame.PREFIX_EOI, 0); // token 0 + distance 2; marks 0 ahead
-        ship(n, 2, SOI | Frame.PREFIX_EOI, 1); // T_cur 1 (marked ahead) + distance 5
-        ship(n, 0, SOI | Frame.PREFIX_EOI, 2); // distance 2, but not before the previous TS
+        ship(n, 0, SOI | Frame.PREFIX_END_OF_ISOCHRON, 0); // token 0 + distance 2; marks 0 ahead
+        ship(n, 2, SOI | Frame.PREFIX_END_OF_ISOCHRON, 1); // T_cur 1 (marked ahead) + distance 5
+        ship(n, 0, SOI | Frame.PREFIX_END_OF_ISOCHRON, 2); // distance 2, but not before the previous TS
         for (int p = 1; p <= 9; p++) {
             n.onClock(0, token(p, 0, 0));
         }
         ship(n, 0, SOI, 3);
-        ship(n, 2, Frame.PREFIX_EOI, 3); // both: distance 5
-        ship(n, 0, SOI | Frame.PREFIX_EOI, 4);
-        assertThat(t.sent(Frame.ISO)).extracting(s -> s.i64(Frame.O_ISO_TS)).containsExactly(2L, 6L, 6L, 14L, 14L, 14L);
+        ship(n, 2, Frame.PREFIX_END_OF_ISOCHRON, 3); // both: distance 5
+        ship(n, 0, SOI | Frame.PREFIX_END_OF_ISOCHRON, 4);
+        assertThat(t.sent(Frame.ISO)).extracting(s -> s.i64(Frame.O_ISO_TIMESTAMP)).containsExactly(2L, 6L, 6L, 14L, 14L, 14L);
         for (Sent s : t.sent(Frame.ISO)) {
-            assertThat(s.i64(Frame.O_ISO_TS) - 9).isLessThan(256);
+            assertThat(s.i64(Frame.O_ISO_TIMESTAMP) - 9).isLessThan(256);
         }
     }
 
@@ -119,7 +119,7 @@ class SwitchNodeOrderTest {
         n.onClock(0, token(1, 0, 0));
         n.onClock(0, token(2, 0, 0));
         n.onIso(0, iso(3, 0, 0));          // arrival 0: sender 0
-        ship(n, 0, SOI | Frame.PREFIX_EOI, 9); // stamped 2 + 1 = 3: the marker, arrival 1, sender 1
+        ship(n, 0, SOI | Frame.PREFIX_END_OF_ISOCHRON, 9); // stamped 2 + 1 = 3: the marker, arrival 1, sender 1
         n.onIso(0, iso(3, 1, 0));          // arrival 2: sender 0
         n.onClock(0, token(3, 0, 0));
         n.onClock(0, token(4, 0, 0));
@@ -130,7 +130,7 @@ class SwitchNodeOrderTest {
         List<Long> closed = new ArrayList<>();
         HostLink.Record three = null;
         for (HostLink.Record r : drain(n)) {
-            if (r.type != HostLink.EOP) {
+            if (r.type != HostLink.END_OF_PULSE) {
                 continue;
             }
             for (long p = r.fromPulse; p <= r.pulse; p++) {
@@ -215,11 +215,11 @@ class SwitchNodeOrderTest {
         SwitchNode n = node(t, IsotachConfig.defaults(), 3, 0);
         n.onClock(0, token(0, 0, 0));
         ship(n, 2, SOI, 0);
-        assertThatThrownBy(() -> n.shipBsMarker(1 << 3, 0, false)).isInstanceOf(IllegalStateException.class);
-        ship(n, 2, Frame.PREFIX_EOI, 0);
-        n.shipBsMarker(1 << 3, 0, false);
-        List<Sent> order = t.sent().stream().filter(s -> s.kind() == Frame.ISO || s.kind() == Frame.BS).toList();
-        assertThat(order).extracting(Sent::kind).containsExactly(Frame.ISO, Frame.ISO, Frame.BS);
+        assertThatThrownBy(() -> n.shipBarrierSignalMarker(1 << 3, 0, false)).isInstanceOf(IllegalStateException.class);
+        ship(n, 2, Frame.PREFIX_END_OF_ISOCHRON, 0);
+        n.shipBarrierSignalMarker(1 << 3, 0, false);
+        List<Sent> order = t.sent().stream().filter(s -> s.kind() == Frame.ISO || s.kind() == Frame.BARRIER_SIGNAL_MARKER).toList();
+        assertThat(order).extracting(Sent::kind).containsExactly(Frame.ISO, Frame.ISO, Frame.BARRIER_SIGNAL_MARKER);
     }
 
     /** I-139: a bs-marker carries the bits [reset | signals 4..0 | barrier 1 | barrier 0] and the barrier count. */
@@ -233,18 +233,18 @@ class SwitchNodeOrderTest {
         assertThat(bits).as("signals 1 and 4 at bits 3 and 6, barrier 1 at bit 1").isEqualTo(0b0100_1010);
         assertThat(org.portals3j.isotach.internal.gc.SignalTable.wireBit(5)).as("reset bit").isEqualTo(0x80);
         assertThat(org.portals3j.isotach.internal.gc.BarrierTable.wireBit(0)).isEqualTo(0x01);
-        n.shipBsMarker(bits, 2, false);
-        n.shipBsMarker(org.portals3j.isotach.internal.gc.BarrierTable.wireBit(1), 37, true); // an automatic one
-        List<Sent> bs = t.sent(Frame.BS);
+        n.shipBarrierSignalMarker(bits, 2, false);
+        n.shipBarrierSignalMarker(org.portals3j.isotach.internal.gc.BarrierTable.wireBit(1), 37, true); // an automatic one
+        List<Sent> bs = t.sent(Frame.BARRIER_SIGNAL_MARKER);
         assertThat(bs).hasSize(2);
         assertThat(bs.get(0).peer()).as("to the token manager").isZero();
-        assertThat(bs.get(0).header()).hasSize(Frame.BS_LENGTH);
+        assertThat(bs.get(0).header()).hasSize(Frame.BARRIER_SIGNAL_MARKER_LENGTH);
         assertThat(bs.get(0).u8(Frame.O_BYTE2)).isEqualTo(bits);
         assertThat(bs.get(0).u8(Frame.O_BYTE3)).as("barrier count").isEqualTo(2);
-        assertThat(bs.get(0).i32(Frame.O_INT4) & Frame.BS_AUTOMATIC).as("an application's marker").isZero();
+        assertThat(bs.get(0).i32(Frame.O_INT4) & Frame.BARRIER_SIGNAL_AUTOMATIC).as("an application's marker").isZero();
         assertThat(bs.get(1).u8(Frame.O_BYTE2)).isEqualTo(0x02);
         assertThat(bs.get(1).u8(Frame.O_BYTE3)).as("MAX barrier count").isEqualTo(37);
-        assertThat(bs.get(1).i32(Frame.O_INT4) & Frame.BS_AUTOMATIC).as("an automatic participation").isNotZero();
+        assertThat(bs.get(1).i32(Frame.O_INT4) & Frame.BARRIER_SIGNAL_AUTOMATIC).as("an automatic participation").isNotZero();
     }
 
     // ---- the host's ordering module against the link (records published as the SIU would) ------------------------
@@ -269,7 +269,7 @@ class SwitchNodeOrderTest {
 
     private static void publishEop(HostLink link, long pulse, int count, byte... sortVector) {
         HostLink.Record r = link.claim();
-        r.type = HostLink.EOP;
+        r.type = HostLink.END_OF_PULSE;
         r.pulse = pulse;
         r.fromPulse = pulse;
         r.a = count;
@@ -376,14 +376,14 @@ class SwitchNodeOrderTest {
         assertThat(h.isoSend(1, MemorySegment.ofArray(one), 1, true)).isZero(); // net-isochron id 0 outstanding
         assertThat(h.isoSend(1, MemorySegment.ofArray(one), 1, true)).isZero(); // id 1
         HostLink.Record r = link.claim();
-        r.type = HostLink.MARKER;
+        r.type = HostLink.ISOCHRON_MARKER;
         r.pulse = 0;
         r.a = 0;
         link.publish();
         publishEop(link, 0, 1, (byte) 0);
         h.receiving(); // the right marker: accepted
         r = link.claim();
-        r.type = HostLink.MARKER;
+        r.type = HostLink.ISOCHRON_MARKER;
         r.pulse = 1;
         r.a = 5;
         link.publish();

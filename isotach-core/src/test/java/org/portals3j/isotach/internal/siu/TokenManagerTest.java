@@ -117,7 +117,7 @@ class TokenManagerTest {
     void signalsRideTheNextTokenAndAreDueADiameterLater() {
         TokenManager tm = manager(2, 3, 4, NEVER_IDLE);
         tm.start();
-        tm.bsMarker(1, 0x04 | 0x10, false);
+        tm.barrierSignalMarker(1, 0x04 | 0x10, false);
         assertThat(sent.get(0).bits()).isZero();
         Token signalled = sent.get(1);
         assertThat(signalled.bits()).isEqualTo(0x14);
@@ -131,12 +131,12 @@ class TokenManagerTest {
     void aBarrierCompletesOnceEveryLiveHostHasJoinedOnePerToken() {
         TokenManager tm = manager(3, 1, 8, NEVER_IDLE);
         tm.start();
-        tm.bsMarker(0, 0x01, false);
-        tm.bsMarker(0, 0x01, false); // host 0 joins the next execution too
-        tm.bsMarker(1, 0x01, false);
-        tm.bsMarker(1, 0x01, false);
+        tm.barrierSignalMarker(0, 0x01, false);
+        tm.barrierSignalMarker(0, 0x01, false); // host 0 joins the next execution too
+        tm.barrierSignalMarker(1, 0x01, false);
+        tm.barrierSignalMarker(1, 0x01, false);
         assertThat(sent).extracting(Token::bits).as("host 2 has not joined").containsOnly(0);
-        tm.bsMarker(2, 0x01, false);
+        tm.barrierSignalMarker(2, 0x01, false);
         List<Integer> bits = sent.stream().map(Token::bits).filter(b -> b != 0).toList();
         assertThat(bits).as("one completion; the second execution still misses host 2").containsExactly(0x01);
         alive[2] = false;
@@ -151,7 +151,7 @@ class TokenManagerTest {
         tm.start();
         int refused = 0;
         for (int i = 0; i < 64; i++) {
-            refused += tm.bsMarker(0, 0x03, false);
+            refused += tm.barrierSignalMarker(0, 0x03, false);
         }
         assertThat(refused).as("the 64th join of each channel").isEqualTo(2);
     }

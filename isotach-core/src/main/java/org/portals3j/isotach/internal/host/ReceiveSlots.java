@@ -5,11 +5,8 @@ import org.portals3j.isotach.internal.wire.Frame;
 import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
- * Where an ISO frame's payload goes: the transport side of the ordered receive slots (§3.6.2, I-050). An object of
- * its own, apart from {@link IsotachHost}, because the thread that delivers a frame (on inmem, the sending rank's)
- * reads it while the host's thread writes the host's fields: sharing their cache lines cost that thread a miss on
- * every frame, about 0.08 us of the in-memory ping-pong's half round trip. Padded, for the same reason towards
- * whatever the allocator or the collector puts next to it.
+ * The ordered receive slot each ISO frame's payload goes to, exactly the next of its sender's (§3.6.2, I-050); the
+ * transport side's object, padded apart from the host's fields (docs/isotach-switch-node.md).
  */
 public final class ReceiveSlots extends ReceiveSlotsFields {
     long q0;

@@ -3,13 +3,8 @@ package org.portals3j.isotach.internal.siu;
 import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
- * The link from the emulated switch interface unit to its host: the records the report's NIU put in the
- * host's Isotach receive buffer (iso packets, isochron markers, EOP markers, L321-333), plus what else the
- * host must hear from the transport side (explicit Isotach credits, sync packets, peer failures, fatal errors).
- *
- * <p>Written by the switch node under its lock, taken by the host thread under the same lock. Runs of EOP
- * markers for pulses with nothing in them are merged into one record ({@link Record#fromPulse}) while the host
- * has not taken them, so a host that computes for a while does not find one record per idle pulse.
+ * What the SIU gives its host (the report's NIU receive buffer, L321-333: packets, isochron markers, end-of-pulse
+ * markers) and what else the host must hear; written and taken under the switch node's lock.
  */
 public final class HostLink extends CacheLinePadding {
     public static final int ISO = 1;
@@ -27,7 +22,7 @@ public final class HostLink extends CacheLinePadding {
         public int type;
         /** ISO/ISOCHRON_MARKER/END_OF_PULSE: the pulse (TS). */
         public long pulse;
-        /** END_OF_PULSE: the first pulse of a merged run of empty pulses ending at {@link #pulse} (== pulse otherwise). */
+        /** END_OF_PULSE: the first pulse of a merged run of empty pulses ending at {@link #pulse} (else pulse). */
         public long fromPulse;
         /** ISO/CREDIT/SYNC/PEER_DOWN: the peer. */
         public int peer;
@@ -83,7 +78,11 @@ public final class HostLink extends CacheLinePadding {
         size++;
     }
 
-    /** The last published record not yet taken, or null (caller holds the lock). */
+    /**
+     * The last published record not yet taken, or null (caller holds the lock): the switch node merges a run of empty
+     * end-of-pulse markers into it ({@link Record#fromPulse}), so a host that computes for a while does not find one
+     * record per idle pulse.
+     */
     @org.checkerframework.checker.nullness.qual.Nullable Record lastUntaken() {
         return size == 0 ? null : ring[(head + size - 1) % ring.length];
     }
@@ -109,7 +108,7 @@ public final class HostLink extends CacheLinePadding {
             System.arraycopy(r.sortVector, 0, out.sortVector, 0, r.a);
         }
         if (r.type == FATAL) {
-            out.message = r.message; // a reference store: only for the record that has one (see Outbox on reference stores)
+            out.message = r.message; // a reference store: only for the record that has one (see Outbox)
         }
         head = (head + 1) % ring.length;
         size--;

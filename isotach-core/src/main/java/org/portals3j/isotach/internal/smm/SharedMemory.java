@@ -8,49 +8,8 @@ import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.SharedMemoryObserver;
 
 /**
- * One host's Isotach shared memory (the report's {@code shmem} and {@code iso_retrieve} modules, designed in
- * L368-459, L1404-1436, L1900-1918 and L2488-2604 but never implemented, digest §2.8). The engine owns
- * transport, ordering and isochrons and calls this class on the host thread only:
- *
- * <ul>
- *   <li><b>Issuing side</b>, when the application issues an access: {@link #copies} and {@link #nearestCopy}
- *       route it (a change goes to every copy, a read to the nearest, I-087); {@link #checkChange} and
- *       {@link #noteIssued} enforce the sched/assign caveats (I-092); {@link #allocateRead} gives a read its
- *       lvar slot, bounded by {@code read_cap} (I-089); {@link #completeRead} delivers a read response into
- *       the application's {@link IsoVar} (L1914-1918).</li>
- *   <li><b>Executing side</b>, in isotach order (pulse, sender id, issue order): {@link #execute} applies each
- *       sRef that reaches a copy held here, exactly as the report's pseudo-code (L396-427, L2565-2592), and
- *       hands read responses to the engine's {@link ReadResponder}.</li>
- * </ul>
- *
- * <h2>The variable</h2>
- * Each word of a local copy is the report's {@code {val, unsub}} (L388-390): when {@code unsub} is set the last
- * post was a sched whose assign has not executed here, and {@code val} holds that sched's vId (the issuing
- * host's id, L374). Every word starts substantiated with value 0.
- *
- * <h2>Write = sched + assign issued together</h2>
- * A write (L372, L3480) is one sRef that performs its sched and its assign at the same point of the isotach
- * order. Its vId (the writer's id) is therefore never visible: no read can execute between the two halves, so
- * no read ever pends on a write, and the write does not look at the pending-read table — reads pending on an
- * earlier sched of the same host keep waiting for that sched's own assign (L424-426). For the same reason a
- * write is not an outstanding sched: {@link #checkChange} allows it whether or not the host has one, and it
- * neither opens nor closes one. An assign that arrives after a later write finds the variable substantiated
- * and only answers the reads pending on its sched (I-082, I-084).
- *
- * <h2>Restartable execution</h2>
- * A read or an assign may owe read responses the engine cannot send yet (the report's full {@code send_buf},
- * L2539-2545). {@link #execute} applies the sRef once, hands every response to the responder, and keeps those
- * refused in a preallocated queue; it then returns false. The engine calls it again with the same sRef (and
- * must not execute any other sRef on this host first): that call only retries the queued responses, in order,
- * and returns true once all are out. The sRef is never applied twice.
- *
- * <h2>Bounds</h2>
- * Everything is allocated in the constructor: the local copies, one bit per shared word for the caveat state,
- * {@code read_cap} lvar slots, and a pending-read table of {@code hosts * read_cap} entries (L392) with the
- * same number of queued responses. Each reader may have at most {@code read_cap} reads pending at this copy,
- * so one host breaking its cap cannot take the table from the others.
- *
- * <p>Not thread-safe: host-thread confined, like the rest of the host state.
+ * One host's Isotach shared memory (designed in the report, never implemented; digest §2.8): routes accesses and
+ * enforces their caveats when issued, executes sRefs in isotach order on local copies; host thread only (package doc).
  */
 public final class SharedMemory {
     /** Return code of success (C {@code SUCCESS}). */

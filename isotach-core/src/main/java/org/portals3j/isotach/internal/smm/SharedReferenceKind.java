@@ -15,7 +15,7 @@ public enum SharedReferenceKind {
     WRITE(SharedMemoryObserver.WRITE),
     /** Supplies the value of this host's outstanding sched (L374, L413-422). */
     ASSIGN(SharedMemoryObserver.ASSIGN),
-    /** The report's sched: reserves the next post of a variable; its value comes with the matching assign (L372, L409-411). */
+    /** The report's sched: reserves the next post of a variable; the matching assign brings its value (L372, L409). */
     SCHEDULE(SharedMemoryObserver.SCHED);
 
     private static final SharedReferenceKind[] VALUES = values();

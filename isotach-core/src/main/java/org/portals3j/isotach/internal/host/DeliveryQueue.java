@@ -1,12 +1,13 @@
 package org.portals3j.isotach.internal.host;
 
 import org.portals3j.isotach.IsotachFatalError;
+import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
  * The host's delivery queue (the report's {@code iso_delivery_q}; {@code shmem_buf} on an SMM host): what the ordering
  * module made executable, in isotach order, until the application or the SMM takes it; bounded, overflow is fatal.
  */
-final class DeliveryQueue {
+final class DeliveryQueue extends CacheLinePadding {
     /** A net message in its sender's ordered receive slot. The report's iso-pointer. */
     static final int NET_MESSAGE = 1;
     /** A run of {@link #count} self-messages (or self-references) in the host's own buffer. */

@@ -2,12 +2,13 @@ package org.portals3j.isotach.internal.host;
 
 import java.util.Arrays;
 import org.portals3j.isotach.IsotachFatalError;
+import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
  * The host's ordering module (the report's IOM, L2463-2466): buckets what the SIU delivers by pulse and, at each pulse's
  * end, checks the count and queues the pulse's entries for delivery in sort-vector (or sender) order, then its notices.
  */
-final class OrderingModule {
+final class OrderingModule extends CacheLinePadding {
     /** The subtype of an isochron marker's bucket entry (its slot is the isochron id). */
     private static final int ISOCHRON_MARKER = 0;
     /** The subtype of a self-isochron's references waiting for the next pulse (SMM). */

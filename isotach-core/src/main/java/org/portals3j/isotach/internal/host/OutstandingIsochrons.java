@@ -1,12 +1,13 @@
 package org.portals3j.isotach.internal.host;
 
 import org.portals3j.isotach.IsotachFatalError;
+import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
  * The net-isochrons this host sent whose isochron marker has not come back, oldest first, each with the self-messages
  * that execute with it (the report's {@code hit_q} of isochron slots, L352-358); bounded, overflow is fatal.
  */
-final class OutstandingIsochrons {
+final class OutstandingIsochrons extends CacheLinePadding {
     private final int[] isochronId;
     private final int[] selfCount;
     private long head;

@@ -1,12 +1,13 @@
 package org.portals3j.isotach.internal.host;
 
 import java.lang.foreign.MemorySegment;
+import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
  * Self-messages copied from the application, held in issue order until delivered with their isochron's marker (the
  * report's {@code hit_buf}); a full buffer fails the send (A6).
  */
-final class SelfMessageBuffer {
+final class SelfMessageBuffer extends CacheLinePadding {
     private final MemorySegment slots;
     private final int maxPayload;
     private final int[] length;

@@ -1,10 +1,12 @@
 package org.portals3j.isotach.internal.host;
 
+import org.portals3j.transport.internal.CacheLinePadding;
+
 /**
  * Shared-memory references to this host's own copies, in issue order, until executed with their isochron (the
  * report's self-references, L341-348); bounded: a change that does not fit is refused before any is queued.
  */
-final class SelfReferences {
+final class SelfReferences extends CacheLinePadding {
     private final int[] subtype;
     private final long[] address;
     private final long[] operand;

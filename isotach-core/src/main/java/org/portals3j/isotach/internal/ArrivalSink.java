@@ -44,7 +44,8 @@ final class ArrivalSink implements ArrivalQueue.Sink {
                     Frame.i32(header, Frame.O_INT4), Frame.i32(header, Frame.O_INT8), 0);
             case Frame.ISO_CREDIT -> siu.toHost(HostLink.CREDIT, source, 0, 0, 0, Frame.i64(header, Frame.O_LONG8));
             case Frame.LEAVE -> siu.peerDown(source);
-            default -> throw new IllegalArgumentException("frame kind " + Frame.kind(header) + " is not the switch node's");
+            default -> throw new IllegalArgumentException("frame kind " + Frame.kind(header)
+                    + " is not the switch node's");
         }
     }
 }

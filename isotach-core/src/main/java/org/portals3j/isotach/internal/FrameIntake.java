@@ -177,7 +177,9 @@ final class FrameIntake extends CacheLinePadding implements MessageHandler {
         }
     }
 
-    /** The host's thread stopped polling: what waits for it is done here (frames handed to it, lingering clock frames). */
+    /**
+     * The host's thread stopped polling: what waits for it is done here (frames handed to it, lingering clock frames).
+     */
     @Override
     public void onPollersGone() {
         ArrivalQueue queue = arrivals;

@@ -40,7 +40,9 @@ public final class IsotachEngine extends CacheLinePadding {
     private static final int NO_MESSAGE = -1;
     private static final int SYNC_HELLO = 0;
     private static final int SYNC_DONE = 2;
-    /** Bits of the reset bs-marker: reset only. The report's 0x83 also primed the TM's barrier credits; ours needs none. */
+    /**
+     * Bits of the reset bs-marker: reset only. The report's 0x83 also primed the TM's barrier credits; ours needs none.
+     */
     private static final int RESET_BITS = 0x80;
 
     private final Transport transport;
@@ -109,7 +111,8 @@ public final class IsotachEngine extends CacheLinePadding {
             throw new IllegalArgumentException("a job with a token-manager process needs at least 2 ranks");
         }
         if (me >= hosts) {
-            throw new IllegalArgumentException("rank " + me + " runs the token manager, not a host: use IsotachNet.runTokenManager");
+            throw new IllegalArgumentException("rank " + me
+                    + " runs the token manager, not a host: use IsotachNet.runTokenManager");
         }
         if (config.distanceMatrixSize() != 0 && config.distanceMatrixSize() != hosts) {
             throw new IllegalArgumentException("the distance matrix is " + config.distanceMatrixSize() + "x"
@@ -582,7 +585,7 @@ public final class IsotachEngine extends CacheLinePadding {
     }
 
     /** Observes every shared-memory reference this host's copies execute. */
-    public void sharedMemoryObserver(@org.checkerframework.checker.nullness.qual.Nullable SharedMemoryObserver observer) {
+    public void sharedMemoryObserver(@Nullable SharedMemoryObserver observer) {
         sharedMemory.observer(observer);
     }
 

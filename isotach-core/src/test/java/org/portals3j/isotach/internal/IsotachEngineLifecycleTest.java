@@ -97,12 +97,14 @@ class IsotachEngineLifecycleTest {
 
     @Test
     void anOpenNetThatTimesOutLeavesTheNetToBeOpenedAgain() {
-        IsotachEngine engine = new IsotachEngine(new SilentTransport(2), IsotachConfig.defaults()); // host 1 never answers
+        // host 1 never answers
+        IsotachEngine engine = new IsotachEngine(new SilentTransport(2), IsotachConfig.defaults());
         assertThat(engine.openNet(EnumSet.of(Interface.ISO_MBM), Duration.ofMillis(20))).isEqualTo(FAILURE);
         assertThat(engine.state()).isEqualTo(State.CREATED);
         assertThat(engine.poll()).isEqualTo(FAILURE);
         engine.close();
-        assertThat(engine.openNet(EnumSet.of(Interface.ISO_MBM), Duration.ofMillis(20))).as("closed").isEqualTo(FAILURE);
+        assertThat(engine.openNet(EnumSet.of(Interface.ISO_MBM), Duration.ofMillis(20))).as("closed")
+                .isEqualTo(FAILURE);
     }
 
     @Test

@@ -26,7 +26,8 @@ class SharedMemoryAccessTest {
     /** Host 0 of 3; words 0-3 have copies at hosts 0 and 2, words 100-103 at host 1 only. */
     private static IsotachConfig config(int selfRefs, int readCap) {
         return IsotachConfig.builder().selfRefBufSize(selfRefs).readCap(readCap)
-                .sharedRegions(List.of(new SharedRegion(0, 4, new int[] {0, 2}), new SharedRegion(100, 4, new int[] {1})))
+                .sharedRegions(List.of(new SharedRegion(0, 4, new int[] {0, 2}),
+                        new SharedRegion(100, 4, new int[] {1})))
                 .build();
     }
 
@@ -71,7 +72,8 @@ class SharedMemoryAccessTest {
         access = access(config(2, 4));
         assertThat(access.change(SharedReferenceKind.WRITE, 1, 42, true)).isEqualTo(SUCCESS); // the two self-ref slots
         assertThat(access.change(SharedReferenceKind.WRITE, 2, 42, true)).isEqualTo(SUCCESS);
-        assertThat(access.change(SharedReferenceKind.WRITE, 1, 43, true)).as("no room for the self-ref").isEqualTo(FAILURE);
+        assertThat(access.change(SharedReferenceKind.WRITE, 1, 43, true)).as("no room for the self-ref")
+                .isEqualTo(FAILURE);
         assertThat(isoFramesShipped()).as("nor the net sRef of the refused change").containsExactly(0, 0, 2);
     }
 
@@ -80,7 +82,8 @@ class SharedMemoryAccessTest {
         access = access(config(4, 4));
         assertThat(access.change(SharedReferenceKind.ASSIGN, 1, 7, true)).isEqualTo(FAILURE);
         assertThat(access.change(SharedReferenceKind.SCHEDULE, 1, 0, true)).isEqualTo(SUCCESS);
-        assertThat(access.change(SharedReferenceKind.SCHEDULE, 1, 0, true)).as("a second outstanding sched").isEqualTo(FAILURE);
+        assertThat(access.change(SharedReferenceKind.SCHEDULE, 1, 0, true)).as("a second outstanding sched")
+                .isEqualTo(FAILURE);
         assertThat(access.change(SharedReferenceKind.ASSIGN, 1, 7, true)).isEqualTo(SUCCESS);
         assertThat(access.change(SharedReferenceKind.WRITE, 50, 7, true)).isEqualTo(FAILURE);
         assertThat(isoFramesShipped()).containsExactly(0, 0, 2);

@@ -78,7 +78,9 @@ public final class IsotachHost extends CacheLinePadding {
     private final SelfReferences selfReferences;
     // credits, per peer, as unbounded counts
     private final long[] creditsUsed;
-    /** Isotach credits each peer grants this host (learned at open_net's sync, I-132); own grant is {@link #credits}. */
+    /**
+     * Isotach credits each peer grants this host (learned at open_net's sync, I-132); own grant is {@link #credits}.
+     */
     private final int[] peerCredits;
     private final long[] creditsFreedByPeer;
     private final long[] freedFromPeer;
@@ -127,7 +129,8 @@ public final class IsotachHost extends CacheLinePadding {
         this.credits = config.isoCreditsPerPeer();
         this.selfMessagesAllowed = config.mbmVersion() == 2;
         this.sendBufferSize = config.isoSendBufSize();
-        this.explicitCreditThreshold = Math.max(1, Math.min(credits - 1, (long) (credits * config.isoCreditThreshold())));
+        this.explicitCreditThreshold =
+                Math.max(1, Math.min(credits - 1, (long) (credits * config.isoCreditThreshold())));
         this.orderedSendSlots = arena.allocate((long) sendBufferSize * maxPayload, 64);
         this.orderedSendDone = new AtomicIntegerArray(sendBufferSize);
         entryKind = new int[sendBufferSize];
@@ -235,7 +238,8 @@ public final class IsotachHost extends CacheLinePadding {
         int prefix = 0;
         if (!midNetIsochron) {
             midNetIsochron = true;
-            prefix = Frame.PREFIX_START_OF_ISOCHRON | (sequentialConsistencySet ? Frame.PREFIX_SEQUENTIAL_CONSISTENCY_SET : 0);
+            prefix = Frame.PREFIX_START_OF_ISOCHRON
+                    | (sequentialConsistencySet ? Frame.PREFIX_SEQUENTIAL_CONSISTENCY_SET : 0);
             sequentialConsistencySet = !sequentialConsistencySet;
         }
         entryKind[i] = 1;
@@ -317,7 +321,8 @@ public final class IsotachHost extends CacheLinePadding {
         while (sendHead < sendTail) {
             int i = (int) (sendHead % sendBufferSize);
             if (entryKind[i] == 2) {
-                siu.shipBarrierSignalMarker(entryBits[i], entryLength[i], entryAddress[i] != 0); // bs-markers need no credit, but keep their place (L500)
+                // bs-markers need no credit, but keep their place (L500)
+                siu.shipBarrierSignalMarker(entryBits[i], entryLength[i], entryAddress[i] != 0);
                 sendHead++;
                 continue;
             }
@@ -341,8 +346,8 @@ public final class IsotachHost extends CacheLinePadding {
                 token = TOKEN_TAG | oi;
             }
             sendHead++;
-            siu.ship(d, entrySubtype[i], entryPrefix[i], entryIsochronId[i], slot, entryLength[i], entryAddress[i], entryOperand[i],
-                    present, credit, payload, offset, token);
+            siu.ship(d, entrySubtype[i], entryPrefix[i], entryIsochronId[i], slot, entryLength[i], entryAddress[i],
+                    entryOperand[i], present, credit, payload, offset, token);
             if (ord >= 0 && entryLength[i] == 0) {
                 orderedSendDone.set((int) (ord % sendBufferSize), 1); // nothing to read: no completion will matter
             }
@@ -357,10 +362,11 @@ public final class IsotachHost extends CacheLinePadding {
     }
 
     private void reclaimOrderedSendSlots() {
-        while (orderedSendHead < orderedSendTail && orderedSendDone.get((int) (orderedSendHead % sendBufferSize)) == 1) {
+        while (orderedSendHead < orderedSendTail
+                && orderedSendDone.get((int) (orderedSendHead % sendBufferSize)) == 1) {
             orderedSendHead++;
         }
-        // Slots whose packet has not been approved yet are not done: they keep orderedSendHead back, which is what we want.
+        // Slots whose packet has not been approved yet are not done: they keep orderedSendHead back, as they should.
     }
 
     public boolean sendBuffersEmpty() {
@@ -371,13 +377,16 @@ public final class IsotachHost extends CacheLinePadding {
     // transport side: where an ISO frame's payload goes
     // =========================================================================================================
 
-    /** The transport side's view of the ordered receive slots: the engine keeps it, and never reads this host's fields. */
+    /**
+     * The transport side's view of the ordered receive slots: the engine keeps it, and never reads this host's fields.
+     */
     public ReceiveSlots receiveSlots() {
         return receiveSlots;
     }
 
     /** {@link ReceiveSlots#offsetFor}, as the slot itself (null when refused). */
-    public @org.checkerframework.checker.nullness.qual.Nullable MemorySegment receiveSlot(int source, MemorySegment h, long payloadLength) {
+    public @org.checkerframework.checker.nullness.qual.Nullable MemorySegment receiveSlot(int source, MemorySegment h,
+                                                                                          long payloadLength) {
         long at = receiveSlots.offsetFor(source, h, payloadLength);
         return at < 0 ? null : orderedReceiveSlots.asSlice(at, maxPayload);
     }
@@ -435,8 +444,8 @@ public final class IsotachHost extends CacheLinePadding {
         switch (delivery.type(i)) {
             case DeliveryQueue.NET_MESSAGE -> {
                 int s = delivery.sender(i);
-                m.setMessage(s, orderedReceiveSlots, (long) (s * credits + delivery.slot(i)) * maxPayload, delivery.length(i),
-                        delivery.pulse(i));
+                long offset = (long) (s * credits + delivery.slot(i)) * maxPayload;
+                m.setMessage(s, orderedReceiveSlots, offset, delivery.length(i), delivery.pulse(i));
                 lastDelivered = s;
                 delivery.removeOldest();
                 delivered++;

@@ -5,8 +5,8 @@ import org.portals3j.isotach.IsotachFatalError;
 import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
- * The host's ordering module (the report's IOM, L2463-2466): buckets what the SIU delivers by pulse and, at each pulse's
- * end, checks the count and queues the pulse's entries for delivery in sort-vector (or sender) order, then its notices.
+ * The host's ordering module (the report's IOM, L2463-2466): buckets what the SIU delivers by pulse and, at a pulse's
+ * end, checks the count and queues its entries for delivery in sort-vector (or sender) order, then its notices.
  */
 final class OrderingModule extends CacheLinePadding {
     /** The subtype of an isochron marker's bucket entry (its slot is the isochron id). */

@@ -43,7 +43,8 @@ public final class ReceiveSlots extends ReceiveSlotsFields {
         int length = Frame.i32(h, Frame.O_ISO_LENGTH);
         int subtype = Frame.u8(h, Frame.O_BYTE2);
         if (slot != (int) (expected[SLACK + source] % credits) || length < 0 || length > maxPayload
-                || length != payloadLength || (subtype != IsotachHost.ISO_MBM && (subtype < 0x11 || subtype > 0x14 || length != 0))) {
+                || length != payloadLength
+                || (subtype != IsotachHost.ISO_MBM && (subtype < 0x11 || subtype > 0x14 || length != 0))) {
             return -1;
         }
         expected[SLACK + source]++;
@@ -51,7 +52,10 @@ public final class ReceiveSlots extends ReceiveSlotsFields {
     }
 }
 
-/** ReceiveSlots' fields, between the padding of its superclass and of its subclass (HotSpot lays out a superclass's fields first). */
+/**
+ * ReceiveSlots' fields, between the padding of its superclass and of its subclass (HotSpot lays out a superclass's
+ * fields first).
+ */
 abstract class ReceiveSlotsFields extends CacheLinePadding {
     /** Slack on each side of the per-sender counts, so that the array's neighbours are on other lines. */
     static final int SLACK = 8;

@@ -168,7 +168,8 @@ public final class NonisoLayer {
         this.views = new MemorySegment[hosts * ring];
         for (int s = 0; s < hosts; s++) {
             for (int slot = 0; slot < ring; slot++) {
-                views[s * ring + slot] = s == me ? MemorySegment.NULL : receiveRegion.asSlice(slotOffset(me, ring, maxPayload, s, slot), 0);
+                views[s * ring + slot] = s == me ? MemorySegment.NULL
+                        : receiveRegion.asSlice(slotOffset(me, ring, maxPayload, s, slot), 0);
             }
         }
         this.deliverySource = new int[occupiable];
@@ -205,7 +206,8 @@ public final class NonisoLayer {
             throw new IllegalArgumentException("peer " + peer + " is not a remote host");
         }
         if (slots < 2) {
-            throw new IllegalArgumentException("a receive ring needs at least 2 slots, peer " + peer + " gave " + slots);
+            throw new IllegalArgumentException("a receive ring needs at least 2 slots, peer " + peer + " gave "
+                    + slots);
         }
         if (assigned[peer] != 0) {
             throw new IllegalStateException("packets were already sent to host " + peer + " with " + remoteSlots[peer]

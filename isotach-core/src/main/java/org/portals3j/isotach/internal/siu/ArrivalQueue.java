@@ -211,7 +211,8 @@ public final class ArrivalQueue {
             for (int k = 0, h = start; k < count; k++, h++) {
                 MemorySegment e = entry[h & mask];
                 try {
-                    sink.arrived(e.get(ValueLayout.JAVA_INT_UNALIGNED, O_SOURCE), e.get(ValueLayout.JAVA_INT_UNALIGNED, O_TYPE), e);
+                    sink.arrived(e.get(ValueLayout.JAVA_INT_UNALIGNED, O_SOURCE),
+                            e.get(ValueLayout.JAVA_INT_UNALIGNED, O_TYPE), e);
                 } finally {
                     head.setRelease(h + 1);
                 }

@@ -19,7 +19,9 @@ public final class NanoClock {
         return clock == SYSTEM ? System.nanoTime() : clock.getAsLong();
     }
 
-    /** A monitor whose header, written by every acquisition, is followed by padding rather than another object's fields. */
+    /**
+     * A monitor whose header, written by every acquisition, is followed by padding rather than another object's fields.
+     */
     static final class PaddedLock extends CacheLinePadding {
     }
 }

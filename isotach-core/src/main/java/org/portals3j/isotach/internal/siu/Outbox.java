@@ -156,7 +156,8 @@ final class Outbox extends CacheLinePadding {
     }
 
     /** Queues a frame (caller holds the lock). {@code frame} is copied; returns the copy, which waits in the queue. */
-    MemorySegment add(int to, MemorySegment frame, int length, MemorySegment body, long offset, long bodyLength, long notify) {
+    MemorySegment add(int to, MemorySegment frame, int length, MemorySegment body, long offset, long bodyLength,
+                      long notify) {
         if (size == peer.length) {
             grow();
         }
@@ -186,7 +187,9 @@ final class Outbox extends CacheLinePadding {
         return headerView[i];
     }
 
-    /** A CLOCK frame still queued as the last one for {@code to}: its tokens, marks and wake-ups join entry {@code i}. */
+    /**
+     * A CLOCK frame still queued as the last one for {@code to}: its tokens, marks and wake-ups join entry {@code i}.
+     */
     private void absorbLingering(int to, int i) {
         long n = lastQueued[to];
         if (n < dequeued) {

@@ -11,7 +11,9 @@ final class StampBatcher extends CacheLinePadding {
     private final long periodNanos;
     private long lastAskNanos;
     private boolean askedEver;
-    /** Whether a stamp within the period left its ask for later. Written under the lock; read without it by the host. */
+    /**
+     * Whether a stamp within the period left its ask for later. Written under the lock; read without it by the host.
+     */
     private boolean askOwed;
     /** Whether the host took an Isotach packet off its link since the last stamp: the next isochron answers it. */
     private boolean tookPacket;

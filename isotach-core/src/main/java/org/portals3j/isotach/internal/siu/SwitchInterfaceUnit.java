@@ -44,7 +44,9 @@ final class SwitchInterfaceUnit extends CacheLinePadding {
     private final long[] markFrom;
     /** The largest pulse this SIU has told the token manager it needs time to reach (see {@link #need}). */
     private long reportedNeed = -1;
-    /** The time this SIU marked ahead to (see <i>Marking ahead</i>); its stamps use {@code max(tokenSeen, markedAhead)}. */
+    /**
+     * The time this SIU marked ahead to (see <i>Marking ahead</i>); its stamps use {@code max(tokenSeen, markedAhead)}.
+     */
     private long markedAhead = -1;
     /** The latest pulse an effect announced to this SIU is due at. */
     private long effectNeed = -1;

@@ -112,7 +112,8 @@ public final class SwitchNode extends CacheLinePadding {
                 Frame.u8(frame, Frame.O_BYTE2, bits);
                 Frame.u8(frame, Frame.O_BYTE3, barrierCount);
                 Frame.i32(frame, Frame.O_INT4, automatic ? Frame.BARRIER_SIGNAL_AUTOMATIC : 0);
-                outbox.add(tokenManagerRank, frame, Frame.BARRIER_SIGNAL_MARKER_LENGTH, MemorySegment.NULL, 0, 0, NO_NOTIFY);
+                outbox.add(tokenManagerRank, frame, Frame.BARRIER_SIGNAL_MARKER_LENGTH, MemorySegment.NULL, 0, 0,
+                        NO_NOTIFY);
             }
         }
         outbox.flush();
@@ -329,8 +330,9 @@ public final class SwitchNode extends CacheLinePadding {
     /** Applies a clock section from {@code source}: token, then mark, then need (the order they were produced in). */
     private void clockLocked(int source, MemorySegment h, long at) {
         int flags = ClockSection.flags(h, at);
-        if ((flags & ~(ClockSection.HAS_TOKEN | ClockSection.HAS_MARK | ClockSection.HAS_NEED | ClockSection.ACK_NOW)) != 0
-                || (flags & (ClockSection.ACK_NOW | ClockSection.HAS_TOKEN)) == ClockSection.ACK_NOW) {
+        int known = ClockSection.HAS_TOKEN | ClockSection.HAS_MARK | ClockSection.HAS_NEED | ClockSection.ACK_NOW;
+        boolean ackWithoutToken = (flags & (ClockSection.ACK_NOW | ClockSection.HAS_TOKEN)) == ClockSection.ACK_NOW;
+        if ((flags & ~known) != 0 || ackWithoutToken) {
             droppedMalformed++;
             return;
         }

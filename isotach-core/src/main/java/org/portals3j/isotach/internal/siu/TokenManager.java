@@ -5,12 +5,15 @@ import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
  * The token manager (digest §1.9 "Clock", contract items 8-10): issues TOKEN(T) within a window of the slowest SIU's
- * acknowledgement while time is needed, else once per idle tick, carrying signal and barrier effects due at T + diameter.
+ * acknowledgement while time is needed, else once per idle tick, with signal and barrier effects due at T + diameter.
  */
 final class TokenManager extends CacheLinePadding {
     /** Where an issued token goes: to every live host's SIU (guarded by the switch node's lock, like the manager). */
     interface TokenLinks {
-        /** {@code TOKEN(pulse)}, whose effect {@code bits} are due at {@code effectPulse}; acknowledge it at once if asked. */
+        /**
+         * {@code TOKEN(pulse)}, whose effect {@code bits} are due at {@code effectPulse}; acknowledge it at once if
+         * asked.
+         */
         void send(long pulse, int bits, long effectPulse, boolean ackNow);
     }
 
@@ -121,7 +124,9 @@ final class TokenManager extends CacheLinePadding {
         maybeIssue(false);
     }
 
-    /** Host {@code source}'s pulse mark {@code pulse}; {@code seen} is the last token it has seen (its acknowledgement). */
+    /**
+     * Host {@code source}'s pulse mark {@code pulse}; {@code seen} is the last token it has seen (its acknowledgement).
+     */
     void mark(int source, long pulse, long seen) {
         // A mark ahead acknowledges only the token seen; a hostile seen cannot run ahead of its own mark.
         acknowledged[source] = Math.max(acknowledged[source], Math.min(seen, pulse + 1));

@@ -72,7 +72,8 @@ public final class ClockSection {
     }
 
     /**
-     * Adds every item of the section at {@code from}/{@code fromAt} to the one at {@code to}/{@code toAt}, as if each had
+     * Adds every item of the section at {@code from}/{@code fromAt} to the one at {@code to}/{@code toAt}, as if each
+     * had
      * been added there in the order the receiver applies them. False, with nothing changed, when {@code to} already
      * carries a token: two runs are never spliced.
      */

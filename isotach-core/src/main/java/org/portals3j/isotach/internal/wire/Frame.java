@@ -2,6 +2,7 @@ package org.portals3j.isotach.internal.wire;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 
 /**
  * The engine's frames on the transport (kinds 0x01-0x1F; 0x20-0x2F belong to the noniso module). Every frame
@@ -17,8 +18,8 @@ import java.lang.foreign.ValueLayout;
  * ISO_CREDIT kind | ver | pad(6) | freed(8)                                                             = 16
  * LEAVE      kind | ver | pad(2) | host(4)                                                              = 8
  *
- * clock section: flags(1): HAS_TOKEN, HAS_MARK, HAS_NEED, ACK_NOW | tokenBits(1) | tokenRun(1) | pad(5) | tokenPulse(8) |
- *                effectPulse(8) | mark(8) | seen(8) | need(8)                                           = 48
+ * clock section: flags(1): HAS_TOKEN, HAS_MARK, HAS_NEED, ACK_NOW | tokenBits(1) | tokenRun(1) | pad(5) |
+ *                tokenPulse(8) | effectPulse(8) | mark(8) | seen(8) | need(8)                           = 48
  * </pre>
  *
  * The ISO frame is the report's iso-pointer and ordered packet in one (its future-work item, L3196): the payload
@@ -88,8 +89,8 @@ public final class Frame {
     public static final long O_ISO_CLOCK = 48;
     public static final long O_CLOCK = 8;
 
-    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private Frame() {
     }

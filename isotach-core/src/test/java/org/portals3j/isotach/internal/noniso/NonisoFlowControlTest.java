@@ -79,7 +79,8 @@ class NonisoFlowControlTest {
                 c.settle();
             }
             NonisoMessage m = new NonisoMessage();
-            assertThat(c.host(2).receive(m)).as("held back behind the packet to host 1").isEqualTo(NonisoLayer.NO_MESSAGE);
+            assertThat(c.host(2).receive(m)).as("held back behind the packet to host 1")
+                    .isEqualTo(NonisoLayer.NO_MESSAGE);
             assertThat(c.counter(2, "noniso.received")).isZero();
             assertThat(s.unapproved()).isEqualTo(2);
             assertThat(c.counter(0, "flow.blocked")).isPositive();

@@ -48,14 +48,14 @@ class OpenIsochronTest {
     @Test
     void aPacketIsWrittenAsAnIsoFrameWithItsStampAndAnEmptyClockSection() {
         OpenIsochron iso = new OpenIsochron(2);
-        iso.add(1, 1, 0x12, Frame.PREFIX_START_OF_ISOCHRON | Frame.PREFIX_END_OF_ISOCHRON, 9, 5, 0, 0xABCDL, 42, true, 77, MemorySegment.NULL,
-                0, -1);
+        int onePacket = Frame.PREFIX_START_OF_ISOCHRON | Frame.PREFIX_END_OF_ISOCHRON;
+        iso.add(1, 1, 0x12, onePacket, 9, 5, 0, 0xABCDL, 42, true, 77, MemorySegment.NULL, 0, -1);
         MemorySegment frame = MemorySegment.ofArray(new byte[Frame.MAX_LENGTH]);
         ClockSection.addMark(frame, Frame.O_ISO_CLOCK, 3, 4); // left over from an earlier frame
         iso.writeIsoFrame(0, frame, 1234);
         assertThat(Frame.kind(frame)).isEqualTo(Frame.ISO);
         assertThat(Frame.u8(frame, Frame.O_BYTE2)).isEqualTo(0x12);
-        assertThat(Frame.u8(frame, Frame.O_BYTE3)).isEqualTo(Frame.PREFIX_START_OF_ISOCHRON | Frame.PREFIX_END_OF_ISOCHRON);
+        assertThat(Frame.u8(frame, Frame.O_BYTE3)).isEqualTo(onePacket);
         assertThat(Frame.u8(frame, Frame.O_BYTE4)).isEqualTo(9);
         assertThat(Frame.u8(frame, Frame.O_BYTE5)).isEqualTo(1);
         assertThat(Frame.i64(frame, Frame.O_ISO_TIMESTAMP)).isEqualTo(1234);

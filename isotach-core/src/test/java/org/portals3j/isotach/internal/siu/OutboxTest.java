@@ -115,7 +115,8 @@ class OutboxTest {
         assertThat(t.sent()).as("one frame: the reply, carrying the mark and the wake-up").hasSize(1);
         MemorySegment sent = t.sent().get(0).segment();
         assertThat(Frame.kind(sent)).isEqualTo(Frame.ISO);
-        assertThat(ClockSection.flags(sent, Frame.O_ISO_CLOCK)).isEqualTo(ClockSection.HAS_MARK | ClockSection.HAS_NEED);
+        assertThat(ClockSection.flags(sent, Frame.O_ISO_CLOCK))
+                .isEqualTo(ClockSection.HAS_MARK | ClockSection.HAS_NEED);
         assertThat(ClockSection.markOf(sent, Frame.O_ISO_CLOCK)).isEqualTo(7);
         assertThat(ClockSection.needOf(sent, Frame.O_ISO_CLOCK)).isEqualTo(9);
         outbox.flushLeftover(now[0] + Outbox.LINGER_NANOS);
@@ -185,7 +186,8 @@ class OutboxTest {
         assertThat(ClockSection.tokenPulse(sent, Frame.O_ISO_CLOCK)).isEqualTo(6);
         assertThat(ClockSection.tokenBits(sent, Frame.O_ISO_CLOCK)).isEqualTo(3);
         assertThat(ClockSection.effectPulse(sent, Frame.O_ISO_CLOCK)).isEqualTo(9);
-        assertThat(ClockSection.markOf(sent, Frame.O_ISO_CLOCK)).as("the lingering frame's mark came along").isEqualTo(1);
+        assertThat(ClockSection.markOf(sent, Frame.O_ISO_CLOCK)).as("the lingering frame's mark came along")
+                .isEqualTo(1);
     }
 
     @Test

@@ -135,7 +135,8 @@ class SwitchNodeClockTest {
         for (boolean answers : new boolean[] {false, true}) {
             long[] now = {0};
             OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
-            IsotachConfig config = IsotachConfig.builder().idleTickMicros(NEVER_IDLE_MICROS).stampBatchNanos(4000).build();
+            IsotachConfig config =
+                    IsotachConfig.builder().idleTickMicros(NEVER_IDLE_MICROS).stampBatchNanos(4000).build();
             SwitchNode n = new SwitchNode(t, config, 2, 0, () -> now[0]);
             n.onClock(0, token(0, 0, 0));
             ship(n, 0); // asks: marks 0 ahead, stamped 1
@@ -285,7 +286,9 @@ class SwitchNodeClockTest {
     void aTokenAfterWhichTheWindowIsFullAsksForItsAcknowledgementAtOnce() {
         for (int window : new int[] {1, 4}) {
             OrderRecordingTransport t = new OrderRecordingTransport(0, 2);
-            SwitchNode n = node(t, IsotachConfig.builder().tokenWindow(window).idleTickMicros(NEVER_IDLE_MICROS).build(), 2, 0);
+            IsotachConfig config =
+                    IsotachConfig.builder().tokenWindow(window).idleTickMicros(NEVER_IDLE_MICROS).build();
+            SwitchNode n = node(t, config, 2, 0);
             n.startClock(); // TOKEN(0); host 1 has acknowledged nothing yet
             Sent first = t.sent().get(0);
             assertThat(flags(first) & ClockSection.ACK_NOW).as("window " + window)
@@ -298,8 +301,8 @@ class SwitchNodeClockTest {
         for (boolean ackNow : new boolean[] {false, true}) {
             long[] now = {0};
             OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
-            SwitchNode n = new SwitchNode(t, IsotachConfig.builder().idleTickMicros(NEVER_IDLE_MICROS).stampBatchNanos(0)
-                    .build(), 2, 0, () -> now[0]);
+            IsotachConfig config = IsotachConfig.builder().idleTickMicros(NEVER_IDLE_MICROS).stampBatchNanos(0).build();
+            SwitchNode n = new SwitchNode(t, config, 2, 0, () -> now[0]);
             n.tick(); // this thread is the host's, polling often: what it sends may linger for a reply
             n.tick();
             MemorySegment token = token(0, 0, 0);
@@ -485,7 +488,8 @@ class SwitchNodeClockTest {
         MemorySegment askWithoutToken = mark(0);
         ClockSection.requestAck(askWithoutToken, Frame.O_CLOCK);
         n.onClock(0, askWithoutToken);
-        assertThat(n.counters().get("siu.drop.malformed")).as("an acknowledgement asked for without a token").isEqualTo(4);
+        assertThat(n.counters().get("siu.drop.malformed")).as("an acknowledgement asked for without a token")
+                .isEqualTo(4);
         n.onClock(0, token(0, 0, 0));
         assertThat(n.counters().get("siu.token")).isEqualTo(0);
     }

@@ -27,7 +27,9 @@ class SwitchNodeOrderTest {
     private static final int ISO_MBM = 0x10;
     private static final int SOI = Frame.PREFIX_START_OF_ISOCHRON;
 
-    /** Every isochron marks ahead and asks for time (no stamp batching): what a test stamps does not depend on timing. */
+    /**
+     * Every isochron marks ahead and asks for time (no stamp batching): what a test stamps does not depend on timing.
+     */
     private static SwitchNode node(OrderRecordingTransport t, IsotachConfig config, int hosts, int tm) {
         return new SwitchNode(t, config.toBuilder().stampBatchNanos(0).build(), hosts, tm, System::nanoTime);
     }
@@ -102,7 +104,8 @@ class SwitchNodeOrderTest {
         ship(n, 0, SOI, 3);
         ship(n, 2, Frame.PREFIX_END_OF_ISOCHRON, 3); // both: distance 5
         ship(n, 0, SOI | Frame.PREFIX_END_OF_ISOCHRON, 4);
-        assertThat(t.sent(Frame.ISO)).extracting(s -> s.i64(Frame.O_ISO_TIMESTAMP)).containsExactly(2L, 6L, 6L, 14L, 14L, 14L);
+        assertThat(t.sent(Frame.ISO)).extracting(s -> s.i64(Frame.O_ISO_TIMESTAMP))
+                .containsExactly(2L, 6L, 6L, 14L, 14L, 14L);
         for (Sent s : t.sent(Frame.ISO)) {
             assertThat(s.i64(Frame.O_ISO_TIMESTAMP) - 9).isLessThan(256);
         }
@@ -110,7 +113,9 @@ class SwitchNodeOrderTest {
 
     // ---- pulses ---------------------------------------------------------------------------------------------------
 
-    /** I-006, I-007, I-142, I-013: every pulse closes once, in order, empty ones too; count and sort vector are right. */
+    /**
+     * I-006, I-007, I-142, I-013: every pulse closes once, in order, empty ones too; count and sort vector are right.
+     */
     @Test
     void everyPulseIsClosedOnceInOrderWithTheCountAndSortVectorOfItsEntries() {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
@@ -218,7 +223,8 @@ class SwitchNodeOrderTest {
         assertThatThrownBy(() -> n.shipBarrierSignalMarker(1 << 3, 0, false)).isInstanceOf(IllegalStateException.class);
         ship(n, 2, Frame.PREFIX_END_OF_ISOCHRON, 0);
         n.shipBarrierSignalMarker(1 << 3, 0, false);
-        List<Sent> order = t.sent().stream().filter(s -> s.kind() == Frame.ISO || s.kind() == Frame.BARRIER_SIGNAL_MARKER).toList();
+        List<Sent> order = t.sent().stream()
+                .filter(s -> s.kind() == Frame.ISO || s.kind() == Frame.BARRIER_SIGNAL_MARKER).toList();
         assertThat(order).extracting(Sent::kind).containsExactly(Frame.ISO, Frame.ISO, Frame.BARRIER_SIGNAL_MARKER);
     }
 
@@ -234,7 +240,8 @@ class SwitchNodeOrderTest {
         assertThat(org.portals3j.isotach.internal.gc.SignalTable.wireBit(5)).as("reset bit").isEqualTo(0x80);
         assertThat(org.portals3j.isotach.internal.gc.BarrierTable.wireBit(0)).isEqualTo(0x01);
         n.shipBarrierSignalMarker(bits, 2, false);
-        n.shipBarrierSignalMarker(org.portals3j.isotach.internal.gc.BarrierTable.wireBit(1), 37, true); // an automatic one
+        // an automatic one
+        n.shipBarrierSignalMarker(org.portals3j.isotach.internal.gc.BarrierTable.wireBit(1), 37, true);
         List<Sent> bs = t.sent(Frame.BARRIER_SIGNAL_MARKER);
         assertThat(bs).hasSize(2);
         assertThat(bs.get(0).peer()).as("to the token manager").isZero();
@@ -244,7 +251,8 @@ class SwitchNodeOrderTest {
         assertThat(bs.get(0).i32(Frame.O_INT4) & Frame.BARRIER_SIGNAL_AUTOMATIC).as("an application's marker").isZero();
         assertThat(bs.get(1).u8(Frame.O_BYTE2)).isEqualTo(0x02);
         assertThat(bs.get(1).u8(Frame.O_BYTE3)).as("MAX barrier count").isEqualTo(37);
-        assertThat(bs.get(1).i32(Frame.O_INT4) & Frame.BARRIER_SIGNAL_AUTOMATIC).as("an automatic participation").isNotZero();
+        assertThat(bs.get(1).i32(Frame.O_INT4) & Frame.BARRIER_SIGNAL_AUTOMATIC).as("an automatic participation")
+                .isNotZero();
     }
 
     // ---- the host's ordering module against the link (records published as the SIU would) ------------------------

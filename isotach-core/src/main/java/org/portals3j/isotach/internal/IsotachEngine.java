@@ -5,7 +5,9 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.isotach.BarrierMode;
 import org.portals3j.isotach.Interface;
@@ -23,8 +25,8 @@ import org.portals3j.isotach.internal.host.IsotachHost;
 import org.portals3j.isotach.internal.noniso.NonisoLayer;
 import org.portals3j.isotach.internal.siu.NanoClock;
 import org.portals3j.isotach.internal.siu.SwitchNode;
-import org.portals3j.isotach.internal.smm.SharedReferenceKind;
 import org.portals3j.isotach.internal.smm.SharedMemory;
+import org.portals3j.isotach.internal.smm.SharedReferenceKind;
 import org.portals3j.isotach.internal.wire.Frame;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportException;
@@ -297,7 +299,6 @@ public final class IsotachEngine extends CacheLinePadding {
         }
     }
 
-
     private static boolean all(boolean[] flags) {
         for (boolean f : flags) {
             if (!f) {
@@ -307,7 +308,7 @@ public final class IsotachEngine extends CacheLinePadding {
         return true;
     }
 
-    private boolean waitFor(java.util.function.BooleanSupplier done, long deadline) {
+    private boolean waitFor(BooleanSupplier done, long deadline) {
         int spins = 0;
         while (!done.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
@@ -474,7 +475,7 @@ public final class IsotachEngine extends CacheLinePadding {
     }
 
     public int receive(NonisoMessage message) {
-        java.util.Objects.requireNonNull(message, "message");
+        Objects.requireNonNull(message, "message");
         if (!usable(Interface.NONISO)) {
             return FAILURE;
         }
@@ -513,7 +514,7 @@ public final class IsotachEngine extends CacheLinePadding {
     }
 
     public int isoReceive(IsoMessage message) {
-        java.util.Objects.requireNonNull(message, "message");
+        Objects.requireNonNull(message, "message");
         if (!state.isOpen() || !isotach()) {
             return FAILURE;
         }
@@ -535,7 +536,7 @@ public final class IsotachEngine extends CacheLinePadding {
     // =========================================================================================================
 
     public int isoRead(long address, IsoVar lvar, boolean last) {
-        java.util.Objects.requireNonNull(lvar, "lvar");
+        Objects.requireNonNull(lvar, "lvar");
         if (!usable(Interface.ISO_SMM)) {
             return FAILURE;
         }
@@ -545,7 +546,7 @@ public final class IsotachEngine extends CacheLinePadding {
     }
 
     public long isoRetrieve(IsoVar lvar) {
-        java.util.Objects.requireNonNull(lvar, "lvar");
+        Objects.requireNonNull(lvar, "lvar");
         if ((state == State.CREATED || state == State.OPENING) && !lvar.isValid()) {
             throw new IllegalStateException("iso_retrieve before open_net: no read can be outstanding (I-131)");
         }
@@ -616,7 +617,7 @@ public final class IsotachEngine extends CacheLinePadding {
     }
 
     public int isoRegisterBarrier(int channel, BarrierMode mode) {
-        java.util.Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(mode, "mode");
         if (!isotachCall()) {
             return FAILURE;
         }
@@ -635,7 +636,7 @@ public final class IsotachEngine extends CacheLinePadding {
     }
 
     public int isoBarrier(int channel, BarrierMode mode) {
-        java.util.Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(mode, "mode");
         if (!isotachCall() || host.midNetIsochron()) {
             pollOnce();
             return FAILURE; // I-064

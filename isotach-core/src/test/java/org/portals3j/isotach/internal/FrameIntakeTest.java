@@ -3,6 +3,7 @@ package org.portals3j.isotach.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,7 @@ class FrameIntakeTest {
         MemorySegment f = MemorySegment.ofArray(new byte[Frame.MAX_LENGTH]);
         deliver(f, 0, 0);
         assertThat(dropped()).isEqualTo(1);
-        f.set(java.lang.foreign.ValueLayout.JAVA_BYTE, 0, (byte) 0x7F);
+        f.set(ValueLayout.JAVA_BYTE, 0, (byte) 0x7F);
         deliver(f, Frame.MAX_LENGTH, 0);
         assertThat(dropped()).isEqualTo(2);
         Frame.start(f, Frame.CLOCK);

@@ -1,6 +1,7 @@
 package org.portals3j.isotach.internal;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import org.portals3j.transport.MessageHandler;
@@ -56,7 +57,7 @@ final class SilentTransport implements Transport {
     @Override
     public synchronized void send(int peer, MemorySegment header, int headerLength, MemorySegment payload,
                                   long payloadOffset, long payloadLength, long token) {
-        sent.add(new Sent(peer, header.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0)));
+        sent.add(new Sent(peer, header.get(ValueLayout.JAVA_BYTE, 0)));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package org.portals3j.isotach.internal.gc;
 
 import java.util.Objects;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.isotach.BarrierMode;
 import org.portals3j.isotach.IsotachFatalError;
 
@@ -109,7 +110,7 @@ public final class BarrierTable {
      * @return {@link #SUCCESS}; {@link #FAILURE} if {@code channel} is out of range, not unclaimed (the mLayer's
      *     channel 0, or already registered) or {@code mode} is null
      */
-    public int register(int channel, @org.checkerframework.checker.nullness.qual.Nullable BarrierMode mode) {
+    public int register(int channel, @Nullable BarrierMode mode) {
         if (!inRange(channel) || owners[channel] != Owner.UNCLAIMED || mode == null) {
             return FAILURE;
         }
@@ -163,7 +164,7 @@ public final class BarrierTable {
      *     {@code mode} differs from the registered mode, or the previous execution is not locally complete
      *     (NOT_HOLDING, SEND, READY)
      */
-    public int barrier(int channel, @org.checkerframework.checker.nullness.qual.Nullable BarrierMode mode) {
+    public int barrier(int channel, @Nullable BarrierMode mode) {
         if (!inRange(channel) || mode == null || owners[channel] != Owner.APPLICATION
                 || modes[channel] != InternalBarrierMode.of(mode)) {
             return FAILURE;

@@ -2,13 +2,17 @@ package org.portals3j.isotach.internal.host;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.isotach.IsoMessage;
 import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.IsotachFatalError;
 import org.portals3j.isotach.internal.siu.HostLink;
 import org.portals3j.isotach.internal.siu.SwitchNode;
 import org.portals3j.isotach.internal.wire.Frame;
+import org.portals3j.transport.Transport;
 import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
@@ -148,7 +152,7 @@ public final class IsotachHost extends CacheLinePadding {
         this.selfReferences = new SelfReferences(config.selfRefBufSize());
         creditsUsed = new long[hosts];
         peerCredits = new int[hosts];
-        java.util.Arrays.fill(peerCredits, credits);
+        Arrays.fill(peerCredits, credits);
         creditsFreedByPeer = new long[hosts];
         freedFromPeer = new long[hosts];
         freedReportedToPeer = new long[hosts];
@@ -338,7 +342,7 @@ public final class IsotachHost extends CacheLinePadding {
             long ord = entryOrderedSlot[i];
             MemorySegment payload = MemorySegment.NULL;
             long offset = 0;
-            long token = org.portals3j.transport.Transport.NO_NOTIFY;
+            long token = Transport.NO_NOTIFY;
             if (ord >= 0) {
                 int oi = (int) (ord % sendBufferSize);
                 payload = orderedSendSlots;
@@ -385,8 +389,7 @@ public final class IsotachHost extends CacheLinePadding {
     }
 
     /** {@link ReceiveSlots#offsetFor}, as the slot itself (null when refused). */
-    public @org.checkerframework.checker.nullness.qual.Nullable MemorySegment receiveSlot(int source, MemorySegment h,
-                                                                                          long payloadLength) {
+    public @Nullable MemorySegment receiveSlot(int source, MemorySegment h, long payloadLength) {
         long at = receiveSlots.offsetFor(source, h, payloadLength);
         return at < 0 ? null : orderedReceiveSlots.asSlice(at, maxPayload);
     }
@@ -546,7 +549,7 @@ public final class IsotachHost extends CacheLinePadding {
         // The arena is automatic: memory goes when the last reference (a late deposit, say) is gone.
     }
 
-    public void counters(java.util.Map<String, Long> m) {
+    public void counters(Map<String, Long> m) {
         m.put("host.closedPulse", ordering.closedPulse());
         m.put("host.pulsesProcessed", ordering.pulsesProcessed());
         m.put("host.isoDelivered", delivered);

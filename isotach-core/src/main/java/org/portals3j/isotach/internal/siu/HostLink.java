@@ -1,5 +1,6 @@
 package org.portals3j.isotach.internal.siu;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
@@ -83,7 +84,7 @@ public final class HostLink extends CacheLinePadding {
      * end-of-pulse markers into it ({@link Record#fromPulse}), so a host that computes for a while does not find one
      * record per idle pulse.
      */
-    @org.checkerframework.checker.nullness.qual.Nullable Record lastUntaken() {
+    @Nullable Record lastUntaken() {
         return size == 0 ? null : ring[(head + size - 1) % ring.length];
     }
 

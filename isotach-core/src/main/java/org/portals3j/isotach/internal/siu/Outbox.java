@@ -3,7 +3,9 @@ package org.portals3j.isotach.internal.siu;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.function.LongSupplier;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.isotach.internal.wire.ClockSection;
 import org.portals3j.isotach.internal.wire.Frame;
 import org.portals3j.transport.Transport;
@@ -43,7 +45,7 @@ final class Outbox extends CacheLinePadding {
     private final Object lock;
     private final LongSupplier nanoClock;
     /** The host's own thread (the one that polls), once it has polled; only it lets a CLOCK frame linger. */
-    private volatile @org.checkerframework.checker.nullness.qual.Nullable Thread hostThread;
+    private volatile @Nullable Thread hostThread;
     /** Whether the host's last two polls came less than {@link #LINGER_NANOS} apart: it will soon poll again. */
     private volatile boolean hostPollsOften;
     /** When the host last polled (its thread only). */
@@ -125,7 +127,7 @@ final class Outbox extends CacheLinePadding {
         header = new byte[capacity][Frame.MAX_LENGTH];
         headerLength = new int[capacity];
         payload = new MemorySegment[capacity];
-        java.util.Arrays.fill(payload, MemorySegment.NULL);
+        Arrays.fill(payload, MemorySegment.NULL);
         payloadOffset = new long[capacity];
         payloadLength = new long[capacity];
         token = new long[capacity];
@@ -138,7 +140,7 @@ final class Outbox extends CacheLinePadding {
             sendBody[k] = MemorySegment.NULL;
         }
         lastQueued = new long[transport.size()];
-        java.util.Arrays.fill(lastQueued, -1);
+        Arrays.fill(lastQueued, -1);
     }
 
     /**
@@ -146,7 +148,7 @@ final class Outbox extends CacheLinePadding {
      * holds the lock and may merge into the section), else null: nothing else for {@code to} is queued behind it, so
      * a clock item merged there reaches {@code to} exactly where a frame of its own would have.
      */
-    @org.checkerframework.checker.nullness.qual.Nullable MemorySegment pendingClock(int to) {
+    @Nullable MemorySegment pendingClock(int to) {
         long n = lastQueued[to];
         if (n < dequeued) {
             return null;
@@ -252,7 +254,7 @@ final class Outbox extends CacheLinePadding {
         header = new byte[capacity][];
         headerLength = new int[capacity];
         payload = new MemorySegment[capacity];
-        java.util.Arrays.fill(payload, MemorySegment.NULL);
+        Arrays.fill(payload, MemorySegment.NULL);
         payloadOffset = new long[capacity];
         payloadLength = new long[capacity];
         token = new long[capacity];

@@ -1,6 +1,7 @@
 package org.portals3j.isotach.internal.siu;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -50,7 +51,7 @@ public final class SwitchNode extends CacheLinePadding {
         this.link = new HostLink(1024);
         this.clockItems = new ClockItemWriter(outbox);
         this.alive = new boolean[hosts];
-        java.util.Arrays.fill(alive, true);
+        Arrays.fill(alive, true);
         this.tokenManager = me == tmRank
                 ? new TokenManager(hosts, alive, config.networkDiameter(hosts), config.tokenWindow(),
                         config.idleTickMicros() * 1000, nanoClock, this::sendToken)

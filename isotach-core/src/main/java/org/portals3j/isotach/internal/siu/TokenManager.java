@@ -1,5 +1,6 @@
 package org.portals3j.isotach.internal.siu;
 
+import java.util.Arrays;
 import java.util.function.LongSupplier;
 import org.portals3j.transport.internal.CacheLinePadding;
 
@@ -75,7 +76,7 @@ final class TokenManager extends CacheLinePadding {
         this.nanoClock = nanoClock;
         this.links = links;
         this.acknowledged = new long[hosts];
-        java.util.Arrays.fill(acknowledged, -1);
+        Arrays.fill(acknowledged, -1);
         this.pendingJoins = new int[2][hosts];
         this.applicationJoins = new long[2][hosts];
     }

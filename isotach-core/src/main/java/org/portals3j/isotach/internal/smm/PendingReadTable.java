@@ -1,5 +1,7 @@
 package org.portals3j.isotach.internal.smm;
 
+import java.util.Arrays;
+
 /**
  * Reads of an unsubstantiated variable waiting for the assign they depend on (the report's pending-read table, L392,
  * L2581-2586), keyed by (address, vId) and answered in execution order; preallocated, allocation-free.
@@ -48,8 +50,8 @@ final class PendingReadTable {
         freeHead = 0;
         head = new int[buckets];
         tail = new int[buckets];
-        java.util.Arrays.fill(head, NONE);
-        java.util.Arrays.fill(tail, NONE);
+        Arrays.fill(head, NONE);
+        Arrays.fill(tail, NONE);
         mask = buckets - 1;
     }
 

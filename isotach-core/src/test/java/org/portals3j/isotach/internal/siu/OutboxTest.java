@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.LongSupplier;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.internal.siu.OrderRecordingTransport.Sent;
 import org.portals3j.isotach.internal.wire.ClockSection;
@@ -40,7 +43,7 @@ class OutboxTest {
             add(outbox, 1 + (int) (n % 2), n);
         }
         outbox.flush();
-        assertThat(numbers(t)).containsExactlyElementsOf(java.util.stream.LongStream.range(0, 40).boxed().toList());
+        assertThat(numbers(t)).containsExactlyElementsOf(LongStream.range(0, 40).boxed().toList());
         assertThat(t.sent()).extracting(Sent::peer).startsWith(1, 2, 1, 2);
         outbox.flush();
         assertThat(t.sent()).as("nothing twice").hasSize(40);
@@ -69,12 +72,12 @@ class OutboxTest {
     }
 
     /** An outbox whose host's thread (this one) is in a poll loop: it has polled twice within the linger time. */
-    private Outbox pollingHost(OrderRecordingTransport t, java.util.function.LongSupplier clock) {
+    private Outbox pollingHost(OrderRecordingTransport t, LongSupplier clock) {
         return pollingHost(t, clock, true);
     }
 
     /** The same on a transport with ({@code holdsBack}) or without a thread of its own. */
-    private Outbox pollingHost(OrderRecordingTransport t, java.util.function.LongSupplier clock, boolean holdsBack) {
+    private Outbox pollingHost(OrderRecordingTransport t, LongSupplier clock, boolean holdsBack) {
         Outbox outbox = new Outbox(t, lock, 16, clock, holdsBack);
         outbox.hostPolls();
         outbox.hostPolls();
@@ -300,8 +303,8 @@ class OutboxTest {
     void pollersGoneWaitsForAFlushInProgressAndSendsWhatItHeldBack() throws Exception {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 3);
         Outbox outbox = pollingHost(t, () -> 0L);
-        java.util.concurrent.CountDownLatch inSend = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CountDownLatch goOn = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch inSend = new CountDownLatch(1);
+        CountDownLatch goOn = new CountDownLatch(1);
         // The host's flush is in the middle of sending (frame 1 to host 2) when the transport's thread reports the
         // host gone; the flush then holds back frame 2, its last, unless it sees the report in time.
         t.afterSend(peer -> {

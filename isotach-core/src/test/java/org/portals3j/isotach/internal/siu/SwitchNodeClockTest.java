@@ -5,8 +5,13 @@ import static org.portals3j.isotach.internal.siu.ClockFrames.mark;
 import static org.portals3j.isotach.internal.siu.ClockFrames.token;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.reflect.Field;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.BiFunction;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.internal.siu.OrderRecordingTransport.Sent;
@@ -337,7 +342,7 @@ class SwitchNodeClockTest {
 
     /** What {@code item} reads from every token host 0's TM sent to host 1 after frame {@code from}, in order. */
     private static <T> List<T> tokensToHost1(OrderRecordingTransport t, int from,
-                                             java.util.function.BiFunction<MemorySegment, Long, T> item) {
+                                             BiFunction<MemorySegment, Long, T> item) {
         List<T> out = new ArrayList<>();
         List<Sent> all = t.sent();
         for (Sent s : all.subList(from, all.size())) {
@@ -440,11 +445,11 @@ class SwitchNodeClockTest {
         SwitchNode n = new SwitchNode(t, IsotachConfig.builder().idleTickMicros(NEVER_IDLE_MICROS).stampBatchNanos(0)
                 .build(), 2, 0, System::nanoTime);
         n.startClock();
-        java.lang.reflect.Field f = SwitchNode.class.getDeclaredField("lock");
+        Field f = SwitchNode.class.getDeclaredField("lock");
         f.setAccessible(true);
         Object lock = f.get(n);
-        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
         // Another thread inside the node, as a rank delivering into it inline is.
         Thread holder = new Thread(() -> {
             synchronized (lock) {
@@ -459,7 +464,7 @@ class SwitchNodeClockTest {
         holder.start();
         try {
             held.await();
-            org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(5), () -> {
+            Assertions.assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
                 for (int i = 0; i < 1000; i++) {
                     n.tick();
                 }

@@ -7,12 +7,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.IsoMessage;
 import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.IsotachFatalError;
+import org.portals3j.isotach.internal.gc.BarrierTable;
+import org.portals3j.isotach.internal.gc.SignalTable;
+import org.portals3j.isotach.internal.host.IsotachHost;
 import org.portals3j.isotach.internal.siu.OrderRecordingTransport.Sent;
 import org.portals3j.isotach.internal.wire.Frame;
 
@@ -233,15 +237,13 @@ class SwitchNodeOrderTest {
     void aBsMarkerCarriesTheSignalAndBarrierBitsAndTheBarrierCount() {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 3);
         SwitchNode n = node(t, IsotachConfig.defaults(), 3, 0);
-        int bits = org.portals3j.isotach.internal.gc.SignalTable.wireBit(1)
-                | org.portals3j.isotach.internal.gc.SignalTable.wireBit(4)
-                | org.portals3j.isotach.internal.gc.BarrierTable.wireBit(1);
+        int bits = SignalTable.wireBit(1) | SignalTable.wireBit(4) | BarrierTable.wireBit(1);
         assertThat(bits).as("signals 1 and 4 at bits 3 and 6, barrier 1 at bit 1").isEqualTo(0b0100_1010);
-        assertThat(org.portals3j.isotach.internal.gc.SignalTable.wireBit(5)).as("reset bit").isEqualTo(0x80);
-        assertThat(org.portals3j.isotach.internal.gc.BarrierTable.wireBit(0)).isEqualTo(0x01);
+        assertThat(SignalTable.wireBit(5)).as("reset bit").isEqualTo(0x80);
+        assertThat(BarrierTable.wireBit(0)).isEqualTo(0x01);
         n.shipBarrierSignalMarker(bits, 2, false);
         // an automatic one
-        n.shipBarrierSignalMarker(org.portals3j.isotach.internal.gc.BarrierTable.wireBit(1), 37, true);
+        n.shipBarrierSignalMarker(BarrierTable.wireBit(1), 37, true);
         List<Sent> bs = t.sent(Frame.BARRIER_SIGNAL_MARKER);
         assertThat(bs).hasSize(2);
         assertThat(bs.get(0).peer()).as("to the token manager").isZero();
@@ -258,7 +260,7 @@ class SwitchNodeOrderTest {
     // ---- the host's ordering module against the link (records published as the SIU would) ------------------------
 
     private static HostLink link(SwitchNode n) throws ReflectiveOperationException {
-        java.lang.reflect.Field f = SwitchNode.class.getDeclaredField("link");
+        Field f = SwitchNode.class.getDeclaredField("link");
         f.setAccessible(true);
         return (HostLink) f.get(n);
     }
@@ -286,10 +288,9 @@ class SwitchNodeOrderTest {
         link.publish();
     }
 
-    private static org.portals3j.isotach.internal.host.IsotachHost host(SwitchNode n, int me, int hosts,
-                                                                        IsotachConfig config) {
-        return new org.portals3j.isotach.internal.host.IsotachHost(me, hosts, config, n,
-                new org.portals3j.isotach.internal.host.IsotachHost.LinkListener() {
+    private static IsotachHost host(SwitchNode n, int me, int hosts, IsotachConfig config) {
+        return new IsotachHost(me, hosts, config, n,
+                new IsotachHost.LinkListener() {
                     @Override
                     public void onSync(int peer, int phase, int nonisoSlots, int isoCredits) {
                     }
@@ -301,7 +302,7 @@ class SwitchNodeOrderTest {
     }
 
     /** Puts one byte (the arrival index) in the receive slot a frame from {@code sender} would fill next. */
-    private static int fill(org.portals3j.isotach.internal.host.IsotachHost h, int sender, int slot, int arrival) {
+    private static int fill(IsotachHost h, int sender, int slot, int arrival) {
         MemorySegment header = iso(0, slot, 1);
         MemorySegment into = h.receiveSlot(sender, header, 1);
         assertThat(into).as("receive slot %d of sender %d", slot, sender).isNotNull();

@@ -11,6 +11,7 @@ import static org.portals3j.isotach.internal.smm.SmmFixtures.region;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.IsoVar;
 import org.portals3j.isotach.IsotachConfig;
@@ -335,9 +336,9 @@ class SharedMemoryExecuteTest {
     @Test
     void localValueOfAnAddressWithoutALocalCopyThrows() {
         SharedMemory other = new SharedMemory(1, 2, config(1, region(0, 4, 0)));
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> other.localValue(0))
+        Assertions.assertThatThrownBy(() -> other.localValue(0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("holds no copy");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> other.localValue(9))
+        Assertions.assertThatThrownBy(() -> other.localValue(9))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }

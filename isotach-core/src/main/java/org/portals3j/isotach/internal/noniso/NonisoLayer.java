@@ -100,10 +100,12 @@ public final class NonisoLayer {
     private final long[] sendPulse;
     /** Per send_buf cell: queued, in flight (payload lent to the transport), done. */
     private final AtomicIntegerArray sendState;
-    /** send_t (send writes), send_flow_ptr (flow approves and ships), send_h (cell reusable). */
-    private long sendT;
-    private long flowPtr;
-    private long sendH;
+    /** The next cell {@code send} writes (the report's send_t). */
+    private long sendTail;
+    /** The next cell flow control approves and ships (send_flow_ptr). */
+    private long nextToApprove;
+    /** The oldest cell not yet reusable (send_h). */
+    private long sendHead;
     /** Ring size each peer reserved for us (learned at open_net sync, L516); the report's remote_noniso_size. */
     private final int[] remoteSlots;
     /** remote_t as a counter: data-ring slots assigned per destination. */
@@ -236,12 +238,12 @@ public final class NonisoLayer {
             poll();
             return FAILURE;
         }
-        int cell = (int) (sendT % sendCap);
+        int cell = (int) (sendTail % sendCap);
         MemorySegment.copy(data, 0, sendRegion, (long) cell * maxPayload, size);
         sendTarget[cell] = target;
         sendLength[cell] = size;
         sendKind[cell] = NonisoFrame.KIND_DATA;
-        sendT++;
+        sendTail++;
         counters.inc(NonisoCounters.SENT);
         poll();
         return SUCCESS;
@@ -261,14 +263,14 @@ public final class NonisoLayer {
             counters.inc(NonisoCounters.SEND_REJECTED);
             return FAILURE;
         }
-        int cell = (int) (sendT % sendCap);
+        int cell = (int) (sendTail % sendCap);
         sendTarget[cell] = target;
         sendLength[cell] = 0;
         sendKind[cell] = NonisoFrame.KIND_READ_RESPONSE;
         sendValue[cell] = value;
         sendReadSlot[cell] = readSlot;
         sendPulse[cell] = pulse;
-        sendT++;
+        sendTail++;
         counters.inc(NonisoCounters.READ_RESPONSE_SENT);
         if (!polling) {
             flow();
@@ -379,7 +381,7 @@ public final class NonisoLayer {
     /** Whether every packet ever queued has been shipped and released by the transport. */
     public boolean sendBufferEmpty() {
         retireCompleted();
-        return sendH == sendT;
+        return sendHead == sendTail;
     }
 
     /** Whether no arrived message is waiting to be received, here or still on the handoff queue. */
@@ -438,7 +440,7 @@ public final class NonisoLayer {
     }
 
     private boolean sendBufFull() {
-        return sendT - sendH >= sendCap;
+        return sendTail - sendHead >= sendCap;
     }
 
     private long slotOffset(int source, int slot) {
@@ -539,13 +541,13 @@ public final class NonisoLayer {
      * maxSendAttempts blocked passes in a row, a credit request goes to the blocking destination (I-100).
      */
     private void flow() {
-        while (flowPtr < sendT) {
-            int cell = (int) (flowPtr % sendCap);
+        while (nextToApprove < sendTail) {
+            int cell = (int) (nextToApprove % sendCap);
             int j = sendTarget[cell];
             if (peers.peerFailed.get(j) != 0) {
                 sendState.set(cell, SEND_DONE);
                 counters.inc(NonisoCounters.DROP_PEER_FAILED);
-                flowPtr++;
+                nextToApprove++;
                 continue;
             }
             // (remote_t + 1) mod SIZE == remote_h means full (L2213): at most ring - 1 outstanding (I-093).
@@ -564,7 +566,7 @@ public final class NonisoLayer {
             // Published before the frame leaves, so a credit for it is plausible when it comes back.
             peers.assignedPublished.set(j, assigned[j]);
             ship(cell, j, slot);
-            flowPtr++;
+            nextToApprove++;
         }
     }
 
@@ -622,13 +624,13 @@ public final class NonisoLayer {
 
     /** send_h: reclaims cells in order once the transport no longer reads them. */
     private void retireCompleted() {
-        while (sendH < flowPtr) {
-            int cell = (int) (sendH % sendCap);
+        while (sendHead < nextToApprove) {
+            int cell = (int) (sendHead % sendCap);
             if (sendState.get(cell) != SEND_DONE) {
                 return;
             }
             sendState.set(cell, SEND_QUEUED);
-            sendH++;
+            sendHead++;
         }
     }
 
@@ -650,7 +652,7 @@ public final class NonisoLayer {
 
     /** Packets in send_buf not yet approved by flow control. */
     long unapproved() {
-        return sendT - flowPtr;
+        return sendTail - nextToApprove;
     }
 
     int creditThresholdSlots() {

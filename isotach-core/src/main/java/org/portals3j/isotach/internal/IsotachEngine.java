@@ -169,13 +169,13 @@ public final class IsotachEngine extends CacheLinePadding {
         table[0] = barrierTable;
         isoHost.noticeSource(new IsotachHost.NoticeSource() {
             @Override
-            public int signals(int eopBits) {
-                return signalTable.notify(eopBits);
+            public int signals(int endOfPulseBits) {
+                return signalTable.notify(endOfPulseBits);
             }
 
             @Override
-            public int barriers(int eopBits) {
-                return barrierTable.notify(eopBits);
+            public int barriers(int endOfPulseBits) {
+                return barrierTable.notify(endOfPulseBits);
             }
         });
         this.siu = node;

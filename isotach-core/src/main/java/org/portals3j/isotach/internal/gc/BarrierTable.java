@@ -222,19 +222,19 @@ public final class BarrierTable {
      * APPLICATION). Completions of executions this host joined as unclaimed (including TRANSITION/READY), and of
      * the mLayer's, are masked (I-069, I-071, I-072).
      *
-     * @param eopBarrierBits the EOP marker's bits byte; only bits 0-1 are looked at
+     * @param endOfPulseBarrierBits the EOP marker's bits byte; only bits 0-1 are looked at
      * @return the application's notice bits (channel c = bit {@code 1 << c}), 0 when there is nothing to report
      * @throws IsotachFatalError if a channel completes while this host has not participated in it (SEND or
      *     HOLDING): the token manager completed an execution without this host, which the report treats as
      *     fatal (removable assertion, L1867, C L10417-10422)
      */
-    public int notify(int eopBarrierBits) {
+    public int notify(int endOfPulseBarrierBits) {
         if (!started) {
             return 0;
         }
         int app = 0;
         for (int c = 0; c < NUM_BARRIERS; c++) {
-            if ((eopBarrierBits & (1 << c)) == 0) {
+            if ((endOfPulseBarrierBits & (1 << c)) == 0) {
                 continue;
             }
             switch (states[c]) {

@@ -147,11 +147,11 @@ public final class SignalTable {
      * same pulse make one notice (I-058, I-059). The application never sees the reset bit: it is "implicitly
      * registered" to resets (L3544) in the sense that a reset after initialisation shuts the layer down (L1665).
      *
-     * @param eopSignalBits the EOP marker's bits byte; the barrier bits 0-1 and anything above bit 7 are ignored
+     * @param endOfPulseSignalBits the EOP marker's bits byte; the barrier bits 0-1 and anything above bit 7 are ignored
      * @return the application's notice bits, 0 when there is nothing to report
      */
-    public int notify(int eopSignalBits) {
-        int bits = eopSignalBits & SIGNAL_BITS;
+    public int notify(int endOfPulseSignalBits) {
+        int bits = endOfPulseSignalBits & SIGNAL_BITS;
         if ((bits & wireBit(RESET_SIGNAL)) != 0 && resetCount < Integer.MAX_VALUE) {
             resetCount++;
         }

@@ -28,9 +28,9 @@ public final class IsotachHost extends CacheLinePadding {
 
     /** Turns the bits of an EOP marker into the application's notice bits (signal and barrier tables). */
     public interface NoticeSource {
-        int signals(int eopBits);
+        int signals(int endOfPulseBits);
 
-        int barriers(int eopBits);
+        int barriers(int endOfPulseBits);
     }
 
     public static final int ISO_MBM = 0x10;

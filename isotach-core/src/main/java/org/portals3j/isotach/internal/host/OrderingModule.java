@@ -37,13 +37,13 @@ final class OrderingModule extends CacheLinePadding {
     private boolean sharedMemory;
     private IsotachHost.NoticeSource notices = new IsotachHost.NoticeSource() {
         @Override
-        public int signals(int eopBits) {
-            return eopBits & 0xFC;
+        public int signals(int endOfPulseBits) {
+            return endOfPulseBits & 0xFC;
         }
 
         @Override
-        public int barriers(int eopBits) {
-            return eopBits & 0x03;
+        public int barriers(int endOfPulseBits) {
+            return endOfPulseBits & 0x03;
         }
     };
 

@@ -36,7 +36,11 @@ class FrameIntakeTest {
     private long dropped() {
         Map<String, Long> m = new LinkedHashMap<>();
         intake.counters(m);
-        return m.get("engine.drop.frame");
+        return m.getOrDefault("engine.drop.frame", -1L);
+    }
+
+    private long nodeCounter(String name) {
+        return node.counters().getOrDefault(name, Long.MIN_VALUE);
     }
 
     private void deliver(MemorySegment header, int length, long payloadLength) {
@@ -57,7 +61,7 @@ class FrameIntakeTest {
         ClockSection.clear(f, Frame.O_CLOCK);
         deliver(f, Frame.CLOCK_LENGTH, 8);
         assertThat(dropped()).as("a CLOCK frame never has a payload").isEqualTo(3);
-        assertThat(node.counters().get("siu.drop.malformed")).as("nothing reached the switch node").isZero();
+        assertThat(nodeCounter("siu.drop.malformed")).as("nothing reached the switch node").isZero();
     }
 
     @Test
@@ -70,8 +74,8 @@ class FrameIntakeTest {
         ClockSection.addToken(f, Frame.O_ISO_CLOCK, 0, 0, 0);
         deliver(f, Frame.ISO_LENGTH, 0);
         assertThat(dropped()).isEqualTo(1);
-        assertThat(node.counters().get("siu.isoReceived")).isZero();
-        assertThat(node.counters().get("siu.token")).as("the token manager's token still counts").isZero();
+        assertThat(nodeCounter("siu.isoReceived")).isZero();
+        assertThat(nodeCounter("siu.token")).as("the token manager's token still counts").isZero();
     }
 
     @Test
@@ -86,9 +90,9 @@ class FrameIntakeTest {
         Deposit deposit = new Deposit();
         intake.onHeader(1, f, Frame.ISO_LENGTH, 4, deposit);
         assertThat(deposit.accepted()).as("the payload goes to its receive slot").isTrue();
-        assertThat(node.counters().get("siu.isoReceived")).as("not before the deposit").isZero();
+        assertThat(nodeCounter("siu.isoReceived")).as("not before the deposit").isZero();
         intake.onDeposited(1, deposit);
         assertThat(dropped()).isZero();
-        assertThat(node.counters().get("siu.isoReceived")).isEqualTo(1);
+        assertThat(nodeCounter("siu.isoReceived")).isEqualTo(1);
     }
 }

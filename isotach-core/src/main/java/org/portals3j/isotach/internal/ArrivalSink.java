@@ -39,12 +39,13 @@ final class ArrivalSink implements ArrivalQueue.Sink {
         }
         switch (Frame.kind(header)) {
             case Frame.CLOCK -> siu.onClock(source, header);
-            case Frame.BS -> siu.onBs(source, header);
+            case Frame.BARRIER_SIGNAL_MARKER -> siu.onBarrierSignalMarker(source, header);
             case Frame.SYNC -> siu.toHost(HostLink.SYNC, source, Frame.u8(header, Frame.O_BYTE2),
                     Frame.i32(header, Frame.O_INT4), Frame.i32(header, Frame.O_INT8), 0);
             case Frame.ISO_CREDIT -> siu.toHost(HostLink.CREDIT, source, 0, 0, 0, Frame.i64(header, Frame.O_LONG8));
             case Frame.LEAVE -> siu.peerDown(source);
-            default -> throw new IllegalArgumentException("frame kind " + Frame.kind(header) + " is not the switch node's");
+            default -> throw new IllegalArgumentException("frame kind " + Frame.kind(header)
+                    + " is not the switch node's");
         }
     }
 }

@@ -5,10 +5,8 @@ import org.portals3j.isotach.internal.wire.Frame;
 import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
- * What the engine's transport side remembers of the message from one source between its header and its deposit
- * (the transport's two-phase receive). Written by the thread that delivers that source's messages (on inmem, the
- * source's own), so alone on its cache lines, the ISO header's copy included: beside the receiving host's data, every
- * frame cost one side or the other a miss.
+ * What the transport side remembers of one source's message between its header and its deposit; written by the
+ * thread that delivers that source's messages, so padded onto cache lines of its own (docs/isotach-switch-node.md).
  */
 final class Intake extends IntakeFields {
     // After the fields (HotSpot lays out a superclass's fields first, and a class's longs before its other fields).

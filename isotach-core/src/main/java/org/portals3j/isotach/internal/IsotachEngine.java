@@ -5,7 +5,9 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.isotach.BarrierMode;
 import org.portals3j.isotach.Interface;
@@ -20,37 +22,29 @@ import org.portals3j.isotach.internal.gc.BarrierTable;
 import org.portals3j.isotach.internal.gc.Owner;
 import org.portals3j.isotach.internal.gc.SignalTable;
 import org.portals3j.isotach.internal.host.IsotachHost;
-import org.portals3j.isotach.internal.host.ReceiveSlots;
 import org.portals3j.isotach.internal.noniso.NonisoLayer;
-import org.portals3j.isotach.internal.siu.ArrivalQueue;
 import org.portals3j.isotach.internal.siu.NanoClock;
 import org.portals3j.isotach.internal.siu.SwitchNode;
-import org.portals3j.isotach.internal.siu.TransportTraits;
-import org.portals3j.isotach.internal.smm.SRefKind;
 import org.portals3j.isotach.internal.smm.SharedMemory;
+import org.portals3j.isotach.internal.smm.SharedReferenceKind;
 import org.portals3j.isotach.internal.wire.Frame;
-import org.portals3j.transport.Deposit;
-import org.portals3j.transport.MessageHandler;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportException;
 import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
- * The Isotach layer of one host: the report's Hostman (open_net, poll, try_close_net, status calls) tying together
- * the emulated switch interface unit and token manager ({@link SwitchNode}), the Isotach host modules
- * ({@link IsotachHost}), the noniso protocols ({@link NonisoLayer}), shared memory ({@link SharedMemory}) and the
- * signal and barrier tables. It is the transport's message handler: frames are dispatched by kind.
- *
- * <p>Host-side state is touched only by the application thread (the {@code IsotachNet} methods); the transport
- * side reaches it through the switch node's host link and the noniso module's hand-off queue.
+ * One host's Isotach layer behind {@code IsotachNet} (the report's Hostman): opens and closes the net, polls every
+ * module, and routes each Appendix A call to its module; called by the application's thread only.
  */
-public final class IsotachEngine extends CacheLinePadding implements MessageHandler {
+public final class IsotachEngine extends CacheLinePadding {
     private static final int SUCCESS = 0;
     private static final int FAILURE = 1;
     private static final int NO_MESSAGE = -1;
     private static final int SYNC_HELLO = 0;
     private static final int SYNC_DONE = 2;
-    /** Bits of the reset bs-marker: reset only. The report's 0x83 also primed the TM's barrier credits; ours needs none. */
+    /**
+     * Bits of the reset bs-marker: reset only. The report's 0x83 also primed the TM's barrier credits; ours needs none.
+     */
     private static final int RESET_BITS = 0x80;
 
     private final Transport transport;
@@ -63,32 +57,51 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
     private final NonisoLayer noniso;
     private final SharedMemory sharedMemory;
     private final SignalTable signals;
-    private final IsotachHost.SRefExecutor executor;
+    private final IsotachHost.SharedReferenceExecutor executor;
     private final BarrierTable barriers;
     private final IsoMessage scratchNotice = new IsoMessage();
-    private final int[] copies;
-    /** Transport side: per source, the message between its header and its deposit. */
-    private final Intake[] intake;
-    /**
-     * On an inline transport that reports its pollers gone: the switch node's frames, handed to this host's thread
-     * ({@link ArrivalQueue}); null elsewhere (a transport with a thread of its own already delivers on the polling
-     * thread while the host polls).
-     */
-    private final @Nullable ArrivalQueue arrivals;
-    /** Transport side: where ISO payloads go (the host's, in an object of its own: see ReceiveSlots). */
-    private final ReceiveSlots receiveSlots;
-    /** Whether this host's thread polls: set by each poll, cleared when the transport reports its pollers gone. */
-    private volatile boolean hostPolling;
+    private final SharedMemoryAccess sharedMemoryAccess;
+    /** The transport side: frames checked and handed to the modules. */
+    private final FrameIntake intake;
+
+    /** The Isotach net's lifecycle (A.1): opened once, closed once. */
+    enum State {
+        /** Constructed, or after an open_net that failed: open_net may be called. */
+        CREATED,
+        /** In open_net: synchronising with the other hosts, then waiting for the reset. */
+        OPENING,
+        /** open_net succeeded: the calls of the interfaces it opened work. */
+        OPEN,
+        /** try_close_net started the closing barrier (after the sends drained); the calls still work. */
+        CLOSE_BARRIER,
+        /** The closing barrier completed: waiting for the delivery queue to drain. */
+        DRAINING,
+        /** Closed by try_close_net or close (also after a fatal error): every call but the status getters fails. */
+        CLOSED;
+
+        /** Whether a net in this state may move to {@code next}. */
+        boolean canBecome(State next) {
+            return switch (this) {
+                case CREATED -> next == OPENING || next == CLOSED;
+                case OPENING -> next == OPEN || next == CREATED || next == CLOSED;
+                case OPEN -> next == CLOSE_BARRIER || next == CLOSED;
+                case CLOSE_BARRIER -> next == DRAINING || next == CLOSED;
+                case DRAINING -> next == CLOSED;
+                case CLOSED -> false;
+            };
+        }
+
+        /** Whether the calls of the opened interfaces work. */
+        boolean isOpen() {
+            return this == OPEN || this == CLOSE_BARRIER || this == DRAINING;
+        }
+    }
 
     private Set<Interface> open = EnumSet.noneOf(Interface.class);
-    private boolean opened;
-    private volatile boolean closed;
+    /** Changed only by {@link #state(State)}; volatile so that a close is seen by a waiting {@code iso_retrieve}. */
+    private volatile State state = State.CREATED;
     private final boolean[] syncHello;
     private final boolean[] syncDone;
-    private boolean closing;
-    private boolean closeBarrierStarted;
-    private long droppedFrames;
-    private long droppedDeposits;
 
     public IsotachEngine(Transport transport, IsotachConfig config) {
         this.transport = transport;
@@ -100,7 +113,8 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
             throw new IllegalArgumentException("a job with a token-manager process needs at least 2 ranks");
         }
         if (me >= hosts) {
-            throw new IllegalArgumentException("rank " + me + " runs the token manager, not a host: use IsotachNet.runTokenManager");
+            throw new IllegalArgumentException("rank " + me
+                    + " runs the token manager, not a host: use IsotachNet.runTokenManager");
         }
         if (config.distanceMatrixSize() != 0 && config.distanceMatrixSize() != hosts) {
             throw new IllegalArgumentException("the distance matrix is " + config.distanceMatrixSize() + "x"
@@ -119,7 +133,7 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
         SwitchNode node = new SwitchNode(transport, config, hosts, tmRank, NanoClock.SYSTEM);
         SharedMemory smm = new SharedMemory(me, hosts, config);
         NonisoLayer nonisoLayer = new NonisoLayer(me, hosts, config, transport,
-                (source, value, lvarSlot, pulse) -> smm.completeRead(lvarSlot, value, pulse));
+                (source, value, readSlot, pulse) -> smm.completeRead(readSlot, value, pulse));
         boolean[] hello = new boolean[hosts];
         @Nullable IsotachHost[] hostRef = new IsotachHost[1];
         boolean[] done = new boolean[hosts];
@@ -150,18 +164,18 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
         SignalTable signalTable = new SignalTable();
         @Nullable BarrierTable[] table = new BarrierTable[1];
         BarrierTable barrierTable = new BarrierTable(config.networkDiameter(hosts),
-                (channel, count) -> isoHost.enqueueBsMarker(1 << channel, count,
+                (channel, count) -> isoHost.enqueueBarrierSignalMarker(1 << channel, count,
                         isUnclaimed(table[0], channel)));
         table[0] = barrierTable;
         isoHost.noticeSource(new IsotachHost.NoticeSource() {
             @Override
-            public int signals(int eopBits) {
-                return signalTable.notify(eopBits);
+            public int signals(int endOfPulseBits) {
+                return signalTable.notify(endOfPulseBits);
             }
 
             @Override
-            public int barriers(int eopBits) {
-                return barrierTable.notify(eopBits);
+            public int barriers(int endOfPulseBits) {
+                return barrierTable.notify(endOfPulseBits);
             }
         });
         this.siu = node;
@@ -172,29 +186,23 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
         this.barriers = barrierTable;
         this.syncHello = hello;
         this.syncDone = done;
-        this.copies = new int[hosts];
-        this.intake = new Intake[transport.size()];
-        for (int i = 0; i < intake.length; i++) {
-            intake[i] = new Intake();
-        }
-        this.receiveSlots = isoHost.receiveSlots();
-        this.arrivals = TransportTraits.deliversInline(transport) && TransportTraits.reportsPollersGone(transport)
-                ? new ArrivalQueue(1024, transport.size(), new ArrivalSink(node)) : null;
-        SharedMemory.ReadResponder respond = (reader, lvarSlot, value, pulse) -> {
+        this.sharedMemoryAccess = new SharedMemoryAccess(me, hosts, isoHost, smm);
+        this.intake = new FrameIntake(transport, node, nonisoLayer, isoHost);
+        SharedMemory.ReadResponder respond = (reader, readSlot, value, pulse) -> {
             if (reader == me) {
-                smm.completeRead(lvarSlot, value, pulse);
+                smm.completeRead(readSlot, value, pulse);
                 return true;
             }
-            return nonisoLayer.sendReadResponse(reader, value, lvarSlot, pulse) == SUCCESS;
+            return nonisoLayer.sendReadResponse(reader, value, readSlot, pulse) == SUCCESS;
         };
         this.executor = (subtype, source, address, operand, pulse) -> {
-            SRefKind kind = SRefKind.of(subtype);
+            SharedReferenceKind kind = SharedReferenceKind.of(subtype);
             if (kind == null) {
                 throw new IsotachFatalError("unknown shared-memory reference " + subtype + " from " + source);
             }
             return smm.execute(kind, source, address, operand, pulse, respond);
         };
-        transport.start(this);
+        transport.start(intake);
     }
 
     private static boolean isUnclaimed(@Nullable BarrierTable table, int channel) {
@@ -206,7 +214,7 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
     // =========================================================================================================
 
     public int openNet(Set<Interface> interfaces, Duration timeout) {
-        if (opened || closed || interfaces.isEmpty()
+        if (state != State.CREATED || interfaces.isEmpty()
                 || (interfaces.contains(Interface.ISO_MBM) && interfaces.contains(Interface.ISO_SMM))) {
             return FAILURE; // I-125: MBM and SMM exclude each other (L3274)
         }
@@ -216,6 +224,7 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
             return FAILURE;
         }
         long deadline = System.nanoTime() + timeout.toNanos();
+        state(State.OPENING);
         open = EnumSet.copyOf(interfaces);
         if (open.contains(Interface.ISO_SMM)) {
             host.sharedMemoryMode(executor);
@@ -226,31 +235,51 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
             syncDone[me] = true;
             broadcastSync(SYNC_HELLO);
             if (!waitFor(() -> all(syncHello), deadline)) {
-                return FAILURE;
+                return openFailed();
             }
             broadcastSync(SYNC_DONE);
             if (!waitFor(() -> all(syncDone), deadline)) {
-                return FAILURE;
+                return openFailed();
             }
             if (isotach()) {
                 siu.startClock();
                 if (me == 0) {
                     // Host 0 resets the system (L1120); every host waits until the reset comes back (I-134).
-                    while (!host.enqueueBsMarker(RESET_BITS, 0, false)) {
+                    while (!host.enqueueBarrierSignalMarker(RESET_BITS, 0, false)) {
                         pollOnce();
                     }
                 }
                 if (!waitFor(() -> signals.resetCount() >= 1, deadline)) {
-                    return FAILURE;
+                    return openFailed();
                 }
                 barriers.start();
             }
-            opened = true;
+            state(State.OPEN);
             return SUCCESS;
         } catch (IsotachFatalError e) {
             close();
             throw e;
         }
+    }
+
+    /** open_net timed out: it may be called again. */
+    private int openFailed() {
+        state(State.CREATED);
+        return FAILURE;
+    }
+
+    /** The one place the lifecycle moves; an illegal move is a bug of this class. */
+    void state(State next) {
+        State current = state;
+        if (!current.canBecome(next)) {
+            throw new IllegalStateException("Isotach net: no transition from " + current + " to " + next);
+        }
+        state = next;
+    }
+
+    /** The lifecycle's state (for tests). */
+    State state() {
+        return state;
     }
 
     private boolean isotach() {
@@ -270,7 +299,6 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
         }
     }
 
-
     private static boolean all(boolean[] flags) {
         for (boolean f : flags) {
             if (!f) {
@@ -280,7 +308,7 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
         return true;
     }
 
-    private boolean waitFor(java.util.function.BooleanSupplier done, long deadline) {
+    private boolean waitFor(BooleanSupplier done, long deadline) {
         int spins = 0;
         while (!done.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
@@ -298,42 +326,43 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
     }
 
     public int tryCloseNet() {
-        if (!opened || closed) {
+        if (!state.isOpen()) {
             return FAILURE;
         }
         pollOnce();
         if (!isotach()) {
-            if (!closeBarrierStarted) {
+            if (state == State.OPEN) {
                 if (!noniso.sendBufferEmpty() || noniso.initiateBarrier() != SUCCESS) {
                     return FAILURE;
                 }
-                closeBarrierStarted = true;
+                state(State.CLOSE_BARRIER);
             }
             // barrier_completed answers 0 once; remember it, then wait for the queue to drain (C L8356-8370): every
             // message a peer sent before its barrier packet is queued here by then.
-            if (!closing && noniso.barrierCompleted() == SUCCESS) {
-                closing = true;
+            if (state == State.CLOSE_BARRIER && noniso.barrierCompleted() == SUCCESS) {
+                state(State.DRAINING);
             }
-            if (closing && noniso.deliveryQueueEmpty()) {
+            if (state == State.DRAINING && noniso.deliveryQueueEmpty()) {
                 finish();
                 return SUCCESS;
             }
             return FAILURE;
         }
         // Isotach: the STRONG shutdown barrier on channel 0 once our sends have drained (C L8374-8410, without A8).
-        if (!closeBarrierStarted) {
+        if (state == State.OPEN) {
             if (!host.sendBuffersEmpty() || !noniso.sendBufferEmpty() || host.midNetIsochron()) {
                 return FAILURE;
             }
             if (barriers.mLayerBarrier(0) != SUCCESS) {
                 return FAILURE;
             }
-            closeBarrierStarted = true;
+            state(State.CLOSE_BARRIER);
         }
-        if (barriers.mLayerCompleted(0)) {
-            closing = true;
+        // mLayerCompleted answers true once per completion: asked until then.
+        if (state == State.CLOSE_BARRIER && barriers.mLayerCompleted(0)) {
+            state(State.DRAINING);
         }
-        if (closing && noniso.deliveryQueueEmpty()) {
+        if (state == State.DRAINING && noniso.deliveryQueueEmpty()) {
             finish();
             return SUCCESS;
         }
@@ -350,8 +379,11 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
         close();
     }
 
+    /** Closes the net without the closing barrier; idempotent. */
     public void close() {
-        closed = true;
+        if (state != State.CLOSED) {
+            state(State.CLOSED);
+        }
         host.close();
     }
 
@@ -360,7 +392,7 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
     // =========================================================================================================
 
     public int poll() {
-        if (closed || !opened) {
+        if (!state.isOpen()) {
             return FAILURE; // I-131: nothing but the status calls before open_net
         }
         pollOnce();
@@ -370,25 +402,20 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
     /** One pass over every module (the report's iso_poll, plus the barrier poll it forgot, A7). */
     private void pollOnce() {
         try {
-            ArrivalQueue queue = arrivals;
-            if (queue != null && !hostPolling) {
-                hostPolling = true; // before the transport hears of the poll: see ArrivalQueue
-            }
+            intake.hostPolls();
             transport.poll();
-            if (queue != null) {
-                queue.drainForHost();
-            }
+            intake.drainForHost();
             host.receiving();
             noniso.poll();
             if (signals.resetCount() > 1) {
                 throw new IsotachFatalError("a reset arrived after initialisation: the layer shuts down (L1663-1665)");
             }
-            if (opened && isotach()) {
+            if (state.isOpen() && isotach()) {
                 barriers.poll();
-                if (host.roomForBsMarker() && !host.midNetIsochron()) {
+                if (host.roomForBarrierSignalMarker() && !host.midNetIsochron()) {
                     int bits = signals.takeAccumulated();
                     if (bits != 0) {
-                        host.enqueueBsMarker(bits, 0, false);
+                        host.enqueueBarrierSignalMarker(bits, 0, false);
                     }
                 }
             }
@@ -435,7 +462,7 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
     // =========================================================================================================
 
     private boolean usable(Interface i) {
-        return opened && !closed && open.contains(i);
+        return state.isOpen() && open.contains(i);
     }
 
     public int send(int target, MemorySegment data, int size) {
@@ -448,7 +475,7 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
     }
 
     public int receive(NonisoMessage message) {
-        java.util.Objects.requireNonNull(message, "message");
+        Objects.requireNonNull(message, "message");
         if (!usable(Interface.NONISO)) {
             return FAILURE;
         }
@@ -487,8 +514,8 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
     }
 
     public int isoReceive(IsoMessage message) {
-        java.util.Objects.requireNonNull(message, "message");
-        if (!opened || closed || !isotach()) {
+        Objects.requireNonNull(message, "message");
+        if (!state.isOpen() || !isotach()) {
             return FAILURE;
         }
         pollOnce();
@@ -496,7 +523,7 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
     }
 
     public int isoEnd() {
-        if (!opened || closed || !isotach()) {
+        if (!state.isOpen() || !isotach()) {
             return FAILURE;
         }
         int rc = host.isoEnd();
@@ -509,32 +536,23 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
     // =========================================================================================================
 
     public int isoRead(long address, IsoVar lvar, boolean last) {
-        java.util.Objects.requireNonNull(lvar, "lvar");
+        Objects.requireNonNull(lvar, "lvar");
         if (!usable(Interface.ISO_SMM)) {
             return FAILURE;
         }
-        int target = sharedMemory.nearestCopy(address);
-        if (target < 0 || (target == me ? !host.roomForSelfRef() : !host.roomForNetRefs(1))) {
-            pollOnce();
-            return FAILURE;
-        }
-        int slot = sharedMemory.allocateRead(lvar);
-        if (slot < 0) {
-            pollOnce();
-            return FAILURE; // I-089: read_cap reads outstanding
-        }
-        reference(target, SRefKind.READ, address, slot);
-        return endAccess(last);
+        int rc = sharedMemoryAccess.read(address, lvar, last);
+        pollOnce();
+        return rc;
     }
 
     public long isoRetrieve(IsoVar lvar) {
-        java.util.Objects.requireNonNull(lvar, "lvar");
-        if (!opened && !lvar.isValid()) {
+        Objects.requireNonNull(lvar, "lvar");
+        if ((state == State.CREATED || state == State.OPENING) && !lvar.isValid()) {
             throw new IllegalStateException("iso_retrieve before open_net: no read can be outstanding (I-131)");
         }
         int spins = 0;
         while (!lvar.isValid()) {
-            if (closed) {
+            if (state == State.CLOSED) {
                 throw new IllegalStateException("the Isotach layer is closed; the read can no longer return");
             }
             pollOnce();
@@ -546,68 +564,29 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
     }
 
     public int isoWrite(long address, long value, boolean last) {
-        return change(SRefKind.WRITE, address, value, last);
+        return change(SharedReferenceKind.WRITE, address, value, last);
     }
 
     public int isoSched(long address, boolean last) {
-        return change(SRefKind.SCHED, address, 0, last);
+        return change(SharedReferenceKind.SCHEDULE, address, 0, last);
     }
 
     public int isoAssign(long address, long value, boolean last) {
-        return change(SRefKind.ASSIGN, address, value, last);
+        return change(SharedReferenceKind.ASSIGN, address, value, last);
     }
 
     /** A change: one sRef per copy, all or nothing (L437, L1410-1428). */
-    private int change(SRefKind kind, long address, long value, boolean last) {
+    private int change(SharedReferenceKind kind, long address, long value, boolean last) {
         if (!usable(Interface.ISO_SMM)) {
             return FAILURE;
         }
-        int n = sharedMemory.copies(address, copies);
-        if (n < 0 || sharedMemory.checkChange(kind, address) != SUCCESS) {
-            pollOnce();
-            return FAILURE;
-        }
-        int net = 0;
-        boolean self = false;
-        for (int i = 0; i < n; i++) {
-            if (copies[i] == me) {
-                self = true;
-            } else {
-                net++;
-            }
-        }
-        if ((self && !host.roomForSelfRef()) || !host.roomForNetRefs(net)) {
-            pollOnce();
-            return FAILURE;
-        }
-        for (int i = 0; i < n; i++) {
-            reference(copies[i], kind, address, value);
-        }
-        sharedMemory.noteIssued(kind, address);
-        return endAccess(last);
-    }
-
-    private void reference(int target, SRefKind kind, long address, long operand) {
-        if (target == me) {
-            host.selfRef(kind.code(), address, operand);
-        } else {
-            host.netRef(target, kind.code(), address, operand);
-        }
-    }
-
-    private int endAccess(boolean last) {
-        if (last) {
-            host.isoEnd();
-        }
+        int rc = sharedMemoryAccess.change(kind, address, value, last);
         pollOnce();
-        return SUCCESS;
+        return rc;
     }
-
-
-
 
     /** Observes every shared-memory reference this host's copies execute. */
-    public void sharedMemoryObserver(@org.checkerframework.checker.nullness.qual.Nullable SharedMemoryObserver observer) {
+    public void sharedMemoryObserver(@Nullable SharedMemoryObserver observer) {
         sharedMemory.observer(observer);
     }
 
@@ -629,16 +608,16 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
             return FAILURE; // I-054
         }
         signals.accumulate(channel);
-        if (host.roomForBsMarker()) {
+        if (host.roomForBarrierSignalMarker()) {
             int bits = signals.takeAccumulated();
-            host.enqueueBsMarker(bits, 0, false);
+            host.enqueueBarrierSignalMarker(bits, 0, false);
         }
         pollOnce();
         return SUCCESS;
     }
 
     public int isoRegisterBarrier(int channel, BarrierMode mode) {
-        java.util.Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(mode, "mode");
         if (!isotachCall()) {
             return FAILURE;
         }
@@ -657,7 +636,7 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
     }
 
     public int isoBarrier(int channel, BarrierMode mode) {
-        java.util.Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(mode, "mode");
         if (!isotachCall() || host.midNetIsochron()) {
             pollOnce();
             return FAILURE; // I-064
@@ -668,7 +647,7 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
     }
 
     private boolean isotachCall() {
-        return opened && !closed && isotach();
+        return state.isOpen() && isotach();
     }
 
     // =========================================================================================================
@@ -684,125 +663,8 @@ public final class IsotachEngine extends CacheLinePadding implements MessageHand
         host.counters(m);
         m.putAll(noniso.counters());
         m.putAll(sharedMemory.counters());
-        m.put("engine.drop.frame", droppedFrames);
-        m.put("engine.drop.deposit", droppedDeposits);
+        intake.counters(m);
         return m;
-    }
-
-    // =========================================================================================================
-    // MessageHandler (transport side)
-    // =========================================================================================================
-
-    @Override
-    public void onHeader(int source, MemorySegment header, int headerLength, long payloadLength, Deposit deposit) {
-        if (headerLength < 1) {
-            droppedFrames++;
-            return;
-        }
-        byte kind = header.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0);
-        Intake in = intake[source];
-        in.noniso = NonisoLayer.owns(kind);
-        if (in.noniso) {
-            noniso.onHeader(source, header, headerLength, payloadLength, deposit);
-            return;
-        }
-        in.isoAccepted = false;
-        if (!Frame.check(header, headerLength) || (kind != Frame.ISO && payloadLength != 0)) {
-            droppedFrames++;
-            return;
-        }
-        switch (kind) {
-            case Frame.ISO -> {
-                long at = receiveSlots.offsetFor(source, header, payloadLength);
-                if (at < 0) {
-                    droppedFrames++;
-                    // the packet is refused, not the clock items behind it
-                    arrived(source, ArrivalQueue.CLOCK_ONLY, header, headerLength);
-                    return;
-                }
-                MemorySegment.copy(header, 0, in.isoHeader, 0, Frame.ISO_LENGTH);
-                in.isoAccepted = true;
-                if (payloadLength > 0) {
-                    deposit.accept(receiveSlots.segment(), at, payloadLength);
-                }
-            }
-            case Frame.CLOCK, Frame.BS, Frame.SYNC, Frame.ISO_CREDIT, Frame.LEAVE ->
-                    arrived(source, ArrivalQueue.FRAME, header, headerLength);
-            default -> droppedFrames++;
-        }
-    }
-
-    @Override
-    public void onDeposited(int source, Deposit deposit) {
-        if (source < 0 || source >= intake.length) {
-            return;
-        }
-        Intake in = intake[source];
-        if (in.isoAccepted) {
-            in.isoAccepted = false;
-            if (deposit.failed()) {
-                droppedDeposits++;
-                arrived(source, ArrivalQueue.CLOCK_ONLY, in.isoHeader, Frame.ISO_LENGTH);
-                return;
-            }
-            arrived(source, ArrivalQueue.ISO, in.isoHeader, Frame.ISO_LENGTH);
-            return;
-        }
-        if (in.noniso) {
-            in.noniso = false;
-            noniso.onDeposited(source, deposit);
-        }
-    }
-
-    @Override
-    public void onSendComplete(long token, boolean delivered) {
-        int owner = (int) (token >>> 56);
-        if (owner == 0x01) {
-            noniso.onSendComplete(token, delivered);
-        } else if (owner == 0x02) {
-            host.onSendComplete(token);
-        }
-    }
-
-    /**
-     * A frame for the switch node, checked: processed here, or handed to the host's thread while it polls (and then
-     * drained here after all if the host has stopped polling meanwhile: the queue's write and this read are ordered).
-     */
-    private void arrived(int source, int type, MemorySegment header, int length) {
-        ArrivalQueue queue = arrivals;
-        if (queue == null) {
-            ArrivalSink.dispatch(siu, source, type, header);
-            return;
-        }
-        queue.add(source, type, header, length);
-        if (!hostPolling) {
-            queue.drainForeign();
-        }
-    }
-
-    @Override
-    public void onPeerFailure(int peer) {
-        noniso.onPeerFailure(peer);
-        ArrivalQueue queue = arrivals;
-        if (queue == null) {
-            siu.peerDown(peer);
-            return;
-        }
-        queue.peerDown(peer); // after the frames it sent, which may still wait for the host
-        if (!hostPolling) {
-            queue.drainForeign();
-        }
-    }
-
-    /** The host's thread stopped polling: what waits for it is done here (frames handed to it, lingering clock frames). */
-    @Override
-    public void onPollersGone() {
-        ArrivalQueue queue = arrivals;
-        if (queue != null) {
-            hostPolling = false;
-            queue.drainForeign();
-        }
-        siu.pollersGone();
     }
 
     // =========================================================================================================

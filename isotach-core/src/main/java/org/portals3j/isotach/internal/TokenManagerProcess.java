@@ -13,10 +13,8 @@ import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportException;
 
 /**
- * The token manager running as its own rank (the job's last): the report's TM was a separate device on the switch
- * (L142), and a host "emulating a TM" is not counted as a host (L3342). It waits until every host has sent its
- * sync packet, starts the clock, then serves marks, bs-markers and wake-ups from the transport's thread; its own
- * loop only issues idle ticks and notices when every host has left (or the timeout passed).
+ * The token manager as a rank of its own, the job's last (the report's TM was a device, L142, not a host, L3342):
+ * starts the clock once every host has synced, then serves the hosts until they have all left or the time is up.
  */
 final class TokenManagerProcess implements MessageHandler {
     private final SwitchNode node;
@@ -31,6 +29,10 @@ final class TokenManagerProcess implements MessageHandler {
         this.left = new boolean[hosts];
     }
 
+    /**
+     * Runs the token manager: marks, bs-markers and wake-ups are served on the transport's thread; this loop only
+     * issues idle ticks and notices when every host has left (or the timeout passed). Returns the tokens issued.
+     */
     static long run(Transport transport, IsotachConfig config, Duration timeout) throws TransportException {
         if (transport.rank() != transport.size() - 1 || transport.size() < 2) {
             throw new IllegalArgumentException("the token-manager process is the last rank of a job of at least 2");
@@ -80,7 +82,7 @@ final class TokenManagerProcess implements MessageHandler {
         switch (Frame.kind(header)) {
             case Frame.SYNC -> flag(synced, source);
             case Frame.CLOCK -> node.onClock(source, header);
-            case Frame.BS -> node.onBs(source, header);
+            case Frame.BARRIER_SIGNAL_MARKER -> node.onBarrierSignalMarker(source, header);
             case Frame.LEAVE -> {
                 flag(left, source);
                 node.peerDown(source);

@@ -1,77 +1,13 @@
 package org.portals3j.isotach.internal.gc;
 
 import java.util.Objects;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.isotach.BarrierMode;
 import org.portals3j.isotach.IsotachFatalError;
 
 /**
- * Isotach barriers at one host (digest §2.7 "Barriers", report §3.5.1 L467-492, §6.5 L1672-1881, C L10125-10444):
- * the owner, mode and state of each barrier channel, and the state machine that decides when this host sends a
- * barrier bs-marker and which completions the application is told about.
- *
- * <p><b>Channels.</b> {@value #NUM_BARRIERS} channels. Channel {@value #SHUTDOWN_BARRIER} ({@code
- * SHUTDOWN_BARRIER}) belongs to the mLayer, starts HOLDING in mode STRONG, and is used only by
- * {@link #mLayerBarrier} ({@code try_close_net}, C L8383); the application can neither register it nor barrier on
- * it (I-074). Channel {@value #APPLICATION_BARRIER} starts unclaimed, in state SEND, mode MAX (L1795-1800,
- * C L10154-10169). Wire bit of channel c in a bits byte: {@code 1 << c} (C L10206).
- *
- * <p><b>Barrier counts (I-073).</b> A bs-marker carries {@code barrier_count[mode]}: WEAK and STRONG =
- * {@code networkDiameter + 1}, TICK = {@value #MIN_BARRIER_COUNT}, MAX = {@value #MAX_BARRIER_COUNT}
- * (L1772-1780, L1804-1813). Nothing clamps WEAK/STRONG to MAX: with Myrinet's diameter of at most 4 (L2677) the
- * question never arose; the emulated token manager decides what a count means.
- *
- * <p><b>State machine</b> (the table of digest §2.7; "enqueue" = {@link MarkerSink#enqueueBarrier}, after which
- * the state is NOT_HOLDING; while the sink refuses, the state stays SEND and {@link #poll} retries):
- * <pre>
- * state (owner)              event                      next state             notice / action
- * SEND (any)                 enqueue succeeds           NOT_HOLDING            bs-marker leaves
- * SEND (UNCLAIMED)           register(c, WEAK|STRONG)   HOLDING                owner APPLICATION, mode set
- * NOT_HOLDING (UNCLAIMED)    register                   TRANSITION             owner APPLICATION, mode set
- * HOLDING (APPLICATION)      barrier(c, mode)           SEND -&gt; NOT_HOLDING    enqueue
- * TRANSITION (APPLICATION)   barrier(c, mode)           READY                  remembered
- * NOT_HOLDING/SEND/READY(A.) barrier                    unchanged              FAILURE (I-065)
- * NOT_HOLDING (APPLICATION)  completion                 HOLDING                notice bit c (A10: no enqueue)
- * NOT_HOLDING (UNCLAIMED)    completion                 SEND -&gt; NOT_HOLDING    re-participate, masked (I-069)
- * NOT_HOLDING (MLAYER)       completion                 HOLDING                masked; mLayerCompleted(c) true
- * TRANSITION (APPLICATION)   completion (old, unclaimed) HOLDING               masked
- * READY (APPLICATION)        completion (old, unclaimed) SEND -&gt; NOT_HOLDING  enqueue app's marker, masked
- * TRANSITION/READY (A.)      clear                      NOT_HOLDING            owner UNCLAIMED, mode MAX
- * HOLDING (APPLICATION)      clear                      SEND -&gt; NOT_HOLDING    owner UNCLAIMED, mode MAX, enqueue
- * SEND/NOT_HOLDING (A.)      clear                      unchanged (SEND: enq.) owner UNCLAIMED, mode MAX
- * HOLDING (MLAYER)           mLayerBarrier(c)           SEND -&gt; NOT_HOLDING    enqueue
- * SEND or HOLDING            completion                 -                      IsotachFatalError (C L10417-10422)
- * </pre>
- * The invariant the transitions keep: an UNCLAIMED channel is only ever SEND or NOT_HOLDING (so
- * {@code iso_register_barrier}'s removable assertion, L1835, cannot fire), and an MLAYER channel only HOLDING,
- * SEND or NOT_HOLDING.
- *
- * <p><b>Choices where the report is open or wrong.</b>
- * <ul>
- *   <li>A7: the C never calls {@code iso_barrier_poll} (C L8059-8068), so a SEND-state marker whose enqueue
- *       failed is never retried and unclaimed channel 1 never sends its initial participation (L475). Here
- *       {@link #start} sends the initial participation and {@link #poll} retries every SEND channel.</li>
- *   <li>A9: clearing a channel the application does not own is a successful no-op, as the design and Appendix A
- *       say (L1842, L3578), not a failure as in the C (C L10273-10275).</li>
- *   <li>A10: NOT_HOLDING + APPLICATION on completion goes to HOLDING and notifies without enqueuing, as the C does
- *       (C L10428-10432); the prose's "call enqueue_barrier" (L1869) would violate enqueue's SEND precondition
- *       (L1819) and send a participation the application never asked for.</li>
- *   <li>mLayer barriers: the report treats an mLayer channel like an unclaimed one on completion (re-participate,
- *       L492, C L10436-10441) because "the mLayer cannot initiate its own barriers" (L492). But channel 0 starts
- *       HOLDING (L1799) and its only use is the shutdown barrier that {@code try_close_net} initiates
- *       ({@code iso_mLayer_barrier(SHUTDOWN_BARRIER, STRONG)}, C L8383); re-participating would start a second
- *       shutdown execution that completes on its own and sends a stray marker into a closing network. So an
- *       mLayer completion returns the channel to HOLDING, like an application completion, and is reported to
- *       the mLayer through {@link #mLayerCompleted} instead of to the application.</li>
- *   <li>Completion bits that arrive before {@link #start} are ignored: they can only be the echo of the priming
- *       bits of {@code INITIAL_RESET_SIGNAL} (0x83, L1120, C L10554-10559) in the reset EOP marker - no
- *       execution exists yet, and channel 0 (HOLDING) and channel 1 (SEND) would otherwise trip the
- *       SEND/HOLDING assertion.</li>
- *   <li>The argument order is (channel, mode) as in the design and the code (L1690, L1702, C L6222, L6240), not
- *       Appendix A's (bmode, channel) (A12); the facade chooses its own order.</li>
- * </ul>
- *
- * <p>Host thread only; {@link #notify}, {@link #poll} and the API methods allocate nothing. The sink must not call
- * back into this table.
+ * Isotach barriers at one host (digest §2.7, report L467-492, L1672-1881): each channel's owner, mode and state,
+ * when this host sends a barrier bs-marker, and which completions reach the application (package doc: the table).
  */
 public final class BarrierTable {
     /** The facade's success code (C {@code SUCCESS}, L5978). */
@@ -174,7 +110,7 @@ public final class BarrierTable {
      * @return {@link #SUCCESS}; {@link #FAILURE} if {@code channel} is out of range, not unclaimed (the mLayer's
      *     channel 0, or already registered) or {@code mode} is null
      */
-    public int register(int channel, @org.checkerframework.checker.nullness.qual.Nullable BarrierMode mode) {
+    public int register(int channel, @Nullable BarrierMode mode) {
         if (!inRange(channel) || owners[channel] != Owner.UNCLAIMED || mode == null) {
             return FAILURE;
         }
@@ -228,7 +164,7 @@ public final class BarrierTable {
      *     {@code mode} differs from the registered mode, or the previous execution is not locally complete
      *     (NOT_HOLDING, SEND, READY)
      */
-    public int barrier(int channel, @org.checkerframework.checker.nullness.qual.Nullable BarrierMode mode) {
+    public int barrier(int channel, @Nullable BarrierMode mode) {
         if (!inRange(channel) || mode == null || owners[channel] != Owner.APPLICATION
                 || modes[channel] != InternalBarrierMode.of(mode)) {
             return FAILURE;
@@ -286,19 +222,19 @@ public final class BarrierTable {
      * APPLICATION). Completions of executions this host joined as unclaimed (including TRANSITION/READY), and of
      * the mLayer's, are masked (I-069, I-071, I-072).
      *
-     * @param eopBarrierBits the EOP marker's bits byte; only bits 0-1 are looked at
+     * @param endOfPulseBarrierBits the EOP marker's bits byte; only bits 0-1 are looked at
      * @return the application's notice bits (channel c = bit {@code 1 << c}), 0 when there is nothing to report
      * @throws IsotachFatalError if a channel completes while this host has not participated in it (SEND or
      *     HOLDING): the token manager completed an execution without this host, which the report treats as
      *     fatal (removable assertion, L1867, C L10417-10422)
      */
-    public int notify(int eopBarrierBits) {
+    public int notify(int endOfPulseBarrierBits) {
         if (!started) {
             return 0;
         }
         int app = 0;
         for (int c = 0; c < NUM_BARRIERS; c++) {
-            if ((eopBarrierBits & (1 << c)) == 0) {
+            if ((endOfPulseBarrierBits & (1 << c)) == 0) {
                 continue;
             }
             switch (states[c]) {

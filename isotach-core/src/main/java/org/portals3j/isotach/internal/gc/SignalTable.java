@@ -1,32 +1,8 @@
 package org.portals3j.isotach.internal.gc;
 
 /**
- * Isotach signals at one host (digest §2.7 "Signals", report §6.4 L1533-1670, C L10614-10811): channel
- * ownership, the signal accumulator that feeds bs-markers, and the filtering of signal bits that arrive in EOP
- * markers.
- *
- * <p><b>Channels (A11).</b> There are {@value #NUM_SIGNALS} channels; {@value #RESET_SIGNAL} is the reset
- * channel. The report gives four different application ranges: 0-5 (design, L1635), 1-5 (Appendix A, L3546,
- * L3558; header comment C L6208), 1-4 (header comments C L6212, L6230) and "0-1" (L3596, a typo). This class
- * follows the code, which is the only version that is consistent with the rule that the application cannot
- * register or send the reset channel (L3544): channel numbers 0-5 are in range, and the initial owners are
- * {@code [MLAYER, UNCLAIMED x 4, MLAYER]} (L1609, C L10564), so the application can register exactly channels
- * {@value #FIRST_APPLICATION_SIGNAL}..{@value #LAST_APPLICATION_SIGNAL}; registering 0 or 5 fails because the
- * mLayer owns them, and anything outside 0-5 fails as out of range (I-052).
- *
- * <p><b>Wire bits.</b> Signal channel c is bit {@code 1 << (c + 2)} of a bits byte (bs-marker byte 2, EOP
- * marker bits byte, bs-notice bits; C L10713, L10779, L10808-10810), so the reset channel is bit 7; bits 0-1
- * belong to the barrier channels ({@link BarrierTable#wireBit}) (I-130).
- *
- * <p><b>Sending.</b> {@link #accumulate} ORs the channel's bit into the accumulator; the engine drains the
- * accumulator with {@link #takeAccumulated} whenever it can put a bs-marker into {@code iso_send_buf}, right away
- * and again on every poll while bits are pending (the C {@code enqueue_signals} / {@code iso_signal_poll},
- * L1621-1629, L1668-1670). Two sends on one channel that wait in the accumulator together leave as one bit (the
- * open issue noted at C L10702-10711); the report's own signal semantics merge concurrent signals of one channel
- * anyway (L496, I-058). A signal bs-marker carries barrier count 0: {@code enqueue_signals} writes only the
- * prefix tag and the bits (C L10628-10645), and the SIU ignores the count unless a barrier bit is set (L1626).
- *
- * <p>Host thread only; allocation-free after construction.
+ * Isotach signals at one host (digest §2.7, report L1533-1670): channel ownership, the accumulator that feeds
+ * bs-markers, and the filtering of signal bits arriving in end-of-pulse markers (package doc: channels and bits).
  */
 public final class SignalTable {
     /** The facade's success code (C {@code SUCCESS}, L5978). */
@@ -171,11 +147,11 @@ public final class SignalTable {
      * same pulse make one notice (I-058, I-059). The application never sees the reset bit: it is "implicitly
      * registered" to resets (L3544) in the sense that a reset after initialisation shuts the layer down (L1665).
      *
-     * @param eopSignalBits the EOP marker's bits byte; the barrier bits 0-1 and anything above bit 7 are ignored
+     * @param endOfPulseSignalBits the EOP marker's bits byte; the barrier bits 0-1 and anything above bit 7 are ignored
      * @return the application's notice bits, 0 when there is nothing to report
      */
-    public int notify(int eopSignalBits) {
-        int bits = eopSignalBits & SIGNAL_BITS;
+    public int notify(int endOfPulseSignalBits) {
+        int bits = endOfPulseSignalBits & SIGNAL_BITS;
         if ((bits & wireBit(RESET_SIGNAL)) != 0 && resetCount < Integer.MAX_VALUE) {
             resetCount++;
         }

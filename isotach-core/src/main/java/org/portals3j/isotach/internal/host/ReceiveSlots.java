@@ -5,11 +5,8 @@ import org.portals3j.isotach.internal.wire.Frame;
 import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
- * Where an ISO frame's payload goes: the transport side of the ordered receive slots (§3.6.2, I-050). An object of
- * its own, apart from {@link IsotachHost}, because the thread that delivers a frame (on inmem, the sending rank's)
- * reads it while the host's thread writes the host's fields: sharing their cache lines cost that thread a miss on
- * every frame, about 0.08 us of the in-memory ping-pong's half round trip. Padded, for the same reason towards
- * whatever the allocator or the collector puts next to it.
+ * The ordered receive slot each ISO frame's payload goes to, exactly the next of its sender's (§3.6.2, I-050); the
+ * transport side's object, padded apart from the host's fields (docs/isotach-switch-node.md).
  */
 public final class ReceiveSlots extends ReceiveSlotsFields {
     long q0;
@@ -46,7 +43,8 @@ public final class ReceiveSlots extends ReceiveSlotsFields {
         int length = Frame.i32(h, Frame.O_ISO_LENGTH);
         int subtype = Frame.u8(h, Frame.O_BYTE2);
         if (slot != (int) (expected[SLACK + source] % credits) || length < 0 || length > maxPayload
-                || length != payloadLength || (subtype != IsotachHost.ISO_MBM && (subtype < 0x11 || subtype > 0x14 || length != 0))) {
+                || length != payloadLength
+                || (subtype != IsotachHost.ISO_MBM && (subtype < 0x11 || subtype > 0x14 || length != 0))) {
             return -1;
         }
         expected[SLACK + source]++;
@@ -54,7 +52,10 @@ public final class ReceiveSlots extends ReceiveSlotsFields {
     }
 }
 
-/** ReceiveSlots' fields, between the padding of its superclass and of its subclass (HotSpot lays out a superclass's fields first). */
+/**
+ * ReceiveSlots' fields, between the padding of its superclass and of its subclass (HotSpot lays out a superclass's
+ * fields first).
+ */
 abstract class ReceiveSlotsFields extends CacheLinePadding {
     /** Slack on each side of the per-sender counts, so that the array's neighbours are on other lines. */
     static final int SLACK = 8;

@@ -4,19 +4,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * The bounded queue that carries data-ring arrivals from the transport side (onDeposited) to the host thread
- * (poll): the report's niu_delivery_q, which the NIU appends to and the host's receiving module drains
- * (L846-864, L2739-2761). Preallocated, allocation-free, safe for several producers and one consumer.
- *
- * <p>Bounded multi-producer queue after D. Vyukov: each cell has a sequence number; a producer claims a cell
- * by a CAS on the tail, writes the descriptor fields, then publishes by storing {@code seq = position + 1}
- * (a volatile store, so the plain field writes before it are visible to the consumer that reads the
- * sequence). The consumer frees a cell by storing {@code position + capacity}. The transport promises that
- * the callbacks of one endpoint never run concurrently, so a single producer at a time is the normal case;
- * the CAS makes the queue correct even if that promise were relaxed.
- *
- * <p>A descriptor is {kind, source, slot, length, value, lvar, pulse}; the last three are used by read
- * responses only.
+ * Data-ring arrivals from the transport side to the host's thread (the report's niu_delivery_q, L846-864,
+ * L2739-2761): bounded, preallocated, allocation-free, several producers and one consumer.
  */
 final class HandoffQueue {
     /** A data frame whose payload is in its slot. */
@@ -64,7 +53,17 @@ final class HandoffQueue {
         return mask + 1;
     }
 
-    /** Producer side: appends one descriptor; false only if the queue is full. */
+    /**
+     * Producer side: appends one descriptor {kind, source, slot, length, value, read slot, pulse} (the last three for
+     * read responses only); false only if the queue is full.
+     *
+     * <p>After D. Vyukov's bounded multi-producer queue: each cell has a sequence number; a producer claims a cell by
+     * a CAS on the tail, writes the descriptor fields, then publishes by storing {@code seq = position + 1} (a volatile
+     * store, so the plain field writes before it are visible to the consumer that reads the sequence). The consumer
+     * frees a cell by storing {@code position + capacity}. The transport promises that the callbacks of one endpoint
+     * never run concurrently, so a single producer at a time is the normal case; the CAS makes the queue correct even
+     * if that promise were relaxed.
+     */
     boolean offer(byte k, int src, int sl, int len, long val, int lv, long pu) {
         long pos;
         int i;

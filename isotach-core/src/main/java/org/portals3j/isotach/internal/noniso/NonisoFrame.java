@@ -53,7 +53,8 @@ final class NonisoFrame {
     static final int OFF_CREDIT = 8;
     static final int OFF_LENGTH = 16;
     static final int OFF_VALUE = 20;
-    static final int OFF_LVAR = 28;
+    /** The read's slot at the reader (the report's lvar). */
+    static final int OFF_READ_SLOT = 28;
     static final int OFF_PULSE = 32;
     static final int OFF_GENERATION = 16;
 

@@ -2,13 +2,10 @@ package org.portals3j.isotach.internal.noniso;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.IsotachFatalError;
 import org.portals3j.isotach.NonisoMessage;
@@ -16,48 +13,8 @@ import org.portals3j.transport.Deposit;
 import org.portals3j.transport.Transport;
 
 /**
- * The report's non-Isotach protocols for one host: noniso message passing (Protocol 1, digest §2.4, L251-273),
- * the noniso n x n barrier (Protocol 2, §2.5, L277-285, L1447-1531) and specific sender-based flow control
- * (§3.1, L512-523, L2096-2223), over the transport SPI.
- *
- * <h2>Emulating the report's DMA</h2>
- * Each host reserves, for each peer, a receive ring of {@code config.nonisoSlotsPerPeer()} slots of
- * {@code maxPayload} bytes in one off-heap region (the report's pinned noniso region, L690-710, §3.5). The
- * SENDER chooses the slot of every data packet (the report's DMA base = {@code remote_t[j]}, L2214) and writes
- * it in the frame; {@link #onHeader} checks that it is exactly the next slot of that sender's ring and deposits
- * the payload straight into it (two-phase receive: no copy). Credit, credit-request and barrier frames name
- * control slots beyond the ring and never consume ring credits (L281, L1147, C L7008-7019; I-102).
- *
- * <h2>Threads</h2>
- * Host state (send_buf, delivery_q, credits the host owns, the barrier) is touched only by the API methods and
- * {@link #poll()}, on the application thread, one call at a time. The transport callbacks ({@link #onHeader},
- * {@link #onDeposited}, {@link #onSendComplete}, {@link #onPeerFailure}) touch only their own state and hand
- * the rest over: data-ring arrivals through a preallocated bounded queue ({@link HandoffQueue}, the report's
- * niu_delivery_q), control frames through per-peer atomics (highest credit heard, credit request pending,
- * barrier generation reached) that the host reads in {@code poll()}. Control frames carry state, not events, so
- * they need no queue slot and cannot overflow one however often a peer sends them.
- *
- * <h2>Counters instead of pointers</h2>
- * The report's head and tail pointers ({@code remote_t}, {@code remote_h}, {@code receive_h},
- * {@code receive_last_h}) are kept as counters that never wrap (slot = counter mod ring), and piggybacked credit
- * carries an explicit "present" flag instead of the NULL_CREDIT = 0 encoding (digest §9 item 8, A16).
- *
- * <h2>Fixed listing bugs (digest §7.4)</h2>
- * <ul>
- * <li>A1: {@link #send} on a full send_buf fails and leaves every queued packet untouched (C L8674-8676
- *     overwrote the tail).</li>
- * <li>A14: MAX_SEND_ATTEMPTS comes from the configuration (the prose's 50, L2178, not the listing's 500000);
- *     the explicit-credit threshold is compared with {@code >=} against a threshold clamped to what can be
- *     outstanding, so strictly one-way traffic always gets explicit credit back (I-100) and the credit request
- *     remains the escape for a lost one.</li>
- * <li>A17: the shipping loop here advances only this module's own send pointer (the listing advanced
- *     {@code send_h} for ordered packets, C L12707); ordered packets are the engine's.</li>
- * <li>A25: {@link #barrierCompleted()} runs this module's {@link #poll()} whatever else the engine runs
- *     (the listing polled with {@code noniso_poll()} even in ISOTACH builds, C L9189-9192); the engine's facade
- *     runs its full poll around it.</li>
- * <li>The barrier race of L1529-1530 (a barrier packet for the next barrier, sent by a host that finished
- *     early, was lost): barrier frames carry a generation and every peer's generation is counted.</li>
- * </ul>
+ * One host's non-Isotach protocols (noniso messages, the noniso barrier, specific sender-based flow control): the
+ * host's calls and poll on its thread, frames through {@link NonisoFrameReceiver} on the transport's.
  */
 public final class NonisoLayer {
     /** C {@code SUCCESS}. */
@@ -71,8 +28,6 @@ public final class NonisoLayer {
     static final long TOKEN_OWNER = 0x01L;
     private static final int TOKEN_SHIFT = 56;
 
-    private static final byte PENDING_NONE = 0;
-
     private static final int SEND_QUEUED = 0;
     private static final int SEND_IN_FLIGHT = 1;
     private static final int SEND_DONE = 2;
@@ -83,7 +38,7 @@ public final class NonisoLayer {
          * A read response arrived (SMM, L455-459, L2593-2604): called on the HOST thread from {@link #poll()}.
          * The response's receive slot has already been freed when this runs.
          */
-        void onReadResponse(int source, long value, int lvarSlot, long pulse);
+        void onReadResponse(int source, long value, int readSlot, long pulse);
     }
 
     private final int me;
@@ -106,33 +61,10 @@ public final class NonisoLayer {
     /** The rings of all peers, one after the other (none for this host: no noniso self-messages, L1225). */
     private final MemorySegment receiveRegion;
 
-    // Transport side only (callbacks of one endpoint never run concurrently; the transport's own
-    // synchronisation orders successive callbacks).
-    /** Data-ring frames accepted from each source: the next expected slot is arrivals mod ring. */
-    private final long[] arrivals;
-    private final byte[] pendingKind;
-    private final int[] pendingSlot;
-    private final int[] pendingLength;
-    private final long[] pendingValue;
-    private final int[] pendingLvar;
-    private final long[] pendingPulse;
-
-    // Shared: written by one side, read by the other.
-    /** Host -> transport: slots freed per source (receive_h), for the overrun check. */
-    private final AtomicLongArray freedPublished;
-    /** Host -> transport: slots assigned per destination (remote_t), bounds a credit a peer may report. */
-    private final AtomicLongArray assignedPublished;
-    /** Transport -> host: highest freed count each destination reported (remote_h, L2194-2196). */
-    private final AtomicLongArray peerFreed;
-    /** Transport -> host: a credit request from this peer awaits an answer (L2758-2759). */
-    private final AtomicIntegerArray creditRequested;
-    private volatile boolean anyCreditRequest;
-    /** Transport -> host: the last barrier generation each peer reached. */
-    private final AtomicLongArray barrierSeen;
-    /** Host -> transport: our barrier generation (a peer can be at most one ahead of it). */
-    private final AtomicLong barrierGenPublished = new AtomicLong();
-    private final AtomicIntegerArray peerFailed;
-
+    /** The transport side: frames checked and deposited, arrivals handed over. */
+    private final NonisoFrameReceiver receiver;
+    /** What the two sides publish to each other. */
+    private final NonisoPeerState peers;
     private final HandoffQueue handoff;
 
     // Host side.
@@ -164,14 +96,16 @@ public final class NonisoLayer {
     private final int[] sendLength;
     private final byte[] sendKind;
     private final long[] sendValue;
-    private final int[] sendLvar;
+    private final int[] sendReadSlot;
     private final long[] sendPulse;
     /** Per send_buf cell: queued, in flight (payload lent to the transport), done. */
     private final AtomicIntegerArray sendState;
-    /** send_t (send writes), send_flow_ptr (flow approves and ships), send_h (cell reusable). */
-    private long sendT;
-    private long flowPtr;
-    private long sendH;
+    /** The next cell {@code send} writes (the report's send_t). */
+    private long sendTail;
+    /** The next cell flow control approves and ships (send_flow_ptr). */
+    private long nextToApprove;
+    /** The oldest cell not yet reusable (send_h). */
+    private long sendHead;
     /** Ring size each peer reserved for us (learned at open_net sync, L516); the report's remote_noniso_size. */
     private final int[] remoteSlots;
     /** remote_t as a counter: data-ring slots assigned per destination. */
@@ -220,25 +154,14 @@ public final class NonisoLayer {
         this.creditThresholdSlots = (int) Math.max(1, Math.min(ring - 1L,
                 (long) Math.floor(ring * config.creditThreshold())));
 
-        int peers = hosts - 1;
-        this.receiveRegion = arena.allocate(Math.max(1L, (long) peers * ring * maxPayload), 8);
-        this.arrivals = new long[hosts];
-        this.pendingKind = new byte[hosts];
-        this.pendingSlot = new int[hosts];
-        this.pendingLength = new int[hosts];
-        this.pendingValue = new long[hosts];
-        this.pendingLvar = new int[hosts];
-        this.pendingPulse = new long[hosts];
-        this.freedPublished = new AtomicLongArray(hosts);
-        this.assignedPublished = new AtomicLongArray(hosts);
-        this.peerFreed = new AtomicLongArray(hosts);
-        this.creditRequested = new AtomicIntegerArray(hosts);
-        this.barrierSeen = new AtomicLongArray(hosts);
-        this.peerFailed = new AtomicIntegerArray(hosts);
+        int otherHosts = hosts - 1;
+        this.receiveRegion = arena.allocate(Math.max(1L, (long) otherHosts * ring * maxPayload), 8);
+        this.peers = new NonisoPeerState(hosts);
         // Every descriptor stands for an occupied ring slot and a sender keeps at most ring - 1 occupied
-        // (enforced below by the overrun check), so this capacity cannot be exceeded.
-        int occupiable = Math.max(1, peers * (ring - 1));
+        // (enforced by the receiver's overrun check), so this capacity cannot be exceeded.
+        int occupiable = Math.max(1, otherHosts * (ring - 1));
         this.handoff = new HandoffQueue(occupiable);
+        this.receiver = new NonisoFrameReceiver(me, hosts, maxPayload, ring, receiveRegion, peers, handoff, counters);
 
         this.hostArrivals = new long[hosts];
         this.freed = new long[hosts];
@@ -247,7 +170,8 @@ public final class NonisoLayer {
         this.views = new MemorySegment[hosts * ring];
         for (int s = 0; s < hosts; s++) {
             for (int slot = 0; slot < ring; slot++) {
-                views[s * ring + slot] = s == me ? MemorySegment.NULL : receiveRegion.asSlice(slotOffset(me, ring, maxPayload, s, slot), 0);
+                views[s * ring + slot] = s == me ? MemorySegment.NULL
+                        : receiveRegion.asSlice(slotOffset(me, ring, maxPayload, s, slot), 0);
             }
         }
         this.deliverySource = new int[occupiable];
@@ -260,7 +184,7 @@ public final class NonisoLayer {
         this.sendLength = new int[sendCap];
         this.sendKind = new byte[sendCap];
         this.sendValue = new long[sendCap];
-        this.sendLvar = new int[sendCap];
+        this.sendReadSlot = new int[sendCap];
         this.sendPulse = new long[sendCap];
         this.sendState = new AtomicIntegerArray(sendCap);
         this.remoteSlots = new int[hosts];
@@ -284,7 +208,8 @@ public final class NonisoLayer {
             throw new IllegalArgumentException("peer " + peer + " is not a remote host");
         }
         if (slots < 2) {
-            throw new IllegalArgumentException("a receive ring needs at least 2 slots, peer " + peer + " gave " + slots);
+            throw new IllegalArgumentException("a receive ring needs at least 2 slots, peer " + peer + " gave "
+                    + slots);
         }
         if (assigned[peer] != 0) {
             throw new IllegalStateException("packets were already sent to host " + peer + " with " + remoteSlots[peer]
@@ -313,12 +238,12 @@ public final class NonisoLayer {
             poll();
             return FAILURE;
         }
-        int cell = (int) (sendT % sendCap);
+        int cell = (int) (sendTail % sendCap);
         MemorySegment.copy(data, 0, sendRegion, (long) cell * maxPayload, size);
         sendTarget[cell] = target;
         sendLength[cell] = size;
         sendKind[cell] = NonisoFrame.KIND_DATA;
-        sendT++;
+        sendTail++;
         counters.inc(NonisoCounters.SENT);
         poll();
         return SUCCESS;
@@ -332,20 +257,20 @@ public final class NonisoLayer {
      * @return {@link #SUCCESS}, or {@link #FAILURE} if {@code target} is not a remote live host or send_buf is
      *         full (the SMM retries later, L2593)
      */
-    public int sendReadResponse(int target, long value, int lvarSlot, long pulse) {
+    public int sendReadResponse(int target, long value, int readSlot, long pulse) {
         retireCompleted();
         if (!remoteTarget(target) || sendBufFull()) {
             counters.inc(NonisoCounters.SEND_REJECTED);
             return FAILURE;
         }
-        int cell = (int) (sendT % sendCap);
+        int cell = (int) (sendTail % sendCap);
         sendTarget[cell] = target;
         sendLength[cell] = 0;
         sendKind[cell] = NonisoFrame.KIND_READ_RESPONSE;
         sendValue[cell] = value;
-        sendLvar[cell] = lvarSlot;
+        sendReadSlot[cell] = readSlot;
         sendPulse[cell] = pulse;
-        sendT++;
+        sendTail++;
         counters.inc(NonisoCounters.READ_RESPONSE_SENT);
         if (!polling) {
             flow();
@@ -398,7 +323,7 @@ public final class NonisoLayer {
         inBarrier = true;
         barrierGen++;
         // Published before the frames leave: a peer's next-generation frame is accepted only up to gen + 1.
-        barrierGenPublished.set(barrierGen);
+        peers.barrierGenerationPublished.set(barrierGen);
         for (int p = 0; p < hosts; p++) {
             if (p != me) {
                 sendControl(p, NonisoFrame.KIND_BARRIER, NonisoFrame.CONTROL_BARRIER, false, 0L, barrierGen);
@@ -456,7 +381,7 @@ public final class NonisoLayer {
     /** Whether every packet ever queued has been shipped and released by the transport. */
     public boolean sendBufferEmpty() {
         retireCompleted();
-        return sendH == sendT;
+        return sendHead == sendTail;
     }
 
     /** Whether no arrived message is waiting to be received, here or still on the handoff queue. */
@@ -477,49 +402,12 @@ public final class NonisoLayer {
      * nothing is thrown.
      */
     public void onHeader(int source, MemorySegment header, int headerLength, long payloadLength, Deposit deposit) {
-        try {
-            if (source >= 0 && source < hosts) {
-                pendingKind[source] = PENDING_NONE;
-            }
-            int reason = acceptHeader(source, header, headerLength, payloadLength, deposit);
-            if (reason >= 0) {
-                counters.malformed(reason);
-            }
-        } catch (RuntimeException e) {
-            // Only a bug in the checks above could get here; the frame is dropped rather than thrown at the
-            // transport thread.
-            counters.malformed(NonisoCounters.DROP_HEADER);
-        }
+        receiver.onHeader(source, header, headerLength, payloadLength, deposit);
     }
 
     /** Phase two: the payload of an accepted data frame is in its slot (or failed); hands it to the host. */
     public void onDeposited(int source, Deposit deposit) {
-        if (source < 0 || source >= hosts || source == me) {
-            return;
-        }
-        byte kind = pendingKind[source];
-        pendingKind[source] = PENDING_NONE;
-        boolean offered;
-        if (kind == NonisoFrame.KIND_DATA) {
-            int len = pendingLength[source];
-            if (len > 0 && (deposit.failed() || deposit.deposited() < len)) {
-                // The slot was taken; the host frees it without delivering, so credit stays consistent.
-                counters.inc(NonisoCounters.DROP_DEPOSIT);
-                offered = handoff.offer(HandoffQueue.FAILED, source, pendingSlot[source], 0, 0L, 0, 0L);
-            } else {
-                counters.inc(NonisoCounters.RECEIVED);
-                offered = handoff.offer(HandoffQueue.DATA, source, pendingSlot[source], len, 0L, 0, 0L);
-            }
-        } else if (kind == NonisoFrame.KIND_READ_RESPONSE) {
-            counters.inc(NonisoCounters.READ_RESPONSE_RECEIVED);
-            offered = handoff.offer(HandoffQueue.READ_RESPONSE, source, pendingSlot[source], 0,
-                    pendingValue[source], pendingLvar[source], pendingPulse[source]);
-        } else {
-            return;
-        }
-        if (!offered) {
-            counters.inc(NonisoCounters.DROP_HANDOFF_FULL);
-        }
+        receiver.onDeposited(source, deposit);
     }
 
     /** A send this module issued completed; its send_buf cell may be reused at the next poll. */
@@ -540,140 +428,19 @@ public final class NonisoLayer {
      * they do not hold back the others forever (head-of-line blocking, L2098).
      */
     public void onPeerFailure(int peer) {
-        if (peer >= 0 && peer < hosts && peer != me && peerFailed.getAndSet(peer, 1) == 0) {
+        if (peer >= 0 && peer < hosts && peer != me && peers.peerFailed.getAndSet(peer, 1) == 0) {
             counters.inc(NonisoCounters.PEER_FAILURE);
         }
-    }
-
-    /** Returns -1 if the frame was accepted, else the counter naming why it is dropped. */
-    private int acceptHeader(int source, MemorySegment h, int headerLength, long payloadLength, Deposit deposit) {
-        if (source < 0 || source >= hosts || source == me) {
-            return NonisoCounters.DROP_SOURCE;
-        }
-        if (headerLength < 2 || headerLength > h.byteSize()) {
-            return NonisoCounters.DROP_HEADER;
-        }
-        byte kind = NonisoFrame.kind(h);
-        int expectedLength = NonisoFrame.lengthOf(kind);
-        if (expectedLength < 0) {
-            return NonisoCounters.DROP_KIND;
-        }
-        if (h.get(ValueLayout.JAVA_BYTE, NonisoFrame.OFF_VERSION) != NonisoFrame.VERSION) {
-            return NonisoCounters.DROP_VERSION;
-        }
-        if (headerLength != expectedLength || h.get(ValueLayout.JAVA_BYTE, NonisoFrame.OFF_RESERVED) != 0
-                || (NonisoFrame.flags(h) & ~NonisoFrame.FLAG_CREDIT) != 0) {
-            return NonisoCounters.DROP_HEADER;
-        }
-        boolean creditPresent = (NonisoFrame.flags(h) & NonisoFrame.FLAG_CREDIT) != 0;
-        long credit = NonisoFrame.credit(h);
-        int slot = NonisoFrame.slot(h);
-        if (creditPresent && !plausibleCredit(source, credit)) {
-            return NonisoCounters.DROP_CREDIT;
-        }
-        switch (kind) {
-            case NonisoFrame.KIND_DATA, NonisoFrame.KIND_READ_RESPONSE -> {
-                int len = h.get(NonisoFrame.INT, NonisoFrame.OFF_LENGTH);
-                boolean data = kind == NonisoFrame.KIND_DATA;
-                if (len < 0 || len > maxPayload || len != payloadLength || (!data && len != 0)) {
-                    return NonisoCounters.DROP_OVERSIZE;
-                }
-                // Per-sender FIFO (L2203): the sender assigns slots in order, so anything but the next slot is
-                // hostile.
-                if (slot != (int) (arrivals[source] % ring)) {
-                    return NonisoCounters.DROP_SLOT;
-                }
-                // A correct sender keeps at most ring - 1 slots outstanding (L2213); one that does not would
-                // overwrite an undelivered message (I-094).
-                if (arrivals[source] - freedPublished.get(source) >= ring - 1) {
-                    return NonisoCounters.DROP_OVERRUN;
-                }
-                if (creditPresent) {
-                    peerFreed.set(source, credit);
-                }
-                arrivals[source]++;
-                pendingKind[source] = kind;
-                pendingSlot[source] = slot;
-                pendingLength[source] = len;
-                if (data) {
-                    if (len > 0) {
-                        deposit.accept(receiveRegion, slotOffset(source, slot), len);
-                    }
-                } else {
-                    pendingValue[source] = h.get(NonisoFrame.LONG, NonisoFrame.OFF_VALUE);
-                    pendingLvar[source] = h.get(NonisoFrame.INT, NonisoFrame.OFF_LVAR);
-                    pendingPulse[source] = h.get(NonisoFrame.LONG, NonisoFrame.OFF_PULSE);
-                }
-                return -1;
-            }
-            case NonisoFrame.KIND_CREDIT -> {
-                if (!creditPresent) {
-                    return NonisoCounters.DROP_HEADER;
-                }
-                if (payloadLength != 0) {
-                    return NonisoCounters.DROP_OVERSIZE;
-                }
-                if (slot != ring + NonisoFrame.CONTROL_CREDIT) {
-                    return NonisoCounters.DROP_SLOT;
-                }
-                peerFreed.set(source, credit);
-                counters.inc(NonisoCounters.CREDIT_EXPLICIT_RECEIVED);
-                return -1;
-            }
-            case NonisoFrame.KIND_CREDIT_REQUEST -> {
-                if (creditPresent) {
-                    return NonisoCounters.DROP_HEADER;
-                }
-                if (payloadLength != 0) {
-                    return NonisoCounters.DROP_OVERSIZE;
-                }
-                if (slot != ring + NonisoFrame.CONTROL_CREDIT_REQUEST) {
-                    return NonisoCounters.DROP_SLOT;
-                }
-                creditRequested.set(source, 1);
-                anyCreditRequest = true;
-                counters.inc(NonisoCounters.CREDIT_REQUEST_RECEIVED);
-                return -1;
-            }
-            default -> { // KIND_BARRIER: lengthOf() knows no other kind
-                if (creditPresent) {
-                    return NonisoCounters.DROP_HEADER;
-                }
-                if (payloadLength != 0) {
-                    return NonisoCounters.DROP_OVERSIZE;
-                }
-                if (slot != ring + NonisoFrame.CONTROL_BARRIER) {
-                    return NonisoCounters.DROP_SLOT;
-                }
-                long gen = h.get(NonisoFrame.LONG, NonisoFrame.OFF_GENERATION);
-                // Exactly the next generation of that peer, and at most one ahead of ours: the peer cannot
-                // finish barrier g without our frame of generation g.
-                if (gen != barrierSeen.get(source) + 1 || gen > barrierGenPublished.get() + 1) {
-                    return NonisoCounters.DROP_BARRIER;
-                }
-                barrierSeen.set(source, gen);
-                counters.inc(NonisoCounters.BARRIER_RECEIVED);
-                return -1;
-            }
-        }
-    }
-
-    /**
-     * A peer reports how many of the slots we assigned it has freed: never fewer than it reported before (its
-     * reports leave in order, per-peer FIFO) and never more than we assigned.
-     */
-    private boolean plausibleCredit(int source, long credit) {
-        return credit >= peerFreed.get(source) && credit <= assignedPublished.get(source);
     }
 
     // ==== host thread: internals ================================================================================
 
     private boolean remoteTarget(int target) {
-        return target >= 0 && target < hosts && target != me && peerFailed.get(target) == 0;
+        return target >= 0 && target < hosts && target != me && peers.peerFailed.get(target) == 0;
     }
 
     private boolean sendBufFull() {
-        return sendT - sendH >= sendCap;
+        return sendTail - sendHead >= sendCap;
     }
 
     private long slotOffset(int source, int slot) {
@@ -681,7 +448,7 @@ public final class NonisoLayer {
     }
 
     /** Where {@code source}'s slot lies in the receive region: the peers' rings in id order, none for us. */
-    private static long slotOffset(int me, int ring, int maxPayload, int source, int slot) {
+    static long slotOffset(int me, int ring, int maxPayload, int source, int slot) {
         int region = source < me ? source : source - 1;
         return ((long) region * ring + slot) * maxPayload;
     }
@@ -742,7 +509,7 @@ public final class NonisoLayer {
             f++;
         }
         freed[source] = f;
-        freedPublished.set(source, f);
+        peers.freedPublished.set(source, f);
         if (f - lastReported[source] >= creditThresholdSlots) {
             sendCredit(source);
         }
@@ -751,19 +518,18 @@ public final class NonisoLayer {
     /** send_credit_packet (L2190-2192): the current head, to the credit control slot. */
     private void sendCredit(int dest) {
         lastReported[dest] = freed[dest];
-        if (peerFailed.get(dest) == 0) {
+        if (peers.peerFailed.get(dest) == 0) {
             sendControl(dest, NonisoFrame.KIND_CREDIT, NonisoFrame.CONTROL_CREDIT, true, freed[dest], 0L);
             counters.inc(NonisoCounters.CREDIT_EXPLICIT);
         }
     }
 
     private void answerCreditRequests() {
-        if (!anyCreditRequest) {
+        if (!peers.takeCreditRequestHint()) {
             return;
         }
-        anyCreditRequest = false; // cleared before the scan: a request arriving during it sets it again
         for (int p = 0; p < hosts; p++) {
-            if (creditRequested.get(p) != 0 && creditRequested.getAndSet(p, 0) != 0) {
+            if (peers.creditRequested.get(p) != 0 && peers.creditRequested.getAndSet(p, 0) != 0) {
                 sendCredit(p); // L2758-2759, I-101
             }
         }
@@ -775,17 +541,17 @@ public final class NonisoLayer {
      * maxSendAttempts blocked passes in a row, a credit request goes to the blocking destination (I-100).
      */
     private void flow() {
-        while (flowPtr < sendT) {
-            int cell = (int) (flowPtr % sendCap);
+        while (nextToApprove < sendTail) {
+            int cell = (int) (nextToApprove % sendCap);
             int j = sendTarget[cell];
-            if (peerFailed.get(j) != 0) {
+            if (peers.peerFailed.get(j) != 0) {
                 sendState.set(cell, SEND_DONE);
                 counters.inc(NonisoCounters.DROP_PEER_FAILED);
-                flowPtr++;
+                nextToApprove++;
                 continue;
             }
             // (remote_t + 1) mod SIZE == remote_h means full (L2213): at most ring - 1 outstanding (I-093).
-            if (assigned[j] - peerFreed.get(j) >= remoteSlots[j] - 1) {
+            if (assigned[j] - peers.peerFreed.get(j) >= remoteSlots[j] - 1) {
                 counters.inc(NonisoCounters.FLOW_BLOCKED);
                 if (++sendAttempts >= maxSendAttempts) {
                     sendAttempts = 0;
@@ -798,9 +564,9 @@ public final class NonisoLayer {
             int slot = (int) (assigned[j] % remoteSlots[j]);
             assigned[j]++;
             // Published before the frame leaves, so a credit for it is plausible when it comes back.
-            assignedPublished.set(j, assigned[j]);
+            peers.assignedPublished.set(j, assigned[j]);
             ship(cell, j, slot);
-            flowPtr++;
+            nextToApprove++;
         }
     }
 
@@ -818,7 +584,7 @@ public final class NonisoLayer {
         header.set(NonisoFrame.INT, NonisoFrame.OFF_LENGTH, len);
         if (kind == NonisoFrame.KIND_READ_RESPONSE) {
             header.set(NonisoFrame.LONG, NonisoFrame.OFF_VALUE, sendValue[cell]);
-            header.set(NonisoFrame.INT, NonisoFrame.OFF_LVAR, sendLvar[cell]);
+            header.set(NonisoFrame.INT, NonisoFrame.OFF_READ_SLOT, sendReadSlot[cell]);
             header.set(NonisoFrame.LONG, NonisoFrame.OFF_PULSE, sendPulse[cell]);
             headerLength = NonisoFrame.READ_RESPONSE_LENGTH;
         } else {
@@ -858,19 +624,19 @@ public final class NonisoLayer {
 
     /** send_h: reclaims cells in order once the transport no longer reads them. */
     private void retireCompleted() {
-        while (sendH < flowPtr) {
-            int cell = (int) (sendH % sendCap);
+        while (sendHead < nextToApprove) {
+            int cell = (int) (sendHead % sendCap);
             if (sendState.get(cell) != SEND_DONE) {
                 return;
             }
             sendState.set(cell, SEND_QUEUED);
-            sendH++;
+            sendHead++;
         }
     }
 
     private boolean allPeersReached(long generation) {
         for (int p = 0; p < hosts; p++) {
-            if (p != me && barrierSeen.get(p) < generation) {
+            if (p != me && peers.barrierSeen.get(p) < generation) {
                 return false;
             }
         }
@@ -881,12 +647,12 @@ public final class NonisoLayer {
 
     /** Data-ring packets sent to {@code peer} that it has not yet reported freed. */
     long outstanding(int peer) {
-        return assigned[peer] - peerFreed.get(peer);
+        return assigned[peer] - peers.peerFreed.get(peer);
     }
 
     /** Packets in send_buf not yet approved by flow control. */
     long unapproved() {
-        return sendT - flowPtr;
+        return sendTail - nextToApprove;
     }
 
     int creditThresholdSlots() {

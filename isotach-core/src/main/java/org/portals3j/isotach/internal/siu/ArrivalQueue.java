@@ -8,28 +8,8 @@ import org.portals3j.transport.internal.CacheLinePadding;
 import org.portals3j.transport.internal.PaddedInt;
 
 /**
- * The frames an inline transport (inmem) delivered for the switch node, handed from the thread that delivered them
- * (another rank's, inside its send) to this rank's host thread, which processes them when it polls.
- *
- * <p>Why: processed where they arrive, every frame made the sending rank's thread run this rank's SIU and token
- * manager under this node's lock, so the node's state, its lock and its outbox moved between the two cores on every
- * frame, and clock frames could never wait for a reply (only the host's own thread may let one linger,
- * {@link Outbox}). Handed over, a frame costs the delivering thread a header copy, and the node is the host thread's
- * alone while it polls.
- *
- * <p>While the host does not poll (before its first poll, and after the transport reported its pollers gone,
- * {@link org.portals3j.transport.MessageHandler#onPollersGone}), whoever delivers or notices drains the queue on its own
- * thread instead, so a host that stops polling never holds up the others for longer than the transport's grace.
- * One drainer at a time (a flag), in arrival order, so per-link FIFO (digest §1.8 item 7) holds in both modes.
- *
- * <p>A peer's failure is recorded apart ({@link #peerDown}: it may be reported on any thread) and applied after the
- * frames that were queued before it: the dead peer queued its last frame before it failed, so a drainer that sees the
- * failure also sees those frames.
- *
- * <p>One producer at a time: the transport never runs this endpoint's callbacks concurrently (Transport, Threading),
- * and hands the role from thread to thread under its own flag, which orders one producer's writes before the next's.
- * Preallocated; a full queue doubles (set-up growth only), by its producer while it holds the drain flag, or while
- * it is itself the drainer (a frame it processes made a peer answer inline, on the same thread).
+ * Frames an inline transport delivered for the switch node, handed in arrival order to the host's thread while it
+ * polls and drained by whoever delivers while it does not; one producer, one drainer (docs/isotach-switch-node.md).
  */
 public final class ArrivalQueue {
     /** What a queued frame is, as the engine classified it when it arrived. */
@@ -231,7 +211,8 @@ public final class ArrivalQueue {
             for (int k = 0, h = start; k < count; k++, h++) {
                 MemorySegment e = entry[h & mask];
                 try {
-                    sink.arrived(e.get(ValueLayout.JAVA_INT_UNALIGNED, O_SOURCE), e.get(ValueLayout.JAVA_INT_UNALIGNED, O_TYPE), e);
+                    sink.arrived(e.get(ValueLayout.JAVA_INT_UNALIGNED, O_SOURCE),
+                            e.get(ValueLayout.JAVA_INT_UNALIGNED, O_TYPE), e);
                 } finally {
                     head.setRelease(h + 1);
                 }

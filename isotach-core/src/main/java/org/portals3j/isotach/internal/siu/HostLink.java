@@ -1,20 +1,18 @@
 package org.portals3j.isotach.internal.siu;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
- * The link from the emulated switch interface unit to its host: the records the report's NIU put in the
- * host's Isotach receive buffer (iso packets, isochron markers, EOP markers, L321-333), plus what else the
- * host must hear from the transport side (explicit Isotach credits, sync packets, peer failures, fatal errors).
- *
- * <p>Written by the switch node under its lock, taken by the host thread under the same lock. Runs of EOP
- * markers for pulses with nothing in them are merged into one record ({@link Record#fromPulse}) while the host
- * has not taken them, so a host that computes for a while does not find one record per idle pulse.
+ * What the SIU gives its host (the report's NIU receive buffer, L321-333: packets, isochron markers, end-of-pulse
+ * markers) and what else the host must hear; written and taken under the switch node's lock.
  */
 public final class HostLink extends CacheLinePadding {
     public static final int ISO = 1;
-    public static final int MARKER = 2;
-    public static final int EOP = 3;
+    /** An isochron marker: this host's net-isochron was stamped. */
+    public static final int ISOCHRON_MARKER = 2;
+    /** The report's EOP marker: a pulse closed. */
+    public static final int END_OF_PULSE = 3;
     public static final int CREDIT = 4;
     public static final int SYNC = 5;
     public static final int PEER_DOWN = 6;
@@ -23,15 +21,15 @@ public final class HostLink extends CacheLinePadding {
     /** One record, copied out by {@link #take}. Fields are used by type as documented. */
     public static final class Record {
         public int type;
-        /** ISO/MARKER/EOP: the pulse (TS). */
+        /** ISO/ISOCHRON_MARKER/END_OF_PULSE: the pulse (TS). */
         public long pulse;
-        /** EOP: the first pulse of a merged run of empty pulses ending at {@link #pulse} (== pulse otherwise). */
+        /** END_OF_PULSE: the first pulse of a merged run of empty pulses ending at {@link #pulse} (else pulse). */
         public long fromPulse;
         /** ISO/CREDIT/SYNC/PEER_DOWN: the peer. */
         public int peer;
-        /** ISO: subtype; MARKER: isochron id; EOP: count; SYNC: phase. */
+        /** ISO: subtype; ISOCHRON_MARKER: isochron id; END_OF_PULSE: count; SYNC: phase. */
         public int a;
-        /** ISO: receive slot; EOP: bits (signals | barrier); SYNC: noniso slots. */
+        /** ISO: receive slot; END_OF_PULSE: bits (signals | barrier); SYNC: noniso slots. */
         public int b;
         /** ISO: payload length; SYNC: iso credits. */
         public int c;
@@ -43,7 +41,7 @@ public final class HostLink extends CacheLinePadding {
         public boolean creditPresent;
         /** ISO: piggybacked credit (freed count). */
         public long credit;
-        /** EOP with count <= 32: the sort vector (indices into the pulse's arrival order). */
+        /** END_OF_PULSE with count <= 32: the sort vector (indices into the pulse's arrival order). */
         public final byte[] sortVector = new byte[32];
         /** FATAL: what went wrong. */
         public String message = "";
@@ -81,8 +79,12 @@ public final class HostLink extends CacheLinePadding {
         size++;
     }
 
-    /** The last published record not yet taken, or null (caller holds the lock). */
-    @org.checkerframework.checker.nullness.qual.Nullable Record lastUntaken() {
+    /**
+     * The last published record not yet taken, or null (caller holds the lock): the switch node merges a run of empty
+     * end-of-pulse markers into it ({@link Record#fromPulse}), so a host that computes for a while does not find one
+     * record per idle pulse.
+     */
+    @Nullable Record lastUntaken() {
         return size == 0 ? null : ring[(head + size - 1) % ring.length];
     }
 
@@ -103,11 +105,11 @@ public final class HostLink extends CacheLinePadding {
         out.operand = r.operand;
         out.creditPresent = r.creditPresent;
         out.credit = r.credit;
-        if (r.type == EOP && r.a <= 32) {
+        if (r.type == END_OF_PULSE && r.a <= 32) {
             System.arraycopy(r.sortVector, 0, out.sortVector, 0, r.a);
         }
         if (r.type == FATAL) {
-            out.message = r.message; // a reference store: only for the record that has one (see Outbox on reference stores)
+            out.message = r.message; // a reference store: only for the record that has one (see Outbox)
         }
         head = (head + 1) % ring.length;
         size--;

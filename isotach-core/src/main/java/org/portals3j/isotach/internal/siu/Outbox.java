@@ -3,7 +3,9 @@ package org.portals3j.isotach.internal.siu;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.function.LongSupplier;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.isotach.internal.wire.ClockSection;
 import org.portals3j.isotach.internal.wire.Frame;
 import org.portals3j.transport.Transport;
@@ -11,56 +13,8 @@ import org.portals3j.transport.internal.CacheLinePadding;
 import org.portals3j.transport.internal.PaddedInt;
 
 /**
- * The switch node's outgoing frames, in the order its state machine produced them. Frames are queued while
- * the node's lock is held and sent after it is released, by whichever thread wins the flush flag, one at a
- * time and in queue order: the transport may deliver inline into another rank, which may send back to us,
- * so nothing is ever sent under a lock (that could deadlock two ranks), and per-link FIFO (digest §1.8 item 7)
- * still holds because one flusher at a time sends in queue order.
- *
- * <p>The node's clock traffic (tokens, marks, wake-ups) joins the clock section of the last frame still queued for
- * the same link when that frame has one ({@link #pendingClock}): it is applied right after that frame either way,
- * and one transport message carries what used to take two or three.
- *
- * <p>A CLOCK frame that the host's own thread would send as the only frame queued while it takes frames off the
- * network ({@link #flushMayLinger}) <em>lingers</em> for up to {@link #LINGER_NANOS}, and an ISO frame queued for the
- * same link meanwhile absorbs it ({@link #add}). The host that has just taken a ping off the network acknowledges
- * its token in the reply's frame instead of a frame of its own; the token manager's host, taking the reply, sends
- * the token for the reply's pulse in its next ping. Measured on udp (2 hosts, 128 B-1 KiB ping-pong, bench/README):
- * the echoing host sent 3 datagrams per round trip, 1.03 with its marks lingering (half round trip 1.90-2.04x ->
- * 1.55-1.69x of noniso); the token manager's host 2, then 1.1 with its tokens lingering too.
- *
- * <p>Absorbed items reach the receiver after the ISO packet they used to precede; that only delays what they say,
- * never advances it: a mark M says the sender has nothing more stamped at or below M for this link, and the packet
- * was stamped after M was marked, so above it; a wake-up asks for time, and asking later cannot make a pulse
- * complete early; a token opens its pulse, and nothing closes before its token, so a later token only closes it
- * later. The token manager's tokens keep their order on the link: the lingering frame is the only one queued, and
- * the ISO frame that absorbs its tokens carries them as a run ({@link ClockSection#tokenRun}) ahead of every later
- * token for that link. A frame lingers only when it is alone in the queue, so the tokens of a round to several hosts
- * never wait: a host the token manager's host does not talk to gets its token at once. Nor does a token after which
- * the token manager's window is full, or the acknowledgement of one ({@link ClockSection#ACK_NOW}): the next token
- * waits for that acknowledgement, and with a window of 1 a ping-pong would otherwise wait out the linger time on
- * every hop (measured: 69 us per half round trip on udp instead of 4). Only the host's thread
- * lingers, and only while it polls at least once per linger time (the frame goes out at its next poll once the time
- * is up, {@link #flushLeftover}); a flush by any other thread (a transport thread, or another rank's inline delivery)
- * sends it at once.
- *
- * <p>A host may stop polling right after a frame began to linger (its application got what it waited for and
- * computes, or {@code open_net} returned): then nothing would send the frame, and the token manager would wait for
- * its mark for as long as the host does not poll; with the token window full, for ever (seen: two udp hosts
- * opening, host 1 done while host 0 waited for its mark). So frames linger only on a transport that says when the
- * host's thread stops polling ({@link org.portals3j.transport.TransportCapability#REPORTS_POLLERS_GONE},
- * {@link org.portals3j.transport.MessageHandler#onPollersGone}; udp: its own thread, within its poll grace of 1-4 ms;
- * inmem: another rank's poll, within 0.25 ms): then {@link #pollersGone} sends what lingers. A host that stops polling
- * holds its mark back for at most that long. On inmem the host's thread is also the one that takes its frames off
- * the network ({@link ArrivalQueue}); before that, every frame was processed on the sending rank's thread, which
- * never lingers, and inmem sent 4.6 frames per ping-pong round trip where udp sent 2.1.
- *
- * <p>Entries are preallocated and reused; the ring doubles when full (set-up growth only). An entry's payload reference
- * is stored only when it changes and is not cleared once sent (a frame without payload leaves it alone): a reference
- * store into a long-lived object costs a garbage-collector write barrier, a card-table write that the two ranks'
- * threads of an inmem job share cache lines for, and storing and clearing it made four per frame. The references kept
- * are the host's own send buffer (Isotach payloads are copied there first), so nothing of the application's is
- * retained.
+ * The switch node's frames, queued under its lock and sent after it, in order, by one flusher at a time; clock items
+ * join a frame queued for their link, and a lone CLOCK frame may wait for a reply (docs/isotach-switch-node.md).
  */
 final class Outbox extends CacheLinePadding {
     private static final VarHandle FLUSHING;
@@ -91,7 +45,7 @@ final class Outbox extends CacheLinePadding {
     private final Object lock;
     private final LongSupplier nanoClock;
     /** The host's own thread (the one that polls), once it has polled; only it lets a CLOCK frame linger. */
-    private volatile @org.checkerframework.checker.nullness.qual.Nullable Thread hostThread;
+    private volatile @Nullable Thread hostThread;
     /** Whether the host's last two polls came less than {@link #LINGER_NANOS} apart: it will soon poll again. */
     private volatile boolean hostPollsOften;
     /** When the host last polled (its thread only). */
@@ -173,7 +127,7 @@ final class Outbox extends CacheLinePadding {
         header = new byte[capacity][Frame.MAX_LENGTH];
         headerLength = new int[capacity];
         payload = new MemorySegment[capacity];
-        java.util.Arrays.fill(payload, MemorySegment.NULL);
+        Arrays.fill(payload, MemorySegment.NULL);
         payloadOffset = new long[capacity];
         payloadLength = new long[capacity];
         token = new long[capacity];
@@ -186,7 +140,7 @@ final class Outbox extends CacheLinePadding {
             sendBody[k] = MemorySegment.NULL;
         }
         lastQueued = new long[transport.size()];
-        java.util.Arrays.fill(lastQueued, -1);
+        Arrays.fill(lastQueued, -1);
     }
 
     /**
@@ -194,7 +148,7 @@ final class Outbox extends CacheLinePadding {
      * holds the lock and may merge into the section), else null: nothing else for {@code to} is queued behind it, so
      * a clock item merged there reaches {@code to} exactly where a frame of its own would have.
      */
-    @org.checkerframework.checker.nullness.qual.Nullable MemorySegment pendingClock(int to) {
+    @Nullable MemorySegment pendingClock(int to) {
         long n = lastQueued[to];
         if (n < dequeued) {
             return null;
@@ -204,7 +158,8 @@ final class Outbox extends CacheLinePadding {
     }
 
     /** Queues a frame (caller holds the lock). {@code frame} is copied; returns the copy, which waits in the queue. */
-    MemorySegment add(int to, MemorySegment frame, int length, MemorySegment body, long offset, long bodyLength, long notify) {
+    MemorySegment add(int to, MemorySegment frame, int length, MemorySegment body, long offset, long bodyLength,
+                      long notify) {
         if (size == peer.length) {
             grow();
         }
@@ -234,7 +189,9 @@ final class Outbox extends CacheLinePadding {
         return headerView[i];
     }
 
-    /** A CLOCK frame still queued as the last one for {@code to}: its tokens, marks and wake-ups join entry {@code i}. */
+    /**
+     * A CLOCK frame still queued as the last one for {@code to}: its tokens, marks and wake-ups join entry {@code i}.
+     */
     private void absorbLingering(int to, int i) {
         long n = lastQueued[to];
         if (n < dequeued) {
@@ -297,7 +254,7 @@ final class Outbox extends CacheLinePadding {
         header = new byte[capacity][];
         headerLength = new int[capacity];
         payload = new MemorySegment[capacity];
-        java.util.Arrays.fill(payload, MemorySegment.NULL);
+        Arrays.fill(payload, MemorySegment.NULL);
         payloadOffset = new long[capacity];
         payloadLength = new long[capacity];
         token = new long[capacity];

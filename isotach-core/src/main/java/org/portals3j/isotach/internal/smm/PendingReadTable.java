@@ -1,17 +1,10 @@
 package org.portals3j.isotach.internal.smm;
 
+import java.util.Arrays;
+
 /**
- * The pending-read table of the shared-memory manager (L392, L2581-2586): reads of an unsubstantiated variable
- * wait here, keyed by (variable address, vId of the sched they depend on), until the assign with that vId
- * executes. The report leaves the structure open and suggests "a hash table (hashing on v or v concatenated with
- * vId)"; its worst case is {@code n * read_cap} entries (L392).
- *
- * <p>This is that hash table, fully preallocated: {@code capacity} entries in parallel arrays, a free list, and
- * a power-of-two array of bucket chains. Each chain is kept in insertion order (head and tail), so the reads
- * pending on one key are answered in the order they executed. Nothing is allocated after construction.
- *
- * <p>Use: {@link #add} a read; when an assign (address, vId) executes, call {@link #take} until it returns -1,
- * reading each returned entry's fields and then {@link #free}ing it.
+ * Reads of an unsubstantiated variable waiting for the assign they depend on (the report's pending-read table, L392,
+ * L2581-2586), keyed by (address, vId) and answered in execution order; preallocated, allocation-free.
  */
 final class PendingReadTable {
     private static final int NONE = -1;
@@ -57,8 +50,8 @@ final class PendingReadTable {
         freeHead = 0;
         head = new int[buckets];
         tail = new int[buckets];
-        java.util.Arrays.fill(head, NONE);
-        java.util.Arrays.fill(tail, NONE);
+        Arrays.fill(head, NONE);
+        Arrays.fill(tail, NONE);
         mask = buckets - 1;
     }
 
@@ -79,11 +72,12 @@ final class PendingReadTable {
     }
 
     /**
-     * Records a read pending on (addr, id).
+     * Records a read pending on (addr, id). When an assign (addr, id) executes, the caller calls {@link #take} until it
+     * returns -1, reading each returned entry's fields and then {@link #free}ing it.
      *
      * @return false if the table is full (nothing recorded)
      */
-    boolean add(long addr, int id, int readerHost, int lvarSlot, long readPulse, long readSequence) {
+    boolean add(long addr, int id, int readerHost, int readSlot, long readPulse, long readSequence) {
         int e = freeHead;
         if (e == NONE) {
             return false;
@@ -92,7 +86,7 @@ final class PendingReadTable {
         address[e] = addr;
         vId[e] = id;
         reader[e] = readerHost;
-        slot[e] = lvarSlot;
+        slot[e] = readSlot;
         pulse[e] = readPulse;
         sequence[e] = readSequence;
         next[e] = NONE;
@@ -112,6 +106,9 @@ final class PendingReadTable {
      * {@link #free}d. Returns -1 when no read pends on that key.
      */
     int take(long addr, int id) {
+        // The report suggests "a hash table (hashing on v or v concatenated with vId)", worst case n * read_cap
+        // entries (L392): here parallel arrays, a free list and a power-of-two array of bucket chains, each chain in
+        // insertion order (head and tail) so that the reads pending on one key come out in the order they executed.
         int b = bucket(addr, id);
         int prev = NONE;
         for (int e = head[b]; e != NONE; prev = e, e = next[e]) {

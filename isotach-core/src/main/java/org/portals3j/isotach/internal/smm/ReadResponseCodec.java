@@ -29,9 +29,9 @@ public final class ReadResponseCodec {
     }
 
     /** Writes a body at {@code offset}; returns {@link #LENGTH}. */
-    public static int write(MemorySegment segment, long offset, long value, int lvarSlot, long pulse) {
+    public static int write(MemorySegment segment, long offset, long value, int readSlot, long pulse) {
         segment.set(LONG, offset, value);
-        segment.set(INT, offset + 8, lvarSlot);
+        segment.set(INT, offset + 8, readSlot);
         segment.set(LONG, offset + 12, pulse);
         return LENGTH;
     }
@@ -43,14 +43,14 @@ public final class ReadResponseCodec {
      */
     public static boolean isValid(MemorySegment segment, long offset, long length) {
         return length == LENGTH && offset >= 0 && offset <= segment.byteSize() - LENGTH
-                && lvarSlot(segment, offset) >= 0 && pulse(segment, offset) >= 0;
+                && readSlot(segment, offset) >= 0 && pulse(segment, offset) >= 0;
     }
 
     public static long value(MemorySegment segment, long offset) {
         return segment.get(LONG, offset);
     }
 
-    public static int lvarSlot(MemorySegment segment, long offset) {
+    public static int readSlot(MemorySegment segment, long offset) {
         return segment.get(INT, offset + 8);
     }
 

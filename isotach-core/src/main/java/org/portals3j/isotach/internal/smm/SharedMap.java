@@ -7,12 +7,8 @@ import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.SharedRegion;
 
 /**
- * The report's {@code shmem_map} seen from one host (L433-437, L1404-1428): which shared addresses exist, which
- * hosts hold a copy of each, and which copy is nearest to this host. The report reads copysets from a
- * configuration file it never wrote (L1327-1329); here they are {@link IsotachConfig#sharedRegions(int)}.
- *
- * <p>Immutable after construction; lookups are a binary search over the regions sorted by base and allocate
- * nothing. The nearest copy of each region is computed once: it depends only on this host.
+ * The report's {@code shmem_map} seen from one host (L433-437, L1404-1428): which shared addresses exist, who holds a
+ * copy of each, which copy is nearest; immutable, lookups allocation-free (copysets from the configuration's regions).
  */
 public final class SharedMap {
     private final int me;

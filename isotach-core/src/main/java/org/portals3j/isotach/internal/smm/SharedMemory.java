@@ -8,49 +8,8 @@ import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.SharedMemoryObserver;
 
 /**
- * One host's Isotach shared memory (the report's {@code shmem} and {@code iso_retrieve} modules, designed in
- * L368-459, L1404-1436, L1900-1918 and L2488-2604 but never implemented, digest §2.8). The engine owns
- * transport, ordering and isochrons and calls this class on the host thread only:
- *
- * <ul>
- *   <li><b>Issuing side</b>, when the application issues an access: {@link #copies} and {@link #nearestCopy}
- *       route it (a change goes to every copy, a read to the nearest, I-087); {@link #checkChange} and
- *       {@link #noteIssued} enforce the sched/assign caveats (I-092); {@link #allocateRead} gives a read its
- *       lvar slot, bounded by {@code read_cap} (I-089); {@link #completeRead} delivers a read response into
- *       the application's {@link IsoVar} (L1914-1918).</li>
- *   <li><b>Executing side</b>, in isotach order (pulse, sender id, issue order): {@link #execute} applies each
- *       sRef that reaches a copy held here, exactly as the report's pseudo-code (L396-427, L2565-2592), and
- *       hands read responses to the engine's {@link ReadResponder}.</li>
- * </ul>
- *
- * <h2>The variable</h2>
- * Each word of a local copy is the report's {@code {val, unsub}} (L388-390): when {@code unsub} is set the last
- * post was a sched whose assign has not executed here, and {@code val} holds that sched's vId (the issuing
- * host's id, L374). Every word starts substantiated with value 0.
- *
- * <h2>Write = sched + assign issued together</h2>
- * A write (L372, L3480) is one sRef that performs its sched and its assign at the same point of the isotach
- * order. Its vId (the writer's id) is therefore never visible: no read can execute between the two halves, so
- * no read ever pends on a write, and the write does not look at the pending-read table — reads pending on an
- * earlier sched of the same host keep waiting for that sched's own assign (L424-426). For the same reason a
- * write is not an outstanding sched: {@link #checkChange} allows it whether or not the host has one, and it
- * neither opens nor closes one. An assign that arrives after a later write finds the variable substantiated
- * and only answers the reads pending on its sched (I-082, I-084).
- *
- * <h2>Restartable execution</h2>
- * A read or an assign may owe read responses the engine cannot send yet (the report's full {@code send_buf},
- * L2539-2545). {@link #execute} applies the sRef once, hands every response to the responder, and keeps those
- * refused in a preallocated queue; it then returns false. The engine calls it again with the same sRef (and
- * must not execute any other sRef on this host first): that call only retries the queued responses, in order,
- * and returns true once all are out. The sRef is never applied twice.
- *
- * <h2>Bounds</h2>
- * Everything is allocated in the constructor: the local copies, one bit per shared word for the caveat state,
- * {@code read_cap} lvar slots, and a pending-read table of {@code hosts * read_cap} entries (L392) with the
- * same number of queued responses. Each reader may have at most {@code read_cap} reads pending at this copy,
- * so one host breaking its cap cannot take the table from the others.
- *
- * <p>Not thread-safe: host-thread confined, like the rest of the host state.
+ * One host's Isotach shared memory (designed in the report, never implemented; digest §2.8): routes accesses and
+ * enforces their caveats when issued, executes sRefs in isotach order on local copies; host thread only (package doc).
  */
 public final class SharedMemory {
     /** Return code of success (C {@code SUCCESS}). */
@@ -72,7 +31,7 @@ public final class SharedMemory {
          * @param pulse the logical time the read executed at (for the reader's {@link IsoVar#readPulse()})
          * @return false if the response cannot be sent now (it will be offered again later)
          */
-        boolean respond(int reader, int lvarSlot, long value, long pulse);
+        boolean respond(int reader, int readSlot, long value, long pulse);
     }
 
     private final int me;
@@ -86,7 +45,7 @@ public final class SharedMemory {
 
     // ---- issuing side --------------------------------------------------------------------------------------------
     /** One bit per shared word of every region: this host has a sched on it whose assign it has not issued. */
-    private final long[][] schedOutstanding;
+    private final long[][] scheduleOutstanding;
     private final @Nullable IsoVar[] slotVar;
     private final boolean[] slotBusy;
     private final int[] slotGeneration;
@@ -106,7 +65,7 @@ public final class SharedMemory {
     private int deferredHead;
     private int deferredCount;
     private boolean blocked;
-    private @Nullable SRefKind blockedKind;
+    private @Nullable SharedReferenceKind blockedKind;
     private int blockedSource;
     private long blockedAddress;
     private long blockedOperand;
@@ -117,14 +76,14 @@ public final class SharedMemory {
     // ---- counters --------------------------------------------------------------------------------------------------
     private long executedReads;
     private long executedWrites;
-    private long executedScheds;
+    private long executedSchedules;
     private long executedAssigns;
     private long assignsSubstantiating;
     private long readsPended;
     private long readsAnsweredFromPending;
     private long pendingPeak;
     private long readsDroppedOverCap;
-    private long srefsRejected;
+    private long referencesRejected;
     private long responsesSent;
     private long responsesDeferred;
     private long executeRefused;
@@ -151,10 +110,10 @@ public final class SharedMemory {
         int regions = map.regions();
         values = new long[regions][];
         unsub = new long[regions][];
-        schedOutstanding = new long[regions][];
+        scheduleOutstanding = new long[regions][];
         for (int r = 0; r < regions; r++) {
             int w = map.words(r);
-            schedOutstanding[r] = new long[bitWords(w)];
+            scheduleOutstanding[r] = new long[bitWords(w)];
             values[r] = map.isLocal(r) ? new long[w] : new long[0];
             unsub[r] = map.isLocal(r) ? new long[bitWords(w)] : new long[0];
         }
@@ -235,9 +194,9 @@ public final class SharedMemory {
      * comment). An address that is not shared memory fails (I-088).
      *
      * @return {@link #SUCCESS} or {@link #FAILURE}
-     * @throws IllegalArgumentException for {@link SRefKind#READ} (not a change)
+     * @throws IllegalArgumentException for {@link SharedReferenceKind#READ} (not a change)
      */
-    public int checkChange(SRefKind kind, long address) {
+    public int checkChange(SharedReferenceKind kind, long address) {
         if (!kind.isChange()) {
             throw new IllegalArgumentException("checkChange is for changes; a read is checked by allocateRead");
         }
@@ -246,9 +205,9 @@ public final class SharedMemory {
             changesRefused++;
             return FAILURE;
         }
-        boolean outstanding = bit(schedOutstanding[r], (int) (address - map.base(r)));
+        boolean outstanding = bit(scheduleOutstanding[r], (int) (address - map.base(r)));
         boolean ok = switch (kind) {
-            case SCHED -> !outstanding;
+            case SCHEDULE -> !outstanding;
             case ASSIGN -> outstanding;
             default -> true;
         };
@@ -265,25 +224,25 @@ public final class SharedMemory {
      * @throws IllegalArgumentException if {@code address} is not shared memory
      * @throws IllegalStateException if the access breaks the caveat ({@link #checkChange} would have failed)
      */
-    public void noteIssued(SRefKind kind, long address) {
+    public void noteIssued(SharedReferenceKind kind, long address) {
         int r = map.regionOf(address);
         if (r < 0) {
             throw new IllegalArgumentException("address " + address + " is not shared memory");
         }
         int w = (int) (address - map.base(r));
-        boolean outstanding = bit(schedOutstanding[r], w);
+        boolean outstanding = bit(scheduleOutstanding[r], w);
         switch (kind) {
-            case SCHED -> {
+            case SCHEDULE -> {
                 if (outstanding) {
                     throw new IllegalStateException("host " + me + " already has a sched outstanding on " + address);
                 }
-                setBit(schedOutstanding[r], w);
+                setBit(scheduleOutstanding[r], w);
             }
             case ASSIGN -> {
                 if (!outstanding) {
                     throw new IllegalStateException("host " + me + " has no sched outstanding on " + address);
                 }
-                clearBit(schedOutstanding[r], w);
+                clearBit(scheduleOutstanding[r], w);
             }
             default -> {
                 // a write's sched is substantiated in the same sRef; a read changes no caveat state
@@ -328,10 +287,10 @@ public final class SharedMemory {
      * outstanding (never allocated, already completed, stale generation, out of range: a hostile or duplicated
      * response) is ignored and counted.
      */
-    public void completeRead(int lvarSlot, long value, long pulse) {
-        int index = lvarSlot & indexMask;
-        int generation = lvarSlot >>> indexBits;
-        if (lvarSlot < 0 || index >= readCap || !slotBusy[index] || generation != slotGeneration[index]) {
+    public void completeRead(int readSlot, long value, long pulse) {
+        int index = readSlot & indexMask;
+        int generation = readSlot >>> indexBits;
+        if (readSlot < 0 || index >= readCap || !slotBusy[index] || generation != slotGeneration[index]) {
             responsesHostile++;
             return;
         }
@@ -380,7 +339,7 @@ public final class SharedMemory {
      *         with the same sRef, before any other
      * @throws IllegalStateException if called with a different sRef while a refused one is outstanding
      */
-    public boolean execute(SRefKind kind, int source, long address, long operand, long pulse,
+    public boolean execute(SharedReferenceKind kind, int source, long address, long operand, long pulse,
             ReadResponder responder) {
         if (blocked) {
             if (kind != blockedKind || source != blockedSource || address != blockedAddress
@@ -400,8 +359,8 @@ public final class SharedMemory {
         }
         int r = map.regionOf(address);
         if (r < 0 || !map.isLocal(r) || source < 0 || source >= hosts
-                || (kind == SRefKind.READ && (operand < 0 || operand > Integer.MAX_VALUE))) {
-            srefsRejected++;
+                || (kind == SharedReferenceKind.READ && (operand < 0 || operand > Integer.MAX_VALUE))) {
+            referencesRejected++;
             return true;
         }
         int w = (int) (address - map.base(r));
@@ -409,12 +368,12 @@ public final class SharedMemory {
         long[] unsubBits = unsub[r];
         switch (kind) {
             case READ -> read(val, unsubBits, w, source, address, (int) operand, pulse, responder);
-            case SCHED -> {
+            case SCHEDULE -> {
                 // L409-411: set V.unsub; V.val = pId
                 setBit(unsubBits, w);
                 val[w] = source;
-                executedScheds++;
-                observe(nextSequence++, pulse, source, SRefKind.SCHED, address, 0, source);
+                executedSchedules++;
+                observe(nextSequence++, pulse, source, SharedReferenceKind.SCHEDULE, address, 0, source);
             }
             case ASSIGN -> assign(val, unsubBits, w, source, address, operand, pulse, responder);
             case WRITE -> {
@@ -422,7 +381,7 @@ public final class SharedMemory {
                 clearBit(unsubBits, w);
                 val[w] = operand;
                 executedWrites++;
-                observe(nextSequence++, pulse, source, SRefKind.WRITE, address, operand, operand);
+                observe(nextSequence++, pulse, source, SharedReferenceKind.WRITE, address, operand, operand);
             }
         }
         if (deferredCount > 0) {
@@ -438,7 +397,7 @@ public final class SharedMemory {
         return true;
     }
 
-    private void read(long[] val, long[] unsubBits, int w, int reader, long address, int lvarSlot, long pulse,
+    private void read(long[] val, long[] unsubBits, int w, int reader, long address, int readSlot, long pulse,
             ReadResponder responder) {
         if (bit(unsubBits, w)) {
             // L399-404: the corresponding post is an unsubstantiated sched; wait for its assign (I-080, I-081)
@@ -447,7 +406,7 @@ public final class SharedMemory {
                 return;
             }
             long sequence = nextSequence++;
-            if (!pending.add(address, (int) val[w], reader, lvarSlot, pulse, sequence)) {
+            if (!pending.add(address, (int) val[w], reader, readSlot, pulse, sequence)) {
                 // unreachable: per-reader caps sum to the table's capacity
                 throw new IllegalStateException("pending-read table full below its per-reader caps");
             }
@@ -460,8 +419,8 @@ public final class SharedMemory {
         // L405-406: substantiated; answer now (locally when reader == me: the responder completes it, I-086)
         long value = val[w];
         executedReads++;
-        observe(nextSequence++, pulse, reader, SRefKind.READ, address, lvarSlot, value);
-        respondOrDefer(reader, lvarSlot, value, pulse, responder);
+        observe(nextSequence++, pulse, reader, SharedReferenceKind.READ, address, readSlot, value);
+        respondOrDefer(reader, readSlot, value, pulse, responder);
     }
 
     private void assign(long[] val, long[] unsubBits, int w, int vId, long address, long value, long pulse,
@@ -473,30 +432,30 @@ public final class SharedMemory {
             assignsSubstantiating++;
         }
         executedAssigns++;
-        observe(nextSequence++, pulse, vId, SRefKind.ASSIGN, address, value, value);
+        observe(nextSequence++, pulse, vId, SharedReferenceKind.ASSIGN, address, value, value);
         // L417-422: every read pending on (V, vId) gets this assign's value, whatever V holds now (I-084)
         for (int e = pending.take(address, vId); e >= 0; e = pending.take(address, vId)) {
             int reader = pending.reader(e);
-            int lvarSlot = pending.slot(e);
+            int readSlot = pending.slot(e);
             long readPulse = pending.pulse(e);
             long readSequence = pending.sequence(e);
             pending.free(e);
             pendingPerReader[reader]--;
             readsAnsweredFromPending++;
-            observe(readSequence, readPulse, reader, SRefKind.READ, address, lvarSlot, value);
-            respondOrDefer(reader, lvarSlot, value, readPulse, responder);
+            observe(readSequence, readPulse, reader, SharedReferenceKind.READ, address, readSlot, value);
+            respondOrDefer(reader, readSlot, value, readPulse, responder);
         }
     }
 
-    private void respondOrDefer(int reader, int lvarSlot, long value, long pulse, ReadResponder responder) {
-        if (deferredCount == 0 && responder.respond(reader, lvarSlot, value, pulse)) {
+    private void respondOrDefer(int reader, int readSlot, long value, long pulse, ReadResponder responder) {
+        if (deferredCount == 0 && responder.respond(reader, readSlot, value, pulse)) {
             responsesSent++;
             return;
         }
         // keep the order: once one response waits, every later one of this sRef waits behind it
         int i = (deferredHead + deferredCount) % deferredReader.length;
         deferredReader[i] = reader;
-        deferredSlot[i] = lvarSlot;
+        deferredSlot[i] = readSlot;
         deferredValue[i] = value;
         deferredPulse[i] = pulse;
         deferredCount++;
@@ -517,7 +476,7 @@ public final class SharedMemory {
         return true;
     }
 
-    private void observe(long sequence, long pulse, int source, SRefKind kind, long address, long operand,
+    private void observe(long sequence, long pulse, int source, SharedReferenceKind kind, long address, long operand,
             long value) {
         SharedMemoryObserver o = observer;
         if (o != null) {
@@ -573,10 +532,10 @@ public final class SharedMemory {
         Map<String, Long> c = new LinkedHashMap<>();
         c.put("sref.read", executedReads);
         c.put("sref.write", executedWrites);
-        c.put("sref.sched", executedScheds);
+        c.put("sref.sched", executedSchedules);
         c.put("sref.assign", executedAssigns);
         c.put("sref.assignSubstantiating", assignsSubstantiating);
-        c.put("sref.rejected", srefsRejected);
+        c.put("sref.rejected", referencesRejected);
         c.put("read.pended", readsPended);
         c.put("read.answeredFromPending", readsAnsweredFromPending);
         c.put("read.pendingNow", (long) pending.size());

@@ -3,15 +3,8 @@ package org.portals3j.isotach.internal.wire;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The emulated hardware's clock traffic on one link, as one fixed-size section of a frame (layout in {@link Frame}):
- * at most one token from the token manager, the sender's pulse mark, and its wake-up to the token manager.
- *
- * <p>Items are merged into a section still queued for the link ({@code add*} under the switch node's lock): a mark
- * or a need is cumulative (the larger value says everything the smaller did). A token is not: the receiver takes
- * tokens one by one, each with its effect bits. So a section holds a <em>run</em> of consecutive tokens
- * {@code tokenPulse - tokenRun .. tokenPulse} of which only the last may carry effect bits (those before it had none,
- * and the receiver applies each in turn); a token that cannot extend the run needs a frame of its own. The receiver
- * applies the tokens, then the mark, then the need: the order in which a switch node produces them.
+ * The emulated hardware's clock traffic on one link as one fixed-size frame section (layout in {@link Frame}): a run
+ * of tokens, the sender's pulse mark and its wake-up, merged while queued and applied in that order.
  */
 public final class ClockSection {
     public static final int LENGTH = 48;
@@ -55,6 +48,11 @@ public final class ClockSection {
      * Adds {@code TOKEN(pulse)} with its effect bits due at {@code effectPulse}: as the section's token, or as the next
      * of its run when the section's last token is {@code pulse - 1} and had no effect bits. False (nothing changed)
      * otherwise.
+     *
+     * <p>A mark or a need is cumulative (the larger value says everything the smaller did); a token is not: the
+     * receiver takes tokens one by one, each with its effect bits. So a section holds a run of consecutive tokens
+     * {@code tokenPulse - tokenRun .. tokenPulse} of which only the last may carry effect bits, and a token that
+     * cannot extend the run needs a frame of its own.
      */
     public static boolean addToken(MemorySegment frame, long at, long pulse, int bits, long effectPulse) {
         int flags = flags(frame, at);
@@ -74,7 +72,8 @@ public final class ClockSection {
     }
 
     /**
-     * Adds every item of the section at {@code from}/{@code fromAt} to the one at {@code to}/{@code toAt}, as if each had
+     * Adds every item of the section at {@code from}/{@code fromAt} to the one at {@code to}/{@code toAt}, as if each
+     * had
      * been added there in the order the receiver applies them. False, with nothing changed, when {@code to} already
      * carries a token: two runs are never spliced.
      */

@@ -2,6 +2,7 @@ package org.portals3j.isotach.internal.wire;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 
 /**
  * The engine's frames on the transport (kinds 0x01-0x1F; 0x20-0x2F belong to the noniso module). Every frame
@@ -11,14 +12,14 @@ import java.lang.foreign.ValueLayout;
  * <pre>
  * SYNC       kind | ver | phase(1) | pad | nonisoSlots(4) | isoCredits(4)                              = 12
  * CLOCK      kind | ver | pad(6) | clock section(48)                                                  = 56
- * BS         kind | ver | bits(1) | count(1) | flags(4): BS_AUTOMATIC                                   = 8
+ * BARRIER_SIGNAL_MARKER kind | ver | bits(1) | count(1) | flags(4): BARRIER_SIGNAL_AUTOMATIC          = 8
  * ISO        kind | ver | subtype(1) | prefix(1) | isoId(1) | creditPresent(1) | pad(2) | ts(8) |
  *            credit(8) | slot(4) | length(4) | address(8) | operand(8) | clock section(48)          = 96, + payload
  * ISO_CREDIT kind | ver | pad(6) | freed(8)                                                             = 16
  * LEAVE      kind | ver | pad(2) | host(4)                                                              = 8
  *
- * clock section: flags(1): HAS_TOKEN, HAS_MARK, HAS_NEED, ACK_NOW | tokenBits(1) | tokenRun(1) | pad(5) | tokenPulse(8) |
- *                effectPulse(8) | mark(8) | seen(8) | need(8)                                           = 48
+ * clock section: flags(1): HAS_TOKEN, HAS_MARK, HAS_NEED, ACK_NOW | tokenBits(1) | tokenRun(1) | pad(5) |
+ *                tokenPulse(8) | effectPulse(8) | mark(8) | seen(8) | need(8)                           = 48
  * </pre>
  *
  * The ISO frame is the report's iso-pointer and ordered packet in one (its future-work item, L3196): the payload
@@ -38,29 +39,35 @@ public final class Frame {
 
     public static final byte SYNC = 0x01;
     public static final byte CLOCK = 0x02;
-    public static final byte BS = 0x04;
+    /** A bs-marker (the report's barrier/signal marker) on its way to the token manager. */
+    public static final byte BARRIER_SIGNAL_MARKER = 0x04;
     public static final byte ISO = 0x06;
     public static final byte ISO_CREDIT = 0x07;
     public static final byte LEAVE = 0x08;
 
     public static final int SYNC_LENGTH = 12;
     public static final int CLOCK_LENGTH = 8 + ClockSection.LENGTH;
-    public static final int BS_LENGTH = 8;
+    public static final int BARRIER_SIGNAL_MARKER_LENGTH = 8;
     public static final int ISO_LENGTH = 48 + ClockSection.LENGTH;
     public static final int ISO_CREDIT_LENGTH = 16;
     public static final int LEAVE_LENGTH = 8;
     /** The longest engine frame header. */
     public static final int MAX_LENGTH = ISO_LENGTH;
 
-    /** BS flag: a barrier participation made automatically by a host that has not registered the channel. */
-    public static final int BS_AUTOMATIC = 1;
+    /** Bs-marker flag: a barrier participation made automatically by a host that has not registered the channel. */
+    public static final int BARRIER_SIGNAL_AUTOMATIC = 1;
 
     // ISO frame prefix bits (digest §1.6): SOI = SEQ_CON | LOG_TS (| SEQ_CON_SET alternating), EOI.
-    public static final int PREFIX_EOI = 0x20;
-    public static final int PREFIX_SEQ_CON_SET = 0x08;
-    public static final int PREFIX_SEQ_CON = 0x04;
-    public static final int PREFIX_LOG_TS = 0x02;
-    public static final int PREFIX_SOI = PREFIX_SEQ_CON | PREFIX_LOG_TS;
+    /** The report's EOI: the isochron's last net packet. */
+    public static final int PREFIX_END_OF_ISOCHRON = 0x20;
+    /** The report's SEQ_CON_SET: alternates from one net-isochron to the next. */
+    public static final int PREFIX_SEQUENTIAL_CONSISTENCY_SET = 0x08;
+    /** The report's SEQ_CON. */
+    public static final int PREFIX_SEQUENTIAL_CONSISTENCY = 0x04;
+    /** The report's LOG_TS. */
+    public static final int PREFIX_LOGICAL_TIMESTAMP = 0x02;
+    /** The report's SOI: the isochron's first net packet. */
+    public static final int PREFIX_START_OF_ISOCHRON = PREFIX_SEQUENTIAL_CONSISTENCY | PREFIX_LOGICAL_TIMESTAMP;
 
     // offsets
     public static final long O_BYTE2 = 2;
@@ -72,7 +79,8 @@ public final class Frame {
     public static final long O_LONG4 = 4;
     public static final long O_LONG8 = 8;
     public static final long O_LONG12 = 12;
-    public static final long O_ISO_TS = 8;
+    /** The report's TS: the pulse the SIU stamped the packet with. */
+    public static final long O_ISO_TIMESTAMP = 8;
     public static final long O_ISO_CREDIT = 16;
     public static final long O_ISO_SLOT = 24;
     public static final long O_ISO_LENGTH = 28;
@@ -81,8 +89,8 @@ public final class Frame {
     public static final long O_ISO_CLOCK = 48;
     public static final long O_CLOCK = 8;
 
-    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private Frame() {
     }
@@ -102,7 +110,7 @@ public final class Frame {
         return switch (kind) {
             case SYNC -> SYNC_LENGTH;
             case CLOCK -> CLOCK_LENGTH;
-            case BS -> BS_LENGTH;
+            case BARRIER_SIGNAL_MARKER -> BARRIER_SIGNAL_MARKER_LENGTH;
             case ISO -> ISO_LENGTH;
             case ISO_CREDIT -> ISO_CREDIT_LENGTH;
             case LEAVE -> LEAVE_LENGTH;

@@ -39,7 +39,7 @@ final class HostileFrames {
         MemorySegment h = frame(NonisoFrame.KIND_READ_RESPONSE, false, slot, 0);
         h.set(NonisoFrame.INT, NonisoFrame.OFF_LENGTH, 0);
         h.set(NonisoFrame.LONG, NonisoFrame.OFF_VALUE, value);
-        h.set(NonisoFrame.INT, NonisoFrame.OFF_LVAR, lvar);
+        h.set(NonisoFrame.INT, NonisoFrame.OFF_READ_SLOT, lvar);
         h.set(NonisoFrame.LONG, NonisoFrame.OFF_PULSE, pulse);
         return h;
     }

@@ -2,6 +2,7 @@ package org.portals3j.isotach.internal.noniso;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.NonisoMessage;
@@ -125,7 +126,7 @@ class NonisoBarrierTest {
         int hosts = 4;
         int rounds = 60;
         try (NonisoCluster c = new NonisoCluster(hosts, NonisoCluster.config().build())) {
-            java.util.Random rnd = new java.util.Random(7);
+            Random rnd = new Random(7);
             int[] initiated = new int[hosts];
             int[] done = new int[hosts];
             boolean[] in = new boolean[hosts];

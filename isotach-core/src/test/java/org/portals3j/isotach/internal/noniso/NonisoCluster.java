@@ -18,7 +18,7 @@ import org.portals3j.transport.Transport;
  */
 final class NonisoCluster implements AutoCloseable {
     /** A read response as the upcall saw it. */
-    record ReadResponse(int host, int source, long value, int lvarSlot, long pulse) {
+    record ReadResponse(int host, int source, long value, int readSlot, long pulse) {
     }
 
     final LoopbackNetwork net;
@@ -35,8 +35,8 @@ final class NonisoCluster implements AutoCloseable {
             int host = h;
             Transport t = net.endpoint(h);
             NonisoLayer layer = new NonisoLayer(h, hosts, config, t,
-                    (source, value, lvarSlot, pulse) -> readResponses.add(
-                            new ReadResponse(host, source, value, lvarSlot, pulse)));
+                    (source, value, readSlot, pulse) -> readResponses.add(
+                            new ReadResponse(host, source, value, readSlot, pulse)));
             layers[h] = layer;
             t.start(new MessageHandler() {
                 @Override

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.NonisoMessage;
@@ -79,7 +80,8 @@ class NonisoFlowControlTest {
                 c.settle();
             }
             NonisoMessage m = new NonisoMessage();
-            assertThat(c.host(2).receive(m)).as("held back behind the packet to host 1").isEqualTo(NonisoLayer.NO_MESSAGE);
+            assertThat(c.host(2).receive(m)).as("held back behind the packet to host 1")
+                    .isEqualTo(NonisoLayer.NO_MESSAGE);
             assertThat(c.counter(2, "noniso.received")).isZero();
             assertThat(s.unapproved()).isEqualTo(2);
             assertThat(c.counter(0, "flow.blocked")).isPositive();
@@ -332,7 +334,7 @@ class NonisoFlowControlTest {
             }
             assertThat(c.host(0).outstanding(1)).isEqualTo(2);
             assertThat(c.host(0).unapproved()).isEqualTo(2);
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> c.host(0).peerRegion(1, 8))
+            Assertions.assertThatThrownBy(() -> c.host(0).peerRegion(1, 8))
                     .isInstanceOf(IllegalStateException.class);
         }
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.NonisoMessage;
 import org.portals3j.transport.Deposit;
@@ -182,7 +183,7 @@ class NonisoHostileFrameTest {
             NonisoLayer l = c.host(0);
             for (int slot = 0; slot < RING - 1; slot++) {
                 byte[] p = new byte[8];
-                java.util.Arrays.fill(p, (byte) slot);
+                Arrays.fill(p, (byte) slot);
                 assertThat(deliver(l, 1, f.data(slot, 8), NonisoFrame.DATA_LENGTH, p).accepted()).isTrue();
             }
             expectDrop(c, "drop.overrun", 1, f.data(RING - 1, 8), NonisoFrame.DATA_LENGTH, bytes(8));

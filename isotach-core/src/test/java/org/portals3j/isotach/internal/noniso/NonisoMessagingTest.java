@@ -271,7 +271,8 @@ class NonisoMessagingTest {
             assertThat(NonisoCluster.tagOf(m)).isEqualTo(0);
             assertThat(c.host(0).receive(m)).isZero();
             assertThat(NonisoCluster.tagOf(m)).isEqualTo(1);
-            assertThat(c.host(0).receive(m)).as("only data, never the credit request").isEqualTo(NonisoLayer.NO_MESSAGE);
+            assertThat(c.host(0).receive(m)).as("only data, never the credit request")
+                    .isEqualTo(NonisoLayer.NO_MESSAGE);
         }
     }
 

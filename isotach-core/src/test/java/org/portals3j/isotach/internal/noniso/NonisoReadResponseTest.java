@@ -2,12 +2,15 @@ package org.portals3j.isotach.internal.noniso;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.NonisoMessage;
 import org.portals3j.isotach.internal.noniso.NonisoCluster.ReadResponse;
+import org.portals3j.transport.Deposit;
+import org.portals3j.transport.MessageHandler;
 
 /** SMM read responses as noniso frames (L455-459, L2593-2604, L3675; I-091, I-140 as far as noniso goes). */
 class NonisoReadResponseTest {
@@ -79,20 +82,20 @@ class NonisoReadResponseTest {
         layer[0] = new NonisoLayer(0, 2, cfg, net.endpoint(0), (src, v, l, p) -> {
             seen.add(v);
             // Answer with a message of our own from inside the upcall.
-            assertThat(layer[0].send(1, java.lang.foreign.MemorySegment.ofArray(new byte[] {(byte) v}), 1)).isZero();
+            assertThat(layer[0].send(1, MemorySegment.ofArray(new byte[] {(byte) v}), 1)).isZero();
         });
         layer[1] = new NonisoLayer(1, 2, cfg, net.endpoint(1), (src, v, l, p) -> { });
         for (int h = 0; h < 2; h++) {
             NonisoLayer me = layer[h];
-            net.endpoint(h).start(new org.portals3j.transport.MessageHandler() {
+            net.endpoint(h).start(new MessageHandler() {
                 @Override
-                public void onHeader(int source, java.lang.foreign.MemorySegment header, int headerLength,
-                                     long payloadLength, org.portals3j.transport.Deposit deposit) {
+                public void onHeader(int source, MemorySegment header, int headerLength,
+                                     long payloadLength, Deposit deposit) {
                     me.onHeader(source, header, headerLength, payloadLength, deposit);
                 }
 
                 @Override
-                public void onDeposited(int source, org.portals3j.transport.Deposit deposit) {
+                public void onDeposited(int source, Deposit deposit) {
                     me.onDeposited(source, deposit);
                 }
 

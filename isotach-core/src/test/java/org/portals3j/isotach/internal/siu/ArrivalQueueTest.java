@@ -97,7 +97,8 @@ class ArrivalQueueTest {
         log.onFrame = seq -> { };
         q.drainForeign();
         assertThat(log.events).hasSize(ArrivalQueue.FOREIGN_DRAIN_BUDGET + 1);
-        assertThat(log.events.get(ArrivalQueue.FOREIGN_DRAIN_BUDGET)).isEqualTo("1:0:" + ArrivalQueue.FOREIGN_DRAIN_BUDGET);
+        assertThat(log.events.get(ArrivalQueue.FOREIGN_DRAIN_BUDGET))
+                .isEqualTo("1:0:" + ArrivalQueue.FOREIGN_DRAIN_BUDGET);
     }
 
     @Test

@@ -20,9 +20,9 @@ import org.portals3j.isotach.internal.wire.Frame;
 // The fixtures are set up per test and the records come from the switch node: the assertions check them for null.
 @SuppressWarnings("nullness")
 class IsotachHostWireTest {
-    private static final int SOI = Frame.PREFIX_SOI;
-    private static final int SCS = Frame.PREFIX_SEQ_CON_SET;
-    private static final int EOI = Frame.PREFIX_EOI;
+    private static final int SOI = Frame.PREFIX_START_OF_ISOCHRON;
+    private static final int SCS = Frame.PREFIX_SEQUENTIAL_CONSISTENCY_SET;
+    private static final int EOI = Frame.PREFIX_END_OF_ISOCHRON;
 
     private final OrderRecordingTransport wire = new OrderRecordingTransport(0, 2);
     private IsotachHost host;
@@ -55,7 +55,9 @@ class IsotachHostWireTest {
         return isoFrames().stream().map(s -> s.u8(Frame.O_BYTE3)).toList();
     }
 
-    /** I-029, I-030: a one-packet isochron carries SOI and EOI; SEQ_CON_SET alternates 1, 0, 1, ... per net-isochron. */
+    /**
+     * I-029, I-030: a one-packet isochron carries SOI and EOI; SEQ_CON_SET alternates 1, 0, 1, ... per net-isochron.
+     */
     @Test
     void oneNetPacketIsochronsCarrySoiAndEoiAndAlternateSeqConSet() {
         start(IsotachConfig.defaults());
@@ -116,10 +118,13 @@ class IsotachHostWireTest {
         for (int k = 0; k < 300; k++) {
             assertThat(frames.get(k).u8(Frame.O_BYTE4)).as("isochron id of net-isochron %d", k).isEqualTo(k % 256);
         }
-        assertThat(frames).extracting(s -> s.u8(Frame.O_BYTE3) & EOI).as("each a one-packet isochron").containsOnly(EOI);
+        assertThat(frames).extracting(s -> s.u8(Frame.O_BYTE3) & EOI).as("each a one-packet isochron")
+                .containsOnly(EOI);
     }
 
-    /** I-039, I-028: self-messages put nothing on the wire and take no credit; iso_end with nothing pending is a no-op. */
+    /**
+     * I-039, I-028: self-messages put nothing on the wire and take no credit; iso_end with nothing pending is a no-op.
+     */
     @Test
     void selfMessagesSendNothingAndTakeNoCreditAndAnEmptyIsoEndDoesNothing() {
         start(IsotachConfig.builder().isoCreditsPerPeer(2).build());

@@ -4,6 +4,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntConsumer;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.isotach.internal.wire.Frame;
 import org.portals3j.transport.MessageHandler;
 import org.portals3j.transport.Transport;
@@ -75,9 +77,9 @@ final class OrderRecordingTransport implements Transport {
     }
 
     /** Runs after each recorded send, in the sender's thread, as an inline delivery would (null: nothing). */
-    private volatile java.util.function.@org.checkerframework.checker.nullness.qual.Nullable IntConsumer afterSend;
+    private volatile @Nullable IntConsumer afterSend;
 
-    void afterSend(java.util.function.IntConsumer action) {
+    void afterSend(IntConsumer action) {
         afterSend = action;
     }
 
@@ -87,7 +89,7 @@ final class OrderRecordingTransport implements Transport {
         synchronized (this) {
             sent.add(new Sent(peer, header.asSlice(0, headerLength).toArray(ValueLayout.JAVA_BYTE), payloadLength));
         }
-        java.util.function.IntConsumer action = afterSend;
+        IntConsumer action = afterSend;
         if (action != null) {
             action.accept(peer);
         }

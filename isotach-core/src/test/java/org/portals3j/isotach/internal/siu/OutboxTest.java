@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.LongSupplier;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.internal.siu.OrderRecordingTransport.Sent;
 import org.portals3j.isotach.internal.wire.ClockSection;
@@ -40,7 +43,7 @@ class OutboxTest {
             add(outbox, 1 + (int) (n % 2), n);
         }
         outbox.flush();
-        assertThat(numbers(t)).containsExactlyElementsOf(java.util.stream.LongStream.range(0, 40).boxed().toList());
+        assertThat(numbers(t)).containsExactlyElementsOf(LongStream.range(0, 40).boxed().toList());
         assertThat(t.sent()).extracting(Sent::peer).startsWith(1, 2, 1, 2);
         outbox.flush();
         assertThat(t.sent()).as("nothing twice").hasSize(40);
@@ -69,12 +72,12 @@ class OutboxTest {
     }
 
     /** An outbox whose host's thread (this one) is in a poll loop: it has polled twice within the linger time. */
-    private Outbox pollingHost(OrderRecordingTransport t, java.util.function.LongSupplier clock) {
+    private Outbox pollingHost(OrderRecordingTransport t, LongSupplier clock) {
         return pollingHost(t, clock, true);
     }
 
     /** The same on a transport with ({@code holdsBack}) or without a thread of its own. */
-    private Outbox pollingHost(OrderRecordingTransport t, java.util.function.LongSupplier clock, boolean holdsBack) {
+    private Outbox pollingHost(OrderRecordingTransport t, LongSupplier clock, boolean holdsBack) {
         Outbox outbox = new Outbox(t, lock, 16, clock, holdsBack);
         outbox.hostPolls();
         outbox.hostPolls();
@@ -115,7 +118,8 @@ class OutboxTest {
         assertThat(t.sent()).as("one frame: the reply, carrying the mark and the wake-up").hasSize(1);
         MemorySegment sent = t.sent().get(0).segment();
         assertThat(Frame.kind(sent)).isEqualTo(Frame.ISO);
-        assertThat(ClockSection.flags(sent, Frame.O_ISO_CLOCK)).isEqualTo(ClockSection.HAS_MARK | ClockSection.HAS_NEED);
+        assertThat(ClockSection.flags(sent, Frame.O_ISO_CLOCK))
+                .isEqualTo(ClockSection.HAS_MARK | ClockSection.HAS_NEED);
         assertThat(ClockSection.markOf(sent, Frame.O_ISO_CLOCK)).isEqualTo(7);
         assertThat(ClockSection.needOf(sent, Frame.O_ISO_CLOCK)).isEqualTo(9);
         outbox.flushLeftover(now[0] + Outbox.LINGER_NANOS);
@@ -185,7 +189,8 @@ class OutboxTest {
         assertThat(ClockSection.tokenPulse(sent, Frame.O_ISO_CLOCK)).isEqualTo(6);
         assertThat(ClockSection.tokenBits(sent, Frame.O_ISO_CLOCK)).isEqualTo(3);
         assertThat(ClockSection.effectPulse(sent, Frame.O_ISO_CLOCK)).isEqualTo(9);
-        assertThat(ClockSection.markOf(sent, Frame.O_ISO_CLOCK)).as("the lingering frame's mark came along").isEqualTo(1);
+        assertThat(ClockSection.markOf(sent, Frame.O_ISO_CLOCK)).as("the lingering frame's mark came along")
+                .isEqualTo(1);
     }
 
     @Test
@@ -298,8 +303,8 @@ class OutboxTest {
     void pollersGoneWaitsForAFlushInProgressAndSendsWhatItHeldBack() throws Exception {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 3);
         Outbox outbox = pollingHost(t, () -> 0L);
-        java.util.concurrent.CountDownLatch inSend = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CountDownLatch goOn = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch inSend = new CountDownLatch(1);
+        CountDownLatch goOn = new CountDownLatch(1);
         // The host's flush is in the middle of sending (frame 1 to host 2) when the transport's thread reports the
         // host gone; the flush then holds back frame 2, its last, unless it sees the report in time.
         t.afterSend(peer -> {

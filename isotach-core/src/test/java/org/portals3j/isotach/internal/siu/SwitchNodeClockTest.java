@@ -5,8 +5,13 @@ import static org.portals3j.isotach.internal.siu.ClockFrames.mark;
 import static org.portals3j.isotach.internal.siu.ClockFrames.token;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.reflect.Field;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.BiFunction;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.internal.siu.OrderRecordingTransport.Sent;
@@ -21,7 +26,7 @@ import org.portals3j.isotach.internal.wire.Frame;
 @SuppressWarnings("nullness")
 class SwitchNodeClockTest {
     private static final int ISO_MBM = 0x10;
-    private static final int ONE_PACKET = Frame.PREFIX_SOI | Frame.PREFIX_EOI;
+    private static final int ONE_PACKET = Frame.PREFIX_START_OF_ISOCHRON | Frame.PREFIX_END_OF_ISOCHRON;
 
     /** No idle ticks during a test: every token the TM issues is one the test caused. */
     private static final long NEVER_IDLE_MICROS = 3_600_000_000L;
@@ -41,7 +46,7 @@ class SwitchNodeClockTest {
         Frame.start(f, Frame.ISO);
         Frame.u8(f, Frame.O_BYTE2, ISO_MBM);
         Frame.u8(f, Frame.O_BYTE3, ONE_PACKET);
-        Frame.i64(f, Frame.O_ISO_TS, ts);
+        Frame.i64(f, Frame.O_ISO_TIMESTAMP, ts);
         ClockSection.addMark(f, Frame.O_ISO_CLOCK, mark, mark);
         return f;
     }
@@ -57,7 +62,7 @@ class SwitchNodeClockTest {
             if (!n.take(r)) {
                 return out;
             }
-            if (r.type == HostLink.EOP) {
+            if (r.type == HostLink.END_OF_PULSE) {
                 out.add(r);
             }
         }
@@ -78,7 +83,7 @@ class SwitchNodeClockTest {
         assertThat(after).as("one frame for the isochron, its mark ahead and the wake-up").hasSize(1);
         Sent iso = after.get(0);
         assertThat(iso.kind()).isEqualTo(Frame.ISO);
-        assertThat(iso.i64(Frame.O_ISO_TS)).isEqualTo(1);
+        assertThat(iso.i64(Frame.O_ISO_TIMESTAMP)).isEqualTo(1);
         assertThat(flags(iso)).isEqualTo(ClockSection.HAS_MARK | ClockSection.HAS_NEED);
         MemorySegment h = iso.segment();
         assertThat(ClockSection.markOf(h, Frame.O_ISO_CLOCK)).as("marks the token it stamped under").isEqualTo(0);
@@ -98,7 +103,7 @@ class SwitchNodeClockTest {
         ship(n, 0); // T_cur 1 again equals the token: stamped 2 and may mark 1 ahead
         ship(n, 0); // T_cur 2: stamped 3
         List<Sent> isos = t.sent(Frame.ISO);
-        assertThat(isos).extracting(s -> s.i64(Frame.O_ISO_TS)).containsExactly(1L, 2L, 2L, 2L, 3L);
+        assertThat(isos).extracting(s -> s.i64(Frame.O_ISO_TIMESTAMP)).containsExactly(1L, 2L, 2L, 2L, 3L);
         assertThat(isos).extracting(s -> (flags(s) & ClockSection.HAS_MARK) != 0)
                 .as("which isochrons marked ahead").containsExactly(true, false, false, true, false);
     }
@@ -116,7 +121,7 @@ class SwitchNodeClockTest {
         now[0] += 1000;
         ship(n, 0);
         List<Sent> isos = t.sent(Frame.ISO);
-        assertThat(isos).extracting(s -> s.i64(Frame.O_ISO_TS)).containsExactly(1L, 2L, 2L);
+        assertThat(isos).extracting(s -> s.i64(Frame.O_ISO_TIMESTAMP)).containsExactly(1L, 2L, 2L);
         assertThat(isos).extracting(SwitchNodeClockTest::flags)
                 .containsExactly(ClockSection.HAS_MARK | ClockSection.HAS_NEED, 0, 0);
         int before = t.sent().size();
@@ -135,7 +140,8 @@ class SwitchNodeClockTest {
         for (boolean answers : new boolean[] {false, true}) {
             long[] now = {0};
             OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
-            IsotachConfig config = IsotachConfig.builder().idleTickMicros(NEVER_IDLE_MICROS).stampBatchNanos(4000).build();
+            IsotachConfig config =
+                    IsotachConfig.builder().idleTickMicros(NEVER_IDLE_MICROS).stampBatchNanos(4000).build();
             SwitchNode n = new SwitchNode(t, config, 2, 0, () -> now[0]);
             n.onClock(0, token(0, 0, 0));
             ship(n, 0); // asks: marks 0 ahead, stamped 1
@@ -285,7 +291,9 @@ class SwitchNodeClockTest {
     void aTokenAfterWhichTheWindowIsFullAsksForItsAcknowledgementAtOnce() {
         for (int window : new int[] {1, 4}) {
             OrderRecordingTransport t = new OrderRecordingTransport(0, 2);
-            SwitchNode n = node(t, IsotachConfig.builder().tokenWindow(window).idleTickMicros(NEVER_IDLE_MICROS).build(), 2, 0);
+            IsotachConfig config =
+                    IsotachConfig.builder().tokenWindow(window).idleTickMicros(NEVER_IDLE_MICROS).build();
+            SwitchNode n = node(t, config, 2, 0);
             n.startClock(); // TOKEN(0); host 1 has acknowledged nothing yet
             Sent first = t.sent().get(0);
             assertThat(flags(first) & ClockSection.ACK_NOW).as("window " + window)
@@ -298,8 +306,8 @@ class SwitchNodeClockTest {
         for (boolean ackNow : new boolean[] {false, true}) {
             long[] now = {0};
             OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
-            SwitchNode n = new SwitchNode(t, IsotachConfig.builder().idleTickMicros(NEVER_IDLE_MICROS).stampBatchNanos(0)
-                    .build(), 2, 0, () -> now[0]);
+            IsotachConfig config = IsotachConfig.builder().idleTickMicros(NEVER_IDLE_MICROS).stampBatchNanos(0).build();
+            SwitchNode n = new SwitchNode(t, config, 2, 0, () -> now[0]);
             n.tick(); // this thread is the host's, polling often: what it sends may linger for a reply
             n.tick();
             MemorySegment token = token(0, 0, 0);
@@ -315,10 +323,10 @@ class SwitchNodeClockTest {
     /** An automatic participation in barrier channel 1, as a host sends it to the TM. */
     private static MemorySegment automaticBarrier1() {
         MemorySegment f = MemorySegment.ofArray(new byte[Frame.MAX_LENGTH]);
-        Frame.start(f, Frame.BS);
+        Frame.start(f, Frame.BARRIER_SIGNAL_MARKER);
         Frame.u8(f, Frame.O_BYTE2, 0x02);
         Frame.u8(f, Frame.O_BYTE3, 37);
-        Frame.i32(f, Frame.O_INT4, Frame.BS_AUTOMATIC);
+        Frame.i32(f, Frame.O_INT4, Frame.BARRIER_SIGNAL_AUTOMATIC);
         return f;
     }
 
@@ -334,7 +342,7 @@ class SwitchNodeClockTest {
 
     /** What {@code item} reads from every token host 0's TM sent to host 1 after frame {@code from}, in order. */
     private static <T> List<T> tokensToHost1(OrderRecordingTransport t, int from,
-                                             java.util.function.BiFunction<MemorySegment, Long, T> item) {
+                                             BiFunction<MemorySegment, Long, T> item) {
         List<T> out = new ArrayList<>();
         List<Sent> all = t.sent();
         for (Sent s : all.subList(from, all.size())) {
@@ -355,28 +363,28 @@ class SwitchNodeClockTest {
         n.startClock();
         n.onClock(1, mark(-1));
         // First execution: both hosts join automatically; the first lazy completion goes out with the next token.
-        n.shipBsMarker(0x02, 37, true);
-        n.onBs(1, automaticBarrier1());
+        n.shipBarrierSignalMarker(0x02, 37, true);
+        n.onBarrierSignalMarker(1, automaticBarrier1());
         int from = t.sent().size();
         ship(n, 1);
         assertThat(tokenBitsToHost1(t, from)).as("tokens issued for the isochron").first().isEqualTo(0x02);
         // Both re-join at once (the report's rule, L473). Busy tokens within the idle tick do not carry it ...
-        n.shipBsMarker(0x02, 37, true);
-        n.onBs(1, automaticBarrier1());
+        n.shipBarrierSignalMarker(0x02, 37, true);
+        n.onBarrierSignalMarker(1, automaticBarrier1());
         now[0] += 100_000; // 100 us
         n.onClock(1, mark(0));
         from = t.sent().size();
         ship(n, 1);
         assertThat(tokenBitsToHost1(t, from)).as("busy tokens 100 us later").isNotEmpty().containsOnly(0);
         // ... but once a host has joined the next execution, the held completion goes with the very next token.
-        n.shipBsMarker(0x02, 37, true);
+        n.shipBarrierSignalMarker(0x02, 37, true);
         now[0] += 100_000;
         n.onClock(1, mark(1));
         from = t.sent().size();
         ship(n, 1);
         assertThat(tokenBitsToHost1(t, from)).first().isEqualTo(0x02);
         // And with nobody waiting, an idle tick later at the latest.
-        n.onBs(1, automaticBarrier1()); // completes the execution host 0 joined: held again
+        n.onBarrierSignalMarker(1, automaticBarrier1()); // completes the execution host 0 joined: held again
         from = t.sent().size();
         n.onClock(1, mark(2));
         assertThat(tokenBitsToHost1(t, from)).as("before the idle tick is up").isEmpty();
@@ -420,7 +428,7 @@ class SwitchNodeClockTest {
         n.onClock(1, mark(0));
         now[0] += 1000;
         ship(n, 1); // within the period: stamped into the next pulse, the ask owed
-        long stamped = t.sent(Frame.ISO).get(1).i64(Frame.O_ISO_TS);
+        long stamped = t.sent(Frame.ISO).get(1).i64(Frame.O_ISO_TIMESTAMP);
         n.onClock(1, mark(1));
         int from = t.sent().size();
         n.tick();
@@ -437,11 +445,11 @@ class SwitchNodeClockTest {
         SwitchNode n = new SwitchNode(t, IsotachConfig.builder().idleTickMicros(NEVER_IDLE_MICROS).stampBatchNanos(0)
                 .build(), 2, 0, System::nanoTime);
         n.startClock();
-        java.lang.reflect.Field f = SwitchNode.class.getDeclaredField("lock");
+        Field f = SwitchNode.class.getDeclaredField("lock");
         f.setAccessible(true);
         Object lock = f.get(n);
-        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
         // Another thread inside the node, as a rank delivering into it inline is.
         Thread holder = new Thread(() -> {
             synchronized (lock) {
@@ -456,7 +464,7 @@ class SwitchNodeClockTest {
         holder.start();
         try {
             held.await();
-            org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(5), () -> {
+            Assertions.assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
                 for (int i = 0; i < 1000; i++) {
                     n.tick();
                 }
@@ -485,7 +493,8 @@ class SwitchNodeClockTest {
         MemorySegment askWithoutToken = mark(0);
         ClockSection.requestAck(askWithoutToken, Frame.O_CLOCK);
         n.onClock(0, askWithoutToken);
-        assertThat(n.counters().get("siu.drop.malformed")).as("an acknowledgement asked for without a token").isEqualTo(4);
+        assertThat(n.counters().get("siu.drop.malformed")).as("an acknowledgement asked for without a token")
+                .isEqualTo(4);
         n.onClock(0, token(0, 0, 0));
         assertThat(n.counters().get("siu.token")).isEqualTo(0);
     }

@@ -7,13 +7,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.IsoMessage;
 import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.IsotachFatalError;
+import org.portals3j.isotach.internal.gc.BarrierTable;
+import org.portals3j.isotach.internal.gc.SignalTable;
+import org.portals3j.isotach.internal.host.IsotachHost;
 import org.portals3j.isotach.internal.siu.OrderRecordingTransport.Sent;
 import org.portals3j.isotach.internal.wire.Frame;
 
@@ -26,9 +29,11 @@ import org.portals3j.isotach.internal.wire.Frame;
 @SuppressWarnings("nullness")
 class SwitchNodeOrderTest {
     private static final int ISO_MBM = 0x10;
-    private static final int SOI = Frame.PREFIX_SOI;
+    private static final int SOI = Frame.PREFIX_START_OF_ISOCHRON;
 
-    /** Every isochron marks ahead and asks for time (no stamp batching): what a test stamps does not depend on timing. */
+    /**
+     * Every isochron marks ahead and asks for time (no stamp batching): what a test stamps does not depend on timing.
+     */
     private static SwitchNode node(OrderRecordingTransport t, IsotachConfig config, int hosts, int tm) {
         return new SwitchNode(t, config.toBuilder().stampBatchNanos(0).build(), hosts, tm, System::nanoTime);
     }
@@ -37,8 +42,8 @@ class SwitchNodeOrderTest {
         MemorySegment f = MemorySegment.ofArray(new byte[Frame.MAX_LENGTH]);
         Frame.start(f, Frame.ISO);
         Frame.u8(f, Frame.O_BYTE2, ISO_MBM);
-        Frame.u8(f, Frame.O_BYTE3, SOI | Frame.PREFIX_EOI);
-        Frame.i64(f, Frame.O_ISO_TS, ts);
+        Frame.u8(f, Frame.O_BYTE3, SOI | Frame.PREFIX_END_OF_ISOCHRON);
+        Frame.i64(f, Frame.O_ISO_TIMESTAMP, ts);
         Frame.i32(f, Frame.O_ISO_SLOT, slot);
         Frame.i32(f, Frame.O_ISO_LENGTH, length);
         return f;
@@ -59,37 +64,6 @@ class SwitchNodeOrderTest {
         }
     }
 
-    // ---- sort vector ----------------------------------------------------------------------------------------------
-
-    /** I-013, I-010: the sort vector is a permutation of 0..count-1 giving (sender id, arrival) order. */
-    @Test
-    void sortVectorIsAPermutationInSenderThenArrivalOrder() {
-        Random rnd = new Random(13);
-        for (int trial = 0; trial < 2000; trial++) {
-            int count = 1 + rnd.nextInt(32);
-            int[] senders = new int[count];
-            for (int i = 0; i < count; i++) {
-                senders[i] = rnd.nextInt(1 + rnd.nextInt(8));
-            }
-            byte[] out = new byte[32];
-            SwitchNode.sortVector(senders, count, out);
-            boolean[] seen = new boolean[count];
-            for (int k = 0; k < count; k++) {
-                int idx = out[k];
-                assertThat(idx).isBetween(0, count - 1);
-                assertThat(seen[idx]).as("index %d twice", idx).isFalse();
-                seen[idx] = true;
-                if (k > 0) {
-                    int prev = out[k - 1];
-                    assertThat(senders[idx]).isGreaterThanOrEqualTo(senders[prev]);
-                    if (senders[idx] == senders[prev]) {
-                        assertThat(idx).as("same sender keeps arrival order").isGreaterThan(prev);
-                    }
-                }
-            }
-        }
-    }
-
     // ---- stamping -------------------------------------------------------------------------------------------------
 
     /** I-003, I-138, I-024: an isochron leaves only at its EOI, all of it with one TS; the marker carries TS and id. */
@@ -99,17 +73,17 @@ class SwitchNodeOrderTest {
         SwitchNode n = node(t, IsotachConfig.defaults(), 3, 0);
         n.onClock(0, token(0, 0, 0));
         n.onClock(0, token(1, 0, 0));
-        ship(n, 0, SOI | Frame.PREFIX_SEQ_CON_SET, 7);
+        ship(n, 0, SOI | Frame.PREFIX_SEQUENTIAL_CONSISTENCY_SET, 7);
         ship(n, 2, 0, 7);
         assertThat(t.sent(Frame.ISO)).as("iso frames before the EOI").isEmpty();
-        ship(n, 0, Frame.PREFIX_EOI, 7);
+        ship(n, 0, Frame.PREFIX_END_OF_ISOCHRON, 7);
         List<Sent> isos = t.sent(Frame.ISO);
         assertThat(isos).extracting(Sent::peer).containsExactly(0, 2, 0);
-        assertThat(isos).extracting(s -> s.i64(Frame.O_ISO_TS)).containsOnly(2L); // token 1 + distance 1
+        assertThat(isos).extracting(s -> s.i64(Frame.O_ISO_TIMESTAMP)).containsOnly(2L); // token 1 + distance 1
         assertThat(isos).extracting(s -> s.u8(Frame.O_BYTE4)).containsOnly(7);
         assertThat(isos).extracting(s -> s.u8(Frame.O_BYTE3))
-                .containsExactly(SOI | Frame.PREFIX_SEQ_CON_SET, 0, Frame.PREFIX_EOI);
-        List<HostLink.Record> markers = drain(n).stream().filter(r -> r.type == HostLink.MARKER).toList();
+                .containsExactly(SOI | Frame.PREFIX_SEQUENTIAL_CONSISTENCY_SET, 0, Frame.PREFIX_END_OF_ISOCHRON);
+        List<HostLink.Record> markers = drain(n).stream().filter(r -> r.type == HostLink.ISOCHRON_MARKER).toList();
         assertThat(markers).hasSize(1);
         assertThat(markers.get(0).pulse).isEqualTo(2);
         assertThat(markers.get(0).a).as("marker's isochron id").isEqualTo(7);
@@ -125,24 +99,27 @@ class SwitchNodeOrderTest {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 3);
         SwitchNode n = node(t, IsotachConfig.builder().distances(d).build(), 3, 0);
         n.onClock(0, token(0, 0, 0));
-        ship(n, 0, SOI | Frame.PREFIX_EOI, 0); // token 0 + distance 2; marks 0 ahead
-        ship(n, 2, SOI | Frame.PREFIX_EOI, 1); // T_cur 1 (marked ahead) + distance 5
-        ship(n, 0, SOI | Frame.PREFIX_EOI, 2); // distance 2, but not before the previous TS
+        ship(n, 0, SOI | Frame.PREFIX_END_OF_ISOCHRON, 0); // token 0 + distance 2; marks 0 ahead
+        ship(n, 2, SOI | Frame.PREFIX_END_OF_ISOCHRON, 1); // T_cur 1 (marked ahead) + distance 5
+        ship(n, 0, SOI | Frame.PREFIX_END_OF_ISOCHRON, 2); // distance 2, but not before the previous TS
         for (int p = 1; p <= 9; p++) {
             n.onClock(0, token(p, 0, 0));
         }
         ship(n, 0, SOI, 3);
-        ship(n, 2, Frame.PREFIX_EOI, 3); // both: distance 5
-        ship(n, 0, SOI | Frame.PREFIX_EOI, 4);
-        assertThat(t.sent(Frame.ISO)).extracting(s -> s.i64(Frame.O_ISO_TS)).containsExactly(2L, 6L, 6L, 14L, 14L, 14L);
+        ship(n, 2, Frame.PREFIX_END_OF_ISOCHRON, 3); // both: distance 5
+        ship(n, 0, SOI | Frame.PREFIX_END_OF_ISOCHRON, 4);
+        assertThat(t.sent(Frame.ISO)).extracting(s -> s.i64(Frame.O_ISO_TIMESTAMP))
+                .containsExactly(2L, 6L, 6L, 14L, 14L, 14L);
         for (Sent s : t.sent(Frame.ISO)) {
-            assertThat(s.i64(Frame.O_ISO_TS) - 9).isLessThan(256);
+            assertThat(s.i64(Frame.O_ISO_TIMESTAMP) - 9).isLessThan(256);
         }
     }
 
     // ---- pulses ---------------------------------------------------------------------------------------------------
 
-    /** I-006, I-007, I-142, I-013: every pulse closes once, in order, empty ones too; count and sort vector are right. */
+    /**
+     * I-006, I-007, I-142, I-013: every pulse closes once, in order, empty ones too; count and sort vector are right.
+     */
     @Test
     void everyPulseIsClosedOnceInOrderWithTheCountAndSortVectorOfItsEntries() {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 2);
@@ -151,7 +128,7 @@ class SwitchNodeOrderTest {
         n.onClock(0, token(1, 0, 0));
         n.onClock(0, token(2, 0, 0));
         n.onIso(0, iso(3, 0, 0));          // arrival 0: sender 0
-        ship(n, 0, SOI | Frame.PREFIX_EOI, 9); // stamped 2 + 1 = 3: the marker, arrival 1, sender 1
+        ship(n, 0, SOI | Frame.PREFIX_END_OF_ISOCHRON, 9); // stamped 2 + 1 = 3: the marker, arrival 1, sender 1
         n.onIso(0, iso(3, 1, 0));          // arrival 2: sender 0
         n.onClock(0, token(3, 0, 0));
         n.onClock(0, token(4, 0, 0));
@@ -162,7 +139,7 @@ class SwitchNodeOrderTest {
         List<Long> closed = new ArrayList<>();
         HostLink.Record three = null;
         for (HostLink.Record r : drain(n)) {
-            if (r.type != HostLink.EOP) {
+            if (r.type != HostLink.END_OF_PULSE) {
                 continue;
             }
             for (long p = r.fromPulse; p <= r.pulse; p++) {
@@ -247,11 +224,12 @@ class SwitchNodeOrderTest {
         SwitchNode n = node(t, IsotachConfig.defaults(), 3, 0);
         n.onClock(0, token(0, 0, 0));
         ship(n, 2, SOI, 0);
-        assertThatThrownBy(() -> n.shipBsMarker(1 << 3, 0, false)).isInstanceOf(IllegalStateException.class);
-        ship(n, 2, Frame.PREFIX_EOI, 0);
-        n.shipBsMarker(1 << 3, 0, false);
-        List<Sent> order = t.sent().stream().filter(s -> s.kind() == Frame.ISO || s.kind() == Frame.BS).toList();
-        assertThat(order).extracting(Sent::kind).containsExactly(Frame.ISO, Frame.ISO, Frame.BS);
+        assertThatThrownBy(() -> n.shipBarrierSignalMarker(1 << 3, 0, false)).isInstanceOf(IllegalStateException.class);
+        ship(n, 2, Frame.PREFIX_END_OF_ISOCHRON, 0);
+        n.shipBarrierSignalMarker(1 << 3, 0, false);
+        List<Sent> order = t.sent().stream()
+                .filter(s -> s.kind() == Frame.ISO || s.kind() == Frame.BARRIER_SIGNAL_MARKER).toList();
+        assertThat(order).extracting(Sent::kind).containsExactly(Frame.ISO, Frame.ISO, Frame.BARRIER_SIGNAL_MARKER);
     }
 
     /** I-139: a bs-marker carries the bits [reset | signals 4..0 | barrier 1 | barrier 0] and the barrier count. */
@@ -259,30 +237,30 @@ class SwitchNodeOrderTest {
     void aBsMarkerCarriesTheSignalAndBarrierBitsAndTheBarrierCount() {
         OrderRecordingTransport t = new OrderRecordingTransport(1, 3);
         SwitchNode n = node(t, IsotachConfig.defaults(), 3, 0);
-        int bits = org.portals3j.isotach.internal.gc.SignalTable.wireBit(1)
-                | org.portals3j.isotach.internal.gc.SignalTable.wireBit(4)
-                | org.portals3j.isotach.internal.gc.BarrierTable.wireBit(1);
+        int bits = SignalTable.wireBit(1) | SignalTable.wireBit(4) | BarrierTable.wireBit(1);
         assertThat(bits).as("signals 1 and 4 at bits 3 and 6, barrier 1 at bit 1").isEqualTo(0b0100_1010);
-        assertThat(org.portals3j.isotach.internal.gc.SignalTable.wireBit(5)).as("reset bit").isEqualTo(0x80);
-        assertThat(org.portals3j.isotach.internal.gc.BarrierTable.wireBit(0)).isEqualTo(0x01);
-        n.shipBsMarker(bits, 2, false);
-        n.shipBsMarker(org.portals3j.isotach.internal.gc.BarrierTable.wireBit(1), 37, true); // an automatic one
-        List<Sent> bs = t.sent(Frame.BS);
+        assertThat(SignalTable.wireBit(5)).as("reset bit").isEqualTo(0x80);
+        assertThat(BarrierTable.wireBit(0)).isEqualTo(0x01);
+        n.shipBarrierSignalMarker(bits, 2, false);
+        // an automatic one
+        n.shipBarrierSignalMarker(BarrierTable.wireBit(1), 37, true);
+        List<Sent> bs = t.sent(Frame.BARRIER_SIGNAL_MARKER);
         assertThat(bs).hasSize(2);
         assertThat(bs.get(0).peer()).as("to the token manager").isZero();
-        assertThat(bs.get(0).header()).hasSize(Frame.BS_LENGTH);
+        assertThat(bs.get(0).header()).hasSize(Frame.BARRIER_SIGNAL_MARKER_LENGTH);
         assertThat(bs.get(0).u8(Frame.O_BYTE2)).isEqualTo(bits);
         assertThat(bs.get(0).u8(Frame.O_BYTE3)).as("barrier count").isEqualTo(2);
-        assertThat(bs.get(0).i32(Frame.O_INT4) & Frame.BS_AUTOMATIC).as("an application's marker").isZero();
+        assertThat(bs.get(0).i32(Frame.O_INT4) & Frame.BARRIER_SIGNAL_AUTOMATIC).as("an application's marker").isZero();
         assertThat(bs.get(1).u8(Frame.O_BYTE2)).isEqualTo(0x02);
         assertThat(bs.get(1).u8(Frame.O_BYTE3)).as("MAX barrier count").isEqualTo(37);
-        assertThat(bs.get(1).i32(Frame.O_INT4) & Frame.BS_AUTOMATIC).as("an automatic participation").isNotZero();
+        assertThat(bs.get(1).i32(Frame.O_INT4) & Frame.BARRIER_SIGNAL_AUTOMATIC).as("an automatic participation")
+                .isNotZero();
     }
 
     // ---- the host's ordering module against the link (records published as the SIU would) ------------------------
 
     private static HostLink link(SwitchNode n) throws ReflectiveOperationException {
-        java.lang.reflect.Field f = SwitchNode.class.getDeclaredField("link");
+        Field f = SwitchNode.class.getDeclaredField("link");
         f.setAccessible(true);
         return (HostLink) f.get(n);
     }
@@ -301,7 +279,7 @@ class SwitchNodeOrderTest {
 
     private static void publishEop(HostLink link, long pulse, int count, byte... sortVector) {
         HostLink.Record r = link.claim();
-        r.type = HostLink.EOP;
+        r.type = HostLink.END_OF_PULSE;
         r.pulse = pulse;
         r.fromPulse = pulse;
         r.a = count;
@@ -310,10 +288,9 @@ class SwitchNodeOrderTest {
         link.publish();
     }
 
-    private static org.portals3j.isotach.internal.host.IsotachHost host(SwitchNode n, int me, int hosts,
-                                                                        IsotachConfig config) {
-        return new org.portals3j.isotach.internal.host.IsotachHost(me, hosts, config, n,
-                new org.portals3j.isotach.internal.host.IsotachHost.LinkListener() {
+    private static IsotachHost host(SwitchNode n, int me, int hosts, IsotachConfig config) {
+        return new IsotachHost(me, hosts, config, n,
+                new IsotachHost.LinkListener() {
                     @Override
                     public void onSync(int peer, int phase, int nonisoSlots, int isoCredits) {
                     }
@@ -325,7 +302,7 @@ class SwitchNodeOrderTest {
     }
 
     /** Puts one byte (the arrival index) in the receive slot a frame from {@code sender} would fill next. */
-    private static int fill(org.portals3j.isotach.internal.host.IsotachHost h, int sender, int slot, int arrival) {
+    private static int fill(IsotachHost h, int sender, int slot, int arrival) {
         MemorySegment header = iso(0, slot, 1);
         MemorySegment into = h.receiveSlot(sender, header, 1);
         assertThat(into).as("receive slot %d of sender %d", slot, sender).isNotNull();
@@ -408,14 +385,14 @@ class SwitchNodeOrderTest {
         assertThat(h.isoSend(1, MemorySegment.ofArray(one), 1, true)).isZero(); // net-isochron id 0 outstanding
         assertThat(h.isoSend(1, MemorySegment.ofArray(one), 1, true)).isZero(); // id 1
         HostLink.Record r = link.claim();
-        r.type = HostLink.MARKER;
+        r.type = HostLink.ISOCHRON_MARKER;
         r.pulse = 0;
         r.a = 0;
         link.publish();
         publishEop(link, 0, 1, (byte) 0);
         h.receiving(); // the right marker: accepted
         r = link.claim();
-        r.type = HostLink.MARKER;
+        r.type = HostLink.ISOCHRON_MARKER;
         r.pulse = 1;
         r.a = 5;
         link.publish();

@@ -21,7 +21,7 @@ class ReadResponseCodecTest {
             assertThat(bytes).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 0x0A, 0x0B, 0x0C, 0x0D,
                     0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18);
             assertThat(ReadResponseCodec.value(seg, 3)).isEqualTo(0x0102030405060708L);
-            assertThat(ReadResponseCodec.lvarSlot(seg, 3)).isEqualTo(0x0A0B0C0D);
+            assertThat(ReadResponseCodec.readSlot(seg, 3)).isEqualTo(0x0A0B0C0D);
             assertThat(ReadResponseCodec.pulse(seg, 3)).isEqualTo(0x1112131415161718L);
             assertThat(ReadResponseCodec.isValid(seg, 3, 20)).isTrue();
         }

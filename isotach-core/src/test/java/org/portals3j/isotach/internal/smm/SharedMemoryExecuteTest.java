@@ -1,16 +1,17 @@
 package org.portals3j.isotach.internal.smm;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.portals3j.isotach.internal.smm.SRefKind.ASSIGN;
-import static org.portals3j.isotach.internal.smm.SRefKind.READ;
-import static org.portals3j.isotach.internal.smm.SRefKind.SCHED;
-import static org.portals3j.isotach.internal.smm.SRefKind.WRITE;
+import static org.portals3j.isotach.internal.smm.SharedReferenceKind.ASSIGN;
+import static org.portals3j.isotach.internal.smm.SharedReferenceKind.READ;
+import static org.portals3j.isotach.internal.smm.SharedReferenceKind.SCHEDULE;
+import static org.portals3j.isotach.internal.smm.SharedReferenceKind.WRITE;
 import static org.portals3j.isotach.internal.smm.SmmFixtures.config;
 import static org.portals3j.isotach.internal.smm.SmmFixtures.region;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.IsoVar;
 import org.portals3j.isotach.IsotachConfig;
@@ -36,7 +37,7 @@ class SharedMemoryExecuteTest {
         copy.observer(observer); // JUnit makes a fresh instance per test
     }
 
-    private void exec(SRefKind kind, int source, long operand, long pulse) {
+    private void exec(SharedReferenceKind kind, int source, long operand, long pulse) {
         assertThat(copy.execute(kind, source, V, operand, pulse, responder)).as("%s from %d", kind, source).isTrue();
     }
 
@@ -62,7 +63,7 @@ class SharedMemoryExecuteTest {
     /** I-083 (L409-411, L424-426): sched by p leaves V unsubstantiated with vId p; write substantiates it. */
     @Test
     void schedMakesTheVariableUnsubstantiatedWithTheIssuersIdAndWriteSubstantiatesIt_I083() {
-        exec(SCHED, 3, 0, 1);
+        exec(SCHEDULE, 3, 0, 1);
         assertThat(copy.isUnsubstantiated(V)).isTrue();
         assertThat(copy.localValue(V)).isEqualTo(3);
         assertThat(observer.last().value()).isEqualTo(3);
@@ -77,7 +78,7 @@ class SharedMemoryExecuteTest {
      */
     @Test
     void readOfAnUnsubstantiatedVariablePendsUntilTheMatchingAssign_I080_I081() {
-        exec(SCHED, 1, 0, 1);
+        exec(SCHEDULE, 1, 0, 1);
         exec(READ, 2, 6, 1);
         assertThat(responder.sent).isEmpty();
         assertThat(copy.pendingReads()).isEqualTo(1);
@@ -96,8 +97,8 @@ class SharedMemoryExecuteTest {
     /** I-080: another host's assign does not answer a read pending on host 1's sched. */
     @Test
     void anAssignOfAnotherVidDoesNotAnswerTheRead_I080() {
-        exec(SCHED, 2, 0, 1);
-        exec(SCHED, 1, 0, 1); // V's last post: vId 1
+        exec(SCHEDULE, 2, 0, 1);
+        exec(SCHEDULE, 1, 0, 1); // V's last post: vId 1
         exec(READ, 3, 0, 1);
         exec(ASSIGN, 2, 20, 2);
         assertThat(responder.sent).isEmpty();
@@ -112,9 +113,9 @@ class SharedMemoryExecuteTest {
      */
     @Test
     void aNonMatchingAssignLeavesTheVariableButAnswersItsPendingReads_I082() {
-        exec(SCHED, 1, 0, 1);
+        exec(SCHEDULE, 1, 0, 1);
         exec(READ, 3, 0, 1); // pends on (V, 1)
-        exec(SCHED, 2, 0, 2);
+        exec(SCHEDULE, 2, 0, 2);
         exec(READ, 3, 1, 2); // pends on (V, 2)
         exec(ASSIGN, 1, 10, 3);
         assertThat(copy.isUnsubstantiated(V)).isTrue();
@@ -131,7 +132,7 @@ class SharedMemoryExecuteTest {
     /** I-084 (L417-422): reads pending on (V, vId) get the assign's value even after a later write changed V. */
     @Test
     void pendingReadsGetTheAssignsValueEvenAfterALaterWrite_I084() {
-        exec(SCHED, 1, 0, 1);
+        exec(SCHEDULE, 1, 0, 1);
         exec(READ, 2, 0, 1);
         exec(READ, 3, 0, 1);
         exec(WRITE, 3, 70, 2);
@@ -150,7 +151,7 @@ class SharedMemoryExecuteTest {
      */
     @Test
     void aWriteDoesNotAnswerReadsPendingOnASchedOfTheSameHost() {
-        exec(SCHED, 1, 0, 1);
+        exec(SCHEDULE, 1, 0, 1);
         exec(READ, 2, 0, 1); // pends on (V, 1)
         exec(WRITE, 1, 7, 2);
         assertThat(responder.sent).isEmpty();
@@ -165,7 +166,7 @@ class SharedMemoryExecuteTest {
     /** I-081: every read of the unsubstantiated variable pends, each answered once; the table empties. */
     @Test
     void manyReadsPendingOnOneSchedAreAllAnsweredInExecutionOrder_I081() {
-        exec(SCHED, 1, 0, 1);
+        exec(SCHEDULE, 1, 0, 1);
         for (int reader = 0; reader < 4; reader++) {
             for (int slot = 0; slot < 4; slot++) {
                 exec(READ, reader, slot, 1 + slot);
@@ -189,7 +190,7 @@ class SharedMemoryExecuteTest {
     /** The table is bounded per reader (read_cap, I-089): a reader over its cap is dropped and counted. */
     @Test
     void aReaderOverItsReadCapAtThisCopyIsDroppedNotQueued() {
-        exec(SCHED, 1, 0, 1);
+        exec(SCHEDULE, 1, 0, 1);
         for (int slot = 0; slot < 4; slot++) {
             exec(READ, 2, slot, 1);
         }
@@ -236,7 +237,7 @@ class SharedMemoryExecuteTest {
             copy.completeRead(s, value, pulse);
             return true;
         };
-        assertThat(copy.execute(SCHED, 0, V, 0, 1, engine)).isTrue();
+        assertThat(copy.execute(SCHEDULE, 0, V, 0, 1, engine)).isTrue();
         assertThat(copy.execute(READ, 0, V, slot, 1, engine)).isTrue();
         assertThat(lvar.isValid()).isFalse();
         assertThat(copy.execute(ASSIGN, 0, V, -4, 2, engine)).isTrue();
@@ -249,7 +250,7 @@ class SharedMemoryExecuteTest {
     @Test
     void theObserverSeesEverySRefOnceNumberedInExecutionOrder() {
         exec(WRITE, 1, 1, 1);
-        exec(SCHED, 2, 0, 1);
+        exec(SCHEDULE, 2, 0, 1);
         exec(READ, 3, 0, 2);
         exec(ASSIGN, 2, 4, 3);
         exec(READ, 3, 1, 3);
@@ -300,10 +301,10 @@ class SharedMemoryExecuteTest {
         for (int pulse = 0; pulse < 200; pulse++) {
             int source = random.nextInt(3);
             long address = random.nextInt(4);
-            SRefKind kind;
+            SharedReferenceKind kind;
             int k = random.nextInt(4);
             if (k == 0) {
-                kind = SCHED;
+                kind = SCHEDULE;
                 if (open[source][(int) address]) {
                     kind = ASSIGN;
                 }
@@ -312,7 +313,7 @@ class SharedMemoryExecuteTest {
             } else {
                 kind = WRITE;
             }
-            if (kind == SCHED) {
+            if (kind == SCHEDULE) {
                 open[source][(int) address] = true;
             } else if (kind == ASSIGN) {
                 open[source][(int) address] = false;
@@ -335,9 +336,9 @@ class SharedMemoryExecuteTest {
     @Test
     void localValueOfAnAddressWithoutALocalCopyThrows() {
         SharedMemory other = new SharedMemory(1, 2, config(1, region(0, 4, 0)));
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> other.localValue(0))
+        Assertions.assertThatThrownBy(() -> other.localValue(0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("holds no copy");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> other.localValue(9))
+        Assertions.assertThatThrownBy(() -> other.localValue(9))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -2,10 +2,10 @@ package org.portals3j.isotach.internal.smm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.portals3j.isotach.internal.smm.SRefKind.ASSIGN;
-import static org.portals3j.isotach.internal.smm.SRefKind.READ;
-import static org.portals3j.isotach.internal.smm.SRefKind.SCHED;
-import static org.portals3j.isotach.internal.smm.SRefKind.WRITE;
+import static org.portals3j.isotach.internal.smm.SharedReferenceKind.ASSIGN;
+import static org.portals3j.isotach.internal.smm.SharedReferenceKind.READ;
+import static org.portals3j.isotach.internal.smm.SharedReferenceKind.SCHEDULE;
+import static org.portals3j.isotach.internal.smm.SharedReferenceKind.WRITE;
 import static org.portals3j.isotach.internal.smm.SmmFixtures.config;
 import static org.portals3j.isotach.internal.smm.SmmFixtures.region;
 
@@ -126,13 +126,13 @@ class SharedMemoryIssueTest {
     @Test
     void aSecondSchedBeforeTheAssignIsRefused_I092() {
         SharedMemory m = new SharedMemory(0, 2, config(1, region(0, 8, 0, 1)));
-        assertThat(m.checkChange(SCHED, 3)).isEqualTo(SharedMemory.SUCCESS);
-        m.noteIssued(SCHED, 3);
-        assertThat(m.checkChange(SCHED, 3)).isEqualTo(SharedMemory.FAILURE);
-        assertThat(m.checkChange(SCHED, 4)).isEqualTo(SharedMemory.SUCCESS); // per address
+        assertThat(m.checkChange(SCHEDULE, 3)).isEqualTo(SharedMemory.SUCCESS);
+        m.noteIssued(SCHEDULE, 3);
+        assertThat(m.checkChange(SCHEDULE, 3)).isEqualTo(SharedMemory.FAILURE);
+        assertThat(m.checkChange(SCHEDULE, 4)).isEqualTo(SharedMemory.SUCCESS); // per address
         assertThat(m.checkChange(ASSIGN, 3)).isEqualTo(SharedMemory.SUCCESS);
         m.noteIssued(ASSIGN, 3);
-        assertThat(m.checkChange(SCHED, 3)).isEqualTo(SharedMemory.SUCCESS);
+        assertThat(m.checkChange(SCHEDULE, 3)).isEqualTo(SharedMemory.SUCCESS);
         assertThat(m.counters()).containsEntry("issue.changesRefused", 1L);
     }
 
@@ -141,7 +141,7 @@ class SharedMemoryIssueTest {
     void anAssignWithoutAnOutstandingSchedIsRefused_I092() {
         SharedMemory m = new SharedMemory(0, 2, config(1, region(0, 8, 1)));
         assertThat(m.checkChange(ASSIGN, 0)).isEqualTo(SharedMemory.FAILURE);
-        m.noteIssued(SCHED, 0); // caveat state exists for addresses without a local copy too
+        m.noteIssued(SCHEDULE, 0); // caveat state exists for addresses without a local copy too
         assertThat(m.checkChange(ASSIGN, 0)).isEqualTo(SharedMemory.SUCCESS);
         m.noteIssued(ASSIGN, 0);
         assertThat(m.checkChange(ASSIGN, 0)).isEqualTo(SharedMemory.FAILURE);
@@ -157,11 +157,11 @@ class SharedMemoryIssueTest {
         assertThat(m.checkChange(WRITE, 1)).isEqualTo(SharedMemory.SUCCESS);
         m.noteIssued(WRITE, 1);
         assertThat(m.checkChange(ASSIGN, 1)).isEqualTo(SharedMemory.FAILURE);
-        m.noteIssued(SCHED, 1);
+        m.noteIssued(SCHEDULE, 1);
         assertThat(m.checkChange(WRITE, 1)).isEqualTo(SharedMemory.SUCCESS);
         m.noteIssued(WRITE, 1);
         assertThat(m.checkChange(ASSIGN, 1)).isEqualTo(SharedMemory.SUCCESS);
-        assertThat(m.checkChange(SCHED, 1)).isEqualTo(SharedMemory.FAILURE);
+        assertThat(m.checkChange(SCHEDULE, 1)).isEqualTo(SharedMemory.FAILURE);
     }
 
     @Test
@@ -169,8 +169,8 @@ class SharedMemoryIssueTest {
         SharedMemory m = new SharedMemory(0, 2, config(1, region(0, 8, 0, 1)));
         assertThatThrownBy(() -> m.checkChange(READ, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> m.noteIssued(ASSIGN, 0)).isInstanceOf(IllegalStateException.class);
-        m.noteIssued(SCHED, 0);
-        assertThatThrownBy(() -> m.noteIssued(SCHED, 0)).isInstanceOf(IllegalStateException.class);
+        m.noteIssued(SCHEDULE, 0);
+        assertThatThrownBy(() -> m.noteIssued(SCHEDULE, 0)).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> m.noteIssued(WRITE, 8)).isInstanceOf(IllegalArgumentException.class);
         m.noteIssued(READ, 0); // a read has no caveat state
         assertThat(m.checkChange(ASSIGN, 0)).isEqualTo(SharedMemory.SUCCESS);
@@ -284,15 +284,15 @@ class SharedMemoryIssueTest {
 
     @Test
     void sRefKindCodesAreTheReportsSubtypes() {
-        assertThat(SRefKind.READ.code()).isEqualTo(0x11);
-        assertThat(SRefKind.WRITE.code()).isEqualTo(0x12);
-        assertThat(SRefKind.ASSIGN.code()).isEqualTo(0x13);
-        assertThat(SRefKind.SCHED.code()).isEqualTo(0x14);
-        for (SRefKind k : SRefKind.values()) {
-            assertThat((Object) SRefKind.of(k.code())).isSameAs(k);
+        assertThat(SharedReferenceKind.READ.code()).isEqualTo(0x11);
+        assertThat(SharedReferenceKind.WRITE.code()).isEqualTo(0x12);
+        assertThat(SharedReferenceKind.ASSIGN.code()).isEqualTo(0x13);
+        assertThat(SharedReferenceKind.SCHEDULE.code()).isEqualTo(0x14);
+        for (SharedReferenceKind k : SharedReferenceKind.values()) {
+            assertThat((Object) SharedReferenceKind.of(k.code())).isSameAs(k);
         }
-        assertThat((Object) SRefKind.of(0x10)).isNull();
-        assertThat((Object) SRefKind.of(0x15)).isNull();
-        assertThat((Object) SRefKind.of(-1)).isNull();
+        assertThat((Object) SharedReferenceKind.of(0x10)).isNull();
+        assertThat((Object) SharedReferenceKind.of(0x15)).isNull();
+        assertThat((Object) SharedReferenceKind.of(-1)).isNull();
     }
 }

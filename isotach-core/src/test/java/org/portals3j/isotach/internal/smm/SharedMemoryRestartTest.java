@@ -2,10 +2,10 @@ package org.portals3j.isotach.internal.smm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.portals3j.isotach.internal.smm.SRefKind.ASSIGN;
-import static org.portals3j.isotach.internal.smm.SRefKind.READ;
-import static org.portals3j.isotach.internal.smm.SRefKind.SCHED;
-import static org.portals3j.isotach.internal.smm.SRefKind.WRITE;
+import static org.portals3j.isotach.internal.smm.SharedReferenceKind.ASSIGN;
+import static org.portals3j.isotach.internal.smm.SharedReferenceKind.READ;
+import static org.portals3j.isotach.internal.smm.SharedReferenceKind.SCHEDULE;
+import static org.portals3j.isotach.internal.smm.SharedReferenceKind.WRITE;
 import static org.portals3j.isotach.internal.smm.SmmFixtures.config;
 import static org.portals3j.isotach.internal.smm.SmmFixtures.region;
 
@@ -51,7 +51,7 @@ class SharedMemoryRestartTest {
     /** An assign owing several responses: those refused are retried in order; the assign applies once. */
     @Test
     void anAssignWhoseResponsesAreRefusedPartwayFinishesThemInOrderOnRetry() {
-        copy.execute(SCHED, 1, 3, 0, 1, responder);
+        copy.execute(SCHEDULE, 1, 3, 0, 1, responder);
         for (int reader = 0; reader < 4; reader++) {
             copy.execute(READ, reader, 3, 10 + reader, 1, responder);
         }
@@ -61,8 +61,8 @@ class SharedMemoryRestartTest {
             int calls;
 
             @Override
-            public boolean respond(int reader, int lvarSlot, long value, long pulse) {
-                return ++calls <= 2 && responder.respond(reader, lvarSlot, value, pulse);
+            public boolean respond(int reader, int readSlot, long value, long pulse) {
+                return ++calls <= 2 && responder.respond(reader, readSlot, value, pulse);
             }
         };
         assertThat(copy.execute(ASSIGN, 1, 3, 9, 2, twoThenRefuse)).isFalse();
@@ -85,7 +85,7 @@ class SharedMemoryRestartTest {
     /** The retry does not apply the sRef again: the assign is reported once and takes one sequence number. */
     @Test
     void aRetriedAssignIsReportedOnceAndTakesOneSequenceNumber() {
-        copy.execute(SCHED, 1, 3, 0, 1, responder);
+        copy.execute(SCHEDULE, 1, 3, 0, 1, responder);
         copy.execute(READ, 2, 3, 0, 1, responder);
         responder.refuseAll();
         assertThat(copy.execute(ASSIGN, 1, 3, 4, 2, responder)).isFalse();
@@ -115,7 +115,7 @@ class SharedMemoryRestartTest {
     void changesWithoutPendingReadsNeverNeedTheResponder() {
         responder.refuseAll();
         assertThat(copy.execute(WRITE, 1, 3, 5, 1, responder)).isTrue();
-        assertThat(copy.execute(SCHED, 1, 3, 0, 1, responder)).isTrue();
+        assertThat(copy.execute(SCHEDULE, 1, 3, 0, 1, responder)).isTrue();
         assertThat(copy.execute(ASSIGN, 1, 3, 6, 1, responder)).isTrue();
         assertThat(responder.refusals).isZero();
     }

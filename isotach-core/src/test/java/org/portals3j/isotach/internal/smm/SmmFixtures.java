@@ -31,13 +31,13 @@ final class SmmFixtures {
         int refusals;
 
         @Override
-        public boolean respond(int reader, int lvarSlot, long value, long pulse) {
+        public boolean respond(int reader, int readSlot, long value, long pulse) {
             if (refuse > 0) {
                 refuse--;
                 refusals++;
                 return false;
             }
-            sent.add(new Sent(reader, lvarSlot, value, pulse));
+            sent.add(new Sent(reader, readSlot, value, pulse));
             return true;
         }
 

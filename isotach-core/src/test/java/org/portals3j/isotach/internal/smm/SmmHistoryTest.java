@@ -122,7 +122,8 @@ class SmmHistoryTest {
         h.executed(2, 0, 1, 2, WRITE, 100, 20, 20);
         h.executed(2, 1, 2, 1, WRITE, 100, 10, 10);
         assertRejected(h, "address 100: copies applied changes in different orders", "change #0",
-                "WRITE by host 1 of address 100 value 10 at host 1", "WRITE by host 2 of address 100 value 20 at host 2");
+                "WRITE by host 1 of address 100 value 10 at host 1",
+                "WRITE by host 2 of address 100 value 20 at host 2");
     }
 
     /** I-090: a change one copy never applied. */
@@ -218,7 +219,8 @@ class SmmHistoryTest {
         h.executed(3, 3, 1, 2, SCHED, 201, 0, 1); // and a sched that stored the wrong vId
         h.executed(3, 4, 2, 1, ASSIGN, 200, 3, 3);
         h.executed(3, 5, 2, 2, ASSIGN, 201, 3, 3);
-        assertRejected(h, "already had a sched outstanding", "had no sched outstanding", "stored vId 1, not its issuer 2");
+        assertRejected(h, "already had a sched outstanding", "had no sched outstanding",
+                "stored vId 1, not its issuer 2");
     }
 
     /** With an issue log: every issued access executed at its copies, in issue order, and nothing else. */
@@ -267,7 +269,8 @@ class SmmHistoryTest {
     @Test
     void rejectsARandomHistoryWithOneReadValueChanged() {
         SmmSimulation sim = simulate(11, 0.1);
-        List<Obs> broken = mutate(sim.observed, o -> o.kind() == READ && o.value() != 0, o -> o.withValue(o.value() + 1));
+        List<Obs> broken =
+                mutate(sim.observed, o -> o.kind() == READ && o.value() != 0, o -> o.withValue(o.value() + 1));
         assertRejected(sim.history(broken, false), "READ by host", "returned");
         assertRejected(sim.history(broken, true), "READ by host", "returned");
     }

@@ -35,7 +35,7 @@ final class SmmSimulation {
     record Issued(int host, int kind, long address, long value) {
     }
 
-    private record SRef(SRefKind kind, int source, long address, long operand) {
+    private record SRef(SharedReferenceKind kind, int source, long address, long operand) {
     }
 
     private record Response(int reader, int slot, long value, long pulse, long dueAt) {
@@ -95,7 +95,7 @@ final class SmmSimulation {
         }
         for (int h = 0; h < hosts; h++) {
             for (long a : new ArrayList<>(openScheds.get(h))) {
-                issueChange(h, SRefKind.ASSIGN, a, random.nextInt(1000));
+                issueChange(h, SharedReferenceKind.ASSIGN, a, random.nextInt(1000));
             }
         }
         executePulse();
@@ -124,31 +124,31 @@ final class SmmSimulation {
             }
             int index = record(h, SharedMemoryObserver.READ, a, 0);
             reads.add(new ReadOp(h, index, lvar, pulse));
-            route(h, SRefKind.READ, a, slot);
+            route(h, SharedReferenceKind.READ, a, slot);
         } else if (choice < 6) {
-            issueChange(h, SRefKind.WRITE, a, random.nextInt(1000));
+            issueChange(h, SharedReferenceKind.WRITE, a, random.nextInt(1000));
         } else if (choice < 8) {
-            if (memory[h].checkChange(SRefKind.SCHED, a) == SharedMemory.SUCCESS) {
-                issueChange(h, SRefKind.SCHED, a, 0);
+            if (memory[h].checkChange(SharedReferenceKind.SCHEDULE, a) == SharedMemory.SUCCESS) {
+                issueChange(h, SharedReferenceKind.SCHEDULE, a, 0);
             } else {
                 assertThat(openScheds.get(h)).contains(a);
             }
         } else {
             List<Long> open = openScheds.get(h);
             if (!open.isEmpty()) {
-                issueChange(h, SRefKind.ASSIGN, open.get(random.nextInt(open.size())), random.nextInt(1000));
+                issueChange(h, SharedReferenceKind.ASSIGN, open.get(random.nextInt(open.size())), random.nextInt(1000));
             } else {
-                assertThat(memory[h].checkChange(SRefKind.ASSIGN, a)).isEqualTo(SharedMemory.FAILURE);
+                assertThat(memory[h].checkChange(SharedReferenceKind.ASSIGN, a)).isEqualTo(SharedMemory.FAILURE);
             }
         }
     }
 
-    private void issueChange(int h, SRefKind kind, long a, long value) {
+    private void issueChange(int h, SharedReferenceKind kind, long a, long value) {
         assertThat(memory[h].checkChange(kind, a)).isEqualTo(SharedMemory.SUCCESS);
         memory[h].noteIssued(kind, a);
-        if (kind == SRefKind.SCHED) {
+        if (kind == SharedReferenceKind.SCHEDULE) {
             openScheds.get(h).add(a);
-        } else if (kind == SRefKind.ASSIGN) {
+        } else if (kind == SharedReferenceKind.ASSIGN) {
             openScheds.get(h).remove((Long) a);
         }
         record(h, kind.code(), a, value);
@@ -160,8 +160,8 @@ final class SmmSimulation {
         return issuedPerHost[h]++;
     }
 
-    private void route(int h, SRefKind kind, long a, long operand) {
-        if (kind == SRefKind.READ) {
+    private void route(int h, SharedReferenceKind kind, long a, long operand) {
+        if (kind == SharedReferenceKind.READ) {
             bucket.get(memory[h].nearestCopy(a)).get(h).add(new SRef(kind, h, a, operand));
             return;
         }

@@ -8,21 +8,21 @@ import org.portals3j.isotach.SharedMemoryObserver;
  * sRef subtypes {@code ISO_READ}..{@code ISO_SCHED} (0x11-0x14, C L6603-6640), which are also the kind codes
  * {@link SharedMemoryObserver} reports.
  */
-public enum SRefKind {
+public enum SharedReferenceKind {
     /** Returns the value of the read's corresponding post (L378). */
     READ(SharedMemoryObserver.READ),
     /** A sched and its assign issued together: the variable is substantiated at once (L372, L424-426). */
     WRITE(SharedMemoryObserver.WRITE),
     /** Supplies the value of this host's outstanding sched (L374, L413-422). */
     ASSIGN(SharedMemoryObserver.ASSIGN),
-    /** Reserves the next post of a variable; its value comes with the matching assign (L372, L409-411). */
-    SCHED(SharedMemoryObserver.SCHED);
+    /** The report's sched: reserves the next post of a variable; the matching assign brings its value (L372, L409). */
+    SCHEDULE(SharedMemoryObserver.SCHED);
 
-    private static final SRefKind[] VALUES = values();
+    private static final SharedReferenceKind[] VALUES = values();
 
     private final int code;
 
-    SRefKind(int code) {
+    SharedReferenceKind(int code) {
         this.code = code;
     }
 
@@ -37,8 +37,8 @@ public enum SRefKind {
     }
 
     /** The kind with subtype {@code code}, or null for any other value (a hostile byte is not an error). */
-    public static @Nullable SRefKind of(int code) {
-        for (SRefKind k : VALUES) {
+    public static @Nullable SharedReferenceKind of(int code) {
+        for (SharedReferenceKind k : VALUES) {
             if (k.code == code) {
                 return k;
             }

@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HexFormat;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -92,12 +91,8 @@ public final class UdpEndpoint implements Transport {
     private final Peer[] peers;
     private final Counters counters = new Counters();
     private final AtomicLong datagramCounter;
-    private final AtomicBoolean closing = new AtomicBoolean();
-    /** The endpoint failed (see {@link #failEndpoint}): it acts as closed. */
-    private final AtomicBoolean failing = new AtomicBoolean();
-    private volatile boolean closed;
+    private final EndpointLifecycle lifecycle = new EndpointLifecycle();
     private volatile @Nullable MessageHandler handler;
-    private volatile boolean running;
     /** The protocol thread is (about to be) blocked in the selector: a sender starting a timer wakes it. */
     private volatile boolean sleeping;
     private @Nullable Thread thread;
@@ -299,7 +294,7 @@ public final class UdpEndpoint implements Transport {
         if (handler != null) {
             throw new IllegalStateException("rank " + rank + ": transport already started");
         }
-        if (closed) {
+        if (lifecycle.state() != EndpointLifecycle.State.OPEN) {
             throw new IllegalStateException("rank " + rank + ": transport is closed");
         }
         try {
@@ -314,7 +309,9 @@ public final class UdpEndpoint implements Transport {
         }
         lastTimers = now;
         handler = messageHandler;
-        running = true;
+        if (!lifecycle.moveTo(EndpointLifecycle.State.RUNNING)) {
+            throw new IllegalStateException("rank " + rank + ": transport is closed");
+        }
         Thread t = Thread.ofPlatform().daemon().name("udp-rank-" + rank).unstarted(this::protocolLoop);
         thread = t;
         Thread beat = Thread.ofPlatform().daemon().name("udp-heartbeat-rank-" + rank).unstarted(this::heartbeatLoop);
@@ -374,9 +371,10 @@ public final class UdpEndpoint implements Transport {
                     + MAX_PAYLOAD);
         }
         MessageHandler h = handler;
-        if (closed) {
-            throw new IllegalStateException("rank " + rank + ": transport is " + (failing.get()
-                    ? "failed (its ERROR log line says why)" : "closed"));
+        if (lifecycle.isClosed()) {
+            throw new IllegalStateException("rank " + rank + ": transport is "
+                    + (lifecycle.state() == EndpointLifecycle.State.FAILED
+                            ? "failed (its ERROR log line says why)" : "closed"));
         }
         if (h == null) {
             throw new IllegalStateException("rank " + rank + ": send() before start()");
@@ -389,14 +387,14 @@ public final class UdpEndpoint implements Transport {
         boolean interrupted = false;
         p.lock.lock();
         try {
-            if (!receivePath && !p.bound.hasRoom(payloadLength) && !p.dead && !p.overrun && !closed) {
+            if (!receivePath && !p.bound.hasRoom(payloadLength) && p.isAlive() && !lifecycle.isClosed()) {
                 interrupted = awaitRoom(h, p, payloadLength);
             }
-            if (receivePath && !p.dead && !p.overrun && p.bound.beyondReceivePathLimit()) {
-                p.overrun = true; // this send fails, and so does every later one; the receive path fails the peer
+            if (receivePath && p.isAlive() && p.bound.beyondReceivePathLimit()) {
+                p.state(Peer.State.OVERRUN); // this send fails, and so does every later one; the receive path fails the peer
                 p.bound.wakeAll();
             }
-            if (!p.dead && !p.overrun && !closed) {
+            if (p.isAlive() && !lifecycle.isClosed()) {
                 wasIdle = p.send.inFlight() == 0;
                 OutgoingMessage m = p.send.allocate();
                 MemorySegment.copy(header, 0, m.header, 0, headerLength);
@@ -439,9 +437,9 @@ public final class UdpEndpoint implements Transport {
             pollingStopped(); // this thread may have been the poller: the protocol thread takes over at once
         }
         boolean interrupted = false;
-        while (!p.bound.hasRoom(length) && !p.dead && !p.overrun && !closed) {
+        while (!p.bound.hasRoom(length) && p.isAlive() && !lifecycle.isClosed()) {
             interrupted |= p.bound.await(UNATTENDED_CHECK_NANOS);
-            if (!p.bound.hasRoom(length) && running && progressLock.tryLock()) {
+            if (!p.bound.hasRoom(length) && lifecycle.isRunning() && progressLock.tryLock()) {
                 p.lock.unlock(); // the receive path takes peers' locks itself
                 try {
                     progressOnce(h, 64);
@@ -462,7 +460,7 @@ public final class UdpEndpoint implements Transport {
         if (peer < 0 || peer >= size) {
             return false;
         }
-        return !closed && !peers[peer].dead;
+        return !lifecycle.isClosed() && !peers[peer].isDead();
     }
 
     /** The counters, and {@code sendQueue.highWater}: the most messages ever unacknowledged to one peer at once. */
@@ -482,11 +480,9 @@ public final class UdpEndpoint implements Transport {
 
     @Override
     public void close() {
-        if (!closing.compareAndSet(false, true)) {
+        if (!lifecycle.moveTo(EndpointLifecycle.State.CLOSED)) {
             return;
         }
-        closed = true;
-        running = false;
         io.wakeup();
         Thread beat = heartbeatThread;
         if (beat != null) {
@@ -540,7 +536,7 @@ public final class UdpEndpoint implements Transport {
             long now = System.nanoTime();
             for (int i = 0; i < BYE_REPEATS; i++) {
                 for (Peer p : peers) {
-                    if (p.rank != rank && !p.dead) {
+                    if (p.rank != rank && !p.isDead()) {
                         sendControl(p, DatagramType.BYE, now); // best effort: peers learn at once
                     }
                 }
@@ -677,19 +673,19 @@ public final class UdpEndpoint implements Transport {
     private void beat() {
         long period = Math.max(1, heartbeatNanos / 2);
         long late = heartbeatNanos + heartbeatNanos / 2;
-        while (running) {
+        while (lifecycle.isRunning()) {
             LockSupport.parkNanos(this, period);
             long now = System.nanoTime();
             for (Peer p : peers) {
-                if (!running) {
+                if (!lifecycle.isRunning()) {
                     return;
                 }
-                if (p.rank == rank || p.dead || now - p.lastSentNanos < late) {
+                if (p.rank == rank || p.isDead() || now - p.lastSentNanos < late) {
                     continue;
                 }
                 p.lock.lock();
                 try {
-                    if (!p.dead && now - p.lastSentNanos >= late) { // a sender may have gone first
+                    if (!p.isDead() && now - p.lastSentNanos >= late) { // a sender may have gone first
                         sendControlLocked(p, DatagramType.HEARTBEAT, now);
                         counters.add(Counters.HEARTBEATS_WHILE_STUCK);
                     }
@@ -742,7 +738,7 @@ public final class UdpEndpoint implements Transport {
     private void runProtocol(MessageHandler h) {
         IdleMode mode = config.idle();
         long lastProgress = System.nanoTime();
-        while (running) {
+        while (lifecycle.isRunning()) {
             long keepAway = handover.keepAwayNanos(System.nanoTime());
             if (keepAway > 0) {
                 LockSupport.parkNanos(keepAway); // an application thread is receiving
@@ -787,7 +783,7 @@ public final class UdpEndpoint implements Transport {
                 try {
                     long deadline = nextDeadline(now);
                     long millis = Math.max(1, (deadline - now + 999_999) / 1_000_000);
-                    if (running) {
+                    if (lifecycle.isRunning()) {
                         io.await(Math.min(millis, 1_000));
                     }
                 } catch (IOException e) {
@@ -818,7 +814,7 @@ public final class UdpEndpoint implements Transport {
     @Override
     public boolean poll() {
         MessageHandler h = handler;
-        if (h == null || !running || progressLock.isHeldByCurrentThread()) {
+        if (h == null || !lifecycle.isRunning() || progressLock.isHeldByCurrentThread()) {
             return false;
         }
         handover.polled(System.nanoTime());
@@ -828,7 +824,7 @@ public final class UdpEndpoint implements Transport {
         try {
             // one datagram per call: the caller looks for its event after each, before paying for
             // another receive system call
-            return running && progressOnce(h, 1);
+            return lifecycle.isRunning() && progressOnce(h, 1);
         } catch (Throwable t) {
             failEndpoint(h, t);
             throw t; // the caller's thread: it sees what happened
@@ -845,10 +841,13 @@ public final class UdpEndpoint implements Transport {
      * throw). {@link #close()} still releases the socket.
      */
     private void failEndpoint(MessageHandler h, Throwable cause) {
-        if (!failing.compareAndSet(false, true)) {
+        if (!lifecycle.moveTo(EndpointLifecycle.State.FAILING)) {
+            if (lifecycle.state() == EndpointLifecycle.State.CLOSED) {
+                LOG.log(System.Logger.Level.ERROR, "rank " + rank + ": the udp endpoint failed while closing ("
+                        + cause + ")", cause);
+            }
             return;
         }
-        running = false;
         LOG.log(System.Logger.Level.ERROR, "rank " + rank + ": the udp endpoint failed (" + cause + "); telling the"
                 + " peers (BYE), failing every peer and every send", cause);
         Thread beat = heartbeatThread;
@@ -860,7 +859,7 @@ public final class UdpEndpoint implements Transport {
             long now = System.nanoTime();
             for (Peer p : peers) {
                 try {
-                    if (p.rank != rank && !p.dead) {
+                    if (p.rank != rank && !p.isDead()) {
                         sendControl(p, DatagramType.BYE, now);
                     }
                 } catch (Throwable again) {
@@ -879,7 +878,7 @@ public final class UdpEndpoint implements Transport {
                 }
             }
         } finally {
-            closed = true;
+            lifecycle.moveTo(EndpointLifecycle.State.FAILED); // false if close() came meanwhile: it is CLOSED
             progressLock.unlock();
         }
     }
@@ -893,14 +892,14 @@ public final class UdpEndpoint implements Transport {
     private boolean progressOnce(MessageHandler h, int maxDatagrams) {
         boolean progress = false;
         boolean drained = false;
-        for (int i = 0; i < maxDatagrams && running; i++) {
+        for (int i = 0; i < maxDatagrams && lifecycle.isRunning(); i++) {
             PooledBuffer buf = takeBuffer();
             boolean got;
             try {
                 got = io.receive(buf.buffer);
             } catch (IOException e) {
                 got = false;
-                if (running) {
+                if (lifecycle.isRunning()) {
                     counters.add(Counters.DROP_MALFORMED);
                     LOG.log(System.Logger.Level.DEBUG, "rank " + rank + ": receive failed", e);
                 }
@@ -937,7 +936,7 @@ public final class UdpEndpoint implements Transport {
     private boolean flushAcks(long now, boolean drained) {
         boolean pending = false;
         for (Peer p : peers) {
-            if (p.unackedSince < 0 || p.dead) {
+            if (p.unackedSince < 0 || p.isDead()) {
                 continue;
             }
             if (!p.ackNow && p.ackCarried == p.ackCum && p.receive.heldCount() == 0) {
@@ -958,10 +957,10 @@ public final class UdpEndpoint implements Transport {
     private void timers(MessageHandler h, long now) {
         excuseOwnStall(now);
         for (Peer p : peers) {
-            if (p.dead) {
+            if (p.isDead()) {
                 continue;
             }
-            if (p.overrun) {
+            if (p.state() == Peer.State.OVERRUN) {
                 LOG.log(System.Logger.Level.WARNING, "rank " + rank + ": rank " + p.rank + " takes none of its responses:"
                         + " the messages this rank's receive path sent it went unacknowledged beyond "
                         + SendBound.RECEIVE_PATH_FACTOR + " x " + UdpOptions.SEND_QUEUE_MESSAGES + "="
@@ -1025,7 +1024,7 @@ public final class UdpEndpoint implements Transport {
                     + "=" + settings.peerTimeoutMillis() + "; peers that declared it dead meanwhile will say so");
         }
         for (Peer p : peers) {
-            if (!p.dead) {
+            if (!p.isDead()) {
                 p.lastHeardNanos = Math.min(now, p.lastHeardNanos + stall);
             }
         }
@@ -1035,7 +1034,7 @@ public final class UdpEndpoint implements Transport {
     private long nextDeadline(long now) {
         long deadline = now + 1_000_000_000L;
         for (Peer p : peers) {
-            if (p.dead) {
+            if (p.isDead()) {
                 continue;
             }
             if (p.rank != rank) {
@@ -1110,7 +1109,7 @@ public final class UdpEndpoint implements Transport {
             counters.add(Counters.DROP_REPLAY);
             return false;
         }
-        if (p.dead) {
+        if (p.isDead()) {
             counters.add(Counters.DROP_DEAD_PEER);
             if (type != DatagramType.BYE && type != DatagramType.DEAD_NOTICE && p.rank != rank) {
                 noticeDead(p, now);
@@ -1149,14 +1148,20 @@ public final class UdpEndpoint implements Transport {
      * at once rather than after its own timeout.
      */
     private void noticeDead(Peer p, long now) {
-        if (p.noticed && now - p.lastNoticeNanos < heartbeatNanos) {
+        boolean told = p.state() == Peer.State.TOLD_DEAD;
+        if (told && now - p.lastNoticeNanos < heartbeatNanos) {
             return;
         }
-        if (!p.noticed) {
+        if (!told) {
             LOG.log(System.Logger.Level.INFO, "rank " + rank + ": rank " + p.rank + ", declared dead, sends again;"
                     + " telling it so");
+            p.lock.lock();
+            try {
+                p.state(Peer.State.TOLD_DEAD);
+            } finally {
+                p.lock.unlock();
+            }
         }
-        p.noticed = true;
         p.lastNoticeNanos = now;
         sendControl(p, DatagramType.DEAD_NOTICE, now);
     }
@@ -1376,13 +1381,13 @@ public final class UdpEndpoint implements Transport {
 
     /** {@code p} is dead: fail what is pending to and from it, and tell the upper layer once. */
     private void peerFailed(MessageHandler h, Peer p) {
-        if (p.dead) {
+        if (p.isDead()) {
             return;
         }
         CompletionList failed = new CompletionList(p.send, p.bound, true);
         p.lock.lock();
         try {
-            p.dead = true;
+            p.state(Peer.State.DEAD);
             p.send.abandon(failed);
             p.bound.wakeAll();
         } finally {
@@ -1392,7 +1397,7 @@ public final class UdpEndpoint implements Transport {
         finishPartial(h, p);
         p.receive.releaseAll(this::giveBuffer);
         p.unackedSince = -1;
-        if (!closed) {
+        if (!lifecycle.isClosed()) {
             try {
                 h.onPeerFailure(p.rank);
             } catch (RuntimeException e) {

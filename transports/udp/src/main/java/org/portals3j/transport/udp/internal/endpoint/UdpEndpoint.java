@@ -114,10 +114,9 @@ public final class UdpEndpoint implements Transport {
     }
 
     /**
-     * How many datagrams each peer may have in flight towards this endpoint: the configured window, but no
-     * more than the socket's receive buffer holds when every other rank sends at once. Beyond that the
-     * kernel drops datagrams, and every drop costs a retransmission (measured: a 256-datagram window over a
-     * 4 MB buffer lost ~1% of 64 KB datagrams and spent a third of a 1 MiB stream in timeouts).
+     * How many datagrams each peer may have in flight towards this endpoint: the configured window, but no more than
+     * the socket's receive buffer holds when every other rank sends at once; beyond that the kernel drops datagrams,
+     * and every drop costs a retransmission (docs/udp-notes.md).
      */
     static int receiveWindow(int configured, int socketBufferBytes, int datagramSize, int ranks) {
         int perDatagram = datagramSize + 1024; // the kernel's own overhead per datagram, generously

@@ -78,7 +78,8 @@ final class DatagramSender {
                 interrupted = awaitRoom(p, payloadLength);
             }
             if (fromReceivePath && p.isAlive() && p.bound.beyondReceivePathLimit()) {
-                p.state(Peer.State.OVERRUN); // this send fails, and so does every later one; the receive path fails the peer
+                // this send fails, and so does every later one; the receive path fails the peer
+                p.state(Peer.State.OVERRUN);
                 p.bound.wakeAll();
             }
             if (p.isAlive() && !lifecycle.isClosed()) {
@@ -395,7 +396,7 @@ final class DatagramSender {
         return failed;
     }
 
-    /** Every pending and queued send to {@code p} completes false (the endpoint closes or fails); waiters are released. */
+    /** Every pending and queued send to {@code p} completes false (the endpoint closes or fails); waiters go. */
     void abandon(Peer p) {
         CompletionList failed = new CompletionList(p.send, p.bound, true);
         p.lock.lock();

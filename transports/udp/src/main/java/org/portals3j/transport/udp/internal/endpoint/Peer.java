@@ -73,7 +73,7 @@ final class Peer {
     final DatagramCodec sendCodec;
     /** Protocol-thread completions of this peer's sends. */
     final CompletionList completions;
-    /** Messages to this peer not yet acknowledged, against {@code udp.sendQueueMessages} and {@code udp.sendQueueBytes}. */
+    /** Messages to it not yet acknowledged, against {@code udp.sendQueueMessages} and {@code udp.sendQueueBytes}. */
     final SendBound bound;
 
     @MonotonicNonNull InetSocketAddress address;

@@ -278,7 +278,8 @@ public final class UdpEndpoint implements Transport {
         DatagramReceiver receiver = new DatagramReceiver(self, peers, io, receiveCodec, counters, lifecycle, upper,
                 sender, clock, settings.datagramSize(), heartbeatNanos, settings.peerTimeoutMillis());
         ProtocolAgent agent = new ProtocolAgent(self, peers, receiver, sender, counters, lifecycle, clock, settings);
-        ProtocolIdle idle = new ProtocolIdle(rank, config.idle(), sleep, agent, lifecycle, clock, LockSupport::parkNanos);
+        ProtocolIdle idle = new ProtocolIdle(rank, config.idle(), sleep, agent, lifecycle, clock,
+                LockSupport::parkNanos);
         ProtocolThread loop = new ProtocolThread(agent, idle, handover, receivePath, upper, lifecycle, clock,
                 this::failEndpoint);
         Thread t = Thread.ofPlatform().daemon().name("udp-rank-" + rank).unstarted(loop);
@@ -318,7 +319,8 @@ public final class UdpEndpoint implements Transport {
                 throw new TransportException("cannot resolve rank " + p.rank + "'s udp.address '" + address + "'");
             }
             try {
-                p.incarnation = Long.parseUnsignedLong(config.rendezvous().lookup(p.rank, KEY_INCARNATION, timeout), 16);
+                p.incarnation = Long.parseUnsignedLong(config.rendezvous().lookup(p.rank, KEY_INCARNATION, timeout),
+                        16);
             } catch (NumberFormatException e) {
                 throw new TransportException("rank " + p.rank + " published a bad udp.incarnation");
             }
@@ -340,8 +342,8 @@ public final class UdpEndpoint implements Transport {
                     + ") is outside a segment of " + payload.byteSize() + " bytes");
         }
         if (payloadLength > MAX_PAYLOAD) {
-            throw new IllegalArgumentException("payload of " + payloadLength + " bytes; the udp transport carries at most "
-                    + MAX_PAYLOAD);
+            throw new IllegalArgumentException("payload of " + payloadLength
+                    + " bytes; the udp transport carries at most " + MAX_PAYLOAD);
         }
         Started s = started;
         if (lifecycle.isClosed()) {

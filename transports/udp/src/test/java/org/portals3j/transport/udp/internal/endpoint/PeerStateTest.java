@@ -58,7 +58,8 @@ class PeerStateTest {
         assertThatThrownBy(() -> move(p, State.ALIVE)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("peer 3").hasMessageContaining("DEAD to ALIVE");
         assertThatThrownBy(() -> move(p, State.OVERRUN)).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> move(p, State.DEAD)).as("declared dead twice").isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> move(p, State.DEAD)).as("declared dead twice")
+                .isInstanceOf(IllegalStateException.class);
         assertThat(p.state()).isEqualTo(State.DEAD);
     }
 

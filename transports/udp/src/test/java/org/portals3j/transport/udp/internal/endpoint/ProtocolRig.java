@@ -72,11 +72,13 @@ final class ProtocolRig {
             EndpointIdentity self = new EndpointIdentity(rank, size, JOB_TAG, incarnation(rank));
             int datagramSize = settings.datagramSize();
             long rtoMin = settings.rtoMinMicros() * 1_000L;
-            int receiveWindow = UdpEndpoint.receiveWindow(settings.window(), io.receiveBufferBytes(), datagramSize, size);
+            int receiveWindow = UdpEndpoint.receiveWindow(settings.window(), io.receiveBufferBytes(), datagramSize,
+                    size);
             this.peers = new Peer[size];
             for (int r = 0; r < size; r++) {
                 Peer p = new Peer(r, settings.window(), receiveWindow, datagramSize,
-                        datagramSize - DatagramHeader.LENGTH, UdpEndpoint.MAX_HEADER, new DatagramCodec(new AutoMac(KEY)),
+                        datagramSize - DatagramHeader.LENGTH, UdpEndpoint.MAX_HEADER,
+                        new DatagramCodec(new AutoMac(KEY)),
                         new RttEstimator(rtoMin, settings.rtoMaxMillis() * 1_000_000L,
                                 Math.max(rtoMin, UdpEndpoint.INITIAL_RTO_NANOS)),
                         settings.sendQueueMessages(), settings.sendQueueBytes());
@@ -110,7 +112,7 @@ final class ProtocolRig {
             lifecycle.moveTo(EndpointLifecycle.State.RUNNING);
         }
 
-        /** Sends a message from an application thread: its header's first int is {@code id}, its payload {@code payload}. */
+        /** Sends from an application thread: the header's first int is {@code id}, the payload {@code payload}. */
         void send(int to, int id, byte[] payload, long token) {
             sender.send(peers[to], header(id), 16, MemorySegment.ofArray(payload), 0, payload.length, token, false);
         }

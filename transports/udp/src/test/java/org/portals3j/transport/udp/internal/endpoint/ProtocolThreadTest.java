@@ -18,7 +18,7 @@ class ProtocolThreadTest {
     private final List<Long> parks = new ArrayList<>();
     private final List<Throwable> failures = new ArrayList<>();
 
-    /** Clock reads in one cycle; past {@link #MAX_READS} the endpoint is stopped, so a broken cycle ends (and fails). */
+    /** Clock reads in one cycle; past {@link #MAX_READS} the endpoint stops, so a broken cycle ends (and fails). */
     private int reads;
     private static final int MAX_READS = 1_000_000;
 

@@ -35,8 +35,7 @@ public final class UdpOptions {
     /**
      * Largest datagram, in bytes, header ({@value DatagramHeader#LENGTH} bytes) included; 512 to 65507.
      * Default {@value #DEFAULT_DATAGRAM_SIZE}: loopback's MTU is 64 KiB, so nothing fragments, and the fewest
-     * datagrams means the fewest system calls (measured on a 1 MiB stream here: 8972, 16384, 32768 and
-     * 65000 within 10% of each other, all bound by the MAC's ~1 GB/s). For a 1500-byte MTU use 1472
+     * datagrams means the fewest system calls (docs/udp-notes.md). For a 1500-byte MTU use 1472
      * (1348 payload bytes per datagram), for a 9000-byte MTU 8972 (8848): larger datagrams are
      * fragmented by IP, and one lost IP fragment loses the datagram.
      */
@@ -55,11 +54,10 @@ public final class UdpOptions {
     /**
      * Smallest retransmission timeout, microseconds. Default {@value #DEFAULT_RTO_MIN_MICROS}: a loopback
      * round trip is microseconds, but the time an acknowledgement waits behind a full receive window of
-     * 64 KB datagrams, each authenticated at ~1 GB/s, is milliseconds; with 2 ms, spurious timeouts
-     * collapsed the congestion window in a 1 MiB stream. It is also the least the RTO adds to the smoothed
-     * round trip (RTO = SRTT + max(this, 4 RTTVAR)), so that a steady but long round trip (a delayed network)
-     * does not bring the timer down to the round trip itself. Losses are repaired by time-based loss detection
-     * (RACK, see the package documentation) long before this fires.
+     * 64 KB datagrams is milliseconds, and a shorter minimum times out spuriously (docs/udp-notes.md). It is
+     * also the least the RTO adds to the smoothed round trip (RTO = SRTT + max(this, 4 RTTVAR)), so that a steady
+     * but long round trip (a delayed network) does not bring the timer down to the round trip itself. Losses are
+     * repaired by time-based loss detection (RACK, see the package documentation) long before this fires.
      */
     public static final String RTO_MIN_MICROS = "udp.rtoMinMicros";
     /** Largest retransmission timeout (the back-off cap), milliseconds. Default {@value #DEFAULT_RTO_MAX_MILLIS}. */

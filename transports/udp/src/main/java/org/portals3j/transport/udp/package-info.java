@@ -184,17 +184,11 @@
  * the sender's rank and the 64-bit datagram counter, which starts at a random value per endpoint and is
  * never reused.
  *
- * <p>Why, as measured here (2 cores with AES-NI, VAES and SHA-NI): a message pays two MACs, one to seal
- * and one to check. AES-CMAC (RFC 4493, CBC-MAC through the JDK's AES/CBC) is serial, ~0.12 us on a small
- * datagram but ~0.65 ns a byte (~0.7 us for 1 KiB); AES-PMAC encrypts its offset blocks independently in one
- * AES/ECB call that the JDK pipelines: ~0.07 us small, ~0.13 us for 1 KiB, no allocation. Switching took
- * the 1 KiB half round trip from 4.1-4.2 to 3.1-3.6 us and the 4 KiB one from 8.2-8.4 to 4.3-4.7 us
- * (bench/README.md). HMAC-SHA256 (on {@code MessageDigest}, since {@code javax.crypto.Mac} allocates per
- * datagram) costs ~0.55 us small. On bulk datagrams HMAC's ~1.1 GB/s bounded a 1 MiB stream at 0.57 GB/s;
- * the JDK's AES-GCM runs at ~2 GB/s in place, and the stream reached 1.04 GB/s, but {@code Cipher.init}
- * allocates ~3.4 KB per datagram, which is why small datagrams do not use it. {@code udp.mac=aes-pmac},
- * {@code aes-cmac}, {@code hmac-sha256}, {@code aes-gcm} or {@code gmac} (AES-GMAC,
- * which buffers and copies a 64 KB datagram internally) force one algorithm, keyed with the job key.
+ * <p>A message pays two MACs, one to seal and one to check: AES-PMAC is the cheapest on small datagrams and
+ * allocates nothing, AES-GCM the fastest per byte on large ones but allocates per datagram (the measurements:
+ * docs/udp-notes.md). {@code udp.mac=aes-pmac}, {@code aes-cmac}, {@code hmac-sha256}, {@code aes-gcm} or
+ * {@code gmac} (AES-GMAC, which buffers and copies a 64 KB datagram internally) force one algorithm, keyed with
+ * the job key.
  *
  * <p>The MAC protects against injection and spoofing by anyone who does not hold the job key, against
  * stray traffic of other jobs (a different key, and a job tag checked too) and of earlier incarnations of

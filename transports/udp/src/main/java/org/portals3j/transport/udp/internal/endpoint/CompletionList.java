@@ -1,7 +1,6 @@
 package org.portals3j.transport.udp.internal.endpoint;
 
 import java.util.Arrays;
-import org.portals3j.transport.MessageHandler;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.udp.internal.reliability.OutgoingMessage;
 import org.portals3j.transport.udp.internal.reliability.SendWindow;
@@ -46,9 +45,9 @@ final class CompletionList implements SendWindow.CompletionSink {
     }
 
     /** Reports and forgets what was gathered; call without holding the peer's lock. */
-    void dispatch(MessageHandler handler, UdpEndpoint endpoint) {
+    void dispatch(UpperLayer upper) {
         for (int i = 0; i < size; i++) {
-            endpoint.complete(handler, tokens[i], delivered[i]);
+            upper.onSendComplete(tokens[i], delivered[i]);
         }
         size = 0;
     }

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.checkerframework.checker.nullness.qual.MonotonicNonNull;
@@ -18,15 +19,41 @@ import org.portals3j.transport.udp.internal.wire.DatagramHeader;
 import org.portals3j.transport.udp.internal.wire.DatagramCodec;
 
 /**
- * Everything one endpoint knows about one peer (its own rank included: self-sends go through the socket
- * like any other). Preallocated at open, so the steady state allocates nothing.
+ * Everything one endpoint knows about one peer (its own rank included: self-sends go through the socket like any
+ * other), and the peer's lifecycle ({@link State}). Preallocated at open: the steady state allocates nothing.
  *
  * <p>Guarded by {@link #lock}: the send window, {@link #rtt}, the send buffer and codec (send() runs on
- * application threads, acknowledgements and retransmissions on the protocol thread). Owned by the
- * protocol thread: the receive window, the deposit and the message-in-progress fields, liveness times.
- * Volatile: what the protocol thread publishes for the senders' piggybacked acknowledgements.
+ * application threads, acknowledgements and retransmissions on the protocol thread), changes of {@link #state()}.
+ * Owned by the receive path: the receive window, the deposit and the message-in-progress fields, liveness times.
+ * Volatile: what the receive path publishes for the senders' piggybacked acknowledgements, and the state.
  */
 final class Peer {
+    /** In order: a state once left is never entered again (fail-stop: a dead peer is never readmitted). */
+    enum State {
+        /** Sends to it are accepted, its datagrams acted on. */
+        ALIVE,
+        /**
+         * The receive path sent it more than it may beyond the send bound (it sends requests and takes none of the
+         * responses): sends to it fail, and the receive path declares it dead at its next round of timers.
+         */
+        OVERRUN,
+        /** Declared dead: what was under way to and from it failed, later sends fail, its datagrams are dropped. */
+        DEAD,
+        /** Dead, and it sent again (it was stopped, not gone): it is told so, at most once a heartbeat period. */
+        TOLD_DEAD;
+
+        /** Whether {@code next} directly follows this state. */
+        boolean leadsTo(State next) {
+            return switch (this) {
+                case ALIVE -> next == OVERRUN || next == DEAD;
+                case OVERRUN -> next == DEAD;
+                case DEAD -> next == TOLD_DEAD;
+                case TOLD_DEAD -> false;
+            };
+        }
+    }
+
+
     /** Datagrams longer than this are built in {@link #bulkSendBuffer}: {@link AutoMac}'s AES-GCM sizes. */
     static final int BULK_ABOVE = AutoMac.GCM_ABOVE;
 
@@ -38,16 +65,15 @@ final class Peer {
     final ByteBuffer sendBuffer;
     final MemorySegment sendSegment;
     /**
-     * Where longer datagrams are built: a heap buffer, because their MAC (AES-GCM) runs at 5 us per 64 KB
-     * on a Java array against 13 us on a direct buffer, while the socket's copy of a heap buffer into its
-     * own direct one costs ~1.4 us. Null when the datagram size does not exceed {@link #BULK_ABOVE}.
+     * Where longer datagrams are built: a heap buffer, since their MAC (AES-GCM) is much faster on a Java array
+     * (docs/udp-notes.md). Null when the datagram size does not exceed {@link #BULK_ABOVE}.
      */
     final @Nullable ByteBuffer bulkSendBuffer;
     final @Nullable MemorySegment bulkSendSegment;
     final DatagramCodec sendCodec;
     /** Protocol-thread completions of this peer's sends. */
     final CompletionList completions;
-    /** Messages to this peer not yet acknowledged, against {@code udp.sendQueueMessages} and {@code udp.sendQueueBytes}. */
+    /** Messages to it not yet acknowledged, against {@code udp.sendQueueMessages} and {@code udp.sendQueueBytes}. */
     final SendBound bound;
 
     @MonotonicNonNull InetSocketAddress address;
@@ -63,8 +89,7 @@ final class Peer {
     long messageNext;
     boolean messageFailed;
     long lastHeardNanos;
-    /** Declared dead, it sent again and was told ({@link #lastNoticeNanos}: when last). */
-    boolean noticed;
+    /** When it was last told it is dead ({@link State#TOLD_DEAD}). */
     long lastNoticeNanos;
     /** When received data first went unacknowledged, or -1. */
     long unackedSince = -1;
@@ -95,12 +120,7 @@ final class Peer {
     /** The cumulative acknowledgement the last datagram to this peer carried. */
     volatile long ackCarried = -1;
     volatile long lastSentNanos;
-    volatile boolean dead;
-    /**
-     * The receive path sent this peer more than it may beyond the bound (the peer sends requests and takes none of
-     * the responses): later sends to it fail, and the receive path fails the peer at its next round.
-     */
-    volatile boolean overrun;
+    private volatile State state = State.ALIVE;
 
     /**
      * @param window        most fragments in flight to this peer (the configured window)
@@ -127,7 +147,7 @@ final class Peer {
         this.ackWindow = receiveWindow;
         this.bound = new SendBound(lock, maxQueuedMessages, maxQueuedBytes);
         this.completions = new CompletionList(send, bound, false);
-        java.util.Arrays.fill(failedSeqs, -1L);
+        Arrays.fill(failedSeqs, -1L);
     }
 
     /**
@@ -161,6 +181,36 @@ final class Peer {
         } while (ackPublishing != cum);
         DatagramHeader.writeAcknowledgement(b, (int) window, cum, sack, failed);
         return cum;
+    }
+
+    State state() {
+        return state;
+    }
+
+    /** Whether sends to it are accepted ({@link State#ALIVE}). */
+    boolean isAlive() {
+        return state == State.ALIVE;
+    }
+
+    /** Whether it was declared dead ({@link State#DEAD} or {@link State#TOLD_DEAD}). */
+    boolean isDead() {
+        return state.compareTo(State.DEAD) >= 0;
+    }
+
+    /**
+     * The one transition of the peer's lifecycle; the caller holds {@link #lock}.
+     *
+     * @throws IllegalStateException if {@code next} does not directly follow the current state (a bug)
+     */
+    void state(State next) {
+        if (!lock.isHeldByCurrentThread()) {
+            throw new IllegalStateException("peer " + rank + ": state change to " + next + " without its lock");
+        }
+        State current = state;
+        if (!current.leadsTo(next)) {
+            throw new IllegalStateException("peer " + rank + ": no transition from " + current + " to " + next);
+        }
+        state = next;
     }
 
     InetSocketAddress address() {

@@ -1,24 +1,14 @@
 package org.portals3j.transport.udp.internal.endpoint;
 
 /**
- * Decides when the protocol thread takes the receive path back from application threads that poll it
- * ({@link org.portals3j.transport.Transport#poll}). While one polls, the protocol thread stays away: two
- * threads taking turns at one socket on two cores cost more than they save. It must notice when polling
- * stops, and the only way to notice a stop nobody announced is to look, which means waking up; on a
- * 2-core machine where both ranks spin, every such wake-up preempts one of them for ~10 us.
+ * Decides when the protocol thread takes the receive path back from application threads that poll it ({@link
+ * org.portals3j.transport.Transport#poll}): it stays away while they poll, and looks less often the longer they do.
  *
- * <p>So the protocol thread looks less often the longer polling goes on: it looks {@link #MIN_GRACE_NANOS}
- * after the last poll it knows of, and each time it finds polling still going on it doubles that, up to
- * {@link #MAX_GRACE_NANOS}. Measured (udp 8-byte Put ping-pong, 2 ranks): looking every 1 ms, two
- * endpoints' wake-ups hit ~1% of round trips and set the p99 (17-20 us against a p50 of 2.8 us); with
- * no wake-ups at all the p99 was 8-9 us; with a cap of 4 ms or 8 ms, 6.7-7.2 us either way (and the same
- * 1 MiB streaming), so the cap is 4 ms: a stop nobody announced (a thread returns from PtlEQWait and
- * computes while a peer's Get waits) is noticed within 4 ms. A waiter that stops polling to park announces
- * it ({@link #stopped}), and the protocol thread takes over at once instead of after the grace.
- *
- * <p>The cap also stays below the smallest retransmission timeout ({@code udp.rtoMinMicros}, 10 ms by
- * default; the cap is four fifths of a setting below 5 ms, never below the first grace), so even a stop
- * nobody announced gets its acknowledgements out before a peer retransmits.
+ * <p>It looks {@link #MIN_GRACE_NANOS} after the last poll it knows of, and each time it finds polling still going
+ * on it doubles that, up to a cap of {@link #MAX_GRACE_NANOS}, kept below the smallest retransmission timeout
+ * ({@code udp.rtoMinMicros}; the cap is four fifths of a setting below 5 ms, never below the first grace), so that
+ * even a stop nobody announced gets its acknowledgements out before a peer retransmits. A waiter that stops polling
+ * to park announces it ({@link #stopped}), and the protocol thread takes over at once. Why: docs/udp-notes.md.
  *
  * <p>{@link #polled} and {@link #stopped} are called by any thread; {@link #keepAwayNanos} by the protocol
  * thread only.

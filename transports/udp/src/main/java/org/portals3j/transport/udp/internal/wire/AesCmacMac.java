@@ -11,8 +11,7 @@ import javax.crypto.spec.SecretKeySpec;
  * AES-CMAC (RFC 4493, NIST SP 800-38B) over {@code [0, CRC_OFFSET)} of the header and the body; the
  * 16-byte tag goes in the MAC field.
  *
- * <p>Why: on a small datagram (~200 bytes covered) it costs ~0.2 us against HMAC-SHA256's ~0.55 us,
- * and a small message pays two. The JDK has no CMAC, but CMAC is CBC-MAC with one tweak of the last
+ * <p>The JDK has no CMAC, but CMAC is CBC-MAC with one tweak of the last
  * block, and the JDK's AES/CBC (AES-NI) computes CBC-MAC without allocating: the tag is the last
  * ciphertext block, and {@code doFinal} returns the cipher to its zero IV for the next datagram. The
  * construction is checked against the RFC's test vectors.

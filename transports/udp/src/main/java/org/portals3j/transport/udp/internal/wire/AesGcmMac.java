@@ -12,15 +12,10 @@ import javax.crypto.spec.SecretKeySpec;
  * rank and the header's 64-bit datagram counter, which an endpoint starts at a random value and never
  * reuses, so an IV never repeats under one key (GCM's requirement).
  *
- * <p>Why: on a bulk stream the MAC is the largest cost per byte, and the JDK's AES-GCM is its fastest
- * authenticator here (VAES/VPCLMULQDQ intrinsics), as long as it is given Java arrays. Measured on a
- * 65000-byte datagram, one thread: sealing 5 us on an array against 13 us on a direct buffer (the JDK
- * feeds a direct buffer to the intrinsic in small chunks); opening 5 us out of place against 8.5 us in
- * place (in place the JDK hashes and decrypts in two passes). So the body is sealed in place when the
- * buffer is a heap buffer and copied through {@link #scratch} when it is direct, and always opened out
- * of place into {@link #plaintext}: a 64 KB copy costs ~1.4 us. {@code Cipher.init} allocates (~3.4 KB
- * per datagram, ~5% of a 64 KB datagram's bytes), which is why small datagrams use AES-PMAC
- * ({@link AutoMac}).
+ * <p>The JDK's AES-GCM is fastest on Java arrays, and out of place (docs/udp-notes.md): the body is sealed in
+ * place when the buffer is a heap buffer and copied through {@link #scratch} when it is direct, and always
+ * opened out of place into {@link #plaintext}. {@code Cipher.init} allocates per datagram, which is why small
+ * datagrams use AES-PMAC ({@link AutoMac}).
  *
  * <p>Buffers need {@link DatagramHeader#TRAILER_ROOM} bytes after the datagram (room for the tag, as
  * for every authenticator).

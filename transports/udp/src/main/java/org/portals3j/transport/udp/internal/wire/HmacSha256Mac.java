@@ -9,8 +9,8 @@ import java.security.NoSuchAlgorithmException;
  * HMAC-SHA256 truncated to 16 bytes (RFC 2104; truncation as RFC 4868 allows).
  *
  * <p>Built on two {@link MessageDigest}s rather than {@code javax.crypto.Mac}: the JDK's HMAC
- * allocates two 32-byte digests on every {@code doFinal} (measured: ~200 B per round trip of a small
- * ping-pong), while {@link MessageDigest#digest(byte[], int, int)} writes into a buffer we own. The
+ * allocates two 32-byte digests on every {@code doFinal}, while {@link MessageDigest#digest(byte[], int, int)}
+ * writes into a buffer we own. The
  * construction is RFC 2104's, {@code H((K ^ opad) || H((K ^ ipad) || m))}, with the SHA-256 engine
  * (and its SHA-NI intrinsic) doing all the work.
  */

@@ -1,0 +1,134 @@
+package org.portals3j.transport.udp.internal.endpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.portals3j.transport.IdleMode;
+
+/** The protocol thread's idle strategy on a test clock, a fake socket and a recording parker: nothing sleeps. */
+class ProtocolIdleTest {
+    private long now = 5_000_000_000L;
+    private final FakeIo io = new FakeIo(1);
+    private final ProtocolSleep sleep = new ProtocolSleep(io);
+    private final EndpointLifecycle lifecycle = new EndpointLifecycle();
+    private final List<Long> parks = new ArrayList<>();
+    private boolean acksPending;
+    private long deadline = Long.MAX_VALUE;
+    private final ProtocolIdle.Timers timers = new ProtocolIdle.Timers() {
+        @Override
+        public boolean acksPending() {
+            return acksPending;
+        }
+
+        @Override
+        public long nextDeadline(long at) {
+            return deadline;
+        }
+    };
+
+    private ProtocolIdle idle(IdleMode mode) {
+        lifecycle.moveTo(EndpointLifecycle.State.RUNNING);
+        return new ProtocolIdle(0, mode, sleep, timers, lifecycle, () -> now, parks::add);
+    }
+
+    @Test
+    void onZeroWorkItSpinsBrieflyThenSleepsUntilTheNextTimer() {
+        ProtocolIdle idle = idle(IdleMode.BACKOFF);
+        deadline = now + ProtocolIdle.SPIN_NANOS + 2_500_000L;
+
+        now += ProtocolIdle.SPIN_NANOS - 1;
+        idle.idle(0);
+        assertThat(io.awaits).as("still spinning").isEmpty();
+
+        now += 1;
+        idle.idle(0);
+        assertThat(io.awaits).as("2.5 ms to the timer: 3 ms, rounded up").containsExactly(3L);
+    }
+
+    @Test
+    void workStartsTheSpinAgain() {
+        ProtocolIdle idle = idle(IdleMode.PARK);
+        now += ProtocolIdle.SPIN_NANOS;
+        idle.idle(1);
+        now += ProtocolIdle.SPIN_NANOS - 1;
+        idle.idle(0);
+
+        assertThat(io.awaits).isEmpty();
+    }
+
+    @Test
+    void aSleepLastsAtMostASecondAndIsFollowedBySpinning() {
+        ProtocolIdle idle = idle(IdleMode.BACKOFF);
+        io.duringAwait = () -> now += 7_000_000L;
+
+        now += ProtocolIdle.SPIN_NANOS;
+        idle.idle(0);
+        assertThat(io.awaits).containsExactly(ProtocolIdle.MAX_SLEEP_MILLIS);
+        idle.idle(0);
+        assertThat(io.awaits).as("woken: it spins first").hasSize(1);
+    }
+
+    @Test
+    void acknowledgementsStillOwedKeepItSpinning() {
+        ProtocolIdle idle = idle(IdleMode.BACKOFF);
+        acksPending = true;
+        now += 10 * ProtocolIdle.SPIN_NANOS;
+
+        idle.idle(0);
+
+        assertThat(io.awaits).isEmpty();
+    }
+
+    @Test
+    void spinAndYieldModesNeverSleep() {
+        for (IdleMode mode : new IdleMode[] {IdleMode.SPIN, IdleMode.YIELD}) {
+            ProtocolIdle idle = idle(mode);
+            now += 10 * ProtocolIdle.SPIN_NANOS;
+            idle.idle(0);
+        }
+
+        assertThat(io.awaits).isEmpty();
+        assertThat(parks).isEmpty();
+    }
+
+    @Test
+    void itDoesNotSleepOnceTheEndpointStopped() {
+        ProtocolIdle idle = idle(IdleMode.BACKOFF);
+        lifecycle.moveTo(EndpointLifecycle.State.CLOSED);
+        now += ProtocolIdle.SPIN_NANOS;
+
+        idle.idle(0);
+
+        assertThat(io.awaits).isEmpty();
+    }
+
+    @Test
+    void aSenderWakesItOnlyWhileItSleeps() {
+        ProtocolIdle idle = idle(IdleMode.BACKOFF);
+        sleep.wakeIfSleeping();
+        assertThat(io.wakeups).isZero();
+        io.duringAwait = sleep::wakeIfSleeping;
+
+        now += ProtocolIdle.SPIN_NANOS;
+        idle.idle(0);
+
+        assertThat(io.wakeups).isEqualTo(1);
+        sleep.wakeIfSleeping();
+        assertThat(io.wakeups).as("awake again").isEqualTo(1);
+    }
+
+    @Test
+    void steppingAsideParksForTheTimeAskedThenSpins() {
+        ProtocolIdle idle = idle(IdleMode.BACKOFF);
+        now += ProtocolIdle.SPIN_NANOS;
+
+        idle.stepAside(3_000_000L);
+        idle.idle(0);
+        idle.receivePathBusy();
+
+        assertThat(parks).containsExactly(3_000_000L, ProtocolIdle.BUSY_PARK_NANOS);
+        assertThat(io.awaits).as("the spin restarted after the park").isEmpty();
+    }
+}

@@ -1,6 +1,8 @@
 package org.portals3j.runtime;
 
 import java.time.Duration;
+import org.portals3j.transport.Job;
+import org.portals3j.transport.Rendezvous;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportException;
 

@@ -9,7 +9,11 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.IdleMode;
+import org.portals3j.transport.Job;
+import org.portals3j.transport.JobKey;
+import org.portals3j.transport.LocalRendezvous;
 import org.portals3j.transport.TransportException;
+import org.portals3j.transport.internal.OsUser;
 
 /**
  * How a rank's {@code main} joins its job: {@link #join()} returns its {@link JobContext} (job with the

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.EndpointConfig;
 import org.portals3j.transport.IdleMode;
+import org.portals3j.transport.Job;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportException;
 import org.portals3j.transport.TransportProvider;

@@ -8,6 +8,7 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import org.portals3j.transport.JobKey;
 
 /**
  * The rendezvous's admission handshake: each side proves it holds the job key with an HMAC over both sides'

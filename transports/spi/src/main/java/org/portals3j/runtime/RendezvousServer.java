@@ -29,8 +29,9 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.checkerframework.checker.nullness.qual.Nullable;
-import org.portals3j.transport.TransportException;
 import org.portals3j.runtime.RendezvousWire.ProtocolException;
+import org.portals3j.transport.JobKey;
+import org.portals3j.transport.TransportException;
 
 /**
  * Serves the TCP rendezvous of one job (see {@link RendezvousWire} for the protocol): {@code portals run}

@@ -18,6 +18,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.transport.JobKey;
+import org.portals3j.transport.Rendezvous;
 import org.portals3j.transport.TransportException;
 
 /**

@@ -1,12 +1,12 @@
 /**
- * The job model: a job is {@code N} ranks; each rank has a Portals process id ({@code nid, pid}),
- * a user id, and an endpoint on the job's transport. The {@link org.portals3j.runtime.PeerTable} maps
- * ranks to process ids and back.
+ * How a job starts: a rank learns its job from its launcher's environment ({@link org.portals3j.runtime.JobRuntime}:
+ * {@code portals run}, Slurm, Open MPI, or a singleton), meets the other ranks at a rendezvous and opens its endpoint
+ * on the job's transport ({@link org.portals3j.runtime.JobContext}); {@link org.portals3j.runtime.LocalJob} runs a
+ * whole job as threads of one JVM. The job model itself (job, ranks, key, rendezvous) is part of the transport SPI,
+ * {@code org.portals3j.transport}, since it is what a transport is opened for; this package builds on it.
  *
- * <p><b>Node ids.</b> A node id names an endpoint of the fabric: the runtime gives rank {@code r} the
- * node id {@code r}. Routing therefore needs the node id only; the target checks the pid on arrival,
- * as chapter 4 of the Portals 3.2 spec describes (L15027), which is what lets a process take a
- * well-known pid at {@code PtlNIInit} without telling anyone.
+ * <p><b>Node ids.</b> The runtime gives rank {@code r} the node id {@code r} (see
+ * {@link org.portals3j.transport.Job}).
  *
  * <h2>The TCP rendezvous: admission, and what it guarantees</h2>
  * A multi-process job's ranks meet at a TCP rendezvous ({@link org.portals3j.runtime.RendezvousServer}, served by
@@ -54,12 +54,12 @@
  * <li>An admitted rank is a member of the job: it may publish only under its own rank, at most 1024 values, with at
  *     most 1024 lookups waiting.</li>
  * </ul>
- * <p><b>The key fingerprint</b> ({@link org.portals3j.runtime.JobKey#fingerprint()}, published by the udp transport
+ * <p><b>The key fingerprint</b> ({@link org.portals3j.transport.JobKey#fingerprint()}, published by the udp transport
  * as {@code udp.keyFingerprint}) is the first 8 bytes of HMAC-SHA256(job key, {@code "portals3j key fingerprint"}):
  * it names a key in logs and tells two keys apart, and reveals nothing usable about the key or the admission key;
  * it admits nobody (until protocol version 2 it did: it was what HELLO carried). Over the TCP rendezvous the udp
  * transport's fingerprint check is redundant, since every admitted rank proved the same key; it stays because it
  * gives the clear error in the cases without an authenticating rendezvous (the in-JVM {@link
- * org.portals3j.runtime.LocalRendezvous}, a third-party {@link org.portals3j.runtime.Rendezvous}).
+ * org.portals3j.transport.LocalRendezvous}, a third-party {@link org.portals3j.transport.Rendezvous}).
  */
 package org.portals3j.runtime;

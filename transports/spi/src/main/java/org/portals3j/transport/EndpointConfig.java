@@ -2,9 +2,6 @@ package org.portals3j.transport;
 
 import java.util.Map;
 import java.util.Objects;
-import org.portals3j.runtime.Job;
-import org.portals3j.runtime.LocalRendezvous;
-import org.portals3j.runtime.Rendezvous;
 
 /**
  * What a provider needs to open the endpoint of one rank.

@@ -32,5 +32,19 @@
  * </ul>
  *
  * Providers are found with {@link java.util.ServiceLoader} through {@link org.portals3j.transport.Transports}.
+ *
+ * <h2>The job an endpoint belongs to</h2>
+ * A provider opens an endpoint for one rank of a {@link org.portals3j.transport.Job}: {@code N} ranks, each with a
+ * Portals process id ({@code nid, pid}) and a user id ({@link org.portals3j.transport.JobMember}); the
+ * {@link org.portals3j.transport.PeerTable} maps ranks to process ids and back, and the
+ * {@link org.portals3j.transport.JobKey} is the secret the ranks share. Endpoints exchange their addresses through a
+ * {@link org.portals3j.transport.Rendezvous} ({@link org.portals3j.transport.LocalRendezvous} within one JVM; the job
+ * runtime, {@code org.portals3j.runtime}, provides the TCP one). These types are part of the SPI, not of the runtime
+ * that starts jobs, so that this package depends on no other.
+ *
+ * <p><b>Node ids.</b> A node id names an endpoint of the fabric: the runtime gives rank {@code r} the
+ * node id {@code r}. Routing therefore needs the node id only; the target checks the pid on arrival,
+ * as chapter 4 of the Portals 3.2 spec describes (L15027), which is what lets a process take a
+ * well-known pid at {@code PtlNIInit} without telling anyone.
  */
 package org.portals3j.transport;

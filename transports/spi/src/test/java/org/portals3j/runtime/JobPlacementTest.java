@@ -8,6 +8,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.portals3j.transport.JobKey;
+import org.portals3j.transport.internal.OsUser;
 
 /** Ranks started without a launcher, as srun or mpirun would start them: they form the job themselves. */
 class JobPlacementTest {

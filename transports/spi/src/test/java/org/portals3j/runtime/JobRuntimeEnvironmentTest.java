@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.portals3j.transport.Job;
+import org.portals3j.transport.JobKey;
+import org.portals3j.transport.JobMember;
 import org.portals3j.transport.TransportException;
+import org.portals3j.transport.internal.OsUser;
 
 class JobRuntimeEnvironmentTest {
     private static final String KEY = JobKey.random().toHex();

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.transport.JobKey;
 
 /** A rendezvous client driven by hand: raw lines, or the real handshake with any key and claims (tests only). */
 final class RawRendezvousClient implements AutoCloseable {

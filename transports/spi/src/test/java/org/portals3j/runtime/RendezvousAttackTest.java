@@ -30,6 +30,7 @@ import java.util.regex.Pattern;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.portals3j.transport.JobKey;
 import org.portals3j.transport.TransportException;
 
 /**

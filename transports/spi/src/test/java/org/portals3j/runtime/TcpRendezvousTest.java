@@ -13,6 +13,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.portals3j.transport.JobKey;
+import org.portals3j.transport.LocalRendezvous;
 import org.portals3j.transport.TransportException;
 
 class TcpRendezvousTest {

@@ -1,4 +1,4 @@
-package org.portals3j.runtime;
+package org.portals3j.transport;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -80,7 +80,7 @@ public final class JobKey {
      * A 32-byte key for one purpose: HMAC-SHA256(job key, {@code "portals3j " + purpose}). Keys derived for
      * different purposes are independent of each other.
      */
-    byte[] derive(String purpose) {
+    public byte[] derive(String purpose) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(key, "HmacSHA256"));

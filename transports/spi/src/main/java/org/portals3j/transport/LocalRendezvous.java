@@ -1,4 +1,4 @@
-package org.portals3j.runtime;
+package org.portals3j.transport;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -8,7 +8,6 @@ import java.util.WeakHashMap;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.checkerframework.checker.nullness.qual.Nullable;
-import org.portals3j.transport.TransportException;
 
 /** A {@link Rendezvous} for ranks that live in one JVM: a map guarded by a lock. */
 public final class LocalRendezvous implements Rendezvous {

@@ -1,9 +1,8 @@
-package org.portals3j.runtime;
+package org.portals3j.transport;
 
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Optional;
-import org.portals3j.transport.TransportException;
 
 /**
  * Where the ranks of a job find each other before they can talk: each rank publishes small

@@ -1,4 +1,4 @@
-package org.portals3j.runtime;
+package org.portals3j.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.portals3j.transport.TransportException;
 
 class LocalRendezvousTest {
 

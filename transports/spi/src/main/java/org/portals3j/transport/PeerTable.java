@@ -1,4 +1,4 @@
-package org.portals3j.runtime;
+package org.portals3j.transport;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package org.portals3j.runtime;
+package org.portals3j.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

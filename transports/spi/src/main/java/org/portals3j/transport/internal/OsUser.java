@@ -1,17 +1,21 @@
-package org.portals3j.runtime;
+package org.portals3j.transport.internal;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** The operating-system user id of this process: the default Portals user id of a rank. */
-final class OsUser {
+/**
+ * The operating-system user id of this process: the default Portals user id of a rank. Internal: shared by the
+ * job model ({@code Job}) and the job runtime, not for applications.
+ */
+public final class OsUser {
     private static final int UID = lookup();
 
     private OsUser() {
     }
 
-    static int uid() {
+    /** The real user id of this process (the owner of {@code /proc/self}), or 0 where that is not known. */
+    public static int uid() {
         return UID;
     }
 

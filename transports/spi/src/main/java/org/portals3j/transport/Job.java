@@ -1,9 +1,10 @@
-package org.portals3j.runtime;
+package org.portals3j.transport;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
+import org.portals3j.transport.internal.OsUser;
 
 /**
  * A job: an id unique among running jobs, and the table of its ranks.

@@ -35,6 +35,7 @@ import org.portals3j.transport.MessageHandler;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportCapability;
 import org.portals3j.transport.Transports;
+import org.portals3j.transport.internal.SpinLock;
 
 /**
  * The Portals library of one process: its interfaces, the API functions' semantics, and the

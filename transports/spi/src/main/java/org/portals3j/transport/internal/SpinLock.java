@@ -1,12 +1,12 @@
-package org.portals3j.portals.internal.engine;
+package org.portals3j.transport.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A mutual-exclusion lock for critical sections of a few hundred nanoseconds: the engine's lock and
- * a send channel's. Not reentrant.
+ * A mutual-exclusion lock for critical sections of a few hundred nanoseconds: the Portals engine's lock and
+ * a send channel's. Not reentrant. Internal, like the rest of this package.
  *
  * <p>Why not {@link java.util.concurrent.locks.ReentrantLock}: its {@code unlock} is a volatile store
  * (a full fence on x86), and a put with its events takes a lock eight times; here {@link #unlock} is
@@ -20,7 +20,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p>The lock word sits alone on its cache line (padding on both sides): the threads that take it
  * do not also invalidate the fields next to it.
  */
-final class SpinLock extends SpinLockFields {
+public final class SpinLock extends SpinLockFields {
     private static final int SPINS = 200;
     private static final int YIELDS = 20;
     static final long MAX_PARK_NANOS = 100_000L;
@@ -28,7 +28,7 @@ final class SpinLock extends SpinLockFields {
     long q0, q1, q2, q3, q4, q5, q6, q7;
 
     /** True if the lock was free and is now held by the caller. */
-    boolean tryLock() {
+    public boolean tryLock() {
         if (STATE.compareAndSet(this, 0, 1)) {
             owner = Thread.currentThread();
             return true;
@@ -41,7 +41,7 @@ final class SpinLock extends SpinLockFields {
      *
      * @throws IllegalStateException if the calling thread holds it already (it would wait for ever)
      */
-    void lock() {
+    public void lock() {
         if (!tryLock()) {
             lockSlowly();
         }
@@ -70,13 +70,13 @@ final class SpinLock extends SpinLockFields {
     }
 
     /** Lets go of the lock; only its holder may call this. */
-    void unlock() {
+    public void unlock() {
         owner = null;
         STATE.setRelease(this, 0);
     }
 
     /** True if the calling thread holds the lock (for assertions and tests). */
-    boolean isHeldByCurrentThread() {
+    public boolean isHeldByCurrentThread() {
         return owner == Thread.currentThread();
     }
 

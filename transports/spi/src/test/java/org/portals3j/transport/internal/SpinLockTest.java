@@ -1,4 +1,4 @@
-package org.portals3j.portals.internal.engine;
+package org.portals3j.transport.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,7 +1,6 @@
-package org.portals3j.portals.internal.engine;
+package org.portals3j.transport.internal;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
-import org.portals3j.transport.internal.CacheLinePadding;
 
 /** Padding, then the lock word and its holder (superclass fields are laid out first). */
 abstract class SpinLockFields extends CacheLinePadding {

@@ -15,7 +15,7 @@ class PackageCyclesTest {
 
     @Test
     void mainCodeOfAllModulesTogetherHasNoPackageCycle() throws IOException {
-        List<Path> roots = mainClassRoots(root());
+        List<Path> roots = mainClassRoots(Build.root());
         assertThat(roots).as("class roots of the modules with main code").hasSizeGreaterThan(5);
         PackageGraph graph = PackageGraph.of(roots);
         assertThat(graph.packageEdges()).as("dependencies jdeps found").isNotEmpty();
@@ -25,20 +25,14 @@ class PackageCyclesTest {
                 .isEmpty();
     }
 
-    /** The build's root folder, as the pom passes it (the parent of this module). */
-    private static Path root() {
-        String root = System.getProperty("portals3j.root");
-        assertThat(root).as("system property portals3j.root (set by checks/pom.xml)").isNotNull();
-        return Path.of(String.valueOf(root)).toAbsolutePath().normalize();
-    }
-
     /** {@code target/classes} of every folder with a pom.xml and main sources, which must have been compiled. */
     private static List<Path> mainClassRoots(Path root) throws IOException {
         List<Path> roots = new ArrayList<>();
         try (Stream<Path> poms = Files.walk(root, 4)) {
-            for (Path pom : poms.filter(p -> p.getFileName().toString().equals("pom.xml")).sorted().toList()) {
+            for (Path pom : poms.filter(p -> p.endsWith("pom.xml")).sorted().toList()) {
                 Path module = pom.getParent();
-                if (module.toString().contains("/target/") || !Files.isDirectory(module.resolve("src/main/java"))) {
+                if (module == null || module.toString().contains("/target/")
+                        || !Files.isDirectory(module.resolve("src/main/java"))) {
                     continue;
                 }
                 Path classes = module.resolve("target/classes");

@@ -154,7 +154,7 @@ final class PackageGraph {
             Deque<Map.Entry<String, ArrayDeque<String>>> work = new ArrayDeque<>();
             enter(root, work);
             while (!work.isEmpty()) {
-                Map.Entry<String, ArrayDeque<String>> top = work.peek();
+                Map.Entry<String, ArrayDeque<String>> top = work.getFirst();
                 String v = top.getKey();
                 String w = top.getValue().poll();
                 if (w != null) {

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
@@ -15,12 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
 /** The cycle check on small compiled packages: it finds the cycles there are and only those. */
 class PackageGraphTest {
 
-    @TempDir
-    Path dir;
-
     @Test
-    void twoPackagesThatUseEachOtherAreACycleNamedWithTheClassesThatCloseIt() throws IOException {
-        PackageGraph g = compile(
+    void twoPackagesThatUseEachOtherAreACycleNamedWithTheClassesThatCloseIt(@TempDir Path dir) throws IOException {
+        PackageGraph g = compile(dir,
                 "package a; public class A { public b.B b; }",
                 "package b; public class B { public a.A a; }");
         assertThat(g.cycles()).containsExactly(List.of("a", "b"));
@@ -28,8 +26,8 @@ class PackageGraphTest {
     }
 
     @Test
-    void aCycleThroughThreePackagesIsOneComponent() throws IOException {
-        PackageGraph g = compile(
+    void aCycleThroughThreePackagesIsOneComponent(@TempDir Path dir) throws IOException {
+        PackageGraph g = compile(dir,
                 "package a; public class A { public b.B b; }",
                 "package b; public class B { public c.C c; }",
                 "package c; public class C { public a.A a; }",
@@ -38,35 +36,35 @@ class PackageGraphTest {
     }
 
     @Test
-    void dependenciesOneWayAreNoCycle() throws IOException {
-        PackageGraph g = compile(
+    void dependenciesOneWayAreNoCycle(@TempDir Path dir) throws IOException {
+        PackageGraph g = compile(dir,
                 "package a; public class A { public b.B b; public c.C c; }",
                 "package b; public class B { public c.C c; }",
                 "package c; public class C { }");
-        assertThat(g.packageEdges()).containsEntry("a", java.util.Set.of("b", "c")).containsEntry("b", java.util.Set.of("c"));
+        assertThat(g.packageEdges()).containsEntry("a", Set.of("b", "c")).containsEntry("b", Set.of("c"));
         assertThat(g.cycles()).isEmpty();
         assertThat(g.describeCycles()).isEmpty();
     }
 
     @Test
-    void aPublicPackageAndItsOwnInternalImplementationMayUseEachOther() throws IOException {
-        PackageGraph g = compile(
+    void aPublicPackageAndItsOwnInternalImplementationMayUseEachOther(@TempDir Path dir) throws IOException {
+        PackageGraph g = compile(dir,
                 "package p; public class Api { public p.internal.engine.Engine e; }",
                 "package p.internal.engine; public class Engine { public p.Api api; }");
         assertThat(g.cycles()).isEmpty();
     }
 
     @Test
-    void twoInternalPackagesThatUseEachOtherAreACycle() throws IOException {
-        PackageGraph g = compile(
+    void twoInternalPackagesThatUseEachOtherAreACycle(@TempDir Path dir) throws IOException {
+        PackageGraph g = compile(dir,
                 "package p.internal.x; public class X { public p.internal.y.Y y; }",
                 "package p.internal.y; public class Y { public p.internal.x.X x; }");
         assertThat(g.cycles()).containsExactly(List.of("p.internal.x", "p.internal.y"));
     }
 
     @Test
-    void anotherPackagesInternalsGetNoExemption() throws IOException {
-        PackageGraph g = compile(
+    void anotherPackagesInternalsGetNoExemption(@TempDir Path dir) throws IOException {
+        PackageGraph g = compile(dir,
                 "package p; public class P { public q.internal.Q q; }",
                 "package q.internal; public class Q { public p.P p; }");
         assertThat(g.cycles()).containsExactly(List.of("p", "q.internal"));
@@ -85,15 +83,15 @@ class PackageGraphTest {
         assertThat(g.cycles()).containsExactly(List.of("a", "b"));
     }
 
-    private PackageGraph compile(String... sources) throws IOException {
+    private static PackageGraph compile(Path dir, String... sources) throws IOException {
         Path src = dir.resolve("src");
         Path classes = Files.createDirectories(dir.resolve("classes"));
         List<String> args = new ArrayList<>(List.of("-d", classes.toString()));
         for (String source : sources) {
             String pkg = source.substring("package ".length(), source.indexOf(';'));
             String name = source.substring(source.indexOf("class ") + "class ".length()).split("\\s")[0];
-            Path file = src.resolve(pkg.replace('.', '/')).resolve(name + ".java");
-            Files.createDirectories(file.getParent());
+            Path folder = Files.createDirectories(src.resolve(pkg.replace('.', '/')));
+            Path file = folder.resolve(name + ".java");
             Files.writeString(file, source);
             args.add(file.toString());
         }

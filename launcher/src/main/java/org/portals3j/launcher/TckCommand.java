@@ -38,6 +38,7 @@ import picocli.CommandLine.Option;
         footer = {"%nExamples:", "  portals tck                                   # every transport found",
             "  portals tck --transport udp --report /tmp/tck",
             "  portals tck --list-assertions                 # the ids --assertion takes",
+            "  portals tck --assertion I-079 --seed 42       # replay a randomised test with the seed it printed",
             "  portals tck -cp my-transport.jar --transport mine   # a third-party transport"})
 public final class TckCommand implements Callable<Integer> {
 
@@ -58,12 +59,16 @@ public final class TckCommand implements Callable<Integer> {
     List<String> assertions = new ArrayList<>();
 
     @Option(names = "--list-assertions", description = "list the catalogue's assertions (id, area, how it is"
-            + " checked, text) and run nothing")
+            + " checked: kit, partial (the kit sees only part of it), engine or no; text) and run nothing")
     boolean listAssertions;
 
     @Option(names = "--patience", paramLabel = "SECONDS", defaultValue = "10",
             description = "how long a test waits for what must come (default: ${DEFAULT-VALUE})")
     double patienceSeconds = 10;
+
+    @Option(names = "--seed", paramLabel = "N", description = "the seed of every randomised test, to replay a run"
+            + " (each prints its seed: 'seed N (replay with -Dportals3j.tck.seed=N)'); default: a new one per test")
+    @Nullable Long seed;
 
     @Option(names = "--screenshot", description = "also save index.png, a picture of the HTML report taken by a"
             + " headless Chromium (apt-get install chromium, or PORTALS3J_CHROMIUM=PATH)")
@@ -107,13 +112,16 @@ public final class TckCommand implements Callable<Integer> {
         Thread.currentThread().setContextClassLoader(MainClasses.loader(classPath));
         TckResult result;
         try {
-            result = TckRunner.builder()
+            TckRunner.Builder runner = TckRunner.builder()
                     .transports(transports)
                     .assertions(Set.copyOf(assertions))
                     .patience(Duration.ofMillis(Math.round(patienceSeconds * 1000)))
                     .junitXml(reportDir.resolve("junit"))
-                    .listener(ProgressBar.onStandardOutput())
-                    .build().run();
+                    .listener(ProgressBar.onStandardOutput());
+            if (seed != null) {
+                runner.seed(seed);
+            }
+            result = runner.build().run();
         } finally {
             Thread.currentThread().setContextClassLoader(previous);
         }

@@ -125,6 +125,7 @@ class TckCommandTest {
         assertThat(list.process.exitValue()).isZero();
         assertThat(list.out).anyMatch(l -> l.startsWith("P-061\t")).anyMatch(l -> l.startsWith("I-017\t"))
                 .anyMatch(l -> l.startsWith("P-003\t") && l.contains("\tno\t"))
+                .anyMatch(l -> l.startsWith("I-020\t") && l.contains("\tpartial\t"))
                 .noneMatch(l -> l.startsWith("P-999")).noneMatch(l -> l.startsWith("Running"));
     }
 

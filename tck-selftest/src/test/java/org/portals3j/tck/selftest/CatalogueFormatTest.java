@@ -61,7 +61,7 @@ class CatalogueFormatTest {
     @Test
     void testabilityIsOneOfThreeWordsAndUntestedOnesNeedANote() {
         assertThatThrownBy(() -> Catalogue.parse(Spec.PORTALS, "t.tsv", List.of(HEADER, "P-001\ta\tb\tc\tmaybe\td\t")))
-                .isInstanceOf(CatalogueException.class).hasMessageContaining("kit, engine or no");
+                .isInstanceOf(CatalogueException.class).hasMessageContaining("kit, partial, engine or no");
         assertThatThrownBy(() -> Catalogue.parse(Spec.PORTALS, "t.tsv", List.of(HEADER, "P-001\ta\tb\tc\tengine\td\t")))
                 .isInstanceOf(CatalogueException.class).hasMessageContaining("the note must say");
     }

@@ -2,6 +2,9 @@ package org.portals3j.tck.selftest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,6 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.portals3j.tck.TckTransport;
 import org.portals3j.tck.catalogue.Assertion;
 import org.portals3j.tck.catalogue.Catalogue;
+import org.portals3j.tck.catalogue.Testability;
+import org.portals3j.tck.report.ConsoleMatrix;
+import org.portals3j.tck.report.HtmlReport;
 import org.portals3j.tck.report.TapReport;
 import org.portals3j.tck.runner.TckListener;
 import org.portals3j.tck.runner.TckResult;
@@ -83,6 +89,7 @@ class TckRunnerTest {
                 Map.entry("isDisabled", List.of(TestStatus.SKIPPED)),
                 Map.entry("oneInvocationOfThreeFails", List.of(TestStatus.PASSED, TestStatus.FAILED, TestStatus.PASSED)),
                 Map.entry("seesTheTransportTheRunnerChose", List.of(TestStatus.PASSED)),
+                Map.entry("passesAnAssertionTheKitSeesOnlyInPart", List.of(TestStatus.PASSED)),
                 Map.entry("first", List.of(TestStatus.FAILED)),
                 Map.entry("second", List.of(TestStatus.FAILED)));
     }
@@ -164,6 +171,42 @@ class TckRunnerTest {
             String xml = Files.readString(files.filter(p -> p.toString().endsWith(".xml")).findFirst().orElseThrow());
             assertThat(xml).contains("<testcase name=\"fails()\"").contains("delivered &lt;twice&gt;");
         }
+    }
+
+    /** I-020 is marked partial in the catalogue: its passing test makes it "partial" in every report, never "passed". */
+    @Test
+    void anAssertionTheKitSeesOnlyInPartIsPartialInEveryReportNeverPassed() throws Exception {
+        Assertion i020 = result.catalogue().find("I-020").orElseThrow();
+        assertThat(i020.testability()).isEqualTo(Testability.PARTIAL);
+        assertThat(verdict("I-020")).isEqualTo(Verdict.PARTIAL);
+
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        ConsoleMatrix.print(result, new PrintStream(console, true, StandardCharsets.UTF_8));
+        String isochrons = console.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("  Isochrons"))
+                .findFirst().orElseThrow();
+        assertThat(isochrons).contains("1 partial").doesNotContain(" ok");
+
+        assertThat(TapReport.render(result, inmem())).containsPattern(
+                "ok \\d+ - I-020,P-004 OutcomesFixture.passesAnAssertionTheKitSeesOnlyInPart\n  ---\n  partial:\n"
+                        + "    - \"I-020 is checked only in part: The ids are not visible");
+
+        String xml;
+        try (var files = Files.list(dir.resolve("junit").resolve("inmem"))) {
+            xml = Files.readString(files.filter(p -> p.toString().endsWith(".xml")).findFirst().orElseThrow());
+        }
+        String testcase = xml.substring(xml.indexOf("<testcase name=\"passesAnAssertionTheKitSeesOnlyInPart()\""));
+        testcase = testcase.substring(0, testcase.indexOf("</testcase>"));
+        assertThat(testcase).contains("\t- partial: I-020 is checked only in part: The ids are not visible");
+        String plain = xml.substring(xml.indexOf("<testcase name=\"passes()\""));
+        assertThat(plain.substring(0, plain.indexOf("</testcase>"))).as("a plain pass carries no such entry")
+                .doesNotContain("partial");
+
+        String html = HtmlReport.render(result, java.time.ZonedDateTime.now());
+        String row = HtmlReportTest.row(html, "I-020");
+        assertThat(row).contains("data-verdict=\"partial\"", "data-transport=\"inmem\" data-verdict=\"partial\"",
+                "testable: partial").doesNotContain("data-verdict=\"passed\"");
+        assertThat(HtmlReportTest.cell(html, "ISOTACH", "Isochrons", "inmem"))
+                .contains("data-passed=\"0\"", "data-partial=\"1\"");
     }
 
     private static Verdict verdict(String id) {

@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
  * Every conformance assertion of both specifications: the machine-readable catalogue the kit is traced
  * to. It is kept as one tab-separated file per spec beside this class ({@code portals-3.2.tsv},
  * {@code isotach.tsv}), with the columns {@code id area section lines testable assertion note}; lines
- * starting with {@code #} are comments. Ids are stable across releases: an assertion that changes
+ * starting with {@code #} are comments. {@code testable} is {@code kit}, {@code partial} (the kit sees only part
+ * of it), {@code engine} or {@code no} ({@link Testability}); every row but a {@code kit} one needs its note. Ids are stable across releases: an assertion that changes
  * meaning gets a new id, and an id is never reused.
  */
 public final class Catalogue {

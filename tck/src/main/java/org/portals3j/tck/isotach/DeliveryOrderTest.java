@@ -10,6 +10,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.BarrierMode;
 import org.portals3j.isotach.Interface;
+import org.portals3j.isotach.IsoMessage;
 import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.IsotachNet;
 import org.portals3j.tck.SpecAssertion;
@@ -210,6 +211,43 @@ class DeliveryOrderTest {
                 OrderChecks.perSenderIssueOrder("", h, t.all(h)); // arrival order = per-sender FIFO (L535)
                 assertThat(t.notices(h)).as("bs-notices at host %d with MBM_VER=1 (L2450-2456)", h).isEmpty();
             }
+        }
+    }
+
+    /**
+     * With MBM version 1 the ordering module is bypassed: a message is handed out as it arrives, without waiting for
+     * the end-of-pulse marker of the pulse it is stamped with (L2450-2456), which version 2 never does (I-001). A
+     * logical distance of 64 stamps each isochron 64 pulses after the pulse it was issued at, and the kit looks for a
+     * delivery at which the receiver's logical time is still below the message's pulse. Whether the receiver takes
+     * the message before time has run 64 pulses depends on scheduling, so rounds go on until one did, for up to 20
+     * seconds.
+     */
+    @Test
+    @SpecAssertion("I-014")
+    void withMbmVersion1AMessageIsHandedOutBeforeItsPulseHasClosed() {
+        IsotachConfig v1 = IsotachConfig.builder().mbmVersion(1).distance(64).build();
+        try (IsotachJob job = IsotachJob.builder(2).config(v1).interfaces(EnumSet.of(Interface.ISO_MBM)).open()) {
+            IsotachNet sender = job.net(0);
+            IsotachNet receiver = job.net(1);
+            IsoMessage m = new IsoMessage();
+            List<String> seen = new ArrayList<>();
+            boolean early = false;
+            long giveUp = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            for (int round = 0; !early && (round < 5 || System.nanoTime() < giveUp); round++) {
+                assertThat(sender.isoSend(1, new byte[] {(byte) round}, true)).isEqualTo(IsotachNet.SUCCESS);
+                long deadline = System.nanoTime() + TckTransport.patience().toNanos();
+                while (receiver.isoReceive(m) != IsotachNet.SUCCESS) {
+                    assertThat(System.nanoTime()).as("round %d: the message did not arrive", round).isLessThan(deadline);
+                    sender.poll();
+                }
+                long now = receiver.logicalTime();
+                if (seen.size() < 10) {
+                    seen.add("pulse " + m.pulse() + " at time " + now);
+                }
+                early = now < m.pulse();
+            }
+            assertThat(early).as("a message handed out while the receiver's logical time was below its pulse;"
+                    + " the first deliveries: %s", seen).isTrue();
         }
     }
 

@@ -14,6 +14,7 @@ import org.portals3j.isotach.BarrierMode;
 import org.portals3j.isotach.Interface;
 import org.portals3j.isotach.IsotachNet;
 import org.portals3j.tck.SpecAssertion;
+import org.portals3j.tck.TckSeed;
 import org.portals3j.tck.TckTransport;
 import org.portals3j.tck.isotach.ConcurrentIsoTraffic.Action;
 import org.portals3j.tck.isotach.ConcurrentIsoTraffic.Barrier;
@@ -31,7 +32,8 @@ import org.portals3j.tck.isotach.IsotachJob.Delivered;
  * pulses, one pulse per isochron at every destination, each signal after all of its sender's earlier messages,
  * and after a STRONG barrier's completion no message issued before a participant's barrier call.
  *
- * <p>The seed is random unless {@code -Disotach.tck.seed=N} fixes it; it is printed and named in every failure.
+ * <p>The seed is new for every run unless {@code -Dportals3j.tck.seed=N} ({@link TckSeed}) replays one; it is printed
+ * and named in every failure.
  */
 class RandomIsochronTest {
     private static final int BARRIER_CHANNEL = 1;
@@ -41,7 +43,7 @@ class RandomIsochronTest {
     @SpecAssertion({"I-001", "I-002", "I-009", "I-010", "I-011", "I-015", "I-016", "I-017", "I-018", "I-022", "I-032",
             "I-040", "I-051", "I-057", "I-068", "I-111"})
     void randomIsochronsFromEveryHostKeepTheIsotachGuarantees(int hosts) {
-        run(hosts, Long.getLong("isotach.tck.seed", System.nanoTime() ^ hosts));
+        run(hosts, TckSeed.of("RandomIsochronTest, " + hosts + " hosts"));
     }
 
     @Test
@@ -50,14 +52,13 @@ class RandomIsochronTest {
         // Eight endpoints each with its own network threads are more than two shared cores run quickly; a
         // transport that delivers inline has no threads of its own and runs them all.
         Assumptions.assumeTrue(TckTransport.deliversInline(), "eight hosts only on a transport that delivers inline");
-        run(8, Long.getLong("isotach.tck.seed", System.nanoTime() ^ 8));
+        run(8, TckSeed.of("RandomIsochronTest, 8 hosts"));
     }
 
+    /** One run whose every random choice comes from {@code seed} (each host count draws its own stream of it). */
     private static void run(int hosts, long seed) {
-        String context = "seed " + seed + ", " + hosts + " hosts, transport " + TckTransport.name()
-                + " (rerun with -Disotach.tck.seed=" + seed + ")";
-        System.out.println("RandomIsochronTest: " + context);
-        Random rnd = new Random(seed);
+        String context = TckSeed.replay(seed) + ", " + hosts + " hosts, transport " + TckTransport.name();
+        Random rnd = new Random(seed ^ hosts);
         List<Integer> order = new ArrayList<>();
         for (int h = 0; h < hosts; h++) {
             order.add(h);

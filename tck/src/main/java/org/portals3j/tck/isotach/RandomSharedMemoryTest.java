@@ -16,6 +16,7 @@ import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.IsotachNet;
 import org.portals3j.isotach.SharedRegion;
 import org.portals3j.tck.SpecAssertion;
+import org.portals3j.tck.TckSeed;
 import org.portals3j.tck.TckTransport;
 import org.portals3j.tck.isotach.SmmRecorder.Read;
 
@@ -26,7 +27,8 @@ import org.portals3j.tck.isotach.SmmRecorder.Read;
  * into isochrons of one to three accesses. At the end every read must have returned, every copy must have executed
  * exactly what was issued to it in one isotach order, and every read must have returned its corresponding post.
  *
- * <p>Seeded: the seed is in every failure message; rerun one with {@code -Dportals3j.tck.smm.seed=<seed>}.
+ * <p>Seeded: the seed is new for every run, printed, and in every failure message; replay a run with
+ * {@code -Dportals3j.tck.seed=<seed>} ({@link TckSeed}).
  */
 class RandomSharedMemoryTest {
     static final Set<Interface> SMM = EnumSet.of(Interface.NONISO, Interface.ISO_SMM);
@@ -34,18 +36,13 @@ class RandomSharedMemoryTest {
     @Test
     @SpecAssertion({"I-079", "I-080", "I-081", "I-082", "I-083", "I-084", "I-086", "I-087", "I-090", "I-092"})
     void fourHostsRandomAccessesFollowTheModel() {
-        run(4, seed(), 300);
+        run(4, TckSeed.of("RandomSharedMemoryTest, 4 hosts"), 300);
     }
 
     @Test
     @SpecAssertion({"I-079", "I-080", "I-084", "I-087", "I-090"})
     void sixHostsRandomAccessesFollowTheModel() {
-        run(6, seed() ^ 0x5DEECE66DL, 200);
-    }
-
-    static long seed() {
-        Long fixed = Long.getLong("portals3j.tck.smm.seed");
-        return fixed != null ? fixed : System.nanoTime();
+        run(6, TckSeed.of("RandomSharedMemoryTest, 6 hosts"), 200);
     }
 
     /** Regions: all hosts, two overlapping subsets, one single copy, and (6 hosts) two more subsets. */
@@ -75,13 +72,14 @@ class RandomSharedMemoryTest {
             if (e.getMessage() != null && e.getMessage().startsWith("random shared-memory run")) {
                 throw e;
             }
-            throw new AssertionError("random shared-memory run, " + hosts + " hosts, seed " + seed + " (rerun with"
-                    + " -Dportals3j.tck.smm.seed=" + seed + "): " + e.getMessage(), e);
+            throw new AssertionError("random shared-memory run, " + hosts + " hosts, " + TckSeed.replay(seed) + ": "
+                    + e.getMessage(), e);
         }
     }
 
+    /** One run whose every random choice comes from {@code seed} (each host count draws its own stream of it). */
     static void runSeeded(int hosts, long seed, int accessesPerHost) {
-        Random rnd = new Random(seed);
+        Random rnd = new Random(seed ^ hosts);
         int[][] d = new int[hosts][hosts];
         for (int i = 0; i < hosts; i++) {
             for (int j = i + 1; j < hosts; j++) {

@@ -25,7 +25,8 @@ import org.portals3j.tck.portals.Job33.Rank33;
 /**
  * Portals 3.3 memory descriptors through {@link org.portals3j.portals.Portals33}: {@code PtlMDAttach}
  * without {@code unlink_nofit}, {@code PtlMDBind} with {@code unlink_op}, acknowledgements counted
- * against the threshold, {@code max_size}, and the event-disable options (P-275 to P-283).
+ * against the threshold, a get's threshold taken as in 3.2 (P-311), {@code max_size}, and the event-disable
+ * options (P-275 to P-283).
  *
  * <p>Rank 0 puts from bound MDs, rank 1 is the target. Every put is {@code PTL_NOACK_REQ} unless an
  * ack is what the test is about.
@@ -156,6 +157,36 @@ class Dialect33MemoryDescriptorTest {
             a.expectNoEvent(aeq);
             assertThat(b.drain(beq)).extracting(Event::type).containsExactly(EventKind.PUT_START, EventKind.PUT_END,
                     EventKind.PUT_START, EventKind.PUT_END);
+        }
+    }
+
+    /**
+     * This 3.3 library takes a get's unit of threshold when the get is called and none for its reply, as 3.2 does
+     * (A-27); the 3.3 reference implementation takes none for the request and one when the reply arrives (P-311).
+     */
+    @Test
+    @SpecAssertion("P-311")
+    void aGetTakesItsUnitOfThresholdWhenCalledAndItsReplyTakesNone() {
+        try (Job33 job = Job33.start(2)) {
+            Rank33 a = job.rank(0);
+            Rank33 b = job.rank(1);
+            EqHandle beq = b.eq(16);
+            MemorySegment source = job.tck().pattern(16, 0x31);
+            b.attach(PORTAL, BITS, target(source, beq, "source", MdOption.OP_GET), Unlink.RETAIN);
+            EqHandle aeq = a.eq(16);
+            MemorySegment sink = job.tck().allocate(16);
+            MdHandle md = a.ptl().mdBind(a.ni(), MemoryDescriptor.of(sink).withEventQueue(aeq).withThreshold(1),
+                    Unlink.RETAIN);
+            a.ptl().get(md, b.id(), PORTAL, 0, BITS, 0);
+            // The call took the only unit: the MD is inactive at once, whether or not the reply has come yet.
+            assertCode(ReturnCode.INV_MD, () -> a.ptl().get(md, b.id(), PORTAL, 0, BITS, 0));
+            long drops = a.drops();
+            assertThat(a.next(aeq, EventKind.REPLY_START).memDescThreshold()).isZero();
+            assertThat(a.next(aeq, EventKind.REPLY_END).mlength()).isEqualTo(16);
+            assertThat(sink.mismatch(source)).as("the reply landed in the inactive MD").isEqualTo(-1L);
+            assertThat(a.drops()).as("the reply was not dropped for finding the MD inactive").isEqualTo(drops);
+            a.expectNoEvent(aeq);
+            a.ptl().mdUnlink(md); // nothing pending any more
         }
     }
 

@@ -103,9 +103,41 @@ class NetworkInterfaceTest {
         }
     }
 
+    /**
+     * An implementation may honour desired limits or ignore them (L3144): either way the call succeeds, and the
+     * limits it reports are the ones the interface keeps. Which of the two this library does is pinned by
+     * {@link #desiredLimitsAreHonoured} ({@code @Resolves("I-02")}).
+     */
     @Test
     @SpecAssertion({"P-008", "P-009", "P-011"})
-    void desiredLimitsAreAcceptedAndHonoured() {
+    void aNonNullDesiredIsAcceptedAndTheInterfaceKeepsTheLimitsItReports() {
+        try (TckJob job = TckJob.builder(1).uninitialised().start()) {
+            Portals p = job.rank(0).ptl();
+            p.init();
+            NiInit r = p.niInit(InterfaceId.DEFAULT, ProcessId.PID_ANY, new NiLimits(10, 20, 3, 5, 7));
+            NiLimits actual = r.actual();
+            assertThat(actual.maxPtableIndex()).isNotNegative();
+            assertThat(actual.maxAtableIndex()).isNotNegative();
+            assertThat(actual.maxMatchEntries()).isPositive();
+            assertThat(actual.maxMemDescriptors()).isPositive();
+            assertThat(actual.maxEventQueues()).isPositive();
+
+            NiHandle ni = r.handle();
+            int pt = actual.maxPtableIndex();
+            p.meAttach(ni, pt, ProcessId.ANY, 0, 0, Unlink.RETAIN, InsertPosition.AFTER);
+            assertCode(ReturnCode.INV_PTINDEX,
+                    () -> p.meAttach(ni, pt + 1, ProcessId.ANY, 0, 0, Unlink.RETAIN, InsertPosition.AFTER));
+            int ac = actual.maxAtableIndex();
+            p.acEntry(ni, ac, ProcessId.ANY, Portals.UID_ANY, Portals.PT_INDEX_ANY);
+            assertCode(ReturnCode.AC_INV_INDEX,
+                    () -> p.acEntry(ni, ac + 1, ProcessId.ANY, Portals.UID_ANY, Portals.PT_INDEX_ANY));
+        }
+    }
+
+    /** This library honours desired limits within its maximum (I-02: the spec lets it ignore them). */
+    @Test
+    @Resolves("I-02")
+    void desiredLimitsAreHonoured() {
         try (TckJob job = TckJob.builder(1).uninitialised().start()) {
             Portals p = job.rank(0).ptl();
             p.init();
@@ -123,8 +155,9 @@ class NetworkInterfaceTest {
         }
     }
 
+    /** Desired limits above this library's maximum are clamped to it (I-02). */
     @Test
-    @SpecAssertion({"P-011"})
+    @Resolves("I-02")
     void desiredLimitsAboveTheMaximumAreClampedToIt() {
         try (TckJob job = TckJob.builder(1).uninitialised().start()) {
             Portals p = job.rank(0).ptl();
@@ -140,7 +173,6 @@ class NetworkInterfaceTest {
     }
 
     @Test
-    @SpecAssertion({"P-011"})
     @Resolves("A-08")
     void negativeDesiredAccessControlTableIsInvAsize() {
         try (TckJob job = TckJob.builder(1).uninitialised().start()) {

@@ -73,7 +73,7 @@ class ResolutionsTest {
     }
 
     @Test
-    @Resolves("A-08")
+    @Resolves("I-02")
     void desiredLimitsAreHonouredWithinTheMaximum() {
         try (TckJob job = TckJob.builder(1).uninitialised().start()) {
             Portals ptl = job.rank(0).ptl();

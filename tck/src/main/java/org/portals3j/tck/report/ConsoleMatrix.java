@@ -11,8 +11,8 @@ import org.portals3j.tck.runner.Verdict;
 
 /**
  * The console summary of a run: one row per spec area, one column per transport, each cell counting the
- * area's kit-testable assertions that passed, failed or were skipped there. Assertions are counted, not
- * tests, so the matrix reads against the catalogue.
+ * area's kit-testable assertions that passed, passed as far as the kit can see them (partial), failed or were
+ * skipped there. Assertions are counted, not tests, so the matrix reads against the catalogue.
  */
 public final class ConsoleMatrix {
     private static final int AREA_WIDTH = 28;
@@ -55,7 +55,7 @@ public final class ConsoleMatrix {
         }
     }
 
-    /** The cell of one area on one transport, e.g. {@code 41 ok  1 FAILED  2 skipped}. */
+    /** The cell of one area on one transport, e.g. {@code 41 ok  3 partial  1 FAILED  2 skipped}. */
     static String cell(TckResult result, Spec spec, String area, TransportRun run) {
         if (!run.available()) {
             return "not available";
@@ -64,6 +64,7 @@ public final class ConsoleMatrix {
         VerdictCounts counts = VerdictCounts.of(result, inArea, run);
         StringBuilder cell = new StringBuilder();
         append(cell, counts, Verdict.PASSED, "ok");
+        append(cell, counts, Verdict.PARTIAL, "partial");
         append(cell, counts, Verdict.FAILED, "FAILED");
         append(cell, counts, Verdict.SKIPPED, "skipped");
         append(cell, counts, Verdict.NOT_RUN, "not run");
@@ -80,8 +81,10 @@ public final class ConsoleMatrix {
     private static String legend(TckResult result) {
         long engine = result.catalogue().all().stream().filter(a -> a.testability() == Testability.ENGINE).count();
         long no = result.catalogue().all().stream().filter(a -> a.testability() == Testability.NO).count();
-        return "Cells count assertions of the catalogue checked by the kit; " + engine
-                + " more are checked by engine unit tests and " + no + " are not testable here (see the HTML report).";
+        long partial = result.catalogue().all().stream().filter(a -> a.testability() == Testability.PARTIAL).count();
+        return "Cells count assertions of the catalogue checked by the kit (" + partial + " of them only in part: a pass"
+                + " of those is 'partial'); " + engine + " more are checked by engine unit tests and " + no
+                + " are not testable here (see the HTML report).";
     }
 
     private static String pad(String s, int width) {

@@ -39,10 +39,11 @@ import org.portals3j.tck.runner.Verdict;
  *
  * <p>The page's stable hooks, for tools and the kit's browser test: {@code #overall-verdict},
  * {@code #transports}, {@code #matrix} (cells {@code td.cell[data-spec][data-area][data-transport]} with
- * {@code data-passed}, {@code data-failed}, {@code data-skipped}, {@code data-not-run}), {@code #assertions}
- * (one {@code tbody.assertion[data-assertion][data-verdict]} per assertion, cells
+ * {@code data-passed}, {@code data-partial}, {@code data-failed}, {@code data-skipped}, {@code data-not-run}),
+ * {@code #assertions} (one {@code tbody.assertion[data-assertion][data-verdict]} per assertion, cells
  * {@code td.v[data-transport][data-verdict]}, failures {@code .failure[data-transport] .message}). Opening it
- * as {@code report.html#failed} lists only the failed assertions.
+ * as {@code report.html#failed} lists only the failed assertions. An assertion the kit sees only in part has the
+ * verdict {@code partial} where it passed, never {@code passed}.
  *
  * <p>A picture of it for people: {@link Chromium#screenshot}, or by hand
  * {@code chromium --headless --no-sandbox --hide-scrollbars --window-size=1400,2000 --screenshot=report.png report.html}.
@@ -50,8 +51,8 @@ import org.portals3j.tck.runner.Verdict;
 public final class HtmlReport {
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss xxx", Locale.ROOT);
     /** The verdicts a kit-testable assertion can have on a transport, most telling first. */
-    private static final List<Verdict> RUN_VERDICTS =
-            List.of(Verdict.FAILED, Verdict.PASSED, Verdict.SKIPPED, Verdict.NOT_RUN, Verdict.NOT_AVAILABLE);
+    private static final List<Verdict> RUN_VERDICTS = List.of(Verdict.FAILED, Verdict.PARTIAL, Verdict.PASSED,
+            Verdict.SKIPPED, Verdict.NOT_RUN, Verdict.NOT_AVAILABLE);
 
     private final TckResult result;
     private final ZonedDateTime generated;
@@ -124,6 +125,11 @@ public final class HtmlReport {
                     + String.join(", ", ran.stream().map(TransportRun::transport).toList()) + " (all were skipped)");
         }
         String on = "on " + String.join(", ", ran.stream().map(TransportRun::transport).toList());
+        long partial = result.catalogue().all().stream()
+                .filter(a -> ran.stream().anyMatch(r -> result.verdict(a, r) == Verdict.PARTIAL)).count();
+        if (partial > 0) {
+            on += " (" + plural(partial, "assertion") + " only in part)";
+        }
         if (!unavailable.isEmpty()) {
             return new Overall("incomplete", "Passed", on + "; not available: " + String.join(", ", unavailable));
         }
@@ -132,7 +138,8 @@ public final class HtmlReport {
 
     private void banner(Overall overall) {
         List<Assertion> all = result.catalogue().all();
-        long kit = all.stream().filter(a -> a.testability() == Testability.KIT).count();
+        long kit = all.stream().filter(a -> a.testability().byKit()).count();
+        long partial = all.stream().filter(a -> a.testability() == Testability.PARTIAL).count();
         long engine = all.stream().filter(a -> a.testability() == Testability.ENGINE).count();
         long no = all.size() - kit - engine;
         out.append("<header id=\"summary\" class=\"banner overall-").append(overall.state).append("\">\n<div class=\"wrap\">\n")
@@ -146,7 +153,8 @@ public final class HtmlReport {
                 .append(escape(property("os.name") + " " + property("os.arch"))).append("</span>")
                 .append("<span>").append(plural(result.tests().size(), "test")).append(" selected</span>")
                 .append("<span>catalogue: ").append(plural(all.size(), "assertion")).append(", ").append(kit)
-                .append(" checked by the kit, ").append(engine).append(" by engine unit tests, ").append(no)
+                .append(" checked by the kit (").append(partial).append(" of them only in part), ").append(engine)
+                .append(" by engine unit tests, ").append(no)
                 .append(" not testable</span></p>\n</div>\n</header>\n");
     }
 
@@ -233,8 +241,9 @@ public final class HtmlReport {
 
     /** The scope cell and one cell per transport for {@code group}, ending the row. */
     private void matrixRow(Spec spec, String area, List<Assertion> group) {
-        out.append("<td class=\"scope\">").append(count(group, Testability.KIT)).append(" kit");
-        for (Testability t : List.of(Testability.ENGINE, Testability.NO)) {
+        out.append("<td class=\"scope\">").append(count(group, Testability.KIT) + count(group, Testability.PARTIAL))
+                .append(" kit");
+        for (Testability t : List.of(Testability.PARTIAL, Testability.ENGINE, Testability.NO)) {
             long n = count(group, t);
             if (n > 0) {
                 out.append(" <span class=\"other\">&middot; ").append(n).append(' ').append(t.token()).append("</span>");
@@ -246,6 +255,7 @@ public final class HtmlReport {
             out.append("<td class=\"cell state-").append(c.state()).append("\" data-spec=\"").append(spec.name())
                     .append("\" data-area=\"").append(escape(area)).append("\" data-transport=\"").append(escape(run.transport()))
                     .append("\" data-passed=\"").append(c.get(Verdict.PASSED))
+                    .append("\" data-partial=\"").append(c.get(Verdict.PARTIAL))
                     .append("\" data-failed=\"").append(c.get(Verdict.FAILED))
                     .append("\" data-skipped=\"").append(c.get(Verdict.SKIPPED))
                     .append("\" data-not-run=\"").append(c.get(Verdict.NOT_RUN)).append("\">");
@@ -255,6 +265,7 @@ public final class HtmlReport {
                 out.append("&mdash;");
             } else {
                 part(c, Verdict.PASSED);
+                part(c, Verdict.PARTIAL);
                 part(c, Verdict.FAILED);
                 part(c, Verdict.SKIPPED);
                 part(c, Verdict.NOT_RUN);
@@ -275,8 +286,8 @@ public final class HtmlReport {
     private void assertions() {
         List<Assertion> all = result.catalogue().all();
         Map<Verdict, Integer> byVerdict = new LinkedHashMap<>();
-        for (Verdict v : List.of(Verdict.FAILED, Verdict.PASSED, Verdict.SKIPPED, Verdict.NOT_RUN, Verdict.NOT_AVAILABLE,
-                Verdict.ENGINE_TEST, Verdict.NOT_TESTABLE)) {
+        for (Verdict v : List.of(Verdict.FAILED, Verdict.PASSED, Verdict.PARTIAL, Verdict.SKIPPED, Verdict.NOT_RUN,
+                Verdict.NOT_AVAILABLE, Verdict.ENGINE_TEST, Verdict.NOT_TESTABLE)) {
             int n = (int) all.stream().filter(a -> verdicts(a).contains(v)).count();
             if (n > 0) {
                 byVerdict.put(v, n);
@@ -333,7 +344,7 @@ public final class HtmlReport {
         skips(a);
         out.append("</td>");
         tests(a);
-        if (a.testability() != Testability.KIT) {
+        if (!a.testability().byKit()) {
             Verdict v = a.testability() == Testability.ENGINE ? Verdict.ENGINE_TEST : Verdict.NOT_TESTABLE;
             if (!runs.isEmpty()) {
                 out.append("<td class=\"v wide\" colspan=\"").append(runs.size()).append("\" data-verdict=\"").append(css(v))
@@ -359,7 +370,11 @@ public final class HtmlReport {
         }
         out.append("<p class=\"note\">");
         if (a.testability() != Testability.KIT) {
-            Verdict v = a.testability() == Testability.ENGINE ? Verdict.ENGINE_TEST : Verdict.NOT_TESTABLE;
+            Verdict v = switch (a.testability()) {
+                case PARTIAL -> Verdict.PARTIAL;
+                case ENGINE -> Verdict.ENGINE_TEST;
+                default -> Verdict.NOT_TESTABLE;
+            };
             out.append("<span class=\"badge ").append(css(v)).append("\">testable: ").append(a.testability().token()).append("</span>");
         }
         out.append(escape(a.note())).append("</p>");
@@ -439,7 +454,7 @@ public final class HtmlReport {
         }
         out.append("<td class=\"tests\">");
         if (names.isEmpty()) {
-            out.append(a.testability() == Testability.KIT ? "<span class=\"none\">none selected in this run</span>" : "");
+            out.append(a.testability().byKit() ? "<span class=\"none\">none selected in this run</span>" : "");
         } else {
             out.append("<ul>");
             names.forEach((name, n) -> {
@@ -502,6 +517,8 @@ public final class HtmlReport {
     private void legend() {
         out.append("<footer>\n<h2>Reading this report</h2>\n<dl>\n");
         legendEntry(Verdict.PASSED, "every test naming the assertion that ran on the transport passed");
+        legendEntry(Verdict.PARTIAL, "every test naming it that ran passed, but the kit sees only part of the assertion;"
+                + " the note says which part it cannot see and where that part is checked");
         legendEntry(Verdict.FAILED, "a test naming it failed; its message, stack trace and the spec's place are under the assertion");
         legendEntry(Verdict.SKIPPED, "every test naming it was skipped (disabled, or an assumption did not hold; the reason is shown)");
         legendEntry(Verdict.NOT_RUN, "no test naming it was selected in this run (a run of part of the kit)");

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 import org.portals3j.tck.catalogue.Assertion;
+import org.portals3j.tck.catalogue.Testability;
 import org.portals3j.tck.runner.TckResult;
 import org.portals3j.tck.runner.TestOutcome;
 import org.portals3j.tck.runner.TransportRun;
@@ -15,7 +16,8 @@ import org.portals3j.tck.runner.TransportRun;
 /**
  * The run as TAP version 14 (testanything.org), one stream per transport: a test point per kit test, named
  * with the assertions it checks; a failure carries a YAML block with its message and where the spec says
- * it; a skip is a {@code # SKIP} directive; a transport that could not be used is a skipped plan
+ * it; a pass of a test naming an assertion the kit checks only in part carries a YAML block {@code partial}
+ * saying so; a skip is a {@code # SKIP} directive; a transport that could not be used is a skipped plan
  * ({@code 1..0 # SKIP not available: why}), never a pass.
  */
 public final class TapReport {
@@ -49,7 +51,10 @@ public final class TapReport {
             String ids = String.join(",", new TreeSet<>(o.test().assertionIds()));
             String description = (ids.isEmpty() ? "" : ids + " ") + o.test().shortName();
             switch (o.status()) {
-                case PASSED -> tap.append("ok ").append(n).append(" - ").append(escape(description)).append('\n');
+                case PASSED -> {
+                    tap.append("ok ").append(n).append(" - ").append(escape(description)).append('\n');
+                    partial(result, o, tap);
+                }
                 case SKIPPED -> tap.append("ok ").append(n).append(" - ").append(escape(description))
                         .append(" # SKIP ").append(oneLine(o.message())).append('\n');
                 case FAILED -> {
@@ -67,6 +72,24 @@ public final class TapReport {
             }
         }
         return tap.toString();
+    }
+
+    /**
+     * Under a passed test that names assertions the kit checks only in part, a YAML block that says so: the
+     * {@code ok} is a pass of what the kit can see, not of the whole assertion.
+     */
+    private static void partial(TckResult result, TestOutcome o, StringBuilder tap) {
+        List<Assertion> partial = new TreeSet<>(o.test().assertionIds()).stream()
+                .flatMap(id -> result.catalogue().find(id).stream())
+                .filter(a -> a.testability() == Testability.PARTIAL).toList();
+        if (partial.isEmpty()) {
+            return;
+        }
+        tap.append("  ---\n  partial:\n");
+        for (Assertion a : partial) {
+            tap.append("    - ").append(yamlString(a.id() + " is checked only in part: " + a.note())).append('\n');
+        }
+        tap.append("  ...\n");
     }
 
     /** A description may not contain {@code #} unescaped (it would start a directive) nor a line break. */

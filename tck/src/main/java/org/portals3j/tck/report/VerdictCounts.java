@@ -11,8 +11,8 @@ import org.portals3j.tck.runner.Verdict;
 
 /**
  * How a group of assertions (a spec area, or a whole spec) fared on one transport: the number of its
- * kit-testable assertions with each verdict. Only {@link Testability#KIT} assertions count, since only they
- * run per transport; a matrix cell shows these counts.
+ * kit-testable assertions with each verdict. Only the assertions the kit checks ({@link Testability#byKit()}:
+ * wholly or in part) count, since only they run per transport; a matrix cell shows these counts.
  */
 final class VerdictCounts {
     private final Map<Verdict, Integer> counts = new EnumMap<>(Verdict.class);
@@ -24,7 +24,7 @@ final class VerdictCounts {
     static VerdictCounts of(TckResult result, List<Assertion> assertions, TransportRun run) {
         VerdictCounts c = new VerdictCounts();
         for (Assertion a : assertions) {
-            if (a.testability() == Testability.KIT) {
+            if (a.testability().byKit()) {
                 c.counts.merge(result.verdict(a, run), 1, Integer::sum);
             }
         }
@@ -43,8 +43,9 @@ final class VerdictCounts {
 
     /**
      * The cell's colour, as a word: {@code failed} if any failed; {@code passed} if all passed;
-     * {@code passed-some} if some passed and the others were not run (a run of part of the kit, which is no
-     * warning); {@code partial} if some passed and some were skipped; else {@code skipped}, {@code not-run},
+     * {@code passed-partial} if all passed but some only in part ({@link Verdict#PARTIAL}); {@code passed-some}
+     * if some passed and the others were not run (a run of part of the kit, which is no warning);
+     * {@code some-skipped} if some passed and some were skipped; else {@code skipped}, {@code not-run},
      * {@code not-available}, or {@code empty} when the group has no kit-testable assertion.
      */
     String state() {
@@ -57,11 +58,12 @@ final class VerdictCounts {
         if (get(Verdict.FAILED) > 0) {
             return "failed";
         }
-        if (get(Verdict.PASSED) == total()) {
-            return "passed";
+        int passed = get(Verdict.PASSED) + get(Verdict.PARTIAL);
+        if (passed == total()) {
+            return get(Verdict.PARTIAL) > 0 ? "passed-partial" : "passed";
         }
-        if (get(Verdict.PASSED) > 0) {
-            return get(Verdict.SKIPPED) > 0 ? "partial" : "passed-some";
+        if (passed > 0) {
+            return get(Verdict.SKIPPED) > 0 ? "some-skipped" : "passed-some";
         }
         return get(Verdict.SKIPPED) > 0 ? "skipped" : "not-run";
     }

@@ -75,7 +75,10 @@ public final class TckResult {
             }
             passed |= o.status() == TestStatus.PASSED;
         }
-        return passed ? Verdict.PASSED : Verdict.SKIPPED;
+        if (!passed) {
+            return Verdict.SKIPPED;
+        }
+        return assertion.testability() == Testability.PARTIAL ? Verdict.PARTIAL : Verdict.PASSED;
     }
 
     /**

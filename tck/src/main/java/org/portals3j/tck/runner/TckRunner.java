@@ -33,6 +33,7 @@ import org.junit.platform.launcher.core.LauncherFactory;
 import org.junit.platform.engine.FilterResult;
 import org.junit.platform.reporting.legacy.xml.LegacyXmlReportGeneratingListener;
 import org.portals3j.tck.SpecAssertion;
+import org.portals3j.tck.TckSeed;
 import org.portals3j.tck.TckTransport;
 import org.portals3j.tck.catalogue.Catalogue;
 import org.portals3j.transport.Availability;
@@ -61,6 +62,7 @@ public final class TckRunner {
     private final List<DiscoverySelector> selectors;
     private final Set<String> assertionFilter;
     private final @Nullable Duration patience;
+    private final @Nullable Long seed;
     private final Duration testTimeout;
     private final @Nullable Path junitXmlDir;
     private final TckListener listener;
@@ -73,6 +75,7 @@ public final class TckRunner {
                 : b.classes.stream().map(c -> (DiscoverySelector) selectClass(c)).toList();
         this.assertionFilter = Set.copyOf(b.assertionFilter);
         this.patience = b.patience;
+        this.seed = b.seed;
         this.testTimeout = b.testTimeout;
         this.junitXmlDir = b.junitXmlDir;
         this.listener = b.listener;
@@ -141,9 +144,13 @@ public final class TckRunner {
         Map<String, @Nullable String> saved = new HashMap<>();
         saved.put(TckTransport.PROPERTY, System.getProperty(TckTransport.PROPERTY));
         saved.put(TckTransport.PATIENCE_PROPERTY, System.getProperty(TckTransport.PATIENCE_PROPERTY));
+        saved.put(TckSeed.PROPERTY, System.getProperty(TckSeed.PROPERTY));
         System.setProperty(TckTransport.PROPERTY, name);
         if (patience != null) {
             System.setProperty(TckTransport.PATIENCE_PROPERTY, Long.toString(patience.toMillis()));
+        }
+        if (seed != null) {
+            System.setProperty(TckSeed.PROPERTY, Long.toString(seed));
         }
         long start = System.nanoTime();
         try {
@@ -155,14 +162,15 @@ public final class TckRunner {
             List<TestExecutionListener> listeners = new ArrayList<>();
             listeners.add(collector);
             if (junitXmlDir != null) {
-                listeners.add(new LegacyXmlReportGeneratingListener(junitXmlDir.resolve(name),
-                        new PrintWriter(System.err, true)));
+                listeners.add(new PartialReportEntries(new LegacyXmlReportGeneratingListener(junitXmlDir.resolve(name),
+                        new PrintWriter(System.err, true)), Catalogue.builtIn()));
             }
             launcher.execute(plan, listeners.toArray(TestExecutionListener[]::new));
             return new TransportRun(name, "", collector.outcomes(), Duration.ofNanos(System.nanoTime() - start));
         } finally {
             restore(TckTransport.PROPERTY, saved.get(TckTransport.PROPERTY));
             restore(TckTransport.PATIENCE_PROPERTY, saved.get(TckTransport.PATIENCE_PROPERTY));
+            restore(TckSeed.PROPERTY, saved.get(TckSeed.PROPERTY));
         }
     }
 
@@ -352,6 +360,7 @@ public final class TckRunner {
         private List<Class<?>> classes = List.of();
         private Set<String> assertionFilter = Set.of();
         private @Nullable Duration patience;
+        private @Nullable Long seed;
         private Duration testTimeout = Duration.ofMinutes(3);
         private @Nullable Path junitXmlDir;
         private TckListener listener = new TckListener() { };
@@ -393,13 +402,25 @@ public final class TckRunner {
             return this;
         }
 
+        /**
+         * The seed every randomised test of the run uses, to replay a run ({@link TckSeed}; default: a new seed per
+         * test, or {@value TckSeed#PROPERTY} if it is set).
+         */
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
         /** After how long a single test is failed as hung (default 3 minutes). */
         public Builder testTimeout(Duration timeout) {
             this.testTimeout = timeout;
             return this;
         }
 
-        /** Writes JUnit XML reports to {@code dir/<transport>/}. */
+        /**
+         * Writes JUnit XML reports to {@code dir/<transport>/}. A test that names an assertion the kit checks only in
+         * part carries a report entry {@code partial} per such assertion, in its {@code system-out}.
+         */
         public Builder junitXml(Path dir) {
             this.junitXmlDir = dir;
             return this;

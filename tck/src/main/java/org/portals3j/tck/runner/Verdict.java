@@ -4,6 +4,11 @@ package org.portals3j.tck.runner;
 public enum Verdict {
     /** Every test naming it that ran passed (at least one ran). */
     PASSED("passed"),
+    /**
+     * Every test naming it that ran passed (at least one ran), but the kit checks it only in part (a
+     * {@link org.portals3j.tck.catalogue.Testability#PARTIAL} assertion): never a plain pass.
+     */
+    PARTIAL("partial"),
     /** At least one test naming it failed. */
     FAILED("failed"),
     /** Every test naming it was skipped. */

@@ -173,7 +173,8 @@ class BrokenTransportSelfTest {
         for (TransportRun run : result.runs()) {
             assertThat(run.available()).as(run.transport() + ": " + run.unavailableReason()).isTrue();
             for (String id : CHOSEN) {
-                assertThat(verdict(id, run)).as("%s on %s", id, run.transport()).isIn(Verdict.PASSED, Verdict.FAILED);
+                assertThat(verdict(id, run)).as("%s on %s", id, run.transport())
+                        .isIn(Verdict.PASSED, Verdict.PARTIAL, Verdict.FAILED);
             }
         }
     }

@@ -20,9 +20,9 @@ import org.portals3j.isotach.IsoMessage;
 import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.IsotachNet;
 import org.portals3j.isotach.NonisoMessage;
-import org.portals3j.runtime.Job;
 import org.portals3j.runtime.LocalJob;
 import org.portals3j.transport.IdleMode;
+import org.portals3j.transport.Job;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.Transports;
 

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.management.ManagementFactory;
+import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -16,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
-import java.nio.channels.DatagramChannel;
 import org.HdrHistogram.Histogram;
 import org.portals3j.portals.AckRequest;
 import org.portals3j.portals.EqHandle;
@@ -32,11 +32,11 @@ import org.portals3j.portals.Portals;
 import org.portals3j.portals.PortalsConfig;
 import org.portals3j.portals.ProcessId;
 import org.portals3j.portals.Unlink;
-import org.portals3j.runtime.Job;
-import org.portals3j.runtime.JobMember;
 import org.portals3j.runtime.LocalJob;
 import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.IdleStrategy;
+import org.portals3j.transport.Job;
+import org.portals3j.transport.JobMember;
 
 /**
  * Put + event ping-pong between the two ranks of a job, against a baseline measured in the same run.

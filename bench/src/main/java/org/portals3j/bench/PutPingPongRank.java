@@ -20,8 +20,8 @@ import org.portals3j.portals.ProcessId;
 import org.portals3j.portals.ReturnCode;
 import org.portals3j.portals.Unlink;
 import org.portals3j.runtime.JobContext;
-import org.portals3j.runtime.JobMember;
 import org.portals3j.runtime.JobRuntime;
+import org.portals3j.transport.JobMember;
 
 /**
  * A rank of the Java Put ping-pong that {@link ShimPingPong} compares with native-shim's

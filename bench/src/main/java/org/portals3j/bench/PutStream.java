@@ -22,10 +22,10 @@ import org.portals3j.portals.Portals;
 import org.portals3j.portals.PortalsConfig;
 import org.portals3j.portals.ProcessId;
 import org.portals3j.portals.Unlink;
-import org.portals3j.runtime.Job;
-import org.portals3j.runtime.JobMember;
 import org.portals3j.runtime.LocalJob;
 import org.portals3j.transport.IdleMode;
+import org.portals3j.transport.Job;
+import org.portals3j.transport.JobMember;
 
 /**
  * A 1 MiB Put stream between the two ranks of a udp job, for as long as a time budget allows: rank 0 puts

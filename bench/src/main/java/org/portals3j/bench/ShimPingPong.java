@@ -11,10 +11,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.portals3j.runtime.JobKey;
 import org.portals3j.runtime.JobRuntime;
 import org.portals3j.runtime.RendezvousAddress;
 import org.portals3j.runtime.RendezvousServer;
+import org.portals3j.transport.JobKey;
 
 /**
  * The native shim's cost: a C Put ping-pong through libportals3 ({@code native-shim/src/test/c/bench_pingpong.c},

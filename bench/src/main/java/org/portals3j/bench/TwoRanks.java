@@ -14,10 +14,10 @@ import org.portals3j.portals.NiHandle;
 import org.portals3j.portals.Portals;
 import org.portals3j.portals.ProcessId;
 import org.portals3j.portals.Unlink;
-import org.portals3j.runtime.Job;
-import org.portals3j.runtime.JobMember;
 import org.portals3j.runtime.LocalJob;
 import org.portals3j.transport.IdleMode;
+import org.portals3j.transport.Job;
+import org.portals3j.transport.JobMember;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.Transports;
 

@@ -19,8 +19,8 @@ import org.portals3j.portals.ProcessId;
 import org.portals3j.portals.ReturnCode;
 import org.portals3j.portals.Unlink;
 import org.portals3j.runtime.JobContext;
-import org.portals3j.runtime.JobMember;
 import org.portals3j.runtime.JobRuntime;
+import org.portals3j.transport.JobMember;
 
 /**
  * A token goes round the ring of ranks {@code laps} times (argument, default 3), one Portals Put per hop;

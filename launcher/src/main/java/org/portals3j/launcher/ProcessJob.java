@@ -12,10 +12,10 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.checkerframework.checker.nullness.qual.Nullable;
-import org.portals3j.runtime.JobKey;
 import org.portals3j.runtime.JobRuntime;
 import org.portals3j.runtime.RendezvousAddress;
 import org.portals3j.runtime.RendezvousServer;
+import org.portals3j.transport.JobKey;
 import org.portals3j.transport.TransportException;
 
 /**

@@ -7,7 +7,7 @@
  * <ul>
  * <li><b>Process mode</b> (every transport but {@code inmem}; the default is {@code udp}): the launcher serves
  *     the job's TCP rendezvous on {@code 127.0.0.1} (any free port, or {@code --rendezvous-port}), generates
- *     a job id and a fresh {@link org.portals3j.runtime.JobKey} (or uses {@code PORTALS_JOB_KEY} from its own
+ *     a job id and a fresh {@link org.portals3j.transport.JobKey} (or uses {@code PORTALS_JOB_KEY} from its own
  *     environment), and starts N JVMs: {@code java --enable-native-access=ALL-UNNAMED [--jvm-option ...]
  *     -cp <launcher class path>:<-cp> org.portals3j.launcher.RankMain MAINCLASS ARGS}. {@link RankMain}
  *     joins the job (rendezvous, peer table) before the user's main runs. Ranks read no stdin.</li>

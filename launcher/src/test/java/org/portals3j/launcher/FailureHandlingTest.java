@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.portals3j.launcher.ranks.PeerDeath;
 import org.portals3j.launcher.ranks.PutStream;
 import org.portals3j.launcher.ranks.StopResume;
-import org.portals3j.runtime.JobKey;
+import org.portals3j.transport.JobKey;
 
 /**
  * Failure handling on the udp transport with real processes and real signals: a stalled process (a long

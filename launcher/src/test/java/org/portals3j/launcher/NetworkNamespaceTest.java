@@ -15,7 +15,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.portals3j.launcher.ranks.Transfer;
-import org.portals3j.runtime.JobKey;
+import org.portals3j.transport.JobKey;
 
 /**
  * Two ranks in two network namespaces joined by a veth pair: a real IP path, with {@code tc netem} loss,

@@ -8,9 +8,9 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.portals3j.runtime.JobKey;
 import org.portals3j.runtime.RendezvousAddress;
 import org.portals3j.runtime.TcpRendezvous;
+import org.portals3j.transport.JobKey;
 
 /**
  * {@code portals run}'s pid check as a user meets it: a process the launcher did not start is refused as a rank

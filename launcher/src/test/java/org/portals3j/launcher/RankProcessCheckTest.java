@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.portals3j.runtime.JobKey;
 import org.portals3j.runtime.RendezvousAddress;
 import org.portals3j.runtime.RendezvousServer;
 import org.portals3j.runtime.TcpRendezvous;
+import org.portals3j.transport.JobKey;
 
 /** The pid check behind a real rendezvous: this JVM plays the ranks, and is or is not the process started as one. */
 class RankProcessCheckTest {

@@ -8,10 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.portals3j.runtime.JobKey;
 import org.portals3j.runtime.JobRuntime;
 import org.portals3j.runtime.RendezvousAddress;
 import org.portals3j.runtime.RendezvousServer;
+import org.portals3j.transport.JobKey;
 
 /**
  * Runs a compiled C program as a job of N real processes on the udp transport, as {@code portals run}

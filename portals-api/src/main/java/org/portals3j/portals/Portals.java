@@ -1,7 +1,7 @@
 package org.portals3j.portals;
 
 import org.portals3j.portals.internal.engine.PortalsEngine;
-import org.portals3j.runtime.Job;
+import org.portals3j.transport.Job;
 import org.portals3j.transport.Transport;
 
 /**

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.portals3j.runtime.Job;
+import org.portals3j.transport.Job;
 import org.portals3j.runtime.LocalJob;
 import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.Transport;

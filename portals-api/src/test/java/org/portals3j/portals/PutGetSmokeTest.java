@@ -9,9 +9,9 @@ import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.portals3j.runtime.Job;
 import org.portals3j.runtime.LocalJob;
 import org.portals3j.transport.IdleMode;
+import org.portals3j.transport.Job;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.Transports;
 

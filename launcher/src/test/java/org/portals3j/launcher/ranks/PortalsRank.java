@@ -12,7 +12,7 @@ import org.portals3j.portals.Portals;
 import org.portals3j.portals.ProcessId;
 import org.portals3j.portals.ReturnCode;
 import org.portals3j.runtime.JobContext;
-import org.portals3j.runtime.JobMember;
+import org.portals3j.transport.JobMember;
 
 /** What the failure-handling rank programs share: a Portals library on the job's transport. */
 final class PortalsRank {

@@ -24,10 +24,10 @@ import org.portals3j.portals.StatusRegister;
 import org.portals3j.portals.Unlink;
 import org.portals3j.portals.internal.wire.MessageHeader;
 import org.portals3j.portals.internal.wire.MessageType;
-import org.portals3j.runtime.JobMember;
 import org.portals3j.tck.SpecAssertion;
 import org.portals3j.tck.TckTransport;
 import org.portals3j.transport.Deposit;
+import org.portals3j.transport.JobMember;
 import org.portals3j.transport.MessageHandler;
 import org.portals3j.transport.Transport;
 

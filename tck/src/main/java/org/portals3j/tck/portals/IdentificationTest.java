@@ -24,8 +24,8 @@ import org.portals3j.portals.Portals;
 import org.portals3j.portals.ProcessId;
 import org.portals3j.portals.ReturnCode;
 import org.portals3j.portals.Unlink;
-import org.portals3j.runtime.Job;
 import org.portals3j.tck.SpecAssertion;
+import org.portals3j.transport.Job;
 
 /** §8.3 of the digest: PtlGetUid and PtlGetId (L3734-L4044). */
 @DisplayName("User and process identification")

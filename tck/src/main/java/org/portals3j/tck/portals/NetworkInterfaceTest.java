@@ -35,10 +35,10 @@ import org.portals3j.portals.ProcessId;
 import org.portals3j.portals.ReturnCode;
 import org.portals3j.portals.StatusRegister;
 import org.portals3j.portals.Unlink;
-import org.portals3j.runtime.Job;
 import org.portals3j.tck.Resolves;
 import org.portals3j.tck.SpecAssertion;
 import org.portals3j.tck.TckTransport;
+import org.portals3j.transport.Job;
 
 /** §8.2 of the digest: PtlNIInit, PtlNIFini, PtlNIStatus, PtlNIDist and PtlNIHandle (L2722-L3733). */
 @DisplayName("Network interfaces")

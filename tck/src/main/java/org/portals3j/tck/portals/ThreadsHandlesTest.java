@@ -34,8 +34,8 @@ import org.portals3j.portals.ProcessId;
 import org.portals3j.portals.ReturnCode;
 import org.portals3j.portals.StatusRegister;
 import org.portals3j.portals.Unlink;
-import org.portals3j.runtime.JobMember;
 import org.portals3j.tck.SpecAssertion;
+import org.portals3j.transport.JobMember;
 
 /** §8.12 of the digest: threads, atomicity and handles (L2028-L2055, L2395, L2408). */
 @DisplayName("Threads, atomicity, handles (§8.12, P-257..P-262)")

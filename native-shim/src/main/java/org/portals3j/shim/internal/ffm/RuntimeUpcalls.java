@@ -1,8 +1,8 @@
 package org.portals3j.shim.internal.ffm;
 
-import org.portals3j.runtime.Job;
-import org.portals3j.runtime.JobMember;
 import org.portals3j.shim.internal.ShimProcess;
+import org.portals3j.transport.Job;
+import org.portals3j.transport.JobMember;
 
 /**
  * The targets of the upcall stubs for {@code portals3_rt.h}, and for the C process's exit. Each returns

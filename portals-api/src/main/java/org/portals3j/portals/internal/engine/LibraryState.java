@@ -7,9 +7,10 @@ import org.portals3j.portals.PortalsConfig;
 import org.portals3j.portals.PortalsException;
 import org.portals3j.portals.ProcessId;
 import org.portals3j.portals.ReturnCode;
-import org.portals3j.runtime.Job;
-import org.portals3j.runtime.JobMember;
+import org.portals3j.transport.Job;
+import org.portals3j.transport.JobMember;
 import org.portals3j.transport.Transport;
+import org.portals3j.transport.internal.SpinLock;
 
 /**
  * What every part of one process's Portals library shares: the lock that makes each call atomic, the

@@ -2,6 +2,7 @@ package org.portals3j.portals.internal.engine;
 
 import java.lang.foreign.MemorySegment;
 import org.portals3j.portals.internal.wire.MessageHeader;
+import org.portals3j.transport.internal.SpinLock;
 
 /**
  * The way requests (puts and gets) go to one peer. Its lock is held from posting SEND_START until the

@@ -22,7 +22,7 @@ import org.portals3j.portals.ReturnCode;
 import org.portals3j.portals.StatusRegister;
 import org.portals3j.portals.internal.wire.MessageHeader;
 import org.portals3j.portals.internal.wire.MessageType;
-import org.portals3j.runtime.Job;
+import org.portals3j.transport.Job;
 import org.portals3j.transport.Deposit;
 
 /**

@@ -3,7 +3,7 @@ package org.portals3j.portals.internal.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
-import org.portals3j.runtime.Job;
+import org.portals3j.transport.Job;
 
 /** The Portals 3.3 job id a library derives from its job's id ({@link LibraryState#jobId}). */
 class JobIdTest {

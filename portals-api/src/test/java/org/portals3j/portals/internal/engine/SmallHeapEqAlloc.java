@@ -7,9 +7,9 @@ import org.portals3j.portals.NiLimits;
 import org.portals3j.portals.PortalsConfig;
 import org.portals3j.portals.ProcessId;
 import org.portals3j.portals.ReturnCode;
-import org.portals3j.runtime.Job;
 import org.portals3j.runtime.LocalJob;
 import org.portals3j.transport.IdleMode;
+import org.portals3j.transport.Job;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.Transports;
 

@@ -24,7 +24,7 @@ import org.portals3j.portals.StatusRegister;
 import org.portals3j.portals.Unlink;
 import org.portals3j.portals.internal.wire.MessageHeader;
 import org.portals3j.portals.internal.wire.MessageType;
-import org.portals3j.runtime.Job;
+import org.portals3j.transport.Job;
 import org.portals3j.transport.Deposit;
 import org.portals3j.transport.Transport;
 

@@ -4,7 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.checkerframework.checker.nullness.qual.Nullable;
-import org.portals3j.runtime.Job;
+import org.portals3j.transport.Job;
 import org.portals3j.transport.TransportException;
 
 /** The endpoints of one job, keyed by rank; jobs are told apart by their id. */

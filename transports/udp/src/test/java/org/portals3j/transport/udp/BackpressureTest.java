@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.portals3j.runtime.Job;
 import org.portals3j.transport.Deposit;
+import org.portals3j.transport.Job;
 import org.portals3j.transport.MessageHandler;
 import org.portals3j.transport.udp.internal.endpoint.UdpEndpoint;
 

@@ -8,11 +8,11 @@ import java.nio.channels.DatagramChannel;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.portals3j.runtime.Job;
-import org.portals3j.runtime.JobKey;
-import org.portals3j.runtime.LocalRendezvous;
 import org.portals3j.transport.EndpointConfig;
 import org.portals3j.transport.IdleMode;
+import org.portals3j.transport.Job;
+import org.portals3j.transport.JobKey;
+import org.portals3j.transport.LocalRendezvous;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportException;
 

@@ -14,8 +14,8 @@ import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.portals3j.runtime.Job;
 import org.portals3j.transport.Deposit;
+import org.portals3j.transport.Job;
 import org.portals3j.transport.MessageHandler;
 import org.portals3j.transport.udp.internal.endpoint.UdpEndpoint;
 

@@ -6,7 +6,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.portals3j.runtime.Job;
+import org.portals3j.transport.Job;
 import org.portals3j.transport.udp.internal.endpoint.UdpEndpoint;
 
 /**

@@ -9,7 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.portals3j.runtime.Job;
+import org.portals3j.transport.Job;
 import org.portals3j.transport.Transport;
 
 /**

@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.portals3j.runtime.Job;
+import org.portals3j.transport.Job;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.udp.internal.endpoint.UdpEndpoint;
 

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.portals3j.runtime.Job;
+import org.portals3j.transport.Job;
 import org.portals3j.transport.Transport;
 
 /** Heartbeats, the peer timeout, BYE, and what a dead peer does to pending work. */

@@ -1,0 +1,378 @@
+package org.portals3j.runtime;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.transport.IdleMode;
+import org.portals3j.transport.Job;
+import org.portals3j.transport.JobKey;
+import org.portals3j.transport.LocalRendezvous;
+import org.portals3j.transport.TransportException;
+import org.portals3j.transport.internal.OsUser;
+
+/**
+ * How a rank's {@code main} joins its job: {@link #join()} returns its {@link JobContext} (job with the
+ * peer table, rank, size, open transport endpoint); {@link #bootstrap()} stops before opening the
+ * endpoint. Where the job comes from, in this order (see the package documentation for the details):
+ * <ol>
+ * <li>the in-JVM runner's per-rank context ({@link #runAsRank}; {@code portals run --transport inmem});</li>
+ * <li>{@code portals run}'s environment: {@code PORTALS_RANK}, {@code PORTALS_SIZE}, {@code PORTALS_RENDEZVOUS},
+ *     {@code PORTALS_JOB_ID}, {@code PORTALS_JOB_KEY}, {@code PORTALS_TRANSPORT}, {@code PORTALS_TRANSPORT_OPTIONS};</li>
+ * <li>Open MPI ({@code OMPI_COMM_WORLD_RANK}, {@code OMPI_COMM_WORLD_SIZE}) or Slurm ({@code SLURM_PROCID},
+ *     {@code SLURM_NTASKS}), with {@code PORTALS_RENDEZVOUS} and {@code PORTALS_JOB_KEY}: rank 0 serves the
+ *     rendezvous on that address;</li>
+ * <li>none of these: a job of one rank on {@code inmem}.</li>
+ * </ol>
+ * Every rank of a multi-process job publishes its uid through the rendezvous and the peer table is built
+ * from them (rank {@code r}: nid {@code r}, pid {@link Job#DEFAULT_PID}). The rank stays connected to the
+ * rendezvous while it runs; if that connection drops without the rank leaving ({@code portals run} or rank 0
+ * died), the rank prints one line and exits with status {@value #LOST_RENDEZVOUS_STATUS}.
+ */
+public final class JobRuntime {
+    public static final String RANK = "PORTALS_RANK";
+    public static final String SIZE = "PORTALS_SIZE";
+    public static final String RENDEZVOUS = "PORTALS_RENDEZVOUS";
+    public static final String RENDEZVOUS_TIMEOUT = "PORTALS_RENDEZVOUS_TIMEOUT";
+    public static final String JOB_ID = "PORTALS_JOB_ID";
+    public static final String JOB_KEY = "PORTALS_JOB_KEY";
+    public static final String TRANSPORT = "PORTALS_TRANSPORT";
+    public static final String TRANSPORT_OPTIONS = "PORTALS_TRANSPORT_OPTIONS";
+    public static final String IDLE = "PORTALS_IDLE";
+
+    /** The transport of a multi-process job when {@code PORTALS_TRANSPORT} is not set. */
+    public static final String DEFAULT_TRANSPORT = "udp";
+    /** How long a rank tries to reach the rendezvous, and waits for its peers, by default. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+    /** The exit status of a rank whose rendezvous connection dropped (its launcher or rank 0 died). */
+    public static final int LOST_RENDEZVOUS_STATUS = 1;
+    /** The rendezvous key under which every rank publishes its user id. */
+    public static final String UID_KEY = "uid";
+
+    private static final InheritableThreadLocal<@Nullable JobContext> IN_JVM = new InheritableThreadLocal<>();
+    private static final AtomicBoolean SHUTTING_DOWN = new AtomicBoolean();
+    private static final Object PROCESS_LOCK = new Object();
+    private static @Nullable JobBootstrap processBootstrap;
+
+    static {
+        try {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> SHUTTING_DOWN.set(true), "portals-shutdown-flag"));
+        } catch (IllegalStateException e) {
+            SHUTTING_DOWN.set(true);
+        }
+    }
+
+    private JobRuntime() {
+    }
+
+    /** The body of one in-JVM rank. */
+    @FunctionalInterface
+    public interface RankBody {
+        void run() throws Exception;
+    }
+
+    /**
+     * Joins this rank's job and opens its endpoint: {@code bootstrap().open()}. Repeated calls (in one
+     * process, or one in-JVM rank) return the same context.
+     *
+     * @throws TransportException with a one-line message saying what to fix (bad environment, unreachable
+     *         or refusing rendezvous, unknown transport, ...)
+     */
+    public static JobContext join() throws TransportException {
+        return bootstrap().open();
+    }
+
+    /**
+     * Finds this rank's job and builds its peer table, without opening a transport endpoint. Repeated
+     * calls return the same bootstrap (per process, or per in-JVM rank).
+     */
+    public static JobBootstrap bootstrap() throws TransportException {
+        @Nullable JobContext inJvm = IN_JVM.get();
+        if (inJvm != null) {
+            return inJvm.bootstrap();
+        }
+        synchronized (PROCESS_LOCK) {
+            JobBootstrap b = processBootstrap;
+            if (b == null) {
+                b = bootstrap(System.getenv());
+                processBootstrap = b;
+            }
+            return b;
+        }
+    }
+
+    /**
+     * Bootstraps from the given environment (sources 2-4 above; not cached, for tools and tests). The caller
+     * closes the result.
+     */
+    public static JobBootstrap bootstrap(Map<String, String> env) throws TransportException {
+        Objects.requireNonNull(env, "env");
+        if (has(env, RANK)) {
+            return fromPortalsRun(env);
+        }
+        if (has(env, "OMPI_COMM_WORLD_RANK")) {
+            String jobId = env.getOrDefault(JOB_ID, "ompi-" + env.getOrDefault("OMPI_MCA_ess_base_jobid", "job"));
+            return fromScheduler(env, JobSource.OPEN_MPI, "Open MPI", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE",
+                    jobId, "mpirun");
+        }
+        if (has(env, "SLURM_PROCID")) {
+            String jobId = env.getOrDefault(JOB_ID, "slurm-" + env.getOrDefault("SLURM_JOB_ID", "job")
+                    + (has(env, "SLURM_STEP_ID") ? "." + env.get("SLURM_STEP_ID") : ""));
+            return fromScheduler(env, JobSource.SLURM, "Slurm", "SLURM_PROCID", "SLURM_NTASKS", jobId, "srun");
+        }
+        Job job = Job.builder(1).id("singleton-" + ProcessHandle.current().pid()).build();
+        return new JobBootstrap(JobSource.SINGLETON, job, 0, "inmem", Map.of(), idle(env), LocalRendezvous.of(job),
+                null, null, DEFAULT_TIMEOUT, true);
+    }
+
+    /**
+     * Runs {@code body} as rank {@code context.rank()} of an in-JVM job: {@link #join()} and
+     * {@link #bootstrap()} in this thread, and in every thread it starts, return {@code context}.
+     */
+    public static void runAsRank(JobContext context, RankBody body) throws Exception {
+        Objects.requireNonNull(context, "context");
+        @Nullable JobContext previous = IN_JVM.get();
+        IN_JVM.set(context);
+        try {
+            body.run();
+        } finally {
+            IN_JVM.set(previous);
+        }
+    }
+
+    /** The in-JVM rank context of the calling thread, if it is (a descendant of) an in-JVM rank thread. */
+    public static @Nullable JobContext currentInJvmRank() {
+        return IN_JVM.get();
+    }
+
+    private static JobBootstrap fromPortalsRun(Map<String, String> env) throws TransportException {
+        int size = positive(env, SIZE, "portals run sets it; when starting ranks by hand set it to the number of ranks");
+        int rank = rankIn(env, RANK, size, SIZE);
+        RendezvousAddress at = address(env, "portals run sets it; when starting ranks by hand set it to"
+                + " host:port of the rendezvous");
+        JobKey key = key(env, "portals run sets it; when starting ranks by hand give every rank the same key");
+        String jobId = env.getOrDefault(JOB_ID, "portals");
+        return join(env, JobSource.PORTALS_RUN, jobId, rank, size, at, key, false);
+    }
+
+    private static JobBootstrap fromScheduler(Map<String, String> env, JobSource source, String scheduler,
+                                              String rankVar, String sizeVar, String jobId, String starter)
+            throws TransportException {
+        int size = positive(env, sizeVar, scheduler + " sets it for every task");
+        int rank = rankIn(env, rankVar, size, sizeVar);
+        if (!has(env, RENDEZVOUS)) {
+            throw new TransportException("running as rank " + rank + " of " + size + " under " + scheduler + " ("
+                    + rankVar + "), but " + RENDEZVOUS + " is not set: export " + RENDEZVOUS
+                    + "=<host of rank 0>:<free port> and " + JOB_KEY + "=$(openssl rand -hex 32) before " + starter);
+        }
+        RendezvousAddress at = address(env, "");
+        JobKey key = key(env, "under " + scheduler + " every rank needs the same key: export " + JOB_KEY
+                + "=$(openssl rand -hex 32) before " + starter);
+        return join(env, source, jobId, rank, size, at, key, rank == 0);
+    }
+
+    private static JobBootstrap join(Map<String, String> env, JobSource source, String jobId, int rank, int size,
+                                     RendezvousAddress at, JobKey key, boolean serve) throws TransportException {
+        Duration timeout = timeout(env);
+        String transport = env.getOrDefault(TRANSPORT, DEFAULT_TRANSPORT).trim();
+        Map<String, String> options = options(env.getOrDefault(TRANSPORT_OPTIONS, ""));
+        IdleMode idle = idle(env);
+        @Nullable RendezvousServer server = null;
+        TcpRendezvous client;
+        // Until the bootstrap has returned, a lost connection is reported by the bootstrap's own exception.
+        AtomicBoolean joined = new AtomicBoolean();
+        try {
+            if (serve) {
+                server = RendezvousServer.start(at, jobId, size, key);
+            }
+            client = TcpRendezvous.connect(at, jobId, rank, size, key, timeout, () -> {
+                if (joined.get()) {
+                    lost(rank);
+                }
+            });
+        } catch (TransportException e) {
+            if (server != null) {
+                server.close();
+            }
+            throw e;
+        }
+        JobBootstrap bootstrap;
+        try {
+            client.publish(rank, UID_KEY, Integer.toString(OsUser.uid()));
+            Job.Builder builder = Job.builder(size).id(jobId).key(key);
+            for (int r = 0; r < size; r++) {
+                String uid = r == rank ? Integer.toString(OsUser.uid()) : client.lookup(r, UID_KEY, timeout);
+                try {
+                    builder.uid(r, Integer.parseInt(uid));
+                } catch (NumberFormatException e) {
+                    throw new TransportException("rank " + r + " published a uid that is not a number: '" + uid + "'");
+                }
+            }
+            bootstrap = new JobBootstrap(source, builder.build(), rank, transport, options, idle, client, client,
+                    server, timeout, true);
+        } catch (TransportException | RuntimeException e) {
+            client.close();
+            if (server != null) {
+                server.close();
+            }
+            throw e;
+        }
+        joined.set(true);
+        if (!client.isConnected()) {
+            bootstrap.close();
+            throw new TransportException("rank " + rank + " lost its connection to the rendezvous at " + at
+                    + " while joining: portals run or rank 0 is gone");
+        }
+        if (server != null) {
+            JobBootstrap b = bootstrap;
+            try {
+                Runtime.getRuntime().addShutdownHook(new Thread(b::closeAtShutdown, "portals-rendezvous-drain"));
+            } catch (IllegalStateException e) {
+                // already shutting down
+            }
+        }
+        return bootstrap;
+    }
+
+    /** The connection to portals run or rank 0 dropped: end this rank, so that no orphan is left behind. */
+    private static void lost(int rank) {
+        if (SHUTTING_DOWN.get()) {
+            return;
+        }
+        System.err.println("portals: rank " + rank + " lost its rendezvous connection (portals run or rank 0 is gone);"
+                + " ending this rank");
+        System.err.flush();
+        Thread.ofPlatform().daemon().name("portals-halt").start(() -> {
+            try {
+                Thread.sleep(10_000);
+            } catch (InterruptedException e) {
+                // halt now
+            }
+            Runtime.getRuntime().halt(LOST_RENDEZVOUS_STATUS);
+        });
+        Thread.ofPlatform().name("portals-exit").start(() -> System.exit(LOST_RENDEZVOUS_STATUS));
+    }
+
+    private static boolean has(Map<String, String> env, String name) {
+        @Nullable String v = env.get(name);
+        return v != null && !v.isBlank();
+    }
+
+    private static String require(Map<String, String> env, String name, String hint) throws TransportException {
+        @Nullable String v = env.get(name);
+        if (v == null || v.isBlank()) {
+            throw new TransportException(name + " is not set" + (hint.isEmpty() ? "" : ": " + hint));
+        }
+        return v.trim();
+    }
+
+    private static int positive(Map<String, String> env, String name, String hint) throws TransportException {
+        String v = require(env, name, hint);
+        try {
+            int n = Integer.parseInt(v);
+            if (n >= 1) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new TransportException(name + "='" + v + "' is not a number of ranks (1 or more)");
+    }
+
+    private static int rankIn(Map<String, String> env, String name, int size, String sizeName)
+            throws TransportException {
+        String v = require(env, name, "");
+        try {
+            int r = Integer.parseInt(v);
+            if (r >= 0 && r < size) {
+                return r;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new TransportException(name + "='" + v + "' is not a rank of the job: it must be 0.." + (size - 1)
+                + " (" + sizeName + "=" + size + ")");
+    }
+
+    private static RendezvousAddress address(Map<String, String> env, String hint) throws TransportException {
+        String v = require(env, RENDEZVOUS, hint);
+        try {
+            return RendezvousAddress.parse(v);
+        } catch (IllegalArgumentException e) {
+            throw new TransportException(String.valueOf(e.getMessage()));
+        }
+    }
+
+    private static JobKey key(Map<String, String> env, String hint) throws TransportException {
+        String v = require(env, JOB_KEY, hint);
+        try {
+            return JobKey.fromHex(v);
+        } catch (IllegalArgumentException e) {
+            throw new TransportException(JOB_KEY + " is not a valid key: " + e.getMessage());
+        }
+    }
+
+    private static Duration timeout(Map<String, String> env) throws TransportException {
+        @Nullable String v = env.get(RENDEZVOUS_TIMEOUT);
+        if (v == null || v.isBlank()) {
+            return DEFAULT_TIMEOUT;
+        }
+        String t = v.trim().toLowerCase(Locale.ROOT);
+        if (t.endsWith("s")) {
+            t = t.substring(0, t.length() - 1).trim();
+        }
+        try {
+            BigDecimal seconds = new BigDecimal(t);
+            if (seconds.signum() > 0) {
+                return Duration.ofMillis(Math.max(1, seconds.movePointRight(3).longValue()));
+            }
+        } catch (NumberFormatException | ArithmeticException e) {
+            // below
+        }
+        throw new TransportException(RENDEZVOUS_TIMEOUT + "='" + v + "' is not a number of seconds (e.g. 60 or 0.5)");
+    }
+
+    private static IdleMode idle(Map<String, String> env) throws TransportException {
+        @Nullable String v = env.get(IDLE);
+        if (v == null || v.isBlank()) {
+            return IdleMode.BACKOFF;
+        }
+        try {
+            return IdleMode.parse(v.trim());
+        } catch (IllegalArgumentException e) {
+            throw new TransportException(IDLE + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Parses {@code k=v,k=v} (the form of {@code PORTALS_TRANSPORT_OPTIONS} and of {@code portals run
+     * --transport-option}).
+     *
+     * @throws TransportException naming the entry that is not {@code key=value}
+     */
+    public static Map<String, String> options(String text) throws TransportException {
+        Map<String, String> options = new LinkedHashMap<>();
+        for (String entry : text.split(",")) {
+            String e = entry.trim();
+            if (e.isEmpty()) {
+                continue;
+            }
+            int eq = e.indexOf('=');
+            if (eq <= 0) {
+                throw new TransportException(TRANSPORT_OPTIONS + " entry '" + e + "' is not key=value"
+                        + " (write k=v,k=v)");
+            }
+            options.put(e.substring(0, eq).trim(), e.substring(eq + 1).trim());
+        }
+        return options;
+    }
+
+    /** {@code 60 s}, {@code 0.5 s}: a duration as users write {@code PORTALS_RENDEZVOUS_TIMEOUT}. */
+    static String seconds(Duration d) {
+        return BigDecimal.valueOf(d.toMillis()).movePointLeft(3).stripTrailingZeros().toPlainString() + " s";
+    }
+}

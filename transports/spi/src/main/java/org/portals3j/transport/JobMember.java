@@ -1,0 +1,19 @@
+package org.portals3j.transport;
+
+/**
+ * One rank of a job.
+ *
+ * @param rank the rank, {@code 0 <= rank < size}
+ * @param nid  the Portals node id of its endpoint
+ * @param pid  the Portals process id the rank starts with (a process may take another, well-known,
+ *             pid when it initialises a network interface)
+ * @param uid  the user id the rank runs as
+ */
+public record JobMember(int rank, int nid, int pid, int uid) {
+
+    public JobMember {
+        if (rank < 0 || nid < 0 || pid < 0) {
+            throw new IllegalArgumentException("rank, nid and pid must not be negative: " + this);
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/**
+ * Internal: helpers the Portals3J runtime modules (the transports, the Portals engine, the Isotach engine, the job
+ * runtime) share, kept in one place. Not part of the transport SPI and not for applications or third-party
+ * transports: anything here may change without notice. On the module path only the Portals3J modules that use
+ * this package can read it (a qualified export in {@code module-info.java}).
+ *
+ * <ul>
+ *   <li>False-sharing padding: {@link org.portals3j.transport.internal.CacheLinePadding}, a superclass that puts
+ *       64 bytes before a class's own fields, and {@link org.portals3j.transport.internal.PaddedInt}, an
+ *       {@code int} flag or counter alone on its cache line.</li>
+ *   <li>{@link org.portals3j.transport.internal.SpinLock}: the non-reentrant lock of the Portals engine's short
+ *       critical sections.</li>
+ *   <li>{@link org.portals3j.transport.internal.OsUser}: the operating-system user id of this process.</li>
+ * </ul>
+ *
+ * <p>The idle strategies are not here: {@link org.portals3j.transport.IdleMode} is what a user chooses for an
+ * endpoint ({@link org.portals3j.transport.EndpointConfig#idle()}), and a transport honours it through
+ * {@link org.portals3j.transport.IdleStrategy}, so both are part of the SPI's contract.
+ */
+package org.portals3j.transport.internal;

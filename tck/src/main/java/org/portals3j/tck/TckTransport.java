@@ -60,6 +60,17 @@ public final class TckTransport {
     }
 
     /**
+     * How long the kit lets a job start (open_net on every host) before it gives up on the test: starting is what
+     * no assertion of the kit measures, so the bound is generous whatever the patience (at least 60 s): a
+     * self-test that shortens the patience to make lost messages cheap must not fail a start on a loaded machine.
+     */
+    public static Duration startPatience() {
+        Duration traffic = trafficPatience();
+        Duration floor = Duration.ofSeconds(60);
+        return traffic.compareTo(floor) > 0 ? traffic : floor;
+    }
+
+    /**
      * How long to watch for an event that must not come. A transport that delivers inline has done
      * everything it will do when a call returns; other transports get time.
      */

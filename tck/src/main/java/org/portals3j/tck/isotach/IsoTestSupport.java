@@ -41,7 +41,7 @@ final class IsoTestSupport {
         List<Future<Integer>> opening = new ArrayList<>();
         for (int h = 0; h < job.size(); h++) {
             IsotachNet net = job.net(h);
-            opening.add(job.submit(() -> net.openNet(interfaces, TckTransport.patience())));
+            opening.add(job.submit(() -> net.openNet(interfaces, TckTransport.startPatience())));
         }
         for (int h = 0; h < opening.size(); h++) {
             assertThat(get(opening.get(h))).as("open_net on host %d", h).isEqualTo(IsotachNet.SUCCESS);

@@ -54,7 +54,7 @@ public final class IsotachJob implements AutoCloseable {
         if (open != null) {
             List<Future<Integer>> opening = new ArrayList<>();
             for (IsotachNet net : nets) {
-                opening.add(threads.submit(() -> net.openNet(open, TckTransport.patience())));
+                opening.add(threads.submit(() -> net.openNet(open, TckTransport.startPatience())));
             }
             for (int r = 0; r < opening.size(); r++) {
                 int rc;

@@ -152,6 +152,10 @@ class BrokenEngineSelfTest {
             try {
                 Files.createDirectories(classes);
                 MutantCompiler.compile(mutation, root, classes);
+                Path compiled = classes.resolve(mutation.className().replace('.', '/') + ".class");
+                if (!Files.isRegularFile(compiled)) {
+                    throw new AssertionError(mutation.name() + ": javac wrote no " + compiled);
+                }
                 run = () -> KitChildRun.of(classes, mutation.kit());
             } catch (AssertionError | IOException e) {
                 run = () -> {

@@ -39,7 +39,14 @@ record KitChildRun(List<String> failedAssertions, List<String> failedTests, int 
                 return "reading the child's output failed: " + e;
             }
         });
-        if (!child.waitFor(BOUND_SECONDS, TimeUnit.SECONDS)) {
+        boolean ended;
+        try {
+            ended = child.waitFor(BOUND_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            child.destroyForcibly(); // the self-test is being stopped: leave no kit JVM behind
+            throw e;
+        }
+        if (!ended) {
             child.destroyForcibly();
             throw new AssertionError("the kit did not finish within " + BOUND_SECONDS + " s on " + kitClasses);
         }

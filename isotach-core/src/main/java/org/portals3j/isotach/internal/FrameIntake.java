@@ -15,6 +15,8 @@ import org.portals3j.transport.Deposit;
 import org.portals3j.transport.MessageHandler;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.internal.CacheLinePadding;
+import org.portals3j.transport.internal.Counter;
+import org.portals3j.transport.internal.CounterRegistry;
 
 /**
  * The Isotach layer's transport side: checks each arriving frame and hands it by kind to the noniso module or the
@@ -36,8 +38,12 @@ final class FrameIntake extends CacheLinePadding implements MessageHandler {
     private final ReceiveSlots receiveSlots;
     /** Whether this host's thread polls: set by each poll, cleared when the transport reports its pollers gone. */
     private volatile boolean hostPolling;
-    private long droppedFrames;
-    private long droppedDeposits;
+    /** Transport threads count (on inmem, every sender's): shared increments. */
+    private final CounterRegistry counters = new CounterRegistry(2);
+    private final Counter droppedFrames = counters.counter("engine.drop.frame",
+            "frames dropped: empty, malformed, of an unknown kind, or ISO with no receive slot");
+    private final Counter droppedDeposits = counters.counter("engine.drop.deposit",
+            "ISO frames whose payload transfer failed");
 
     FrameIntake(Transport transport, SwitchNode siu, NonisoLayer noniso, IsotachHost host) {
         this.siu = siu;
@@ -70,8 +76,7 @@ final class FrameIntake extends CacheLinePadding implements MessageHandler {
     }
 
     void counters(Map<String, Long> m) {
-        m.put("engine.drop.frame", droppedFrames);
-        m.put("engine.drop.deposit", droppedDeposits);
+        counters.snapshotInto(m);
     }
 
     // ---- MessageHandler ---------------------------------------------------------------------------------------
@@ -79,7 +84,7 @@ final class FrameIntake extends CacheLinePadding implements MessageHandler {
     @Override
     public void onHeader(int source, MemorySegment header, int headerLength, long payloadLength, Deposit deposit) {
         if (headerLength < 1) {
-            droppedFrames++;
+            droppedFrames.incrementShared();
             return;
         }
         byte kind = header.get(ValueLayout.JAVA_BYTE, 0);
@@ -91,14 +96,14 @@ final class FrameIntake extends CacheLinePadding implements MessageHandler {
         }
         in.isoAccepted = false;
         if (!Frame.check(header, headerLength) || (kind != Frame.ISO && payloadLength != 0)) {
-            droppedFrames++;
+            droppedFrames.incrementShared();
             return;
         }
         switch (kind) {
             case Frame.ISO -> {
                 long at = receiveSlots.offsetFor(source, header, payloadLength);
                 if (at < 0) {
-                    droppedFrames++;
+                    droppedFrames.incrementShared();
                     // the packet is refused, not the clock items behind it
                     arrived(source, ArrivalQueue.CLOCK_ONLY, header, headerLength);
                     return;
@@ -111,7 +116,7 @@ final class FrameIntake extends CacheLinePadding implements MessageHandler {
             }
             case Frame.CLOCK, Frame.BARRIER_SIGNAL_MARKER, Frame.SYNC, Frame.ISO_CREDIT, Frame.LEAVE ->
                     arrived(source, ArrivalQueue.FRAME, header, headerLength);
-            default -> droppedFrames++;
+            default -> droppedFrames.incrementShared();
         }
     }
 
@@ -124,7 +129,7 @@ final class FrameIntake extends CacheLinePadding implements MessageHandler {
         if (in.isoAccepted) {
             in.isoAccepted = false;
             if (deposit.failed()) {
-                droppedDeposits++;
+                droppedDeposits.incrementShared();
                 arrived(source, ArrivalQueue.CLOCK_ONLY, in.isoHeader, Frame.ISO_LENGTH);
                 return;
             }

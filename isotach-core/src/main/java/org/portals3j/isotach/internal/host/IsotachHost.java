@@ -14,6 +14,8 @@ import org.portals3j.isotach.internal.siu.SwitchNode;
 import org.portals3j.isotach.internal.wire.Frame;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.internal.CacheLinePadding;
+import org.portals3j.transport.internal.Counter;
+import org.portals3j.transport.internal.CounterRegistry;
 
 /**
  * One host's Isotach send and delivery paths (digest §2.6, §2.10, §3.3): isochrons with their SOI/EOI and ids out
@@ -112,10 +114,11 @@ public final class IsotachHost extends CacheLinePadding {
     private SharedReferenceExecutor executor = (s, src, a, o, p) -> true;
     private final LinkListener listener;
 
-    // counters
-    private long delivered;
-    private long selfDelivered;
-    private long explicitCredits;
+    // counters (the host's thread writes them: single-writer increments) and gauges
+    private final CounterRegistry counters = new CounterRegistry(8);
+    private final Counter delivered;
+    private final Counter selfDelivered;
+    private final Counter explicitCredits;
 
     /** What the host hears from the link besides Isotach traffic. */
     public interface LinkListener {
@@ -162,6 +165,14 @@ public final class IsotachHost extends CacheLinePadding {
         this.delivery = new DeliveryQueue(DELIVERY_QUEUE);
         this.ordering = new OrderingModule(me, hosts, selfMessagesAllowed, config.bucketCapacity(hosts), outstanding,
                 delivery);
+        counters.gauge("host.closedPulse", "the last pulse the ordering module closed", ordering::closedPulse);
+        counters.gauge("host.pulsesProcessed", "pulses the ordering module processed", ordering::pulsesProcessed);
+        this.delivered = counters.counter("host.isoDelivered", "net messages iso_receive handed out");
+        this.selfDelivered = counters.counter("host.selfDelivered", "messages to self iso_receive handed out");
+        this.explicitCredits = counters.counter("host.isoCreditExplicit", "explicit ISO credit packets sent");
+        counters.gauge("host.deliveryQueue", "entries in the delivery queue", delivery::size);
+        counters.gauge("host.outstandingIsochrons", "isochrons sent and not yet ordered", outstanding::size);
+        counters.gauge("host.isoSendQueue", "packets in the Isotach send buffer", () -> sendTail - sendHead);
     }
 
     public void sharedMemoryMode(SharedReferenceExecutor referenceExecutor) {
@@ -451,13 +462,13 @@ public final class IsotachHost extends CacheLinePadding {
                 m.setMessage(s, orderedReceiveSlots, offset, delivery.length(i), delivery.pulse(i));
                 lastDelivered = s;
                 delivery.removeOldest();
-                delivered++;
+                delivered.increment();
             }
             case DeliveryQueue.SELF_MESSAGES -> {
                 m.setMessage(me, selfMessages.segment(), selfMessages.oldestOffset(), selfMessages.oldestLength(),
                         delivery.pulse(i));
                 lastDelivered = me;
-                selfDelivered++;
+                selfDelivered.increment();
                 if (delivery.countDown(i) == 0) {
                     delivery.removeOldest();
                 }
@@ -500,7 +511,7 @@ public final class IsotachHost extends CacheLinePadding {
             Frame.start(f, Frame.ISO_CREDIT);
             Frame.i64(f, Frame.O_LONG8, freedFromPeer[sender]);
             freedReportedToPeer[sender] = freedFromPeer[sender];
-            explicitCredits++;
+            explicitCredits.increment();
             siu.sendControl(sender, f, Frame.ISO_CREDIT_LENGTH);
         }
     }
@@ -549,14 +560,8 @@ public final class IsotachHost extends CacheLinePadding {
         // The arena is automatic: memory goes when the last reference (a late deposit, say) is gone.
     }
 
+    /** Puts the host's counters and gauges into {@code m}. */
     public void counters(Map<String, Long> m) {
-        m.put("host.closedPulse", ordering.closedPulse());
-        m.put("host.pulsesProcessed", ordering.pulsesProcessed());
-        m.put("host.isoDelivered", delivered);
-        m.put("host.selfDelivered", selfDelivered);
-        m.put("host.isoCreditExplicit", explicitCredits);
-        m.put("host.deliveryQueue", delivery.size());
-        m.put("host.outstandingIsochrons", outstanding.size());
-        m.put("host.isoSendQueue", sendTail - sendHead);
+        counters.snapshotInto(m);
     }
 }

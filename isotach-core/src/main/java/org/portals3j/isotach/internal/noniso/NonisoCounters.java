@@ -1,12 +1,12 @@
 package org.portals3j.isotach.internal.noniso;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLongArray;
+import org.portals3j.transport.internal.Counter;
+import org.portals3j.transport.internal.CounterRegistry;
 
 /**
- * The module's counters. Incremented on the host thread and on transport threads, read from anywhere, hence
- * atomic; the hot paths do a handful of increments per message and allocate nothing.
+ * The module's counters, by index, in a {@link CounterRegistry}. Incremented on the host thread and on transport
+ * threads (on inmem, every sender's), read from anywhere, hence shared (atomic) increments; allocation-free.
  */
 final class NonisoCounters {
     /** Messages send() accepted into send_buf. */
@@ -58,36 +58,66 @@ final class NonisoCounters {
     static final int TOKEN_UNKNOWN = 30;
     static final int PEER_FAILURE = 31;
 
-    private static final String[] NAMES = {
-        "noniso.sent", "noniso.sendRejected", "noniso.shipped", "noniso.received", "noniso.delivered",
-        "readResponse.sent", "readResponse.received", "credit.piggyback", "credit.explicit",
-        "credit.explicitReceived", "credit.request", "credit.requestReceived", "flow.blocked", "barrier.sent",
-        "barrier.received", "send.undelivered", "send.shipFailed", "drop.peerFailed", "drop.malformed",
-        "drop.kind", "drop.version", "drop.header", "drop.source", "drop.slot", "drop.oversize", "drop.overrun",
-        "drop.credit", "drop.barrier", "drop.deposit", "drop.handoffFull", "token.unknown", "peer.failure",
+    /** Names (keys of {@code IsotachNet.counters()}, a public surface) and descriptions, by index. */
+    private static final String[][] NAMES = {
+        {"noniso.sent", "messages send() accepted into send_buf"},
+        {"noniso.sendRejected", "send() calls that failed"},
+        {"noniso.shipped", "data-ring frames handed to the transport"},
+        {"noniso.received", "data frames accepted into their slot"},
+        {"noniso.delivered", "messages receive() handed to the application"},
+        {"readResponse.sent", "read responses sent"},
+        {"readResponse.received", "read responses accepted"},
+        {"credit.piggyback", "data-ring frames that carried a credit"},
+        {"credit.explicit", "explicit credit packets sent"},
+        {"credit.explicitReceived", "explicit credit packets received"},
+        {"credit.request", "credit requests sent"},
+        {"credit.requestReceived", "credit requests received"},
+        {"flow.blocked", "approval passes blocked on credit"},
+        {"barrier.sent", "barrier packets sent"},
+        {"barrier.received", "barrier packets received"},
+        {"send.undelivered", "sends the transport completed undelivered"},
+        {"send.shipFailed", "sends the transport refused"},
+        {"drop.peerFailed", "queued packets discarded: their target failed"},
+        {"drop.malformed", "hostile frames dropped, whatever the reason"},
+        {"drop.kind", "frames dropped: unknown kind"},
+        {"drop.version", "frames dropped: wrong version"},
+        {"drop.header", "frames dropped: bad header"},
+        {"drop.source", "frames dropped: wrong source"},
+        {"drop.slot", "frames dropped: a slot they may not use"},
+        {"drop.oversize", "frames dropped: larger than a slot"},
+        {"drop.overrun", "frames dropped: beyond the credits assigned"},
+        {"drop.credit", "frames dropped: an impossible credit"},
+        {"drop.barrier", "barrier packets dropped: a generation out of step"},
+        {"drop.deposit", "data frames whose payload transfer failed"},
+        {"drop.handoffFull", "descriptors the handoff queue could not take"},
+        {"token.unknown", "completion tokens that named no shipped slot"},
+        {"peer.failure", "peer failures heard from the transport"},
     };
 
-    private final AtomicLongArray values = new AtomicLongArray(NAMES.length);
+    private final CounterRegistry registry = new CounterRegistry(NAMES.length);
+    private final Counter[] counters = new Counter[NAMES.length];
+
+    NonisoCounters() {
+        for (int i = 0; i < NAMES.length; i++) {
+            counters[i] = registry.counter(NAMES[i][0], NAMES[i][1]);
+        }
+    }
 
     void inc(int counter) {
-        values.incrementAndGet(counter);
+        counters[counter].incrementShared();
     }
 
     /** Counts one hostile frame under its reason and under drop.malformed. */
     void malformed(int reason) {
-        values.incrementAndGet(reason);
-        values.incrementAndGet(DROP_MALFORMED);
+        counters[reason].incrementShared();
+        counters[DROP_MALFORMED].incrementShared();
     }
 
     long get(int counter) {
-        return values.get(counter);
+        return counters[counter].get();
     }
 
     Map<String, Long> snapshot() {
-        Map<String, Long> m = new LinkedHashMap<>();
-        for (int i = 0; i < NAMES.length; i++) {
-            m.put(NAMES[i], values.get(i));
-        }
-        return m;
+        return registry.snapshot();
     }
 }

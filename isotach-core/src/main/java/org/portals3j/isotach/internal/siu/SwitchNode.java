@@ -2,7 +2,6 @@ package org.portals3j.isotach.internal.siu;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -11,6 +10,7 @@ import org.portals3j.isotach.internal.wire.ClockSection;
 import org.portals3j.isotach.internal.wire.Frame;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.internal.CacheLinePadding;
+import org.portals3j.transport.internal.CounterRegistry;
 
 /**
  * One rank's emulated Isotach hardware (docs/isotach-switch-node.md): a host's {@link SwitchInterfaceUnit} and, on the
@@ -38,6 +38,8 @@ public final class SwitchNode extends CacheLinePadding {
     /** Set when a token applied under the current hold of the lock carried {@link ClockSection#ACK_NOW}. */
     private boolean ackNow;
     private long droppedMalformed;
+    /** The SIU's and the token manager's counters as gauges, read under {@link #lock} (they change under it). */
+    private final CounterRegistry counters = new CounterRegistry(15);
 
     /**
      * @param hosts   the number of hosts (ranks 0..hosts-1)
@@ -69,6 +71,34 @@ public final class SwitchNode extends CacheLinePadding {
                     config.stampBatchNanos(), config.bucketCapacity(hosts));
         } else {
             this.siu = null;
+        }
+        registerCounters(counters, siu, tokenManager, () -> droppedMalformed);
+    }
+
+    /** Allocates the gauges in the order {@link #counters()} lists them. */
+    private static void registerCounters(CounterRegistry counters, @Nullable SwitchInterfaceUnit unit,
+                                         @Nullable TokenManager manager, LongSupplier droppedMalformed) {
+        if (unit != null) {
+            counters.gauge("siu.token", "the last token's pulse this SIU saw", unit::tokenSeen);
+            counters.gauge("siu.closedPulse", "the last pulse this SIU closed", unit::closedPulse);
+            counters.gauge("siu.isochronsStamped", "isochrons this SIU stamped", unit::stamped);
+            counters.gauge("siu.isoSent", "ISO packets this SIU sent", unit::isoSent);
+            counters.gauge("siu.isoReceived", "ISO packets this SIU received", unit::isoReceived);
+            counters.gauge("siu.eop", "end-of-pulse markers this SIU emitted", unit::endOfPulseMarkers);
+            counters.gauge("siu.drop.late", "ISO packets that arrived for a closed pulse (fatal)", unit::droppedLate);
+        }
+        counters.gauge("siu.drop.malformed", "frames or markers the switch node dropped as malformed",
+                droppedMalformed);
+        if (unit != null) {
+            counters.gauge("siu.need", "the pulse this SIU's work needs", unit::need);
+            counters.gauge("siu.lastStamped", "the timestamp of the last isochron stamped", unit::lastStamp);
+        }
+        if (manager != null) {
+            counters.gauge("tm.pulsesIssued", "tokens the token manager issued", manager::tokensIssued);
+            counters.gauge("tm.issued", "the last pulse the token manager issued", manager::issued);
+            counters.gauge("tm.need", "the pulse the hosts' work needs", manager::need);
+            counters.gauge("tm.slowestAck", "the last token the slowest live SIU acknowledged",
+                    manager::slowestAcknowledgement);
         }
     }
 
@@ -398,32 +428,10 @@ public final class SwitchNode extends CacheLinePadding {
 
     // =========================================================================================================
 
+    /** The SIU's and the token manager's counters and gauges (those of this rank), by name. */
     public Map<String, Long> counters() {
         synchronized (lock) {
-            Map<String, Long> m = new LinkedHashMap<>();
-            SwitchInterfaceUnit unit = siu;
-            if (unit != null) {
-                m.put("siu.token", unit.tokenSeen());
-                m.put("siu.closedPulse", unit.closedPulse());
-                m.put("siu.isochronsStamped", unit.stamped());
-                m.put("siu.isoSent", unit.isoSent());
-                m.put("siu.isoReceived", unit.isoReceived());
-                m.put("siu.eop", unit.endOfPulseMarkers());
-                m.put("siu.drop.late", unit.droppedLate());
-            }
-            m.put("siu.drop.malformed", droppedMalformed);
-            if (unit != null) {
-                m.put("siu.need", unit.need());
-                m.put("siu.lastStamped", unit.lastStamp());
-            }
-            TokenManager manager = tokenManager;
-            if (manager != null) {
-                m.put("tm.pulsesIssued", manager.tokensIssued());
-                m.put("tm.issued", manager.issued());
-                m.put("tm.need", manager.need());
-                m.put("tm.slowestAck", manager.slowestAcknowledgement());
-            }
-            return m;
+            return counters.snapshot();
         }
     }
 }

@@ -1,11 +1,12 @@
 package org.portals3j.isotach.internal.smm;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.isotach.IsoVar;
 import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.SharedMemoryObserver;
+import org.portals3j.transport.internal.Counter;
+import org.portals3j.transport.internal.CounterRegistry;
 
 /**
  * One host's Isotach shared memory (designed in the report, never implemented; digest §2.8): routes accesses and
@@ -74,25 +75,39 @@ public final class SharedMemory {
     private @Nullable SharedMemoryObserver observer;
 
     // ---- counters --------------------------------------------------------------------------------------------------
-    private long executedReads;
-    private long executedWrites;
-    private long executedSchedules;
-    private long executedAssigns;
-    private long assignsSubstantiating;
-    private long readsPended;
-    private long readsAnsweredFromPending;
-    private long pendingPeak;
-    private long readsDroppedOverCap;
-    private long referencesRejected;
-    private long responsesSent;
-    private long responsesDeferred;
-    private long executeRefused;
-    private long readsRefusedAtCap;
-    private long readsOrphaned;
-    private long responsesToOrphans;
-    private long responsesHostile;
-    private long responsesCompleted;
-    private long changesRefused;
+    /** The counters and gauges below, by name (host thread writes: single-writer increments). */
+    private final CounterRegistry registry = new CounterRegistry(22);
+    private final Counter executedReads = registry.counter("sref.read", "reads executed here");
+    private final Counter executedWrites = registry.counter("sref.write", "writes executed here");
+    private final Counter executedSchedules = registry.counter("sref.sched", "scheds executed here");
+    private final Counter executedAssigns = registry.counter("sref.assign", "assigns executed here");
+    private final Counter assignsSubstantiating = registry.counter("sref.assignSubstantiating",
+            "assigns that substantiated a word");
+    private final Counter referencesRejected = registry.counter("sref.rejected",
+            "sRefs rejected (hostile or impossible)");
+    private final Counter readsPended = registry.counter("read.pended",
+            "reads that waited for an assign in the pending-read table");
+    private final Counter readsAnsweredFromPending = registry.counter("read.answeredFromPending",
+            "pending reads answered by an assign");
+    private final Counter pendingPeak = registry.counter("read.pendingPeak", "the most reads pending at once");
+    private final Counter readsDroppedOverCap = registry.counter("read.droppedOverCap",
+            "reads dropped: the pending-read table was full");
+    private final Counter responsesSent = registry.counter("response.sent", "read responses sent");
+    private final Counter responsesDeferred = registry.counter("response.deferred",
+            "read responses deferred until they could be sent");
+    private final Counter executeRefused = registry.counter("execute.refused",
+            "executions refused while read responses are owed");
+    private final Counter responsesCompleted = registry.counter("response.completed",
+            "read responses that completed a read issued here");
+    private final Counter responsesToOrphans = registry.counter("response.toReusedLvar",
+            "read responses to an lvar reused meanwhile");
+    private final Counter responsesHostile = registry.counter("response.hostile", "read responses ignored as hostile");
+    private final Counter readsRefusedAtCap = registry.counter("issue.readsRefusedAtCap",
+            "reads refused at issue: read_cap reached");
+    private final Counter readsOrphaned = registry.counter("issue.lvarReusedWhileOutstanding",
+            "lvars reused while their read was outstanding");
+    private final Counter changesRefused = registry.counter("issue.changesRefused",
+            "changes refused at issue: not shared memory, or a sched or assign out of turn");
 
     /**
      * @param me this host's id
@@ -141,6 +156,9 @@ public final class SharedMemory {
         deferredSlot = new int[(int) capacity];
         deferredValue = new long[(int) capacity];
         deferredPulse = new long[(int) capacity];
+        registry.gauge("read.pendingNow", "reads pending now (read by the snapshot's thread)", pending::size);
+        registry.gauge("response.owedNow", "read responses deferred now", () -> deferredCount);
+        registry.gauge("issue.readsOutstanding", "reads issued here and not answered yet", this::outstandingReads);
     }
 
     private static int bitWords(int words) {
@@ -202,7 +220,7 @@ public final class SharedMemory {
         }
         int r = map.regionOf(address);
         if (r < 0) {
-            changesRefused++;
+            changesRefused.increment();
             return FAILURE;
         }
         boolean outstanding = bit(scheduleOutstanding[r], (int) (address - map.base(r)));
@@ -212,7 +230,7 @@ public final class SharedMemory {
             default -> true;
         };
         if (!ok) {
-            changesRefused++;
+            changesRefused.increment();
         }
         return ok ? SUCCESS : FAILURE;
     }
@@ -265,13 +283,13 @@ public final class SharedMemory {
      */
     public int allocateRead(IsoVar lvar) {
         if (freeSlotCount == 0) {
-            readsRefusedAtCap++;
+            readsRefusedAtCap.increment();
             return -1;
         }
         for (int i = 0; i < readCap; i++) {
             if (slotVar[i] == lvar) {
                 slotVar[i] = null;
-                readsOrphaned++;
+                readsOrphaned.increment();
             }
         }
         int index = freeSlots[--freeSlotCount];
@@ -291,15 +309,15 @@ public final class SharedMemory {
         int index = readSlot & indexMask;
         int generation = readSlot >>> indexBits;
         if (readSlot < 0 || index >= readCap || !slotBusy[index] || generation != slotGeneration[index]) {
-            responsesHostile++;
+            responsesHostile.increment();
             return;
         }
         IsoVar var = slotVar[index];
         if (var != null) {
             var.fill(value, pulse);
-            responsesCompleted++;
+            responsesCompleted.increment();
         } else {
-            responsesToOrphans++;
+            responsesToOrphans.increment();
         }
         slotVar[index] = null;
         slotBusy[index] = false;
@@ -350,7 +368,7 @@ public final class SharedMemory {
                         + " are still owed: the same sRef must be retried first");
             }
             if (!flushDeferred(responder)) {
-                executeRefused++;
+                executeRefused.increment();
                 return false;
             }
             blocked = false;
@@ -360,7 +378,7 @@ public final class SharedMemory {
         int r = map.regionOf(address);
         if (r < 0 || !map.isLocal(r) || source < 0 || source >= hosts
                 || (kind == SharedReferenceKind.READ && (operand < 0 || operand > Integer.MAX_VALUE))) {
-            referencesRejected++;
+            referencesRejected.increment();
             return true;
         }
         int w = (int) (address - map.base(r));
@@ -372,7 +390,7 @@ public final class SharedMemory {
                 // L409-411: set V.unsub; V.val = pId
                 setBit(unsubBits, w);
                 val[w] = source;
-                executedSchedules++;
+                executedSchedules.increment();
                 observe(nextSequence++, pulse, source, SharedReferenceKind.SCHEDULE, address, 0, source);
             }
             case ASSIGN -> assign(val, unsubBits, w, source, address, operand, pulse, responder);
@@ -380,7 +398,7 @@ public final class SharedMemory {
                 // L424-426: reset V.unsub; V.val = val. Pending reads belong to earlier scheds: untouched.
                 clearBit(unsubBits, w);
                 val[w] = operand;
-                executedWrites++;
+                executedWrites.increment();
                 observe(nextSequence++, pulse, source, SharedReferenceKind.WRITE, address, operand, operand);
             }
         }
@@ -391,7 +409,7 @@ public final class SharedMemory {
             blockedAddress = address;
             blockedOperand = operand;
             blockedPulse = pulse;
-            executeRefused++;
+            executeRefused.increment();
             return false;
         }
         return true;
@@ -402,7 +420,7 @@ public final class SharedMemory {
         if (bit(unsubBits, w)) {
             // L399-404: the corresponding post is an unsubstantiated sched; wait for its assign (I-080, I-081)
             if (pendingPerReader[reader] >= readCap) {
-                readsDroppedOverCap++;
+                readsDroppedOverCap.increment();
                 return;
             }
             long sequence = nextSequence++;
@@ -411,14 +429,14 @@ public final class SharedMemory {
                 throw new IllegalStateException("pending-read table full below its per-reader caps");
             }
             pendingPerReader[reader]++;
-            readsPended++;
-            executedReads++;
-            pendingPeak = Math.max(pendingPeak, pending.size());
+            readsPended.increment();
+            executedReads.increment();
+            pendingPeak.set(Math.max(pendingPeak.get(), pending.size()));
             return;
         }
         // L405-406: substantiated; answer now (locally when reader == me: the responder completes it, I-086)
         long value = val[w];
-        executedReads++;
+        executedReads.increment();
         observe(nextSequence++, pulse, reader, SharedReferenceKind.READ, address, readSlot, value);
         respondOrDefer(reader, readSlot, value, pulse, responder);
     }
@@ -429,9 +447,9 @@ public final class SharedMemory {
         if (bit(unsubBits, w) && val[w] == vId) {
             val[w] = value;
             clearBit(unsubBits, w);
-            assignsSubstantiating++;
+            assignsSubstantiating.increment();
         }
-        executedAssigns++;
+        executedAssigns.increment();
         observe(nextSequence++, pulse, vId, SharedReferenceKind.ASSIGN, address, value, value);
         // L417-422: every read pending on (V, vId) gets this assign's value, whatever V holds now (I-084)
         for (int e = pending.take(address, vId); e >= 0; e = pending.take(address, vId)) {
@@ -441,7 +459,7 @@ public final class SharedMemory {
             long readSequence = pending.sequence(e);
             pending.free(e);
             pendingPerReader[reader]--;
-            readsAnsweredFromPending++;
+            readsAnsweredFromPending.increment();
             observe(readSequence, readPulse, reader, SharedReferenceKind.READ, address, readSlot, value);
             respondOrDefer(reader, readSlot, value, readPulse, responder);
         }
@@ -449,7 +467,7 @@ public final class SharedMemory {
 
     private void respondOrDefer(int reader, int readSlot, long value, long pulse, ReadResponder responder) {
         if (deferredCount == 0 && responder.respond(reader, readSlot, value, pulse)) {
-            responsesSent++;
+            responsesSent.increment();
             return;
         }
         // keep the order: once one response waits, every later one of this sRef waits behind it
@@ -459,7 +477,7 @@ public final class SharedMemory {
         deferredValue[i] = value;
         deferredPulse[i] = pulse;
         deferredCount++;
-        responsesDeferred++;
+        responsesDeferred.increment();
     }
 
     private boolean flushDeferred(ReadResponder responder) {
@@ -468,7 +486,7 @@ public final class SharedMemory {
             if (!responder.respond(deferredReader[i], deferredSlot[i], deferredValue[i], deferredPulse[i])) {
                 return false;
             }
-            responsesSent++;
+            responsesSent.increment();
             deferredHead = (deferredHead + 1) % deferredReader.length;
             deferredCount--;
         }
@@ -529,29 +547,6 @@ public final class SharedMemory {
      * hostile; {@code issue.*} the issuing side.
      */
     public Map<String, Long> counters() {
-        Map<String, Long> c = new LinkedHashMap<>();
-        c.put("sref.read", executedReads);
-        c.put("sref.write", executedWrites);
-        c.put("sref.sched", executedSchedules);
-        c.put("sref.assign", executedAssigns);
-        c.put("sref.assignSubstantiating", assignsSubstantiating);
-        c.put("sref.rejected", referencesRejected);
-        c.put("read.pended", readsPended);
-        c.put("read.answeredFromPending", readsAnsweredFromPending);
-        c.put("read.pendingNow", (long) pending.size());
-        c.put("read.pendingPeak", pendingPeak);
-        c.put("read.droppedOverCap", readsDroppedOverCap);
-        c.put("response.sent", responsesSent);
-        c.put("response.deferred", responsesDeferred);
-        c.put("response.owedNow", (long) deferredCount);
-        c.put("execute.refused", executeRefused);
-        c.put("response.completed", responsesCompleted);
-        c.put("response.toReusedLvar", responsesToOrphans);
-        c.put("response.hostile", responsesHostile);
-        c.put("issue.readsOutstanding", (long) outstandingReads());
-        c.put("issue.readsRefusedAtCap", readsRefusedAtCap);
-        c.put("issue.lvarReusedWhileOutstanding", readsOrphaned);
-        c.put("issue.changesRefused", changesRefused);
-        return c;
+        return registry.snapshot();
     }
 }

@@ -332,6 +332,17 @@ class SharedMemoryExecuteTest {
         }
     }
 
+    /** The counters' names are a public surface ({@code IsotachNet.counters()}): all there, each once. */
+    @Test
+    void countersHaveEveryNameOfTheLayer() {
+        assertThat(copy.counters()).containsOnlyKeys("sref.read", "sref.write", "sref.sched", "sref.assign",
+                "sref.assignSubstantiating", "sref.rejected", "read.pended", "read.answeredFromPending",
+                "read.pendingNow", "read.pendingPeak", "read.droppedOverCap", "response.sent", "response.deferred",
+                "response.owedNow", "execute.refused", "response.completed", "response.toReusedLvar",
+                "response.hostile", "issue.readsOutstanding", "issue.readsRefusedAtCap",
+                "issue.lvarReusedWhileOutstanding", "issue.changesRefused");
+    }
+
     /** localValue names a local copy only. */
     @Test
     void localValueOfAnAddressWithoutALocalCopyThrows() {

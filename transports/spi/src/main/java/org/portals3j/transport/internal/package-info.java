@@ -10,6 +10,9 @@
  *       {@code int} flag or counter alone on its cache line.</li>
  *   <li>{@link org.portals3j.transport.internal.SpinLock}: the non-reentrant lock of the Portals engine's short
  *       critical sections.</li>
+ *   <li>{@link org.portals3j.transport.internal.CounterRegistry}: the named counters of udp, noniso, the Isotach
+ *       host and frame intake and the shared memory module, each a padded {@link
+ *       org.portals3j.transport.internal.Counter} whose memory ordering its writer names.</li>
  *   <li>{@link org.portals3j.transport.internal.OsUser}: the operating-system user id of this process.</li>
  * </ul>
  *

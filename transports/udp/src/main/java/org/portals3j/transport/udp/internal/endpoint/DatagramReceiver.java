@@ -64,7 +64,7 @@ final class DatagramReceiver {
         } catch (IOException e) {
             got = false;
             if (lifecycle.isRunning()) {
-                counters.add(Counters.DROP_MALFORMED);
+                counters.addOnReceivePath(Counters.DROP_MALFORMED);
                 LOG.log(System.Logger.Level.DEBUG, "rank " + self.rank() + ": receive failed", e);
             }
         }
@@ -72,13 +72,13 @@ final class DatagramReceiver {
             giveBuffer(buf);
             return false;
         }
-        counters.add(Counters.DATAGRAMS_RECEIVED);
+        counters.addOnReceivePath(Counters.DATAGRAMS_RECEIVED);
         boolean kept;
         try {
             kept = handle(buf, clock.nanoTime());
         } catch (RuntimeException e) {
             // hostile or broken input must never stop the endpoint
-            counters.add(Counters.DROP_MALFORMED);
+            counters.addOnReceivePath(Counters.DROP_MALFORMED);
             kept = false;
         }
         if (!kept) {
@@ -105,23 +105,23 @@ final class DatagramReceiver {
         int length = b.limit();
         switch (codec.check(b, length)) {
             case SHORT -> {
-                counters.add(Counters.DROP_SHORT);
+                counters.addOnReceivePath(Counters.DROP_SHORT);
                 return false;
             }
             case MAGIC -> {
-                counters.add(Counters.DROP_MAGIC);
+                counters.addOnReceivePath(Counters.DROP_MAGIC);
                 return false;
             }
             case VERSION -> {
-                counters.add(Counters.DROP_VERSION);
+                counters.addOnReceivePath(Counters.DROP_VERSION);
                 return false;
             }
             case CRC -> {
-                counters.add(Counters.DROP_CRC);
+                counters.addOnReceivePath(Counters.DROP_CRC);
                 return false;
             }
             case MAC -> {
-                counters.add(Counters.DROP_MAC);
+                counters.addOnReceivePath(Counters.DROP_MAC);
                 return false;
             }
             case OK -> {
@@ -129,33 +129,33 @@ final class DatagramReceiver {
             }
         }
         if (DatagramHeader.jobTag(b) != self.jobTag()) {
-            counters.add(Counters.DROP_JOB);
+            counters.addOnReceivePath(Counters.DROP_JOB);
             return false;
         }
         int source = DatagramHeader.source(b);
         if (source < 0 || source >= self.size() || DatagramHeader.destination(b) != self.rank()) {
-            counters.add(Counters.DROP_MALFORMED);
+            counters.addOnReceivePath(Counters.DROP_MALFORMED);
             return false;
         }
         Peer p = peers[source];
         if (DatagramHeader.sourceIncarnation(b) != p.incarnation
                 || DatagramHeader.destinationIncarnation(b) != self.incarnation()) {
-            counters.add(Counters.DROP_INCARNATION);
+            counters.addOnReceivePath(Counters.DROP_INCARNATION);
             return false;
         }
         int type = DatagramHeader.type(b);
         int bodyLength = length - DatagramHeader.LENGTH;
         if (!wellFormed(b, type, bodyLength)) {
-            counters.add(Counters.DROP_MALFORMED);
+            counters.addOnReceivePath(Counters.DROP_MALFORMED);
             return false;
         }
         if (!p.replay.accept(DatagramHeader.counter(b))) {
             // a replay, or older than the window: only provably new datagrams are acted on (liveness included)
-            counters.add(Counters.DROP_REPLAY);
+            counters.addOnReceivePath(Counters.DROP_REPLAY);
             return false;
         }
         if (p.isDead()) {
-            counters.add(Counters.DROP_DEAD_PEER);
+            counters.addOnReceivePath(Counters.DROP_DEAD_PEER);
             if (type != DatagramType.BYE && type != DatagramType.DEAD_NOTICE && p.rank != self.rank()) {
                 noticeDead(p, now);
             }
@@ -164,7 +164,7 @@ final class DatagramReceiver {
         long cumAck = DatagramHeader.cumAck(b);
         if (!sender.onAcknowledgement(p, cumAck, DatagramHeader.sack(b), DatagramHeader.failed(b),
                 DatagramHeader.window(b), DatagramHeader.duplicateSeq(cumAck, DatagramHeader.duplicate(b)), now)) {
-            counters.add(Counters.DROP_MALFORMED);
+            counters.addOnReceivePath(Counters.DROP_MALFORMED);
             return false;
         }
         p.lastHeardNanos = now;
@@ -175,7 +175,7 @@ final class DatagramReceiver {
                 yield false;
             }
             case DatagramType.DEAD_NOTICE -> {
-                counters.add(Counters.DEAD_NOTICES_RECEIVED);
+                counters.addOnReceivePath(Counters.DEAD_NOTICES_RECEIVED);
                 LOG.log(System.Logger.Level.WARNING, "rank " + self.rank() + ": rank " + p.rank + " declared this rank"
                         + " dead: it heard nothing from it for longer than its " + UdpOptions.PEER_TIMEOUT_MILLIS + " ("
                         + peerTimeoutMillis + " ms here), so this process was stopped, paused or cut off"
@@ -257,7 +257,7 @@ final class DatagramReceiver {
         boolean kept;
         switch (p.receive.offer(seq, true)) {
             case DUPLICATE -> {
-                counters.add(Counters.DROP_DUPLICATE);
+                counters.addOnReceivePath(Counters.DROP_DUPLICATE);
                 if (p.duplicateToReport.get() >= 0) {
                     // each duplicate is reported once: the last one goes now
                     sender.sendControl(p, DatagramType.ACK, now);
@@ -268,7 +268,7 @@ final class DatagramReceiver {
                 return false;
             }
             case OUT_OF_WINDOW -> {
-                counters.add(Counters.DROP_WINDOW);
+                counters.addOnReceivePath(Counters.DROP_WINDOW);
                 p.ackNow = true;
                 return false;
             }
@@ -325,7 +325,7 @@ final class DatagramReceiver {
         if ((flags & DatagramHeader.FLAG_FIRST) != 0) {
             if (p.inMessage) {
                 // the peer started a message before ending the last: a broken sender; fail the old one
-                counters.add(Counters.DROP_MALFORMED);
+                counters.addOnReceivePath(Counters.DROP_MALFORMED);
                 deposit.fail();
                 finish(p);
             }
@@ -339,7 +339,7 @@ final class DatagramReceiver {
                 deposit.discard();
             }
         } else if (!p.inMessage || messageLength != p.messageLength || (!p.messageFailed && offset != p.messageNext)) {
-            counters.add(Counters.DROP_MALFORMED);
+            counters.addOnReceivePath(Counters.DROP_MALFORMED);
             if (p.inMessage) {
                 deposit.fail();
                 finish(p);
@@ -374,7 +374,7 @@ final class DatagramReceiver {
 
     private void finish(Peer p) {
         p.inMessage = false;
-        counters.add(Counters.MESSAGES_RECEIVED);
+        counters.addOnReceivePath(Counters.MESSAGES_RECEIVED);
         upper.onDeposited(p.rank, p.deposit);
     }
 
@@ -395,7 +395,7 @@ final class DatagramReceiver {
             return;
         }
         CompletionList failed = sender.declareDead(p);
-        counters.add(Counters.PEERS_FAILED);
+        counters.addOnReceivePath(Counters.PEERS_FAILED);
         finishPartial(p);
         p.receive.releaseAll(this::giveBuffer);
         p.unackedSince = -1;

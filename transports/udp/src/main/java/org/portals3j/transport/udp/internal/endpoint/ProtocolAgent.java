@@ -136,7 +136,7 @@ final class ProtocolAgent implements ProtocolIdle.Timers {
         if (stall <= 0) {
             return;
         }
-        counters.add(Counters.STALLS);
+        counters.addOnReceivePath(Counters.STALLS);
         if (stall >= peerTimeoutNanos) {
             LOG.log(System.Logger.Level.WARNING, "rank " + self.rank() + ": this rank did not run for "
                     + stall / 1_000_000 + " ms (stopped, paused, or a handler call that long), longer than "

@@ -5,10 +5,11 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.transport.internal.Counter;
+import org.portals3j.transport.internal.CounterRegistry;
 import org.portals3j.transport.udp.internal.wire.DatagramHeader;
 
 /**
@@ -63,7 +64,9 @@ public final class FaultInjectingIo implements DatagramIo {
     private final Faults faults;
     private final LongSupplier clock;
     private final SplittableRandom random;
-    private final AtomicLongArray counts = new AtomicLongArray(COUNTER_NAMES.length);
+    /** The injector's counters, by index of {@link #COUNTER_NAMES} (atomic adds: no hot path). */
+    private final CounterRegistry registry = new CounterRegistry(COUNTER_NAMES.length);
+    private final Counter[] counts = new Counter[COUNTER_NAMES.length];
     /** A datagram to deliver before reading the socket again (a duplicate, or one held back). */
     private final ByteBuffer pending;
     private boolean hasPending;
@@ -89,6 +92,9 @@ public final class FaultInjectingIo implements DatagramIo {
         this.faults = faults;
         this.clock = clock;
         this.random = new SplittableRandom(faults.seed());
+        for (int i = 0; i < COUNTER_NAMES.length; i++) {
+            counts[i] = registry.counter(COUNTER_NAMES[i], "received datagrams the fault injector treated as the name says");
+        }
         this.pending = ByteBuffer.allocateDirect(datagramSize + DatagramHeader.TRAILER_ROOM);
         this.delayed = ByteBuffer.allocateDirect(datagramSize + DatagramHeader.TRAILER_ROOM);
         if (faults.delays()) {
@@ -135,7 +141,7 @@ public final class FaultInjectingIo implements DatagramIo {
                 copy(dst, delayed);
                 hasDelayed = true;
                 delayedAge = 0;
-                counts.getAndIncrement(REORDERED);
+                counts[REORDERED].incrementShared();
                 continue;
             }
             if (hasDelayed) {
@@ -146,7 +152,7 @@ public final class FaultInjectingIo implements DatagramIo {
             } else if (random.nextDouble() < faults.duplicate()) {
                 copy(dst, pending);
                 hasPending = true;
-                counts.getAndIncrement(DUPLICATED);
+                counts[DUPLICATED].incrementShared();
             }
             return true;
         }
@@ -191,7 +197,7 @@ public final class FaultInjectingIo implements DatagramIo {
                 continue;
             }
             if (room == null) {
-                counts.getAndIncrement(DELAY_LINE_DROPS);
+                counts[DELAY_LINE_DROPS].incrementShared();
                 continue;
             }
             corrupt(room);
@@ -201,16 +207,16 @@ public final class FaultInjectingIo implements DatagramIo {
             }
             if (faults.late() > 0 && random.nextDouble() < faults.late()) {
                 delay += faults.lateNanos();
-                counts.getAndIncrement(LATE);
+                counts[LATE].incrementShared();
             }
-            counts.getAndIncrement(DELAYED);
+            counts[DELAYED].incrementShared();
             l.commit(now + delay);
         }
     }
 
     private boolean lost() {
         if (random.nextDouble() < faults.loss()) {
-            counts.getAndIncrement(LOST);
+            counts[LOST].incrementShared();
             return true;
         }
         return false;
@@ -220,7 +226,7 @@ public final class FaultInjectingIo implements DatagramIo {
         if (random.nextDouble() < faults.corrupt() && b.limit() > 0) {
             int bit = random.nextInt(b.limit() * 8);
             b.put(bit >>> 3, (byte) (b.get(bit >>> 3) ^ (1 << (bit & 7))));
-            counts.getAndIncrement(CORRUPTED);
+            counts[CORRUPTED].incrementShared();
         }
     }
 
@@ -269,9 +275,7 @@ public final class FaultInjectingIo implements DatagramIo {
 
     /** Adds this injector's counters ({@code fault.*}) to {@code into}. */
     public void addCounters(Map<String, Long> into) {
-        for (int i = 0; i < COUNTER_NAMES.length; i++) {
-            into.put(COUNTER_NAMES[i], counts.get(i));
-        }
+        registry.snapshotInto(into);
     }
 
     /** How many datagrams wait in the delay line (tests). */

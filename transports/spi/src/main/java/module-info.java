@@ -13,7 +13,8 @@ module org.portals3j.transport {
     exports org.portals3j.transport.internal to
             org.portals3j.transport.inmem,
             org.portals3j.portals,
-            org.portals3j.isotach;
+            org.portals3j.isotach,
+            org.portals3j.transport.udp;
 
     uses org.portals3j.transport.TransportProvider;
 }

@@ -13,6 +13,8 @@ import java.nio.channels.Selector;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.portals3j.transport.IdleMode;
+import org.portals3j.transport.IdleStrategy;
+import org.portals3j.transport.internal.IdleStrategies;
 
 /**
  * The raw-socket baseline for transports that run over UDP: one {@link DatagramChannel} per rank on
@@ -32,14 +34,18 @@ final class DatagramBaseline implements AutoCloseable {
 
     private final DatagramChannel channel;
     private final Selector selector;
-    private final IdleMode idle;
+    /** The mode's strategy for an agent, resting ({@link #rest}) where the mode would park. */
+    private final IdleStrategy idle;
+    /** The current receive has started its {@value #SPIN_MICROS} &micro;s of polling, which end here. */
+    private boolean spinning;
+    private long spinUntil;
     private final int datagramSize;
     private final ByteBuffer out;
     private final ByteBuffer in;
     private InetSocketAddress peer = new InetSocketAddress(InetAddress.getLoopbackAddress(), 9);
 
     DatagramBaseline(IdleMode idle, int datagramSize) {
-        this.idle = idle;
+        this.idle = IdleStrategies.forAgent(idle, this::rest);
         this.datagramSize = datagramSize;
         this.out = ByteBuffer.allocateDirect(datagramSize);
         this.in = ByteBuffer.allocateDirect(Math.max(datagramSize, 65536));
@@ -87,8 +93,7 @@ final class DatagramBaseline implements AutoCloseable {
 
     /** Waits for one datagram; returns its length. */
     int receive(BooleanSupplier failed) {
-        long spinUntil = 0;
-        int polls = 0;
+        spinning = false;
         try {
             while (true) {
                 in.clear();
@@ -98,23 +103,27 @@ final class DatagramBaseline implements AutoCloseable {
                 if (failed.getAsBoolean()) {
                     throw new IllegalStateException("the other rank failed");
                 }
-                switch (idle) {
-                    case SPIN -> Thread.onSpinWait();
-                    case YIELD -> Thread.yield();
-                    case PARK, BACKOFF -> {
-                        if (polls++ == 0) {
-                            spinUntil = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(SPIN_MICROS);
-                        } else if (System.nanoTime() - spinUntil > 0) {
-                            selector.select(100);
-                            selector.selectedKeys().clear();
-                        } else {
-                            Thread.onSpinWait();
-                        }
-                    }
-                }
+                idle.idle(0);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Where the mode would park: poll for {@value #SPIN_MICROS} &micro;s, then block in the selector. */
+    private void rest(long strategyPeriodNanos) {
+        if (!spinning) {
+            spinning = true;
+            spinUntil = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(SPIN_MICROS);
+        } else if (System.nanoTime() - spinUntil > 0) {
+            try {
+                selector.select(100);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            selector.selectedKeys().clear();
+        } else {
+            Thread.onSpinWait();
         }
     }
 

@@ -195,7 +195,7 @@ public final class HandOffFloor {
         IdleStrategy idle = s.idle;
         idle.reset();
         while (s.flag.value != seq) {
-            idle.idle();
+            idle.idle(0);
         }
         if (m.dataBytes > 0) {
             MemorySegment.copy(s.data, ValueLayout.JAVA_BYTE, 0, s.sink, 0, m.dataBytes);

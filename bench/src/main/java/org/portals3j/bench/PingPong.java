@@ -789,7 +789,7 @@ public final class PingPong {
             IdleStrategy s = idle;
             s.reset();
             while (flag.value != seq) {
-                s.idle();
+                s.idle(0);
                 if (shared.failed) {
                     throw new IllegalStateException("rank " + peerRank + " failed");
                 }

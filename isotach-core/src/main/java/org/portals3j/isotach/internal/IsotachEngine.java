@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.isotach.BarrierMode;
@@ -28,8 +29,11 @@ import org.portals3j.isotach.internal.siu.SwitchNode;
 import org.portals3j.isotach.internal.smm.SharedMemory;
 import org.portals3j.isotach.internal.smm.SharedReferenceKind;
 import org.portals3j.isotach.internal.wire.Frame;
+import org.portals3j.transport.IdleStrategy;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportException;
+import org.portals3j.transport.internal.AwaitLoop;
+import org.portals3j.transport.internal.BackoffIdle;
 import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
@@ -47,7 +51,15 @@ public final class IsotachEngine extends CacheLinePadding {
      */
     private static final int RESET_BITS = 0x80;
 
+    /** The spins of a wait of this layer before it yields (it never parks: nothing else polls its modules). */
+    private static final int WAIT_SPINS = 1_000;
+
     private final Transport transport;
+    /** Where the host's thread waits (open_net's rounds, iso_retrieve). */
+    private final AwaitLoop awaitLoop;
+    private final IdleStrategy waitIdle =
+            new BackoffIdle(WAIT_SPINS, Integer.MAX_VALUE, 1L, 1L, LockSupport::parkNanos);
+    private final RetrieveWait retrieveWait = new RetrieveWait();
     private final IsotachConfig config;
     private final int me;
     private final int hosts;
@@ -105,6 +117,7 @@ public final class IsotachEngine extends CacheLinePadding {
 
     public IsotachEngine(Transport transport, IsotachConfig config) {
         this.transport = transport;
+        this.awaitLoop = new AwaitLoop(transport);
         this.config = config;
         this.me = transport.rank();
         boolean ownTm = config.tmPlacement() == TmPlacement.OWN_PROCESS;
@@ -245,9 +258,12 @@ public final class IsotachEngine extends CacheLinePadding {
                 siu.startClock();
                 if (me == 0) {
                     // Host 0 resets the system (L1120); every host waits until the reset comes back (I-134).
-                    while (!host.enqueueBarrierSignalMarker(RESET_BITS, 0, false)) {
-                        pollOnce();
-                    }
+                    awaitLoop.await(new HostWait() {
+                        @Override
+                        public boolean isOver() {
+                            return host.enqueueBarrierSignalMarker(RESET_BITS, 0, false);
+                        }
+                    }, waitIdle, AwaitLoop.FOREVER);
                 }
                 if (!waitFor(() -> signals.resetCount() >= 1, deadline)) {
                     return openFailed();
@@ -308,21 +324,49 @@ public final class IsotachEngine extends CacheLinePadding {
         return true;
     }
 
+    /** Waits on this thread until {@code done} or the deadline ({@link System#nanoTime}); false at the deadline. */
     private boolean waitFor(BooleanSupplier done, long deadline) {
-        int spins = 0;
-        while (!done.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                return false;
+        HostWait wait = new HostWait() {
+            @Override
+            public boolean isOver() {
+                return done.getAsBoolean();
             }
+        };
+        return awaitLoop.await(wait, waitIdle, Math.max(0L, deadline - System.nanoTime()));
+    }
+
+    /**
+     * A wait of the host's thread: its condition comes from the modules this thread polls, so it polls them all
+     * ({@link #pollOnce}) between looks, and never hands the wait over.
+     */
+    private abstract class HostWait implements AwaitLoop.Wait {
+        @Override
+        public int work(Transport t) {
             pollOnce();
-            if (++spins > 100) {
-                Thread.onSpinWait();
-                if (spins > 1000) {
-                    Thread.yield();
-                }
-            }
+            return 0; // what a pass did is not counted: the strategy goes on from spinning to yielding
         }
-        return true;
+
+        @Override
+        public boolean handsOver() {
+            return false;
+        }
+    }
+
+    /** iso_retrieve's wait: until the read's value has come, or the layer closed. */
+    private final class RetrieveWait extends HostWait {
+        private @Nullable IsoVar lvar;
+
+        @Override
+        public boolean isOver() {
+            IsoVar v = lvar;
+            if (v == null || v.isValid()) {
+                return true;
+            }
+            if (state == State.CLOSED) {
+                throw new IllegalStateException("the Isotach layer is closed; the read can no longer return");
+            }
+            return false;
+        }
     }
 
     public int tryCloseNet() {
@@ -550,15 +594,13 @@ public final class IsotachEngine extends CacheLinePadding {
         if ((state == State.CREATED || state == State.OPENING) && !lvar.isValid()) {
             throw new IllegalStateException("iso_retrieve before open_net: no read can be outstanding (I-131)");
         }
-        int spins = 0;
-        while (!lvar.isValid()) {
-            if (state == State.CLOSED) {
-                throw new IllegalStateException("the Isotach layer is closed; the read can no longer return");
-            }
-            pollOnce();
-            if (++spins > 1000) {
-                Thread.yield();
-            }
+        // An observer called while polling may retrieve too: the nested wait gets a wait of its own.
+        RetrieveWait wait = retrieveWait.lvar == null ? retrieveWait : new RetrieveWait();
+        wait.lvar = lvar;
+        try {
+            awaitLoop.await(wait, waitIdle, AwaitLoop.FOREVER);
+        } finally {
+            wait.lvar = null;
         }
         return lvar.value();
     }

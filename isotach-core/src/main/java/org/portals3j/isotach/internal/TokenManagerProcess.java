@@ -8,15 +8,21 @@ import org.portals3j.isotach.internal.siu.NanoClock;
 import org.portals3j.isotach.internal.siu.SwitchNode;
 import org.portals3j.isotach.internal.wire.Frame;
 import org.portals3j.transport.Deposit;
+import org.portals3j.transport.IdleStrategy;
 import org.portals3j.transport.MessageHandler;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportException;
+import org.portals3j.transport.internal.AwaitLoop;
+import org.portals3j.transport.internal.ParkingIdle;
 
 /**
  * The token manager as a rank of its own, the job's last (the report's TM was a device, L142, not a host, L3342):
  * starts the clock once every host has synced, then serves the hosts until they have all left or the time is up.
  */
 final class TokenManagerProcess implements MessageHandler {
+    /** How long the token manager's thread parks between its looks (and idle ticks). */
+    private static final long PARK_NANOS = 50_000L;
+
     private final SwitchNode node;
     private final int hosts;
     private final boolean[] synced;
@@ -39,26 +45,52 @@ final class TokenManagerProcess implements MessageHandler {
         }
         TokenManagerProcess tm = new TokenManagerProcess(transport, config);
         transport.start(tm);
+        AwaitLoop loop = new AwaitLoop(transport);
+        IdleStrategy idle = new ParkingIdle(PARK_NANOS, LockSupport::parkNanos);
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!tm.all(tm.synced)) {
-            tm.idle(deadline, "every host to open the network");
+        if (!loop.await(tm.new Phase(tm.synced, false), idle, Math.max(0L, deadline - System.nanoTime()))) {
+            throw new TransportException("token manager: timed out waiting for every host to open the network");
         }
         tm.node.startClock();
-        while (!tm.all(tm.left)) {
-            tm.node.tick();
-            tm.idle(deadline, "every host to close the network");
+        if (!loop.await(tm.new Phase(tm.left, true), idle, Math.max(0L, deadline - System.nanoTime()))) {
+            throw new TransportException("token manager: timed out waiting for every host to close the network");
         }
         return tm.node.tokensIssued();
     }
 
-    private void idle(long deadline, String what) throws TransportException {
-        if (System.nanoTime() > deadline) {
-            throw new TransportException("token manager: timed out waiting for " + what);
+    /**
+     * A wait for every host's flag, issuing an idle tick between looks if {@code ticking}; the transport's thread
+     * sets the flags and serves the rest, so this thread only parks in between.
+     */
+    private final class Phase implements AwaitLoop.Wait {
+        private final boolean[] flags;
+        private final boolean ticking;
+
+        Phase(boolean[] flags, boolean ticking) {
+            this.flags = flags;
+            this.ticking = ticking;
         }
-        if (!node.isTokenManager()) {
-            throw new IllegalStateException("not the token manager");
+
+        @Override
+        public boolean isOver() {
+            if (!node.isTokenManager()) {
+                throw new IllegalStateException("not the token manager");
+            }
+            return all(flags);
         }
-        LockSupport.parkNanos(50_000);
+
+        @Override
+        public int work(Transport transport) {
+            if (ticking) {
+                node.tick();
+            }
+            return 0;
+        }
+
+        @Override
+        public boolean handsOver() {
+            return false;
+        }
     }
 
     private synchronized boolean all(boolean[] flags) {

@@ -2,6 +2,7 @@ package org.portals3j.transport;
 
 import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
+import org.portals3j.transport.internal.IdleStrategies;
 
 /**
  * The idle strategies to choose from. Machines here have two cores, so the default,
@@ -10,70 +11,30 @@ import java.util.concurrent.locks.LockSupport;
  */
 public enum IdleMode {
     /** Busy-spin ({@link Thread#onSpinWait()}). Lowest latency; needs a core per waiting thread. */
-    SPIN {
-        @Override
-        public IdleStrategy newStrategy() {
-            return new IdleStrategy() {
-                @Override
-                public void idle() {
-                    Thread.onSpinWait();
-                }
-
-                @Override
-                public void reset() {
-                }
-            };
-        }
-    },
+    SPIN,
     /** {@link Thread#yield()} on every check. */
-    YIELD {
-        @Override
-        public IdleStrategy newStrategy() {
-            return new IdleStrategy() {
-                @Override
-                public void idle() {
-                    Thread.yield();
-                }
-
-                @Override
-                public void reset() {
-                }
-            };
-        }
-    },
+    YIELD,
     /** Park for {@value #PARK_NANOS} ns per check (a waker may {@link LockSupport#unpark} earlier). */
-    PARK {
-        @Override
-        public IdleStrategy newStrategy() {
-            return new IdleStrategy() {
-                @Override
-                public void idle() {
-                    LockSupport.parkNanos(PARK_NANOS);
-                }
-
-                @Override
-                public void reset() {
-                }
-            };
-        }
-    },
+    PARK,
     /**
      * Spin {@value #BACKOFF_SPINS} times, yield {@value #BACKOFF_YIELDS} times, then park with a
      * period doubling from 1 &micro;s to {@value #PARK_NANOS} ns. The default.
      */
-    BACKOFF {
-        @Override
-        public IdleStrategy newStrategy() {
-            return new Backoff();
-        }
-    };
+    BACKOFF;
 
-    static final long PARK_NANOS = 100_000L;
-    static final int BACKOFF_SPINS = 2_000;
-    static final int BACKOFF_YIELDS = 50;
+    /** The longest park of {@link #PARK} and {@link #BACKOFF}, in nanoseconds. */
+    public static final long PARK_NANOS = 100_000L;
+    /** The spins of {@link #BACKOFF} before it yields. */
+    public static final int BACKOFF_SPINS = 2_000;
+    /** The yields of {@link #BACKOFF} before it parks. */
+    public static final int BACKOFF_YIELDS = 50;
+    /** The first park of {@link #BACKOFF}, in nanoseconds. */
+    public static final long BACKOFF_MIN_PARK_NANOS = 1_000L;
 
     /** A new strategy instance for one waiting thread. */
-    public abstract IdleStrategy newStrategy();
+    public IdleStrategy newStrategy() {
+        return IdleStrategies.of(this, LockSupport::parkNanos);
+    }
 
     /**
      * Parses a mode name, case-insensitively.
@@ -86,38 +47,6 @@ public enum IdleMode {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("unknown idle strategy '" + name
                     + "': use one of spin, yield, park, backoff", e);
-        }
-    }
-
-    /** Spin, then yield, then park with exponential back-off. */
-    private static final class Backoff implements IdleStrategy {
-        private int spins;
-        private int yields;
-        private long parkNanos;
-
-        Backoff() {
-            reset();
-        }
-
-        @Override
-        public void idle() {
-            if (spins < BACKOFF_SPINS) {
-                spins++;
-                Thread.onSpinWait();
-            } else if (yields < BACKOFF_YIELDS) {
-                yields++;
-                Thread.yield();
-            } else {
-                LockSupport.parkNanos(parkNanos);
-                parkNanos = Math.min(parkNanos << 1, PARK_NANOS);
-            }
-        }
-
-        @Override
-        public void reset() {
-            spins = 0;
-            yields = 0;
-            parkNanos = 1_000L;
         }
     }
 }

@@ -4,6 +4,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.Event;
 import org.portals3j.portals.ReturnCode;
+import org.portals3j.transport.internal.AwaitLoop;
 
 /**
  * A thread blocked in {@code PtlEQWait}; one per thread and engine, reused.
@@ -17,7 +18,7 @@ import org.portals3j.portals.ReturnCode;
  * <p>The fields after the padding (registration, under the engine lock) are on other cache lines
  * than the signal, which the waiting thread reads in a loop.
  */
-final class EqWaiter extends EqWaiterSignal {
+final class EqWaiter extends EqWaiterSignal implements AwaitLoop.Wait {
     static final int OK = 1;
     static final int DROPPED = 2;
     static final int CANCELLED = 3;
@@ -60,6 +61,18 @@ final class EqWaiter extends EqWaiterSignal {
     /** True once the wait with {@code myTicket} has ended. */
     boolean ended(long myTicket) {
         return signal >>> 2 == myTicket;
+    }
+
+    /** The wait's condition in {@link AwaitLoop}: the current wait has ended (read by the waiting thread). */
+    @Override
+    public boolean isOver() {
+        return ended(ticket);
+    }
+
+    /** From now on a waker unparks this thread ({@link #wake}). */
+    @Override
+    public void parking() {
+        mayPark = true;
     }
 
     /** How the ended wait ended: {@link #OK}, {@link #DROPPED} or {@link #CANCELLED}. */

@@ -8,9 +8,8 @@ import org.portals3j.portals.Event;
 import org.portals3j.portals.EventHandler;
 import org.portals3j.portals.PortalsException;
 import org.portals3j.portals.ReturnCode;
-import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.IdleStrategy;
-import org.portals3j.transport.Transport;
+import org.portals3j.transport.internal.AwaitLoop;
 
 /**
  * The event queue calls: PtlEQAlloc, PtlEQFree, PtlEQGet, PtlEQWait and Portals 3.3 PtlEQPoll, with the
@@ -21,21 +20,22 @@ final class EventQueues {
     static final long MAX_EQ_COUNT = 1L << 24;
     /** Portals 3.3 {@code PTL_TIME_FOREVER} as a PtlEQPoll timeout: no limit. */
     static final long TIME_FOREVER = -1L;
-    /** Spins of a PtlEQWait caller before it may park (with the SPIN and BACKOFF idle modes). */
-    private static final int WAIT_SPINS = 4_000;
 
     private final LibraryState library;
     private final ThreadLocal<@Nullable EqWaiter> waiters = new ThreadLocal<>();
     /** The waiter {@link #eqWait} used last (see {@link #waiter()}). */
     private @Nullable EqWaiter recentWaiter;
-    private final ThreadLocal<@Nullable PollWaiter> pollers = new ThreadLocal<>();
+    private final ThreadLocal<@Nullable PollWait> pollers = new ThreadLocal<>();
     private final ThreadLocal<@Nullable IdleStrategy> idlers = new ThreadLocal<>();
     /** Where the chunks of event queues come from (tests replace it to fail or hold an allocation). */
     private final EventStorage.ChunkAllocator chunkAllocator;
+    /** Where PtlEQWait and PtlEQPoll wait. */
+    private final AwaitLoop awaitLoop;
 
     EventQueues(LibraryState library, EventStorage.ChunkAllocator chunkAllocator) {
         this.library = library;
         this.chunkAllocator = chunkAllocator;
+        this.awaitLoop = new AwaitLoop(library.transport);
     }
 
     /** PtlEQAlloc (L6716): {@code count} 0 is PTL_NOSPACE. */
@@ -164,7 +164,6 @@ final class EventQueues {
     /** PtlEQWait (L7119): blocks with the configured idle strategy until an event is handed over. */
     ReturnCode eqWait(long eqHandle, Event into) {
         EqWaiter w = waiter();
-        long ticket;
         library.acquire();
         try {
             library.requireInit();
@@ -174,56 +173,17 @@ final class EventQueues {
             if (now != ReturnCode.EQ_EMPTY) {
                 return now;
             }
-            ticket = w.arm(into);
+            w.arm(into);
             q.enqueueWaiter(w);
         } finally {
             library.release();
         }
-        // Spin first: an event usually comes within microseconds, and a spinning waiter needs no
-        // unpark. Only then announce that it may park (EqWaiter.wake unparks only such waiters).
-        // While spinning, this thread drives the transport itself (Transport.poll): the message it
-        // waits for is then received, matched and posted here, with no hand-over from another thread.
-        boolean interrupted = false;
-        Transport t = library.transport;
-        IdleMode mode = library.config.idle();
-        if (mode == IdleMode.SPIN || mode == IdleMode.BACKOFF) {
-            for (int i = 0; i < WAIT_SPINS && !w.ended(ticket); i++) {
-                if (t.poll()) {
-                    i = 0;
-                } else {
-                    Thread.onSpinWait();
-                }
-            }
-        }
-        if (!w.ended(ticket)) {
-            w.mayPark = true;
-            IdleStrategy idle = idlers.get();
-            if (idle == null) {
-                idle = mode.newStrategy();
-                idlers.set(idle);
-            }
-            idle.reset();
-            // Threads that may park leave the network to the transport's own thread, which blocks on the
-            // socket and wakes this one; spinning and yielding threads keep taking it themselves.
-            boolean polling = mode == IdleMode.SPIN || mode == IdleMode.YIELD;
-            if (mode == IdleMode.BACKOFF) {
-                t.pollingStopped(); // it polled while it spun
-            }
-            while (!w.ended(ticket)) {
-                if (polling && t.poll()) {
-                    idle.reset();
-                    continue;
-                }
-                idle.idle();
-                if (Thread.interrupted()) {
-                    interrupted = true; // PtlEQWait cannot be interrupted; keep the flag for the caller
-                }
-            }
-            w.mayPark = false;
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        // The loop polls the transport while the idle strategy spins (the message this thread waits for is then
+        // received, matched and posted here, with no hand-over from another thread), and sets mayPark before its
+        // first park (EqWaiter.wake unparks only such waiters). PtlEQWait cannot be interrupted: the loop keeps the
+        // flag for the caller.
+        awaitLoop.await(w, idler(), AwaitLoop.FOREVER);
+        w.mayPark = false;
         w.event = w.spare; // do not keep the caller's event reachable
         if (w.outcome() == EqWaiter.CANCELLED) {
             throw new PortalsException(ReturnCode.INV_EQ,
@@ -281,70 +241,26 @@ final class EventQueues {
             }
             return now != null ? now : EqPollResult.EMPTY;
         }
-        long limit = timeoutMillis == TIME_FOREVER ? Long.MAX_VALUE : TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        long start = System.nanoTime();
-        PollWaiter w = pollers.get();
-        if (w == null) {
-            w = new PollWaiter(Thread.currentThread());
-            pollers.set(w);
-        }
+        PollWait p = pollWait();
+        PollWaiter w = p.waiter;
         w.signalled = false;
         now = pollNow(queues, into, w); // registers w if nothing is there yet
         if (now != null) {
             return now;
         }
-        boolean interrupted = false;
-        Transport t = library.transport;
         try {
-            if (library.config.idle() == IdleMode.SPIN || library.config.idle() == IdleMode.BACKOFF) {
-                for (int i = 0; i < WAIT_SPINS && !w.signalled; i++) {
-                    if (t.poll()) {
-                        i = 0;
-                    } else {
-                        Thread.onSpinWait();
-                    }
-                }
+            p.arm(queues, into);
+            long timeout = timeoutMillis == TIME_FOREVER
+                    ? AwaitLoop.FOREVER : TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+            // As in eqWait; the strategy parks at most IdleMode.PARK_NANOS, so the deadline is looked at again soon.
+            if (awaitLoop.await(p, idler(), timeout)) {
+                return p.result();
             }
-            IdleStrategy idle = idlers.get();
-            if (idle == null) {
-                idle = library.config.idle().newStrategy();
-                idlers.set(idle);
-            }
-            idle.reset();
-            boolean polling = library.config.idle() == IdleMode.SPIN || library.config.idle() == IdleMode.YIELD;
-            if (library.config.idle() == IdleMode.BACKOFF) {
-                t.pollingStopped(); // it polled while it spun
-            }
-            while (true) {
-                if (w.signalled) {
-                    w.signalled = false; // cleared before looking: a later event signals again
-                    now = pollNow(queues, into, null);
-                    if (now != null) {
-                        return now;
-                    }
-                    idle.reset();
-                }
-                if (System.nanoTime() - start >= limit) {
-                    now = pollNow(queues, into, null);
-                    return now != null ? now : EqPollResult.EMPTY;
-                }
-                if (polling && t.poll()) {
-                    idle.reset();
-                    continue;
-                }
-                w.mayPark = true;
-                if (!w.signalled) {
-                    idle.idle(); // parks at most IdleMode's period, so the deadline is looked at again soon
-                }
-                w.mayPark = false;
-                if (Thread.interrupted()) {
-                    interrupted = true; // PtlEQPoll cannot be interrupted; keep the flag for the caller
-                }
-            }
+            now = pollNow(queues, into, null);
+            return now != null ? now : EqPollResult.EMPTY;
         } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            w.mayPark = false;
+            p.disarm();
             library.lock.lock(); // not acquire(): this must not fail, and this thread runs no handler
             try {
                 NetworkInterfaceState on = w.registeredOn;
@@ -354,6 +270,79 @@ final class EventQueues {
             } finally {
                 library.release();
             }
+        }
+    }
+
+    /** The calling thread's idle strategy, of the configured mode. */
+    private IdleStrategy idler() {
+        IdleStrategy idle = idlers.get();
+        if (idle == null) {
+            idle = library.config.idle().newStrategy();
+            idlers.set(idle);
+        }
+        return idle;
+    }
+
+    /** The calling thread's PtlEQPoll wait. */
+    private PollWait pollWait() {
+        PollWait p = pollers.get();
+        if (p == null) {
+            p = new PollWait(new PollWaiter(Thread.currentThread()));
+            pollers.set(p);
+        }
+        return p;
+    }
+
+    /**
+     * One thread's PtlEQPoll wait: over once a signalled look at the queues takes an event. The signal is cleared
+     * before looking, so that an event logged meanwhile signals again.
+     */
+    private final class PollWait implements AwaitLoop.Wait {
+        private static final EqHandle[] NO_QUEUES = new EqHandle[0];
+        final PollWaiter waiter;
+        private final Event spare = new Event();
+        private EqHandle[] queues = NO_QUEUES;
+        private Event into = spare;
+        private @Nullable EqPollResult result;
+
+        PollWait(PollWaiter waiter) {
+            this.waiter = waiter;
+        }
+
+        void arm(EqHandle[] queues, Event into) {
+            this.queues = queues;
+            this.into = into;
+            this.result = null;
+        }
+
+        /** Forgets the caller's arguments (not to keep them reachable). */
+        void disarm() {
+            queues = NO_QUEUES;
+            into = spare;
+            result = null;
+        }
+
+        EqPollResult result() {
+            EqPollResult r = result;
+            if (r == null) {
+                throw new IllegalStateException("PtlEQPoll's wait ended without an event");
+            }
+            return r;
+        }
+
+        @Override
+        public boolean isOver() {
+            if (!waiter.signalled) {
+                return false;
+            }
+            waiter.signalled = false;
+            result = pollNow(queues, into, null);
+            return result != null;
+        }
+
+        @Override
+        public void parking() {
+            waiter.mayPark = true;
         }
     }
 

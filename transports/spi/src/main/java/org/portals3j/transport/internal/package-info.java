@@ -14,10 +14,15 @@
  *       host and frame intake and the shared memory module, each a padded {@link
  *       org.portals3j.transport.internal.Counter} whose memory ordering its writer names.</li>
  *   <li>{@link org.portals3j.transport.internal.OsUser}: the operating-system user id of this process.</li>
+ *   <li>Waiting: {@link org.portals3j.transport.internal.AwaitLoop}, the one loop every blocking call
+ *       (PtlEQWait, PtlEQPoll, the Isotach waits, the token manager) waits in, and the implementations of
+ *       {@link org.portals3j.transport.IdleStrategy} ({@link org.portals3j.transport.internal.IdleStrategies} maps
+ *       each {@link org.portals3j.transport.IdleMode} to one), parking through an injectable
+ *       {@link org.portals3j.transport.internal.Parker}.</li>
  * </ul>
  *
- * <p>The idle strategies are not here: {@link org.portals3j.transport.IdleMode} is what a user chooses for an
- * endpoint ({@link org.portals3j.transport.EndpointConfig#idle()}), and a transport honours it through
- * {@link org.portals3j.transport.IdleStrategy}, so both are part of the SPI's contract.
+ * <p>{@link org.portals3j.transport.IdleMode} and {@link org.portals3j.transport.IdleStrategy} stay in the SPI: the
+ * mode is what a user chooses for an endpoint ({@link org.portals3j.transport.EndpointConfig#idle()}), and a
+ * transport honours it through the strategy.
  */
 package org.portals3j.transport.internal;

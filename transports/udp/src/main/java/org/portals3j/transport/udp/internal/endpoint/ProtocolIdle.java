@@ -2,10 +2,13 @@ package org.portals3j.transport.udp.internal.endpoint;
 
 import java.io.IOException;
 import org.portals3j.transport.IdleMode;
+import org.portals3j.transport.IdleStrategy;
+import org.portals3j.transport.internal.IdleStrategies;
+import org.portals3j.transport.internal.Parker;
 
 /**
- * How the protocol thread idles: work resets it; on zero work it spins, yields, or (park and backoff modes) spins
- * briefly and then sleeps in the socket until a datagram, a wake-up or its next timer. Protocol thread only.
+ * How the protocol thread idles: work resets it; on zero work it does as its mode's strategy for an agent does, and
+ * sleeps in the socket where that strategy would park. Protocol thread only.
  */
 final class ProtocolIdle {
     /** Before sleeping in the selector, the protocol thread polls this long (a reply is often this close). */
@@ -24,64 +27,40 @@ final class ProtocolIdle {
         long nextDeadline(long now);
     }
 
-    /** Parks the calling thread (as {@link java.util.concurrent.locks.LockSupport#parkNanos(long)}). */
-    @FunctionalInterface
-    interface Parker {
-        void parkNanos(long nanos);
-    }
-
     private static final System.Logger LOG = System.getLogger(UdpEndpoint.class.getName());
 
-    private final int rank;
-    private final IdleMode mode;
-    private final ProtocolSleep sleep;
-    private final Timers timers;
-    private final EndpointLifecycle lifecycle;
+    /** The mode's strategy for an agent: spins, yields or rests ({@link Rest}) on an idle round. */
+    private final IdleStrategy strategy;
+    private final Rest rest;
     private final NanoClock clock;
     private final Parker parker;
-    /** When the thread last did work, or woke up (it spins for {@link #SPIN_NANOS} after). */
-    private long lastWork;
 
     ProtocolIdle(int rank, IdleMode mode, ProtocolSleep sleep, Timers timers, EndpointLifecycle lifecycle,
                  NanoClock clock, Parker parker) {
-        this.rank = rank;
-        this.mode = mode;
-        this.sleep = sleep;
-        this.timers = timers;
-        this.lifecycle = lifecycle;
+        this.rest = new Rest(rank, sleep, timers, lifecycle, clock);
+        this.strategy = IdleStrategies.forAgent(mode, rest);
         this.clock = clock;
         this.parker = parker;
-        this.lastWork = clock.nanoTime();
     }
 
     /** Starts a spell of spinning, as work does. */
     void reset() {
-        lastWork = clock.nanoTime();
+        rest.lastWork = clock.nanoTime();
+        strategy.reset();
     }
 
     /** After a round that did {@code workCount} units of work: resets on work, idles otherwise. */
     void idle(int workCount) {
-        long now = clock.nanoTime();
         if (workCount > 0) {
-            lastWork = now;
-            return;
+            rest.lastWork = clock.nanoTime();
         }
-        if (mode == IdleMode.SPIN) {
-            Thread.onSpinWait();
-        } else if (mode == IdleMode.YIELD) {
-            Thread.yield();
-        } else if (timers.acksPending() || now - lastWork < SPIN_NANOS) {
-            Thread.onSpinWait();
-        } else {
-            sleepUntilNextTimer(now);
-            lastWork = clock.nanoTime(); // woken: spin again briefly, data tends to come in bursts
-        }
+        strategy.idle(workCount);
     }
 
     /** Polling application threads run the receive path: stay away for {@code nanos}, then spin again briefly. */
     void stepAside(long nanos) {
         parker.parkNanos(nanos);
-        lastWork = clock.nanoTime();
+        rest.lastWork = clock.nanoTime();
     }
 
     /**
@@ -93,18 +72,52 @@ final class ProtocolIdle {
         parker.parkNanos(BUSY_PARK_NANOS);
     }
 
-    private void sleepUntilNextTimer(long now) {
-        sleep.begin();
-        try {
-            long deadline = timers.nextDeadline(now);
-            long millis = Math.max(1, (deadline - now + 999_999) / 1_000_000);
-            if (lifecycle.isRunning()) {
-                sleep.await(Math.min(millis, MAX_SLEEP_MILLIS));
+    /**
+     * Where the mode's strategy would park: spin on while acknowledgements are owed or for {@link #SPIN_NANOS} after
+     * work, then sleep in the socket until a datagram, a wake-up or the next timer (not for the strategy's period).
+     */
+    private static final class Rest implements Parker {
+        private final int rank;
+        private final ProtocolSleep sleep;
+        private final Timers timers;
+        private final EndpointLifecycle lifecycle;
+        private final NanoClock clock;
+        /** When the thread last did work, or woke up (it spins for {@link #SPIN_NANOS} after). */
+        long lastWork;
+
+        Rest(int rank, ProtocolSleep sleep, Timers timers, EndpointLifecycle lifecycle, NanoClock clock) {
+            this.rank = rank;
+            this.sleep = sleep;
+            this.timers = timers;
+            this.lifecycle = lifecycle;
+            this.clock = clock;
+            this.lastWork = clock.nanoTime();
+        }
+
+        @Override
+        public void parkNanos(long strategyPeriodNanos) {
+            long now = clock.nanoTime();
+            if (timers.acksPending() || now - lastWork < SPIN_NANOS) {
+                Thread.onSpinWait();
+            } else {
+                sleepUntilNextTimer(now);
+                lastWork = clock.nanoTime(); // woken: spin again briefly, data tends to come in bursts
             }
-        } catch (IOException e) {
-            LOG.log(System.Logger.Level.DEBUG, "rank " + rank + ": select failed", e);
-        } finally {
-            sleep.end();
+        }
+
+        private void sleepUntilNextTimer(long now) {
+            sleep.begin();
+            try {
+                long deadline = timers.nextDeadline(now);
+                long millis = Math.max(1, (deadline - now + 999_999) / 1_000_000);
+                if (lifecycle.isRunning()) {
+                    sleep.await(Math.min(millis, MAX_SLEEP_MILLIS));
+                }
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.DEBUG, "rank " + rank + ": select failed", e);
+            } finally {
+                sleep.end();
+            }
         }
     }
 }

@@ -1,0 +1,205 @@
+package org.portals3j.transport.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.portals3j.transport.IdleStrategy;
+import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.Transport;
+
+class AwaitLoopTest {
+    /** Everything the loop does, in order: "poll", "stopped", "parking", "idle(n)", "park". */
+    private final List<String> log = new ArrayList<>();
+    private long now = 1_000L;
+    private int clockReads;
+    private boolean pollFinds;
+    private final FakeTransport transport = new FakeTransport();
+    private final AwaitLoop loop = new AwaitLoop(transport, () -> {
+        clockReads++;
+        return now;
+    });
+
+    /** Spins (no park) for {@code spinRounds} idle rounds, then parks, advancing the clock by {@code parkNanos}. */
+    private IdleStrategy idle(int spinRounds, long parkNanos) {
+        return new IdleStrategy() {
+            private int rounds;
+
+            @Override
+            public void idle(int workCount) {
+                log.add("idle(" + workCount + ")");
+                if (workCount > 0) {
+                    rounds = 0;
+                } else if (parksNext()) {
+                    log.add("park");
+                    now += parkNanos;
+                } else {
+                    rounds++;
+                }
+            }
+
+            @Override
+            public void reset() {
+                rounds = 0;
+            }
+
+            @Override
+            public boolean parksNext() {
+                return rounds >= spinRounds;
+            }
+        };
+    }
+
+    /** A wait whose condition holds from look number {@code checks + 1} on (the loop looks once before idling). */
+    private class CountedWait implements AwaitLoop.Wait {
+        private int checks;
+        private final boolean handsOver;
+
+        CountedWait(int checks, boolean handsOver) {
+            this.checks = checks;
+            this.handsOver = handsOver;
+        }
+
+        @Override
+        public boolean isOver() {
+            return --checks < 0;
+        }
+
+        @Override
+        public boolean handsOver() {
+            return handsOver;
+        }
+
+        @Override
+        public void parking() {
+            log.add("parking");
+        }
+    }
+
+    @Test
+    void aWaitAlreadyOverReturnsWithoutPollingOrIdling() {
+        assertThat(loop.await(new CountedWait(0, true), idle(2, 10), AwaitLoop.FOREVER)).isTrue();
+
+        assertThat(log).isEmpty();
+        assertThat(clockReads).as("no deadline: the clock is never read").isZero();
+    }
+
+    @Test
+    void itPollsWhileSpinningThenAnnouncesOnceBeforeItParks() {
+        assertThat(loop.await(new CountedWait(6, true), idle(2, 10), AwaitLoop.FOREVER)).isTrue();
+
+        assertThat(log).containsExactly("poll", "idle(0)", "poll", "idle(0)", "parking", "stopped",
+                "idle(0)", "park", "idle(0)", "park");
+        assertThat(clockReads).isZero();
+    }
+
+    @Test
+    void workResetsTheStrategy() {
+        pollFinds = true;
+
+        loop.await(new CountedWait(4, true), idle(1, 10), AwaitLoop.FOREVER);
+
+        assertThat(log).containsExactly("poll", "idle(1)", "poll", "idle(1)", "poll", "idle(1)");
+    }
+
+    @Test
+    void aThreadThatNeverPolledParksWithoutTellingTheTransport() {
+        loop.await(new CountedWait(3, true), idle(0, 10), AwaitLoop.FOREVER);
+
+        assertThat(log).containsExactly("parking", "idle(0)", "park");
+    }
+
+    @Test
+    void aWaitThatNeedsItsThreadKeepsWorkingBetweenParksAndAnnouncesNothing() {
+        loop.await(new CountedWait(4, false), idle(1, 10), AwaitLoop.FOREVER);
+
+        assertThat(log).containsExactly("poll", "idle(0)", "poll", "idle(0)", "park", "poll", "idle(0)", "park");
+    }
+
+    @Test
+    void itReturnsFalseAtTheDeadline() {
+        boolean over = loop.await(new CountedWait(Integer.MAX_VALUE, true), idle(1, 40), 100);
+
+        assertThat(over).isFalse();
+        assertThat(log).containsExactly("poll", "idle(0)", "parking", "stopped",
+                "idle(0)", "park", "idle(0)", "park", "idle(0)", "park");
+    }
+
+    @Test
+    void anInterruptDoesNotEndTheWaitAndIsKeptForTheCaller() {
+        AwaitLoop.Wait wait = new CountedWait(4, true) {
+            @Override
+            public int work(Transport t) {
+                Thread.currentThread().interrupt();
+                return super.work(t);
+            }
+        };
+        try {
+            assertThat(loop.await(wait, idle(1, 10), AwaitLoop.FOREVER)).isTrue();
+
+            assertThat(log).containsExactly("poll", "idle(0)", "parking", "stopped", "idle(0)", "park");
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
+    /** Records the loop's calls of poll and pollingStopped. */
+    private final class FakeTransport implements Transport {
+        @Override
+        public String provider() {
+            return "fake";
+        }
+
+        @Override
+        public int rank() {
+            return 0;
+        }
+
+        @Override
+        public int size() {
+            return 1;
+        }
+
+        @Override
+        public int maxHeaderLength() {
+            return 0;
+        }
+
+        @Override
+        public long maxPayloadLength() {
+            return 0;
+        }
+
+        @Override
+        public void start(MessageHandler handler) {
+        }
+
+        @Override
+        public void send(int peer, MemorySegment header, int headerLength,
+                         MemorySegment payload, long offset, long length, long token) {
+        }
+
+        @Override
+        public boolean poll() {
+            log.add("poll");
+            return pollFinds;
+        }
+
+        @Override
+        public void pollingStopped() {
+            log.add("stopped");
+        }
+
+        @Override
+        public boolean isPeerAlive(int peer) {
+            return true;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}

@@ -61,7 +61,11 @@ class ReplayTest {
                         () -> counter(t1, "drop.replay") == before + 1);
             }
             assertThat(b.messages).hasSize(2);
-            assertThat(counter(t1, "drop.duplicate")).as("a replayed DATA never reaches the sequence numbers").isZero();
+            // a duplicate at rank 1 is one of rank 0's retransmissions (under load an ACK can come late), never a
+            // replayed DATA: retransmissions only grow, so reading them second keeps the bound honest
+            long duplicates = counter(t1, "drop.duplicate");
+            assertThat(duplicates).as("a replayed DATA never reaches the sequence numbers")
+                    .isLessThanOrEqualTo(c0.endpoint().counters().getOrDefault("retransmits", 0L));
 
             // BYE: rank 0 closes, rank 1 learns at once; a replay of one of its BYEs is a replay too
             c0.endpoint().close();

@@ -28,6 +28,7 @@ import org.portals3j.isotach.internal.siu.SwitchNode;
 import org.portals3j.isotach.internal.smm.SharedMemory;
 import org.portals3j.isotach.internal.smm.SharedReferenceKind;
 import org.portals3j.isotach.internal.wire.Frame;
+import org.portals3j.transport.Polling;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportException;
 import org.portals3j.transport.internal.CacheLinePadding;
@@ -403,7 +404,7 @@ public final class IsotachEngine extends CacheLinePadding {
     private void pollOnce() {
         try {
             intake.hostPolls();
-            transport.poll();
+            Polling.of(transport).poll();
             intake.drainForHost();
             host.receiving();
             noniso.poll();

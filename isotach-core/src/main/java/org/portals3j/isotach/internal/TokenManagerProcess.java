@@ -8,7 +8,7 @@ import org.portals3j.isotach.internal.siu.NanoClock;
 import org.portals3j.isotach.internal.siu.SwitchNode;
 import org.portals3j.isotach.internal.wire.Frame;
 import org.portals3j.transport.Deposit;
-import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.PollingHandler;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportException;
 
@@ -16,7 +16,7 @@ import org.portals3j.transport.TransportException;
  * The token manager as a rank of its own, the job's last (the report's TM was a device, L142, not a host, L3342):
  * starts the clock once every host has synced, then serves the hosts until they have all left or the time is up.
  */
-final class TokenManagerProcess implements MessageHandler {
+final class TokenManagerProcess implements PollingHandler {
     private final SwitchNode node;
     private final int hosts;
     private final boolean[] synced;

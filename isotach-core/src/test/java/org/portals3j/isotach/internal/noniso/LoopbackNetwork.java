@@ -5,10 +5,13 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.Deposit;
 import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.Polling;
 import org.portals3j.transport.Transport;
+import org.portals3j.transport.TransportCapability;
 
 /**
  * A test fixture: N transport endpoints in one JVM, connected by one FIFO queue per destination. Nothing moves
@@ -160,7 +163,7 @@ final class LoopbackNetwork {
         }
     }
 
-    private final class Endpoint implements Transport {
+    private final class Endpoint implements Transport, Polling {
         private final int rank;
         private final Deposit[] deposits;
         private @Nullable MessageHandler handler;
@@ -177,6 +180,24 @@ final class LoopbackNetwork {
         @Override
         public String provider() {
             return "loopback";
+        }
+
+        /**
+         * A transport with a thread of its own that reports its pollers gone, as the engine's tests assume: the tests
+         * say when the pollers have gone themselves. Polling does nothing.
+         */
+        @Override
+        public Set<TransportCapability> capabilities() {
+            return Set.of(TransportCapability.REPORTS_POLLERS_GONE);
+        }
+
+        @Override
+        public boolean poll() {
+            return false;
+        }
+
+        @Override
+        public void pollingStopped() {
         }
 
         @Override

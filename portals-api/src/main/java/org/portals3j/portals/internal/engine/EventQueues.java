@@ -10,7 +10,7 @@ import org.portals3j.portals.PortalsException;
 import org.portals3j.portals.ReturnCode;
 import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.IdleStrategy;
-import org.portals3j.transport.Transport;
+import org.portals3j.transport.Polling;
 
 /**
  * The event queue calls: PtlEQAlloc, PtlEQFree, PtlEQGet, PtlEQWait and Portals 3.3 PtlEQPoll, with the
@@ -141,9 +141,9 @@ final class EventQueues {
     /** PtlEQGet (L6966): never blocks; OK, EQ_DROPPED or EQ_EMPTY. */
     ReturnCode eqGet(long eqHandle, Event into) {
         ReturnCode rc = takeNow(eqHandle, into);
-        // An empty queue: let this thread take what the network holds (Transport.poll), then look again.
+        // An empty queue: let this thread take what the network holds (Polling.poll), then look again.
         // PtlEQGet stays non-blocking: poll never waits.
-        if (rc == ReturnCode.EQ_EMPTY && library.transport.poll()) {
+        if (rc == ReturnCode.EQ_EMPTY && library.polling.poll()) {
             rc = takeNow(eqHandle, into);
         }
         return rc;
@@ -181,10 +181,10 @@ final class EventQueues {
         }
         // Spin first: an event usually comes within microseconds, and a spinning waiter needs no
         // unpark. Only then announce that it may park (EqWaiter.wake unparks only such waiters).
-        // While spinning, this thread drives the transport itself (Transport.poll): the message it
+        // While spinning, this thread drives the transport itself (Polling.poll): the message it
         // waits for is then received, matched and posted here, with no hand-over from another thread.
         boolean interrupted = false;
-        Transport t = library.transport;
+        Polling t = library.polling;
         IdleMode mode = library.config.idle();
         if (mode == IdleMode.SPIN || mode == IdleMode.BACKOFF) {
             for (int i = 0; i < WAIT_SPINS && !w.ended(ticket); i++) {
@@ -276,7 +276,7 @@ final class EventQueues {
         }
         if (timeoutMillis == 0) {
             // Like PtlEQGet: let this thread take what the network holds, without waiting.
-            if (library.transport.poll()) {
+            if (library.polling.poll()) {
                 now = pollNow(queues, into, null);
             }
             return now != null ? now : EqPollResult.EMPTY;
@@ -294,7 +294,7 @@ final class EventQueues {
             return now;
         }
         boolean interrupted = false;
-        Transport t = library.transport;
+        Polling t = library.polling;
         try {
             if (library.config.idle() == IdleMode.SPIN || library.config.idle() == IdleMode.BACKOFF) {
                 for (int i = 0; i < WAIT_SPINS && !w.signalled; i++) {

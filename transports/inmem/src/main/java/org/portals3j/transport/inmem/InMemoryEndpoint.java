@@ -1,10 +1,14 @@
 package org.portals3j.transport.inmem;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Set;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.Deposit;
 import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.Polling;
+import org.portals3j.transport.PollingHandler;
 import org.portals3j.transport.Transport;
+import org.portals3j.transport.TransportCapability;
 import org.portals3j.transport.internal.PaddedInt;
 
 /**
@@ -13,7 +17,7 @@ import org.portals3j.transport.internal.PaddedInt;
  * <p>State that only the holder of the drain flag touches: {@link #deposits}. State under
  * {@link #inboxLock}: the inbox queue and the envelope pool.
  */
-final class InMemoryEndpoint implements Transport {
+final class InMemoryEndpoint implements Transport, Polling {
     static final int MAX_HEADER = 256;
 
     private static final System.Logger LOG = System.getLogger(InMemoryEndpoint.class.getName());
@@ -50,6 +54,11 @@ final class InMemoryEndpoint implements Transport {
     @Override
     public String provider() {
         return InMemoryTransportProvider.NAME;
+    }
+
+    @Override
+    public Set<TransportCapability> capabilities() {
+        return InMemoryTransportProvider.CAPABILITIES;
     }
 
     @Override
@@ -149,8 +158,7 @@ final class InMemoryEndpoint implements Transport {
 
     /** Tells the handler that nobody polls this endpoint any more; runs on the thread that noticed. */
     private void pollersGone() {
-        MessageHandler h = handler;
-        if (h == null || closed) {
+        if (!(handler instanceof PollingHandler h) || closed) {
             return;
         }
         try {

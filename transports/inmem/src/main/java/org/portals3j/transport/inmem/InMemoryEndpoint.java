@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Set;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.Deposit;
+import org.portals3j.transport.DepositWriter;
 import org.portals3j.transport.MessageHandler;
 import org.portals3j.transport.Polling;
 import org.portals3j.transport.PollingHandler;
@@ -28,7 +29,7 @@ final class InMemoryEndpoint implements Transport, Polling {
     private final PaddedInt drain = new PaddedInt();
     private final InMemoryFabric fabric;
     private final int rank;
-    private final Deposit[] deposits;
+    private final DepositWriter[] deposits;
     private final Object inboxLock = new Object();
     private final boolean[] failedPeers;
     private @Nullable Envelope head;
@@ -43,9 +44,9 @@ final class InMemoryEndpoint implements Transport, Polling {
     InMemoryEndpoint(InMemoryFabric fabric, int rank) {
         this.fabric = fabric;
         this.rank = rank;
-        this.deposits = new Deposit[fabric.size()];
+        this.deposits = new DepositWriter[fabric.size()];
         for (int i = 0; i < deposits.length; i++) {
-            deposits[i] = new Deposit();
+            deposits[i] = new DepositWriter();
         }
         this.failedPeers = new boolean[fabric.size()];
         this.pollWatch = new PollWatch(fabric.size());
@@ -243,8 +244,8 @@ final class InMemoryEndpoint implements Transport, Polling {
         if (h == null) {
             throw new IllegalStateException("deliver before start");
         }
-        Deposit deposit = deposits[sourceRank];
-        deposit.reset();
+        DepositWriter writer = deposits[sourceRank];
+        Deposit deposit = writer.reset();
         boolean delivered = true;
         try {
             h.onHeader(sourceRank, header, headerLength, payloadLength, deposit);
@@ -256,12 +257,12 @@ final class InMemoryEndpoint implements Transport, Polling {
             long n = Math.min(deposit.length(), payloadLength);
             try {
                 MemorySegment.copy(payload, payloadOffset, deposit.segment(), deposit.offset(), n);
-                deposit.addDeposited(n);
+                writer.addDeposited(n);
             } catch (IllegalStateException | WrongThreadException | IndexOutOfBoundsException | UnsupportedOperationException e) {
                 // The source memory went away (its arena was closed), is confined to another thread,
                 // or the target is read-only:
                 // the transfer fails at both ends.
-                deposit.fail();
+                writer.fail();
                 delivered = false;
             }
         }

@@ -14,8 +14,7 @@ module org.portals3j.transport {
             org.portals3j.transport.inmem,
             org.portals3j.transport.udp,
             org.portals3j.portals,
-            org.portals3j.isotach,
-            org.portals3j.transport.udp;
+            org.portals3j.isotach;
 
     uses org.portals3j.transport.TransportProvider;
 }

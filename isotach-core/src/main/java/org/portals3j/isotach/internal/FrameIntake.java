@@ -12,7 +12,7 @@ import org.portals3j.isotach.internal.siu.SwitchNode;
 import org.portals3j.isotach.internal.siu.TransportTraits;
 import org.portals3j.isotach.internal.wire.Frame;
 import org.portals3j.transport.Deposit;
-import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.PollingHandler;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.internal.CacheLinePadding;
 import org.portals3j.transport.internal.Counter;
@@ -22,7 +22,7 @@ import org.portals3j.transport.internal.CounterRegistry;
  * The Isotach layer's transport side: checks each arriving frame and hands it by kind to the noniso module or the
  * switch node (directly, or through the host's thread while it polls); a frame that fails a check is counted, dropped.
  */
-final class FrameIntake extends CacheLinePadding implements MessageHandler {
+final class FrameIntake extends CacheLinePadding implements PollingHandler {
     private final SwitchNode siu;
     private final NonisoLayer noniso;
     private final IsotachHost host;

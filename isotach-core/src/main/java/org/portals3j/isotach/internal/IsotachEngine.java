@@ -30,6 +30,7 @@ import org.portals3j.isotach.internal.smm.SharedMemory;
 import org.portals3j.isotach.internal.smm.SharedReferenceKind;
 import org.portals3j.isotach.internal.wire.Frame;
 import org.portals3j.transport.IdleStrategy;
+import org.portals3j.transport.Polling;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportException;
 import org.portals3j.transport.internal.AwaitLoop;
@@ -117,7 +118,7 @@ public final class IsotachEngine extends CacheLinePadding {
 
     public IsotachEngine(Transport transport, IsotachConfig config) {
         this.transport = transport;
-        this.awaitLoop = new AwaitLoop(transport);
+        this.awaitLoop = new AwaitLoop(Polling.of(transport));
         this.config = config;
         this.me = transport.rank();
         boolean ownTm = config.tmPlacement() == TmPlacement.OWN_PROCESS;
@@ -341,7 +342,7 @@ public final class IsotachEngine extends CacheLinePadding {
      */
     private abstract class HostWait implements AwaitLoop.Wait {
         @Override
-        public int work(Transport t) {
+        public int work(Polling polling) {
             pollOnce();
             return 0; // what a pass did is not counted: the strategy goes on from spinning to yielding
         }
@@ -447,7 +448,7 @@ public final class IsotachEngine extends CacheLinePadding {
     private void pollOnce() {
         try {
             intake.hostPolls();
-            transport.poll();
+            Polling.of(transport).poll();
             intake.drainForHost();
             host.receiving();
             noniso.poll();

@@ -9,7 +9,8 @@ import org.portals3j.isotach.internal.siu.SwitchNode;
 import org.portals3j.isotach.internal.wire.Frame;
 import org.portals3j.transport.Deposit;
 import org.portals3j.transport.IdleStrategy;
-import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.Polling;
+import org.portals3j.transport.PollingHandler;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportException;
 import org.portals3j.transport.internal.AwaitLoop;
@@ -19,7 +20,7 @@ import org.portals3j.transport.internal.ParkingIdle;
  * The token manager as a rank of its own, the job's last (the report's TM was a device, L142, not a host, L3342):
  * starts the clock once every host has synced, then serves the hosts until they have all left or the time is up.
  */
-final class TokenManagerProcess implements MessageHandler {
+final class TokenManagerProcess implements PollingHandler {
     /** How long the token manager's thread parks between its looks (and idle ticks). */
     private static final long PARK_NANOS = 50_000L;
 
@@ -45,7 +46,7 @@ final class TokenManagerProcess implements MessageHandler {
         }
         TokenManagerProcess tm = new TokenManagerProcess(transport, config);
         transport.start(tm);
-        AwaitLoop loop = new AwaitLoop(transport);
+        AwaitLoop loop = new AwaitLoop(Polling.of(transport));
         IdleStrategy idle = new ParkingIdle(PARK_NANOS, LockSupport::parkNanos);
         long deadline = System.nanoTime() + timeout.toNanos();
         if (!loop.await(tm.new Phase(tm.synced, false), idle, Math.max(0L, deadline - System.nanoTime()))) {
@@ -80,7 +81,7 @@ final class TokenManagerProcess implements MessageHandler {
         }
 
         @Override
-        public int work(Transport transport) {
+        public int work(Polling polling) {
             if (ticking) {
                 node.tick();
             }

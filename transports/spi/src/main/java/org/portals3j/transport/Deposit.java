@@ -9,8 +9,10 @@ import org.portals3j.transport.internal.CacheLinePadding;
  * {@link MessageHandler#onHeader}, used by the transport to deposit the payload, and handed back in
  * {@link MessageHandler#onDeposited}.
  *
- * <p>A transport keeps one {@code Deposit} per source and reuses it, so the receive path allocates
- * nothing. The upper layer may hang its own per-message state on {@link #attachment()}.
+ * <p>A transport keeps one {@code Deposit} per source, through its {@link DepositWriter}, and reuses it, so the
+ * receive path allocates nothing; only the writer marks bytes deposited or the transfer failed. A deposit made with
+ * the public constructor (a test's) is discarded and stays so until accepted. The upper layer may hang its own
+ * per-message state on {@link #attachment()}.
  *
  * <p>Each source's deposit is written by the thread that delivers that source's messages (on an inline transport,
  * the source's own), so a deposit's state sits alone on its cache lines, between padding in its superclasses and in
@@ -90,28 +92,6 @@ public final class Deposit extends DepositState {
 
     public void attach(@Nullable Object attachment) {
         this.attachment = attachment;
-    }
-
-    // ---- for transports ----------------------------------------------------------------------
-
-    /** Resets the deposit before a new message's header is offered (transport use). */
-    public void reset() {
-        discard();
-        failed = false;
-        deposited = 0;
-        if (attachment != null) {
-            attachment = null;
-        }
-    }
-
-    /** Records that {@code bytes} more bytes landed (transport use). */
-    public void addDeposited(long bytes) {
-        deposited += bytes;
-    }
-
-    /** Marks the transfer failed (transport use). */
-    public void fail() {
-        failed = true;
     }
 }
 

@@ -7,7 +7,8 @@ import java.lang.foreign.MemorySegment;
  *
  * <p>For every message the transport calls {@link #onHeader} once and then {@link #onDeposited} once,
  * for the same {@code source}, with no other message from that source in between (per-peer FIFO).
- * Messages from different sources may interleave between the two calls.
+ * Messages from different sources may interleave between the two calls. A handler that wants to hear when polling
+ * threads leave implements {@link PollingHandler} as well.
  */
 public interface MessageHandler {
 
@@ -38,16 +39,4 @@ public interface MessageHandler {
     /** A peer failed or left the job; later sends to it complete with {@code delivered == false}. */
     void onPeerFailure(int peer);
 
-    /**
-     * No application thread polls this endpoint any more ({@link Transport#poll}): the polling stopped or was announced
-     * to stop ({@link Transport#pollingStopped}). An upper layer that holds work back for its polling thread to finish
-     * (Isotach's clock frames that wait to ride on a reply, the frames it hands to its host's thread on an inline
-     * transport) must do it now: that thread may not come back. Called at most once per stretch of polling, by
-     * transports that advertise {@link TransportCapability#REPORTS_POLLERS_GONE}: from the transport's own thread, which
-     * has taken the receive path back (udp), or, on a transport without one (inmem), from the thread of another
-     * endpoint that noticed, or from the thread that called {@code pollingStopped}; it may run concurrently with the
-     * other callbacks. The default does nothing.
-     */
-    default void onPollersGone() {
-    }
 }

@@ -2,6 +2,7 @@ package org.portals3j.transport;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One rank's endpoint of a job's network: reliable, exactly-once, per-peer FIFO delivery of
@@ -11,7 +12,8 @@ import java.util.Map;
  * {@link #send} may be called from any number of threads at once. The handler's
  * {@link MessageHandler#onHeader}/{@link MessageHandler#onDeposited} calls for this endpoint are never
  * concurrent with each other; they may run on a transport thread, inside another thread's
- * {@link #send} call (the in-memory transport delivers inline), or inside a {@link #poll} call. {@link MessageHandler#onSendComplete}
+ * {@link #send} call (the in-memory transport delivers inline), or inside a call of one of the transport's own
+ * optional interfaces ({@link Polling#poll}). {@link MessageHandler#onSendComplete}
  * and {@link MessageHandler#onPeerFailure} may run on any thread, concurrently with the others, and may
  * run before {@code send} returns. An upper layer therefore never holds a lock of its own while it
  * calls {@code send}.
@@ -29,6 +31,13 @@ public interface Transport extends AutoCloseable {
 
     /** Number of ranks in the job. */
     int size();
+
+    /**
+     * What this endpoint offers beyond the baseline contract of the package. Upper layers ask the endpoint, never its
+     * provider by name: a wrapper or a test's endpoint says for itself what it does. Constant for the endpoint's life;
+     * its provider's {@link TransportProvider#capabilities()} advertises what its endpoints have.
+     */
+    Set<TransportCapability> capabilities();
 
     /** Largest header, in bytes, that {@link #send} accepts. */
     int maxHeaderLength();
@@ -63,33 +72,6 @@ public interface Transport extends AutoCloseable {
      */
     void send(int peer, MemorySegment header, int headerLength,
               MemorySegment payload, long payloadOffset, long payloadLength, long token);
-
-    /**
-     * Makes progress on the calling thread, without blocking: receives what has arrived and delivers it
-     * through the handler, sends acknowledgements and retransmissions that are due. Returns whether it
-     * did anything.
-     *
-     * <p>Upper layers call this while an application thread waits for an event (PtlEQWait) or polls for
-     * one (PtlEQGet), so that the thread that wants a message takes it off the network itself: handing
-     * it over from a transport thread costs a wake-up and, on a machine with two cores, a third thread
-     * competing for them. A transport thread remains responsible whenever nobody polls. A transport that
-     * delivers inline has nothing to receive here; it may still count the polls, to tell the handler when they
-     * stop ({@link TransportCapability#REPORTS_POLLERS_GONE}), or keep the default, which does nothing. A call
-     * from inside a handler callback does nothing.
-     */
-    default boolean poll() {
-        return false;
-    }
-
-    /**
-     * Says that the calling thread, which has been calling {@link #poll}, stops doing so for a while (it
-     * is about to park). A transport that leaves its receive path to polling threads can take it back at
-     * once, rather than when it notices that nobody polls any more: noticing means waking up now and
-     * then to look, which costs the spinning threads of a 2-core machine their core. Other threads may
-     * still poll. The default does nothing.
-     */
-    default void pollingStopped() {
-    }
 
     /**
      * Whether {@code peer} is believed alive (false once {@link MessageHandler#onPeerFailure} reported it).

@@ -18,10 +18,11 @@ public enum TransportCapability {
      */
     INLINE_DELIVERY,
     /**
-     * The transport tells an endpoint's handler when the application threads that called {@link Transport#poll} on it
-     * have stopped ({@link MessageHandler#onPollersGone}): at once after {@link Transport#pollingStopped}, and within
-     * a grace of a few milliseconds at most after a stop nobody announced. An upper layer may then hold work back
-     * for its polling thread, knowing that it will hear when that thread has gone.
+     * The endpoint implements {@link Polling} and tells a handler that is a {@link PollingHandler} when the
+     * application threads that called {@link Polling#poll} on it have stopped ({@link PollingHandler#onPollersGone}):
+     * at once after {@link Polling#pollingStopped}, and within a grace of a few milliseconds at most after a stop
+     * nobody announced. An upper layer may then hold work back for its polling thread, knowing that it will hear when
+     * that thread has gone. Only endpoints that implement {@link Polling} advertise it.
      */
     REPORTS_POLLERS_GONE
 }

@@ -22,11 +22,14 @@
  *       is completed exactly once through {@link org.portals3j.transport.MessageHandler#onSendComplete}.</li>
  *   <li><b>Peer failure</b> is reported through {@link org.portals3j.transport.MessageHandler#onPeerFailure};
  *       sends towards a failed peer complete with {@code delivered == false}.</li>
- *   <li><b>Polling.</b> Application threads that wait may drive the receive path themselves
- *       ({@link org.portals3j.transport.Transport#poll}). A transport with a thread of its own takes it back when
- *       they stop ({@link org.portals3j.transport.Transport#pollingStopped} says so at once) and then tells the upper
- *       layer ({@link org.portals3j.transport.MessageHandler#onPollersGone}), which must not leave work for a
- *       polling thread that is gone.</li>
+ *   <li><b>Capabilities</b> are asked of the endpoint ({@link org.portals3j.transport.Transport#capabilities}),
+ *       never looked up again through its provider's name.</li>
+ *   <li><b>Polling</b>, an optional interface of the endpoint. Application threads that wait may drive the receive
+ *       path themselves ({@link org.portals3j.transport.Polling#poll}). A transport with a thread of its own takes it
+ *       back when they stop ({@link org.portals3j.transport.Polling#pollingStopped} says so at once) and then tells
+ *       the upper layer ({@link org.portals3j.transport.PollingHandler#onPollersGone}), which must not leave work for
+ *       a polling thread that is gone. A transport without it does not mention polling; callers reach it through
+ *       {@link org.portals3j.transport.Polling#of}.</li>
  *   <li><b>Idle strategy.</b> Every place a transport (or a layer above) waits uses an
  *       {@link org.portals3j.transport.IdleStrategy} chosen with {@link org.portals3j.transport.IdleMode}.</li>
  * </ul>

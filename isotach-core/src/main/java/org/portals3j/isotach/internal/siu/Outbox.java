@@ -304,7 +304,7 @@ final class Outbox extends CacheLinePadding {
     }
 
     /**
-     * The host's thread has stopped polling ({@link org.portals3j.transport.MessageHandler#onPollersGone}, from the
+     * The host's thread has stopped polling ({@link org.portals3j.transport.PollingHandler#onPollersGone}, from the
      * transport's thread): whatever lingers goes now, and nothing lingers until the host polls again. A flush in
      * progress is waited for (it ends soon: it never waits for anything), so a frame it has just decided to hold back
      * is not left behind.

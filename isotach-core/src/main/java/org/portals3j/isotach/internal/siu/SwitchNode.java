@@ -208,7 +208,7 @@ public final class SwitchNode extends CacheLinePadding {
 
     /**
      * The host's thread has stopped polling and the transport's own thread has taken the receive path back
-     * ({@link org.portals3j.transport.MessageHandler#onPollersGone}): clock frames held back for it go now.
+     * ({@link org.portals3j.transport.PollingHandler#onPollersGone}): clock frames held back for it go now.
      */
     public void pollersGone() {
         outbox.pollersGone();

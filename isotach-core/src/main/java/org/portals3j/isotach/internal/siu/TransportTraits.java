@@ -1,13 +1,12 @@
 package org.portals3j.isotach.internal.siu;
 
+import org.portals3j.transport.Polling;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportCapability;
-import org.portals3j.transport.Transports;
 
 /**
- * What the switch node and the engine need to know of their transport's delivery, asked of its provider's
- * capabilities. A provider that is not on the class path (the tests' recording transports) counts as a transport with
- * a thread of its own that reports its pollers gone.
+ * What the switch node and the engine need to know of their transport's delivery, asked of the endpoint itself
+ * ({@link Transport#capabilities()}).
  */
 public final class TransportTraits {
     private TransportTraits() {
@@ -18,18 +17,16 @@ public final class TransportTraits {
      * sending rank's thread.
      */
     public static boolean deliversInline(Transport transport) {
-        return has(transport, TransportCapability.INLINE_DELIVERY, false);
+        return transport.capabilities().contains(TransportCapability.INLINE_DELIVERY);
     }
 
     /**
      * Whether {@code transport} says when the host's thread stops polling ({@link
-     * TransportCapability#REPORTS_POLLERS_GONE}): only then may work wait for that thread.
+     * TransportCapability#REPORTS_POLLERS_GONE}, which only an endpoint with {@link Polling} can keep): only then may
+     * work wait for that thread.
      */
     public static boolean reportsPollersGone(Transport transport) {
-        return has(transport, TransportCapability.REPORTS_POLLERS_GONE, true);
-    }
-
-    private static boolean has(Transport transport, TransportCapability capability, boolean unknown) {
-        return Transports.find(transport.provider()).map(p -> p.capabilities().contains(capability)).orElse(unknown);
+        return transport instanceof Polling
+                && transport.capabilities().contains(TransportCapability.REPORTS_POLLERS_GONE);
     }
 }

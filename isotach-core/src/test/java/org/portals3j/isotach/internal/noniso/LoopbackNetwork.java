@@ -5,10 +5,14 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.Deposit;
+import org.portals3j.transport.DepositWriter;
 import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.Polling;
 import org.portals3j.transport.Transport;
+import org.portals3j.transport.TransportCapability;
 
 /**
  * A test fixture: N transport endpoints in one JVM, connected by one FIFO queue per destination. Nothing moves
@@ -133,8 +137,8 @@ final class LoopbackNetwork {
     }
 
     private void deliver(Endpoint e, MessageHandler h, Frame f) {
-        Deposit deposit = e.deposits[f.source()];
-        deposit.reset();
+        DepositWriter writer = e.deposits[f.source()];
+        Deposit deposit = writer.reset();
         MemorySegment header = MemorySegment.ofArray(f.header().clone());
         h.onHeader(f.source(), header, f.header().length, f.length(), deposit);
         boolean ok = true;
@@ -143,11 +147,11 @@ final class LoopbackNetwork {
             if (failNextDeposit[f.dest()]) {
                 failNextDeposit[f.dest()] = false;
                 n /= 2;
-                deposit.fail();
+                writer.fail();
                 ok = false;
             }
             MemorySegment.copy(f.payload(), f.offset(), deposit.segment(), deposit.offset(), n);
-            deposit.addDeposited(n);
+            writer.addDeposited(n);
         }
         h.onDeposited(f.source(), deposit);
         complete(f, ok);
@@ -160,23 +164,41 @@ final class LoopbackNetwork {
         }
     }
 
-    private final class Endpoint implements Transport {
+    private final class Endpoint implements Transport, Polling {
         private final int rank;
-        private final Deposit[] deposits;
+        private final DepositWriter[] deposits;
         private @Nullable MessageHandler handler;
         private boolean closed;
 
         Endpoint(int rank) {
             this.rank = rank;
-            this.deposits = new Deposit[endpoints.length];
+            this.deposits = new DepositWriter[endpoints.length];
             for (int i = 0; i < deposits.length; i++) {
-                deposits[i] = new Deposit();
+                deposits[i] = new DepositWriter();
             }
         }
 
         @Override
         public String provider() {
             return "loopback";
+        }
+
+        /**
+         * A transport with a thread of its own that reports its pollers gone, as the engine's tests assume: the tests
+         * say when the pollers have gone themselves. Polling does nothing.
+         */
+        @Override
+        public Set<TransportCapability> capabilities() {
+            return Set.of(TransportCapability.REPORTS_POLLERS_GONE);
+        }
+
+        @Override
+        public boolean poll() {
+            return false;
+        }
+
+        @Override
+        public void pollingStopped() {
         }
 
         @Override

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.lang.foreign.MemorySegment;
 import org.junit.jupiter.api.Test;
 import org.portals3j.transport.Deposit;
+import org.portals3j.transport.DepositWriter;
 
 /** The transport side alone: what it accepts into the ring, hands over, publishes, and what it drops and why. */
 class NonisoFrameReceiverTest {
@@ -22,18 +23,22 @@ class NonisoFrameReceiverTest {
     private final HostileFrames frames = new HostileFrames(RING);
 
     private Deposit header(int source, MemorySegment h, int length, long payload) {
-        Deposit deposit = new Deposit();
-        receiver.onHeader(source, h, length, payload, deposit);
-        return deposit;
+        return header(source, h, length, payload, new DepositWriter());
+    }
+
+    private Deposit header(int source, MemorySegment h, int length, long payload, DepositWriter writer) {
+        receiver.onHeader(source, h, length, payload, writer.deposit());
+        return writer.deposit();
     }
 
     @Test
     void aDataFrameInTurnIsDepositedInItsSendersSlotAndHandedOverOnceInPlace() {
-        Deposit deposit = header(2, frames.data(0, 8), NonisoFrame.DATA_LENGTH, 8);
+        DepositWriter writer = new DepositWriter();
+        Deposit deposit = header(2, frames.data(0, 8), NonisoFrame.DATA_LENGTH, 8, writer);
         assertThat(deposit.accepted()).isTrue();
         assertThat(deposit.offset()).as("host 2's ring follows host 1's").isEqualTo((long) RING * MAX_PAYLOAD);
         assertThat(handoff.peek()).as("not before the payload is in place").isNegative();
-        deposit.addDeposited(8);
+        writer.addDeposited(8);
         receiver.onDeposited(2, deposit);
         int cell = handoff.peek();
         assertThat(handoff.kind(cell)).isEqualTo(HandoffQueue.DATA);

@@ -9,6 +9,7 @@ import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.NonisoMessage;
 import org.portals3j.transport.Deposit;
+import org.portals3j.transport.DepositWriter;
 
 /**
  * Transport callbacks treat header bytes as hostile (briefing; digest I-137): every malformed frame is dropped
@@ -28,12 +29,13 @@ class NonisoHostileFrameTest {
     /** What a transport does with one frame: onHeader, the payload into the accepted region, onDeposited. */
     private static Deposit deliver(NonisoLayer l, int source, MemorySegment header, int headerLength,
                                    byte[] payload) {
-        Deposit d = new Deposit();
+        DepositWriter writer = new DepositWriter();
+        Deposit d = writer.deposit();
         l.onHeader(source, header, headerLength, payload.length, d);
         if (d.accepted()) {
             long n = Math.min(d.length(), payload.length);
             MemorySegment.copy(MemorySegment.ofArray(payload), 0, d.segment(), d.offset(), n);
-            d.addDeposited(n);
+            writer.addDeposited(n);
         }
         l.onDeposited(source, d);
         return d;

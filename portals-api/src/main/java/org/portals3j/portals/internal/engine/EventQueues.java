@@ -35,7 +35,7 @@ final class EventQueues {
     EventQueues(LibraryState library, EventStorage.ChunkAllocator chunkAllocator) {
         this.library = library;
         this.chunkAllocator = chunkAllocator;
-        this.awaitLoop = new AwaitLoop(library.transport);
+        this.awaitLoop = new AwaitLoop(library.polling);
     }
 
     /** PtlEQAlloc (L6716): {@code count} 0 is PTL_NOSPACE. */
@@ -141,9 +141,9 @@ final class EventQueues {
     /** PtlEQGet (L6966): never blocks; OK, EQ_DROPPED or EQ_EMPTY. */
     ReturnCode eqGet(long eqHandle, Event into) {
         ReturnCode rc = takeNow(eqHandle, into);
-        // An empty queue: let this thread take what the network holds (Transport.poll), then look again.
+        // An empty queue: let this thread take what the network holds (Polling.poll), then look again.
         // PtlEQGet stays non-blocking: poll never waits.
-        if (rc == ReturnCode.EQ_EMPTY && library.transport.poll()) {
+        if (rc == ReturnCode.EQ_EMPTY && library.polling.poll()) {
             rc = takeNow(eqHandle, into);
         }
         return rc;
@@ -236,7 +236,7 @@ final class EventQueues {
         }
         if (timeoutMillis == 0) {
             // Like PtlEQGet: let this thread take what the network holds, without waiting.
-            if (library.transport.poll()) {
+            if (library.polling.poll()) {
                 now = pollNow(queues, into, null);
             }
             return now != null ? now : EqPollResult.EMPTY;

@@ -9,6 +9,7 @@ import org.portals3j.portals.ProcessId;
 import org.portals3j.portals.ReturnCode;
 import org.portals3j.transport.Job;
 import org.portals3j.transport.JobMember;
+import org.portals3j.transport.Polling;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.internal.SpinLock;
 
@@ -29,6 +30,8 @@ final class LibraryState {
     /** Waiters handed an event under the lock, woken by {@link #release}. */
     final Wakeups wakeups = new Wakeups();
     final Transport transport;
+    /** The transport's polling hand-over ({@link Polling#NONE} if it has none). */
+    final Polling polling;
     final Job job;
     final JobMember self;
     final PortalsConfig config;
@@ -44,6 +47,7 @@ final class LibraryState {
     LibraryState(Job job, Transport transport, PortalsConfig config, Dialect dialect, SendStaging staging) {
         this.job = job;
         this.transport = transport;
+        this.polling = Polling.of(transport);
         this.config = config;
         this.dialect = dialect;
         this.jid = jobId(job);

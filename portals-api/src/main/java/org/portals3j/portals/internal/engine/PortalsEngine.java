@@ -25,7 +25,6 @@ import org.portals3j.transport.Job;
 import org.portals3j.transport.MessageHandler;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportCapability;
-import org.portals3j.transport.Transports;
 
 /**
  * The Portals library of one process, entered by the public façade (each API call, delegated to the class of its
@@ -103,14 +102,13 @@ public final class PortalsEngine implements MessageHandler {
     }
 
     /**
-     * Whether {@code transport}'s provider says it delivers inline ({@link TransportCapability#INLINE_DELIVERY}).
+     * Whether {@code transport} says it delivers inline ({@link TransportCapability#INLINE_DELIVERY}).
      * Such a transport reports a send complete once it has copied the payload into the target, before the target's
      * handler hears of it: SEND_END comes before anything the message causes without staging, which would only add
-     * a copy. A transport whose provider is not on the class path (a test's wrapper) counts as one that does not.
+     * a copy.
      */
     private static boolean deliversInline(Transport transport) {
-        return Transports.find(transport.provider())
-                .map(p -> p.capabilities().contains(TransportCapability.INLINE_DELIVERY)).orElse(false);
+        return transport.capabilities().contains(TransportCapability.INLINE_DELIVERY);
     }
 
     /** The specification this library follows. */

@@ -24,6 +24,7 @@ import org.portals3j.portals.internal.wire.MessageHeader;
 import org.portals3j.portals.internal.wire.MessageType;
 import org.portals3j.runtime.LocalJob;
 import org.portals3j.transport.Deposit;
+import org.portals3j.transport.DepositWriter;
 import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.Job;
 import org.portals3j.transport.MessageHandler;
@@ -71,7 +72,7 @@ class DeferredWakeTest {
     @Test
     void aWaiterHandedTheStartOfASmallPutWakesOnlyOnceThePayloadIsDeposited() throws Exception {
         Waiting waiting = waitForOneEvent();
-        Deposit deposit = header(PortalsEngine.DEFERRED_WAKE_LIMIT);
+        DepositWriter deposit = header(PortalsEngine.DEFERRED_WAKE_LIMIT);
 
         assertThat(waiting.returned.await(QUIET_MILLIS, TimeUnit.MILLISECONDS))
                 .as("returned between header and deposit").isFalse();
@@ -87,7 +88,7 @@ class DeferredWakeTest {
     @Test
     void aWaiterHandedTheStartOfALargePutWakesBeforeThePayloadIsDeposited() throws Exception {
         Waiting waiting = waitForOneEvent();
-        Deposit deposit = header(PortalsEngine.DEFERRED_WAKE_LIMIT + 1);
+        DepositWriter deposit = header(PortalsEngine.DEFERRED_WAKE_LIMIT + 1);
 
         assertThat(waiting.returned.await(10, TimeUnit.SECONDS)).as("returned before the deposit").isTrue();
         assertThat(waiting.event.type()).isEqualTo(EventKind.PUT_START);
@@ -151,18 +152,18 @@ class DeferredWakeTest {
     }
 
     /** Phase one of a put of {@code length} bytes from rank 1, as a transport would call it. */
-    private Deposit header(long length) {
+    private DepositWriter header(long length) {
         MessageHeader h = new MessageHeader().begin(MessageType.PUT, 0).initiator(1, 0).user(0).target(0, 0)
                 .portal(PORTAL).matchBits(0).length(length);
-        Deposit deposit = new Deposit();
-        engine.onHeader(1, h.segment(), MessageHeader.LENGTH, length, deposit);
-        assertThat(deposit.accepted()).as("the put matched").isTrue();
-        return deposit;
+        DepositWriter writer = new DepositWriter();
+        engine.onHeader(1, h.segment(), MessageHeader.LENGTH, length, writer.deposit());
+        assertThat(writer.deposit().accepted()).as("the put matched").isTrue();
+        return writer;
     }
 
-    private void deposit(Deposit deposit) {
-        deposit.addDeposited(deposit.length());
-        engine.onDeposited(1, deposit);
+    private void deposit(DepositWriter writer) {
+        writer.addDeposited(writer.deposit().length());
+        engine.onDeposited(1, writer.deposit());
     }
 
     private static final class Waiting {

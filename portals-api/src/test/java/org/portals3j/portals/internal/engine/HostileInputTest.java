@@ -24,6 +24,7 @@ import org.portals3j.portals.internal.wire.MessageHeader;
 import org.portals3j.portals.internal.wire.MessageType;
 import org.portals3j.runtime.LocalJob;
 import org.portals3j.transport.Deposit;
+import org.portals3j.transport.DepositWriter;
 import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.Job;
 import org.portals3j.transport.MessageHandler;
@@ -57,11 +58,12 @@ class HostileInputTest {
             Random random = new Random(2026);
             MemorySegment frame = MemorySegment.ofArray(new byte[MessageHeader.LENGTH]);
             MessageHeader h = new MessageHeader().wrap(frame);
-            Deposit deposit = new Deposit();
+            DepositWriter writer = new DepositWriter();
+            Deposit deposit = writer.deposit();
             for (int i = 0; i < FRAMES; i++) {
                 long payload = frameFor(random, h, frame, engine, ni);
                 int headerLength = random.nextInt(50) == 0 ? random.nextInt(MessageHeader.LENGTH + 1) : MessageHeader.LENGTH;
-                deposit.reset();
+                writer.reset();
                 engine.onHeader(1, frame, headerLength, payload, deposit);
                 if (deposit.accepted() && deposit.length() > 0) {
                     // What a transport does: fill exactly the accepted region. accept() already refused
@@ -70,7 +72,7 @@ class HostileInputTest {
                     assertThat(deposit.segment().address() + deposit.offset() + deposit.length())
                             .isLessThanOrEqualTo(region.address() + region.byteSize());
                     deposit.segment().asSlice(deposit.offset(), deposit.length()).fill((byte) i);
-                    deposit.addDeposited(deposit.length());
+                    writer.addDeposited(deposit.length());
                 }
                 engine.onDeposited(1, deposit);
             }

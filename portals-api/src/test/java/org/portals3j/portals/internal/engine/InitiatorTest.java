@@ -24,6 +24,7 @@ import org.portals3j.portals.internal.wire.MessageHeader;
 import org.portals3j.portals.internal.wire.MessageType;
 import org.portals3j.transport.Job;
 import org.portals3j.transport.Deposit;
+import org.portals3j.transport.DepositWriter;
 
 /**
  * The initiator side ({@link Initiator}) on a {@link RecordingTransport}, the test playing the target: what a put,
@@ -98,12 +99,13 @@ class InitiatorTest {
 
     /** Delivers {@code h} from rank 1, with {@code payload} as its bytes if it is accepted. */
     private Deposit deliver(MessageHeader h, byte[] payload) {
-        Deposit deposit = new Deposit();
+        DepositWriter writer = new DepositWriter();
+        Deposit deposit = writer.deposit();
         engine().onHeader(1, h.segment(), MessageHeader.LENGTH, payload.length, deposit);
         if (deposit.accepted()) {
             MemorySegment.copy(MemorySegment.ofArray(payload), 0, deposit.segment(), deposit.offset(),
                     deposit.length());
-            deposit.addDeposited(deposit.length());
+            writer.addDeposited(deposit.length());
         }
         engine().onDeposited(1, deposit);
         return deposit;

@@ -7,11 +7,13 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.junit.jupiter.api.Test;
 import org.portals3j.portals.internal.wire.MessageHeader;
 import org.portals3j.transport.MessageHandler;
 import org.portals3j.transport.Transport;
+import org.portals3j.transport.TransportCapability;
 
 /**
  * {@link MessageSender} with a fake transport and a fake side: what is staged, that a staged payload's END comes
@@ -135,6 +137,11 @@ class MessageSenderTest {
         @Override
         public String provider() {
             return "fake";
+        }
+
+        @Override
+        public Set<TransportCapability> capabilities() {
+            return Set.of();
         }
 
         @Override

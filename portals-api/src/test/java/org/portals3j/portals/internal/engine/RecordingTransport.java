@@ -4,11 +4,13 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.internal.wire.MessageHeader;
 import org.portals3j.transport.MessageHandler;
 import org.portals3j.transport.Transport;
+import org.portals3j.transport.TransportCapability;
 
 /**
  * A transport for rank 0 of a job of two that delivers nothing and reports nothing: it records each message it is
@@ -52,6 +54,11 @@ final class RecordingTransport implements Transport {
     @Override
     public String provider() {
         return "recording";
+    }
+
+    @Override
+    public Set<TransportCapability> capabilities() {
+        return Set.of();
     }
 
     @Override

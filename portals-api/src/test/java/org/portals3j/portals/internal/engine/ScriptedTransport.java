@@ -2,15 +2,20 @@ package org.portals3j.portals.internal.engine;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.internal.wire.MessageHeader;
 import org.portals3j.portals.internal.wire.MessageType;
 import org.portals3j.transport.Deposit;
 import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.Polling;
+import org.portals3j.transport.PollingHandler;
 import org.portals3j.transport.Transport;
+import org.portals3j.transport.TransportCapability;
 
 /**
  * A transport that passes everything to another one, with what a test sets: a smaller largest payload
@@ -19,9 +24,9 @@ import org.portals3j.transport.Transport;
  * after (the in-memory transport delivers inline, so after means once the receiver has handled it). It can also
  * hold the messages it is given, as a network transport has taken a message it has not sent yet (reading the
  * payload only when it is let go), and hold the reports of sends complete, as a network transport reports them
- * only when the peer's acknowledgement arrives.
+ * only when the peer's acknowledgement arrives. Since it may hold messages, it never delivers inline.
  */
-final class ScriptedTransport implements Transport {
+final class ScriptedTransport implements Transport, Polling {
     private final Transport inner;
     private final long maxPayload;
     private volatile @Nullable MessageType refuseNext;
@@ -167,6 +172,14 @@ final class ScriptedTransport implements Transport {
     }
 
     @Override
+    public Set<TransportCapability> capabilities() {
+        Set<TransportCapability> c = EnumSet.noneOf(TransportCapability.class);
+        c.addAll(inner.capabilities());
+        c.remove(TransportCapability.INLINE_DELIVERY);
+        return c;
+    }
+
+    @Override
     public int rank() {
         return inner.rank();
     }
@@ -184,7 +197,7 @@ final class ScriptedTransport implements Transport {
     @Override
     public void start(MessageHandler handler) {
         this.handler = handler;
-        inner.start(new MessageHandler() {
+        inner.start(new PollingHandler() {
             @Override
             public void onHeader(int source, MemorySegment header, int headerLength, long payloadLength,
                                  Deposit deposit) {
@@ -214,19 +227,21 @@ final class ScriptedTransport implements Transport {
 
             @Override
             public void onPollersGone() {
-                handler.onPollersGone();
+                if (handler instanceof PollingHandler p) {
+                    p.onPollersGone();
+                }
             }
         });
     }
 
     @Override
     public boolean poll() {
-        return inner.poll();
+        return Polling.of(inner).poll();
     }
 
     @Override
     public void pollingStopped() {
-        inner.pollingStopped();
+        Polling.of(inner).pollingStopped();
     }
 
     @Override

@@ -26,6 +26,7 @@ import org.portals3j.portals.internal.wire.MessageHeader;
 import org.portals3j.portals.internal.wire.MessageType;
 import org.portals3j.transport.Job;
 import org.portals3j.transport.Deposit;
+import org.portals3j.transport.DepositWriter;
 import org.portals3j.transport.Transport;
 
 /**
@@ -87,9 +88,12 @@ class TargetTest {
     }
 
     private Deposit deliver(MessageHeader h, long payloadLength) {
-        Deposit deposit = new Deposit();
-        engine().onHeader(1, h.segment(), MessageHeader.LENGTH, payloadLength, deposit);
-        return deposit;
+        return deliver(h, payloadLength, new DepositWriter());
+    }
+
+    private Deposit deliver(MessageHeader h, long payloadLength, DepositWriter writer) {
+        engine().onHeader(1, h.segment(), MessageHeader.LENGTH, payloadLength, writer.deposit());
+        return writer.deposit();
     }
 
     /** The next event: one the transport looked at during a send, else one taken from the queue now. */
@@ -160,7 +164,8 @@ class TargetTest {
     @Test
     void aGetPutSwapsTheBytesRepliesWithTheOldOnesAndCarriesItsHeaderData() {
         start(Dialect.PORTALS_3_3, PortalsConfig.DEFAULT);
-        Deposit deposit = deliver(request(MessageType.GETPUT, 4, 8), 4);
+        DepositWriter writer = new DepositWriter();
+        Deposit deposit = deliver(request(MessageType.GETPUT, 4, 8), 4, writer);
         Event started = next();
         assertThat(started.type()).isEqualTo(EventKind.GETPUT_START);
         assertThat(started.hdrData()).isEqualTo(HDR_DATA);
@@ -170,7 +175,7 @@ class TargetTest {
 
         assertThat(deposit.accepted()).isTrue();
         deposit.segment().asSlice(deposit.offset(), 4).fill((byte) 0x55);
-        deposit.addDeposited(4);
+        writer.addDeposited(4);
         engine().onDeposited(1, deposit);
 
         RecordingTransport.Sent reply = transport.only();
@@ -191,8 +196,9 @@ class TargetTest {
     @Test
     void aGetPutWhoseReplyIsLostEndsWithGetPutEndSayingWhy() {
         start(Dialect.PORTALS_3_3, PortalsConfig.DEFAULT);
-        Deposit deposit = deliver(request(MessageType.GETPUT, 4, 0), 4);
-        deposit.addDeposited(4);
+        DepositWriter writer = new DepositWriter();
+        Deposit deposit = deliver(request(MessageType.GETPUT, 4, 0), 4, writer);
+        writer.addDeposited(4);
         engine().onDeposited(1, deposit);
         Event started = next();
         engine().onSendComplete(transport.only().token(), false);
@@ -207,8 +213,9 @@ class TargetTest {
     @Test
     void aPutThatAsksForAnAckGetsItBeforeItsPutEndIsVisible() {
         start(Dialect.PORTALS_3_2, PortalsConfig.DEFAULT);
-        Deposit deposit = deliver(request(MessageType.PUT, 8, 24), 8);
-        deposit.addDeposited(8);
+        DepositWriter writer = new DepositWriter();
+        Deposit deposit = deliver(request(MessageType.PUT, 8, 24), 8, writer);
+        writer.addDeposited(8);
         engine().onDeposited(1, deposit);
 
         RecordingTransport.Sent ack = transport.only();

@@ -3,12 +3,15 @@ package org.portals3j.tck.selftest.broken;
 import java.lang.foreign.MemorySegment;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.Polling;
 import org.portals3j.transport.Transport;
+import org.portals3j.transport.TransportCapability;
 
 /**
  * A transport endpoint that passes everything to a real endpoint (the {@code network}) except some of the
@@ -29,7 +32,10 @@ import org.portals3j.transport.Transport;
  * atomic; what a subclass holds back is guarded by the subclass. A message the subclass swallows is completed
  * to the sender's handler as delivered, so the sender cannot tell.
  */
-public abstract class BrokenTransport implements Transport {
+public abstract class BrokenTransport implements Transport, Polling {
+    /** One JVM, as {@code inmem}; not single-copy: a broken transport copies what it holds back or alters. */
+    static final Set<TransportCapability> CAPABILITIES = Set.of(TransportCapability.SINGLE_PROCESS);
+
     /** Data messages mishandled so far, by provider name, over every endpoint this JVM opened. */
     private static final Map<String, AtomicLong> FAULTS_BY_PROVIDER = new ConcurrentHashMap<>();
 
@@ -133,6 +139,11 @@ public abstract class BrokenTransport implements Transport {
     }
 
     @Override
+    public final Set<TransportCapability> capabilities() {
+        return CAPABILITIES;
+    }
+
+    @Override
     public final int rank() {
         return network.rank();
     }
@@ -160,7 +171,12 @@ public abstract class BrokenTransport implements Transport {
 
     @Override
     public boolean poll() {
-        return network.poll();
+        return Polling.of(network).poll();
+    }
+
+    /** Not passed on: a broken transport does not promise {@link TransportCapability#REPORTS_POLLERS_GONE}. */
+    @Override
+    public void pollingStopped() {
     }
 
     @Override

@@ -1,6 +1,5 @@
 package org.portals3j.tck.selftest.broken;
 
-import java.util.EnumSet;
 import java.util.Set;
 import org.portals3j.transport.Availability;
 import org.portals3j.transport.EndpointConfig;
@@ -39,10 +38,10 @@ public abstract class BrokenTransportProvider implements TransportProvider {
         return description + " (a broken wrapper of " + NETWORK + ", for the kit's self-test)";
     }
 
-    /** One JVM, as {@code inmem}; not single-copy: a broken transport copies what it holds back or alters. */
+    /** What its endpoints have ({@link BrokenTransport#capabilities()}). */
     @Override
     public final Set<TransportCapability> capabilities() {
-        return EnumSet.of(TransportCapability.SINGLE_PROCESS);
+        return BrokenTransport.CAPABILITIES;
     }
 
     @Override

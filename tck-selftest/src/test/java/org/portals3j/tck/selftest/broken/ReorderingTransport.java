@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.EndpointConfig;
+import org.portals3j.transport.Polling;
 import org.portals3j.transport.Transport;
 
 /**
@@ -19,7 +20,7 @@ import org.portals3j.transport.Transport;
  * message that overtakes may be a pulse mark: a packet then arrives after the end of its own pulse.)
  *
  * <p>A held message with no successor would be lost, which is a drop, not a reordering. So a held message also
- * goes when any endpoint of the job polls ({@link Transport#poll}): a rank that waits for something polls, and
+ * goes when any endpoint of the job polls ({@link Polling#poll}): a rank that waits for something polls, and
  * at that moment the network "catches up"; and at the latest {@value #LATEST_MILLIS} ms after it was held, for
  * a rank that waits without polling (reading a status register, say). A test thread that sends x then y to
  * one peer without polling in between therefore sees y before x, unless it stalls for that long between the
@@ -115,7 +116,7 @@ public final class ReorderingTransport extends BrokenTransport {
                 }
             }
         }
-        return network().poll() || released;
+        return Polling.of(network()).poll() || released;
     }
 
     /** What is still held fails, as the network fails what is still queued when an endpoint closes. */

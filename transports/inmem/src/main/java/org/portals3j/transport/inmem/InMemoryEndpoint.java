@@ -1,10 +1,15 @@
 package org.portals3j.transport.inmem;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Set;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.Deposit;
+import org.portals3j.transport.DepositWriter;
 import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.Polling;
+import org.portals3j.transport.PollingHandler;
 import org.portals3j.transport.Transport;
+import org.portals3j.transport.TransportCapability;
 import org.portals3j.transport.internal.PaddedInt;
 
 /**
@@ -13,7 +18,7 @@ import org.portals3j.transport.internal.PaddedInt;
  * <p>State that only the holder of the drain flag touches: {@link #deposits}. State under
  * {@link #inboxLock}: the inbox queue and the envelope pool.
  */
-final class InMemoryEndpoint implements Transport {
+final class InMemoryEndpoint implements Transport, Polling {
     static final int MAX_HEADER = 256;
 
     private static final System.Logger LOG = System.getLogger(InMemoryEndpoint.class.getName());
@@ -24,7 +29,7 @@ final class InMemoryEndpoint implements Transport {
     private final PaddedInt drain = new PaddedInt();
     private final InMemoryFabric fabric;
     private final int rank;
-    private final Deposit[] deposits;
+    private final DepositWriter[] deposits;
     private final Object inboxLock = new Object();
     private final boolean[] failedPeers;
     private @Nullable Envelope head;
@@ -39,9 +44,9 @@ final class InMemoryEndpoint implements Transport {
     InMemoryEndpoint(InMemoryFabric fabric, int rank) {
         this.fabric = fabric;
         this.rank = rank;
-        this.deposits = new Deposit[fabric.size()];
+        this.deposits = new DepositWriter[fabric.size()];
         for (int i = 0; i < deposits.length; i++) {
-            deposits[i] = new Deposit();
+            deposits[i] = new DepositWriter();
         }
         this.failedPeers = new boolean[fabric.size()];
         this.pollWatch = new PollWatch(fabric.size());
@@ -50,6 +55,11 @@ final class InMemoryEndpoint implements Transport {
     @Override
     public String provider() {
         return InMemoryTransportProvider.NAME;
+    }
+
+    @Override
+    public Set<TransportCapability> capabilities() {
+        return InMemoryTransportProvider.CAPABILITIES;
     }
 
     @Override
@@ -149,8 +159,7 @@ final class InMemoryEndpoint implements Transport {
 
     /** Tells the handler that nobody polls this endpoint any more; runs on the thread that noticed. */
     private void pollersGone() {
-        MessageHandler h = handler;
-        if (h == null || closed) {
+        if (!(handler instanceof PollingHandler h) || closed) {
             return;
         }
         try {
@@ -235,8 +244,8 @@ final class InMemoryEndpoint implements Transport {
         if (h == null) {
             throw new IllegalStateException("deliver before start");
         }
-        Deposit deposit = deposits[sourceRank];
-        deposit.reset();
+        DepositWriter writer = deposits[sourceRank];
+        Deposit deposit = writer.reset();
         boolean delivered = true;
         try {
             h.onHeader(sourceRank, header, headerLength, payloadLength, deposit);
@@ -248,12 +257,12 @@ final class InMemoryEndpoint implements Transport {
             long n = Math.min(deposit.length(), payloadLength);
             try {
                 MemorySegment.copy(payload, payloadOffset, deposit.segment(), deposit.offset(), n);
-                deposit.addDeposited(n);
+                writer.addDeposited(n);
             } catch (IllegalStateException | WrongThreadException | IndexOutOfBoundsException | UnsupportedOperationException e) {
                 // The source memory went away (its arena was closed), is confined to another thread,
                 // or the target is read-only:
                 // the transfer fails at both ends.
-                deposit.fail();
+                writer.fail();
                 delivered = false;
             }
         }

@@ -1,5 +1,6 @@
 package org.portals3j.transport.inmem;
 
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
 import org.portals3j.transport.Availability;
@@ -14,6 +15,11 @@ public final class InMemoryTransportProvider implements TransportProvider {
 
     public static final String NAME = "inmem";
 
+    /** What every endpoint of this transport offers. */
+    static final Set<TransportCapability> CAPABILITIES = Collections.unmodifiableSet(EnumSet.of(
+            TransportCapability.SINGLE_PROCESS, TransportCapability.SINGLE_COPY,
+            TransportCapability.INLINE_DELIVERY, TransportCapability.REPORTS_POLLERS_GONE));
+
     @Override
     public String name() {
         return NAME;
@@ -26,8 +32,7 @@ public final class InMemoryTransportProvider implements TransportProvider {
 
     @Override
     public Set<TransportCapability> capabilities() {
-        return EnumSet.of(TransportCapability.SINGLE_PROCESS, TransportCapability.SINGLE_COPY,
-                TransportCapability.INLINE_DELIVERY, TransportCapability.REPORTS_POLLERS_GONE);
+        return CAPABILITIES;
     }
 
     @Override

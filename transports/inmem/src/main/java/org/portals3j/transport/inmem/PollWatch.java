@@ -4,7 +4,7 @@ import org.portals3j.transport.internal.PaddedInt;
 
 /**
  * Whether application threads poll an endpoint, as its peers see it: the inmem side of
- * {@link org.portals3j.transport.MessageHandler#onPollersGone}.
+ * {@link org.portals3j.transport.PollingHandler#onPollersGone}.
  *
  * <p>An inline transport has no thread of its own to notice that an endpoint's application stopped polling, yet an
  * upper layer may hold work back for its polling thread (Isotach hands the frames it is given to its host's thread,

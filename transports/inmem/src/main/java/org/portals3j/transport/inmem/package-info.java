@@ -17,10 +17,10 @@
  * queue is empty; otherwise it joins the queue behind its predecessors.
  *
  * <h2>Polling</h2>
- * {@code poll} receives nothing (delivery is inline) but counts: an upper layer may hand what it is given to its
- * own polling thread, and must hear when that thread has gone. Every 64th poll of an endpoint looks at its peers'
- * poll counts, and one whose count has not moved for 0.25 ms is reported gone to its handler
- * ({@code MessageHandler.onPollersGone}) on the looking thread; {@code pollingStopped} reports at once
+ * The endpoint implements {@code Polling}: {@code poll} receives nothing (delivery is inline) but counts: an upper
+ * layer may hand what it is given to its own polling thread, and must hear when that thread has gone. Every 64th
+ * poll of an endpoint looks at its peers' poll counts, and one whose count has not moved for 0.25 ms is reported gone
+ * to its handler ({@code PollingHandler.onPollersGone}) on the looking thread; {@code pollingStopped} reports at once
  * ({@link org.portals3j.transport.inmem.PollWatch}).
  */
 package org.portals3j.transport.inmem;

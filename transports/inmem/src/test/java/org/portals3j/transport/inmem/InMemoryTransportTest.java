@@ -21,7 +21,10 @@ import org.portals3j.transport.Deposit;
 import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.Job;
 import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.Polling;
+import org.portals3j.transport.PollingHandler;
 import org.portals3j.transport.Transport;
+import org.portals3j.transport.TransportCapability;
 import org.portals3j.transport.TransportException;
 import org.portals3j.transport.Transports;
 
@@ -349,6 +352,17 @@ class InMemoryTransportTest {
     }
 
     @Test
+    void anEndpointSaysItsCapabilitiesItselfAndTheyAreWhatItsProviderAdvertises() throws Exception {
+        List<Transport> t = open(Job.local(2));
+        assertThat(t.get(0).capabilities())
+                .isEqualTo(Transports.require("inmem").capabilities())
+                .contains(TransportCapability.INLINE_DELIVERY, TransportCapability.REPORTS_POLLERS_GONE);
+        assertThat(Polling.of(t.get(1))).as("an endpoint that reports pollers gone polls").isSameAs(t.get(1));
+        assertThatThrownBy(() -> t.get(0).capabilities().add(TransportCapability.NATIVE))
+                .as("callers cannot change what an endpoint is").isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
     void providerIsFoundByNameAndUnknownNamesListTheKnownOnes() {
         assertThat(Transports.find("inmem")).isPresent();
         assertThatThrownBy(() -> Transports.require("carrier-pigeon"))
@@ -357,8 +371,8 @@ class InMemoryTransportTest {
 
     // ---- pollers gone (PollWatch) ------------------------------------------------------------------------------
 
-    /** Counts {@link MessageHandler#onPollersGone} calls and the threads they ran on. */
-    private static final class PollersGone extends Recorder {
+    /** Counts {@link PollingHandler#onPollersGone} calls and the threads they ran on. */
+    private static final class PollersGone extends Recorder implements PollingHandler {
         final AtomicInteger calls = new AtomicInteger();
         final ConcurrentLinkedQueue<Thread> threads = new ConcurrentLinkedQueue<>();
 
@@ -369,11 +383,17 @@ class InMemoryTransportTest {
         }
     }
 
+    /** {@code t}'s polling hand-over, which every inmem endpoint has. */
+    private static Polling polling(Transport t) {
+        assertThat(t).isInstanceOf(Polling.class);
+        return Polling.of(t);
+    }
+
     /** Polls {@code t} for {@code nanos}. */
     private static void pollFor(Transport t, long nanos) {
         long end = System.nanoTime() + nanos;
         while (System.nanoTime() < end) {
-            t.poll();
+            polling(t).poll();
         }
     }
 
@@ -384,12 +404,12 @@ class InMemoryTransportTest {
         PollersGone b = new PollersGone();
         t.get(0).start(a);
         t.get(1).start(b);
-        t.get(1).poll();
+        polling(t.get(1)).poll();
         long stoppedAt = System.nanoTime();
         long reportedAt = 0;
         long deadline = stoppedAt + TimeUnit.SECONDS.toNanos(10);
         while (b.calls.get() == 0 && System.nanoTime() < deadline) {
-            t.get(0).poll();
+            polling(t.get(0)).poll();
             if (b.calls.get() != 0) {
                 reportedAt = System.nanoTime();
             }
@@ -401,10 +421,10 @@ class InMemoryTransportTest {
         assertThat(b.calls.get()).as("once per stretch of polling").isEqualTo(1);
         assertThat(a.calls.get()).as("the endpoint that polls is never reported").isZero();
         // it polls again, and stops again: reported again
-        t.get(1).poll();
+        polling(t.get(1)).poll();
         deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (b.calls.get() == 1 && System.nanoTime() < deadline) {
-            t.get(0).poll();
+            polling(t.get(0)).poll();
         }
         assertThat(b.calls.get()).isEqualTo(2);
     }
@@ -418,8 +438,8 @@ class InMemoryTransportTest {
         }
         long end = System.nanoTime() + 4 * PollWatch.GRACE_NANOS;
         while (System.nanoTime() < end) { // ranks 0 and 1 poll in turn; rank 2 never does
-            t.get(0).poll();
-            t.get(1).poll();
+            polling(t.get(0)).poll();
+            polling(t.get(1)).poll();
         }
         assertThat(h[0].calls.get()).isZero();
         assertThat(h[1].calls.get()).isZero();
@@ -432,13 +452,13 @@ class InMemoryTransportTest {
         PollersGone a = new PollersGone();
         t.get(0).start(a);
         t.get(1).start(new Recorder());
-        t.get(0).pollingStopped();
+        polling(t.get(0)).pollingStopped();
         assertThat(a.calls.get()).as("it never polled").isZero();
-        t.get(0).poll();
-        t.get(0).pollingStopped();
+        polling(t.get(0)).poll();
+        polling(t.get(0)).pollingStopped();
         assertThat(a.calls.get()).isEqualTo(1);
         assertThat(a.threads).containsExactly(Thread.currentThread());
-        t.get(0).pollingStopped();
+        polling(t.get(0)).pollingStopped();
         pollFor(t.get(1), 4 * PollWatch.GRACE_NANOS);
         assertThat(a.calls.get()).as("announced once, not noticed again").isEqualTo(1);
     }

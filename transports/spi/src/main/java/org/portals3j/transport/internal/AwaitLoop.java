@@ -2,7 +2,7 @@ package org.portals3j.transport.internal;
 
 import java.util.function.LongSupplier;
 import org.portals3j.transport.IdleStrategy;
-import org.portals3j.transport.Transport;
+import org.portals3j.transport.Polling;
 
 /**
  * The one waiting loop: checks the condition, does the wait's work (polling the transport) while the idle strategy
@@ -18,13 +18,13 @@ public final class AwaitLoop {
         boolean isOver();
 
         /** One round of the work that brings the condition closer; the work count. The default polls the transport. */
-        default int work(Transport transport) {
-            return transport.poll() ? 1 : 0;
+        default int work(Polling polling) {
+            return polling.poll() ? 1 : 0;
         }
 
         /**
          * True: another thread meets the condition and wakes this one, so before its first park this thread stops
-         * working and announces it ({@link #parking}, then {@link Transport#pollingStopped}). False: the condition
+         * working and announces it ({@link #parking}, then {@link Polling#pollingStopped}). False: the condition
          * needs this thread's work, done between parks too.
          */
         default boolean handsOver() {
@@ -36,17 +36,17 @@ public final class AwaitLoop {
         }
     }
 
-    private final Transport transport;
+    private final Polling polling;
     private final LongSupplier clock;
 
-    /** A loop over {@code transport} with the system clock. */
-    public AwaitLoop(Transport transport) {
-        this(transport, System::nanoTime);
+    /** A loop polling through {@code polling} ({@link Polling#NONE} for a transport without it), system clock. */
+    public AwaitLoop(Polling polling) {
+        this(polling, System::nanoTime);
     }
 
-    /** A loop over {@code transport}, reading deadlines on {@code clock} (nanoseconds, as {@link System#nanoTime}). */
-    public AwaitLoop(Transport transport, LongSupplier clock) {
-        this.transport = transport;
+    /** A loop polling through {@code polling}, reading deadlines on {@code clock} (nanoseconds, as System.nanoTime). */
+    public AwaitLoop(Polling polling, LongSupplier clock) {
+        this.polling = polling;
         this.clock = clock;
     }
 
@@ -78,12 +78,12 @@ public final class AwaitLoop {
                     handedOver = true;
                     wait.parking();
                     if (polled) {
-                        transport.pollingStopped();
+                        polling.pollingStopped();
                     }
                     continue; // look again before parking: a waker that came before the announcement did not unpark
                 } else {
                     polled = true;
-                    idle.idle(wait.work(transport));
+                    idle.idle(wait.work(polling));
                 }
                 if (Thread.interrupted()) {
                     interrupted = true;

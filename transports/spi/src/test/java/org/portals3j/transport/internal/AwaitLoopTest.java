@@ -2,13 +2,11 @@ package org.portals3j.transport.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.portals3j.transport.IdleStrategy;
-import org.portals3j.transport.MessageHandler;
-import org.portals3j.transport.Transport;
+import org.portals3j.transport.Polling;
 
 class AwaitLoopTest {
     /** Everything the loop does, in order: "poll", "stopped", "parking", "idle(n)", "park". */
@@ -16,8 +14,8 @@ class AwaitLoopTest {
     private long now = 1_000L;
     private int clockReads;
     private boolean pollFinds;
-    private final FakeTransport transport = new FakeTransport();
-    private final AwaitLoop loop = new AwaitLoop(transport, () -> {
+    private final FakePolling polling = new FakePolling();
+    private final AwaitLoop loop = new AwaitLoop(polling, () -> {
         clockReads++;
         return now;
     });
@@ -131,9 +129,9 @@ class AwaitLoopTest {
     void anInterruptDoesNotEndTheWaitAndIsKeptForTheCaller() {
         AwaitLoop.Wait wait = new CountedWait(4, true) {
             @Override
-            public int work(Transport t) {
+            public int work(Polling p) {
                 Thread.currentThread().interrupt();
-                return super.work(t);
+                return super.work(p);
             }
         };
         try {
@@ -147,41 +145,7 @@ class AwaitLoopTest {
     }
 
     /** Records the loop's calls of poll and pollingStopped. */
-    private final class FakeTransport implements Transport {
-        @Override
-        public String provider() {
-            return "fake";
-        }
-
-        @Override
-        public int rank() {
-            return 0;
-        }
-
-        @Override
-        public int size() {
-            return 1;
-        }
-
-        @Override
-        public int maxHeaderLength() {
-            return 0;
-        }
-
-        @Override
-        public long maxPayloadLength() {
-            return 0;
-        }
-
-        @Override
-        public void start(MessageHandler handler) {
-        }
-
-        @Override
-        public void send(int peer, MemorySegment header, int headerLength,
-                         MemorySegment payload, long offset, long length, long token) {
-        }
-
+    private final class FakePolling implements Polling {
         @Override
         public boolean poll() {
             log.add("poll");
@@ -191,15 +155,6 @@ class AwaitLoopTest {
         @Override
         public void pollingStopped() {
             log.add("stopped");
-        }
-
-        @Override
-        public boolean isPeerAlive(int peer) {
-            return true;
-        }
-
-        @Override
-        public void close() {
         }
     }
 }

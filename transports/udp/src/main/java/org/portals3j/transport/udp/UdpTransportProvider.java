@@ -1,6 +1,5 @@
 package org.portals3j.transport.udp;
 
-import java.util.EnumSet;
 import java.util.Set;
 import org.portals3j.transport.Availability;
 import org.portals3j.transport.EndpointConfig;
@@ -28,8 +27,7 @@ public final class UdpTransportProvider implements TransportProvider {
 
     @Override
     public Set<TransportCapability> capabilities() {
-        return EnumSet.of(TransportCapability.SINGLE_PROCESS, TransportCapability.MULTI_PROCESS,
-                TransportCapability.REPORTS_POLLERS_GONE);
+        return UdpEndpoint.CAPABILITIES;
     }
 
     @Override

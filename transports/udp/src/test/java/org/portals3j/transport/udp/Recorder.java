@@ -13,14 +13,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.zip.CRC32C;
 import org.portals3j.transport.Deposit;
-import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.PollingHandler;
 
 /**
  * A test handler: records every message (source, id from the first header int, payload length, CRC of the
  * bytes deposited), every completion and every peer failure. Accepts payloads into fresh memory, up to
  * {@link #acceptLimit}; checks that onHeader/onDeposited alternate and come from one thread.
  */
-final class Recorder implements MessageHandler {
+final class Recorder implements PollingHandler {
     record Message(int source, int id, long payloadLength, long deposited, long crc, boolean failed) {
     }
 

@@ -11,7 +11,9 @@ import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.portals3j.transport.Job;
+import org.portals3j.transport.Polling;
 import org.portals3j.transport.Transport;
+import org.portals3j.transport.TransportCapability;
 import org.portals3j.transport.Transports;
 
 /** The Transport contract on real sockets. */
@@ -37,6 +39,16 @@ class UdpTransportContractTest {
         assertThat(t.get(0).provider()).isEqualTo("udp");
         assertThat(t.get(0).maxPayloadLength()).isEqualTo(1L << 40);
         assertThat(t.get(0).maxHeaderLength()).isEqualTo(256);
+    }
+
+    @Test
+    void anEndpointSaysItsCapabilitiesItselfAndPolls() throws Exception {
+        List<Transport> t = jobs.open(Job.local(1), Map.of());
+        assertThat(t.get(0).capabilities())
+                .isEqualTo(Transports.require("udp").capabilities())
+                .contains(TransportCapability.MULTI_PROCESS, TransportCapability.REPORTS_POLLERS_GONE)
+                .doesNotContain(TransportCapability.INLINE_DELIVERY);
+        assertThat(Polling.of(t.get(0))).as("reports pollers gone, so it polls").isSameAs(t.get(0));
     }
 
 
@@ -90,7 +102,7 @@ class UdpTransportContractTest {
         for (int trial = 0; trial < trials; trial++) {
             int id = 100 + trial;
             pollFor(t, 40_000_000L, () -> t.get(0).send(1, Recorder.header(id), 16, p, 0, 8, id));
-            t.get(1).pollingStopped();
+            Polling.of(t.get(1)).pollingStopped();
             int before = b.messages.size();
             t.get(0).send(1, Recorder.header(trial), 16, p, 0, 8, trial);
             Recorder.await("message " + trial + " with nobody polling", 5_000, () -> b.messages.size() > before);
@@ -122,7 +134,7 @@ class UdpTransportContractTest {
 
         pollFor(t, 20_000_000L, () -> t.get(0).send(1, Recorder.header(1), 16, p, 0, 8, 1), events);
         events.incrementAndGet();
-        t.get(1).pollingStopped(); // announced: at once
+        Polling.of(t.get(1)).pollingStopped(); // announced: at once
         Recorder.await("the hand-back after an announced stop", 5_000, () -> !b.pollersGone.isEmpty());
 
         pollFor(t, 20_000_000L, () -> t.get(0).send(1, Recorder.header(2), 16, p, 0, 8, 2), events);
@@ -159,7 +171,7 @@ class UdpTransportContractTest {
         boolean sent = false;
         while (System.nanoTime() - start < nanos) {
             events.incrementAndGet();
-            t.get(1).poll();
+            Polling.of(t.get(1)).poll();
             if (!sent && System.nanoTime() - start > 1_000_000L) {
                 send.run();
                 sent = true;

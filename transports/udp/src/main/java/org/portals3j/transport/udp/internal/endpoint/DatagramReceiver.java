@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import org.portals3j.transport.Deposit;
+import org.portals3j.transport.DepositWriter;
 import org.portals3j.transport.udp.UdpOptions;
 import org.portals3j.transport.udp.internal.io.DatagramIo;
 import org.portals3j.transport.udp.internal.io.PooledBuffer;
@@ -321,16 +322,17 @@ final class DatagramReceiver {
         long offset = DatagramHeader.fragmentOffset(b);
         int headerLength = DatagramHeader.messageHeaderLength(b);
         int data = b.limit() - DatagramHeader.LENGTH - headerLength;
-        Deposit deposit = p.deposit;
+        DepositWriter writer = p.deposit;
+        Deposit deposit = writer.deposit();
         if ((flags & DatagramHeader.FLAG_FIRST) != 0) {
             if (p.inMessage) {
                 // the peer started a message before ending the last: a broken sender; fail the old one
                 counters.addOnReceivePath(Counters.DROP_MALFORMED);
-                deposit.fail();
+                writer.fail();
                 finish(p);
             }
             MemorySegment.copy(pb.segment, DatagramHeader.LENGTH, headerScratch, 0, headerLength);
-            deposit.reset();
+            writer.reset();
             p.inMessage = true;
             p.messageLength = messageLength;
             p.messageNext = 0;
@@ -341,23 +343,23 @@ final class DatagramReceiver {
         } else if (!p.inMessage || messageLength != p.messageLength || (!p.messageFailed && offset != p.messageNext)) {
             counters.addOnReceivePath(Counters.DROP_MALFORMED);
             if (p.inMessage) {
-                deposit.fail();
+                writer.fail();
                 finish(p);
             }
             return;
         }
         if ((flags & DatagramHeader.FLAG_ABORT) != 0) {
             p.messageFailed = true;
-            deposit.fail();
+            writer.fail();
         } else if (data > 0 && deposit.accepted() && !deposit.failed() && offset < deposit.length()) {
             long n = Math.min(data, deposit.length() - offset);
             try {
                 MemorySegment.copy(pb.segment, DatagramHeader.LENGTH + headerLength, deposit.segment(),
                         deposit.offset() + offset, n);
-                deposit.addDeposited(n);
+                writer.addDeposited(n);
             } catch (IllegalStateException | WrongThreadException | IndexOutOfBoundsException
                      | UnsupportedOperationException e) {
-                deposit.fail(); // the destination memory went away or is read-only
+                writer.fail(); // the destination memory went away or is read-only
             }
         }
         p.messageNext = offset + data;
@@ -375,7 +377,7 @@ final class DatagramReceiver {
     private void finish(Peer p) {
         p.inMessage = false;
         counters.addOnReceivePath(Counters.MESSAGES_RECEIVED);
-        upper.onDeposited(p.rank, p.deposit);
+        upper.onDeposited(p.rank, p.deposit.deposit());
     }
 
     /** A message from {@code p} left half-received ends now, failed (exactly one onDeposited). */

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.checkerframework.checker.nullness.qual.MonotonicNonNull;
 import org.checkerframework.checker.nullness.qual.Nullable;
-import org.portals3j.transport.Deposit;
+import org.portals3j.transport.DepositWriter;
 import org.portals3j.transport.udp.internal.reliability.ReceiveWindow;
 import org.portals3j.transport.udp.internal.reliability.ReplayWindow;
 import org.portals3j.transport.udp.internal.reliability.RttEstimator;
@@ -83,7 +83,7 @@ final class Peer {
     final ReceiveWindow receive;
     /** The datagram counters accepted from this peer: each is acted on once. */
     final ReplayWindow replay = new ReplayWindow();
-    final Deposit deposit = new Deposit();
+    final DepositWriter deposit = new DepositWriter();
     boolean inMessage;
     long messageLength;
     long messageNext;

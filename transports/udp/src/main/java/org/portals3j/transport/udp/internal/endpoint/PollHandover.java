@@ -2,7 +2,7 @@ package org.portals3j.transport.udp.internal.endpoint;
 
 /**
  * Decides when the protocol thread takes the receive path back from application threads that poll it ({@link
- * org.portals3j.transport.Transport#poll}): it stays away while they poll, and looks less often the longer they do.
+ * org.portals3j.transport.Polling#poll}): it stays away while they poll, and looks less often the longer they do.
  *
  * <p>It looks {@link #MIN_GRACE_NANOS} after the last poll it knows of, and each time it finds polling still going
  * on it doubles that, up to a cap of {@link #MAX_GRACE_NANOS}, kept below the smallest retransmission timeout
@@ -73,7 +73,7 @@ final class PollHandover {
     /**
      * Protocol thread, holding the receive path: whether some thread polled (or announced it stops) since the last
      * time this returned true. Then the polling stretch is over and the upper layer hears of it
-     * ({@link org.portals3j.transport.MessageHandler#onPollersGone}): its polling thread may have left work for itself
+     * ({@link org.portals3j.transport.PollingHandler#onPollersGone}): its polling thread may have left work for itself
      * that nobody else would do.
      */
     boolean pollingEnded() {

@@ -11,16 +11,21 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.EndpointConfig;
 import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.Polling;
 import org.portals3j.transport.Transport;
+import org.portals3j.transport.TransportCapability;
 import org.portals3j.transport.TransportException;
 import org.portals3j.transport.udp.UdpOptions;
 import org.portals3j.transport.udp.UdpTransportProvider;
@@ -45,7 +50,11 @@ import org.portals3j.transport.udp.internal.wire.HmacSha256Mac;
  * One rank's UDP endpoint, the {@link Transport}: binds the socket, starts the protocol thread and heartbeat timer,
  * checks sends and polls and hands them on. The protocol: package documentation of {@code org.portals3j.transport.udp}.
  */
-public final class UdpEndpoint implements Transport {
+public final class UdpEndpoint implements Transport, Polling {
+    /** What every udp endpoint offers beyond the baseline. */
+    public static final Set<TransportCapability> CAPABILITIES = Collections.unmodifiableSet(EnumSet.of(
+            TransportCapability.SINGLE_PROCESS, TransportCapability.MULTI_PROCESS,
+            TransportCapability.REPORTS_POLLERS_GONE));
     public static final int MAX_HEADER = 256;
     /** 2^40 bytes (1 TiB): far beyond any memory region, small enough that offsets never overflow. */
     public static final long MAX_PAYLOAD = 1L << 40;
@@ -218,6 +227,11 @@ public final class UdpEndpoint implements Transport {
     @Override
     public String provider() {
         return UdpTransportProvider.NAME;
+    }
+
+    @Override
+    public Set<TransportCapability> capabilities() {
+        return CAPABILITIES;
     }
 
     @Override
@@ -419,7 +433,7 @@ public final class UdpEndpoint implements Transport {
     }
 
     /**
-     * Lets the calling application thread run the receive path (see {@link Transport#poll}); does nothing
+     * Lets the calling application thread run the receive path (see {@link Polling#poll}); does nothing
      * when the protocol thread or another poller is running it, or when called from inside a handler.
      */
     @Override

@@ -2,7 +2,9 @@ package org.portals3j.transport.udp.internal.endpoint;
 
 import java.lang.foreign.MemorySegment;
 import org.portals3j.transport.Deposit;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.PollingHandler;
 import org.portals3j.transport.Transport;
 
 /**
@@ -14,10 +16,13 @@ final class UpperLayer {
 
     private final int rank;
     private final MessageHandler handler;
+    /** The handler, if it wants to hear when pollers leave. */
+    private final @Nullable PollingHandler pollingHandler;
 
     UpperLayer(int rank, MessageHandler handler) {
         this.rank = rank;
         this.handler = handler;
+        this.pollingHandler = handler instanceof PollingHandler p ? p : null;
     }
 
     /** {@link MessageHandler#onHeader}; false if it threw (the deposit then takes nothing). */
@@ -59,9 +64,14 @@ final class UpperLayer {
         }
     }
 
+    /** {@link PollingHandler#onPollersGone}, if the handler is one. */
     void onPollersGone() {
+        PollingHandler p = pollingHandler;
+        if (p == null) {
+            return;
+        }
         try {
-            handler.onPollersGone();
+            p.onPollersGone();
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "rank " + rank + ": message handler threw from onPollersGone", e);
         }

@@ -8,10 +8,10 @@ import java.util.List;
 import java.util.Map;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.Deposit;
-import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.PollingHandler;
 
 /** A handler that accepts every payload into fresh memory and records messages, completions and failures. */
-final class RecordingHandler implements MessageHandler {
+final class RecordingHandler implements PollingHandler {
     /** A message delivered: its source, the first int of its header, and the bytes deposited. */
     record Message(int source, int id, byte[] payload, boolean failed) {
     }

@@ -164,7 +164,10 @@ class DeliveryOrderTest {
             IsoTraffic t = new IsoTraffic(job);
             int shared = 0;
             int total = 0;
-            for (int round = 0; round < 3; round++) {
+            // Whether an isochron is issued while host 1 holds the signal's token depends on scheduling; so rounds
+            // go on (up to 30) until one shared its pulse with a notice, on a transport where one can.
+            boolean canShare = !TckTransport.deliversInline();
+            for (int round = 0; round < 3 || (canShare && round < 30 && sharedSoFar(t) == 0); round++) {
                 assertThat(job.net(1).isoSendSignal(1)).isEqualTo(IsotachNet.SUCCESS);
                 int noticesBefore = t.notices(1).size();
                 int sent = 0;
@@ -181,12 +184,22 @@ class DeliveryOrderTest {
                 shared += OrderChecks.noticesBetweenPulses("", h, t.all(h));
                 OrderChecks.pulsesNonDecreasing("", h, t.all(h));
             }
-            if (!TckTransport.deliversInline()) {
+            if (canShare) {
                 // A transport that delivers inline runs the signal's whole token chain inside iso_send_signal, so
                 // there no later isochron can share its pulse; elsewhere one of the isochrons issued after it must.
                 assertThat(shared).as("notices that shared their pulse with messages (else nothing was tested)").isPositive();
             }
         }
+    }
+
+    /** Notices that shared their pulse with messages so far, on every host, after taking what has arrived. */
+    private static int sharedSoFar(IsoTraffic t) {
+        t.receiveAll();
+        int shared = 0;
+        for (int h = 0; h < 3; h++) {
+            shared += OrderChecks.noticesBetweenPulses("", h, t.all(h));
+        }
+        return shared;
     }
 
     @Test

@@ -135,11 +135,11 @@ class UdpTransportContractTest {
         pollFor(t, 20_000_000L, () -> t.get(0).send(1, Recorder.header(1), 16, p, 0, 8, 1), events);
         events.incrementAndGet();
         Polling.of(t.get(1)).pollingStopped(); // announced: at once
-        Recorder.await("the hand-back after an announced stop", 5_000, () -> !b.pollersGone.isEmpty());
+        Recorder.await("the hand-back after an announced stop", 30_000, () -> !b.pollersGone.isEmpty());
 
         pollFor(t, 20_000_000L, () -> t.get(0).send(1, Recorder.header(2), 16, p, 0, 8, 2), events);
         long last = events.get(); // not announced: the protocol thread notices within its grace (at most 4 ms)
-        Recorder.await("a hand-back after the last poll", 5_000,
+        Recorder.await("a hand-back after the last poll", 30_000,
                 () -> b.pollersGoneMarks.stream().anyMatch(mark -> mark >= last));
         awaitQuiet(b);
         int calls = b.pollersGone.size();
@@ -148,7 +148,7 @@ class UdpTransportContractTest {
         assertThat((long) calls).as("at most one call per poll or announced stop").isLessThanOrEqualTo(events.get());
         assertThat(b.pollersGone).as("from the protocol thread")
                 .allSatisfy(name -> assertThat(name).isEqualTo("udp-rank-1"));
-        Recorder.await("both messages", 5_000, () -> b.messages.size() == 2);
+        Recorder.await("both messages", 30_000, () -> b.messages.size() == 2);
     }
 
     /** Waits (up to 5 s) until no call came for 100 ms: one may still follow the hand-back the test waited for. */

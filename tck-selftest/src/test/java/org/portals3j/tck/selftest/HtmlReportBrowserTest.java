@@ -52,7 +52,8 @@ class HtmlReportBrowserTest {
     @BeforeAll
     static void runPartOfTheKitAndWriteItsReport() throws Exception {
         try {
-            chromium = Chromium.find();
+            // a headless screenshot took over a minute at load 20 on 2 cores: a test waits longer than a user would
+            chromium = Chromium.find().withTimeout(Duration.ofMinutes(4));
         } catch (ChromiumException e) {
             Assumptions.abort("the browser test needs Chromium: " + e.getMessage());
         }

@@ -11,7 +11,8 @@ import java.util.Map;
  * {@link #send} may be called from any number of threads at once. The handler's
  * {@link MessageHandler#onHeader}/{@link MessageHandler#onDeposited} calls for this endpoint are never
  * concurrent with each other; they may run on a transport thread, inside another thread's
- * {@link #send} call (the in-memory transport delivers inline), or inside a {@link #poll} call. {@link MessageHandler#onSendComplete}
+ * {@link #send} call (the in-memory transport delivers inline), or inside a {@link #poll} call.
+ * {@link MessageHandler#onSendComplete}
  * and {@link MessageHandler#onPeerFailure} may run on any thread, concurrently with the others, and may
  * run before {@code send} returns. An upper layer therefore never holds a lock of its own while it
  * calls {@code send}.

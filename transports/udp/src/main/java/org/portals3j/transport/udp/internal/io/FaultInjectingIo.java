@@ -56,7 +56,9 @@ public final class FaultInjectingIo implements DatagramIo {
     static final int DELAYED = 4;
     static final int LATE = 5;
     static final int DELAY_LINE_DROPS = 6;
-    /** Below this much time to the next due datagram, {@link #await} parks rather than sleep in the selector (whole ms). */
+    /**
+     * Below this much time to the next due datagram, {@link #await} parks rather than sleep in the selector (whole ms).
+     */
     static final long PARK_BELOW_NANOS = 1_000_000L;
 
     private final DatagramIo inner;

@@ -35,7 +35,8 @@ public final class EqAllocStall {
      * call and the calls made meanwhile and in a quiet window of the same length, and the baseline's
      * time (0 when it was not measured).
      */
-    public record Result(int log2Events, int allocations, double firstMillis, double allocMillis, double longestCallMillis,
+    public record Result(int log2Events, int allocations, double firstMillis, double allocMillis,
+                         double longestCallMillis,
                          long callsDuring, double quietLongestMillis, long callsQuiet, double baselineMillis) {
     }
 

@@ -87,10 +87,11 @@ public final class HandOffFloor {
         out.printf(Locale.ROOT, "Hand-off between two threads, half round trip p50 over %d rounds of %d:%n", r.rounds(),
                 r.iterations());
         for (Mode m : Mode.values()) {
-            out.printf(Locale.ROOT, "  %-16s %3d B of data  %7.1f ns  %5.2fx%n", m, m.dataBytes, r.halfRoundTrip().get(m),
-                    r.ratio(m));
+            out.printf(Locale.ROOT, "  %-16s %3d B of data  %7.1f ns  %5.2fx%n", m, m.dataBytes,
+                    r.halfRoundTrip().get(m), r.ratio(m));
         }
-        out.printf(Locale.ROOT, "Portals put + 2 events on one core (CpuRoundTrip): %.1f ns; flag + that: %.1f ns = %.2fx"
+        out.printf(Locale.ROOT, "Portals put + 2 events on one core (CpuRoundTrip): %.1f ns; flag + that: "
+                + "%.1f ns = %.2fx"
                 + " the flag%n", r.portalsInstructions(), r.halfRoundTrip().get(Mode.FLAG) + r.portalsInstructions(),
                 r.floorRatio());
     }

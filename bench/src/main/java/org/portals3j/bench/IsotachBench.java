@@ -3,6 +3,8 @@ package org.portals3j.bench;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -42,15 +44,18 @@ import org.portals3j.transport.Transports;
  *     after {@link #WARM_UP_NANOS} of uncounted windows.</li>
  * <li><b>Pulse rate</b>: 2, 4 and 8 hosts polled round-robin by one thread with {@code idleTickMicros = 0}
  *     (time advances as fast as the token window allows); logical-time ticks per second.</li>
- * <li><b>Distance and window</b>: Isotach 64-byte latency for logical distance 1, 2, 4 and token window 1, 2, 4, 8.</li>
+ * <li><b>Distance and window</b>: Isotach 64-byte latency for logical distance 1, 2, 4 and token window 1, 2, 4,
+ * 8.</li>
  * <li><b>Stamp batching</b>: 256-byte latency and throughput (with their ratios to noniso) for batching periods
- *     0, 2, 5, 8, 12 and 16 us: what a streaming host gains and from where a ping-pong starts to pay. The tables above use
- *     the default period ({@link IsotachConfig#DEFAULT_STAMP_BATCH_NANOS}).</li>
+ *     0, 2, 5, 8, 12 and 16 us: what a streaming host gains and from where a ping-pong starts to pay. The tables above
+ *     use the default period ({@link IsotachConfig#DEFAULT_STAMP_BATCH_NANOS}).</li>
  * </ul>
  */
 public final class IsotachBench {
     static final int ROUNDS = 5;
-    /** How long each job runs both kinds uncounted first (a new job's engines start cold; the JIT: {@link #warmUpJit}). */
+    /**
+     * How long each job runs both kinds uncounted first (a new job's engines start cold; the JIT: {@link #warmUpJit}).
+     */
     static final long WARM_UP_NANOS = TimeUnit.MILLISECONDS.toNanos(300);
     static final int[] SIZES = {64, 128, 256, 512, 1024};
 
@@ -102,7 +107,8 @@ public final class IsotachBench {
         out.println();
         out.println("Pulse rate (idle tick 0: time advances as fast as the token window allows)");
         for (int hosts : quick ? new int[] {2} : new int[] {2, 4, 8}) {
-            out.printf(Locale.ROOT, "  %d hosts: %,.0f pulses/s%n", hosts, pulseRate(transport, hosts, quick ? 200 : 1000));
+            out.printf(Locale.ROOT, "  %d hosts: %,.0f pulses/s%n", hosts,
+                    pulseRate(transport, hosts, quick ? 200 : 1000));
         }
         out.println();
         out.println("Isotach 64 B half round trip by logical distance and token window");
@@ -139,7 +145,7 @@ public final class IsotachBench {
      * trip against 1.1 us in every later job, and not with C2 off: on 2 cores its compiler threads take one.
      */
     private static void warmUpJit(String transport, IsotachConfig config, int size, int iterations) throws Exception {
-        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
             latency(transport, config, size, iterations);
             return;

@@ -3,10 +3,12 @@ package org.portals3j.bench;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -37,6 +39,7 @@ import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.IdleStrategy;
 import org.portals3j.transport.Job;
 import org.portals3j.transport.JobMember;
+import org.portals3j.transport.udp.UdpOptions;
 
 /**
  * Put + event ping-pong between the two ranks of a job, against a baseline measured in the same run.
@@ -124,7 +127,7 @@ public final class PingPong {
     }
 
     /** Datagram size of the raw baseline unless the transport options set {@code udp.datagramSize}. */
-    static final int DEFAULT_DATAGRAM_SIZE = org.portals3j.transport.udp.UdpOptions.DEFAULT_DATAGRAM_SIZE;
+    static final int DEFAULT_DATAGRAM_SIZE = UdpOptions.DEFAULT_DATAGRAM_SIZE;
 
     /**
      * What to run.
@@ -199,7 +202,7 @@ public final class PingPong {
          */
         public static Options parse(String... args) {
             String transport = "inmem";
-            Map<String, String> transportOptions = new java.util.LinkedHashMap<>();
+            Map<String, String> transportOptions = new LinkedHashMap<>();
             Baseline baseline = null;
             IdleMode idle = IdleMode.BACKOFF;
             int[] sizes = DEFAULT_SIZES;
@@ -374,10 +377,11 @@ public final class PingPong {
             out.println("baseline: the same 2 threads hand a buffer back and forth (MemorySegment.copy into the peer's"
                     + " buffer, volatile flag + unpark, same idle strategy)");
         } else {
-            out.printf(Locale.ROOT, "baseline: the same 2 threads ping-pong one raw DatagramChannel datagram on loopback (same"
-                    + " idle strategy; sizes up to %d B only)%n", o.datagramSize());
+            out.printf(Locale.ROOT, "baseline: the same 2 threads ping-pong one raw DatagramChannel datagram on "
+                    + "loopback (same idle strategy; sizes up to %d B only)%n", o.datagramSize());
         }
-        out.printf(Locale.ROOT, "%10s %7s %12s %12s %13s %13s %10s %10s%n", "size", "iters", "portals_p50", "portals_p99",
+        out.printf(Locale.ROOT, "%10s %7s %12s %12s %13s %13s %10s %10s%n", "size", "iters", "portals_p50",
+                "portals_p99",
                 "baseline_p50", "baseline_p99", "ratio_p50", "ratio_p99");
         for (Row row : r.rows()) {
             out.printf(Locale.ROOT, "%10d %7d %12.3f %12.3f %13s %13s %10s %10s%n", row.size(), row.iterations(),
@@ -393,8 +397,8 @@ public final class PingPong {
         if (r.allocatedBytes() < 0) {
             out.println("allocation: not measurable on this JVM");
         } else {
-            out.printf(Locale.ROOT, "allocation in the measured Portals round trips (both ranks): %d bytes over %d round"
-                    + " trips (%.3f B per round trip)%n", r.allocatedBytes(), r.roundTrips(),
+            out.printf(Locale.ROOT, "allocation in the measured Portals round trips (both ranks): "
+                    + "%d bytes over %d round trips (%.3f B per round trip)%n", r.allocatedBytes(), r.roundTrips(),
                     (double) r.allocatedBytes() / Math.max(1, r.roundTrips()));
         }
     }
@@ -768,7 +772,7 @@ public final class PingPong {
          * slower in the baseline.
          */
         private void awaitQuietCompiler() throws InterruptedException {
-            java.lang.management.CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+            CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
             if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
                 return;
             }

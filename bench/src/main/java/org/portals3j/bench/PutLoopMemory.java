@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,7 +67,8 @@ public final class PutLoopMemory {
     }
 
     private static Run spawn(long seconds, String label, String messages) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        String javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(javaExecutable,
                 "-Xmx3g", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 PutLoopMemory.class.getName(), "--child", "--seconds", String.valueOf(seconds)));
         if (messages != null) {
@@ -79,7 +79,8 @@ public final class PutLoopMemory {
         long maxRss = 0;
         long lastRss = 0;
         long puts = 0;
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(),
+                StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) {
                 if (line.startsWith("rss ")) { // rss <seconds> <kiB> <puts>

@@ -40,7 +40,10 @@ final class PutStream {
     static final long MATCH_BITS = 0x5354_5245_414D_5055L; // "STREAMPU"
     private static final long BARRIER_TIMEOUT_SECONDS = 600;
 
-    /** How long to measure: warm-up windows, then at least {@code minWindows} and {@code seconds}, at most {@code maxWindows}. */
+    /**
+     * How long to measure: warm-up windows, then at least {@code minWindows} and {@code seconds}, at most
+     * {@code maxWindows}.
+     */
     record Budget(int warmupWindows, int minWindows, int maxWindows, double seconds) {
     }
 
@@ -76,22 +79,24 @@ final class PutStream {
         return r;
     }
 
-    private static void await(CyclicBarrier barrier) throws InterruptedException, BrokenBarrierException, TimeoutException {
+    private static void await(CyclicBarrier barrier) throws InterruptedException, BrokenBarrierException,
+            TimeoutException {
         barrier.await(BARRIER_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
 
     private static void runRank(LocalJob.RankContext context, Arena arena, CyclicBarrier barrier, Budget budget,
                                 int[] measuredWindows, AtomicReference<Result> result) throws Exception {
         int rank = context.rank();
-        Portals p = Portals.create(context.job(), context.transport(), PortalsConfig.DEFAULT.withIdle(IdleMode.BACKOFF));
+        Portals p = Portals.create(context.job(), context.transport(),
+                PortalsConfig.DEFAULT.withIdle(IdleMode.BACKOFF));
         p.init();
         NiHandle ni = p.niInit(InterfaceId.DEFAULT, ProcessId.PID_ANY, null).handle();
         EqHandle eq = p.eqAlloc(ni, 1024);
         MemorySegment recv = arena.allocate(MIB, 64);
         MemorySegment send = arena.allocate(MIB, 64).fill((byte) (0xA5 + rank));
         MeHandle me = p.meAttach(ni, PORTAL, ProcessId.ANY, MATCH_BITS, 0L, Unlink.RETAIN, InsertPosition.AFTER);
-        p.mdAttach(me, MemoryDescriptor.of(recv).withOptions(MdOption.OP_PUT, MdOption.MANAGE_REMOTE).withEventQueue(eq),
-                Unlink.RETAIN, Unlink.RETAIN);
+        p.mdAttach(me, MemoryDescriptor.of(recv).withOptions(MdOption.OP_PUT, MdOption.MANAGE_REMOTE)
+                .withEventQueue(eq), Unlink.RETAIN, Unlink.RETAIN);
         MdHandle bulk = p.mdBind(ni, MemoryDescriptor.of(send));
         MdHandle small = p.mdBind(ni, MemoryDescriptor.of(send.asSlice(0, 8)));
         JobMember other = context.job().peers().member(1 - rank);

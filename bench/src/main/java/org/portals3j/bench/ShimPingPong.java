@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -15,6 +16,7 @@ import org.portals3j.runtime.JobRuntime;
 import org.portals3j.runtime.RendezvousAddress;
 import org.portals3j.runtime.RendezvousServer;
 import org.portals3j.transport.JobKey;
+import org.portals3j.transport.TransportException;
 
 /**
  * The native shim's cost: a C Put ping-pong through libportals3 ({@code native-shim/src/test/c/bench_pingpong.c},
@@ -97,7 +99,7 @@ public final class ShimPingPong {
 
     /** Runs one 2-rank job of {@code command ITERATIONS SIZE WARMUP}; rank 0's output. */
     private static String job(List<String> command, boolean isProgram, int iterations, int size, int warmup, Path work)
-            throws IOException, InterruptedException, org.portals3j.transport.TransportException {
+            throws IOException, InterruptedException, TransportException {
         String jobId = "shimbench-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
         JobKey key = JobKey.random();
         try (RendezvousServer server = RendezvousServer.start(new RendezvousAddress("127.0.0.1", 0), jobId, 2, key)) {
@@ -144,7 +146,7 @@ public final class ShimPingPong {
     }
 
     private static int bytes(String s) {
-        String t = s.trim().toUpperCase(java.util.Locale.ROOT);
+        String t = s.trim().toUpperCase(Locale.ROOT);
         if (t.endsWith("K")) {
             return Integer.parseInt(t.substring(0, t.length() - 1)) * 1024;
         }

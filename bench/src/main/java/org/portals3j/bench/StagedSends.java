@@ -105,7 +105,8 @@ public final class StagedSends {
     }
 
     public static void print(Result r, PrintStream out) {
-        out.printf(Locale.ROOT, "udp, staged (limit %d B, %d buffers) vs unstaged, medians of %d alternating jobs each:%n",
+        out.printf(Locale.ROOT, "udp, staged (limit %d B, %d buffers) vs unstaged, "
+                + "medians of %d alternating jobs each:%n",
                 r.limit(), PortalsConfig.DEFAULT_STAGING_BUFFERS, r.rounds());
         out.printf(Locale.ROOT, "%-40s %10s %10s %6s %10s %s%n", "figure", "staged", "unstaged", "ratio", "raw_udp",
                 "unit");

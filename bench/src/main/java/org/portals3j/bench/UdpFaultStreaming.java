@@ -90,7 +90,8 @@ public final class UdpFaultStreaming {
                 }
             }
         }
-        PutStream.Budget budget = quick ? new PutStream.Budget(1, 1, 4, 0.2) : new PutStream.Budget(4, 4, 2000, seconds);
+        PutStream.Budget budget = quick ? new PutStream.Budget(1, 1, 4, 0.2)
+                : new PutStream.Budget(4, 4, 2000, seconds);
         print(measure(rounds, budget, System.err), rounds, System.out);
     }
 
@@ -125,8 +126,10 @@ public final class UdpFaultStreaming {
         for (Row r : rows) {
             double median = r.median();
             String reference = r.scenario().reference();
-            out.printf(Locale.ROOT, "  %-28s %8.3f %7.3f-%-7.3f %9.3f %12s", r.scenario().name(), median, r.min(), r.max(),
-                    median / clean, reference == null ? "" : String.format(Locale.ROOT, "%.3f", median / medians.get(reference)));
+            out.printf(Locale.ROOT, "  %-28s %8.3f %7.3f-%-7.3f %9.3f %12s", r.scenario().name(), median, r.min(),
+                    r.max(),
+                    median / clean, reference == null ? ""
+                    : String.format(Locale.ROOT, "%.3f", median / medians.get(reference)));
             for (String c : SHOWN_COUNTERS) {
                 double v = r.perMib(c);
                 out.printf(Locale.ROOT, " %12s", Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.2f", v));

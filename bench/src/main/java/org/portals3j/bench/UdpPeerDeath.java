@@ -19,6 +19,7 @@ import org.portals3j.transport.EndpointConfig;
 import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.Job;
 import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.TransportException;
 import org.portals3j.transport.udp.UdpOptions;
 import org.portals3j.transport.udp.internal.endpoint.UdpEndpoint;
 import org.portals3j.transport.udp.internal.io.DatagramIo;
@@ -78,7 +79,8 @@ public final class UdpPeerDeath {
     /** Milliseconds from rank 1's crash to rank 0's onPeerFailure(1), or -1 after {@code giveUpMillis}. */
     private static long once(long timeoutMillis, boolean attack, long giveUpMillis) throws Exception {
         Job job = Job.local(2);
-        Map<String, String> options = Map.of(UdpOptions.HEARTBEAT_MILLIS, String.valueOf(Math.max(1, timeoutMillis / 15)),
+        Map<String, String> options =
+                Map.of(UdpOptions.HEARTBEAT_MILLIS, String.valueOf(Math.max(1, timeoutMillis / 15)),
                 UdpOptions.PEER_TIMEOUT_MILLIS, String.valueOf(timeoutMillis));
         UdpOptions.Settings settings = UdpOptions.parse(options);
         UdpEndpoint observer = UdpEndpoint.open(new EndpointConfig(job, 0, IdleMode.BACKOFF, options), settings);
@@ -89,7 +91,7 @@ public final class UdpPeerDeath {
                 io[0] = new CapturingIo(inner, observer.localAddress());
                 return io[0];
             });
-        } catch (RuntimeException | org.portals3j.transport.TransportException e) {
+        } catch (RuntimeException | TransportException e) {
             observer.close();
             throw e;
         }
@@ -106,8 +108,10 @@ public final class UdpPeerDeath {
             victim.start(new Quiet());
             // traffic both ways, then quiet: data, acknowledgements and heartbeats to capture
             for (int i = 0; i < 20; i++) {
-                victim.send(0, MemorySegment.ofArray(new byte[16]), 16, MemorySegment.ofArray(new byte[100]), 0, 100, -1L);
-                observer.send(1, MemorySegment.ofArray(new byte[16]), 16, MemorySegment.ofArray(new byte[100]), 0, 100, -1L);
+                victim.send(0, MemorySegment.ofArray(new byte[16]), 16, MemorySegment.ofArray(new byte[100]), 0, 100,
+                        -1L);
+                observer.send(1, MemorySegment.ofArray(new byte[16]), 16, MemorySegment.ofArray(new byte[100]), 0, 100,
+                        -1L);
             }
             Thread.sleep(3 * Math.max(1, timeoutMillis / 15) + 50);
             List<byte[]> captured = new ArrayList<>(io[0].sent);

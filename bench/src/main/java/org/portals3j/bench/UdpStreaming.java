@@ -2,6 +2,7 @@ package org.portals3j.bench;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -38,7 +39,7 @@ public final class UdpStreaming {
     }
 
     public static void main(String[] args) throws Exception {
-        if (java.util.Arrays.asList(args).contains("--faults")) {
+        if (Arrays.asList(args).contains("--faults")) {
             UdpFaultStreaming.main(args);
             return;
         }

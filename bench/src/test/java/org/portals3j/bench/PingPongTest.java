@@ -53,7 +53,8 @@ class PingPongTest {
                 for (int i = 0; i < 6; i++) {
                     v[i] = Double.parseDouble(m.group(i + 3));
                 }
-                assertThat(rows.put(Integer.parseInt(m.group(1)), v)).as("a second row for size %s", m.group(1)).isNull();
+                assertThat(rows.put(Integer.parseInt(m.group(1)), v)).as("a second row for size %s", m.group(1))
+                        .isNull();
                 assertThat(Integer.parseInt(m.group(2))).as("iterations of %s", line).isPositive();
             }
             if (BANDWIDTH.matcher(line).matches()) {
@@ -69,8 +70,10 @@ class PingPongTest {
             assertThat(v[0]).as("portals p50 of %d", e.getKey()).isPositive().isLessThanOrEqualTo(v[1]);
             assertThat(v[2]).as("baseline p50 of %d", e.getKey()).isPositive().isLessThanOrEqualTo(v[3]);
             // the printed ratios are the quotients of the printed figures (up to their rounding)
-            assertThat(v[4]).as("ratio p50 of %d", e.getKey()).isCloseTo(v[0] / v[2], within(roundingTolerance(v[0], v[2])));
-            assertThat(v[5]).as("ratio p99 of %d", e.getKey()).isCloseTo(v[1] / v[3], within(roundingTolerance(v[1], v[3])));
+            assertThat(v[4]).as("ratio p50 of %d", e.getKey())
+                    .isCloseTo(v[0] / v[2], within(roundingTolerance(v[0], v[2])));
+            assertThat(v[5]).as("ratio p99 of %d", e.getKey())
+                    .isCloseTo(v[1] / v[3], within(roundingTolerance(v[1], v[3])));
         }
         assertThat(bandwidth).as(r.out()).hasSize(1);
         Matcher m = BANDWIDTH.matcher(bandwidth.get(0));
@@ -118,7 +121,8 @@ class PingPongTest {
         assertThat(rows.get(1024)).matches(ROW.pattern());
         // 1 MiB does not fit one datagram: no baseline, said so with dashes rather than a made-up figure
         assertThat(rows.get(1 << 20).trim().split("\\s+")).endsWith("-", "-", "-", "-");
-        Matcher m = Pattern.compile("(?m)^bandwidth 1 MiB: Portals Put ([0-9.]+) GB/s, raw datagram blast ([0-9.]+) GB/s")
+        Matcher m = Pattern.compile("(?m)^bandwidth 1 MiB: Portals Put ([0-9.]+) GB/s, raw datagram blast ([0-9.]+) "
+                + "GB/s")
                 .matcher(r.out());
         assertThat(m.find()).as(r.out()).isTrue();
         assertThat(Double.parseDouble(m.group(2))).isPositive();
@@ -129,7 +133,8 @@ class PingPongTest {
         PingPong.Options o = PingPong.Options.parse("--transport", "udp", "--option", "udp.fault.loss=0.01",
                 "--option=udp.datagramSize=8000");
         assertThat(o.baseline()).isEqualTo(PingPong.Baseline.DATAGRAM);
-        assertThat(o.transportOptions()).containsEntry("udp.fault.loss", "0.01").containsEntry("udp.datagramSize", "8000");
+        assertThat(o.transportOptions()).containsEntry("udp.fault.loss", "0.01")
+                .containsEntry("udp.datagramSize", "8000");
         assertThat(o.datagramSize()).isEqualTo(8000);
         assertThat(PingPong.Options.parse("--baseline", "threads", "--transport", "udp").baseline())
                 .isEqualTo(PingPong.Baseline.THREADS);

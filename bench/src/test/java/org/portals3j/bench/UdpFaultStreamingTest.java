@@ -28,6 +28,7 @@ class UdpFaultStreamingTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         UdpFaultStreaming.print(rows, 1, new PrintStream(out, true, StandardCharsets.UTF_8));
         String text = out.toString(StandardCharsets.UTF_8);
-        assertThat(text).contains("medians of 1 rounds", "/ clean", "/ delay", "delay 10 ms, 25% reordered", "rtx.fast");
+        assertThat(text).contains("medians of 1 rounds", "/ clean", "/ delay", "delay 10 ms, 25% reordered",
+                "rtx.fast");
     }
 }

@@ -88,7 +88,8 @@ public final class IsotachReplicas {
                     long d = in.getLong();
                     long s = in.getLong();
                     if (d != replica.digest || s != replica.state()) {
-                        System.err.printf("host %d applied the updates in another order: digest %016x%n", r.senderId(), d);
+                        System.err.printf("host %d applied the updates in another order: digest %016x%n",
+                                r.senderId(), d);
                         status = 1;
                     }
                     heard++;

@@ -1,6 +1,8 @@
 package org.portals3j.isotach;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Objects;
 
 /**
  * What {@link IsotachNet#isoReceive} fills in: the report's {@code iso_mbm} (L3438-3449, C L6250-6265), either
@@ -58,7 +60,7 @@ public final class IsoMessage {
     /** The payload copied into a new array (convenience; allocates). */
     public byte[] toByteArray() {
         byte[] copy = new byte[length];
-        MemorySegment.copy(base, java.lang.foreign.ValueLayout.JAVA_BYTE, offset, copy, 0, length);
+        MemorySegment.copy(base, ValueLayout.JAVA_BYTE, offset, copy, 0, length);
         return copy;
     }
 
@@ -93,7 +95,7 @@ public final class IsoMessage {
 
     /** Filled in by the layer for a message of {@code size} bytes at {@code at} in {@code buffer}. */
     public void setMessage(int from, MemorySegment buffer, long at, int size, long atPulse) {
-        java.util.Objects.checkFromIndexSize(at, size, buffer.byteSize());
+        Objects.checkFromIndexSize(at, size, buffer.byteSize());
         this.tag = ISO_MBM;
         this.sender = from;
         this.bits = 0;

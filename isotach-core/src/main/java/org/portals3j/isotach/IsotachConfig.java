@@ -74,7 +74,8 @@ public final class IsotachConfig {
     }
 
     private void validate() {
-        require(defaultDistance >= 1 && defaultDistance <= 64, "logical distance must be 1..64, was " + defaultDistance);
+        require(defaultDistance >= 1 && defaultDistance <= 64, "logical distance must be 1..64, was "
+                + defaultDistance);
         require(tokenWindow >= 1 && tokenWindow <= 64, "token window must be 1..64, was " + tokenWindow);
         require(idleTickMicros >= 0, "idle tick must be >= 0 microseconds");
         require(stampBatchNanos >= 0, "stamp batch period must be >= 0 nanoseconds, was " + stampBatchNanos);

@@ -1,8 +1,11 @@
 package org.portals3j.isotach;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.isotach.internal.IsotachEngine;
 import org.portals3j.runtime.JobContext;
 import org.portals3j.transport.Transport;
@@ -87,7 +90,9 @@ public final class IsotachNet implements AutoCloseable {
         return create(context.transport(), config);
     }
 
-    /** The environment variable naming a configuration file ({@link IsotachConfigFile}) for {@link #configuration()}. */
+    /**
+     * The environment variable naming a configuration file ({@link IsotachConfigFile}) for {@link #configuration()}.
+     */
     public static final String CONFIG_ENV = "PORTALS_ISOTACH_CONFIG";
     /** The system property naming a configuration file; wins over {@link #CONFIG_ENV}. */
     public static final String CONFIG_PROPERTY = "portals3j.isotach.config";
@@ -107,7 +112,7 @@ public final class IsotachNet implements AutoCloseable {
         if (file == null || file.isBlank()) {
             return IsotachConfig.defaults();
         }
-        return IsotachConfigFile.parse(java.nio.file.Path.of(file.trim()));
+        return IsotachConfigFile.parse(Path.of(file.trim()));
     }
 
     /** Whether this rank of {@code context}'s job runs the token manager rather than a host under {@code config}. */
@@ -132,7 +137,8 @@ public final class IsotachNet implements AutoCloseable {
      * EOP marker (L1120). Blocks until then or until {@code timeout}.
      *
      * @return {@link #SUCCESS}; {@link #FAILURE} when {@code interfaces} is empty, names both {@link Interface#ISO_MBM}
-     *         and {@link Interface#ISO_SMM} (L3274), the layer is already open, or the hosts did not synchronise in time
+     *         and {@link Interface#ISO_SMM} (L3274), the layer is already open, or the hosts did not synchronise in
+     *         time
      */
     public int openNet(Set<Interface> interfaces, Duration timeout) {
         return engine.openNet(interfaces, timeout);
@@ -155,7 +161,9 @@ public final class IsotachNet implements AutoCloseable {
 
     // ---- A.2 housekeeping ------------------------------------------------------------------------------
 
-    /** poll (L3306-3312): makes progress; {@link #SUCCESS} if a message or notice is waiting, else {@link #NO_MESSAGE}. */
+    /**
+     * poll (L3306-3312): makes progress; {@link #SUCCESS} if a message or notice is waiting, else {@link #NO_MESSAGE}.
+     */
     public int poll() {
         return engine.poll();
     }
@@ -318,14 +326,15 @@ public final class IsotachNet implements AutoCloseable {
 
     /**
      * Observes every shared-memory reference the copies at this host execute, in execution (isotach) order: what the
-     * conformance kit's {@link SmmHistory} checks the whole history with. Call before {@link #openNet}; null removes it.
+     * conformance kit's {@link SmmHistory} checks the whole history with. Call before {@link #openNet}; null removes
+     * it.
      */
-    public void sharedMemoryObserver(@org.checkerframework.checker.nullness.qual.Nullable SharedMemoryObserver observer) {
+    public void sharedMemoryObserver(@Nullable SharedMemoryObserver observer) {
         engine.sharedMemoryObserver(observer);
     }
 
     /** Counters of the layer (pulses, packets, credits, ...), by name. */
-    public java.util.Map<String, Long> counters() {
+    public Map<String, Long> counters() {
         return engine.counters();
     }
 

@@ -1,6 +1,7 @@
 package org.portals3j.isotach;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * What {@link IsotachNet#receive} fills in: the report's {@code noniso_mbm} (C L6046-6055). One holder is
@@ -33,7 +34,7 @@ public final class NonisoMessage {
 
     /** The payload copied into a new array (convenience; allocates). */
     public byte[] toByteArray() {
-        return data.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        return data.toArray(ValueLayout.JAVA_BYTE);
     }
 
     /** Filled in by the layer. */

@@ -11,8 +11,8 @@
  * behind everything it stamped on every link; a host's SIU closes pulse P once every live sender's mark covers
  * {@code P - distance(sender, host)}, and hands its host the EOP marker with the count and sort vector. Signals and
  * barrier completions ride in tokens and take effect at {@code T' + diameter} at every host, after every message their
- * senders issued before them. Logical time is a 64-bit count; distance + token window + 1 stays below 256 so the report's
- * one-byte timestamps would remain unambiguous.
+ * senders issued before them. Logical time is a 64-bit count; distance + token window + 1 stays below 256 so the
+ * report's one-byte timestamps would remain unambiguous.
  *
  * <h2>Where the token manager runs</h2>
  * <ul>
@@ -40,9 +40,10 @@
  *     delivery queue is empty; noniso-only use closes through the noniso barrier.</li>
  * <li>A15, A16: credits are 64-bit counts with an explicit "present" flag, never the ambiguous NULL_CREDIT 0.</li>
  * <li>The reset that open_net sends carries only the reset bit: the report's 0x83 also primed the hardware TM's barrier
- *     credits, which the software TM does not need; barrier bits in the reset pulse would reach barriers in states where
- *     the report treats a completion as impossible.</li>
- * <li>The Isotach MBM sends payload and ordering in one frame (the report's future-work item, L3196); the receive slot is
+ *     credits, which the software TM does not need; barrier bits in the reset pulse would reach barriers in states
+ *     where the report treats a completion as impossible.</li>
+ * <li>The Isotach MBM sends payload and ordering in one frame (the report's future-work item, L3196); the receive slot
+ * is
  *     still chosen by the sender's credit count, as the ordered packet's was (§3.2).</li>
  * <li>Shared memory (never implemented in the report): a write is one reference that sets the value and answers no
  *     pending read; reads go to the nearest copy, changes to every copy, all as one isochron's references.</li>

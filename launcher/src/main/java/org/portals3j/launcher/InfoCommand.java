@@ -1,6 +1,7 @@
 package org.portals3j.launcher;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.portals3j.transport.Availability;
@@ -52,7 +53,7 @@ public final class InfoCommand implements Callable<Integer> {
             a = Availability.no("its availability check failed: " + e);
         }
         String caps = p.capabilities().stream().sorted().map(TransportCapability::name)
-                .map(n -> n.toLowerCase(java.util.Locale.ROOT).replace('_', '-')).collect(Collectors.joining(", "));
+                .map(n -> n.toLowerCase(Locale.ROOT).replace('_', '-')).collect(Collectors.joining(", "));
         return p.name() + ":\n"
                 + "    description:  " + p.description() + "\n"
                 + "    capabilities: " + (caps.isEmpty() ? "(baseline only)" : caps) + "\n"

@@ -1,5 +1,6 @@
 package org.portals3j.launcher;
 
+import java.io.File;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.reflect.Method;
@@ -20,7 +21,7 @@ final class MainClasses {
     /** A loader for the user's class path entries ({@code :}-separated), in front of the launcher's. */
     static ClassLoader loader(String classPath) throws LauncherException {
         List<URL> urls = new ArrayList<>();
-        for (String entry : classPath.split(java.io.File.pathSeparator)) {
+        for (String entry : classPath.split(File.pathSeparator)) {
             if (entry.isBlank()) {
                 continue;
             }

@@ -38,7 +38,8 @@ final class NativePrograms {
             throw new LauncherException("'" + name + "' is not a valid path to a program");
         }
         if (!Files.isRegularFile(p)) {
-            throw new LauncherException("program " + name + " not found" + (Files.isDirectory(p) ? " (it is a folder)" : ""));
+            throw new LauncherException("program " + name + " not found"
+                    + (Files.isDirectory(p) ? " (it is a folder)" : ""));
         }
         if (!Files.isExecutable(p)) {
             throw new LauncherException("program " + name + " is not executable: chmod +x " + name);

@@ -25,7 +25,8 @@ public final class PortalsCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is missing: portals run, portals tck or portals info (see: portals --help)");
+        throw new CommandLine.ParameterException(spec.commandLine(),
+                "a command is missing: portals run, portals tck or portals info (see: portals --help)");
     }
 
     /** The command line with this project's error handling: one line for usage errors, status 2. */

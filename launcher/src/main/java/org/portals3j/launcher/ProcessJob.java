@@ -50,7 +50,9 @@ final class ProcessJob {
         this.pidCheck = pidCheck;
     }
 
-    /** Whether the rendezvous admits rank {@code r} only from the process started as rank {@code r} (and its children). */
+    /**
+     * Whether the rendezvous admits rank {@code r} only from the process started as rank {@code r} (and its children).
+     */
     enum PidCheck {
         /** Where Linux's /proc can tell who holds a connection (the default). */
         AUTO,

@@ -47,7 +47,8 @@ public final class TckCommand implements Callable<Integer> {
     List<String> transports = new ArrayList<>();
 
     @Option(names = "--report", paramLabel = "DIR", defaultValue = "tck-report",
-            description = "where the reports go (default: ${DEFAULT-VALUE}): index.html, junit/NAME/*.xml, tck-NAME.tap")
+            description = "where the reports go (default: ${DEFAULT-VALUE}): index.html, junit/NAME/*.xml, "
+                    + "tck-NAME.tap")
     Path reportDir = Path.of("tck-report");
 
     @Option(names = {"-cp", "--class-path"}, paramLabel = "PATH", defaultValue = "",
@@ -92,7 +93,8 @@ public final class TckCommand implements Callable<Integer> {
         }
         List<String> unknown = TckRunner.unknownAssertions(Set.copyOf(assertions));
         if (!unknown.isEmpty()) {
-            throw new LauncherException("--assertion " + String.join(", ", unknown) + (unknown.size() == 1 ? " is" : " are")
+            throw new LauncherException("--assertion " + String.join(", ", unknown)
+                    + (unknown.size() == 1 ? " is" : " are")
                     + " not in the kit's catalogue; list the known ids with: portals tck --list-assertions");
         }
         @Nullable Chromium browser = null;

@@ -2,6 +2,7 @@ package org.portals3j.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +18,8 @@ class ExamplesTest {
         LauncherProcess run = LauncherProcess.start("run", "-n", "3", "--transport", "udp", "--",
                 Ring.class.getName(), "2");
         assertThat(run.await()).as("stdout %s stderr %s", run.out, run.err).isZero();
-        assertThat(run.out).contains("[0] ring of 3 ranks: 2 laps, final token 6", "[1] rank 1 of 3: lap 2, token 4 from rank 0",
+        assertThat(run.out).contains("[0] ring of 3 ranks: 2 laps, final token 6",
+                "[1] rank 1 of 3: lap 2, token 4 from rank 0",
                 "[2] rank 2 of 3: lap 1, token 2 from rank 1");
     }
 
@@ -41,9 +43,9 @@ class ExamplesTest {
     @Test
     void isotachReplicasAgreeWithTheTokenManagerAsItsOwnProcess(@TempDir Path dir) throws Exception {
         Path cfg = dir.resolve("network.cfg");
-        Files.writeString(cfg, "# three hosts, the token manager in a fourth process\nhosts=3\nbugs 0\ndaffy 1\nporky 2\n"
-                + "set tm=own-process\n");
-        LauncherProcess run = LauncherProcess.startWithEnv(java.util.Map.of("PORTALS_ISOTACH_CONFIG", cfg.toString()),
+        Files.writeString(cfg, "# three hosts, the token manager in a fourth process\nhosts=3\nbugs 0\ndaffy 1\n"
+                + "porky 2\nset tm=own-process\n");
+        LauncherProcess run = LauncherProcess.startWithEnv(Map.of("PORTALS_ISOTACH_CONFIG", cfg.toString()),
                 "run", "-n", "4", "--transport", "udp", "--", IsotachReplicas.class.getName(), "30");
         assertThat(run.await()).as("stdout %s stderr %s", run.out, run.err).isZero();
         assertThat(run.out).contains("[0] all 3 replicas applied 90 updates in the same order");

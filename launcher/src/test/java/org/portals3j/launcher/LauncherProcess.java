@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -27,11 +28,11 @@ final class LauncherProcess {
     }
 
     static LauncherProcess start(String... args) throws IOException {
-        return startWithEnv(java.util.Map.of(), args);
+        return startWithEnv(Map.of(), args);
     }
 
     /** {@link #start} with extra environment variables for the launcher (and so its ranks). */
-    static LauncherProcess startWithEnv(java.util.Map<String, String> env, String... args) throws IOException {
+    static LauncherProcess startWithEnv(Map<String, String> env, String... args) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-XX:TieredStopAtLevel=1");

@@ -3,6 +3,7 @@ package org.portals3j.launcher;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -23,11 +24,12 @@ class LinuxSocketsTest {
 
     @Test
     void aConnectionOfThisProcessIsFoundAndHeldByThisProcessOnly() throws Exception {
-        for (InetAddress loopback : new InetAddress[] {InetAddress.getByName("127.0.0.1"), InetAddress.getByName("::1")}) {
+        for (InetAddress loopback : new InetAddress[] {InetAddress.getByName("127.0.0.1"),
+                InetAddress.getByName("::1")}) {
             ServerSocket listener;
             try {
                 listener = new ServerSocket(0, 5, loopback);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 continue; // no IPv6 loopback here
             }
             Process other = new ProcessBuilder("sleep", "30").start();

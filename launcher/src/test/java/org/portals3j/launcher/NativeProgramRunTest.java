@@ -36,7 +36,8 @@ class NativeProgramRunTest {
     void cProgramRunsAsTwoRankProcessesOnUdpAndEachRankPasses() throws Exception {
         LauncherProcess run = LauncherProcess.start("run", "-n", "2", "--", OUT.resolve("put_pingpong").toString());
         assertThat(run.await()).as("stdout %s stderr %s", run.out, run.err).isZero();
-        assertThat(run.out).containsExactlyInAnyOrder("[0] put_pingpong: rank 0 passed", "[1] put_pingpong: rank 1 passed");
+        assertThat(run.out).containsExactlyInAnyOrder("[0] put_pingpong: rank 0 passed",
+                "[1] put_pingpong: rank 1 passed");
         assertThat(run.err).isEmpty();
     }
 

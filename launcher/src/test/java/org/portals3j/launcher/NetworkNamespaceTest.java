@@ -35,7 +35,8 @@ class NetworkNamespaceTest {
     @BeforeEach
     void twoNamespacesJoinedByAVethPair() throws Exception {
         assumeTrue(isRoot(), "network namespaces need root; run the test command as root to include this test");
-        assumeTrue(run("ip", "-V").status == 0, "iproute2 ('ip') is not installed; the test command installs it as root");
+        assumeTrue(run("ip", "-V").status == 0,
+                "iproute2 ('ip') is not installed; the test command installs it as root");
         Result made = run("ip", "netns", "add", nsA);
         assumeTrue(made.status == 0, "cannot create a network namespace here: " + made.output);
         must("ip", "netns", "add", nsB);

@@ -41,7 +41,8 @@ class PidCheckRunTest {
                             .hasMessage("rank 0's connection does not come from the process portals run started as"
                                     + " rank 0 (nor from one of its child processes): only the ranks portals run starts"
                                     + " may join its job (to let others in, run portals run with --pid-check off)");
-                    assertThat(run.err).anySatisfy(l -> assertThat(l).startsWith("portals rendezvous: refused /127.0.0.1:")
+                    assertThat(run.err).anySatisfy(l -> assertThat(l)
+                            .startsWith("portals rendezvous: refused /127.0.0.1:")
                             .contains("is held by none of pid"));
                 } else {
                     try (TcpRendezvous admitted = TcpRendezvous.connect(at, jobId, 0, 1, key, TIMEOUT, null)) {

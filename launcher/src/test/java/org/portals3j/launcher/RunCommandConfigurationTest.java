@@ -3,8 +3,11 @@ package org.portals3j.launcher;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.channels.DatagramChannel;
 import org.junit.jupiter.api.Test;
+import org.portals3j.examples.Ring;
 import org.portals3j.launcher.ranks.Hello;
 
 /** Bad configuration: one line on stderr that says what to do, and a non-zero exit status (2). */
@@ -47,7 +50,8 @@ class RunCommandConfigurationTest {
         LauncherProcess run = ran("run", "-n", "2", "--transport", "inmem", "-cp", "/nonexistent/app.jar",
                 "com.x.Main");
         assertThat(run.process.exitValue()).isEqualTo(2);
-        assertThat(run.err).containsExactly("portals run: class com.x.Main not found on the class path: add it with -cp");
+        assertThat(run.err).containsExactly("portals run: class com.x.Main not found on the class path: "
+                + "add it with -cp");
     }
 
     @Test
@@ -65,11 +69,11 @@ class RunCommandConfigurationTest {
 
     @Test
     void aUdpPortInUseEndsTheJobWithTheTransportsOneLine() throws Exception {
-        try (java.nio.channels.DatagramChannel taken = java.nio.channels.DatagramChannel.open()
-                .bind(new java.net.InetSocketAddress("127.0.0.1", 0))) {
-            int port = ((java.net.InetSocketAddress) taken.getLocalAddress()).getPort();
+        try (DatagramChannel taken = DatagramChannel.open()
+                .bind(new InetSocketAddress("127.0.0.1", 0))) {
+            int port = ((InetSocketAddress) taken.getLocalAddress()).getPort();
             LauncherProcess run = ran("run", "-n", "2", "--transport-option", "udp.port=" + port, "--",
-                    org.portals3j.examples.Ring.class.getName());
+                    Ring.class.getName());
             assertThat(run.process.exitValue()).isEqualTo(1);
             assertThat(run.err).contains("[0] portals: UDP port " + port + " on 127.0.0.1 (rank 0) is already in use;"
                     + " choose another base port with udp.port=... or 0 for any free port");
@@ -89,9 +93,11 @@ class RunCommandConfigurationTest {
                 .contains("-cp, --class-path=PATH").contains("Exit status");
         LauncherProcess nothing = ran();
         assertThat(nothing.process.exitValue()).isEqualTo(2);
-        assertThat(nothing.err).containsExactly("portals: a command is missing: portals run, portals tck or portals info (see: portals --help)");
+        assertThat(nothing.err).containsExactly("portals: a command is missing: portals run, "
+                + "portals tck or portals info (see: portals --help)");
         LauncherProcess unknown = ran("run", "-n", "1", "--frobnicate", Hello.class.getName());
         assertThat(unknown.process.exitValue()).isEqualTo(2);
-        assertThat(unknown.err).containsExactly("portals run: Unknown option: '--frobnicate' (see: portals run --help)");
+        assertThat(unknown.err).containsExactly("portals run: Unknown option: '--frobnicate' (see: "
+                + "portals run --help)");
     }
 }

@@ -2,6 +2,8 @@ package org.portals3j.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -64,7 +66,8 @@ class RunCommandTest {
         assertThat(run.await()).isEqualTo(1);
         assertThat(run.err).contains("portals run: rank 1 failed with java.lang.IllegalStateException: boom at rank 1;"
                 + " stopping the job");
-        assertThat(run.err).contains("[1] Exception in thread \"main\" java.lang.IllegalStateException: boom at rank 1");
+        assertThat(run.err).contains("[1] Exception in thread \"main\" java.lang.IllegalStateException: "
+                + "boom at rank 1");
         assertThat(run.err).noneMatch(l -> l.contains("InterruptedException"));
         assertThat(run.out).hasSize(2).allMatch(l -> l.matches("\\[[02]] waiting pid=\\d+"));
     }
@@ -74,7 +77,7 @@ class RunCommandTest {
         LauncherProcess run = LauncherProcess.start("run", "-n", "3",
                 "--jvm-option=-Dportals.test.marker=m1", "--", Sleeper.class.getName(), "0");
         assertThat(run.await()).as("stderr %s", run.err).isZero();
-        String uid = Long.toString((Integer) java.nio.file.Files.getAttribute(java.nio.file.Path.of("/proc/self"),
+        String uid = Long.toString((Integer) Files.getAttribute(Path.of("/proc/self"),
                 "unix:uid"));
         assertThat(run.out).hasSize(3);
         for (int r = 0; r < 3; r++) {

@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import org.junit.jupiter.api.Assumptions;
@@ -74,7 +75,8 @@ class TckCommandTest {
                         + AbsentLibraryTransportProvider.REASON)
                 .contains("inmem:").contains("udp:");
 
-        LauncherProcess tck = ran("tck", "-cp", jar.toString(), "--transport", "thirdparty", "--transport", "absent-lib",
+        LauncherProcess tck = ran("tck", "-cp", jar.toString(), "--transport", "thirdparty", "--transport",
+                "absent-lib",
                 "--assertion", "P-001", "--report", dir.resolve("r").toString());
         assertThat(tck.out).anyMatch(l -> l.matches("thirdparty: [1-9]\\d* passed, 0 failed, 0 skipped in .*"))
                 .contains("absent-lib: not available: " + AbsentLibraryTransportProvider.REASON);
@@ -97,7 +99,7 @@ class TckCommandTest {
 
     @Test
     void screenshotWithoutABrowserIsRefusedBeforeTheRun() throws Exception {
-        LauncherProcess run = LauncherProcess.startWithEnv(java.util.Map.of("PORTALS3J_CHROMIUM", "/nonexistent/chromium"),
+        LauncherProcess run = LauncherProcess.startWithEnv(Map.of("PORTALS3J_CHROMIUM", "/nonexistent/chromium"),
                 "tck", "--screenshot", "--report", dir.toString());
         run.await();
         assertThat(run.process.exitValue()).isEqualTo(2);
@@ -146,7 +148,8 @@ class TckCommandTest {
         assertThat(badId.err).containsExactly("portals tck: --assertion takes ids like P-061 or I-017, not 'X-1'");
         LauncherProcess badPatience = ran("tck", "--patience", "0", "--report", dir.toString());
         assertThat(badPatience.process.exitValue()).isEqualTo(2);
-        assertThat(badPatience.err).containsExactly("portals tck: --patience must be a positive number of seconds, not 0.0");
+        assertThat(badPatience.err)
+                .containsExactly("portals tck: --patience must be a positive number of seconds, not 0.0");
         LauncherProcess unknown = ran("tck", "--frobnicate");
         assertThat(unknown.process.exitValue()).isEqualTo(2);
         assertThat(unknown.err).hasSize(1).first().asString().contains("Unknown option: '--frobnicate'")

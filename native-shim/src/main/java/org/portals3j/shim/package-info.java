@@ -72,7 +72,8 @@
  *     not try to leave the parent's job, and the signal handlers the JVM installed are given back to the
  *     program. So that it does not outlive the job, it gets {@code SIGTERM} when the thread that forked it
  *     ends ({@code PR_SET_PDEATHSIG}: for a fork from the main thread, when the parent process ends; the
- *     launcher stops only the ranks' children it can still see). The program's threads are attached to the JVM by the library (and detached by a thread-specific
+ *     launcher stops only the ranks' children it can still see). The program's threads are attached to the JVM by the
+ *     library (and detached by a thread-specific
  *     key when they end), not by their first upcall, whose C++ {@code thread_local} destructor {@code exit}
  *     would run in the child too (it hung there, one exit in four).</li>
  * <li>A fault in the program's own code (a {@code NULL} dereference) would reach the JVM's signal handler:
@@ -113,23 +114,38 @@
  * ids, {@code max_size} and the event-disable options.
  * <table>
  * <caption>Portals 3.3 C functions and the Portals33 methods they call</caption>
- * <tr><th>3.3 C function</th><th>{@link org.portals3j.portals.Portals33} method</th><th>What the C binding adds</th></tr>
- * <tr><td>{@code PtlInit}, {@code PtlFini}</td><td>{@code init}, {@code fini}</td><td>the first {@code PtlInit} chooses the process's dialect</td></tr>
- * <tr><td>{@code PtlNIInit}</td><td>{@code niInit}</td><td>{@code actual} may be {@code NULL}; {@code max_md_iovecs} 0, {@code max_me_list} the match list limit, {@code max_getput_md} 64</td></tr>
- * <tr><td>{@code PtlNIFini}, {@code PtlNIStatus}, {@code PtlNIDist}, {@code PtlNIHandle}</td><td>{@code niFini}, {@code niStatus}, {@code niDist}, {@code niHandle}</td><td></td></tr>
- * <tr><td>{@code PtlGetUid}, {@code PtlGetId}, {@code PtlGetJid}</td><td>{@code getUid}, {@code getId}, {@code getJid}</td><td></td></tr>
- * <tr><td>{@code PtlMEAttach}, {@code PtlMEAttachAny}, {@code PtlMEInsert(.., unlink_op, ..)}, {@code PtlMEUnlink}</td><td>{@code meAttach}, {@code meAttachAny}, {@code meInsert}, {@code meUnlink}</td><td></td></tr>
+ * <tr><th>3.3 C function</th><th>{@link org.portals3j.portals.Portals33} method</th><th>What the C binding
+ * adds</th></tr>
+ * <tr><td>{@code PtlInit}, {@code PtlFini}</td> <td>{@code init}, {@code fini}</td> <td>the first {@code PtlInit}
+ * chooses the process's dialect</td></tr>
+ * <tr><td>{@code PtlNIInit}</td> <td>{@code niInit}</td> <td>{@code actual} may be {@code NULL}; {@code max_md_iovecs}
+ * 0, {@code max_me_list} the match list limit, {@code max_getput_md} 64</td></tr>
+ * <tr><td>{@code PtlNIFini}, {@code PtlNIStatus}, {@code PtlNIDist}, {@code PtlNIHandle}</td> <td>{@code niFini},
+ * {@code niStatus}, {@code niDist}, {@code niHandle}</td> <td></td></tr>
+ * <tr><td>{@code PtlGetUid}, {@code PtlGetId}, {@code PtlGetJid}</td> <td>{@code getUid}, {@code getId},
+ * {@code getJid}</td> <td></td></tr>
+ * <tr><td>{@code PtlMEAttach}, {@code PtlMEAttachAny}, {@code PtlMEInsert(.., unlink_op, ..)}, {@code PtlMEUnlink}</td>
+ * <td>{@code meAttach}, {@code meAttachAny}, {@code meInsert}, {@code meUnlink}</td> <td></td></tr>
  * <tr><td>{@code PtlMDAttach(me, md, unlink_op, &h)}</td><td>{@code mdAttach}</td><td>{@code h} may be NULL</td></tr>
  * <tr><td>{@code PtlMDBind(ni, md, unlink_op, &h)}</td><td>{@code mdBind}</td><td></td></tr>
  * <tr><td>{@code PtlMDUnlink}, {@code PtlMDUpdate}</td><td>{@code mdUnlink}, {@code mdUpdate}</td><td></td></tr>
- * <tr><td>{@code PtlEQAlloc(ni, count, handler, &eq)}</td><td>{@code eqAlloc}</td><td>{@code PTL_EQ_HANDLER_NONE} (NULL) is {@link org.portals3j.portals.EventHandler#NONE}; a C handler is called for every event (below)</td></tr>
- * <tr><td>{@code PtlEQFree}, {@code PtlEQGet}, {@code PtlEQWait}</td><td>{@code eqFree}, {@code eqGet}, {@code eqWait}</td><td></td></tr>
- * <tr><td>{@code PtlEQPoll(eqs, size, timeout, &ev, &which)}</td><td>{@code eqPoll}</td><td>{@code PTL_TIME_FOREVER} (all ones) is {@link org.portals3j.portals.Portals33#TIME_FOREVER}; {@code size <= 0} is {@code PTL_EQ_INVALID}</td></tr>
- * <tr><td>{@code PtlACEntry(ni, i, id, uid, jid, pt)}</td><td>{@code acEntry}</td><td>a bad portal index is {@code PTL_PT_INDEX_INVALID}, 3.3's one code for it</td></tr>
- * <tr><td>{@code PtlPut}, {@code PtlPutRegion}, {@code PtlGet}, {@code PtlGetRegion}</td><td>{@code put}, {@code putRegion}, {@code get}, {@code getRegion}</td><td></td></tr>
- * <tr><td>{@code PtlGetPut(get_md, put_md, target, pt, ac, bits, offset, hdr)}</td><td>{@code getPut}</td><td>{@code max_getput_md} (64) is in {@code PtlNIInit}'s limits</td></tr>
- * <tr><td>{@code PtlHandleIsEqual(h1, h2)}</td><td>{@code handleIsEqual}</td><td>answered in C ({@code h1 == h2}, the same rule): it needs no {@code PtlInit}, so no engine may be running; returns 1 or 0</td></tr>
- * <tr><td>{@code PtlErrorStr}, {@code PtlNIFailStr}, {@code PtlEventKindStr}</td><td></td><td>answered in C (above)</td></tr>
+ * <tr><td>{@code PtlEQAlloc(ni, count, handler, &eq)}</td> <td>{@code eqAlloc}</td> <td>{@code PTL_EQ_HANDLER_NONE}
+ * (NULL) is {@link org.portals3j.portals.EventHandler#NONE}; a C handler is called for every event (below)</td></tr>
+ * <tr><td>{@code PtlEQFree}, {@code PtlEQGet}, {@code PtlEQWait}</td> <td>{@code eqFree}, {@code eqGet},
+ * {@code eqWait}</td> <td></td></tr>
+ * <tr><td>{@code PtlEQPoll(eqs, size, timeout, &ev, &which)}</td> <td>{@code eqPoll}</td> <td>{@code PTL_TIME_FOREVER}
+ * (all ones) is {@link org.portals3j.portals.Portals33#TIME_FOREVER}; {@code size <= 0} is
+ * {@code PTL_EQ_INVALID}</td></tr>
+ * <tr><td>{@code PtlACEntry(ni, i, id, uid, jid, pt)}</td> <td>{@code acEntry}</td> <td>a bad portal index is
+ * {@code PTL_PT_INDEX_INVALID}, 3.3's one code for it</td></tr>
+ * <tr><td>{@code PtlPut}, {@code PtlPutRegion}, {@code PtlGet}, {@code PtlGetRegion}</td> <td>{@code put},
+ * {@code putRegion}, {@code get}, {@code getRegion}</td> <td></td></tr>
+ * <tr><td>{@code PtlGetPut(get_md, put_md, target, pt, ac, bits, offset, hdr)}</td> <td>{@code getPut}</td>
+ * <td>{@code max_getput_md} (64) is in {@code PtlNIInit}'s limits</td></tr>
+ * <tr><td>{@code PtlHandleIsEqual(h1, h2)}</td> <td>{@code handleIsEqual}</td> <td>answered in C ({@code h1 == h2}, the
+ * same rule): it needs no {@code PtlInit}, so no engine may be running; returns 1 or 0</td></tr>
+ * <tr><td>{@code PtlErrorStr}, {@code PtlNIFailStr}, {@code PtlEventKindStr}</td> <td></td> <td>answered in C
+ * (above)</td></tr>
  * </table>
  * A C event handler is called, through an FFM downcall (the one call of a program's function pointer), for
  * every event deposited into its queue, before the event can be taken, with a 3.3 {@code ptl_event_t}

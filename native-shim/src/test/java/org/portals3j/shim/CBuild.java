@@ -29,7 +29,8 @@ final class CBuild {
     private static String property(String name) {
         String v = System.getProperty(name);
         if (v == null) {
-            throw new IllegalStateException(name + " is not set: run the tests through Maven (native-shim/pom.xml sets it)");
+            throw new IllegalStateException(name
+                    + " is not set: run the tests through Maven (native-shim/pom.xml sets it)");
         }
         return v;
     }
@@ -51,7 +52,9 @@ final class CBuild {
         return compile(name, name, List.of("-DPTL_DIALECT_33"));
     }
 
-    /** Compiles src/test/c/NAME.c as a Portals 3.3 program into target/c-tests/EXE (a source built in both dialects). */
+    /**
+     * Compiles src/test/c/NAME.c as a Portals 3.3 program into target/c-tests/EXE (a source built in both dialects).
+     */
     static Path compile33(String name, String exe) throws IOException, InterruptedException {
         return compile(name, exe, List.of("-DPTL_DIALECT_33"));
     }
@@ -60,7 +63,8 @@ final class CBuild {
         return compile(name, name, flags);
     }
 
-    private static Path compile(String name, String exeName, List<String> flags) throws IOException, InterruptedException {
+    private static Path compile(String name, String exeName, List<String> flags) throws IOException,
+            InterruptedException {
         Path exe = OUT.resolve(exeName);
         List<String> args = new ArrayList<>(List.of("-pthread", "-Wall", "-Wextra", "-Werror", "-I" + SOURCES,
                 "-I" + INTERNAL));

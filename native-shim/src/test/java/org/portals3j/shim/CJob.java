@@ -47,7 +47,8 @@ final class CJob {
         String jobId = "ctest-" + program.getFileName() + "-" + ProcessHandle.current().pid();
         JobKey key = JobKey.random();
         List<Rank> ranks = new ArrayList<>();
-        try (RendezvousServer server = RendezvousServer.start(new RendezvousAddress("127.0.0.1", 0), jobId, size, key)) {
+        try (RendezvousServer server =
+                RendezvousServer.start(new RendezvousAddress("127.0.0.1", 0), jobId, size, key)) {
             List<Process> processes = new ArrayList<>();
             List<Path[]> logs = new ArrayList<>();
             for (int r = 0; r < size; r++) {
@@ -85,7 +86,8 @@ final class CJob {
     }
 
     /** Runs {@code program} alone (a job of one, no launcher), with {@code env} added; 2 minutes at most. */
-    static CBuild.Outcome alone(Path program, Map<String, String> env, String... args) throws IOException, InterruptedException {
+    static CBuild.Outcome alone(Path program, Map<String, String> env, String... args) throws IOException,
+            InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(program.toString());
         cmd.addAll(List.of(args));

@@ -88,7 +88,8 @@ class LayoutTest {
                 }
                 assertThat(c.keySet()).as("members of %s (C vs Java)", name).containsExactlyElementsOf(java.keySet());
                 for (Map.Entry<String, long[]> e : java.entrySet()) {
-                    assertThat(c.getOrDefault(e.getKey(), new long[0])).as("offsetof and sizeof %s.%s", name, e.getKey())
+                    assertThat(c.getOrDefault(e.getKey(), new long[0]))
+                            .as("offsetof and sizeof %s.%s", name, e.getKey())
                             .containsExactly(e.getValue());
                 }
             }
@@ -232,7 +233,8 @@ class LayoutTest {
             if ((o.bit() & MdOption.ALL_BITS) != 0) {
                 assertThat(C32.constants()).containsEntry("PTL_MD_" + o.name(), (long) o.bit());
             } else {
-                assertThat(C32.constants()).as("the 3.3 option %s is not a 3.2 name", o).doesNotContainKey("PTL_MD_" + o.name());
+                assertThat(C32.constants()).as("the 3.3 option %s is not a 3.2 name", o)
+                        .doesNotContainKey("PTL_MD_" + o.name());
             }
         }
         assertThat(C32.constants()).containsEntry("PTL_MD_THRESH_INF", (long) MemoryDescriptor.THRESH_INF)

@@ -45,7 +45,8 @@ class SingleProcessTest {
         CBuild.Outcome o = CJob.alone(program, Map.of("PORTALS3J_JAVA_HOME", "/nonexistent"));
         assertThat(o.status()).as(o.all()).isZero();
         assertThat(o.out()).contains("boot_failure: reported");
-        assertThat(o.err()).contains("libportals3: cannot start the Portals engine: no JVM at /nonexistent/lib/server/libjvm.so")
+        assertThat(o.err()).contains("libportals3: cannot start the Portals engine: "
+                + "no JVM at /nonexistent/lib/server/libjvm.so")
                 .contains("set PORTALS3J_JAVA_HOME to a JDK 25 or newer");
         assertThat(o.err().lines().count()).as("one message, not one per call").isEqualTo(1);
     }
@@ -145,7 +146,8 @@ class SingleProcessTest {
         List<CBuild.Outcome> builds = List.of(
                 CBuild.portalscc("-Wall", "-Wextra", "-Werror", "-DPTL_DIALECT_33", "-I" + CBuild.SOURCES, "-c",
                         CBuild.SOURCES.resolve("mixed_dialects.c").toString(), "-o", o33.toString()),
-                CBuild.portalscc("-Wall", "-Wextra", "-Werror", "-c", CBuild.SOURCES.resolve("mixed_dialects32.c").toString(),
+                CBuild.portalscc("-Wall", "-Wextra", "-Werror", "-c",
+                        CBuild.SOURCES.resolve("mixed_dialects32.c").toString(),
                         "-o", o32.toString()),
                 CBuild.portalscc(o33.toString(), o32.toString(), "-o", exe.toString()));
         for (CBuild.Outcome b : builds) {
@@ -160,7 +162,8 @@ class SingleProcessTest {
                 + " PtlInit; a process uses one dialect: compile every file that calls Portals functions with the same"
                 + " setting of PTL_DIALECT_33");
         assertThat(first33.err().lines().filter(l -> l.contains("PtlNIInit was compiled"))).as("said once").hasSize(1);
-        assertThat(first33.err()).contains("PtlInit was compiled for Portals 3.2", "PtlFini was compiled for Portals 3.2");
+        assertThat(first33.err()).contains("PtlInit was compiled for Portals 3.2",
+                "PtlFini was compiled for Portals 3.2");
 
         CBuild.Outcome first32 = CJob.alone(exe, Map.of(), "32");
         assertThat(first32.status()).as(first32.all()).isZero();

@@ -73,7 +73,8 @@ class ToolsTest {
                     return PtlEQPoll(eqs, 1, 10, &ev, &which);
                 }
                 """);
-        CBuild.Outcome o = CBuild.portalscc("-Wall", "-Werror", "-c", src.toString(), "-o", CBuild.OUT.resolve("uses33.o").toString());
+        CBuild.Outcome o = CBuild.portalscc("-Wall", "-Werror", "-c", src.toString(), "-o",
+                CBuild.OUT.resolve("uses33.o").toString());
         assertThat(o.status()).isNotZero();
         assertThat(o.err()).contains("PtlEQPoll is Portals 3.3: compile with -DPTL_DIALECT_33");
     }
@@ -103,7 +104,8 @@ class ToolsTest {
         assertThat(nm.out()).contains("ptl33_PtlEQPoll", "ptl33_PtlMDBind", "ptl33_PtlGetJid", "ptl33_PtlHandleIsEqual",
                 "ptl33_PtlMDUnlink");
         assertThat(nm.out().lines().map(String::trim)).as("no 3.2 entry point").noneMatch(l -> l.matches("U Ptl\\w+"));
-        CBuild.Outcome lib = CBuild.run(List.of("nm", "-D", "--defined-only", CBuild.NATIVE.resolve("lib/libportals3.so")
+        CBuild.Outcome lib = CBuild.run(List.of("nm", "-D", "--defined-only",
+                CBuild.NATIVE.resolve("lib/libportals3.so")
                 .toString()), Map.of(), CBuild.OUT);
         assertThat(lib.out()).as("one library serves both dialects").contains(" PtlMDBind", " ptl33_PtlMDBind");
     }

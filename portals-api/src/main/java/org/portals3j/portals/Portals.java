@@ -61,7 +61,8 @@ public final class Portals extends PortalsLibrary {
 
     /** {@code PtlMDAttach} (L5297). The returned handle may be ignored ({@code handle} may be NULL, L5548). */
     public MdHandle mdAttach(MeHandle me, MemoryDescriptor md, Unlink unlinkOp, Unlink unlinkNofit) {
-        return new MdHandle(engine.mdAttach(required(me).value(), required(md), required(unlinkOp), required(unlinkNofit)));
+        return new MdHandle(engine.mdAttach(required(me).value(), required(md), required(unlinkOp),
+                required(unlinkNofit)));
     }
 
     /** {@code PtlMDBind} (L5597): a free-floating MD for {@link #put} and {@link #get}. */

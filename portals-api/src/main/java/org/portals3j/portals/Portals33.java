@@ -161,7 +161,8 @@ public final class Portals33 extends PortalsLibrary {
     /**
      * {@code PtlGetPut(get_md, put_md, target, pt_index, ac_index, match_bits, remote_offset, hdr_data)}: the
      * Portals 3.3 reference implementation's atomic swap, declared with the &sect;3.13 data-movement functions
-     * in its {@code p3api/api.h} and implemented in {@code p3api/move.c}, {@code p3lib/move.c}. At the target, the bytes of the MD the request matches are replaced by the bytes of
+     * in its {@code p3api/api.h} and implemented in {@code p3api/move.c}, {@code p3lib/move.c}. At the target, the
+     * bytes of the MD the request matches are replaced by the bytes of
      * {@code putMd} and sent back into {@code getMd} at offset 0 ({@code getMd} may be {@code putMd}),
      * atomically with respect to every other {@code getPut} on the target.
      *

@@ -140,7 +140,9 @@ public abstract sealed class PortalsLibrary permits Portals, Portals33 {
                 required(unlink), required(position)));
     }
 
-    /** {@code PtlMEUnlink} (L4924; 3.3 &sect;3.9): removes the entry and releases its MD; posts no UNLINK event. */
+    /**
+     * {@code PtlMEUnlink} (L4924; 3.3 &sect;3.9): removes the entry and releases its MD; posts no UNLINK event (A-37).
+     */
     public final void meUnlink(MeHandle me) {
         engine.meUnlink(required(me).value());
     }

@@ -17,28 +17,46 @@
  * <table>
  * <caption>Every function of chapter 3</caption>
  * <tr><th>Spec function</th><th>Java</th><th>C out-arguments become</th></tr>
- * <tr><td>{@code PtlInit} (L2618)</td><td>{@link org.portals3j.portals.Portals#init()}</td><td>{@code max_interfaces}: the return value</td></tr>
+ * <tr><td>{@code PtlInit} (L2618)</td> <td>{@link org.portals3j.portals.Portals#init()}</td>
+ * <td>{@code max_interfaces}: the return value</td></tr>
  * <tr><td>{@code PtlFini} (L2705)</td><td>{@link org.portals3j.portals.Portals#fini()}</td><td></td></tr>
- * <tr><td>{@code PtlNIInit} (L2852)</td><td>{@link org.portals3j.portals.Portals#niInit}</td><td>{@code handle}, {@code actual}: {@link org.portals3j.portals.NiInit}</td></tr>
+ * <tr><td>{@code PtlNIInit} (L2852)</td> <td>{@link org.portals3j.portals.Portals#niInit}</td> <td>{@code handle},
+ * {@code actual}: {@link org.portals3j.portals.NiInit}</td></tr>
  * <tr><td>{@code PtlNIFini} (L3156)</td><td>{@link org.portals3j.portals.Portals#niFini}</td><td></td></tr>
- * <tr><td>{@code PtlNIStatus} (L3246)</td><td>{@link org.portals3j.portals.Portals#niStatus}</td><td>{@code status}: the return value</td></tr>
- * <tr><td>{@code PtlNIDist} (L3428)</td><td>{@link org.portals3j.portals.Portals#niDist}</td><td>{@code distance}: the return value</td></tr>
- * <tr><td>{@code PtlNIHandle} (L3598)</td><td>{@link org.portals3j.portals.Portals#niHandle}</td><td>{@code interface}: the return value</td></tr>
- * <tr><td>{@code PtlGetUid} (L3749)</td><td>{@link org.portals3j.portals.Portals#getUid}</td><td>{@code uid}: the return value</td></tr>
- * <tr><td>{@code PtlGetId} (L3931)</td><td>{@link org.portals3j.portals.Portals#getId}</td><td>{@code id}: the return value</td></tr>
- * <tr><td>{@code PtlMEAttach} (L4098)</td><td>{@link org.portals3j.portals.Portals#meAttach}</td><td>{@code handle}: the return value</td></tr>
- * <tr><td>{@code PtlMEAttachAny} (L4465)</td><td>{@link org.portals3j.portals.Portals#meAttachAny}</td><td>{@code index}, {@code handle}: {@link org.portals3j.portals.AttachedEntry}</td></tr>
- * <tr><td>{@code PtlMEInsert} (L4679)</td><td>{@link org.portals3j.portals.Portals#meInsert(MeHandle, ProcessId, long, long, InsertPosition)},
- *     and with {@code unlink} (A-02) {@link org.portals3j.portals.Portals#meInsert(MeHandle, ProcessId, long, long, Unlink, InsertPosition)}</td><td>{@code handle}: the return value</td></tr>
+ * <tr><td>{@code PtlNIStatus} (L3246)</td> <td>{@link org.portals3j.portals.Portals#niStatus}</td> <td>{@code status}:
+ * the return value</td></tr>
+ * <tr><td>{@code PtlNIDist} (L3428)</td> <td>{@link org.portals3j.portals.Portals#niDist}</td> <td>{@code distance}:
+ * the return value</td></tr>
+ * <tr><td>{@code PtlNIHandle} (L3598)</td> <td>{@link org.portals3j.portals.Portals#niHandle}</td>
+ * <td>{@code interface}: the return value</td></tr>
+ * <tr><td>{@code PtlGetUid} (L3749)</td> <td>{@link org.portals3j.portals.Portals#getUid}</td> <td>{@code uid}: the
+ * return value</td></tr>
+ * <tr><td>{@code PtlGetId} (L3931)</td> <td>{@link org.portals3j.portals.Portals#getId}</td> <td>{@code id}: the return
+ * value</td></tr>
+ * <tr><td>{@code PtlMEAttach} (L4098)</td> <td>{@link org.portals3j.portals.Portals#meAttach}</td> <td>{@code handle}:
+ * the return value</td></tr>
+ * <tr><td>{@code PtlMEAttachAny} (L4465)</td> <td>{@link org.portals3j.portals.Portals#meAttachAny}</td>
+ * <td>{@code index}, {@code handle}: {@link org.portals3j.portals.AttachedEntry}</td></tr>
+ * <tr><td>{@code PtlMEInsert} (L4679)</td>
+ * <td>{@link org.portals3j.portals.Portals#meInsert(MeHandle, ProcessId, long, long, InsertPosition)},
+ *     and with {@code unlink} (A-02)
+ *     {@link org.portals3j.portals.Portals#meInsert(MeHandle, ProcessId, long, long, Unlink, InsertPosition)}</td>
+ *     <td>{@code handle}: the return value</td></tr>
  * <tr><td>{@code PtlMEUnlink} (L4924)</td><td>{@link org.portals3j.portals.Portals#meUnlink}</td><td></td></tr>
- * <tr><td>{@code PtlMDAttach} (L5297)</td><td>{@link org.portals3j.portals.Portals#mdAttach}</td><td>{@code handle}: the return value (may be ignored, as NULL may be passed in C)</td></tr>
- * <tr><td>{@code PtlMDBind} (L5597)</td><td>{@link org.portals3j.portals.Portals#mdBind}</td><td>{@code handle}: the return value</td></tr>
+ * <tr><td>{@code PtlMDAttach} (L5297)</td> <td>{@link org.portals3j.portals.Portals#mdAttach}</td> <td>{@code handle}:
+ * the return value (may be ignored, as NULL may be passed in C)</td></tr>
+ * <tr><td>{@code PtlMDBind} (L5597)</td> <td>{@link org.portals3j.portals.Portals#mdBind}</td> <td>{@code handle}: the
+ * return value</td></tr>
  * <tr><td>{@code PtlMDUnlink} (L5810)</td><td>{@link org.portals3j.portals.Portals#mdUnlink}</td><td></td></tr>
- * <tr><td>{@code PtlMDUpdate} (L5905)</td><td>{@link org.portals3j.portals.Portals#mdUpdate}</td><td>{@code old_md} and the status: {@link org.portals3j.portals.MdUpdateResult}</td></tr>
- * <tr><td>{@code PtlEQAlloc} (L6716)</td><td>{@link org.portals3j.portals.Portals#eqAlloc}</td><td>{@code handle}: the return value</td></tr>
+ * <tr><td>{@code PtlMDUpdate} (L5905)</td> <td>{@link org.portals3j.portals.Portals#mdUpdate}</td> <td>{@code old_md}
+ * and the status: {@link org.portals3j.portals.MdUpdateResult}</td></tr>
+ * <tr><td>{@code PtlEQAlloc} (L6716)</td> <td>{@link org.portals3j.portals.Portals#eqAlloc}</td> <td>{@code handle}:
+ * the return value</td></tr>
  * <tr><td>{@code PtlEQFree} (L6879)</td><td>{@link org.portals3j.portals.Portals#eqFree}</td><td></td></tr>
- * <tr><td>{@code PtlEQGet} (L6966)</td><td>{@link org.portals3j.portals.Portals#eqGet}</td><td>{@code event}: a caller-owned {@link org.portals3j.portals.Event}, filled</td></tr>
- * <tr><td>{@code PtlEQWait} (L7119)</td><td>{@link org.portals3j.portals.Portals#eqWait}</td><td>{@code event}: a caller-owned {@link org.portals3j.portals.Event}, filled</td></tr>
+ * <tr><td>{@code PtlEQGet} (L6966)</td> <td>{@link org.portals3j.portals.Portals#eqGet}</td> <td>{@code event}: a
+ * caller-owned {@link org.portals3j.portals.Event}, filled</td></tr>
+ * <tr><td>{@code PtlEQWait} (L7119)</td> <td>{@link org.portals3j.portals.Portals#eqWait}</td> <td>{@code event}: a
+ * caller-owned {@link org.portals3j.portals.Event}, filled</td></tr>
  * <tr><td>{@code PtlACEntry} (L7291)</td><td>{@link org.portals3j.portals.Portals#acEntry}</td><td></td></tr>
  * <tr><td>{@code PtlPut} (L7571)</td><td>{@link org.portals3j.portals.Portals#put}</td><td></td></tr>
  * <tr><td>{@code PtlGet} (L7973)</td><td>{@link org.portals3j.portals.Portals#get}</td><td></td></tr>
@@ -54,20 +72,26 @@
  * <table>
  * <caption>C types and their Java form</caption>
  * <tr><th>C</th><th>Java</th></tr>
- * <tr><td>{@code ptl_process_id_t}</td><td>{@link org.portals3j.portals.ProcessId}; wildcards {@code PTL_NID_ANY}, {@code PTL_PID_ANY} = -1</td></tr>
- * <tr><td>{@code ptl_md_t}</td><td>{@link org.portals3j.portals.MemoryDescriptor}: {@code start} is a {@link java.lang.foreign.MemorySegment}</td></tr>
+ * <tr><td>{@code ptl_process_id_t}</td> <td>{@link org.portals3j.portals.ProcessId}; wildcards {@code PTL_NID_ANY},
+ * {@code PTL_PID_ANY} = -1</td></tr>
+ * <tr><td>{@code ptl_md_t}</td> <td>{@link org.portals3j.portals.MemoryDescriptor}: {@code start} is a
+ * {@link java.lang.foreign.MemorySegment}</td></tr>
  * <tr><td>{@code ptl_event_t}</td><td>{@link org.portals3j.portals.Event}</td></tr>
  * <tr><td>{@code ptl_ni_limits_t}</td><td>{@link org.portals3j.portals.NiLimits}</td></tr>
- * <tr><td>{@code ptl_handle_*_t}</td><td>{@link org.portals3j.portals.NiHandle}, {@link org.portals3j.portals.MeHandle}, {@link org.portals3j.portals.MdHandle},
+ * <tr><td>{@code ptl_handle_*_t}</td> <td>{@link org.portals3j.portals.NiHandle},
+ * {@link org.portals3j.portals.MeHandle}, {@link org.portals3j.portals.MdHandle},
  *     {@link org.portals3j.portals.EqHandle}, {@link org.portals3j.portals.AnyHandle}</td></tr>
  * <tr><td>{@code ptl_interface_t}</td><td>{@link org.portals3j.portals.InterfaceId}</td></tr>
  * <tr><td>{@code ptl_sr_index_t}</td><td>{@link org.portals3j.portals.StatusRegister}</td></tr>
  * <tr><td>{@code ptl_event_kind_t}, {@code ptl_unlink_t}, {@code ptl_ins_pos_t}, {@code ptl_ack_req_t}</td>
- *     <td>{@link org.portals3j.portals.EventKind}, {@link org.portals3j.portals.Unlink}, {@link org.portals3j.portals.InsertPosition},
+ *     <td>{@link org.portals3j.portals.EventKind}, {@link org.portals3j.portals.Unlink},
+ *     {@link org.portals3j.portals.InsertPosition},
  *     {@link org.portals3j.portals.AckRequest} (ordinals = the C enums' implied values)</td></tr>
  * <tr><td>{@code ptl_ni_fail_t}</td><td>{@link org.portals3j.portals.NiFailType}</td></tr>
- * <tr><td>{@code ptl_size_t}, {@code ptl_match_bits_t}, {@code ptl_hdr_data_t}, {@code ptl_seq_t}</td><td>{@code long} (all 64 bits of match bits and hdr_data are used)</td></tr>
- * <tr><td>{@code ptl_pt_index_t}, {@code ptl_ac_index_t}, {@code ptl_uid_t}</td><td>{@code int}; {@code PTL_PT_INDEX_ANY}, {@code PTL_UID_ANY} = -1</td></tr>
+ * <tr><td>{@code ptl_size_t}, {@code ptl_match_bits_t}, {@code ptl_hdr_data_t}, {@code ptl_seq_t}</td> <td>{@code long}
+ * (all 64 bits of match bits and hdr_data are used)</td></tr>
+ * <tr><td>{@code ptl_pt_index_t}, {@code ptl_ac_index_t}, {@code ptl_uid_t}</td> <td>{@code int};
+ * {@code PTL_PT_INDEX_ANY}, {@code PTL_UID_ANY} = -1</td></tr>
  * <tr><td>{@code PTL_MD_*} options</td><td>{@link org.portals3j.portals.MdOption}</td></tr>
  * </table>
  *
@@ -75,17 +99,27 @@
  * The digest's §4.4 table, as implemented. "Request" means the put or get request as it arrived.
  * <table>
  * <caption>ptl_event_t fields by event kind</caption>
- * <tr><th>Field</th><th>PUT_* / GET_* (target)</th><th>SEND_* (put initiator)</th><th>ACK</th><th>REPLY_* (get initiator)</th><th>UNLINK</th></tr>
- * <tr><td>initiator</td><td>the requester</td><td>this process</td><td>the put's target</td><td>the get's target</td><td>from the causing request</td></tr>
- * <tr><td>uid</td><td>request's user</td><td>own uid</td><td>the target's uid</td><td>the target's uid</td><td>from the causing request</td></tr>
- * <tr><td>portal, match_bits</td><td>request</td><td>PtlPut arguments</td><td>echoed</td><td>echoed</td><td>from the causing request</td></tr>
- * <tr><td>rlength</td><td>request length</td><td>MD length</td><td>echoed requested length</td><td>echoed requested length</td><td>from the causing request</td></tr>
- * <tr><td>mlength</td><td>bytes accepted (truncated if so)</td><td>MD length</td><td>manipulated length at the target</td><td>bytes placed (at most the local length)</td><td>from the causing request</td></tr>
- * <tr><td>offset</td><td>offset used in the MD</td><td>PtlPut offset</td><td>echoed</td><td>echoed request offset (data lands at 0, A-34)</td><td>from the causing request</td></tr>
- * <tr><td>md_handle, mem_desc</td><td colspan="5">the MD, and its state right after the event (a START already shows the decremented threshold, A-58)</td></tr>
+ * <tr><th>Field</th><th>PUT_* / GET_* (target)</th><th>SEND_* (put initiator)</th><th>ACK</th><th>REPLY_* (get
+ * initiator)</th><th>UNLINK</th></tr>
+ * <tr><td>initiator</td> <td>the requester</td> <td>this process</td> <td>the put's target</td> <td>the get's
+ * target</td> <td>from the causing request</td></tr>
+ * <tr><td>uid</td> <td>request's user</td> <td>own uid</td> <td>the target's uid</td> <td>the target's uid</td>
+ * <td>from the causing request</td></tr>
+ * <tr><td>portal, match_bits</td> <td>request</td> <td>PtlPut arguments</td> <td>echoed</td> <td>echoed</td> <td>from
+ * the causing request</td></tr>
+ * <tr><td>rlength</td> <td>request length</td> <td>MD length</td> <td>echoed requested length</td> <td>echoed requested
+ * length</td> <td>from the causing request</td></tr>
+ * <tr><td>mlength</td> <td>bytes accepted (truncated if so)</td> <td>MD length</td> <td>manipulated length at the
+ * target</td> <td>bytes placed (at most the local length)</td> <td>from the causing request</td></tr>
+ * <tr><td>offset</td> <td>offset used in the MD</td> <td>PtlPut offset</td> <td>echoed</td> <td>echoed request offset
+ * (data lands at 0, A-34)</td> <td>from the causing request</td></tr>
+ * <tr><td>md_handle, mem_desc</td><td colspan="5">the MD, and its state right after the event (a START already shows
+ * the decremented threshold, A-58)</td></tr>
  * <tr><td>hdr_data</td><td>PtlPut's (PUT_*), 0 (GET_*)</td><td>PtlPut's</td><td>0</td><td>0</td><td>0</td></tr>
- * <tr><td>link</td><td colspan="2">START: its own sequence; END/FAIL: the START's sequence</td><td>its own sequence</td><td>as PUT</td><td>sequence of the causing END event; 0 for unlink_nofit</td></tr>
- * <tr><td>ni_fail_type</td><td colspan="5">{@link org.portals3j.portals.NiFailType#OK} except on *_FAIL events</td></tr>
+ * <tr><td>link</td><td colspan="2">START: its own sequence; END/FAIL: the START's sequence</td> <td>its own
+ * sequence</td> <td>as PUT</td> <td>sequence of the causing END event; 0 for unlink_nofit</td></tr>
+ * <tr><td>ni_fail_type</td><td colspan="5">{@link org.portals3j.portals.NiFailType#OK} except on *_FAIL
+ * events</td></tr>
  * <tr><td>sequence</td><td colspan="5">per interface, starting at 1, increasing (A-51)</td></tr>
  * </table>
  *
@@ -94,25 +128,31 @@
  *   <li>A-02: {@code PtlMEInsert} without {@code unlink} creates the entry with {@code PTL_UNLINK}.</li>
  *   <li>A-04: unlinking an MD (automatically or not) removes its entry only if the entry has {@code PTL_UNLINK}.</li>
  *   <li>A-06: {@code PtlMEAttachAny} takes the lowest portal index whose list is empty.</li>
- *   <li>A-07: {@code PTL_ML_TOOLONG} only when {@link org.portals3j.portals.PortalsConfig#maxMatchListLength()} is set.</li>
+ *   <li>A-07: {@code PTL_ML_TOOLONG} only when {@link org.portals3j.portals.PortalsConfig#maxMatchListLength()} is
+ *   set.</li>
  *   <li>A-08: a repeated {@code PtlNIInit} with the same pid or {@code PTL_PID_ANY} returns the same handle; another
- *       explicit pid is {@code PTL_INIT_DUP}; a negative {@code desired.max_atable_index} is {@code PTL_INV_ASIZE}.</li>
+ *       explicit pid is {@code PTL_INIT_DUP}; a negative {@code desired.max_atable_index} is
+ *       {@code PTL_INV_ASIZE}.</li>
  *   <li>A-10, A-11: {@code PTL_INV_SR_INDX} for a bad register; {@code PTL_INV_PTINDEX} from {@code PtlMEAttach},
  *       {@code PTL_PT_INV_INDEX} from {@code PtlACEntry}.</li>
- *   <li>A-14: a bad {@code eventq} is {@code PTL_ILL_MD} in {@code PtlMDAttach}, {@code PTL_INV_EQ} in {@code PtlMDBind}.</li>
+ *   <li>A-14: a bad {@code eventq} is {@code PTL_ILL_MD} in {@code PtlMDAttach}, {@code PTL_INV_EQ} in
+ *   {@code PtlMDBind}.</li>
  *   <li>A-16: fourteen event kinds; no {@code PTL_EVENT_ACK_START/END/FAIL}.</li>
  *   <li>A-19: {@code PtlEQWait} wakes exactly one waiter per event, in FIFO order.</li>
  *   <li>A-20, A-21: delivery is FIFO per pair of processes; SEND_START order equals the target's PUT_START order.</li>
  *   <li>A-22: match when {@code ((incoming ^ match_bits) & ~ignore_bits) == 0}.</li>
- *   <li>A-23: the local offset advances by {@code mlength}. A-24: inactive when the local offset is strictly greater than {@code max_offset}.</li>
+ *   <li>A-23: the local offset advances by {@code mlength}. A-24: inactive when the local offset is strictly greater
+ *   than {@code max_offset}.</li>
  *   <li>A-25: {@code unlink_nofit} unlinks (posting UNLINK with link 0) and the request goes on down the list.</li>
  *   <li>A-26: the automatic unlink is checked only after a successful completion.</li>
- *   <li>A-27: a put or get takes one unit of threshold when called ({@code PTL_INV_MD} at 0); acks and replies take none.</li>
+ *   <li>A-27: a put or get takes one unit of threshold when called ({@code PTL_INV_MD} at 0); acks and replies take
+ *   none.</li>
  *   <li>A-29: the uid is checked too; ACL entry 0 allows same-uid processes on every interface
  *       ({@link org.portals3j.portals.PortalsConfig#aclEntryZeroEverywhere()}); other entries start empty.</li>
  *   <li>A-30: an ack is asked for only with {@code PTL_ACK_REQ} and an event queue on the local MD.</li>
  *   <li>A-34: reply data lands at offset 0 of the local MD, truncated to its length.</li>
- *   <li>A-35, A-36: an ack to a full event queue is dropped and counted; otherwise a full queue loses the newest event.</li>
+ *   <li>A-35, A-36: an ack to a full event queue is dropped and counted; otherwise a full queue loses the newest
+ *   event.</li>
  *   <li>A-37: {@code PtlMEUnlink} with operations pending succeeds; they complete; no UNLINK event.</li>
  *   <li>A-38: {@code PtlMDUpdate} always returns the old value, and an update (a new value given and
  *       taken) restarts the local offset at 0, in both dialects. The spec does not say (digest A-38, which
@@ -122,10 +162,14 @@
  *       and programs rely on it to reuse an MD: a put ping-pong that re-arms its receive MD with
  *       {@code PtlMDUpdate} for each message expects every message at offset 0, and with the offset kept
  *       it hangs once the messages no longer fit after the earlier ones.</li>
- *   <li>A-39: an MD whose event queue was freed logs nothing. A-40: {@code PtlNIFini} invalidates every handle of the interface.</li>
- *   <li>A-50: a bound MD is never unlinked automatically. A-51: see the event table. A-52: distance 0 to oneself, 1 to others.</li>
- *   <li>A-53: a get nobody answers stays pending ({@code PTL_MD_INUSE}) until the target fails or the interface is finalised.</li>
- *   <li>A-55: {@code start == NULL} with {@code length > 0} is {@code PTL_ILL_MD}. A-57: {@code PtlEQAlloc(0)} is {@code PTL_NOSPACE}.</li>
+ *   <li>A-39: an MD whose event queue was freed logs nothing. A-40: {@code PtlNIFini} invalidates every handle of the
+ *   interface.</li>
+ *   <li>A-50: a bound MD is never unlinked automatically. A-51: see the event table. A-52: distance 0 to oneself, 1 to
+ *   others.</li>
+ *   <li>A-53: a get nobody answers stays pending ({@code PTL_MD_INUSE}) until the target fails or the interface is
+ *   finalised.</li>
+ *   <li>A-55: {@code start == NULL} with {@code length > 0} is {@code PTL_ILL_MD}. A-57: {@code PtlEQAlloc(0)} is
+ *   {@code PTL_NOSPACE}.</li>
  *   <li>Event queue memory ({@code PtlEQAlloc}, Portals 3.2 section 3.9.5): a queue holds 1 to 2^24 events
  *       (a larger {@code count} is {@code PTL_NOSPACE}), but its memory is not allocated for {@code count}
  *       events at once: it grows with the queue's backlog, in chunks of 256 events allocated when first
@@ -227,16 +271,29 @@
  * <table>
  * <caption>Portals 3.3 functions that differ from 3.2, and their Java methods</caption>
  * <tr><th>3.3 function</th><th>Java</th><th>Differs from 3.2 in</th></tr>
- * <tr><td>{@code PtlMDAttach(me, md, unlink_op, &h)}</td><td>{@link org.portals3j.portals.Portals33#mdAttach}</td><td>no {@code unlink_nofit}: an MD a request does not fit is passed over</td></tr>
- * <tr><td>{@code PtlMDBind(ni, md, unlink_op, &h)}</td><td>{@link org.portals3j.portals.Portals33#mdBind}</td><td>{@code unlink_op}: a bound MD can unlink itself</td></tr>
- * <tr><td>{@code PtlMEInsert(base, id, bits, ignore, unlink, pos, &h)}</td><td>{@link org.portals3j.portals.Portals33#meInsert}</td><td>{@code unlink} in the signature (3.2's argument table had it, A-02)</td></tr>
- * <tr><td>{@code PtlEQAlloc(ni, count, handler, &h)}</td><td>{@link org.portals3j.portals.Portals33#eqAlloc}</td><td>a handler ({@link org.portals3j.portals.EventHandler}), or {@code PTL_EQ_HANDLER_NONE}</td></tr>
- * <tr><td>{@code PtlEQPoll(eqs, size, timeout, &ev, &which)}</td><td>{@link org.portals3j.portals.Portals33#eqPoll}</td><td>new; the result is an {@link org.portals3j.portals.EqPollResult}</td></tr>
- * <tr><td>{@code PtlACEntry(ni, i, id, uid, jid, pt)}</td><td>{@link org.portals3j.portals.Portals33#acEntry}</td><td>a job id, or {@code PTL_JID_ANY}</td></tr>
+ * <tr><td>{@code PtlMDAttach(me, md, unlink_op, &h)}</td> <td>{@link org.portals3j.portals.Portals33#mdAttach}</td>
+ * <td>no {@code unlink_nofit}: an MD a request does not fit is passed over</td></tr>
+ * <tr><td>{@code PtlMDBind(ni, md, unlink_op, &h)}</td> <td>{@link org.portals3j.portals.Portals33#mdBind}</td>
+ * <td>{@code unlink_op}: a bound MD can unlink itself</td></tr>
+ * <tr><td>{@code PtlMEInsert(base, id, bits, ignore, unlink, pos, &h)}</td>
+ * <td>{@link org.portals3j.portals.Portals33#meInsert}</td> <td>{@code unlink} in the signature (3.2's argument table
+ * had it, A-02)</td></tr>
+ * <tr><td>{@code PtlEQAlloc(ni, count, handler, &h)}</td> <td>{@link org.portals3j.portals.Portals33#eqAlloc}</td>
+ * <td>a handler ({@link org.portals3j.portals.EventHandler}), or {@code PTL_EQ_HANDLER_NONE}</td></tr>
+ * <tr><td>{@code PtlEQPoll(eqs, size, timeout, &ev, &which)}</td>
+ * <td>{@link org.portals3j.portals.Portals33#eqPoll}</td> <td>new; the result is an
+ * {@link org.portals3j.portals.EqPollResult}</td></tr>
+ * <tr><td>{@code PtlACEntry(ni, i, id, uid, jid, pt)}</td> <td>{@link org.portals3j.portals.Portals33#acEntry}</td>
+ * <td>a job id, or {@code PTL_JID_ANY}</td></tr>
  * <tr><td>{@code PtlGetJid(ni, &jid)}</td><td>{@link org.portals3j.portals.Portals33#getJid}</td><td>new</td></tr>
- * <tr><td>{@code PtlPutRegion}, {@code PtlGetRegion}</td><td>{@link org.portals3j.portals.Portals33#putRegion}, {@link org.portals3j.portals.Portals33#getRegion}</td><td>new: a region {@code [local_offset, +length)} of the MD</td></tr>
- * <tr><td>{@code PtlHandleIsEqual(h1, h2)}</td><td>{@link org.portals3j.portals.Portals33#handleIsEqual}</td><td>new; a truth value</td></tr>
- * <tr><td>{@code PtlGetPut(get_md, put_md, target, pt, ac, bits, offset, hdr)}</td><td>{@link org.portals3j.portals.Portals33#getPut}</td><td>new (the reference implementation's atomic swap, below)</td></tr>
+ * <tr><td>{@code PtlPutRegion}, {@code PtlGetRegion}</td> <td>{@link org.portals3j.portals.Portals33#putRegion},
+ * {@link org.portals3j.portals.Portals33#getRegion}</td> <td>new: a region {@code [local_offset, +length)} of the
+ * MD</td></tr>
+ * <tr><td>{@code PtlHandleIsEqual(h1, h2)}</td> <td>{@link org.portals3j.portals.Portals33#handleIsEqual}</td> <td>new;
+ * a truth value</td></tr>
+ * <tr><td>{@code PtlGetPut(get_md, put_md, target, pt, ac, bits, offset, hdr)}</td>
+ * <td>{@link org.portals3j.portals.Portals33#getPut}</td> <td>new (the reference implementation's atomic swap,
+ * below)</td></tr>
  * </table>
  * The other functions have 3.2's signatures and are the methods of the same names that both classes inherit
  * from {@link org.portals3j.portals.PortalsLibrary}.

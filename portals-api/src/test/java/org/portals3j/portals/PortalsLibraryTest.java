@@ -99,7 +99,8 @@ class PortalsLibraryTest {
             assertThat(next(b, eqb, EventKind.PUT_END).hdrData()).isEqualTo(0xBEEFL);
             assertThat(target.get(ValueLayout.JAVA_BYTE, 15)).isEqualTo((byte) 5);
             Event sendStart = new Event();
-            assertThat(a.eqWait(eqa, sendStart)).as("SEND_START, logged before PtlPut returns").isEqualTo(ReturnCode.OK);
+            assertThat(a.eqWait(eqa, sendStart)).as("SEND_START, logged before PtlPut returns")
+                    .isEqualTo(ReturnCode.OK);
             assertThat(sendStart.type()).isEqualTo(EventKind.SEND_START);
             next(a, eqa, EventKind.SEND_END);
 
@@ -148,6 +149,7 @@ class PortalsLibraryTest {
     }
 
     private static void assertCode(ThrowingCallable call, ReturnCode code) {
-        assertThatThrownBy(call).isInstanceOfSatisfying(PortalsException.class, e -> assertThat(e.code()).isEqualTo(code));
+        assertThatThrownBy(call).isInstanceOfSatisfying(PortalsException.class,
+                e -> assertThat(e.code()).isEqualTo(code));
     }
 }

@@ -87,13 +87,16 @@ class PutGetSmokeTest {
             NiHandle ni = a.niInit(InterfaceId.DEFAULT, ProcessId.PID_ANY, null).handle();
             MemoryDescriptor md = MemoryDescriptor.of(confined.allocate(16));
             assertThatThrownBy(() -> a.mdBind(ni, md))
-                    .isInstanceOfSatisfying(PortalsException.class, e -> assertThat(e.code()).isEqualTo(ReturnCode.ILL_MD))
+                    .isInstanceOfSatisfying(PortalsException.class,
+                            e -> assertThat(e.code()).isEqualTo(ReturnCode.ILL_MD))
                     .hasMessageContaining("Arena.ofShared()");
             MeHandle me = a.meAttach(ni, 4, ProcessId.ANY, 0, 0, Unlink.RETAIN, InsertPosition.AFTER);
             assertThatThrownBy(() -> a.mdAttach(me, md, Unlink.RETAIN, Unlink.RETAIN))
-                    .isInstanceOfSatisfying(PortalsException.class, e -> assertThat(e.code()).isEqualTo(ReturnCode.ILL_MD));
+                    .isInstanceOfSatisfying(PortalsException.class,
+                            e -> assertThat(e.code()).isEqualTo(ReturnCode.ILL_MD));
             // heap memory and shared arenas are reachable from any thread
-            assertThat(a.mdBind(ni, MemoryDescriptor.of(MemorySegment.ofArray(new byte[16])))).isNotEqualTo(MdHandle.NONE);
+            assertThat(a.mdBind(ni, MemoryDescriptor.of(MemorySegment.ofArray(new byte[16]))))
+                    .isNotEqualTo(MdHandle.NONE);
             a.fini();
         } finally {
             endpoints.forEach(Transport::close);

@@ -34,7 +34,8 @@ public final class TckTransport {
         try {
             return Duration.ofMillis(Math.max(1, Long.parseLong(millis)));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(PATIENCE_PROPERTY + " must be a number of milliseconds, not '" + millis + "'", e);
+            throw new IllegalArgumentException(PATIENCE_PROPERTY + " must be a number of milliseconds, not '" + millis
+                    + "'", e);
         }
     }
 

@@ -4,7 +4,8 @@ import org.portals3j.runtime.JobContext;
 import org.portals3j.runtime.JobRuntime;
 
 /**
- * Two ranks that only keep their udp endpoints running (a Portals library on each, idle), for a test that stops rank 1 longer than the peer
+ * Two ranks that only keep their udp endpoints running (a Portals library on each, idle), for a test that stops rank 1
+ * longer than the peer
  * timeout. Rank 1 prints its pid, then says when it learns that rank 0 is gone to it. Rank 0 says when it
  * declares rank 1 dead, then stays (its endpoint answering) until its standard input closes.
  */

@@ -38,7 +38,10 @@ public final class ShimProcess {
     private ShimProcess() {
     }
 
-    /** Notes when the JVM itself is exiting ({@code System.exit}, e.g. the job was lost), so that the C exit does not tear down twice. */
+    /**
+     * Notes when the JVM itself is exiting ({@code System.exit}, e.g. the job was lost), so that the C exit does not
+     * tear down twice.
+     */
     public static void watchJvmExit() {
         try {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> JVM_EXITING.set(true), "portals3-shim-exit"));

@@ -32,7 +32,8 @@ class CatalogueFormatTest {
     @Test
     void aPortals33RowIsLocatedInItsOwnSourcesNotInThe32Text() {
         Catalogue c = Catalogue.parse(Spec.PORTALS, "t.tsv", List.of(HEADER,
-                "P-275\tPortals 3.3 dialect\tPortals 3.3 §3.10 PtlMDAttach\tportals3ib p3lib/md.c\tkit\tNo unlink_nofit.\t"));
+                "P-275\tPortals 3.3 dialect\tPortals 3.3 §3.10 PtlMDAttach\tportals3ib p3lib/md.c\tkit\t"
+                + "No unlink_nofit.\t"));
         assertThat(c.find("P-275").orElseThrow().specLocation())
                 .isEqualTo("Portals 3.3 §3.10 PtlMDAttach, portals3ib p3lib/md.c");
     }
@@ -40,7 +41,8 @@ class CatalogueFormatTest {
     @Test
     void aMissingHeaderIsReportedWithItsLine() {
         assertThatThrownBy(() -> Catalogue.parse(Spec.PORTALS, "t.tsv", List.of("# c", "P-001\ta\tb\tc\tkit\td\t")))
-                .isInstanceOf(CatalogueException.class).hasMessageStartingWith("t.tsv:2: ").hasMessageContaining("header");
+                .isInstanceOf(CatalogueException.class).hasMessageStartingWith("t.tsv:2: ")
+                .hasMessageContaining("header");
     }
 
     @Test
@@ -55,7 +57,8 @@ class CatalogueFormatTest {
                 .isInstanceOf(CatalogueException.class).hasMessageContaining("not a Portals 3.2 id");
         assertThatThrownBy(() -> Catalogue.parse(Spec.ISOTACH, "t.tsv", List.of(HEADER,
                 "I-002\ta\tb\tc\tkit\td\t", "I-002\ta\tb\tc\tkit\td\t")))
-                .isInstanceOf(CatalogueException.class).hasMessageStartingWith("t.tsv:3: I-002 is out of order or repeated");
+                .isInstanceOf(CatalogueException.class)
+                .hasMessageStartingWith("t.tsv:3: I-002 is out of order or repeated");
     }
 
     @Test

@@ -37,7 +37,8 @@ class CatalogueStabilityTest {
     private static List<String> published() throws IOException {
         try (InputStream in = CatalogueStabilityTest.class.getResourceAsStream("published-ids.tsv")) {
             if (in == null) {
-                throw new AssertionError("published-ids.tsv is missing next to " + CatalogueStabilityTest.class.getName());
+                throw new AssertionError("published-ids.tsv is missing next to "
+                        + CatalogueStabilityTest.class.getName());
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
                     .filter(l -> !l.isBlank() && !l.startsWith("#")).toList();

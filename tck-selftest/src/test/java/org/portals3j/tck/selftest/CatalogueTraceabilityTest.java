@@ -2,6 +2,8 @@ package org.portals3j.tck.selftest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,7 +23,8 @@ import org.portals3j.tck.runner.TckRunner;
 
 /**
  * The kit is traced to the catalogue both ways, and this test is what makes the build fail when it is not:
- * every assertion the kit checks ({@code kit}, or {@code partial}: only in part) has at least one test of the kit, and every id a test names is in
+ * every assertion the kit checks ({@code kit}, or {@code partial}: only in part) has at least one test of the kit, and
+ * every id a test names is in
  * the catalogue. The catalogue covers every assertion of both digests' §8, with no gap in the ids.
  */
 class CatalogueTraceabilityTest {
@@ -64,7 +67,7 @@ class CatalogueTraceabilityTest {
     @Test
     void everyTestOfTheKitNamesAnAssertionOrAResolution() throws Exception {
         assertThat(kit).as("the kit was discovered").hasSizeGreaterThan(300);
-        List<String> untraced = new java.util.ArrayList<>();
+        List<String> untraced = new ArrayList<>();
         for (KitTest t : kit) {
             if (t.assertionIds().isEmpty() && !resolves(t)) {
                 untraced.add(t.shortName());
@@ -75,7 +78,7 @@ class CatalogueTraceabilityTest {
 
     private static boolean resolves(KitTest t) throws Exception {
         Class<?> c = Class.forName(t.className());
-        return c.isAnnotationPresent(Resolves.class) || java.util.Arrays.stream(c.getDeclaredMethods())
+        return c.isAnnotationPresent(Resolves.class) || Arrays.stream(c.getDeclaredMethods())
                 .anyMatch(m -> m.getName().equals(t.methodName()) && m.isAnnotationPresent(Resolves.class));
     }
 
@@ -88,7 +91,8 @@ class CatalogueTraceabilityTest {
                 .isEmpty();
         List<String> mislabelled = catalogue.all().stream()
                 .filter(a -> !a.testability().byKit() && tested.contains(a.id())).map(Assertion::id).toList();
-        assertThat(mislabelled).as("assertions marked 'engine' or 'no' that a kit test names: mark them 'kit'").isEmpty();
+        assertThat(mislabelled).as("assertions marked 'engine' or 'no' that a kit test names: mark them 'kit'")
+                .isEmpty();
     }
 
     /**
@@ -99,8 +103,8 @@ class CatalogueTraceabilityTest {
     @Test
     void aKitRowWhoseNoteSaysTheKitSeesOnlyPartOfItIsMarkedPartial() {
         Pattern onlyPart = Pattern.compile(
-                "internal|indirectly|white-box|cannot be seen|cannot see|half only|not visible|only in part|kit does not see",
-                Pattern.CASE_INSENSITIVE);
+                "internal|indirectly|white-box|cannot be seen|cannot see|half only|not visible|only in part|kit does "
+                + "not see", Pattern.CASE_INSENSITIVE);
         List<String> overclaimed = catalogue.all().stream()
                 .filter(a -> a.testability() == Testability.KIT && onlyPart.matcher(a.note()).find())
                 .map(a -> a.id() + ": " + a.note()).toList();

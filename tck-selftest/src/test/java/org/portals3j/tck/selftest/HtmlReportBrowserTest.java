@@ -65,7 +65,8 @@ class HtmlReportBrowserTest {
                 .build().run();
         TransportRun inmem = real.runs().get(0);
         assertThat(inmem.available()).isTrue();
-        assertThat(inmem.count(TestStatus.PASSED)).as("the real run passed").isEqualTo(inmem.outcomes().size()).isPositive();
+        assertThat(inmem.count(TestStatus.PASSED)).as("the real run passed").isEqualTo(inmem.outcomes().size())
+                .isPositive();
         assertThat(real.runs().get(1).available()).isFalse();
 
         // The same run with one test failed (one that names a single assertion): a broken transport's report.
@@ -78,8 +79,8 @@ class HtmlReportBrowserTest {
         KitTest test = first.test();
         failedId = test.assertionIds().iterator().next();
         outcomes.set(victim, new TestOutcome(test, TestStatus.FAILED, "AssertionError: " + HOSTILE,
-                "java.lang.AssertionError: " + HOSTILE + "\n\tat " + test.className() + "." + test.methodName() + "(Test.java:1)",
-                first.duration()));
+                "java.lang.AssertionError: " + HOSTILE + "\n\tat " + test.className() + "." + test.methodName()
+                + "(Test.java:1)", first.duration()));
         TransportRun broken = new TransportRun(BROKEN, "", outcomes, inmem.elapsed());
         TckResult result = new TckResult(real.catalogue(), real.tests(), List.of(inmem, broken, real.runs().get(1)));
 
@@ -95,7 +96,8 @@ class HtmlReportBrowserTest {
         assertThat(dom).contains("<table id=\"matrix\">");
         String initialisation = cell(dom, "Initialisation", "inmem");
         // part of the kit ran: the area's other assertions are "not run", so the cell is not all green
-        assertThat(initialisation).contains("state-passed-some", "data-failed=\"0\"").containsPattern("data-passed=\"[1-9]");
+        assertThat(initialisation).contains("state-passed-some", "data-failed=\"0\"")
+                .containsPattern("data-passed=\"[1-9]");
         assertThat(cell(dom, "Initialisation", BROKEN)).contains("state-failed", "data-failed=\"1\"");
         assertThat(cell(dom, "Initialisation", MISSING)).contains("state-not-available", "not available");
         assertThat(dom).contains("not available: no transport provider named '" + MISSING + "'");
@@ -171,7 +173,8 @@ class HtmlReportBrowserTest {
     private static Set<String> chromiumLeftovers() {
         Set<String> found = new HashSet<>();
         try (Stream<Path> tmp = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-            tmp.map(p -> String.valueOf(p.getFileName())).filter(n -> n.startsWith("portals3j-chromium-")).forEach(found::add);
+            tmp.map(p -> String.valueOf(p.getFileName())).filter(n -> n.startsWith("portals3j-chromium-"))
+                    .forEach(found::add);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }

@@ -32,8 +32,10 @@ class HtmlReportTest {
     private static final Catalogue CATALOGUE = Catalogue.parse(Spec.PORTALS, "p.tsv", List.of(Catalogue.HEADER,
             "P-001\tInitialisation\t3.3.1 PtlInit\tL2627\tkit\tPtlInit succeeds.\t",
             "P-002\tInitialisation\t3.3.1 PtlInit\tL2629\tkit\tPtlInit may be called again.\tresolution A-01",
-            "P-003\tInitialisation\t3.3.1.1 Return Codes\tL2641\tno\tA NULL holder fails with PTL_SEGV.\tnot applicable to Java",
-            "P-004\tNetwork interfaces\t3.4.1 PtlNIInit\tL2899\tengine\tThe NI table is sized <max>.\tNiTableTest checks it",
+            "P-003\tInitialisation\t3.3.1.1 Return Codes\tL2641\tno\tA NULL holder fails with PTL_SEGV.\t"
+            + "not applicable to Java",
+            "P-004\tNetwork interfaces\t3.4.1 PtlNIInit\tL2899\tengine\tThe NI table is sized <max>.\t"
+            + "NiTableTest checks it",
             "P-005\tEvents\t3.11 Events\tL7000\tkit\tAn event is delivered once.\t"));
 
     private static final KitTest INIT = test("InitTest", "initSucceeds", "P-001");
@@ -70,7 +72,8 @@ class HtmlReportTest {
         assertThat(cell(partial, "PORTALS", "Initialisation", "inmem"))
                 .contains("state-passed-some", "data-passed=\"1\"", "data-not-run=\"1\"");
         assertThat(cell(partial, "PORTALS", "Events", "inmem")).contains("state-not-run", "data-not-run=\"1\"");
-        assertThat(cell(render(passingRun()), "PORTALS", "Initialisation", "inmem")).contains("state-passed", "data-passed=\"2\"");
+        assertThat(cell(render(passingRun()), "PORTALS", "Initialisation", "inmem"))
+                .contains("state-passed", "data-passed=\"2\"");
     }
 
     @Test
@@ -96,14 +99,18 @@ class HtmlReportTest {
         String row = row(html, "P-002");
         assertThat(row).contains("data-verdict=\"failed\"")
                 .contains("data-transport=\"inmem\" data-verdict=\"failed\"")
-                .contains("<li class=\"failing\"><code title=\"org.portals3j.tck.portals.InitTest\">InitTest.<wbr>init<wbr>Again</code></li>")
-                .contains("Where the spec says it: <span class=\"loc\">Portals 3.2 §3.3.1 PtlInit, portals-3.2.numbered.lyx L2629</span>")
+                .contains("<li class=\"failing\"><code "
+                        + "title=\"org.portals3j.tck.portals.InitTest\">InitTest.<wbr>init<wbr>Again</code></li>")
+                .contains("Where the spec says it: <span class=\"loc\">Portals 3.2 §3.3.1 PtlInit, "
+                        + "portals-3.2.numbered.lyx L2629</span>")
                 .contains("<details class=\"trace\"><summary>stack trace</summary><pre>java.lang.AssertionError: "
-                        + HOSTILE_ESCAPED + "\n\tat org.portals3j.tck.portals.InitTest.initAgain(InitTest.java:12)</pre></details>")
+                        + HOSTILE_ESCAPED
+                        + "\n\tat org.portals3j.tck.portals.InitTest.initAgain(InitTest.java:12)</pre></details>")
                 .contains("resolution A-01");
         assertThat(html).contains("<a href=\"#a-P-002\">P-002</a>")
                 .contains("<body data-overall=\"failed\">")
-                .contains("<span class=\"word\">Failed:</span> <span class=\"detail\">1 assertion (2 tests) on inmem</span>");
+                .contains("<span class=\"word\">Failed:</span> <span class=\"detail\">1 assertion (2 tests) "
+                        + "on inmem</span>");
         // the passing and skipped rows carry no failure block; the skip says why
         assertThat(row(html, "P-001")).doesNotContain("class=\"failures\"");
         assertThat(row(html, "P-005")).contains("data-verdict=\"skipped\"", "skipped on inmem: needs 4 ranks");
@@ -112,7 +119,8 @@ class HtmlReportTest {
     @Test
     void assertionsTheKitDoesNotRunShowHowTheyAreCheckedInsteadOfAVerdict() {
         String html = render(failingRun(), unavailableUdp());
-        assertThat(row(html, "P-003")).contains("data-verdict=\"not-testable\"", "testable: no", "not applicable to Java")
+        assertThat(row(html, "P-003"))
+                .contains("data-verdict=\"not-testable\"", "testable: no", "not applicable to Java")
                 .doesNotContain("data-transport=\"inmem\"");
         assertThat(row(html, "P-004")).contains("data-verdict=\"engine-test\"", "NiTableTest checks it",
                 "The NI table is sized &lt;max&gt;.");
@@ -121,7 +129,8 @@ class HtmlReportTest {
     @Test
     void aFailedTestThatNamesNoCatalogueAssertionIsStillShown() {
         String html = render(failingRun(), unavailableUdp());
-        assertThat(html).contains("id=\"untraced\"").contains("StrayTest.namesNothingKnown").contains("untraced failure");
+        assertThat(html).contains("id=\"untraced\"").contains("StrayTest.namesNothingKnown")
+                .contains("untraced failure");
     }
 
     @Test
@@ -137,18 +146,20 @@ class HtmlReportTest {
 
     static KitTest test(String cls, String method, String... ids) {
         String className = "org.portals3j.tck.portals." + cls;
-        return new KitTest("[engine:junit-jupiter]/[class:" + className + "]/[method:" + method + "()]", className, method,
-                method + "()", Set.of(ids));
+        return new KitTest("[engine:junit-jupiter]/[class:" + className + "]/[method:" + method + "()]", className,
+                method, method + "()", Set.of(ids));
     }
 
     private static TransportRun failingRun() {
         return new TransportRun("inmem", "", List.of(
                 new TestOutcome(INIT, TestStatus.PASSED, "", "", Duration.ofMillis(12)),
                 new TestOutcome(AGAIN, TestStatus.FAILED, "AssertionError: " + HOSTILE,
-                        "java.lang.AssertionError: " + HOSTILE + "\n\tat org.portals3j.tck.portals.InitTest.initAgain(InitTest.java:12)",
+                        "java.lang.AssertionError: " + HOSTILE
+                        + "\n\tat org.portals3j.tck.portals.InitTest.initAgain(InitTest.java:12)",
                         Duration.ofMillis(30)),
                 new TestOutcome(EVENT, TestStatus.SKIPPED, "needs 4 ranks", "", Duration.ZERO),
-                new TestOutcome(STRAY, TestStatus.FAILED, "untraced failure", "", Duration.ZERO)), Duration.ofMillis(1234));
+                new TestOutcome(STRAY, TestStatus.FAILED, "untraced failure", "", Duration.ZERO)),
+                Duration.ofMillis(1234));
     }
 
     private static TransportRun passingRun() {
@@ -178,7 +189,8 @@ class HtmlReportTest {
 
     /** The matrix cell of one area (empty: the spec's total) on one transport. */
     static String cell(String html, String spec, String area, String transport) {
-        Matcher m = Pattern.compile("<td class=\"cell [^\"]*\" data-spec=\"" + spec + "\" data-area=\"" + Pattern.quote(area)
+        Matcher m = Pattern.compile("<td class=\"cell [^\"]*\" data-spec=\"" + spec + "\" data-area=\""
+                + Pattern.quote(area)
                 + "\" data-transport=\"" + Pattern.quote(transport) + "\"[^>]*>.*?</td>").matcher(html);
         assertThat(m.find()).as("the matrix has a cell for %s / %s / %s", spec, area, transport).isTrue();
         return m.group();

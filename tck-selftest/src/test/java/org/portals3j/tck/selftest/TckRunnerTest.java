@@ -8,10 +8,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.junit.jupiter.api.BeforeAll;
@@ -87,7 +89,8 @@ class TckRunnerTest {
                 Map.entry("fails", List.of(TestStatus.FAILED)),
                 Map.entry("isSkippedByAnAssumption", List.of(TestStatus.SKIPPED)),
                 Map.entry("isDisabled", List.of(TestStatus.SKIPPED)),
-                Map.entry("oneInvocationOfThreeFails", List.of(TestStatus.PASSED, TestStatus.FAILED, TestStatus.PASSED)),
+                Map.entry("oneInvocationOfThreeFails",
+                        List.of(TestStatus.PASSED, TestStatus.FAILED, TestStatus.PASSED)),
                 Map.entry("seesTheTransportTheRunnerChose", List.of(TestStatus.PASSED)),
                 Map.entry("passesAnAssertionTheKitSeesOnlyInPart", List.of(TestStatus.PASSED)),
                 Map.entry("first", List.of(TestStatus.FAILED)),
@@ -101,7 +104,8 @@ class TckRunnerTest {
         assertThat(failed.detail()).contains("OutcomesFixture.fails(OutcomesFixture.java:");
         assertThat(outcome("isSkippedByAnAssumption").message()).contains("not on this transport");
         assertThat(outcome("isDisabled").message()).isEqualTo("disabled on purpose");
-        assertThat(outcome("first").message()).startsWith("in BrokenSetUpFixture: IllegalStateException: no fabric here");
+        assertThat(outcome("first").message())
+                .startsWith("in BrokenSetUpFixture: IllegalStateException: no fabric here");
     }
 
     @Test
@@ -126,10 +130,10 @@ class TckRunnerTest {
                 .mapToLong(r -> r.count(TestStatus.PASSED) + r.count(TestStatus.FAILED)).sum();
         assertThat(result.executedTests()).isEqualTo(passedOrFailed).isPositive();
         assertThat(new TckResult(Catalogue.builtIn(), List.of(), List.of()).executedTests()).isZero();
-        assertThat(TckRunner.unknownAssertions(java.util.Set.of("P-001", "P-999", "I-998")))
+        assertThat(TckRunner.unknownAssertions(Set.of("P-001", "P-999", "I-998")))
                 .containsExactly("I-998", "P-999");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> TckRunner.builder()
-                        .assertions(java.util.Set.of("P-001", "P-999")))
+                        .assertions(Set.of("P-001", "P-999")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("P-999 is not in the kit's catalogue");
     }
 
@@ -137,11 +141,13 @@ class TckRunnerTest {
     void aTransportThatIsNotThereRunsNothingAndSaysWhy() {
         TransportRun missing = result.runs().get(1);
         assertThat(missing.available()).isFalse();
-        assertThat(missing.unavailableReason()).startsWith("no transport provider named 'no-such-transport' on the class path");
+        assertThat(missing.unavailableReason())
+                .startsWith("no transport provider named 'no-such-transport' on the class path");
         assertThat(missing.outcomes()).isEmpty();
         Assertion p001 = result.catalogue().find("P-001").orElseThrow();
         assertThat(result.verdict(p001, missing)).isEqualTo(Verdict.NOT_AVAILABLE);
-        assertThat(TapReport.render(result, missing)).startsWith("TAP version 14\n1..0 # SKIP not available: no transport");
+        assertThat(TapReport.render(result, missing))
+                .startsWith("TAP version 14\n1..0 # SKIP not available: no transport");
     }
 
     @Test
@@ -155,7 +161,8 @@ class TckRunnerTest {
     @Test
     void theListenerHearsEveryTestBetweenStartAndEnd() {
         assertThat(heard).first().isEqualTo("start inmem");
-        assertThat(heard).contains("inmem fails FAILED", "end no-such-transport").doesNotContain("start no-such-transport");
+        assertThat(heard).contains("inmem fails FAILED", "end no-such-transport")
+                .doesNotContain("start no-such-transport");
         assertThat(heard.indexOf("end inmem")).isEqualTo(1 + inmem().outcomes().size());
     }
 
@@ -164,7 +171,8 @@ class TckRunnerTest {
         String tap = TapReport.render(result, inmem());
         assertThat(tap).startsWith("TAP version 14\n1.." + inmem().outcomes().size() + "\n")
                 .contains("not ok ").contains("  message: \"AssertionFailedError: [a message]")
-                .contains("OutcomesFixture.isSkippedByAnAssumption # SKIP TestAbortedException: Assumption failed: not on this transport")
+                .contains("OutcomesFixture.isSkippedByAnAssumption # SKIP TestAbortedException: Assumption failed: "
+                        + "not on this transport")
                 .contains("not ok 3 - P-004,P-005 OutcomesFixture.oneInvocationOfThreeFails [2] 2\n")
                 .contains("    - \"P-002: Portals 3.2 §");
         try (var files = Files.list(dir.resolve("junit").resolve("inmem"))) {
@@ -173,7 +181,9 @@ class TckRunnerTest {
         }
     }
 
-    /** I-020 is marked partial in the catalogue: its passing test makes it "partial" in every report, never "passed". */
+    /**
+     * I-020 is marked partial in the catalogue: its passing test makes it "partial" in every report, never "passed".
+     */
     @Test
     void anAssertionTheKitSeesOnlyInPartIsPartialInEveryReportNeverPassed() throws Exception {
         Assertion i020 = result.catalogue().find("I-020").orElseThrow();
@@ -201,7 +211,7 @@ class TckRunnerTest {
         assertThat(plain.substring(0, plain.indexOf("</testcase>"))).as("a plain pass carries no such entry")
                 .doesNotContain("partial");
 
-        String html = HtmlReport.render(result, java.time.ZonedDateTime.now());
+        String html = HtmlReport.render(result, ZonedDateTime.now());
         String row = HtmlReportTest.row(html, "I-020");
         assertThat(row).contains("data-verdict=\"partial\"", "data-transport=\"inmem\" data-verdict=\"partial\"",
                 "testable: partial").doesNotContain("data-verdict=\"passed\"");

@@ -21,8 +21,8 @@ import java.util.regex.Pattern;
  * to. It is kept as one tab-separated file per spec beside this class ({@code portals-3.2.tsv},
  * {@code isotach.tsv}), with the columns {@code id area section lines testable assertion note}; lines
  * starting with {@code #} are comments. {@code testable} is {@code kit}, {@code partial} (the kit sees only part
- * of it), {@code engine} or {@code no} ({@link Testability}); every row but a {@code kit} one needs its note. Ids are stable across releases: an assertion that changes
- * meaning gets a new id, and an id is never reused.
+ * of it), {@code engine} or {@code no} ({@link Testability}); every row but a {@code kit} one needs its note. Ids are
+ * stable across releases: an assertion that changes meaning gets a new id, and an id is never reused.
  */
 public final class Catalogue {
     /** The header line each catalogue file starts with (after comments). */
@@ -51,7 +51,8 @@ public final class Catalogue {
                 String resource = spec.catalogueFile();
                 try (InputStream in = Catalogue.class.getResourceAsStream(resource)) {
                     if (in == null) {
-                        throw new CatalogueException("the kit's catalogue " + resource + " is missing from the class path");
+                        throw new CatalogueException("the kit's catalogue " + resource
+                                + " is missing from the class path");
                     }
                     all.putAll(parse(spec, resource, readLines(in)).byId);
                 } catch (IOException e) {
@@ -92,7 +93,8 @@ public final class Catalogue {
             }
             String id = f[0];
             if (!ID.matcher(id).matches() || Spec.ofId(id) != spec) {
-                throw new CatalogueException(where + "'" + id + "' is not a " + spec.title() + " id (" + spec.prefix() + "-NNN)");
+                throw new CatalogueException(where + "'" + id + "' is not a " + spec.title() + " id (" + spec.prefix()
+                        + "-NNN)");
             }
             if (id.compareTo(previous) <= 0) {
                 throw new CatalogueException(where + id + " is out of order or repeated (after " + previous + ")");

@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -107,7 +108,7 @@ final class ConcurrentIsoTraffic {
         }
         go.countDown();
         try {
-            if (!stopped.await(timeout.toMillis() + 10_000, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            if (!stopped.await(timeout.toMillis() + 10_000, TimeUnit.MILLISECONDS)) {
                 // a host's thread is kept inside the layer: closing the job makes its sends fail and lets it go
                 job.close();
                 throw new AssertionError("a host's thread did not come back from an Isotach call within " + timeout

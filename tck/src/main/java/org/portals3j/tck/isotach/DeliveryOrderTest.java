@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.BarrierMode;
 import org.portals3j.isotach.Interface;
@@ -19,7 +22,6 @@ import org.portals3j.tck.isotach.ConcurrentIsoTraffic.Action;
 import org.portals3j.tck.isotach.ConcurrentIsoTraffic.Barrier;
 import org.portals3j.tck.isotach.ConcurrentIsoTraffic.Iso;
 import org.portals3j.tck.isotach.ConcurrentIsoTraffic.Signal;
-import org.portals3j.tck.isotach.IsoTraffic.Tag;
 import org.portals3j.tck.isotach.IsotachJob.Delivered;
 
 /** The isotach delivery order (digest §1.2): pulse, then sender id, then issue order; notices at the end of a pulse. */
@@ -53,7 +55,8 @@ class DeliveryOrderTest {
             int mixed = 0;
             long giveUp = System.nanoTime() + Duration.ofSeconds(20).toNanos();
             for (int attempt = 0; mixed == 0 && (attempt < 5 || System.nanoTime() < giveUp); attempt++) {
-                ConcurrentIsoTraffic traffic = new ConcurrentIsoTraffic(job, randomPlans(10 + attempt, 4, 50, 3), new int[4],
+                ConcurrentIsoTraffic traffic =
+                        new ConcurrentIsoTraffic(job, randomPlans(10 + attempt, 4, 50, 3), new int[4],
                         "seed " + (10 + attempt));
                 traffic.run(TckTransport.trafficPatience());
                 for (int h = 0; h < 4; h++) {
@@ -72,7 +75,7 @@ class DeliveryOrderTest {
         try (IsotachJob job = IsotachJob.open(3, Interface.ISO_MBM)) {
             IsoTraffic t = new IsoTraffic(job);
             int[] toTwo = new int[40];
-            java.util.Arrays.fill(toTwo, 2);
+            Arrays.fill(toTwo, 2);
             t.isochron(1, 0, 16, toTwo); // 40 iso-pointers + nothing else: beyond the 32-entry sort vector
             int[] mixed = new int[36];
             for (int i = 0; i < mixed.length; i++) {
@@ -98,7 +101,7 @@ class DeliveryOrderTest {
                 List<Action> plan = new ArrayList<>();
                 if (h < 3) {
                     int[] dests = new int[12];
-                    java.util.Arrays.fill(dests, 3);
+                    Arrays.fill(dests, 3);
                     for (int k = 0; k < 10; k++) {
                         plan.add(new Iso(dests, IsoTraffic.TAG));
                     }
@@ -187,7 +190,8 @@ class DeliveryOrderTest {
             if (canShare) {
                 // A transport that delivers inline runs the signal's whole token chain inside iso_send_signal, so
                 // there no later isochron can share its pulse; elsewhere one of the isochrons issued after it must.
-                assertThat(shared).as("notices that shared their pulse with messages (else nothing was tested)").isPositive();
+                assertThat(shared).as("notices that shared their pulse with messages (else nothing was tested)")
+                        .isPositive();
             }
         }
     }
@@ -250,7 +254,8 @@ class DeliveryOrderTest {
                 assertThat(sender.isoSend(1, new byte[] {(byte) round}, true)).isEqualTo(IsotachNet.SUCCESS);
                 long deadline = System.nanoTime() + TckTransport.patience().toNanos();
                 while (receiver.isoReceive(m) != IsotachNet.SUCCESS) {
-                    assertThat(System.nanoTime()).as("round %d: the message did not arrive", round).isLessThan(deadline);
+                    assertThat(System.nanoTime()).as("round %d: the message did not arrive", round)
+                            .isLessThan(deadline);
                     sender.poll();
                 }
                 long now = receiver.logicalTime();
@@ -264,8 +269,8 @@ class DeliveryOrderTest {
         }
     }
 
-    private static java.util.Set<String> expected(int host) {
-        java.util.Set<String> s = new java.util.HashSet<>();
+    private static Set<String> expected(int host) {
+        Set<String> s = new HashSet<>();
         for (int k = 0; k < 10; k++) {
             if (host == 1) {
                 s.add("0#" + (2 * k));

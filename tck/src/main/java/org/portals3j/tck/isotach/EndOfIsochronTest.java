@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.portals3j.isotach.BarrierMode;
 import org.portals3j.isotach.Interface;
 import org.portals3j.isotach.IsotachNet;
 import org.portals3j.tck.SpecAssertion;
@@ -33,7 +34,8 @@ class EndOfIsochronTest {
             IsoTraffic t = new IsoTraffic(job);
             long sent = t.counter(0, "siu.isoSent");
             ok(job.net(0).isoSend(1, msg(0, 0), true), "iso_send(1, last)");
-            assertThat(t.counter(0, "siu.isoSent")).as("packets on the network when iso_send returned").isEqualTo(sent + 1);
+            assertThat(t.counter(0, "siu.isoSent")).as("packets on the network when iso_send returned")
+                    .isEqualTo(sent + 1);
             t.awaitMessages(0, 1);
         }
     }
@@ -132,10 +134,10 @@ class EndOfIsochronTest {
         try (IsotachJob job = IsotachJob.open(2, Interface.ISO_MBM)) {
             IsotachNet net = job.net(0);
             ok(net.isoRegisterSignal(1), "register signal 1");
-            ok(net.isoRegisterBarrier(1, org.portals3j.isotach.BarrierMode.WEAK), "register barrier 1");
+            ok(net.isoRegisterBarrier(1, BarrierMode.WEAK), "register barrier 1");
             ok(net.isoSend(1, msg(0, 0), false), "iso_send(1, not last)");
             assertThat(net.isoSendSignal(1)).as("signal between SOI and EOI (L1649)").isEqualTo(IsotachNet.FAILURE);
-            assertThat(net.isoBarrier(1, org.portals3j.isotach.BarrierMode.WEAK)).as("barrier between SOI and EOI (L1854)")
+            assertThat(net.isoBarrier(1, BarrierMode.WEAK)).as("barrier between SOI and EOI (L1854)")
                     .isEqualTo(IsotachNet.FAILURE);
             ok(net.isoSend(0, msg(0, 1), true), "iso_send(self, last)");
             ok(net.isoSendSignal(1), "signal after the EOI");

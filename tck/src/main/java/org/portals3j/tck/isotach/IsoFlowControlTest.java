@@ -27,14 +27,16 @@ class IsoFlowControlTest {
             IsotachNet sender = job.net(0);
             IsotachNet receiver = job.net(1);
             for (int k = 0; k < 10; k++) {
-                assertThat(sender.isoSend(1, IsoTraffic.payload(0, k, k, 0, 1, 0x80, 32), true)).isEqualTo(IsotachNet.SUCCESS);
+                assertThat(sender.isoSend(1, IsoTraffic.payload(0, k, k, 0, 1, 0x80, 32), true))
+                        .isEqualTo(IsotachNet.SUCCESS);
             }
             long quiet = System.nanoTime() + TckTransport.quietPeriod().multipliedBy(2).toNanos();
             while (System.nanoTime() < quiet) {
                 sender.poll();
                 receiver.poll(); // polls, never receives: nothing is consumed
             }
-            assertThat(IsoTraffic.counter(sender, "siu.isoSent")).as("packets sent without a credit coming back").isEqualTo(3);
+            assertThat(IsoTraffic.counter(sender, "siu.isoSent")).as("packets sent without a credit coming back")
+                    .isEqualTo(3);
             assertThat(IsoTraffic.counter(receiver, "siu.isoReceived")).as("packets at the receiver").isEqualTo(3);
             IsoTraffic t = new IsoTraffic(job);
             t.awaitMessages(0, 10); // consuming brings the credits back: everything flows (I-109)
@@ -87,9 +89,12 @@ class IsoFlowControlTest {
                 assertThat(job.net(h).isoRegisterSignal(1)).isEqualTo(IsotachNet.SUCCESS);
             }
             IsotachNet sender = job.net(0);
-            assertThat(sender.isoSend(1, IsoTraffic.payload(0, 0, 0, 0, 1, 0x80, 16), true)).isEqualTo(IsotachNet.SUCCESS);
-            assertThat(sender.isoSend(1, IsoTraffic.payload(0, 1, 1, 0, 1, 0x80, 16), true)).isEqualTo(IsotachNet.SUCCESS);
-            assertThat(sender.isoSend(2, IsoTraffic.payload(0, 2, 2, 0, 1, 0x80, 16), true)).isEqualTo(IsotachNet.SUCCESS);
+            assertThat(sender.isoSend(1, IsoTraffic.payload(0, 0, 0, 0, 1, 0x80, 16), true))
+                    .isEqualTo(IsotachNet.SUCCESS);
+            assertThat(sender.isoSend(1, IsoTraffic.payload(0, 1, 1, 0, 1, 0x80, 16), true))
+                    .isEqualTo(IsotachNet.SUCCESS);
+            assertThat(sender.isoSend(2, IsoTraffic.payload(0, 2, 2, 0, 1, 0x80, 16), true))
+                    .isEqualTo(IsotachNet.SUCCESS);
             assertThat(sender.isoSendSignal(1)).isEqualTo(IsotachNet.SUCCESS);
             // host 1 holds its one message without consuming it; host 2 must get nothing: its message and the
             // signal wait behind the packet blocked for host 1's credit
@@ -137,7 +142,8 @@ class IsoFlowControlTest {
             }
             assertThat(fatal).hasMessageContaining("bucket");
             assertThat(delivered).as("messages of the overflowing pulse delivered").isZero();
-            assertThat(job.net(1).isoReceive(m)).as("the layer is closed after a fatal error").isEqualTo(IsotachNet.FAILURE);
+            assertThat(job.net(1).isoReceive(m)).as("the layer is closed after a fatal error")
+                    .isEqualTo(IsotachNet.FAILURE);
         }
     }
 }

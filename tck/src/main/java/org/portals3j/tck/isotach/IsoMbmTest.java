@@ -5,9 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.Interface;
 import org.portals3j.isotach.IsoMessage;
@@ -62,7 +66,8 @@ class IsoMbmTest {
             IsotachNet sender = job.net(0);
             IsotachNet receiver = job.net(1);
             for (int k = 0; k < 4; k++) {
-                assertThat(sender.isoSend(1, IsoTraffic.payload(0, k, k, 0, 1, 0x80, 64), true)).isEqualTo(IsotachNet.SUCCESS);
+                assertThat(sender.isoSend(1, IsoTraffic.payload(0, k, k, 0, 1, 0x80, 64), true))
+                        .isEqualTo(IsotachNet.SUCCESS);
             }
             IsoMessage m = new IsoMessage();
             long deadline = System.nanoTime() + TckTransport.patience().toNanos();
@@ -79,7 +84,8 @@ class IsoMbmTest {
                 sender.poll();
                 receiver.poll();
             }
-            assertThat(IsoTraffic.counter(receiver, "siu.isoReceived")).as("messages in host 1 while it holds one").isEqualTo(1);
+            assertThat(IsoTraffic.counter(receiver, "siu.isoReceived")).as("messages in host 1 while it holds one")
+                    .isEqualTo(1);
             assertThat(IsoTraffic.counter(sender, "siu.isoSent")).as("messages host 0 sent on one credit").isEqualTo(1);
             assertThat(view.toArray(ValueLayout.JAVA_BYTE)).as("the held payload (I-045, I-104)").isEqualTo(first);
             // the next iso_receive releases it: the credit goes back and the second message comes
@@ -108,7 +114,8 @@ class IsoMbmTest {
             assertThat(net.isoSend(1, new byte[65], true)).as("65 bytes").isEqualTo(IsotachNet.FAILURE);
             assertThat(net.isoSend(0, new byte[65], true)).as("65 bytes to itself").isEqualTo(IsotachNet.FAILURE);
             for (int target : new int[] {-1, 3, 4, Integer.MAX_VALUE, Integer.MIN_VALUE}) {
-                assertThat(net.isoSend(target, new byte[8], true)).as("target %d", target).isEqualTo(IsotachNet.FAILURE);
+                assertThat(net.isoSend(target, new byte[8], true)).as("target %d", target)
+                        .isEqualTo(IsotachNet.FAILURE);
             }
             byte[] max = IsoTraffic.payload(0, 0, 0, 0, 2, 0x80, 64);
             assertThat(net.isoSend(1, max, false)).isEqualTo(IsotachNet.SUCCESS);
@@ -151,7 +158,7 @@ class IsoMbmTest {
             t.awaitMessages(0, accepted + 3);
             t.receiveFor(TckTransport.quietPeriod());
             assertThat(t.messages(1)).extracting(Delivered::firstInt).as("exactly the accepted messages, in order")
-                    .containsExactlyElementsOf(java.util.stream.IntStream.range(0, accepted + 3).boxed().toList());
+                    .containsExactlyElementsOf(IntStream.range(0, accepted + 3).boxed().toList());
         }
     }
 
@@ -162,11 +169,11 @@ class IsoMbmTest {
             byte[] data = IsoTraffic.payload(0, 0, 0, 0, 2, 0x80, 100);
             byte[] original = data.clone();
             assertThat(job.net(0).isoSend(1, data, false)).isEqualTo(IsotachNet.SUCCESS);
-            java.util.Arrays.fill(data, (byte) 1); // still undecided: the layer must have its own copy already
+            Arrays.fill(data, (byte) 1); // still undecided: the layer must have its own copy already
             byte[] self = IsoTraffic.payload(0, 1, 0, 1, 2, 0x80, 100);
             byte[] selfOriginal = self.clone();
             assertThat(job.net(0).isoSend(0, self, true)).isEqualTo(IsotachNet.SUCCESS);
-            java.util.Arrays.fill(self, (byte) 2);
+            Arrays.fill(self, (byte) 2);
             IsoTraffic t = new IsoTraffic(job);
             t.awaitMessages(1, 1);
             assertThat(t.all(1).get(0).data()).isEqualTo(original);
@@ -200,8 +207,8 @@ class IsoMbmTest {
         }
     }
 
-    static java.util.Set<String> keys(int sender, int from, int to) {
-        java.util.Set<String> s = new java.util.HashSet<>();
+    static Set<String> keys(int sender, int from, int to) {
+        Set<String> s = new HashSet<>();
         for (int k = from; k < to; k++) {
             s.add(sender + "#" + k);
         }

@@ -20,6 +20,7 @@ import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.IsotachNet;
 import org.portals3j.isotach.SharedRegion;
 import org.portals3j.tck.SpecAssertion;
+import org.portals3j.tck.TckTransport;
 import org.portals3j.tck.isotach.SmmRecorder.Read;
 
 /**
@@ -214,7 +215,8 @@ class IsoSharedMemoryTest {
             Read a = smm.mustRead(0, R2, true);
             Read b = smm.mustRead(0, R2 + 1, true);
             IsoVar c = new IsoVar();
-            assertThat(job.net(0).isoRead(R2 + 2, c, true)).as("a third outstanding read").isEqualTo(IsotachNet.FAILURE);
+            assertThat(job.net(0).isoRead(R2 + 2, c, true)).as("a third outstanding read")
+                    .isEqualTo(IsotachNet.FAILURE);
             assertThat(c.isValid()).isFalse();
             assertThat(c.readPulse()).isEqualTo(-1);
             assertThat(smm.await(a)).isZero();
@@ -229,7 +231,7 @@ class IsoSharedMemoryTest {
         withJob(config(), (job, smm) -> {
             for (int k = 0; k < 10; k++) {
                 for (int h = 0; h < 3; h++) {
-                    long deadline = System.nanoTime() + org.portals3j.tck.TckTransport.patience().toNanos();
+                    long deadline = System.nanoTime() + TckTransport.patience().toNanos();
                     while (smm.write(h, 9, h * 1000 + k, true) != IsotachNet.SUCCESS) {
                         assertThat(System.nanoTime()).isLessThan(deadline);
                         job.pollAll();

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.portals3j.tck.isotach.IsoTestSupport.assertNoIsoDelivery;
 import static org.portals3j.tck.isotach.IsoTestSupport.awaitNotice;
 import static org.portals3j.tck.isotach.IsoTestSupport.awaitPulse;
-import static org.portals3j.tck.isotach.IsoTestSupport.isoSend;
 import static org.portals3j.tck.isotach.IsoTestSupport.letTimePass;
 import static org.portals3j.tck.isotach.IsoTestSupport.payload;
 import static org.portals3j.tck.isotach.IsoTestSupport.seq;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.Interface;
@@ -68,7 +68,8 @@ class IsoSignalTest {
         try (IsotachJob job = IsotachJob.open(2, Interface.ISO_MBM)) {
             IsotachNet net = job.net(0);
             assertThat(net.isoClearSignal(2)).as("clear an unclaimed channel").isEqualTo(IsotachNet.SUCCESS);
-            assertThat(net.isoRegisterSignal(2)).as("still unclaimed after the no-op clear").isEqualTo(IsotachNet.SUCCESS);
+            assertThat(net.isoRegisterSignal(2)).as("still unclaimed after the no-op clear")
+                    .isEqualTo(IsotachNet.SUCCESS);
             assertThat(net.isoClearSignal(0)).as("clear the layer's channel 0").isEqualTo(IsotachNet.SUCCESS);
             assertThat(net.isoRegisterSignal(0)).as("channel 0 still the layer's").isEqualTo(IsotachNet.FAILURE);
             assertThat(net.isoClearSignal(-1)).isEqualTo(IsotachNet.FAILURE);
@@ -174,7 +175,7 @@ class IsoSignalTest {
         // two credits per peer: one Isotach packet may be outstanding; a far host 2 (distance 4)
         IsotachConfig config = IsotachConfig.builder().isoCreditsPerPeer(2)
                 .distances(new int[][] {{0, 1, 4}, {1, 0, 2}, {4, 2, 0}}).build();
-        try (IsotachJob job = IsotachJob.builder(3).config(config).interfaces(java.util.EnumSet.of(Interface.ISO_MBM))
+        try (IsotachJob job = IsotachJob.builder(3).config(config).interfaces(EnumSet.of(Interface.ISO_MBM))
                 .open()) {
             for (int h = 0; h < 3; h++) {
                 assertThat(job.net(h).isoRegisterSignal(1)).isEqualTo(IsotachNet.SUCCESS);
@@ -216,7 +217,7 @@ class IsoSignalTest {
     @SpecAssertion({"I-061", "I-057"})
     void aSignalNeedsNoIsotachCreditAndOvertakesNothing() {
         IsotachConfig config = IsotachConfig.builder().isoCreditsPerPeer(2).build();
-        try (IsotachJob job = IsotachJob.builder(3).config(config).interfaces(java.util.EnumSet.of(Interface.ISO_MBM))
+        try (IsotachJob job = IsotachJob.builder(3).config(config).interfaces(EnumSet.of(Interface.ISO_MBM))
                 .open()) {
             for (int h = 0; h < 3; h++) {
                 assertThat(job.net(h).isoRegisterSignal(4)).isEqualTo(IsotachNet.SUCCESS);
@@ -246,7 +247,7 @@ class IsoSignalTest {
     void signalsTakingEffectInOnePulseMakeOneNoticeWithOneBitPerChannel() {
         // iso_send_buf of 4 slots (3 usable) and 2 credits per peer
         IsotachConfig config = IsotachConfig.builder().isoCreditsPerPeer(2).isoSendBufSize(4).build();
-        try (IsotachJob job = IsotachJob.builder(3).config(config).interfaces(java.util.EnumSet.of(Interface.ISO_MBM))
+        try (IsotachJob job = IsotachJob.builder(3).config(config).interfaces(EnumSet.of(Interface.ISO_MBM))
                 .open()) {
             for (int h = 0; h < 3; h++) {
                 assertThat(job.net(h).isoRegisterSignal(1)).isEqualTo(IsotachNet.SUCCESS);
@@ -305,7 +306,8 @@ class IsoSignalTest {
                     assertThat(d.isNotice()).isTrue();
                     assertThat(d.bits()).isEqualTo(bit(3));
                     if (!ps.isEmpty()) {
-                        assertThat(d.pulse()).as("host %d: two notices for one pulse", h).isGreaterThan(ps.get(ps.size() - 1));
+                        assertThat(d.pulse()).as("host %d: two notices for one pulse", h)
+                                .isGreaterThan(ps.get(ps.size() - 1));
                     }
                     ps.add(d.pulse());
                 }

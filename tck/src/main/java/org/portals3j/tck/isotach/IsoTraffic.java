@@ -5,6 +5,10 @@ import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.portals3j.isotach.IsoMessage;
 import org.portals3j.isotach.IsotachNet;
 import org.portals3j.tck.TckTransport;
@@ -48,17 +52,17 @@ final class IsoTraffic {
      * thread go - and the test fails: an API call must return (every call is non-blocking, L3422-3436).
      */
     static void withinTime(IsotachJob job, Duration limit, String what, Runnable body) {
-        java.util.concurrent.Future<Object> f = job.submit(() -> {
+        Future<Object> f = job.submit(() -> {
             body.run();
             return Boolean.TRUE;
         });
         try {
-            f.get(limit.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.TimeoutException e) {
+            f.get(limit.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
             job.close();
             throw new AssertionError(what + ": an Isotach call did not return within " + limit
                     + " (the thread was kept inside the layer)", e);
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             if (e.getCause() instanceof AssertionError ae) {
                 throw ae;
             }

@@ -98,7 +98,8 @@ class IsochronTest {
             t.isochron(1, 0, 16, 0, 2);
             assertThat(t.counter(1, "siu.isochronsStamped")).as("after two more net-isochrons").isEqualTo(stamped + 3);
             assertThat(job.net(1).isoEnd()).isZero(); // nothing in progress: no isochron
-            assertThat(t.counter(1, "siu.isochronsStamped")).as("after iso_end with nothing pending").isEqualTo(stamped + 3);
+            assertThat(t.counter(1, "siu.isochronsStamped")).as("after iso_end with nothing pending")
+                    .isEqualTo(stamped + 3);
             t.awaitMessages(3, 5, 3);
             t.receiveFor(TckTransport.quietPeriod());
             assertThat(t.messages(1)).as("host 1's deliveries").hasSize(5);

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -70,7 +72,7 @@ class IsotachInvariantTest {
         // A short idle tick lets logical time pass pulse 256 (and 512) quickly; the report's TS is one byte
         // (L3860), the engine's pulse a 64-bit count: the order must not notice the wrap.
         IsotachConfig config = IsotachConfig.builder().idleTickMicros(50).build();
-        try (IsotachJob job = IsotachJob.builder(3).config(config).interfaces(java.util.EnumSet.of(Interface.ISO_MBM)).open()) {
+        try (IsotachJob job = IsotachJob.builder(3).config(config).interfaces(EnumSet.of(Interface.ISO_MBM)).open()) {
             IsoTraffic t = new IsoTraffic(job);
             int sent = 0;
             long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
@@ -116,7 +118,7 @@ class IsotachInvariantTest {
                 {1, 1, 0, 1},
                 {1, 1, 1, 0}};
         IsotachConfig config = IsotachConfig.builder().distances(d).idleTickMicros(5_000).build();
-        try (IsotachJob job = IsotachJob.builder(4).config(config).interfaces(java.util.EnumSet.of(Interface.ISO_MBM)).open()) {
+        try (IsotachJob job = IsotachJob.builder(4).config(config).interfaces(EnumSet.of(Interface.ISO_MBM)).open()) {
             // Only the idle tick moves logical time once the unclaimed barrier executions stop, and it needs host 0
             // to poll: while host 1 issues, no token is on its way, so the issue pulse is host 1's current token.
             BarrierSetup.quietClock(job, BarrierMode.WEAK);
@@ -125,7 +127,7 @@ class IsotachInvariantTest {
             int[][] cases = {{0}, {2}, {3}, {0, 2}, {2, 1}, {0, 3, 1}};
             int[] got = new int[4];
             for (int[] dests : cases) {
-                String to = java.util.Arrays.toString(dests);
+                String to = Arrays.toString(dests);
                 int distance = 0;
                 for (int dest : dests) {
                     distance = Math.max(distance, dest == 1 ? 0 : d[1][dest]);
@@ -163,8 +165,8 @@ class IsotachInvariantTest {
                     long target = pulse + 1;
                     job.awaitCondition("host 1 past pulse " + target, () -> sender.logicalTime() >= target);
                 }
-                assertThat(exact).as("an isochron to %s delivered exactly %d pulses after its issue pulse (I-004); tried %s",
-                        to, distance, tried).isTrue();
+                assertThat(exact).as("an isochron to %s delivered exactly %d pulses after its issue pulse (I-004); "
+                        + "tried %s", to, distance, tried).isTrue();
             }
         }
     }
@@ -203,7 +205,8 @@ class IsotachInvariantTest {
             while (!allAdvanced(t, start, 10) && System.nanoTime() < deadline) {
                 for (int h = 0; h < 3; h++) {
                     long now = job.net(h).logicalTime();
-                    assertThat(now).as("host %d's logical time never goes back (I-007)", h).isGreaterThanOrEqualTo(seen[h]);
+                    assertThat(now).as("host %d's logical time never goes back (I-007)", h)
+                            .isGreaterThanOrEqualTo(seen[h]);
                     seen[h] = now;
                 }
                 assertThat(t.receiveAll()).as("deliveries without traffic").isZero();

@@ -1,14 +1,19 @@
 package org.portals3j.tck.isotach;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.BooleanSupplier;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.isotach.Interface;
 import org.portals3j.isotach.IsoMessage;
@@ -95,7 +100,7 @@ public final class IsotachJob implements AutoCloseable {
     }
 
     /** Runs {@code task} on a thread of the job (e.g. a blocking open_net on one host). */
-    public <T> Future<T> submit(java.util.concurrent.Callable<T> task) {
+    public <T> Future<T> submit(Callable<T> task) {
         return threads.submit(task);
     }
 
@@ -123,7 +128,8 @@ public final class IsotachJob implements AutoCloseable {
             }
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("host " + host + " received nothing within " + TckTransport.patience()
-                        + " (logical time " + nets.get(host).logicalTime() + ", counters " + nets.get(host).counters() + ")");
+                        + " (logical time " + nets.get(host).logicalTime() + ", counters " + nets.get(host).counters()
+                        + ")");
             }
             pollOthers(host);
         }
@@ -157,7 +163,8 @@ public final class IsotachJob implements AutoCloseable {
                 throw new AssertionError("receive on host " + host + " returned " + rc);
             }
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("host " + host + " received no noniso message within " + TckTransport.patience());
+                throw new AssertionError("host " + host + " received no noniso message within "
+                        + TckTransport.patience());
             }
             pollOthers(host);
         }
@@ -173,7 +180,7 @@ public final class IsotachJob implements AutoCloseable {
     }
 
     /** Waits until {@code condition} holds, polling every host; fails after the kit's patience. */
-    public void awaitCondition(String what, java.util.function.BooleanSupplier condition) {
+    public void awaitCondition(String what, BooleanSupplier condition) {
         long deadline = System.nanoTime() + TckTransport.patience().toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
@@ -205,7 +212,7 @@ public final class IsotachJob implements AutoCloseable {
                 }
             }
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("try_close_net did not succeed on every host: " + java.util.Arrays.toString(done));
+                throw new AssertionError("try_close_net did not succeed on every host: " + Arrays.toString(done));
             }
         }
     }
@@ -223,7 +230,8 @@ public final class IsotachJob implements AutoCloseable {
     /** A delivered message or notice, copied. */
     public record Delivered(int tag, int sender, byte[] data, int bits, long pulse) {
         static Delivered of(IsoMessage m) {
-            return new Delivered(m.tag(), m.sender(), m.isNotice() ? new byte[0] : m.toByteArray(), m.bits(), m.pulse());
+            return new Delivered(m.tag(), m.sender(), m.isNotice() ? new byte[0] : m.toByteArray(), m.bits(),
+                    m.pulse());
         }
 
         public boolean isNotice() {
@@ -242,7 +250,7 @@ public final class IsotachJob implements AutoCloseable {
 
         /** The first 4 bytes as a little-endian int (tests put a sequence number there). */
         public int firstInt() {
-            return java.nio.ByteBuffer.wrap(data).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt(0);
+            return ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).getInt(0);
         }
 
         @Override

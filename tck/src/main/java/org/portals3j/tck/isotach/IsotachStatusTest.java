@@ -5,9 +5,13 @@ import static org.portals3j.tck.isotach.IsoTestSupport.counter;
 import static org.portals3j.tck.isotach.IsoTestSupport.payload;
 import static org.portals3j.tck.isotach.IsoTestSupport.seq;
 
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -116,7 +120,7 @@ class IsotachStatusTest {
             try {
                 retrieve.get(TckTransport.patience().toMillis(), TimeUnit.MILLISECONDS);
                 throw new AssertionError("iso_retrieve before open_net returned a value");
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 assertThat(e.getCause() instanceof IllegalStateException).as("iso_retrieve before open_net throws "
                         + e.getCause()).isTrue();
             } catch (TimeoutException e) {
@@ -158,7 +162,7 @@ class IsotachStatusTest {
     @SpecAssertion("I-134")
     void openNetReturnsOnEveryHostWhenEachStopsPollingOnceItsOwnHasReturned() throws Exception {
         IsotachConfig config = IsotachConfig.builder().idleTickMicros(0).build();
-        java.util.concurrent.ExecutorService hosts = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        ExecutorService hosts = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "opening-host");
             t.setDaemon(true);
             return t;
@@ -167,7 +171,7 @@ class IsotachStatusTest {
             for (int round = 0; round < 10; round++) {
                 for (int n : new int[] {2, 4, 8}) {
                     try (IsotachJob job = IsotachJob.builder(n).config(config).interfaces(MBM).unopened().open()) {
-                        List<Future<Integer>> opening = new java.util.ArrayList<>();
+                        List<Future<Integer>> opening = new ArrayList<>();
                         for (int h = 0; h < n; h++) {
                             IsotachNet net = job.net(h);
                             opening.add(hosts.submit(() -> net.openNet(MBM, TckTransport.patience())));

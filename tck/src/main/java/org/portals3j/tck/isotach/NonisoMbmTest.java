@@ -12,7 +12,10 @@ import static org.portals3j.tck.isotach.IsoTestSupport.seq;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.Interface;
@@ -75,7 +78,7 @@ class NonisoMbmTest {
                     assertThat(m.toByteArray()).as("payload of message %d from %d at %d", k, s, h)
                             .isEqualTo(exactPayload(s, k, sizes[s][k]));
                 }
-                assertThat(System.nanoTime()).as("received %s of %d each", java.util.Arrays.toString(got), 2 * per)
+                assertThat(System.nanoTime()).as("received %s of %d each", Arrays.toString(got), 2 * per)
                         .isLessThan(deadline);
             }
             pollFor(job, TckTransport.quietPeriod());
@@ -108,7 +111,7 @@ class NonisoMbmTest {
         try (IsotachJob job = open(3, IsotachConfig.builder().nonisoSlotsPerPeer(4).build())) {
             byte[] data = payload(1, 0, 64);
             assertThat(job.net(1).send(0, data)).isEqualTo(IsotachNet.SUCCESS);
-            java.util.Arrays.fill(data, (byte) 0x55); // the sender's buffer is reusable at once
+            Arrays.fill(data, (byte) 0x55); // the sender's buffer is reusable at once
             NonisoMessage m = new NonisoMessage();
             job.awaitCondition("message", () -> job.net(0).receive(m) == IsotachNet.SUCCESS);
             MemorySegment view = m.data();
@@ -156,7 +159,7 @@ class NonisoMbmTest {
     void sendOnAFullSendBufferFailsAndLeavesTheQueuedPacketsIntact() {
         IsotachConfig config = IsotachConfig.builder().sendBufSize(4).nonisoSlotsPerPeer(2).build();
         try (IsotachJob job = open(2, config)) {
-            java.util.List<byte[]> accepted = new java.util.ArrayList<>();
+            List<byte[]> accepted = new ArrayList<>();
             int refused = 0;
             // host 1 does not receive: one packet in flight, the rest wait in send_buf until it is full
             for (int i = 0; i < 16; i++) {

@@ -2,12 +2,10 @@ package org.portals3j.tck.isotach;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.portals3j.tck.isotach.IsoTestSupport.assertNoNonisoMessage;
 import static org.portals3j.tck.isotach.IsoTestSupport.counter;
 import static org.portals3j.tck.isotach.IsoTestSupport.get;
 import static org.portals3j.tck.isotach.IsoTestSupport.isoSend;
 import static org.portals3j.tck.isotach.IsoTestSupport.payload;
-import static org.portals3j.tck.isotach.IsoTestSupport.pollFor;
 import static org.portals3j.tck.isotach.IsoTestSupport.send;
 import static org.portals3j.tck.isotach.IsoTestSupport.seq;
 
@@ -21,6 +19,8 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,7 +40,9 @@ import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportException;
 import org.portals3j.transport.Transports;
 
-/** open_net and try_close_net (Appendix A.1, digest §5.6, §5.7): interfaces, synchronisation, configuration, shutdown. */
+/**
+ * open_net and try_close_net (Appendix A.1, digest §5.6, §5.7): interfaces, synchronisation, configuration, shutdown.
+ */
 class OpenCloseNetTest {
 
     static final Set<Interface> MBM = EnumSet.of(Interface.NONISO, Interface.ISO_MBM);
@@ -53,8 +55,10 @@ class OpenCloseNetTest {
             IsotachNet net = job.net(0);
             assertThat(net.openNet(EnumSet.of(Interface.ISO_MBM, Interface.ISO_SMM), Duration.ofSeconds(1)))
                     .isEqualTo(IsotachNet.FAILURE);
-            assertThat(net.openNet(EnumSet.allOf(Interface.class), Duration.ofSeconds(1))).isEqualTo(IsotachNet.FAILURE);
-            assertThat(net.openNet(EnumSet.noneOf(Interface.class), Duration.ofSeconds(1))).isEqualTo(IsotachNet.FAILURE);
+            assertThat(net.openNet(EnumSet.allOf(Interface.class), Duration.ofSeconds(1)))
+                    .isEqualTo(IsotachNet.FAILURE);
+            assertThat(net.openNet(EnumSet.noneOf(Interface.class), Duration.ofSeconds(1)))
+                    .isEqualTo(IsotachNet.FAILURE);
             // the refusals left the layer unopened: a valid open still works, on every host
             IsoTestSupport.openAll(job, SMM);
             assertThat(net.openNet(SMM, Duration.ofSeconds(1))).as("already open").isEqualTo(IsotachNet.FAILURE);
@@ -68,7 +72,8 @@ class OpenCloseNetTest {
         try (IsotachJob job = IsotachJob.open(2, Interface.ISO_MBM)) {
             IsotachNet net = job.net(0);
             IsoVar v = new IsoVar();
-            assertThat(net.isoRead(0, v, true)).as("an MBM application has no shared memory").isEqualTo(IsotachNet.FAILURE);
+            assertThat(net.isoRead(0, v, true)).as("an MBM application has no shared memory")
+                    .isEqualTo(IsotachNet.FAILURE);
             assertThat(net.isoWrite(0, 1, true)).isEqualTo(IsotachNet.FAILURE);
             assertThat(net.isoSched(0, true)).isEqualTo(IsotachNet.FAILURE);
             assertThat(net.isoAssign(0, 1, true)).isEqualTo(IsotachNet.FAILURE);
@@ -123,8 +128,10 @@ class OpenCloseNetTest {
             try (IsotachJob job = IsotachJob.builder(3).interfaces(interfaces).open()) {
                 long end = System.nanoTime() + TckTransport.quietPeriod().toNanos() * 2;
                 while (System.nanoTime() < end) {
-                    assertThat(job.net(0).tryCloseNet()).as("%s: host 0 alone", interfaces).isEqualTo(IsotachNet.FAILURE);
-                    assertThat(job.net(1).tryCloseNet()).as("%s: hosts 0 and 1", interfaces).isEqualTo(IsotachNet.FAILURE);
+                    assertThat(job.net(0).tryCloseNet()).as("%s: host 0 alone", interfaces)
+                            .isEqualTo(IsotachNet.FAILURE);
+                    assertThat(job.net(1).tryCloseNet()).as("%s: hosts 0 and 1", interfaces)
+                            .isEqualTo(IsotachNet.FAILURE);
                     job.net(2).poll();
                 }
                 job.closeNetAll();
@@ -200,7 +207,8 @@ class OpenCloseNetTest {
                     assertThat(System.nanoTime()).as("Isotach message %d of 20 (counters %s)", i,
                             job.net(1).counters()).isLessThan(deadline);
                 }
-                assertThat(seq(m.toByteArray())).as("Isotach message %d of host 0 (which reserved 16 credits per peer) at"
+                assertThat(seq(m.toByteArray()))
+                        .as("Isotach message %d of host 0 (which reserved 16 credits per peer) at"
                         + " host 1 (which reserved 4); host 1 dropped %d frames", i,
                         counter(job.net(1), "engine.drop.frame")).isEqualTo(100 + i);
             }
@@ -302,7 +310,7 @@ class OpenCloseNetTest {
 
         /** open_net on every layer in parallel; the return codes by layer. */
         List<Integer> tryOpenAll(Set<Interface> interfaces, Duration timeout) {
-            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newCachedThreadPool();
+            ExecutorService pool = Executors.newCachedThreadPool();
             try {
                 List<Future<Integer>> fs = new ArrayList<>();
                 for (IsotachNet net : nets) {

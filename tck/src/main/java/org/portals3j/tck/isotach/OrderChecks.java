@@ -38,15 +38,15 @@ final class OrderChecks {
                 throw fail(context, "host " + host + " delivered message " + key + " that was not sent to it (I-051)");
             }
             if (!IsoTraffic.intact(d)) {
-                throw fail(context, "host " + host + " delivered message " + key + " with a corrupted payload or sender "
-                        + d.sender() + " (I-041/I-044)");
+                throw fail(context, "host " + host + " delivered message " + key
+                        + " with a corrupted payload or sender " + d.sender() + " (I-041/I-044)");
             }
         }
         if (seen.size() != expected.size()) {
             Set<String> missing = new HashSet<>(expected);
             missing.removeAll(seen);
-            throw fail(context, "host " + host + " lost " + missing.size() + " messages, e.g. " + missing.iterator().next()
-                    + " (I-051)");
+            throw fail(context, "host " + host + " lost " + missing.size() + " messages, e.g. "
+                    + missing.iterator().next() + " (I-051)");
         }
     }
 
@@ -72,7 +72,8 @@ final class OrderChecks {
         for (int i = 0; i < delivered.size(); i++) {
             Delivered d = delivered.get(i);
             if (d.pulse() < prev) {
-                throw fail(context, "host " + host + " delivered " + d + " (index " + i + ") after pulse " + prev + " (I-002)");
+                throw fail(context, "host " + host + " delivered " + d + " (index " + i + ") after pulse " + prev
+                        + " (I-002)");
             }
             prev = d.pulse();
         }
@@ -121,8 +122,8 @@ final class OrderChecks {
                 }
                 current = k;
             } else if (t.pos() <= lastPos) {
-                throw fail(context, "host " + host + ": isochron " + k + " message " + t.pos() + " after message " + lastPos
-                        + " (I-018)");
+                throw fail(context, "host " + host + ": isochron " + k + " message " + t.pos() + " after message "
+                        + lastPos + " (I-018)");
             }
             lastPos = t.pos();
         }
@@ -161,7 +162,8 @@ final class OrderChecks {
                 }
                 for (int i = 0; i < pa.size(); i++) {
                     if (!pa.get(i).equals(pb.get(i))) {
-                        throw fail(context, "hosts " + a + " and " + b + " delivered their common isochrons in different"
+                        throw fail(context, "hosts " + a + " and " + b
+                                + " delivered their common isochrons in different"
                                 + " orders: position " + i + " is " + pa.get(i) + " at host " + a + " but " + pb.get(i)
                                 + " at host " + b + " (I-011/I-017)");
                     }
@@ -173,7 +175,8 @@ final class OrderChecks {
     /**
      * I-010/I-040: within one pulse a host delivers messages by ascending sender id (its own self-messages at its
      * own id's place). Messages of self-isochrons (no net message) are left out: with no net-isochron outstanding
-     * they execute at once (I-036), behind whatever is queued, and belong to no pulse's sort. Returns the number of pulses, over the given hosts, that held messages of two or more senders.
+     * they execute at once (I-036), behind whatever is queued, and belong to no pulse's sort. Returns the number of
+     * pulses, over the given hosts, that held messages of two or more senders.
      */
     static int senderOrderWithinPulses(String context, int host, List<Delivered> delivered) {
         long pulse = Long.MIN_VALUE;
@@ -194,8 +197,8 @@ final class OrderChecks {
                 continue;
             }
             if (d.sender() < lastSender) {
-                throw fail(context, "host " + host + " delivered a message of sender " + d.sender() + " after one of sender "
-                        + lastSender + " in pulse " + pulse + " (I-010/I-040)");
+                throw fail(context, "host " + host + " delivered a message of sender " + d.sender()
+                        + " after one of sender " + lastSender + " in pulse " + pulse + " (I-010/I-040)");
             }
             if (d.sender() != firstSender && !counted) {
                 mixed++;

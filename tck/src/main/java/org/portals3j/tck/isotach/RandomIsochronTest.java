@@ -103,7 +103,8 @@ class RandomIsochronTest {
                 List<Delivered> seq = all.get(h);
                 // exactly one notice per signalled channel and one barrier completion (I-055/I-067 in passing)
                 for (int c = 1; c <= channels; c++) {
-                    assertThat(indicesOfSignal(seq, c)).as("host %d: notices of signal %d [%s]", h, c, context).hasSize(1);
+                    assertThat(indicesOfSignal(seq, c)).as("host %d: notices of signal %d [%s]", h, c, context)
+                            .hasSize(1);
                 }
                 List<Integer> barrier = new ArrayList<>();
                 for (int i = 0; i < seq.size(); i++) {

@@ -9,6 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.Interface;
@@ -97,22 +101,23 @@ class RandomSharedMemoryTest {
         }
         try (IsotachJob job = IsotachJob.builder(hosts).config(config).interfaces(SMM).unopened().open()) {
             SmmRecorder smm = SmmRecorder.open(job, config, SMM);
-            java.util.concurrent.Future<Boolean> body = job.submit(() -> {
+            Future<Boolean> body = job.submit(() -> {
                 drive(job, smm, rnd, hosts, addresses, accessesPerHost);
                 return Boolean.TRUE;
             });
             try {
-                body.get(TckTransport.patience().toMillis() * 2, java.util.concurrent.TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.ExecutionException e) {
+                body.get(TckTransport.patience().toMillis() * 2, TimeUnit.MILLISECONDS);
+            } catch (ExecutionException e) {
                 Throwable cause = e.getCause();
                 if (cause instanceof AssertionError a) {
                     throw a;
                 }
                 throw new AssertionError(cause);
-            } catch (java.util.concurrent.TimeoutException e) {
+            } catch (TimeoutException e) {
                 job.close(); // the layer's calls never returned: closing the endpoints lets the thread go
                 throw new AssertionError("a call into the layer has not returned for "
-                        + TckTransport.patience().multipliedBy(2) + " (counters of host 0: " + job.net(0).counters() + ")");
+                        + TckTransport.patience().multipliedBy(2) + " (counters of host 0: " + job.net(0).counters()
+                        + ")");
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new AssertionError(e);

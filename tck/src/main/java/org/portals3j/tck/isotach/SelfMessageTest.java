@@ -2,7 +2,9 @@ package org.portals3j.tck.isotach;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.Interface;
 import org.portals3j.isotach.IsotachConfig;
@@ -64,7 +66,7 @@ class SelfMessageTest {
                 }
                 byte[] copy = data.clone();
                 assertThat(net.isoSend(0, data, true)).as("self-send of %d bytes", size).isEqualTo(IsotachNet.SUCCESS);
-                java.util.Arrays.fill(data, (byte) 0x55); // the caller's buffer is reusable at once (L3422)
+                Arrays.fill(data, (byte) 0x55); // the caller's buffer is reusable at once (L3422)
                 Delivered d = job.awaitIso(0);
                 assertThat(d.sender()).as("sender of a self-message").isZero();
                 assertThat(d.data()).as("payload of %d bytes", size).isEqualTo(copy);
@@ -82,7 +84,8 @@ class SelfMessageTest {
                     == IsotachNet.SUCCESS) {
                 accepted++;
             }
-            assertThat(accepted).as("self-messages accepted before hit_buf was full (HIT_BUF_SIZE, L1295)").isEqualTo(512);
+            assertThat(accepted).as("self-messages accepted before hit_buf was full (HIT_BUF_SIZE, L1295)")
+                    .isEqualTo(512);
             assertThat(net.isoSend(0, IsoTraffic.payload(0, 999, 999, 0, 1, 0, 16), true)).as("again")
                     .isEqualTo(IsotachNet.FAILURE);
             // still running: net traffic flows, and receiving frees hit_buf (at the next iso_receive, L2055)
@@ -108,7 +111,7 @@ class SelfMessageTest {
                 t.isochron(2, 0, 16, 1, 2);
             }
             t.awaitMessages(10, 30, 20);
-            OrderChecks.onePulsePerIsochron("", java.util.List.of(t.all(0), t.all(1), t.all(2)));
+            OrderChecks.onePulsePerIsochron("", List.of(t.all(0), t.all(1), t.all(2)));
             for (int h = 0; h < 3; h++) {
                 OrderChecks.senderOrderWithinPulses("", h, t.all(h));
             }

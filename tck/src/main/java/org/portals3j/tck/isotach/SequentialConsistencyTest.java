@@ -59,7 +59,8 @@ class SequentialConsistencyTest {
                         .containsExactly(self1.get(0), self2.get(0), self2.get(1));
                 // self1 ended while I's marker was certainly outstanding (the layer takes markers in at its next poll):
                 // it executes with that marker, at I's pulse (I-035)
-                assertThat(mine.get(0).pulse()).as("pulse of self-message %s issued right after isochron %s", mine.get(0),
+                assertThat(mine.get(0).pulse())
+                        .as("pulse of self-message %s issued right after isochron %s", mine.get(0),
                         netIso).isEqualTo(pulseOfI);
                 for (Delivered d : mine) {
                     assertThat(d.pulse()).as("pulse of self-message %s issued after isochron %s (I-034)", d, netIso)
@@ -92,7 +93,8 @@ class SequentialConsistencyTest {
             t.awaitMessages(7, 0);
             List<Delivered> got = t.messages(0).subList(2, 7);
             assertThat(got).extracting(d -> Tag.of(d).sender() + "#" + Tag.of(d).seq()).containsExactly(
-                    "1#" + remote.get(0), "1#" + remote.get(1), "1#" + remote.get(2), "0#" + self.get(0), "0#" + self.get(1));
+                    "1#" + remote.get(0), "1#" + remote.get(1), "1#" + remote.get(2),
+                    "0#" + self.get(0), "0#" + self.get(1));
             assertThat(got.get(3).pulse()).as("a self-message executes no earlier than what came before it")
                     .isGreaterThanOrEqualTo(got.get(2).pulse());
         }

@@ -1,6 +1,7 @@
 package org.portals3j.tck.isotach;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -77,7 +78,7 @@ final class SmmRecorder implements SharedMemoryObserver {
     /** Polls every host until each of {@code hosts} executed {@code n} sRefs of that kind, source and address. */
     void awaitExecuted(int n, int source, int kind, long address, int... hosts) {
         job.awaitCondition(SharedMemoryObserver.kindName(kind) + " by " + source + " of " + address + " at hosts "
-                + java.util.Arrays.toString(hosts), () -> {
+                + Arrays.toString(hosts), () -> {
                     for (int h : hosts) {
                         if (count(h, source, kind, address) < n) {
                             return false;

@@ -3,8 +3,13 @@ package org.portals3j.tck.isotach;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.BarrierMode;
 import org.portals3j.isotach.Interface;
@@ -38,7 +43,7 @@ class SwitchAndTokenTest {
                     continue; // the noniso module's kinds: not this test's
                 }
                 for (int length : new int[] {1, 3, 5, 7, 9, 47, 49}) {
-                    java.util.Arrays.fill(h, (byte) 0x5A);
+                    Arrays.fill(h, (byte) 0x5A);
                     h[0] = (byte) kind;
                     h[1] = 1;
                     raw.send(0, header, length, MemorySegment.NULL, 0, 0, Transport.NO_NOTIFY);
@@ -46,16 +51,17 @@ class SwitchAndTokenTest {
                 }
             }
             for (int kind = 0x01; kind <= 0x08; kind++) {
-                java.util.Arrays.fill(h, (byte) 0);
+                Arrays.fill(h, (byte) 0);
                 h[0] = (byte) kind;
                 h[1] = 99; // no such version
                 raw.send(0, header, kind == 0x06 ? 48 : 8, MemorySegment.NULL, 0, 0, Transport.NO_NOTIFY);
                 injected++;
             }
             byte[] payload = new byte[16];
-            java.nio.ByteBuffer iso = java.nio.ByteBuffer.wrap(h).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-            java.util.Arrays.fill(h, (byte) 0);
-            iso.put(0, (byte) 0x06).put(1, (byte) 1).put(2, (byte) 0x10).putLong(8, 1_000_000L).putInt(24, 77).putInt(28, 16);
+            ByteBuffer iso = ByteBuffer.wrap(h).order(ByteOrder.LITTLE_ENDIAN);
+            Arrays.fill(h, (byte) 0);
+            iso.put(0, (byte) 0x06).put(1, (byte) 1).put(2, (byte) 0x10).putLong(8, 1_000_000L).putInt(24, 77)
+                    .putInt(28, 16);
             raw.send(0, header, 48, MemorySegment.ofArray(payload), 0, 16, Transport.NO_NOTIFY); // slot 77 out of turn
             injected++;
             iso.putInt(24, 0).putInt(28, 8);
@@ -82,8 +88,10 @@ class SwitchAndTokenTest {
     void aHostThatDiesWithAnIsochronOpenDoesNotStopTheOthersPulses() {
         try (IsotachJob job = IsotachJob.open(3, Interface.ISO_MBM)) {
             IsotachNet dying = job.net(2);
-            assertThat(dying.isoSend(0, IsoTraffic.payload(2, 0, 0, 0, 3, 0x80, 16), false)).isEqualTo(IsotachNet.SUCCESS);
-            assertThat(dying.isoSend(1, IsoTraffic.payload(2, 1, 0, 1, 3, 0x80, 16), false)).isEqualTo(IsotachNet.SUCCESS);
+            assertThat(dying.isoSend(0, IsoTraffic.payload(2, 0, 0, 0, 3, 0x80, 16), false))
+                    .isEqualTo(IsotachNet.SUCCESS);
+            assertThat(dying.isoSend(1, IsoTraffic.payload(2, 1, 0, 1, 3, 0x80, 16), false))
+                    .isEqualTo(IsotachNet.SUCCESS);
             // its SOI packet is at its switch interface unit, its EOI will never come: the host dies
             dying.close();
             job.endpoint(2).close();
@@ -130,12 +138,14 @@ class SwitchAndTokenTest {
                 int to = 1 - from;
                 byte[] data = IsoTraffic.payload(from, k, k, 0, 1, 0x80, 16);
                 while (live[from].isoSend(to, data, true) != IsotachNet.SUCCESS) {
-                    assertThat(System.nanoTime()).as("iso_send %d -> %d with host 2 away", from, to).isLessThan(deadline);
+                    assertThat(System.nanoTime()).as("iso_send %d -> %d with host 2 away", from, to)
+                            .isLessThan(deadline);
                     pollAll(live, m, received);
                 }
                 int want = received[to] + 1;
                 while (received[to] < want) {
-                    assertThat(System.nanoTime()).as("host %d's message %d with host 2 away", from, k).isLessThan(deadline);
+                    assertThat(System.nanoTime()).as("host %d's message %d with host 2 away", from, k)
+                            .isLessThan(deadline);
                     pollAll(live, m, received);
                 }
             }
@@ -209,8 +219,8 @@ class SwitchAndTokenTest {
 
     /** Keys for {@link OrderChecks#exactlyOnce}. */
     private static final class IsoMbmTestKeys {
-        static java.util.Set<String> of(String... keys) {
-            return new java.util.HashSet<>(List.of(keys));
+        static Set<String> of(String... keys) {
+            return new HashSet<>(List.of(keys));
         }
     }
 }

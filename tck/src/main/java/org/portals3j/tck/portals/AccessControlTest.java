@@ -63,7 +63,8 @@ class AccessControlTest {
             assertCode(ReturnCode.AC_INV_INDEX,
                     () -> r.ptl().acEntry(r.ni(), max + 1, ProcessId.ANY, Portals.UID_ANY, Portals.PT_INDEX_ANY));
             assertCode(ReturnCode.AC_INV_INDEX,
-                    () -> r.ptl().acEntry(r.ni(), Integer.MAX_VALUE, ProcessId.ANY, Portals.UID_ANY, Portals.PT_INDEX_ANY));
+                    () -> r.ptl().acEntry(r.ni(), Integer.MAX_VALUE, ProcessId.ANY, Portals.UID_ANY,
+                            Portals.PT_INDEX_ANY));
         }
     }
 
@@ -92,7 +93,8 @@ class AccessControlTest {
             assertCode(ReturnCode.AC_INV_INDEX,
                     () -> r.ptl().acEntry(r.ni(), -1, ProcessId.ANY, Portals.UID_ANY, Portals.PT_INDEX_ANY));
             assertCode(ReturnCode.AC_INV_INDEX,
-                    () -> r.ptl().acEntry(r.ni(), Integer.MIN_VALUE, ProcessId.ANY, Portals.UID_ANY, Portals.PT_INDEX_ANY));
+                    () -> r.ptl().acEntry(r.ni(), Integer.MIN_VALUE, ProcessId.ANY, Portals.UID_ANY,
+                            Portals.PT_INDEX_ANY));
         }
     }
 

@@ -110,7 +110,8 @@ class ConcurrencyStressTest {
 
             for (int w = 0; w < WORKERS; w++) {
                 int t = w;
-                threads.add(thread("worker-" + t, errors, go, () -> work(a, target, t, stop, puts, gets, lastWrite, drain)));
+                threads.add(thread("worker-" + t, errors, go,
+                        () -> work(a, target, t, stop, puts, gets, lastWrite, drain)));
             }
             threads.add(thread("target-drain", errors, go, () -> drain.run(workersDone, puts, gets)));
             threads.add(thread("list-churn", errors, go, () -> churn(b, workerMes, churnEq, stop)));

@@ -6,6 +6,7 @@ import static org.portals3j.tck.portals.PortalsAssertions.assertCode;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -79,7 +80,8 @@ class Dialect33DataMovementTest {
             assertThat(b.next(beq, EventKind.PUT_START).hdrData()).as("the entry names this job").isEqualTo(1);
             b.next(beq, EventKind.PUT_END);
 
-            b.ptl().acEntry(b.ni(), cookie, ProcessId.ANY, Portals33.UID_ANY, Portals33.JID_ANY, Portals33.PT_INDEX_ANY);
+            b.ptl().acEntry(b.ni(), cookie, ProcessId.ANY, Portals33.UID_ANY, Portals33.JID_ANY,
+                    Portals33.PT_INDEX_ANY);
             a.ptl().put(src, AckRequest.NOACK_REQ, b.id(), PORTAL, cookie, BITS, 0, 2);
             assertThat(b.next(beq, EventKind.PUT_START).hdrData()).as("PTL_JID_ANY").isEqualTo(2);
             b.next(beq, EventKind.PUT_END);
@@ -172,7 +174,8 @@ class Dialect33DataMovementTest {
             }
             MdHandle inactive = p.mdBind(a.ni(), MemoryDescriptor.of(job.tck().allocate(64)).withThreshold(0),
                     Unlink.RETAIN);
-            assertCode(ReturnCode.INV_MD, () -> p.putRegion(inactive, 0, 8, AckRequest.NOACK_REQ, to, PORTAL, 0, BITS, 0, 0));
+            assertCode(ReturnCode.INV_MD,
+                    () -> p.putRegion(inactive, 0, 8, AckRequest.NOACK_REQ, to, PORTAL, 0, BITS, 0, 0));
             assertCode(ReturnCode.INV_MD, () -> p.getRegion(inactive, 0, 8, to, PORTAL, 0, BITS, 0));
             assertCode(ReturnCode.INV_PROC, () -> p.putRegion(md, 0, 8, AckRequest.NOACK_REQ, ProcessId.ANY, PORTAL,
                     0, BITS, 0, 0));
@@ -282,7 +285,8 @@ class Dialect33DataMovementTest {
             for (int i = 0; i < 8; i++) {
                 byte before = i < 4 ? (byte) (0xA0 + i) : (byte) (0x10 + i - 4); // the first swap's bytes at 4..7
                 assertThat(both.get(ValueLayout.JAVA_BYTE, i)).as("byte %d came back", i).isEqualTo(before);
-                assertThat(area.get(ValueLayout.JAVA_BYTE, i)).as("byte %d at the target", i).isEqualTo((byte) (0x30 + i));
+                assertThat(area.get(ValueLayout.JAVA_BYTE, i)).as("byte %d at the target", i)
+                        .isEqualTo((byte) (0x30 + i));
             }
             a.ptl().mdUnlink(md); // nothing pending on it any more
         }
@@ -315,11 +319,13 @@ class Dialect33DataMovementTest {
             b.next(beq, EventKind.GETPUT_END);
             for (int i = 0; i < 8; i++) {
                 byte expected = i < 4 ? (byte) (0x40 + 12 + i) : (byte) (0x70 + i);
-                assertThat(mine.get(ValueLayout.JAVA_BYTE, i)).as("byte %d of the initiator's MD", i).isEqualTo(expected);
+                assertThat(mine.get(ValueLayout.JAVA_BYTE, i)).as("byte %d of the initiator's MD", i)
+                        .isEqualTo(expected);
             }
             for (int i = 0; i < 16; i++) {
                 byte expected = i >= 12 ? (byte) (0x70 + i - 12) : (byte) (0x40 + i);
-                assertThat(small.get(ValueLayout.JAVA_BYTE, i)).as("byte %d of the truncating MD", i).isEqualTo(expected);
+                assertThat(small.get(ValueLayout.JAVA_BYTE, i)).as("byte %d of the truncating MD", i)
+                        .isEqualTo(expected);
                 assertThat(putOnly.get(ValueLayout.JAVA_BYTE, i)).isEqualTo((byte) (1 + i));
             }
             assertThat(b.drops()).isZero();
@@ -359,7 +365,8 @@ class Dialect33DataMovementTest {
             assertCode(ReturnCode.ILL_MD, () -> p.getPut(md, elsewhere, to, PORTAL, 0, BITS, 0, 0));
             assertCode(ReturnCode.INV_MD, () -> p.getPut(inactive, md, to, PORTAL, 0, BITS, 0, 0));
             assertCode(ReturnCode.INV_MD, () -> p.getPut(md, inactive, to, PORTAL, 0, BITS, 0, 0));
-            assertCode(ReturnCode.INV_MD, () -> p.getPut(new MdHandle(0x7123_4567_89ABL), md, to, PORTAL, 0, BITS, 0, 0));
+            assertCode(ReturnCode.INV_MD,
+                    () -> p.getPut(new MdHandle(0x7123_4567_89ABL), md, to, PORTAL, 0, BITS, 0, 0));
             assertCode(ReturnCode.INV_PROC, () -> p.getPut(md, longest, ProcessId.ANY, PORTAL, 0, BITS, 0, 0));
             assertCode(ReturnCode.SEGV, () -> p.getPut(md, Job33.illegalAddress(), to, PORTAL, 0, BITS, 0, 0));
             for (MdHandle h : List.of(md, longest, tooLong)) {
@@ -382,7 +389,7 @@ class Dialect33DataMovementTest {
                     .withOptions(MdOption.OP_PUT, MdOption.OP_GET, MdOption.MANAGE_REMOTE), Unlink.RETAIN);
             List<MemorySegment> held = new ArrayList<>();
             List<Thread> swappers = new ArrayList<>();
-            List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
             for (int r = 0; r < 3; r++) {
                 Rank33 me = job.rank(r);
                 MemorySegment mine = job.tck().allocate(Portals33.MAX_GETPUT_MD);
@@ -430,7 +437,8 @@ class Dialect33DataMovementTest {
     private static long tokenOf(MemorySegment token) {
         long value = token.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
         for (long off = 8; off < token.byteSize(); off += 8) {
-            assertThat(token.get(ValueLayout.JAVA_LONG_UNALIGNED, off)).as("word at %d of a token", off).isEqualTo(value);
+            assertThat(token.get(ValueLayout.JAVA_LONG_UNALIGNED, off)).as("word at %d of a token", off)
+                    .isEqualTo(value);
         }
         return value;
     }

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.portals3j.portals.AckRequest;
@@ -77,7 +78,8 @@ class Dialect33EventQueueTest {
             long deadline = System.nanoTime() + TckTransport.patience().toNanos();
             while (seen.size() < n) {
                 if (System.nanoTime() > deadline) {
-                    fail("the handler saw " + seen.size() + " events, not " + n + ", within " + TckTransport.patience());
+                    fail("the handler saw " + seen.size() + " events, not " + n + ", within "
+                            + TckTransport.patience());
                 }
                 Thread.yield();
             }
@@ -134,7 +136,7 @@ class Dialect33EventQueueTest {
                     events.add(ev);
                 }
                 assertThat(events).extracting(Event::sequence).as("count %d", count)
-                        .isEqualTo(java.util.stream.LongStream.rangeClosed(1, held).boxed().toList());
+                        .isEqualTo(LongStream.rangeClosed(1, held).boxed().toList());
                 // one more put into the full queue: both of its events are lost, and counted
                 for (int p = 0; p < held / 2; p++) {
                     put(job, a, b, BITS + 16 + i, 100 + p);
@@ -278,7 +280,8 @@ class Dialect33EventQueueTest {
             b.next(beq[0], EventKind.PUT_START);
             b.next(beq[0], EventKind.PUT_END); // deposited although the handler threw on it
             assertThat(refused).containsExactly(ReturnCode.FAIL, ReturnCode.FAIL, ReturnCode.FAIL, ReturnCode.FAIL);
-            assertThat(uncaught).singleElement().satisfies(x -> assertThat(x).hasMessage("a handler failing on purpose"));
+            assertThat(uncaught).singleElement()
+                    .satisfies(x -> assertThat(x).hasMessage("a handler failing on purpose"));
 
             put(job, a, b, BITS, 2); // the library goes on
             assertThat(b.next(beq[0], EventKind.PUT_START).hdrData()).isEqualTo(2);

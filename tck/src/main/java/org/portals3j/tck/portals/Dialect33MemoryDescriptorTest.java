@@ -60,7 +60,8 @@ class Dialect33MemoryDescriptorTest {
 
             put(job, a, b, 16, BITS);
             Event start = b.next(beq, EventKind.PUT_START);
-            assertThat(start.userPtr()).as("the 16-byte put does not fit 'small' and goes on to 'big'").isEqualTo("big");
+            assertThat(start.userPtr()).as("the 16-byte put does not fit 'small' and goes on to 'big'")
+                    .isEqualTo("big");
             assertThat(b.next(beq, EventKind.PUT_END).userPtr()).isEqualTo("big");
             b.expectNoEvent(beq); // 3.3 has no unlink_nofit: 'small' was not unlinked
 
@@ -85,7 +86,8 @@ class Dialect33MemoryDescriptorTest {
             b.next(beq, EventKind.PUT_START);
             Event end = b.next(beq, EventKind.PUT_END);
             Event unlink = b.next(beq, EventKind.UNLINK);
-            assertThat(unlink.link()).as("UNLINK links to the END that used the threshold up").isEqualTo(end.sequence());
+            assertThat(unlink.link()).as("UNLINK links to the END that used the threshold up")
+                    .isEqualTo(end.sequence());
             assertThat(unlink.mdHandleValue()).isEqualTo(t.md().value());
             assertCode(ReturnCode.INV_MD, () -> b.ptl().mdUnlink(t.md()));
         }
@@ -268,7 +270,8 @@ class Dialect33MemoryDescriptorTest {
             Rank33 b = job.rank(1);
             MemoryDescriptor md16 = MemoryDescriptor.of(job.tck().allocate(16)).withOptionBits(options33);
             MdHandle bound = b.ptl().mdBind(b.ni(), md16.withMaxSize(16), Unlink.RETAIN);
-            MeHandle me = b.ptl().meAttach(b.ni(), PORTAL + 1, ProcessId.ANY, 0, 0, Unlink.RETAIN, InsertPosition.AFTER);
+            MeHandle me = b.ptl().meAttach(b.ni(), PORTAL + 1, ProcessId.ANY, 0, 0, Unlink.RETAIN,
+                    InsertPosition.AFTER);
             b.ptl().mdAttach(me, md16.withMaxSize(0), Unlink.RETAIN);
             assertThat(b.ptl().mdUpdate(bound, md16.withMaxSize(4), EqHandle.NONE).updated()).isTrue();
             for (long bad : new long[] {-1, 17, Long.MAX_VALUE}) {
@@ -379,7 +382,8 @@ class Dialect33MemoryDescriptorTest {
                     Event start = receiver.next(recvEq[to], EventKind.PUT_START);
                     assertThat(start.offset()).as("%d bytes to rank %d: offset in the re-armed MD", size, to).isZero();
                     receiver.next(recvEq[to], EventKind.PUT_END);
-                    assertThat(inbox[to].asSlice(0, size).mismatch(job.tck().pattern(size, size + from))).isEqualTo(-1L);
+                    assertThat(inbox[to].asSlice(0, size).mismatch(job.tck().pattern(size, size + from)))
+                            .isEqualTo(-1L);
                     assertThat(receiver.ptl().mdUpdate(recv[to], receiveMd(inbox[to], recvEq[to]), EqHandle.NONE)
                             .status()).isEqualTo(ReturnCode.OK);
                 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 import static org.portals3j.tck.portals.PortalsAssertions.assertCode;
 
-import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -287,7 +286,8 @@ class EventQueueTest {
             assertThat(events).as("the events kept are two whole puts, in order, of the four").allSatisfy(
                     e -> assertThat(e.hdrData()).isBetween(1L, 4L));
             assertThat(events.get(1).hdrData()).isEqualTo(events.get(0).hdrData());
-            assertThat(events.get(3).hdrData()).isEqualTo(events.get(2).hdrData()).isGreaterThan(events.get(0).hdrData());
+            assertThat(events.get(3).hdrData()).isEqualTo(events.get(2).hdrData())
+                    .isGreaterThan(events.get(0).hdrData());
             assertThat(events).extracting(Event::sequence).doesNotHaveDuplicates();
         }
     }
@@ -645,7 +645,9 @@ class EventQueueTest {
         return b.attach(PORTAL, bits, 0, job.allocate(LEN), eq, MdOption.OP_PUT, MdOption.MANAGE_REMOTE);
     }
 
-    /** An 8-byte put from {@code a} to {@code b}'s {@link #PORTAL}, no ack, carrying {@code hdrData}; returns once sent. */
+    /**
+     * An 8-byte put from {@code a} to {@code b}'s {@link #PORTAL}, no ack, carrying {@code hdrData}; returns once sent.
+     */
     private static void put(TckJob job, Rank a, Rank b, long bits, long hdrData) {
         EqHandle eq = a.eq(4);
         MdHandle md = a.bind(job.pattern(LEN, (int) hdrData), eq);
@@ -789,8 +791,8 @@ class EventQueueTest {
                 Thread.sleep(1);
             }
             Rank.sleep(TckTransport.quietPeriod());
-            assertThat(isAlive()).as("%s is blocked in PtlEQWait (result %s, failure %s)", getName(), String.valueOf(result),
-                            String.valueOf(failure))
+            assertThat(isAlive()).as("%s is blocked in PtlEQWait (result %s, failure %s)", getName(),
+                            String.valueOf(result), String.valueOf(failure))
                     .isTrue();
         }
 

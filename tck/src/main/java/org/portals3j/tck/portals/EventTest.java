@@ -133,7 +133,8 @@ class EventTest {
             // before its network knew b had died, with SEND_END, its loss counted in PTL_SR_SENDS_LOST.
             boolean staged = events.stream().anyMatch(e -> e.type() == EventKind.SEND_END);
             assertThat(events).filteredOn(e -> e.type().isFail()).hasSize(staged ? 2 : 3)
-                    .allSatisfy(e -> assertThat(e.niFailType()).as("ni_fail_type of %s", e).isNotEqualTo(NiFailType.OK));
+                    .allSatisfy(e -> assertThat(e.niFailType()).as("ni_fail_type of %s", e)
+                            .isNotEqualTo(NiFailType.OK));
             assertThat(events).filteredOn(e -> e.type() == EventKind.REPLY_FAIL).hasSize(2)
                     .allSatisfy(e -> assertThat(e.niFailType()).isEqualTo(NiFailType.PEER_DEAD));
             assertThat(events).extracting(Event::type).contains(staged ? EventKind.SEND_END : EventKind.SEND_FAIL)

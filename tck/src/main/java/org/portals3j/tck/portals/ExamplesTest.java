@@ -99,7 +99,8 @@ class ExamplesTest {
             this.eq = rank.eq(32);
             // Clients (any uid) may send requests to the request portal.
             p.acEntry(rank.ni(), REQUEST_ACL, ProcessId.ANY, Portals.UID_ANY, REQUEST_PORTAL);
-            MeHandle me = p.meAttach(rank.ni(), REQUEST_PORTAL, ProcessId.ANY, 0, ~0L, Unlink.RETAIN, InsertPosition.AFTER);
+            MeHandle me = p.meAttach(rank.ni(), REQUEST_PORTAL, ProcessId.ANY, 0, ~0L, Unlink.RETAIN,
+                    InsertPosition.AFTER);
             p.mdAttach(me, MemoryDescriptor.of(rank.job().allocate(16L * Request.LENGTH))
                     .withOptions(MdOption.OP_PUT).withEventQueue(eq), Unlink.RETAIN, Unlink.RETAIN);
         }
@@ -157,7 +158,8 @@ class ExamplesTest {
         Portals p = client.ptl();
         p.acEntry(client.ni(), CLIENT_ACL, ProcessId.ANY, SERVER_UID, CLIENT_PORTAL);
         EqHandle eq = client.eq(32);
-        MeHandle me = p.meAttach(client.ni(), CLIENT_PORTAL, ProcessId.ANY, IO_BITS, 0, Unlink.RETAIN, InsertPosition.AFTER);
+        MeHandle me = p.meAttach(client.ni(), CLIENT_PORTAL, ProcessId.ANY, IO_BITS, 0, Unlink.RETAIN,
+                InsertPosition.AFTER);
         p.mdAttach(me, MemoryDescriptor.of(buffer).withOptions(op, MdOption.MANAGE_REMOTE).withEventQueue(eq),
                 Unlink.RETAIN, Unlink.RETAIN);
         return eq;
@@ -388,7 +390,8 @@ class ExamplesTest {
             List<Event> events = b.drain(dropEvents);
             assertThat(events).extracting(Event::type).containsExactly(EventKind.PUT_START, EventKind.PUT_END,
                     EventKind.PUT_START, EventKind.PUT_END, EventKind.PUT_START, EventKind.PUT_END);
-            assertThat(events).extracting(Event::matchBits).containsExactly(0x100L, 0x100L, 0x101L, 0x101L, 0x102L, 0x102L);
+            assertThat(events).extracting(Event::matchBits)
+                    .containsExactly(0x100L, 0x100L, 0x101L, 0x101L, 0x102L, 0x102L);
         }
     }
 
@@ -434,10 +437,11 @@ class ExamplesTest {
             for (int i = 0; i < shortEntries; i++) {
                 MemorySegment buffer = rank.job().allocate(SHORT_BUFFER);
                 // "A 0 in the most significant bit" (L15648).
-                MeHandle me = p.meAttach(ni, SEND_PINDEX, ProcessId.ANY, 0, ~LONG_BIT, Unlink.UNLINK, InsertPosition.AFTER);
+                MeHandle me = p.meAttach(ni, SEND_PINDEX, ProcessId.ANY, 0, ~LONG_BIT, Unlink.UNLINK,
+                        InsertPosition.AFTER);
                 MdHandle md = p.mdAttach(me, new MemoryDescriptor(buffer, SHORT_BUFFER, MemoryDescriptor.THRESH_INF,
-                        SHORT_BUFFER - MAX_SHORT, MdOption.bits(MdOption.OP_PUT, MdOption.ACK_DISABLE), "short", unexpQueue),
-                        Unlink.UNLINK, Unlink.RETAIN);
+                        SHORT_BUFFER - MAX_SHORT, MdOption.bits(MdOption.OP_PUT, MdOption.ACK_DISABLE), "short",
+                        unexpQueue), Unlink.UNLINK, Unlink.RETAIN);
                 shortMes.add(me);
                 shortMds.add(md);
                 shortBuffers.add(buffer);
@@ -488,7 +492,9 @@ class ExamplesTest {
                        @Nullable Event matched) {
         }
 
-        /** {@code MPIreceive} (L15755), with the race-free posting of L15695; {@code window} runs between steps 3 and 4. */
+        /**
+         * {@code MPIreceive} (L15755), with the race-free posting of L15695; {@code window} runs between steps 3 and 4.
+         */
         Receive receive(MemorySegment buf, ProcessId source, long match, long ignore, Runnable window) {
             MemoryDescriptor mdBuf = new MemoryDescriptor(buf, buf.byteSize(), 0, buf.byteSize(),
                     MdOption.OP_PUT.bit(), "recv", eventq);
@@ -688,8 +694,10 @@ class ExamplesTest {
             MemorySegment buf = job.allocate(16);
 
             // Steps 1 and 3 of the race-free receive: the MD goes in inactive (threshold 0).
-            MemoryDescriptor mdBuf = new MemoryDescriptor(buf, 16, 0, 16, MdOption.OP_PUT.bit(), "recv", receiver.eventq);
-            MeHandle me = p.meInsert(receiver.rcvMark, a.id(), bits, Mpi.LONG_BIT, Unlink.UNLINK, InsertPosition.BEFORE);
+            MemoryDescriptor mdBuf = new MemoryDescriptor(buf, 16, 0, 16, MdOption.OP_PUT.bit(), "recv",
+                    receiver.eventq);
+            MeHandle me = p.meInsert(receiver.rcvMark, a.id(), bits, Mpi.LONG_BIT, Unlink.UNLINK,
+                    InsertPosition.BEFORE);
             MdHandle md = p.mdAttach(me, mdBuf, Unlink.UNLINK, Unlink.RETAIN);
 
             // The matching message arrives now: it passes the inactive receive and is unexpected.
@@ -811,7 +819,8 @@ class ExamplesTest {
             assertCode(ReturnCode.INV_ME, () -> a.ptl().meUnlink(getMe));
 
             // Another get for the same bits now reaches only EndGet, which refuses it.
-            MdHandle again = b.ptl().mdBind(b.ni(), MemoryDescriptor.of(job.allocate(64)).withEventQueue(receiver.eventq));
+            MdHandle again = b.ptl().mdBind(b.ni(),
+                    MemoryDescriptor.of(job.allocate(64)).withEventQueue(receiver.eventq));
             b.ptl().get(again, a.id(), Mpi.GET_PINDEX, Mpi.AINDEX, bits | Mpi.LONG_BIT, 0);
             a.awaitDrops(1);
             b.expectNoEvent(receiver.eventq);

@@ -7,6 +7,7 @@ import static org.portals3j.tck.portals.PortalsAssertions.assertCode;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -277,7 +278,8 @@ class MatchEntryTest {
             assertThat(t.ptl().niStatus(t.ni(), StatusRegister.DROP_NO_MATCH)).isEqualTo(1);
 
             // The walk goes past it to an entry that has an MD...
-            Probe behind = link.probe("behind", link.attach(0, BITS, InsertPosition.AFTER), MemoryDescriptor.THRESH_INF);
+            Probe behind = link.probe("behind", link.attach(0, BITS, InsertPosition.AFTER),
+                    MemoryDescriptor.THRESH_INF);
             assertThat(link.landedIn(0, BITS, List.of(behind))).isEqualTo("behind");
             // ...until the bare entry, at the head, gets an MD of its own.
             Probe head = link.probe("head", bare, MemoryDescriptor.THRESH_INF);
@@ -968,7 +970,7 @@ class MatchEntryTest {
                     assertThat(end.mdHandle()).isEqualTo(probe.md);
                     assertThat(end.mlength()).isEqualTo(8);
                     byte[] expected = new byte[8];
-                    java.util.Arrays.fill(expected, s);
+                    Arrays.fill(expected, s);
                     assertThat(probe.buffer.toArray(ValueLayout.JAVA_BYTE)).as("data in %s", probe.name)
                             .isEqualTo(expected);
                     for (Probe other : probes) {

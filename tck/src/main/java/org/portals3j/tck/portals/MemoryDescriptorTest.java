@@ -259,7 +259,8 @@ class MemoryDescriptorTest {
             assertCode(ReturnCode.INV_ME, () -> b.ptl().mdAttach(gone, md, Unlink.RETAIN, Unlink.RETAIN));
             MdHandle bound = b.ptl().mdBind(b.ni(), md);
             assertCode(ReturnCode.INV_ME, () -> b.ptl().mdAttach(MeHandle.of(bound), md, Unlink.RETAIN, Unlink.RETAIN));
-            assertCode(ReturnCode.INV_ME, () -> b.ptl().mdAttach(MeHandle.of(b.ni()), md, Unlink.RETAIN, Unlink.RETAIN));
+            assertCode(ReturnCode.INV_ME,
+                    () -> b.ptl().mdAttach(MeHandle.of(b.ni()), md, Unlink.RETAIN, Unlink.RETAIN));
         }
     }
 
@@ -273,7 +274,8 @@ class MemoryDescriptorTest {
             EqHandle foreign = b.ptl().eqAlloc(other, 8);
             MemorySegment buf = job.allocate(8);
             MeHandle me = meOn(b, PORTAL, BITS, Unlink.RETAIN);
-            assertCode(ReturnCode.ILL_MD, () -> b.ptl().mdAttach(me, putMd(buf, foreign), Unlink.RETAIN, Unlink.RETAIN));
+            assertCode(ReturnCode.ILL_MD,
+                    () -> b.ptl().mdAttach(me, putMd(buf, foreign), Unlink.RETAIN, Unlink.RETAIN));
             // an eventq that names no queue at all is PTL_ILL_MD here too
             assertCode(ReturnCode.ILL_MD, () -> b.ptl().mdAttach(me, putMd(buf, new EqHandle(0x7BAD_0000_0042L)),
                     Unlink.RETAIN, Unlink.RETAIN));
@@ -449,7 +451,8 @@ class MemoryDescriptorTest {
         try (TckJob job = TckJob.start(1)) {
             Rank a = job.rank(0);
             MemoryDescriptor md = MemoryDescriptor.of(job.allocate(8));
-            assertCode(ReturnCode.INV_EQ, () -> a.ptl().mdBind(a.ni(), md.withEventQueue(new EqHandle(0x7BAD_0000_0042L))));
+            assertCode(ReturnCode.INV_EQ,
+                    () -> a.ptl().mdBind(a.ni(), md.withEventQueue(new EqHandle(0x7BAD_0000_0042L))));
             EqHandle freed = a.eq(4);
             a.ptl().eqFree(freed);
             assertCode(ReturnCode.INV_EQ, () -> a.ptl().mdBind(a.ni(), md.withEventQueue(freed)));
@@ -733,7 +736,8 @@ class MemoryDescriptorTest {
             Rank b = job.rank(1);
             EqHandle eqB = b.eq(8);
             MeHandle me = meOn(b, PORTAL, BITS, Unlink.RETAIN);
-            MdHandle md = b.ptl().mdAttach(me, putMd(job.allocate(8), eqB).withThreshold(5), Unlink.RETAIN, Unlink.RETAIN);
+            MdHandle md = b.ptl().mdAttach(me, putMd(job.allocate(8), eqB).withThreshold(5), Unlink.RETAIN,
+                    Unlink.RETAIN);
             // P-119: reading (and updating) takes no threshold
             assertThat(current(b, md).threshold()).isEqualTo(5);
             assertThat(current(b, md).threshold()).isEqualTo(5);
@@ -818,7 +822,8 @@ class MemoryDescriptorTest {
         try (TckJob job = TckJob.start(1)) {
             Rank b = job.rank(0);
             MemoryDescriptor value = putMd(job.allocate(8), EqHandle.NONE);
-            assertCode(ReturnCode.INV_MD, () -> b.ptl().mdUpdate(new MdHandle(0x7123_4567_89ABL), value, EqHandle.NONE));
+            assertCode(ReturnCode.INV_MD,
+                    () -> b.ptl().mdUpdate(new MdHandle(0x7123_4567_89ABL), value, EqHandle.NONE));
             assertCode(ReturnCode.INV_MD, () -> b.ptl().mdUpdate(new MdHandle(0x7123_4567_89ABL), null, EqHandle.NONE));
             MdHandle gone = b.ptl().mdBind(b.ni(), value);
             b.ptl().mdUnlink(gone);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.portals3j.tck.portals.PortalsAssertions.assertCode;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -20,6 +21,7 @@ import org.portals3j.portals.AnyHandle;
 import org.portals3j.portals.EqHandle;
 import org.portals3j.portals.Event;
 import org.portals3j.portals.EventKind;
+import org.portals3j.portals.Handle;
 import org.portals3j.portals.InsertPosition;
 import org.portals3j.portals.InterfaceId;
 import org.portals3j.portals.MdHandle;
@@ -71,8 +73,8 @@ class NetworkInterfaceTest {
             job.rank(0).next(sendEq, EventKind.SEND_END);
             job.rank(1).next(targetEq, EventKind.PUT_START);
             assertThat(job.rank(1).next(targetEq, EventKind.PUT_END).mlength()).isEqualTo(8);
-            assertThat(buffer.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE))
-                    .isEqualTo(job.pattern(8, 3).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+            assertThat(buffer.toArray(ValueLayout.JAVA_BYTE))
+                    .isEqualTo(job.pattern(8, 3).toArray(ValueLayout.JAVA_BYTE));
         }
     }
 
@@ -586,7 +588,7 @@ class NetworkInterfaceTest {
             MdHandle attached2 = p.mdAttach(me2, MemoryDescriptor.of(job.allocate(4)), Unlink.RETAIN, Unlink.RETAIN);
             MdHandle bound2 = p.mdBind(fresh, MemoryDescriptor.of(job.allocate(4)).withEventQueue(eq2));
             assertOldInterfaceHandlesAreDead(job, p, ni, eq, me, attached, bound);
-            for (org.portals3j.portals.Handle h : List.of(eq2, me2, attached2, bound2)) {
+            for (Handle h : List.of(eq2, me2, attached2, bound2)) {
                 assertThat(p.niHandle(h)).isEqualTo(fresh);
             }
         }
@@ -614,7 +616,7 @@ class NetworkInterfaceTest {
         assertCode(ReturnCode.INV_MD, () -> p.mdUnlink(bound));
         assertCode(ReturnCode.INV_MD,
                 () -> p.put(bound, AckRequest.NOACK_REQ, ProcessId.of(1, 0), 0, 0, 0, 0, 0));
-        for (org.portals3j.portals.Handle h : List.of(ni, eq, me, attached, bound)) {
+        for (Handle h : List.of(ni, eq, me, attached, bound)) {
             assertCode(ReturnCode.INV_HANDLE, () -> p.niHandle(h));
         }
     }
@@ -867,7 +869,7 @@ class NetworkInterfaceTest {
                 MdHandle attached = p.mdAttach(me, MemoryDescriptor.of(job.allocate(4)).withEventQueue(eq),
                         Unlink.RETAIN, Unlink.RETAIN);
                 MdHandle bound = p.mdBind(ni, MemoryDescriptor.of(job.allocate(4)).withEventQueue(eq));
-                for (org.portals3j.portals.Handle h : List.of(eq, me, inserted, any, attached, bound)) {
+                for (Handle h : List.of(eq, me, inserted, any, attached, bound)) {
                     assertThat(p.niHandle(h)).as("PtlNIHandle(%s)", h).isEqualTo(ni);
                 }
             }

@@ -1,7 +1,5 @@
 package org.portals3j.tck.portals;
 
-import java.util.ArrayList;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.portals3j.tck.portals.PortalsAssertions.assertCode;
@@ -76,7 +74,8 @@ class PutGetInitiatorTest {
             MdHandle unlinked = a.bind(job.allocate(8), eq);
             a.ptl().mdUnlink(unlinked);
             MdHandle foreign = b.bind(job.allocate(8), b.eq(1)); // an MD of another process
-            for (MdHandle bad : List.of(new MdHandle(0x0BAD_CAFEL), MdHandle.NONE, unlinked, MdHandle.of(eq), foreign)) {
+            for (MdHandle bad : List.of(new MdHandle(0x0BAD_CAFEL), MdHandle.NONE, unlinked, MdHandle.of(eq),
+                    foreign)) {
                 assertCode(ReturnCode.INV_MD,
                         () -> a.ptl().put(bad, AckRequest.ACK_REQ, b.id(), PORTAL, 0, 0L, 0L, 0L));
             }
@@ -99,7 +98,8 @@ class PutGetInitiatorTest {
             for (ProcessId bad : List.of(ProcessId.ANY, ProcessId.of(ProcessId.NID_ANY, 0),
                     ProcessId.of(1, ProcessId.PID_ANY), ProcessId.of(-2, 0), ProcessId.of(1, -5),
                     ProcessId.of(99, 0))) {
-                assertCode(ReturnCode.INV_PROC, () -> a.ptl().put(md, AckRequest.NOACK_REQ, bad, PORTAL, 0, 0L, 0L, 0L));
+                assertCode(ReturnCode.INV_PROC,
+                        () -> a.ptl().put(md, AckRequest.NOACK_REQ, bad, PORTAL, 0, 0L, 0L, 0L));
             }
             a.expectNoEvent(eq);
             EqHandle teq = b.eq(8);

@@ -100,7 +100,8 @@ public final class Rank {
     /** An ME appended on {@code portal} with the given MD and unlink options. */
     public Attached attach(int portal, ProcessId matchId, long matchBits, long ignoreBits, MemoryDescriptor md,
                            Unlink unlinkOp, Unlink unlinkNofit) {
-        MeHandle me = portals().meAttach(ni(), portal, matchId, matchBits, ignoreBits, Unlink.RETAIN, InsertPosition.AFTER);
+        MeHandle me = portals().meAttach(ni(), portal, matchId, matchBits, ignoreBits, Unlink.RETAIN,
+                InsertPosition.AFTER);
         MdHandle h = portals().mdAttach(me, md, unlinkOp, unlinkNofit);
         return new Attached(me, h);
     }

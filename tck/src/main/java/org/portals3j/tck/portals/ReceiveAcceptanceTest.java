@@ -96,7 +96,8 @@ class ReceiveAcceptanceTest {
             EqHandle eqb = b.eq(16);
             MemorySegment mem = job.pattern(16, 1);
             MdHandle md = b.attach(PT, ProcessId.ANY, 0, ~0L, MemoryDescriptor.of(mem).withThreshold(0)
-                    .withOptions(MdOption.OP_PUT, MdOption.OP_GET).withEventQueue(eqb), Unlink.RETAIN, Unlink.RETAIN).md();
+                    .withOptions(MdOption.OP_PUT, MdOption.OP_GET).withEventQueue(eqb), Unlink.RETAIN, Unlink.RETAIN)
+                    .md();
 
             assertThat(put(a, b, eqb, PT, 0, 0, job.allocate(8))).isNull();
             assertThat(get(a, b, eqb, PT, 0, 0, job.allocate(8))).isNull();
@@ -371,7 +372,8 @@ class ReceiveAcceptanceTest {
                     .withOptions(MdOption.OP_PUT).withEventQueue(eqb), Unlink.RETAIN, Unlink.RETAIN).md();
 
             assertThat(put(a, b, eqb, PT, 0, 0, job.pattern(60, 1))).isNotNull();
-            assertThat(put(a, b, eqb, PT, 0, 0, job.pattern(10, 1))).as("40 bytes are free, but offset 60 > 50").isNull();
+            assertThat(put(a, b, eqb, PT, 0, 0, job.pattern(10, 1))).as("40 bytes are free, but offset 60 > 50")
+                    .isNull();
             // Still linked (RETAIN): only inactive.
             assertThat(b.ptl().mdUpdate(md, null, EqHandle.NONE).status()).isEqualTo(ReturnCode.OK);
             b.expectNoEvent(eqb);
@@ -560,7 +562,8 @@ class ReceiveAcceptanceTest {
             assertThat(put(a, b, eq1, PT, 0, 0, job.pattern(8, 1))).isNotNull();
             b.next(eq1, EventKind.UNLINK);
             assertCode(ReturnCode.INV_ME, () -> b.ptl().meUnlink(me));
-            assertCode(ReturnCode.INV_ME, () -> b.ptl().mdAttach(me, MemoryDescriptor.empty(), Unlink.RETAIN, Unlink.RETAIN));
+            assertCode(ReturnCode.INV_ME,
+                    () -> b.ptl().mdAttach(me, MemoryDescriptor.empty(), Unlink.RETAIN, Unlink.RETAIN));
             assertThat(put(a, b, eq2, PT, 0, 0, job.pattern(8, 1))).isNotNull();
 
             // The same for an unlink caused by unlink_nofit.

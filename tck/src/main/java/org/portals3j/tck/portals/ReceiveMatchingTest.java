@@ -48,7 +48,8 @@ class ReceiveMatchingTest {
             Rank b = job.rank(1);
             EqHandle eqb = b.eq(8);
             MemorySegment mem = job.allocate(16);
-            b.attach(PT, 0, ~0L, mem, eqb, MdOption.OP_PUT, MdOption.MANAGE_REMOTE); // would take any put that reached it
+            // would take any put that reached it
+            b.attach(PT, 0, ~0L, mem, eqb, MdOption.OP_PUT, MdOption.MANAGE_REMOTE);
 
             ProcessId ghost = new ProcessId(b.id().nid(), b.id().pid() + 5);
             sendPut(a, a.ni(), ghost, PT, 0, 0, job.pattern(8, 1));

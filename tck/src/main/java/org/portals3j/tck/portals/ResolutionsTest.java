@@ -81,10 +81,12 @@ class ResolutionsTest {
             NiLimits actual = ptl.niInit(InterfaceId.DEFAULT, ProcessId.PID_ANY, new NiLimits(5, 6, 7, 2, 3)).actual();
             assertThat(actual).isEqualTo(new NiLimits(5, 6, 7, 2, 3));
             var ni = ptl.niInit(InterfaceId.DEFAULT, ProcessId.PID_ANY, null).handle();
-            assertCode(ReturnCode.INV_PTINDEX, () -> ptl.meAttach(ni, 4, ProcessId.ANY, 0, 0, Unlink.RETAIN, InsertPosition.AFTER));
+            assertCode(ReturnCode.INV_PTINDEX,
+                    () -> ptl.meAttach(ni, 4, ProcessId.ANY, 0, 0, Unlink.RETAIN, InsertPosition.AFTER));
             assertCode(ReturnCode.AC_INV_INDEX, () -> ptl.acEntry(ni, 3, ProcessId.ANY, Portals.UID_ANY, 0));
             NiLimits huge = ptl.niInit(InterfaceId.of(1), ProcessId.PID_ANY,
-                    new NiLimits(Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE)).actual();
+                    new NiLimits(Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE,
+                            Integer.MAX_VALUE)).actual();
             assertThat(huge).isEqualTo(NiLimits.MAXIMUM);
         }
     }

@@ -5,8 +5,10 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.Portals;
 import org.portals3j.portals.PortalsConfig;
@@ -36,10 +38,10 @@ public final class TckJob implements AutoCloseable {
     private final List<Rank> ranks = new ArrayList<>();
     private final Arena arena = Arena.ofShared();
 
-    private final java.util.Set<Integer> raw;
+    private final Set<Integer> raw;
 
     private TckJob(Job job, List<Transport> endpoints, PortalsConfig config, boolean initialise,
-                   java.util.Set<Integer> raw) {
+                   Set<Integer> raw) {
         this.job = job;
         this.endpoints = endpoints;
         this.raw = raw;
@@ -141,7 +143,7 @@ public final class TckJob implements AutoCloseable {
         private PortalsConfig config = PortalsConfig.DEFAULT;
         private boolean initialise = true;
         private @Nullable String transport;
-        private final java.util.Set<Integer> raw = new java.util.HashSet<>();
+        private final Set<Integer> raw = new HashSet<>();
 
         private Builder(int size) {
             this.size = size;
@@ -181,7 +183,7 @@ public final class TckJob implements AutoCloseable {
             String name = transport != null ? transport : TckTransport.name();
             try {
                 List<Transport> endpoints = LocalJob.openAll(Transports.require(name), job, IdleMode.BACKOFF, Map.of());
-                return new TckJob(job, endpoints, config, initialise, java.util.Set.copyOf(raw));
+                return new TckJob(job, endpoints, config, initialise, Set.copyOf(raw));
             } catch (TransportException e) {
                 throw new IllegalStateException("cannot start a job on transport '" + name + "': " + e.getMessage(), e);
             }

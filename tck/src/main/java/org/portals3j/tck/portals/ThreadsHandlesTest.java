@@ -7,6 +7,7 @@ import static org.portals3j.tck.portals.PortalsAssertions.assertCode;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -181,7 +182,8 @@ class ThreadsHandlesTest {
                     boolean toY = true;
                     while (!done.get()) {
                         MemoryDescriptor before = b.ptl().mdUpdate(md, toY ? y : x, EqHandle.NONE).previous();
-                        assertThat(sameDescriptor(before, x) || sameDescriptor(before, y)).as("old_md %s", before).isTrue();
+                        assertThat(sameDescriptor(before, x) || sameDescriptor(before, y)).as("old_md %s", before)
+                                .isTrue();
                         toY = !toY;
                         updates.incrementAndGet();
                     }
@@ -243,7 +245,7 @@ class ThreadsHandlesTest {
             Rank b = job.rank(1);
             Portals p = b.ptl();
             NiHandle ni1 = p.niInit(InterfaceId.of(1), ProcessId.PID_ANY, null).handle();
-            List<EqHandle> queues = new java.util.ArrayList<>();
+            List<EqHandle> queues = new ArrayList<>();
             for (NiHandle ni : new NiHandle[] {b.ni(), ni1}) {
                 EqHandle eq = p.eqAlloc(ni, 8);
                 queues.add(eq);
@@ -314,7 +316,8 @@ class ThreadsHandlesTest {
             MeHandle meNew = p.meAttach(ni, PT, ProcessId.ANY, 0, 0, Unlink.RETAIN, InsertPosition.AFTER);
             assertThat(meNew).isNotEqualTo(meOld);
             assertCode(ReturnCode.INV_ME, () -> p.meInsert(meOld, ProcessId.ANY, 0, 0, InsertPosition.AFTER));
-            assertCode(ReturnCode.INV_ME, () -> p.mdAttach(meOld, MemoryDescriptor.empty(), Unlink.RETAIN, Unlink.RETAIN));
+            assertCode(ReturnCode.INV_ME,
+                    () -> p.mdAttach(meOld, MemoryDescriptor.empty(), Unlink.RETAIN, Unlink.RETAIN));
             assertCode(ReturnCode.INV_ME, () -> p.meUnlink(meOld));
             assertCode(ReturnCode.INV_HANDLE, () -> p.niHandle(meOld));
 
@@ -350,9 +353,11 @@ class ThreadsHandlesTest {
             MeHandle me0 = p.meAttach(ni0, PT, ProcessId.ANY, 0, ~0L, Unlink.RETAIN, InsertPosition.AFTER);
             MeHandle me1 = p.meAttach(ni1, PT, ProcessId.ANY, 0, ~0L, Unlink.RETAIN, InsertPosition.AFTER);
             MdHandle md0 = p.mdAttach(me0, MemoryDescriptor.of(job.allocate(16))
-                    .withOptions(MdOption.OP_PUT, MdOption.MANAGE_REMOTE).withEventQueue(eq0), Unlink.RETAIN, Unlink.RETAIN);
+                    .withOptions(MdOption.OP_PUT, MdOption.MANAGE_REMOTE).withEventQueue(eq0), Unlink.RETAIN,
+                    Unlink.RETAIN);
             MdHandle md1 = p.mdAttach(me1, MemoryDescriptor.of(job.allocate(16))
-                    .withOptions(MdOption.OP_PUT, MdOption.MANAGE_REMOTE).withEventQueue(eq1), Unlink.RETAIN, Unlink.RETAIN);
+                    .withOptions(MdOption.OP_PUT, MdOption.MANAGE_REMOTE).withEventQueue(eq1), Unlink.RETAIN,
+                    Unlink.RETAIN);
 
             // An MD handle of interface 1 is not an entry (of either interface).
             assertCode(ReturnCode.INV_ME, () -> p.meInsert(new MeHandle(md1.value()), ProcessId.ANY, 0, 0,

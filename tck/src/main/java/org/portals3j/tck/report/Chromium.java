@@ -36,14 +36,16 @@ public final class Chromium {
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
     private static final Path DEBIAN = Path.of("/usr/bin/chromium");
-    private static final List<String> NAMES = List.of("chromium", "chromium-browser", "google-chrome", "google-chrome-stable");
+    private static final List<String> NAMES =
+            List.of("chromium", "chromium-browser", "google-chrome", "google-chrome-stable");
     /**
      * Headless, and quiet: no sandbox (it needs user namespaces, which containers and root lack), no GPU, no
      * network of its own (updates, sync, QUIC), no first-run dialogs and no crash reporter (its handler
      * process would outlive the browser).
      */
     private static final List<String> FLAGS = List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-            "--no-first-run", "--no-default-browser-check", "--disable-background-networking", "--disable-component-update",
+            "--no-first-run", "--no-default-browser-check", "--disable-background-networking",
+            "--disable-component-update",
             "--disable-sync", "--disable-extensions", "--disable-crash-reporter", "--disable-breakpad",
             "--disable-dev-shm-usage", "--mute-audio");
     private static final int TAIL_LINES = 15;
@@ -91,7 +93,8 @@ public final class Chromium {
             }
         }
         throw new ChromiumException("no Chromium found (looked for " + DEBIAN + " and for " + String.join(", ", NAMES)
-                + " on the PATH): install Debian's chromium ('apt-get install chromium'; './portals test' does it when run"
+                + " on the PATH): install Debian's chromium ('apt-get install chromium'; "
+                + "'./portals test' does it when run"
                 + " as root), or name a Chrome or Chromium with -D" + PATH_PROPERTY + "=PATH or " + PATH_ENV + "=PATH");
     }
 

@@ -30,7 +30,8 @@ public final class ConsoleMatrix {
         }
         for (Spec spec : Spec.values()) {
             out.println();
-            out.println(header.toString().replaceFirst("^ {" + spec.title().length() + "}", spec.title()).stripTrailing());
+            out.println(header.toString().replaceFirst("^ {" + spec.title().length() + "}", spec.title())
+                    .stripTrailing());
             for (String area : result.catalogue().areas(spec)) {
                 StringBuilder line = new StringBuilder(pad("  " + area, AREA_WIDTH));
                 for (TransportRun run : runs) {
@@ -49,8 +50,8 @@ public final class ConsoleMatrix {
         for (TransportRun run : runs) {
             List<String> failed = result.failedAssertions(run);
             if (!failed.isEmpty()) {
-                out.println(run.transport() + ": failed " + failed.size() + " assertion" + (failed.size() == 1 ? "" : "s")
-                        + ": " + String.join(" ", failed));
+                out.println(run.transport() + ": failed " + failed.size() + " assertion"
+                        + (failed.size() == 1 ? "" : "s") + ": " + String.join(" ", failed));
             }
         }
     }
@@ -82,7 +83,8 @@ public final class ConsoleMatrix {
         long engine = result.catalogue().all().stream().filter(a -> a.testability() == Testability.ENGINE).count();
         long no = result.catalogue().all().stream().filter(a -> a.testability() == Testability.NO).count();
         long partial = result.catalogue().all().stream().filter(a -> a.testability() == Testability.PARTIAL).count();
-        return "Cells count assertions of the catalogue checked by the kit (" + partial + " of them only in part: a pass"
+        return "Cells count assertions of the catalogue checked by the kit (" + partial
+                + " of them only in part: a pass"
                 + " of those is 'partial'); " + engine + " more are checked by engine unit tests and " + no
                 + " are not testable here (see the HTML report).";
     }

@@ -46,7 +46,8 @@ import org.portals3j.tck.runner.Verdict;
  * verdict {@code partial} where it passed, never {@code passed}.
  *
  * <p>A picture of it for people: {@link Chromium#screenshot}, or by hand
- * {@code chromium --headless --no-sandbox --hide-scrollbars --window-size=1400,2000 --screenshot=report.png report.html}.
+ * {@code chromium --headless --no-sandbox --hide-scrollbars --window-size=1400,2000 --screenshot=report.png
+ * report.html}.
  */
 public final class HtmlReport {
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss xxx", Locale.ROOT);
@@ -111,7 +112,8 @@ public final class HtmlReport {
                 int assertions = result.failedAssertions(run).size();
                 long tests = run.count(TestStatus.FAILED);
                 if (tests > 0) {
-                    parts.add(plural(assertions, "assertion") + " (" + plural(tests, "test") + ") on " + run.transport());
+                    parts.add(plural(assertions, "assertion") + " (" + plural(tests, "test") + ") on "
+                            + run.transport());
                 }
             }
             return new Overall("failed", "Failed:", String.join(", ", parts));
@@ -142,9 +144,11 @@ public final class HtmlReport {
         long partial = all.stream().filter(a -> a.testability() == Testability.PARTIAL).count();
         long engine = all.stream().filter(a -> a.testability() == Testability.ENGINE).count();
         long no = all.size() - kit - engine;
-        out.append("<header id=\"summary\" class=\"banner overall-").append(overall.state).append("\">\n<div class=\"wrap\">\n")
+        out.append("<header id=\"summary\" class=\"banner overall-").append(overall.state)
+                .append("\">\n<div class=\"wrap\">\n")
                 .append("<p class=\"kicker\">Portals3J conformance kit report</p>\n")
-                .append("<h1 id=\"overall-verdict\" data-verdict=\"").append(overall.state).append("\"><span class=\"word\">")
+                .append("<h1 id=\"overall-verdict\" data-verdict=\"").append(overall.state)
+                .append("\"><span class=\"word\">")
                 .append(escape(overall.word)).append("</span> <span class=\"detail\">").append(escape(overall.detail))
                 .append("</span></h1>\n<p class=\"meta\">")
                 .append("<span>generated <time datetime=\"").append(escape(generated.toOffsetDateTime().toString()))
@@ -160,25 +164,30 @@ public final class HtmlReport {
 
     private void transports() {
         out.append("<section id=\"transports-section\">\n<h2>Transports</h2>\n<table id=\"transports\">\n<thead><tr>")
-                .append("<th scope=\"col\">Transport</th><th scope=\"col\">Result</th><th scope=\"col\" class=\"num\">Tests</th>")
+                .append("<th scope=\"col\">Transport</th><th scope=\"col\">Result</th><th scope=\"col\" "
+                        + "class=\"num\">Tests</th>")
                 .append("<th scope=\"col\" class=\"num\">Passed</th><th scope=\"col\" class=\"num\">Failed</th>")
                 .append("<th scope=\"col\" class=\"num\">Skipped</th><th scope=\"col\" class=\"num\">Time</th>")
                 .append("<th scope=\"col\">Failed assertions</th></tr></thead>\n<tbody>\n");
         for (TransportRun run : runs) {
             String state = runState(run);
-            out.append("<tr data-transport=\"").append(escape(run.transport())).append("\" data-verdict=\"").append(state)
+            out.append("<tr data-transport=\"").append(escape(run.transport())).append("\" data-verdict=\"")
+                    .append(state)
                     .append("\"><th scope=\"row\">").append(escape(run.transport())).append("</th>");
             if (!run.available()) {
-                out.append("<td><span class=\"badge not-available\">not available</span></td><td colspan=\"6\" class=\"reason\">")
+                out.append("<td><span class=\"badge not-available\">not available</span></td><td colspan=\"6\" "
+                        + "class=\"reason\">")
                         .append(escape(run.unavailableReason())).append("</td></tr>\n");
                 continue;
             }
-            out.append("<td><span class=\"badge ").append(state).append("\">").append(state.replace('-', ' ')).append("</span></td>")
+            out.append("<td><span class=\"badge ").append(state).append("\">").append(state.replace('-', ' '))
+                    .append("</span></td>")
                     .append("<td class=\"num\">").append(run.outcomes().size()).append("</td>")
                     .append("<td class=\"num\">").append(run.count(TestStatus.PASSED)).append("</td>")
                     .append("<td class=\"num\">").append(run.count(TestStatus.FAILED)).append("</td>")
                     .append("<td class=\"num\">").append(run.count(TestStatus.SKIPPED)).append("</td>")
-                    .append("<td class=\"num\">").append(escape(elapsed(run.elapsed()))).append("</td><td class=\"failed-ids\">");
+                    .append("<td class=\"num\">").append(escape(elapsed(run.elapsed())))
+                    .append("</td><td class=\"failed-ids\">");
             for (String id : result.failedAssertions(run)) {
                 out.append("<a href=\"#a-").append(escape(id)).append("\">").append(escape(id)).append("</a> ");
             }
@@ -204,11 +213,13 @@ public final class HtmlReport {
             out.append("<col>");
         }
         out.append("</colgroup>\n<thead><tr><th scope=\"col\">Spec area</th>")
-                .append("<th scope=\"col\" title=\"how its assertions are checked: by the kit, by engine unit tests, or not\">")
+                .append("<th scope=\"col\" title=\"how its assertions are checked: by the kit, by engine unit tests, "
+                        + "or not\">")
                 .append("Assertions</th>");
         for (TransportRun run : runs) {
             out.append("<th scope=\"col\" class=\"transport").append(run.available() ? "" : " not-available")
-                    .append("\" data-transport=\"").append(escape(run.transport())).append("\">").append(escape(run.transport()))
+                    .append("\" data-transport=\"").append(escape(run.transport())).append("\">")
+                    .append(escape(run.transport()))
                     .append("<span class=\"sub\">");
             if (run.available()) {
                 out.append(plural(run.outcomes().size(), "test")).append(", ").append(escape(elapsed(run.elapsed())));
@@ -224,15 +235,19 @@ public final class HtmlReport {
                 continue;
             }
             out.append("<tr class=\"spec-heading\" data-spec=\"").append(spec.name()).append("\"><th colspan=\"")
-                    .append(2 + runs.size()).append("\" scope=\"rowgroup\">").append(escape(spec.title())).append("</th></tr>\n");
+                    .append(2 + runs.size()).append("\" scope=\"rowgroup\">").append(escape(spec.title()))
+                    .append("</th></tr>\n");
             for (String area : result.catalogue().areas(spec)) {
                 List<Assertion> inArea = ofSpec.stream().filter(a -> a.area().equals(area)).toList();
-                out.append("<tr data-spec=\"").append(spec.name()).append("\" data-area=\"").append(escape(area)).append("\">")
+                out.append("<tr data-spec=\"").append(spec.name()).append("\" data-area=\"").append(escape(area))
+                        .append("\">")
                         .append("<th scope=\"row\"><a href=\"#assertions-section\" data-spec=\"").append(spec.name())
-                        .append("\" data-area=\"").append(escape(area)).append("\">").append(escape(area)).append("</a></th>");
+                        .append("\" data-area=\"").append(escape(area)).append("\">").append(escape(area))
+                        .append("</a></th>");
                 matrixRow(spec, area, inArea);
             }
-            out.append("<tr class=\"total\" data-spec=\"").append(spec.name()).append("\" data-area=\"\"><th scope=\"row\">All of ")
+            out.append("<tr class=\"total\" data-spec=\"").append(spec.name())
+                    .append("\" data-area=\"\"><th scope=\"row\">All of ")
                     .append(escape(spec.title())).append("</th>");
             matrixRow(spec, "", ofSpec);
         }
@@ -246,14 +261,16 @@ public final class HtmlReport {
         for (Testability t : List.of(Testability.PARTIAL, Testability.ENGINE, Testability.NO)) {
             long n = count(group, t);
             if (n > 0) {
-                out.append(" <span class=\"other\">&middot; ").append(n).append(' ').append(t.token()).append("</span>");
+                out.append(" <span class=\"other\">&middot; ").append(n).append(' ').append(t.token())
+                        .append("</span>");
             }
         }
         out.append("</td>");
         for (TransportRun run : runs) {
             VerdictCounts c = VerdictCounts.of(result, group, run);
             out.append("<td class=\"cell state-").append(c.state()).append("\" data-spec=\"").append(spec.name())
-                    .append("\" data-area=\"").append(escape(area)).append("\" data-transport=\"").append(escape(run.transport()))
+                    .append("\" data-area=\"").append(escape(area)).append("\" data-transport=\"")
+                    .append(escape(run.transport()))
                     .append("\" data-passed=\"").append(c.get(Verdict.PASSED))
                     .append("\" data-partial=\"").append(c.get(Verdict.PARTIAL))
                     .append("\" data-failed=\"").append(c.get(Verdict.FAILED))
@@ -278,7 +295,8 @@ public final class HtmlReport {
     private void part(VerdictCounts c, Verdict v) {
         int n = c.get(v);
         if (n > 0) {
-            out.append("<span class=\"part ").append(css(v)).append("\"><span class=\"n\">").append(n).append("</span> ")
+            out.append("<span class=\"part ").append(css(v)).append("\"><span class=\"n\">").append(n)
+                    .append("</span> ")
                     .append(v.label()).append("</span>");
         }
     }
@@ -294,29 +312,38 @@ public final class HtmlReport {
             }
         }
         out.append("<section id=\"assertions-section\">\n<h2>Assertions<span class=\"count\">").append(all.size())
-                .append(" in the catalogue</span></h2>\n<div class=\"controls\">\n<div class=\"group\" id=\"verdict-filter\" role=\"group\" aria-label=\"verdict\">")
-                .append("<button type=\"button\" data-filter=\"all\" aria-pressed=\"true\">All<span class=\"k\">").append(all.size())
+                .append(" in the catalogue</span></h2>\n<div class=\"controls\">\n"
+                        + "<div class=\"group\" id=\"verdict-filter\" role=\"group\" aria-label=\"verdict\">")
+                .append("<button type=\"button\" data-filter=\"all\" aria-pressed=\"true\">All<span class=\"k\">")
+                .append(all.size())
                 .append("</span></button>");
         byVerdict.forEach((v, n) -> out.append("<button type=\"button\" data-filter=\"").append(css(v))
-                .append("\" aria-pressed=\"false\" title=\"").append(css(v).equals("engine-test") || css(v).equals("not-testable")
+                .append("\" aria-pressed=\"false\" title=\"")
+                .append(css(v).equals("engine-test") || css(v).equals("not-testable")
                         ? "not run per transport" : "on at least one transport").append("\">")
                 .append(capitalised(v.label())).append("<span class=\"k\">").append(n).append("</span></button>"));
         out.append("</div>\n<select id=\"spec-filter\" aria-label=\"spec\"><option value=\"all\">Both specs</option>");
         for (Spec spec : Spec.values()) {
-            out.append("<option value=\"").append(spec.name()).append("\">").append(escape(spec.title())).append("</option>");
+            out.append("<option value=\"").append(spec.name()).append("\">").append(escape(spec.title()))
+                    .append("</option>");
         }
         out.append("</select>\n<span id=\"area-chip\" class=\"area-chip\" hidden>area: <b id=\"area-name\"></b>")
-                .append("<button type=\"button\" id=\"area-clear\" aria-label=\"show every area\">&times;</button></span>\n")
-                .append("<input id=\"search\" type=\"search\" placeholder=\"Search id, text, test, message\" aria-label=\"search\">\n")
+                .append("<button type=\"button\" id=\"area-clear\" aria-label=\"show every "
+                        + "area\">&times;</button></span>\n")
+                .append("<input id=\"search\" type=\"search\" placeholder=\"Search id, text, test, "
+                        + "message\" aria-label=\"search\">\n")
                 .append("<span id=\"shown-count\">").append(all.size()).append(" assertions</span>\n</div>\n")
-                .append("<table id=\"assertions\">\n<colgroup><col class=\"id\"><col class=\"section\"><col class=\"text\"><col class=\"tests\">");
+                .append("<table id=\"assertions\">\n<colgroup><col class=\"id\"><col class=\"section\"><col "
+                        + "class=\"text\"><col class=\"tests\">");
         for (int i = 0; i < runs.size(); i++) {
             out.append("<col class=\"transport\">");
         }
-        out.append("</colgroup>\n<thead><tr><th scope=\"col\">Id</th><th scope=\"col\">Section</th><th scope=\"col\">Assertion</th>")
+        out.append("</colgroup>\n<thead><tr><th scope=\"col\">Id</th><th scope=\"col\">Section</th><th "
+                + "scope=\"col\">Assertion</th>")
                 .append("<th scope=\"col\">Tests</th>");
         for (TransportRun run : runs) {
-            out.append("<th scope=\"col\" class=\"num\" data-transport=\"").append(escape(run.transport())).append("\">")
+            out.append("<th scope=\"col\" class=\"num\" data-transport=\"").append(escape(run.transport()))
+                    .append("\">")
                     .append(escape(run.transport())).append("</th>");
         }
         out.append("</tr></thead>\n");
@@ -347,14 +374,16 @@ public final class HtmlReport {
         if (!a.testability().byKit()) {
             Verdict v = a.testability() == Testability.ENGINE ? Verdict.ENGINE_TEST : Verdict.NOT_TESTABLE;
             if (!runs.isEmpty()) {
-                out.append("<td class=\"v wide\" colspan=\"").append(runs.size()).append("\" data-verdict=\"").append(css(v))
+                out.append("<td class=\"v wide\" colspan=\"").append(runs.size()).append("\" data-verdict=\"")
+                        .append(css(v))
                         .append("\"><span class=\"badge ").append(css(v)).append("\">").append(v.label())
                         .append("</span></td>");
             }
         } else {
             for (TransportRun run : runs) {
                 Verdict v = result.verdict(a, run);
-                out.append("<td class=\"v\" data-transport=\"").append(escape(run.transport())).append("\" data-verdict=\"")
+                out.append("<td class=\"v\" data-transport=\"").append(escape(run.transport()))
+                        .append("\" data-verdict=\"")
                         .append(css(v)).append("\"><span class=\"badge ").append(css(v)).append("\">").append(v.label())
                         .append("</span></td>");
             }
@@ -375,7 +404,8 @@ public final class HtmlReport {
                 case ENGINE -> Verdict.ENGINE_TEST;
                 default -> Verdict.NOT_TESTABLE;
             };
-            out.append("<span class=\"badge ").append(css(v)).append("\">testable: ").append(a.testability().token()).append("</span>");
+            out.append("<span class=\"badge ").append(css(v)).append("\">testable: ").append(a.testability().token())
+                    .append("</span>");
         }
         out.append(escape(a.note())).append("</p>");
     }
@@ -473,7 +503,8 @@ public final class HtmlReport {
      */
     private void testName(String shortName, String className) {
         int dot = shortName.indexOf('.');
-        out.append("<code title=\"").append(escape(className)).append("\">").append(escape(shortName.substring(0, dot + 1)))
+        out.append("<code title=\"").append(escape(className)).append("\">")
+                .append(escape(shortName.substring(0, dot + 1)))
                 .append("<wbr>");
         String method = shortName.substring(dot + 1);
         for (int i = 0; i < method.length(); i++) {
@@ -517,13 +548,17 @@ public final class HtmlReport {
     private void legend() {
         out.append("<footer>\n<h2>Reading this report</h2>\n<dl>\n");
         legendEntry(Verdict.PASSED, "every test naming the assertion that ran on the transport passed");
-        legendEntry(Verdict.PARTIAL, "every test naming it that ran passed, but the kit sees only part of the assertion;"
+        legendEntry(Verdict.PARTIAL,
+                "every test naming it that ran passed, but the kit sees only part of the assertion;"
                 + " the note says which part it cannot see and where that part is checked");
-        legendEntry(Verdict.FAILED, "a test naming it failed; its message, stack trace and the spec's place are under the assertion");
-        legendEntry(Verdict.SKIPPED, "every test naming it was skipped (disabled, or an assumption did not hold; the reason is shown)");
+        legendEntry(Verdict.FAILED,
+                "a test naming it failed; its message, stack trace and the spec's place are under the assertion");
+        legendEntry(Verdict.SKIPPED,
+                "every test naming it was skipped (disabled, or an assumption did not hold; the reason is shown)");
         legendEntry(Verdict.NOT_RUN, "no test naming it was selected in this run (a run of part of the kit)");
         legendEntry(Verdict.NOT_AVAILABLE, "the transport could not be used here, so nothing ran on it: not a pass");
-        legendEntry(Verdict.ENGINE_TEST, "checked white-box by the engine unit test named in the note, once, not per transport");
+        legendEntry(Verdict.ENGINE_TEST,
+                "checked white-box by the engine unit test named in the note, once, not per transport");
         legendEntry(Verdict.NOT_TESTABLE, "cannot be checked, or does not apply to this binding; the note says why");
         out.append("</dl>\n<p>Matrix cells count the kit-testable assertions of a spec area, not tests. ")
                 .append("Lines refer to the spec texts named in each failure's hint.</p>\n</footer>\n");

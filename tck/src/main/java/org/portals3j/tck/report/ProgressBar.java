@@ -1,5 +1,6 @@
 package org.portals3j.tck.report;
 
+import java.io.Console;
 import java.io.PrintStream;
 import org.portals3j.tck.runner.TckListener;
 import org.portals3j.tck.runner.TestOutcome;
@@ -36,7 +37,7 @@ public final class ProgressBar implements TckListener {
 
     /** A progress bar on standard output, redrawn in place when that is a terminal. */
     public static ProgressBar onStandardOutput() {
-        java.io.Console console = System.console();
+        Console console = System.console();
         return new ProgressBar(System.out, console != null && console.isTerminal());
     }
 
@@ -68,7 +69,8 @@ public final class ProgressBar implements TckListener {
         }
         if (terminal) {
             String line = status() + "  " + outcome.test().shortName();
-            out.print("\r" + (line.length() > LINE ? line.substring(0, LINE) : line + " ".repeat(LINE - line.length())));
+            out.print("\r" + (line.length() > LINE ? line.substring(0, LINE) : line
+                    + " ".repeat(LINE - line.length())));
             out.flush();
             lineOpen = true;
         } else {
@@ -86,7 +88,8 @@ public final class ProgressBar implements TckListener {
         if (!run.available()) {
             out.println(run.transport() + ": not available: " + run.unavailableReason());
         } else {
-            out.printf("%s: %d passed, %d failed, %d skipped in %.1f s%n", run.transport(), run.count(TestStatus.PASSED),
+            out.printf("%s: %d passed, %d failed, %d skipped in %.1f s%n", run.transport(),
+                    run.count(TestStatus.PASSED),
                     run.count(TestStatus.FAILED), run.count(TestStatus.SKIPPED), run.elapsed().toMillis() / 1000.0);
         }
     }

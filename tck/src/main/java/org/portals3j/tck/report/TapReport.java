@@ -41,7 +41,8 @@ public final class TapReport {
     public static String render(TckResult result, TransportRun run) {
         StringBuilder tap = new StringBuilder("TAP version 14\n");
         if (!run.available()) {
-            return tap.append("1..0 # SKIP not available: ").append(oneLine(run.unavailableReason())).append('\n').toString();
+            return tap.append("1..0 # SKIP not available: ").append(oneLine(run.unavailableReason())).append('\n')
+                    .toString();
         }
         List<TestOutcome> outcomes = run.outcomes();
         tap.append("1..").append(outcomes.size()).append('\n');
@@ -61,10 +62,12 @@ public final class TapReport {
                     tap.append("not ok ").append(n).append(" - ").append(escape(description)).append('\n');
                     tap.append("  ---\n");
                     tap.append("  message: ").append(yamlString(o.message())).append('\n');
-                    tap.append("  test: ").append(yamlString(o.test().className() + "#" + o.test().methodName())).append('\n');
+                    tap.append("  test: ").append(yamlString(o.test().className() + "#" + o.test().methodName()))
+                            .append('\n');
                     tap.append("  spec:\n");
                     for (String id : new TreeSet<>(o.test().assertionIds())) {
-                        String where = result.catalogue().find(id).map(Assertion::specLocation).orElse("not in the catalogue");
+                        String where = result.catalogue().find(id).map(Assertion::specLocation)
+                                .orElse("not in the catalogue");
                         tap.append("    - ").append(yamlString(id + ": " + where)).append('\n');
                     }
                     tap.append("  ...\n");

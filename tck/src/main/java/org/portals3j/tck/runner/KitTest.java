@@ -11,7 +11,8 @@ import java.util.Set;
  * @param displayName what JUnit shows for it (with the invocation, for a parameterised test)
  * @param assertionIds the ids its {@code @SpecAssertion}s name, on the method and on its class
  */
-public record KitTest(String uniqueId, String className, String methodName, String displayName, Set<String> assertionIds) {
+public record KitTest(String uniqueId, String className, String methodName, String displayName,
+        Set<String> assertionIds) {
 
     public KitTest {
         assertionIds = Set.copyOf(assertionIds);

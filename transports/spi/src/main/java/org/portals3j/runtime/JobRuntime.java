@@ -22,7 +22,8 @@ import org.portals3j.transport.internal.OsUser;
  * <ol>
  * <li>the in-JVM runner's per-rank context ({@link #runAsRank}; {@code portals run --transport inmem});</li>
  * <li>{@code portals run}'s environment: {@code PORTALS_RANK}, {@code PORTALS_SIZE}, {@code PORTALS_RENDEZVOUS},
- *     {@code PORTALS_JOB_ID}, {@code PORTALS_JOB_KEY}, {@code PORTALS_TRANSPORT}, {@code PORTALS_TRANSPORT_OPTIONS};</li>
+ *     {@code PORTALS_JOB_ID}, {@code PORTALS_JOB_KEY}, {@code PORTALS_TRANSPORT},
+ *     {@code PORTALS_TRANSPORT_OPTIONS};</li>
  * <li>Open MPI ({@code OMPI_COMM_WORLD_RANK}, {@code OMPI_COMM_WORLD_SIZE}) or Slurm ({@code SLURM_PROCID},
  *     {@code SLURM_NTASKS}), with {@code PORTALS_RENDEZVOUS} and {@code PORTALS_JOB_KEY}: rank 0 serves the
  *     rendezvous on that address;</li>
@@ -150,7 +151,8 @@ public final class JobRuntime {
     }
 
     private static JobBootstrap fromPortalsRun(Map<String, String> env) throws TransportException {
-        int size = positive(env, SIZE, "portals run sets it; when starting ranks by hand set it to the number of ranks");
+        int size = positive(env, SIZE,
+                "portals run sets it; when starting ranks by hand set it to the number of ranks");
         int rank = rankIn(env, RANK, size, SIZE);
         RendezvousAddress at = address(env, "portals run sets it; when starting ranks by hand set it to"
                 + " host:port of the rendezvous");

@@ -69,7 +69,8 @@ final class RendezvousAdmission {
         byte[] version = utf8(RendezvousWire.VERSION);
         byte[] fromClient = hmac(admissionKey, fields(utf8("client lines"), version, serverNonce, clientNonce));
         byte[] fromServer = hmac(admissionKey, fields(utf8("server lines"), version, serverNonce, clientNonce));
-        return serverSide ? new RendezvousSession(fromServer, fromClient) : new RendezvousSession(fromClient, fromServer);
+        return serverSide ? new RendezvousSession(fromServer, fromClient)
+                : new RendezvousSession(fromClient, fromServer);
     }
 
     /** {@code parts}, each preceded by its length: no two different lists encode alike. */

@@ -17,6 +17,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -155,7 +156,7 @@ public final class RendezvousServer implements AutoCloseable {
             server.bind(bind, 128);
         } catch (BindException e) {
             closeQuietly(server);
-            String reason = String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("in use")
+            String reason = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT).contains("in use")
                     ? "the port is in use (another job or program has it); choose another port"
                     : e.getMessage() + "; PORTALS_RENDEZVOUS must name an address of the host of rank 0";
             throw new TransportException("cannot serve the rendezvous on " + at + ": " + reason, e);
@@ -492,7 +493,8 @@ public final class RendezvousServer implements AutoCloseable {
 
         /** Tells the client {@code why} (in its own terms) and logs it with {@code detail} (this side only). */
         private void refuse(String why, String detail) throws IOException {
-            String entry = "portals rendezvous: refused " + peer + ": " + why + (detail.isEmpty() ? "" : " [" + detail + "]");
+            String entry = "portals rendezvous: refused " + peer + ": " + why
+                    + (detail.isEmpty() ? "" : " [" + detail + "]");
             if (proven) {
                 log.accept(entry);
             } else {
@@ -618,7 +620,8 @@ public final class RendezvousServer implements AutoCloseable {
                 }
                 if (expired) {
                     answerLookup(id, RendezvousWire.line(id, "ERROR", RendezvousWire.encode("rank " + r
-                            + " did not publish '" + key + "' within " + JobRuntime.seconds(Duration.ofMillis(timeoutMillis))
+                            + " did not publish '" + key + "' within "
+                            + JobRuntime.seconds(Duration.ofMillis(timeoutMillis))
                             + ": is it running? (it may have failed before joining the job)")));
                 }
             }, timeoutMillis, TimeUnit.MILLISECONDS);

@@ -4,6 +4,7 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -12,9 +13,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -202,8 +205,8 @@ public final class TcpRendezvous implements Rendezvous, AutoCloseable {
 
     /** The local address of the connection to the rendezvous (see {@link Rendezvous#localAddress()}). */
     @Override
-    public java.util.Optional<java.net.InetAddress> localAddress() {
-        return java.util.Optional.ofNullable(socket.getLocalAddress());
+    public Optional<InetAddress> localAddress() {
+        return Optional.ofNullable(socket.getLocalAddress());
     }
 
     /** This end of the connection (address and port), as the rendezvous sees its peer. */
@@ -220,7 +223,8 @@ public final class TcpRendezvous implements Rendezvous, AutoCloseable {
     public void publish(int rank, String key, String value) throws TransportException {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
-        request(requestTimeout, "PUT", Integer.toString(rank), RendezvousWire.encode(key), RendezvousWire.encode(value));
+        request(requestTimeout, "PUT", Integer.toString(rank), RendezvousWire.encode(key),
+                RendezvousWire.encode(value));
     }
 
     @Override
@@ -249,7 +253,7 @@ public final class TcpRendezvous implements Rendezvous, AutoCloseable {
             } catch (IOException e) {
                 throw new TransportException(lostMessage(e.getMessage()), e);
             }
-            return reply.get(wait.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            return reply.get(wait.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof TransportException te) {

@@ -1,6 +1,7 @@
 package org.portals3j.transport;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
@@ -76,8 +77,8 @@ public final class Job {
             this.size = size;
             this.uids = new int[size];
             this.pids = new int[size];
-            java.util.Arrays.fill(uids, OsUser.uid());
-            java.util.Arrays.fill(pids, DEFAULT_PID);
+            Arrays.fill(uids, OsUser.uid());
+            Arrays.fill(pids, DEFAULT_PID);
         }
 
         public Builder id(String jobId) {

@@ -1,5 +1,6 @@
 package org.portals3j.transport;
 
+import java.util.Arrays;
 import java.util.List;
 
 /** The ranks of a job and their process ids. Immutable. */
@@ -18,7 +19,7 @@ public final class PeerTable {
             maxNid = Math.max(maxNid, m.nid());
         }
         this.rankByNid = new int[maxNid + 1];
-        java.util.Arrays.fill(rankByNid, -1);
+        Arrays.fill(rankByNid, -1);
         for (JobMember m : this.members) {
             if (rankByNid[m.nid()] != -1) {
                 throw new IllegalArgumentException("nid " + m.nid() + " given to ranks " + rankByNid[m.nid()]

@@ -2,6 +2,7 @@ package org.portals3j.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -113,13 +114,14 @@ class JobPlacementTest {
 
     @Test
     void rankZeroFindingTheRendezvousPortInUseSaysSo() throws Exception {
-        try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             ChildJvm rank0 = ChildJvm.start(BootstrapProbe.class, Map.of("SLURM_PROCID", "0", "SLURM_NTASKS", "2",
                     "PORTALS_RENDEZVOUS", "127.0.0.1:" + taken.getLocalPort(),
                     "PORTALS_JOB_KEY", JobKey.random().toHex()));
             assertThat(rank0.await()).isEqualTo(1);
             assertThat(rank0.stderr()).isEqualTo("error: cannot serve the rendezvous on 127.0.0.1:"
-                    + taken.getLocalPort() + ": the port is in use (another job or program has it); choose another port\n");
+                    + taken.getLocalPort() + ": the port is in use (another job or program has it); "
+                    + "choose another port\n");
         }
     }
 
@@ -133,7 +135,8 @@ class JobPlacementTest {
             try (TcpRendezvous rank0 = TcpRendezvous.connect(server.address(), "portals", 0, 2, key,
                     JobRuntime.DEFAULT_TIMEOUT, null)) {
                 rank0.publish(0, "uid", Integer.toString(OsUser.uid()));
-                assertThat(rank0.lookup(1, "uid", JobRuntime.DEFAULT_TIMEOUT)).isEqualTo(Integer.toString(OsUser.uid()));
+                assertThat(rank0.lookup(1, "uid", JobRuntime.DEFAULT_TIMEOUT))
+                        .isEqualTo(Integer.toString(OsUser.uid()));
                 assertThat(rank0.lookup(1, "ready", JobRuntime.DEFAULT_TIMEOUT)).isEqualTo("yes");
                 server.close();
                 assertThat(rank.await()).isEqualTo(JobRuntime.LOST_RENDEZVOUS_STATUS);

@@ -3,6 +3,8 @@ package org.portals3j.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.portals3j.transport.Job;
@@ -61,7 +63,7 @@ class JobRuntimeEnvironmentTest {
     @Test
     void aOneRankJobServedByRankZeroBootstrapsAndLeavesCleanly() throws Exception {
         int port;
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+        try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
         try (JobBootstrap b = JobRuntime.bootstrap(Map.of("SLURM_PROCID", "0", "SLURM_NTASKS", "1",
@@ -70,11 +72,11 @@ class JobRuntimeEnvironmentTest {
             assertThat(b.job().id()).isEqualTo("slurm-5");
             assertThat(b.job().key().toHex()).isEqualTo(KEY);
             assertThat(b.server()).isNotNull();
-            assertThat(b.rendezvous().lookup(0, JobRuntime.UID_KEY, java.time.Duration.ofSeconds(5)))
+            assertThat(b.rendezvous().lookup(0, JobRuntime.UID_KEY, Duration.ofSeconds(5)))
                     .isEqualTo(Integer.toString(OsUser.uid()));
         }
         // The port is free again once rank 0 left.
-        try (java.net.ServerSocket again = new java.net.ServerSocket(port)) {
+        try (ServerSocket again = new ServerSocket(port)) {
             assertThat(again.getLocalPort()).isEqualTo(port);
         }
     }

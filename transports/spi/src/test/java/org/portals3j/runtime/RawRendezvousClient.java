@@ -7,7 +7,6 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -55,7 +54,8 @@ final class RawRendezvousClient implements AutoCloseable {
                 Integer.toString(size), RendezvousWire.hex(clientNonce)));
         List<String> challenge = RendezvousWire.split(String.valueOf(RendezvousWire.read(in)));
         byte[] serverNonce = RendezvousWire.unhex(challenge.get(1), RendezvousAdmission.NONCE_LENGTH, "a nonce");
-        RendezvousAdmission.Transcript t = new RendezvousAdmission.Transcript(serverNonce, clientNonce, jobId, rank, size);
+        RendezvousAdmission.Transcript t =
+                new RendezvousAdmission.Transcript(serverNonce, clientNonce, jobId, rank, size);
         RendezvousSession s = admission.session(serverNonce, clientNonce, false);
         session = s;
         send(RendezvousWire.line("PROOF", RendezvousWire.hex(admission.clientProof(t))));

@@ -11,6 +11,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
@@ -19,12 +20,14 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -121,8 +124,8 @@ class RendezvousAttackTest {
                         + " this rank's job key (the ranks were given different PORTALS_JOB_KEYs, or PORTALS_RENDEZVOUS"
                         + " names another job's rendezvous); give every rank the same PORTALS_JOB_KEY");
         awaitLog(l -> l.startsWith("portals rendezvous: refused rank 1 from /127.0.0.1:")
-                && l.endsWith(": its PORTALS_JOB_KEY differs from this job's (it found this rendezvous's proof of the key"
-                        + " wrong)"));
+                && l.endsWith(": its PORTALS_JOB_KEY differs from this job's (it found this rendezvous's proof of the "
+                        + "key wrong)"));
     }
 
     @Test
@@ -205,7 +208,7 @@ class RendezvousAttackTest {
                 for (int n; (n = in.read(buf)) > 0; ) {
                     got.write(buf, 0, n);
                 }
-            } catch (SocketTimeoutException | java.net.SocketException e) {
+            } catch (SocketTimeoutException | SocketException e) {
                 // quiet (it waits for more) or reset: what came is the answer
             }
             return got.toString(StandardCharsets.UTF_8);
@@ -213,7 +216,7 @@ class RendezvousAttackTest {
     }
 
     /** Waits (up to 10 s) for the server to log a line that {@code wanted} accepts. */
-    private void awaitLog(java.util.function.Predicate<String> wanted) throws InterruptedException {
+    private void awaitLog(Predicate<String> wanted) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (log.stream().noneMatch(wanted) && System.nanoTime() < deadline) {
             Thread.sleep(10);
@@ -303,7 +306,7 @@ class RendezvousAttackTest {
             int seen = 0;
             for (int i = 0; i < all.length; i++) {
                 if (all[i] == '\n' && ++seen == n) {
-                    return java.util.Arrays.copyOf(all, i + 1);
+                    return Arrays.copyOf(all, i + 1);
                 }
             }
             throw new AssertionError("the client sent fewer than " + n + " lines");

@@ -148,7 +148,8 @@ class TcpRendezvousTest {
             }
             assertThat(log).hasSize(garbage.length + 2).allSatisfy(l ->
                     assertThat(l).startsWith("portals rendezvous: dropped the connection from").doesNotContain("\n"));
-            assertThat(log).anySatisfy(l -> assertThat(l).endsWith("(rank 2): an authentication tag that is not 16 bytes of hex"))
+            assertThat(log).anySatisfy(l -> assertThat(l)
+                    .endsWith("(rank 2): an authentication tag that is not 16 bytes of hex"))
                     .anySatisfy(l -> assertThat(l).endsWith(": a line longer than "
                             + RendezvousWire.MAX_HANDSHAKE_LINE + " bytes"));
         }
@@ -261,7 +262,8 @@ class TcpRendezvousTest {
     void theClientIsToldWhenTheServerGoesAwayButNotWhenItLeavesItself() throws Exception {
         CountDownLatch lost = new CountDownLatch(1);
         CountDownLatch notLost = new CountDownLatch(1);
-        TcpRendezvous leaving = TcpRendezvous.connect(server.address(), "job-1", 1, 3, key, TIMEOUT, notLost::countDown);
+        TcpRendezvous leaving = TcpRendezvous.connect(server.address(), "job-1", 1, 3, key, TIMEOUT,
+                notLost::countDown);
         TcpRendezvous staying = TcpRendezvous.connect(server.address(), "job-1", 2, 3, key, TIMEOUT, lost::countDown);
         leaving.close();
         assertThat(server.awaitRanksGone(2, TIMEOUT)).isTrue();

@@ -101,7 +101,9 @@ public final class CConstants {
         return Integer.toUnsignedLong(value);
     }
 
-    /** The Java API's {@code max_offset} as a C {@code unsigned int} (it came from one, so it fits; larger is clamped). */
+    /**
+     * The Java API's {@code max_offset} as a C {@code unsigned int} (it came from one, so it fits; larger is clamped).
+     */
     public static int maxOffsetToC(long value) {
         return (int) Math.min(Math.max(value, 0L), 0xFFFF_FFFFL);
     }

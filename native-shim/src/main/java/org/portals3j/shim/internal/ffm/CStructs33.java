@@ -111,7 +111,8 @@ public final class CStructs33 {
     /** The five limits 3.2 has; 3.3's other three are not settable (see {@link #writeLimits}). */
     static NiLimits readLimits(long address) {
         return new NiLimits(CStructs.getInt(address + LIM_MES), CStructs.getInt(address + LIM_MDS),
-                CStructs.getInt(address + LIM_EQS), CStructs.getInt(address + LIM_AC), CStructs.getInt(address + LIM_PT));
+                CStructs.getInt(address + LIM_EQS), CStructs.getInt(address + LIM_AC),
+                CStructs.getInt(address + LIM_PT));
     }
 
     /**

@@ -35,7 +35,8 @@ final class RuntimeUpcalls {
         try {
             Job job = ShimProcess.bootstrap().job();
             if (rank < 0 || rank >= job.size()) {
-                Failures.say("ptl_rt_process_id: rank " + rank + " is not a rank of this job (0.." + (job.size() - 1) + ")");
+                Failures.say("ptl_rt_process_id: rank " + rank + " is not a rank of this job (0.." + (job.size() - 1)
+                        + ")");
                 return ERROR;
             }
             if (id == 0L) {

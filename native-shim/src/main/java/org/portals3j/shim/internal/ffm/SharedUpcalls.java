@@ -38,7 +38,9 @@ final class SharedUpcalls {
     private static final int SEGV = CConstants.SEGV;
     private static final int FAIL = CConstants.FAIL;
 
-    /** The event each C thread's PtlEQGet/PtlEQWait/PtlEQPoll fills before it is copied out: no allocation per event. */
+    /**
+     * The event each C thread's PtlEQGet/PtlEQWait/PtlEQPoll fills before it is copied out: no allocation per event.
+     */
     private static final ThreadLocal<@Nullable Event> EVENT = new ThreadLocal<>();
 
     private SharedUpcalls() {
@@ -210,8 +212,8 @@ final class SharedUpcalls {
         }
     }
 
-    static int meAttach(DialectBinding d, long ni, int index, int nid, int pid, long matchBits, long ignoreBits, int unlink,
-                        int position, long handle) {
+    static int meAttach(DialectBinding d, long ni, int index, int nid, int pid, long matchBits, long ignoreBits,
+                        int unlink, int position, long handle) {
         try {
             PortalsLibrary p = d.live();
             if (p == null) {
@@ -233,8 +235,8 @@ final class SharedUpcalls {
         }
     }
 
-    static int meAttachAny(DialectBinding d, long ni, long index, int nid, int pid, long matchBits, long ignoreBits, int unlink,
-                           long handle) {
+    static int meAttachAny(DialectBinding d, long ni, long index, int nid, int pid, long matchBits, long ignoreBits,
+                           int unlink, long handle) {
         try {
             PortalsLibrary p = d.live();
             if (p == null) {
@@ -282,7 +284,9 @@ final class SharedUpcalls {
         }
     }
 
-    /** {@code old_md} and {@code new_md} may be NULL (L5939); {@code *old_md} is written also on PTL_NOUPDATE. */
+    /**
+     * {@code old_md} and {@code new_md} may be NULL (L5939); {@code *old_md} is written also on PTL_NOUPDATE (A-38).
+     */
     static int mdUpdate(DialectBinding d, long md, long oldMd, long newMd, long testq) {
         try {
             PortalsLibrary p = d.live();
@@ -352,8 +356,8 @@ final class SharedUpcalls {
         }
     }
 
-    static int put(DialectBinding d, long md, int ackReq, int nid, int pid, int portal, int cookie, long matchBits, long offset,
-                   long hdrData) {
+    static int put(DialectBinding d, long md, int ackReq, int nid, int pid, int portal, int cookie, long matchBits,
+                   long offset, long hdrData) {
         try {
             PortalsLibrary p = d.live();
             if (p == null) {

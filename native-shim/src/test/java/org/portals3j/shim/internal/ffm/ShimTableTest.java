@@ -13,6 +13,8 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import org.junit.jupiter.api.Test;
+import org.portals3j.portals.AckRequest;
+import org.portals3j.portals.Portals33;
 import org.portals3j.portals.PortalsException;
 import org.portals3j.portals.ReturnCode;
 
@@ -80,7 +82,8 @@ class ShimTableTest {
             MemorySegment t = table(arena, ShimTable.ABI_VERSION, ShimTable.LAYOUT.byteSize());
             assertThat(ShimTable.install(t.address()) == null).as("install's complaint").isTrue();
             assertThat(t.get(ADDRESS, ShimTable.LAYOUT.byteOffset(groupElement("init_33"))))
-                    .as("a 3.3 entry of its own").isNotEqualTo(t.get(ADDRESS, ShimTable.LAYOUT.byteOffset(groupElement("init"))));
+                    .as("a 3.3 entry of its own")
+                    .isNotEqualTo(t.get(ADDRESS, ShimTable.LAYOUT.byteOffset(groupElement("init"))));
             // PtlInit(NULL): PTL_SEGV; before PtlInit: PTL_NO_INIT, also from the new functions
             assertThat(call(entry(t, "init_33", FunctionDescriptor.of(JAVA_INT, JAVA_LONG)), 0L))
                     .isEqualTo(ReturnCode.SEGV.value());
@@ -107,10 +110,10 @@ class ShimTableTest {
     void valuesOutsideTheirCEnumAreRecognised() {
         assertThat(CConstants.unlink(2) == null).as("ptl_unlink_t 2").isTrue();
         assertThat(CConstants.position(-1) == null).as("ptl_ins_pos_t -1").isTrue();
-        assertThat(CConstants.ackRequest(1) == org.portals3j.portals.AckRequest.NOACK_REQ).as("PTL_NOACK_REQ").isTrue();
+        assertThat(CConstants.ackRequest(1) == AckRequest.NOACK_REQ).as("PTL_NOACK_REQ").isTrue();
         assertThat(CConstants.maxOffsetFromC(-1)).isEqualTo(0xFFFF_FFFFL);
         assertThat(CConstants.maxOffsetToC(1L << 40)).isEqualTo(-1);
-        assertThat(CConstants.timeoutFromC(-1)).as("PTL_TIME_FOREVER").isEqualTo(org.portals3j.portals.Portals33.TIME_FOREVER);
+        assertThat(CConstants.timeoutFromC(-1)).as("PTL_TIME_FOREVER").isEqualTo(Portals33.TIME_FOREVER);
         assertThat(CConstants.timeoutFromC(Integer.MIN_VALUE)).as("2^31 ms, unsigned").isEqualTo(1L << 31);
     }
 }

@@ -176,7 +176,9 @@ final class MatchList {
         me.chainNext = null;
     }
 
-    /** Visits, in list order, the entries whose bits may match {@code bits}: its bucket merged with the wildcard chain. */
+    /**
+     * Visits, in list order, the entries whose bits may match {@code bits}: its bucket merged with the wildcard chain.
+     */
     static final class Cursor {
         private @Nullable MatchEntryState exact;
         private @Nullable MatchEntryState wildcard;

@@ -1,6 +1,7 @@
 package org.portals3j.portals.internal.engine;
 
 import java.util.Arrays;
+import java.util.function.Consumer;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -64,7 +65,7 @@ final class PendingOps {
     }
 
     /** Every op in flight (for peer failure and teardown); {@code action} may release it. */
-    void forEachInUse(java.util.function.Consumer<PendingOp> action) {
+    void forEachInUse(Consumer<PendingOp> action) {
         for (int i = 0; i < created; i++) {
             PendingOp op = ops[i];
             if (op != null && op.inUse) {

@@ -1,6 +1,7 @@
 package org.portals3j.portals.internal.engine;
 
 import java.util.Arrays;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -92,7 +93,7 @@ final class SlotTable<T extends Slotted> {
     }
 
     /** Every object ever created, live or not (for teardown). */
-    void forEachCreated(java.util.function.Consumer<T> action) {
+    void forEachCreated(Consumer<T> action) {
         for (int i = 0; i < created; i++) {
             T object = objects[i];
             if (object != null) {

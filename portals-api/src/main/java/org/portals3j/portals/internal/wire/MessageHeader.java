@@ -5,6 +5,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
  * Flyweight over one Portals message header. All five message types share one fixed layout; fields
@@ -129,7 +130,7 @@ public final class MessageHeader {
     /** Writes the fixed part and zeroes everything else. */
     public MessageHeader begin(MessageType type, int iface) {
         byte[] b = bytes;
-        java.util.Arrays.fill(b, 0, LENGTH, (byte) 0);
+        Arrays.fill(b, 0, LENGTH, (byte) 0);
         b[VERSION_OFF] = (byte) VERSION;
         b[TYPE_OFF] = (byte) type.code();
         b[INTERFACE_OFF] = (byte) iface;

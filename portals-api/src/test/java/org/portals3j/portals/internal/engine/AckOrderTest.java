@@ -63,7 +63,8 @@ class AckOrderTest {
         long me = target.meAttach(tni, PORTAL, ProcessId.ANY, 0, -1L, Unlink.RETAIN, InsertPosition.AFTER);
         target.mdAttach(me, MemoryDescriptor.of(arena.allocate(64)).withOptions(MdOption.OP_PUT, MdOption.MANAGE_REMOTE)
                 .withEventQueue(new EqHandle(targetEq)), Unlink.RETAIN, Unlink.RETAIN);
-        source = initiator.mdBind(ini, MemoryDescriptor.of(arena.allocate(8)).withEventQueue(new EqHandle(initiatorEq)));
+        source = initiator.mdBind(ini,
+                MemoryDescriptor.of(arena.allocate(8)).withEventQueue(new EqHandle(initiatorEq)));
     }
 
     @AfterEach

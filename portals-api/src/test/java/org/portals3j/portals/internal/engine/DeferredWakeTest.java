@@ -17,6 +17,7 @@ import org.portals3j.portals.EventKind;
 import org.portals3j.portals.InsertPosition;
 import org.portals3j.portals.MdOption;
 import org.portals3j.portals.MemoryDescriptor;
+import org.portals3j.portals.PortalsConfig;
 import org.portals3j.portals.ProcessId;
 import org.portals3j.portals.ReturnCode;
 import org.portals3j.portals.Unlink;
@@ -52,7 +53,7 @@ class DeferredWakeTest {
         endpoints = LocalJob.openAll(Transports.require("inmem"), job, IdleMode.BACKOFF, Map.of());
         endpoints.get(1).start(new Ignoring());
         arena = Arena.ofShared();
-        engine = PortalsEngine.create(job, endpoints.get(0), org.portals3j.portals.PortalsConfig.DEFAULT);
+        engine = PortalsEngine.create(job, endpoints.get(0), PortalsConfig.DEFAULT);
         engine.init();
         long ni = engine.niInit(0, ProcessId.PID_ANY, null).handle().value();
         eq = engine.eqAlloc(ni, 16);

@@ -100,7 +100,8 @@ class EqAllocTest {
     void aCountBeyondTheLargestQueueIsNoSpaceAndTakesNoSlot() {
         for (long count : new long[] {EventQueues.MAX_EQ_COUNT + 1, Long.MAX_VALUE, -1L}) {
             assertThatThrownBy(() -> target.eqAlloc(targetNi, count))
-                    .isInstanceOfSatisfying(PortalsException.class, e -> assertThat(e.code()).isEqualTo(ReturnCode.NOSPACE));
+                    .isInstanceOfSatisfying(PortalsException.class,
+                            e -> assertThat(e.code()).isEqualTo(ReturnCode.NOSPACE));
         }
         for (int i = 0; i < QUEUES; i++) {
             target.eqAlloc(targetNi, 8);
@@ -116,7 +117,8 @@ class EqAllocTest {
                 Unlink.RETAIN, Unlink.RETAIN);
         long peerEq = peer.eqAlloc(peerNi, 16);
         long peerMd = peer.mdBind(peerNi, MemoryDescriptor.of(arena.allocate(64)).withEventQueue(new EqHandle(peerEq)));
-        long targetMd = target.mdBind(targetNi, MemoryDescriptor.of(arena.allocate(8)).withEventQueue(new EqHandle(eq)));
+        long targetMd = target.mdBind(targetNi,
+                MemoryDescriptor.of(arena.allocate(8)).withEventQueue(new EqHandle(eq)));
         ProcessId targetId = target.getId(targetNi);
 
         allocator.holdNext = true;

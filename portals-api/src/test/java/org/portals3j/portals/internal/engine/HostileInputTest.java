@@ -16,6 +16,7 @@ import org.portals3j.portals.InsertPosition;
 import org.portals3j.portals.MdOption;
 import org.portals3j.portals.MemoryDescriptor;
 import org.portals3j.portals.NiHandle;
+import org.portals3j.portals.PortalsConfig;
 import org.portals3j.portals.ProcessId;
 import org.portals3j.portals.ReturnCode;
 import org.portals3j.portals.StatusRegister;
@@ -45,7 +46,7 @@ class HostileInputTest {
         List<Transport> endpoints = LocalJob.openAll(Transports.require("inmem"), job, IdleMode.BACKOFF, Map.of());
         try (Arena arena = Arena.ofShared()) {
             endpoints.get(1).start(new Silent()); // the "attacker" ignores what comes back
-            PortalsEngine engine = PortalsEngine.create(job, endpoints.get(0), org.portals3j.portals.PortalsConfig.DEFAULT);
+            PortalsEngine engine = PortalsEngine.create(job, endpoints.get(0), PortalsConfig.DEFAULT);
             engine.init();
             long ni = engine.niInit(0, ProcessId.PID_ANY, null).handle().value();
             long eq = engine.eqAlloc(ni, 1 << 16);
@@ -62,7 +63,8 @@ class HostileInputTest {
             Deposit deposit = writer.deposit();
             for (int i = 0; i < FRAMES; i++) {
                 long payload = frameFor(random, h, frame, engine, ni);
-                int headerLength = random.nextInt(50) == 0 ? random.nextInt(MessageHeader.LENGTH + 1) : MessageHeader.LENGTH;
+                int headerLength = random.nextInt(50) == 0 ? random.nextInt(MessageHeader.LENGTH + 1)
+                        : MessageHeader.LENGTH;
                 writer.reset();
                 engine.onHeader(1, frame, headerLength, payload, deposit);
                 if (deposit.accepted() && deposit.length() > 0) {
@@ -117,7 +119,8 @@ class HostileInputTest {
         int flips = random.nextInt(3);
         for (int f = 0; f < flips; f++) {
             int at = random.nextInt(MessageHeader.LENGTH);
-            frame.set(ValueLayout.JAVA_BYTE, at, (byte) (frame.get(ValueLayout.JAVA_BYTE, at) ^ (1 << random.nextInt(8))));
+            frame.set(ValueLayout.JAVA_BYTE, at,
+                    (byte) (frame.get(ValueLayout.JAVA_BYTE, at) ^ (1 << random.nextInt(8))));
         }
         if (random.nextInt(20) == 0) {
             payload = random.nextInt(100);

@@ -72,7 +72,8 @@ class MatchListTest {
                 assertThat(walk(list)).containsExactlyElementsOf(model);
                 assertThat(list.length).isEqualTo(model.size());
                 for (long k : keys) {
-                    List<MatchEntryState> expected = model.stream().filter(e -> e.matchesBits(k) || !e.exact()).toList();
+                    List<MatchEntryState> expected = model.stream().filter(e -> e.matchesBits(k) || !e.exact())
+                            .toList();
                     assertThat(candidates(list, k)).as("candidates for %x", k).containsExactlyElementsOf(expected);
                 }
             }

@@ -98,7 +98,8 @@ class PayloadLimitTest {
         small.mdAttach(me, MemoryDescriptor.of(exposed).withOptions(MdOption.OP_GET).withEventQueue(new EqHandle(eq)),
                 Unlink.RETAIN, Unlink.RETAIN);
         long peerEq = peer.eqAlloc(peerNi, 16);
-        long into = peer.mdBind(peerNi, MemoryDescriptor.of(arena.allocate(4 * LIMIT)).withEventQueue(new EqHandle(peerEq)));
+        long into = peer.mdBind(peerNi,
+                MemoryDescriptor.of(arena.allocate(4 * LIMIT)).withEventQueue(new EqHandle(peerEq)));
 
         peer.get(into, small.getId(smallNi), PORTAL, 0, 0, 0);
 

@@ -3,6 +3,7 @@ package org.portals3j.portals.internal.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -58,7 +59,8 @@ class MessageHeaderTest {
         MemorySegment buf = MessageHeader.allocate();
         MessageHeader h = put(buf);
         assertThat(outcome(h.validate(MessageHeader.LENGTH - 1, 11, 4))).as("short header").isEqualTo("rejected");
-        assertThat(outcome(h.validate(MessageHeader.LENGTH, 12, 4))).as("payload length differs from length").isEqualTo("rejected");
+        assertThat(outcome(h.validate(MessageHeader.LENGTH, 12, 4))).as("payload length differs from length")
+                .isEqualTo("rejected");
         assertThat(outcome(h.validate(MessageHeader.LENGTH, 11, 2))).as("no such interface").isEqualTo("rejected");
         buf.set(ValueLayout.JAVA_BYTE, 0, (byte) 2);
         assertThat(outcome(h.validate(MessageHeader.LENGTH, 11, 4))).as("unknown version").isEqualTo("rejected");
@@ -69,11 +71,14 @@ class MessageHeaderTest {
         buf.set(ValueLayout.JAVA_BYTE, 3, (byte) 1);
         assertThat(outcome(h.validate(MessageHeader.LENGTH, 11, 4))).as("reserved byte set").isEqualTo("rejected");
         put(buf).length(-1);
-        assertThat(outcome(h.validate(MessageHeader.LENGTH, -1, 4))).as("length with the top bit set").isEqualTo("rejected");
+        assertThat(outcome(h.validate(MessageHeader.LENGTH, -1, 4))).as("length with the top bit set")
+                .isEqualTo("rejected");
         put(buf).manipulatedLength(1);
-        assertThat(outcome(h.validate(MessageHeader.LENGTH, 11, 4))).as("a put carries no manipulated length").isEqualTo("rejected");
+        assertThat(outcome(h.validate(MessageHeader.LENGTH, 11, 4))).as("a put carries no manipulated length")
+                .isEqualTo("rejected");
         h.begin(MessageType.REPLY, 0).length(4).manipulatedLength(5);
-        assertThat(outcome(h.validate(MessageHeader.LENGTH, 5, 4))).as("reply longer than requested").isEqualTo("rejected");
+        assertThat(outcome(h.validate(MessageHeader.LENGTH, 5, 4))).as("reply longer than requested")
+                .isEqualTo("rejected");
         h.begin(MessageType.GET, 0).length(4);
         assertThat(outcome(h.validate(MessageHeader.LENGTH, 1, 4))).as("get with a payload").isEqualTo("rejected");
         h.begin(MessageType.ACK, 0).length(4).manipulatedLength(4);
@@ -89,7 +94,8 @@ class MessageHeaderTest {
         assertThat(outcome(h.validate(MessageHeader.LENGTH, MessageHeader.MAX_GETPUT_LENGTH + 1, 4)))
                 .as("more than a swap may carry").isEqualTo("rejected");
         h.begin(MessageType.GETPUT, 0).length(8);
-        assertThat(outcome(h.validate(MessageHeader.LENGTH, 7, 4))).as("payload differs from length").isEqualTo("rejected");
+        assertThat(outcome(h.validate(MessageHeader.LENGTH, 7, 4))).as("payload differs from length")
+                .isEqualTo("rejected");
         h.begin(MessageType.GETPUT, 0).length(8).manipulatedLength(8);
         assertThat(outcome(h.validate(MessageHeader.LENGTH, 8, 4))).as("a request carries no manipulated length")
                 .isEqualTo("rejected");
@@ -123,7 +129,7 @@ class MessageHeaderTest {
 
     @Test
     void onlyAHeapByteArrayFromItsFirstByteCanBeWrapped() {
-        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+        try (Arena arena = Arena.ofConfined()) {
             MemorySegment nativeBuffer = arena.allocate(MessageHeader.LENGTH);
             assertThatThrownBy(() -> new MessageHeader().wrap(nativeBuffer))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("heap segment");

@@ -3,7 +3,9 @@ package org.portals3j.tck.selftest.broken;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -62,8 +64,8 @@ import org.portals3j.tck.runner.Verdict;
  *       I-012, I-045 and I-113 pass: above them exactly-once still holds. P-184 passes: a copied reply answers no
  *       pending get any more and is discarded (§4.2, L15062).</li>
  *   <li>{@code broken-corrupt} (last payload byte of the 2nd, 4th, ... inverted): every assertion that compares
- *       the bytes: <b>P-227</b>/P-229, <b>P-184</b>/P-183, <b>I-045</b>/I-103/I-104/I-105, <b>I-113</b>/I-118. Order and
- *       counts are intact, so P-207, P-212 and I-012 pass; I-137 passes too, see below.</li>
+ *       the bytes: <b>P-227</b>/P-229, <b>P-184</b>/P-183, <b>I-045</b>/I-103/I-104/I-105, <b>I-113</b>/I-118. Order
+ *       and counts are intact, so P-207, P-212 and I-012 pass; I-137 passes too, see below.</li>
  * </ul>
  * Each set was checked stable over repeated runs, on an idle machine and under a load of 9-11 on 2 cores: the
  * faults are counter based and the kit's tests of these assertions drive their traffic from one thread, so the
@@ -97,14 +99,15 @@ class BrokenTransportSelfTest {
     static final List<String> CONTROLS = List.of(BrokenTransportProvider.NETWORK, PassThroughTransport.NAME);
 
     /** How a kit test says it waited in vain rather than saw something wrong. */
-    private static final Pattern TIMEOUT = Pattern.compile("within PT|timed out|neither logged|never became|never reached");
+    private static final Pattern TIMEOUT =
+            Pattern.compile("within PT|timed out|neither logged|never became|never reached");
 
     private static TckResult result = new TckResult(Catalogue.builtIn(), List.of(), List.of());
     private static final Map<String, Long> faultsBefore = new HashMap<>();
 
     @BeforeAll
     static void runTheChosenAssertionsOnTheControlsAndOnEveryBrokenTransport() {
-        List<String> transports = new java.util.ArrayList<>(CONTROLS);
+        List<String> transports = new ArrayList<>(CONTROLS);
         transports.addAll(BROKEN);
         transports.forEach(t -> faultsBefore.put(t, BrokenTransport.faultsInjected(t)));
         result = TckRunner.builder()
@@ -129,12 +132,14 @@ class BrokenTransportSelfTest {
     void reorderingFailsExactlyTheAssertionsThatNeedPerPeerOrder() {
         List<String> failed = failed(ReorderingTransport.NAME);
         assertThat(failed).as(failures(ReorderingTransport.NAME)).containsAll(FAILED_BY_REORDER);
-        Set<String> allowed = new java.util.HashSet<>(FAILED_BY_REORDER);
+        Set<String> allowed = new HashSet<>(FAILED_BY_REORDER);
         allowed.addAll(TIMING_DEPENDENT_UNDER_REORDER);
         assertThat(allowed).as(failures(ReorderingTransport.NAME)).containsAll(failed);
         if (failed.contains("I-045")) {
-            assertThat(outcome(ReorderingTransport.NAME, "aDeliveredPayloadStaysValidAndItsCreditHeldUntilTheNextIsoReceive")
-                    .message()).as("I-045 may only lose its message, never see a wrong one").containsPattern("messages? arrives?");
+            assertThat(outcome(ReorderingTransport.NAME,
+                    "aDeliveredPayloadStaysValidAndItsCreditHeldUntilTheNextIsoReceive")
+                    .message()).as("I-045 may only lose its message, never see a wrong one")
+                    .containsPattern("messages? arrives?");
         }
         assertThat(outcome(ReorderingTransport.NAME, "sendStartOrderIsPutStartOrder").message())
                 .as("the puts arrived, out of order").contains("PUT_START order at the target");
@@ -144,7 +149,8 @@ class BrokenTransportSelfTest {
     void droppingFailsExactlyTheAssertionsThatNeedEveryMessage() {
         assertThat(failed(DroppingTransport.NAME)).as(failures(DroppingTransport.NAME))
                 .containsExactlyInAnyOrderElementsOf(FAILED_BY_DROP);
-        assertThat(outcome(DroppingTransport.NAME, "putToValidPortalWithEmptyMatchListIsDroppedAndCountedOnce").message())
+        assertThat(outcome(DroppingTransport.NAME, "putToValidPortalWithEmptyMatchListIsDroppedAndCountedOnce")
+                .message())
                 .as("the second put never reached the target to be counted").contains("expected: 2L but was: 1L");
     }
 
@@ -152,7 +158,8 @@ class BrokenTransportSelfTest {
     void duplicatingFailsExactlyTheAssertionsThatSeeAMessageTwice() {
         assertThat(failed(DuplicatingTransport.NAME)).as(failures(DuplicatingTransport.NAME))
                 .containsExactlyInAnyOrderElementsOf(FAILED_BY_DUPLICATE);
-        assertThat(outcome(DuplicatingTransport.NAME, "putToValidPortalWithEmptyMatchListIsDroppedAndCountedOnce").message())
+        assertThat(outcome(DuplicatingTransport.NAME, "putToValidPortalWithEmptyMatchListIsDroppedAndCountedOnce")
+                .message())
                 .as("the second put was counted twice").contains("expected: 2L but was: 3L");
         assertThat(failureMessages(DuplicatingTransport.NAME)).as("nothing is missing, so nothing times out")
                 .noneMatch(m -> TIMEOUT.matcher(m).find());

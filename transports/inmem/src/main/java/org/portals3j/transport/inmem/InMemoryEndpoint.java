@@ -97,7 +97,8 @@ final class InMemoryEndpoint implements Transport, Polling {
     public void send(int peer, MemorySegment header, int headerLength,
                      MemorySegment payload, long payloadOffset, long payloadLength, long token) {
         if (peer < 0 || peer >= fabric.size()) {
-            throw new IllegalArgumentException("peer " + peer + " is not a rank of this job (size " + fabric.size() + ")");
+            throw new IllegalArgumentException("peer " + peer + " is not a rank of this job (size " + fabric.size()
+                    + ")");
         }
         if (headerLength < 0 || headerLength > MAX_HEADER || headerLength > header.byteSize()) {
             throw new IllegalArgumentException("header length " + headerLength + " (max " + MAX_HEADER + ")");
@@ -258,7 +259,8 @@ final class InMemoryEndpoint implements Transport, Polling {
             try {
                 MemorySegment.copy(payload, payloadOffset, deposit.segment(), deposit.offset(), n);
                 writer.addDeposited(n);
-            } catch (IllegalStateException | WrongThreadException | IndexOutOfBoundsException | UnsupportedOperationException e) {
+            } catch (IllegalStateException | WrongThreadException | IndexOutOfBoundsException
+                    | UnsupportedOperationException e) {
                 // The source memory went away (its arena was closed), is confined to another thread,
                 // or the target is read-only:
                 // the transfer fails at both ends.

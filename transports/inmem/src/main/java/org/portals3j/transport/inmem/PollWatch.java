@@ -36,8 +36,8 @@ final class PollWatch {
     private final PaddedInt countdown = new PaddedInt();
     /**
      * Sweeper side, written by whichever of the endpoint's own threads polls (races only delay or hasten a look), every
-     * {@link #SWEEP_EVERY} polls; with {@link #SLACK} unused entries on each side, so that the arrays' neighbours (what a
-     * peer's thread writes when it delivers here) are on other cache lines.
+     * {@link #SWEEP_EVERY} polls; with {@link #SLACK} unused entries on each side, so that the arrays' neighbours (what
+     * a peer's thread writes when it delivers here) are on other cache lines.
      */
     private final int[] seenPolls;
     private final long[] seenAt;

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.portals3j.runtime.LocalJob;
 import org.portals3j.transport.Deposit;
+import org.portals3j.transport.EndpointConfig;
 import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.Job;
 import org.portals3j.transport.MessageHandler;
@@ -78,7 +79,8 @@ class InMemoryTransportTest {
             assertThat(headerPhaseOpen).isTrue();
             headerPhaseOpen = false;
             if (deposit.accepted()) {
-                payloads.add(deposit.segment().asSlice(deposit.offset(), deposit.deposited()).toArray(ValueLayout.JAVA_BYTE));
+                payloads.add(deposit.segment().asSlice(deposit.offset(), deposit.deposited())
+                        .toArray(ValueLayout.JAVA_BYTE));
             }
         }
 
@@ -319,7 +321,8 @@ class InMemoryTransportTest {
         t.get(0).start(new Recorder());
         assertThatThrownBy(() -> t.get(0).send(2, header(0, 0), 8, MemorySegment.NULL, 0, 0, 1L))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a rank");
-        assertThatThrownBy(() -> t.get(0).send(1, MemorySegment.ofArray(new byte[300]), 300, MemorySegment.NULL, 0, 0, 1L))
+        assertThatThrownBy(() -> t.get(0)
+                .send(1, MemorySegment.ofArray(new byte[300]), 300, MemorySegment.NULL, 0, 0, 1L))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("header length");
         assertThatThrownBy(() -> t.get(0).send(1, header(0, 0), 8, MemorySegment.ofArray(new byte[4]), 2, 4, 1L))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("payload region");
@@ -329,10 +332,10 @@ class InMemoryTransportTest {
     void aRankCannotBeOpenedTwiceAndJobSizesMustAgree() throws Exception {
         Job job = Job.local(2);
         open(job);
-        assertThatThrownBy(() -> new InMemoryTransportProvider().open(new org.portals3j.transport.EndpointConfig(job, 0)))
+        assertThatThrownBy(() -> new InMemoryTransportProvider().open(new EndpointConfig(job, 0)))
                 .isInstanceOf(TransportException.class).hasMessageContaining("already open");
         Job other = Job.builder(3).id(job.id()).build();
-        assertThatThrownBy(() -> new InMemoryTransportProvider().open(new org.portals3j.transport.EndpointConfig(other, 2)))
+        assertThatThrownBy(() -> new InMemoryTransportProvider().open(new EndpointConfig(other, 2)))
                 .isInstanceOf(TransportException.class).hasMessageContaining("another id");
     }
 

@@ -75,7 +75,8 @@ class SpinLockTest {
         SpinLock lock = new SpinLock();
         lock.lock();
         try {
-            assertThatThrownBy(lock::lock).isInstanceOf(IllegalStateException.class).hasMessageContaining("not reentrant");
+            assertThatThrownBy(lock::lock).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("not reentrant");
             assertThat(lock.isHeldByCurrentThread()).as("still held by its first taker").isTrue();
         } finally {
             lock.unlock();

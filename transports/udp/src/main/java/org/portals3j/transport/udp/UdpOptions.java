@@ -42,7 +42,9 @@ public final class UdpOptions {
     public static final String DATAGRAM_SIZE = "udp.datagramSize";
     /** Datagrams in flight per peer, and reorder slots per peer at the receiver. Default {@value #DEFAULT_WINDOW}. */
     public static final String WINDOW = "udp.window";
-    /** A heartbeat goes to a peer nothing else was sent to for this long. Default {@value #DEFAULT_HEARTBEAT_MILLIS} ms. */
+    /**
+     * A heartbeat goes to a peer nothing else was sent to for this long. Default {@value #DEFAULT_HEARTBEAT_MILLIS} ms.
+     */
     public static final String HEARTBEAT_MILLIS = "udp.heartbeatMillis";
     /**
      * A peer heard nothing valid from for this long is declared dead. Default
@@ -87,7 +89,9 @@ public final class UdpOptions {
      * what the largest window of 64 KB datagrams holds in flight, so a stream never waits for want of queued data.
      */
     public static final String SEND_QUEUE_BYTES = "udp.sendQueueBytes";
-    /** How long {@code start()} waits for every peer's address. Default {@value #DEFAULT_RENDEZVOUS_TIMEOUT_MILLIS} ms. */
+    /**
+     * How long {@code start()} waits for every peer's address. Default {@value #DEFAULT_RENDEZVOUS_TIMEOUT_MILLIS} ms.
+     */
     public static final String RENDEZVOUS_TIMEOUT_MILLIS = "udp.rendezvousTimeoutMillis";
     /** Fault injection (tests, benchmarks): probability that a received datagram is lost. Default 0. */
     public static final String FAULT_LOSS = "udp.fault.loss";
@@ -181,7 +185,8 @@ public final class UdpOptions {
     public static Settings parse(Map<String, String> options) throws TransportException {
         for (String key : options.keySet()) {
             if (key.startsWith("udp.") && !KEYS.contains(key)) {
-                throw new TransportException("unknown udp option '" + key + "'; valid keys: " + String.join(", ", KEYS));
+                throw new TransportException("unknown udp option '" + key + "'; valid keys: "
+                        + String.join(", ", KEYS));
             }
         }
         String host = options.getOrDefault(HOST, "").trim(); // "": chosen at open, from the rendezvous
@@ -206,9 +211,10 @@ public final class UdpOptions {
         }
         long ackDelay = integer(options, ACK_DELAY_MICROS, DEFAULT_ACK_DELAY_MICROS, 0, 1_000_000);
         String mac = options.getOrDefault(MAC, AutoMac.NAME).trim().toLowerCase(Locale.ROOT);
-        if (!List.of(AutoMac.NAME, AesPmacMac.NAME, AesCmacMac.NAME, HmacSha256Mac.NAME, AesGcmMac.NAME, GmacMac.NAME).contains(mac)) {
-            throw bad(MAC, mac, AutoMac.NAME + ", " + AesPmacMac.NAME + ", " + AesCmacMac.NAME + ", " + HmacSha256Mac.NAME + ", "
-                    + AesGcmMac.NAME + " or " + GmacMac.NAME);
+        if (!List.of(AutoMac.NAME, AesPmacMac.NAME, AesCmacMac.NAME, HmacSha256Mac.NAME, AesGcmMac.NAME, GmacMac.NAME)
+                .contains(mac)) {
+            throw bad(MAC, mac, AutoMac.NAME + ", " + AesPmacMac.NAME + ", " + AesCmacMac.NAME + ", "
+                    + HmacSha256Mac.NAME + ", " + AesGcmMac.NAME + " or " + GmacMac.NAME);
         }
         long rendezvous = integer(options, RENDEZVOUS_TIMEOUT_MILLIS, DEFAULT_RENDEZVOUS_TIMEOUT_MILLIS, 0, 86_400_000);
         long delay = integer(options, FAULT_DELAY_MICROS, 0, 0, 10_000_000);
@@ -221,7 +227,8 @@ public final class UdpOptions {
                 rendezvous, probability(options, FAULT_LOSS), probability(options, FAULT_DUPLICATE),
                 probability(options, FAULT_REORDER), probability(options, FAULT_CORRUPT),
                 integer(options, FAULT_SEED, 1, Long.MIN_VALUE, Long.MAX_VALUE), delay, jitter,
-                probability(options, FAULT_LATE), integer(options, FAULT_LATE_MICROS, DEFAULT_FAULT_LATE_MICROS, 0, 10_000_000),
+                probability(options, FAULT_LATE),
+                integer(options, FAULT_LATE_MICROS, DEFAULT_FAULT_LATE_MICROS, 0, 10_000_000),
                 (int) integer(options, FAULT_DELAY_QUEUE, DEFAULT_FAULT_DELAY_QUEUE, 1, 65_536),
                 integer(options, SEND_QUEUE_MESSAGES, DEFAULT_SEND_QUEUE_MESSAGES, 1, 1L << 30),
                 integer(options, SEND_QUEUE_BYTES, DEFAULT_SEND_QUEUE_BYTES, 1, 1L << 50));

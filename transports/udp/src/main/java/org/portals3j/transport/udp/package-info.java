@@ -27,7 +27,8 @@
  * <tr><td>80</td><td>8</td><td>payload offset of this fragment</td></tr>
  * <tr><td>88</td><td>2</td><td>message header length (FIRST only, at most 256)</td></tr>
  * <tr><td>90</td><td>2</td><td>duplicate report, signed: d &ne; 0 = the sender of this datagram received sequence
- *     number cumAck - d once more (each duplicate is reported once, in a standalone ACK or HEARTBEAT); 0 = none</td></tr>
+ *     number cumAck - d once more (each duplicate is reported once, in a standalone ACK or HEARTBEAT); 0 =
+ *     none</td></tr>
  * <tr><td>92</td><td>4</td><td>body length</td></tr>
  * <tr><td>96</td><td>8</td><td>deposit failures: bit i = the message ending at cumAck - 1 - i failed at the
  *     receiver (its memory went away); its sender completes that send as not delivered</td></tr>

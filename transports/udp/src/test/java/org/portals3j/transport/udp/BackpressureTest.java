@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.foreign.MemorySegment;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
@@ -141,7 +140,8 @@ class BackpressureTest {
         int replies = 200;
         MessageHandler replying = new MessageHandler() {
             @Override
-            public void onHeader(int source, MemorySegment header, int headerLength, long payloadLength, Deposit deposit) {
+            public void onHeader(int source, MemorySegment header, int headerLength, long payloadLength,
+                    Deposit deposit) {
                 b.onHeader(source, header, headerLength, payloadLength, deposit);
             }
 

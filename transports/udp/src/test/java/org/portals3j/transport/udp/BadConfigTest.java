@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.InetSocketAddress;
 import java.nio.channels.DatagramChannel;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -15,6 +16,7 @@ import org.portals3j.transport.JobKey;
 import org.portals3j.transport.LocalRendezvous;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportException;
+import org.portals3j.transport.udp.internal.endpoint.UdpEndpoint;
 
 /** Bad configuration fails with a one-line message that says what to do. */
 class BadConfigTest {
@@ -43,9 +45,9 @@ class BadConfigTest {
             base = ((InetSocketAddress) probe.getLocalAddress()).getPort();
         }
         Job job = Job.local(3);
-        java.util.List<org.portals3j.transport.Transport> t = jobs.open(job, Map.of(UdpOptions.PORT, Integer.toString(base)));
+        List<Transport> t = jobs.open(job, Map.of(UdpOptions.PORT, Integer.toString(base)));
         for (int r = 0; r < 3; r++) {
-            assertThat(((org.portals3j.transport.udp.internal.endpoint.UdpEndpoint) t.get(r)).localAddress().getPort())
+            assertThat(((UdpEndpoint) t.get(r)).localAddress().getPort())
                     .isEqualTo(base + r);
         }
         assertThatThrownBy(() -> jobs.openRank(Job.local(2), 1, Map.of(UdpOptions.PORT, "65535")))
@@ -90,7 +92,8 @@ class BadConfigTest {
     @Test
     void anUnresolvableHostIsReported() {
         assertThatThrownBy(() -> jobs.openRank(Job.local(1), 0, Map.of(UdpOptions.HOST, "no-such-host.invalid")))
-                .isInstanceOf(TransportException.class).hasMessageContaining("cannot resolve udp.host=no-such-host.invalid");
+                .isInstanceOf(TransportException.class)
+                .hasMessageContaining("cannot resolve udp.host=no-such-host.invalid");
     }
 
     @Test
@@ -100,7 +103,8 @@ class BadConfigTest {
         LocalRendezvous shared = LocalRendezvous.of(job);
         Transport t0 = new UdpTransportProvider().open(new EndpointConfig(job, 0, IdleMode.BACKOFF, Map.of(), shared));
         jobs.opened.add(t0);
-        Transport t1 = new UdpTransportProvider().open(new EndpointConfig(impostor, 1, IdleMode.BACKOFF, Map.of(), shared));
+        Transport t1 = new UdpTransportProvider()
+                .open(new EndpointConfig(impostor, 1, IdleMode.BACKOFF, Map.of(), shared));
         jobs.opened.add(t1);
         assertThatThrownBy(() -> t0.start(new Recorder())).isInstanceOf(IllegalStateException.class)
                 .hasMessage("rank 1 uses job key " + impostor.key().fingerprint() + " but this rank uses "

@@ -94,7 +94,8 @@ class EndpointFailureTest {
         assertThat(b.failedPeers).containsExactly(0);
         assertThat(t1.isPeerAlive(1)).isFalse();
         assertThat(errors).hasSize(1);
-        assertThat(String.valueOf(errors.element().getMessage())).contains("rank 1", "failed", "injected into the receive path");
+        assertThat(String.valueOf(errors.element().getMessage()))
+                .contains("rank 1", "failed", "injected into the receive path");
         c0.io().thaw(false);
         Recorder.await("rank 0 hears the BYE (its timeout is two minutes)", 10_000, () -> a.failedPeers.contains(1));
         b.assertClean();
@@ -109,7 +110,8 @@ class EndpointFailureTest {
         Recorder b = new Recorder();
         MessageHandler throwing = new MessageHandler() {
             @Override
-            public void onHeader(int source, MemorySegment header, int headerLength, long payloadLength, Deposit deposit) {
+            public void onHeader(int source, MemorySegment header, int headerLength, long payloadLength,
+                    Deposit deposit) {
                 b.onHeader(source, header, headerLength, payloadLength, deposit);
             }
 

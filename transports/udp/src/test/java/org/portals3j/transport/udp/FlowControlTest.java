@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.portals3j.transport.Job;
@@ -45,7 +46,7 @@ class FlowControlTest {
                 && sender.completions.size() == count);
         receiver.assertClean();
         assertThat(receiver.messages).extracting(m -> m.id()).containsExactlyElementsOf(
-                java.util.stream.IntStream.range(0, count).boxed().toList());
+                IntStream.range(0, count).boxed().toList());
         assertThat(receiver.messages).allSatisfy(m -> assertThat(m.crc())
                 .isEqualTo(Recorder.crc(Recorder.payload(60_000, m.id()), 0, 60_000)));
         assertThat(kernelDrops(port)).as("datagrams the kernel dropped at the receiver's socket").isZero();
@@ -54,7 +55,9 @@ class FlowControlTest {
         assertThat(t.get(0).counters().getOrDefault("retransmits", 0L)).as("retransmissions").isLessThan(count / 20);
     }
 
-    /** The {@code drops} column of the socket bound to {@code port} (/proc/net/udp, or udp6 for a dual-stack socket). */
+    /**
+     * The {@code drops} column of the socket bound to {@code port} (/proc/net/udp, or udp6 for a dual-stack socket).
+     */
     private static long kernelDrops(int port) throws Exception {
         String hexPort = String.format(Locale.ROOT, ":%04X", port);
         for (String table : List.of("/proc/net/udp", "/proc/net/udp6")) {

@@ -8,6 +8,8 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.DatagramChannel;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -77,7 +79,8 @@ class FuzzTest {
             // the transfer runs on its own thread while the fuzzer fires
             Thread transfer = Thread.ofPlatform().start(() -> {
                 for (int off = 0; off < TOTAL; off += CHUNK) {
-                    MdHandle md = p0.mdBind(ni0, MemoryDescriptor.of(sourceNative.asSlice(off, CHUNK)).withEventQueue(eq0));
+                    MdHandle md = p0.mdBind(ni0,
+                            MemoryDescriptor.of(sourceNative.asSlice(off, CHUNK)).withEventQueue(eq0));
                     p0.put(md, AckRequest.ACK_REQ, targetId, 4, 0, 0, off, 0);
                     Event e = new Event();
                     do {
@@ -137,8 +140,8 @@ class FuzzTest {
         int tag = jobTag(job.id());
         DatagramCodec codec = new DatagramCodec(new AutoMac(job.key().bytes())); // the default authenticator
         ByteBuffer data = ByteBuffer.allocate(600).order(ByteOrder.LITTLE_ENDIAN);
-        DatagramHeader.write(data, DatagramType.DATA, DatagramHeader.FLAG_FIRST, tag, 0, 1, 256, inc0, inc1, 5, 3, 0, 0, 0,
-                100_000, 0, 88, 88 + 400);
+        DatagramHeader.write(data, DatagramType.DATA, DatagramHeader.FLAG_FIRST, tag, 0, 1, 256, inc0, inc1, 5, 3, 0, 0,
+                0, 100_000, 0, 88, 88 + 400);
         codec.seal(data, 600 - 12);
         data.limit(600 - 12);
         ByteBuffer ack = ByteBuffer.allocate(DatagramHeader.LENGTH).order(ByteOrder.LITTLE_ENDIAN);
@@ -152,7 +155,7 @@ class FuzzTest {
     }
 
     private static int jobTag(String id) throws Exception {
-        byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(id.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        byte[] d = MessageDigest.getInstance("SHA-256").digest(id.getBytes(StandardCharsets.UTF_8));
         return (d[0] & 0xff) | (d[1] & 0xff) << 8 | (d[2] & 0xff) << 16 | (d[3] & 0xff) << 24;
     }
 
@@ -195,7 +198,8 @@ class FuzzTest {
             }
             case 4 -> { // a field changed, the CRC fixed up: only the MAC can catch it
                 int[] fields = {DatagramHeader.SOURCE_OFFSET, DatagramHeader.SEQ_OFFSET, DatagramHeader.CUM_ACK_OFFSET,
-                    DatagramHeader.MESSAGE_LENGTH_OFFSET, DatagramHeader.FRAGMENT_OFFSET_OFFSET, DatagramHeader.WINDOW_OFFSET};
+                    DatagramHeader.MESSAGE_LENGTH_OFFSET, DatagramHeader.FRAGMENT_OFFSET_OFFSET,
+                    DatagramHeader.WINDOW_OFFSET};
                 int at = fields[random.nextInt(fields.length)];
                 out.putInt(at, out.getInt(at) ^ (1 + random.nextInt(Integer.MAX_VALUE)));
                 fixCrc(out, realLength);

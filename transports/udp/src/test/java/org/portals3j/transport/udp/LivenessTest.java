@@ -3,6 +3,7 @@ package org.portals3j.transport.udp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.foreign.MemorySegment;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -42,7 +43,7 @@ class LivenessTest {
     void aSilentPeerIsDeclaredDeadAfterTheTimeoutAndItsPendingSendsFail() throws Exception {
         Job job = Job.local(2);
         // rank 0 hears nothing: everything arriving at it is lost, so its sends are never acknowledged
-        java.util.HashMap<String, String> deaf = new java.util.HashMap<>(SHORT);
+        HashMap<String, String> deaf = new HashMap<>(SHORT);
         deaf.put(UdpOptions.FAULT_LOSS, "1");
         Transport t0 = jobs.openRank(job, 0, deaf);
         Transport t1 = jobs.openRank(job, 1, SHORT);

@@ -10,7 +10,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import java.util.zip.CRC32C;
 import org.portals3j.transport.Deposit;
 import org.portals3j.transport.PollingHandler;
@@ -33,7 +35,7 @@ final class Recorder implements PollingHandler {
     final ConcurrentLinkedQueue<String> pollersGone = new ConcurrentLinkedQueue<>();
     /** What {@link #pollersGoneMark} read at each {@link #onPollersGone} call. */
     final ConcurrentLinkedQueue<Long> pollersGoneMarks = new ConcurrentLinkedQueue<>();
-    volatile java.util.function.LongSupplier pollersGoneMark = () -> 0L;
+    volatile LongSupplier pollersGoneMark = () -> 0L;
     volatile long acceptLimit = Long.MAX_VALUE;
     /** When set, payloads are accepted into this segment rather than a fresh array. */
     volatile @org.checkerframework.checker.nullness.qual.Nullable MemorySegment destination;
@@ -84,7 +86,7 @@ final class Recorder implements PollingHandler {
         messages.add(new Message(source, currentId, currentLength, deposit.deposited(), crc, deposit.failed()));
         long slow = slowNanos;
         if (slow > 0) {
-            java.util.concurrent.locks.LockSupport.parkNanos(slow);
+            LockSupport.parkNanos(slow);
         }
         long stall = stallMillis;
         if (stall > 0) {

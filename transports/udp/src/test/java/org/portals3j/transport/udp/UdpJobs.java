@@ -1,8 +1,12 @@
 package org.portals3j.transport.udp;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
 import org.portals3j.runtime.LocalJob;
 import org.portals3j.transport.EndpointConfig;
 import org.portals3j.transport.IdleMode;
@@ -36,15 +40,15 @@ final class UdpJobs implements AutoCloseable {
 
     /** Opens rank {@code rank} of {@code job} on a socket under the test's control. */
     Controlled openControlled(Job job, int rank, Map<String, String> options) throws TransportException {
-        java.util.concurrent.atomic.AtomicReference<ControlledIo> io = new java.util.concurrent.atomic.AtomicReference<>();
-        UdpEndpoint t = UdpEndpoint.open(new EndpointConfig(job, rank, IdleMode.BACKOFF, options), UdpOptions.parse(options),
-                inner -> {
+        AtomicReference<ControlledIo> io = new AtomicReference<>();
+        UdpEndpoint t = UdpEndpoint.open(new EndpointConfig(job, rank, IdleMode.BACKOFF, options),
+                UdpOptions.parse(options), inner -> {
                     ControlledIo c = new ControlledIo(inner);
                     io.set(c);
                     return c;
                 });
         opened.add(t);
-        ControlledIo c = java.util.Objects.requireNonNull(io.get());
+        ControlledIo c = Objects.requireNonNull(io.get());
         controlled.add(c);
         return new Controlled(t, c);
     }
@@ -55,8 +59,8 @@ final class UdpJobs implements AutoCloseable {
         for (ControlledIo c : controlled) {
             try {
                 c.thaw(false);
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         }
         opened.forEach(Transport::close);

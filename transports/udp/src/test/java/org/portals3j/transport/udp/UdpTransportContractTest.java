@@ -3,11 +3,13 @@ package org.portals3j.transport.udp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.portals3j.transport.Job;
@@ -67,7 +69,8 @@ class UdpTransportContractTest {
             t.get(0).send(0, Recorder.header(id), 16, p, 7, size, 1000 + id); // to self
             id++;
         }
-        Recorder.await("all messages", 20_000, () -> b.messages.size() == sizes.length && a.messages.size() == sizes.length);
+        Recorder.await("all messages", 20_000, () -> b.messages.size() == sizes.length
+                && a.messages.size() == sizes.length);
         Recorder.await("all completions", 10_000, () -> a.completions.size() == 2 * sizes.length);
         for (Recorder r : List.of(a, b)) {
             List<Recorder.Message> got = r.from(0);
@@ -126,7 +129,7 @@ class UdpTransportContractTest {
         List<Transport> t = jobs.open(Job.local(2), Map.of());
         started(t, 0);
         Recorder b = started(t, 1);
-        java.util.concurrent.atomic.AtomicLong events = new java.util.concurrent.atomic.AtomicLong(); // polls, stops
+        AtomicLong events = new AtomicLong(); // polls, stops
         b.pollersGoneMark = events::get;
         MemorySegment p = Recorder.payload(8, 1);
         Thread.sleep(50);
@@ -166,7 +169,7 @@ class UdpTransportContractTest {
      * thread from its socket wait, and from then on it stays away from the polled receive path and its grace grows.
      * Each poll is counted in {@code events} before it is made.
      */
-    private static void pollFor(List<Transport> t, long nanos, Runnable send, java.util.concurrent.atomic.AtomicLong events) {
+    private static void pollFor(List<Transport> t, long nanos, Runnable send, AtomicLong events) {
         long start = System.nanoTime();
         boolean sent = false;
         while (System.nanoTime() - start < nanos) {
@@ -181,7 +184,7 @@ class UdpTransportContractTest {
 
     /** {@link #pollFor(List, long, Runnable, java.util.concurrent.atomic.AtomicLong)}, polls not counted. */
     private static void pollFor(List<Transport> t, long nanos, Runnable send) {
-        pollFor(t, nanos, send, new java.util.concurrent.atomic.AtomicLong());
+        pollFor(t, nanos, send, new AtomicLong());
     }
 
     @Test
@@ -242,7 +245,8 @@ class UdpTransportContractTest {
             int worker = w;
             List<Integer> seen = r[2].messages.stream().filter(m -> m.id() >>> 16 == worker)
                     .map(m -> m.id() & 0xffff).toList();
-            assertThat(seen).as("per-thread FIFO of worker %d", w).isSorted().hasSize(perThread).doesNotHaveDuplicates();
+            assertThat(seen).as("per-thread FIFO of worker %d", w).isSorted().hasSize(perThread)
+                    .doesNotHaveDuplicates();
         }
         for (Recorder.Message m : r[2].messages) {
             assertThat(m.crc()).isEqualTo(m.payloadLength() == 0 ? 0
@@ -260,15 +264,18 @@ class UdpTransportContractTest {
         List<Transport> t = jobs.open(Job.local(2), Map.of());
         t.get(0).start(new Recorder());
         MemorySegment h = Recorder.header(1);
-        assertThatThrownBy(() -> t.get(0).send(2, h, 16, MemorySegment.NULL, 0, 0, 1)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> t.get(0).send(1, MemorySegment.ofArray(new byte[300]), 257, MemorySegment.NULL, 0, 0, 1))
+        assertThatThrownBy(() -> t.get(0).send(2, h, 16, MemorySegment.NULL, 0, 0, 1))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> t.get(0)
+                .send(1, MemorySegment.ofArray(new byte[300]), 257, MemorySegment.NULL, 0, 0, 1))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> t.get(0).send(1, h, 16, MemorySegment.ofArray(new byte[4]), 2, 3, 1))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> t.get(0).start(new Recorder())).isInstanceOf(IllegalStateException.class);
         t.get(0).close();
         assertThat(t.get(0).isPeerAlive(0)).isFalse();
-        assertThatThrownBy(() -> t.get(0).send(1, h, 16, MemorySegment.NULL, 0, 0, 1)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> t.get(0).send(1, h, 16, MemorySegment.NULL, 0, 0, 1))
+                .isInstanceOf(IllegalStateException.class);
     }
 
     @Test
@@ -277,7 +284,7 @@ class UdpTransportContractTest {
         Recorder a = started(t, 0);
         Recorder b = started(t, 1);
         MemorySegment gone;
-        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared()) {
+        try (Arena arena = Arena.ofShared()) {
             gone = arena.allocate(200_000);
         }
         t.get(0).send(1, Recorder.header(9), 16, gone, 0, 200_000, 9L);
@@ -295,7 +302,7 @@ class UdpTransportContractTest {
         List<Transport> t = jobs.open(Job.local(2), Map.of());
         Recorder a = started(t, 0);
         Recorder b = started(t, 1);
-        try (java.lang.foreign.Arena confined = java.lang.foreign.Arena.ofConfined()) {
+        try (Arena confined = Arena.ofConfined()) {
             b.destination = confined.allocate(100); // the protocol thread cannot write it
             t.get(0).send(1, Recorder.header(1), 16, Recorder.payload(100, 1), 0, 100, 1L);
             Recorder.await("failed message", 10_000, () -> b.messages.size() == 1 && a.completions.size() == 1);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -16,6 +17,10 @@ import org.portals3j.transport.udp.internal.reliability.OutgoingMessage;
 import org.portals3j.transport.udp.internal.reliability.ReceiveWindow;
 import org.portals3j.transport.udp.internal.reliability.RttEstimator;
 import org.portals3j.transport.udp.internal.reliability.SendWindow;
+import org.portals3j.transport.udp.internal.wire.AesCmacMac;
+import org.portals3j.transport.udp.internal.wire.AesGcmMac;
+import org.portals3j.transport.udp.internal.wire.AesPmacMac;
+import org.portals3j.transport.udp.internal.wire.AutoMac;
 import org.portals3j.transport.udp.internal.wire.DatagramCodec;
 import org.portals3j.transport.udp.internal.wire.DatagramHeader;
 import org.portals3j.transport.udp.internal.wire.DatagramMac;
@@ -36,10 +41,10 @@ class WireAndReliabilityTest {
     private static DatagramMac mac(String name) {
         return switch (name) {
             case "gmac" -> new GmacMac(KEY);
-            case "aes-gcm" -> new org.portals3j.transport.udp.internal.wire.AesGcmMac(KEY);
-            case "aes-cmac" -> new org.portals3j.transport.udp.internal.wire.AesCmacMac(KEY);
-            case "aes-pmac" -> new org.portals3j.transport.udp.internal.wire.AesPmacMac(KEY);
-            case "auto" -> new org.portals3j.transport.udp.internal.wire.AutoMac(KEY);
+            case "aes-gcm" -> new AesGcmMac(KEY);
+            case "aes-cmac" -> new AesCmacMac(KEY);
+            case "aes-pmac" -> new AesPmacMac(KEY);
+            case "auto" -> new AutoMac(KEY);
             default -> new HmacSha256Mac(KEY);
         };
     }
@@ -76,7 +81,7 @@ class WireAndReliabilityTest {
         }
         ByteBuffer b = buffer(receiverBuffer, capacity);
         b.put(0, sealed);
-        boolean encrypted = !java.util.Arrays.equals(plain, java.util.Arrays.copyOfRange(sealed, DatagramHeader.LENGTH, length));
+        boolean encrypted = !Arrays.equals(plain, Arrays.copyOfRange(sealed, DatagramHeader.LENGTH, length));
         assertThat(encrypted).as("body encrypted on the wire").isEqualTo(macName.equals("aes-gcm") || body > 8192);
         assertThat(receiver.check(b, length)).isEqualTo(DatagramCodec.Verdict.OK);
         byte[] opened = new byte[body];

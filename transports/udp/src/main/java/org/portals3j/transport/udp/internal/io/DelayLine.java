@@ -61,7 +61,9 @@ final class DelayLine {
         return b;
     }
 
-    /** Puts the datagram now in the reserved buffer (its limit is the length) into the line, due at {@code dueNanos}. */
+    /**
+     * Puts the datagram now in the reserved buffer (its limit is the length) into the line, due at {@code dueNanos}.
+     */
     void commit(long dueNanos) {
         int slot = reserved;
         if (slot < 0) {
@@ -95,7 +97,10 @@ final class DelayLine {
         return size == 0 ? Long.MAX_VALUE : due[heap[0]];
     }
 
-    /** Moves the earliest datagram into {@code dst} (from position 0; its limit is the length). The line must not be empty. */
+    /**
+     * Moves the earliest datagram into {@code dst} (from position 0; its limit is the length). The line must not be
+     * empty.
+     */
     void take(ByteBuffer dst) {
         if (size == 0) {
             throw new IllegalStateException("the delay line is empty");

@@ -57,7 +57,9 @@ public final class FaultInjectingIo implements DatagramIo {
     static final int DELAYED = 4;
     static final int LATE = 5;
     static final int DELAY_LINE_DROPS = 6;
-    /** Below this much time to the next due datagram, {@link #await} parks rather than sleep in the selector (whole ms). */
+    /**
+     * Below this much time to the next due datagram, {@link #await} parks rather than sleep in the selector (whole ms).
+     */
     static final long PARK_BELOW_NANOS = 1_000_000L;
 
     private final DatagramIo inner;
@@ -93,7 +95,8 @@ public final class FaultInjectingIo implements DatagramIo {
         this.clock = clock;
         this.random = new SplittableRandom(faults.seed());
         for (int i = 0; i < COUNTER_NAMES.length; i++) {
-            counts[i] = registry.counter(COUNTER_NAMES[i], "received datagrams the fault injector treated as the name says");
+            counts[i] = registry.counter(COUNTER_NAMES[i],
+                    "received datagrams the fault injector treated as the name says");
         }
         this.pending = ByteBuffer.allocateDirect(datagramSize + DatagramHeader.TRAILER_ROOM);
         this.delayed = ByteBuffer.allocateDirect(datagramSize + DatagramHeader.TRAILER_ROOM);

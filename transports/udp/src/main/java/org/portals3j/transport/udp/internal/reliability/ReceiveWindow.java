@@ -1,5 +1,6 @@
 package org.portals3j.transport.udp.internal.reliability;
 
+import java.util.function.Consumer;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.udp.internal.io.PooledBuffer;
 
@@ -128,7 +129,7 @@ public final class ReceiveWindow {
     }
 
     /** Gives back every held buffer (the peer died), oldest first. */
-    public void releaseAll(java.util.function.Consumer<PooledBuffer> recycler) {
+    public void releaseAll(Consumer<PooledBuffer> recycler) {
         for (int i = 0; i < capacity; i++) {
             PooledBuffer b = held[i];
             if (b != null) {

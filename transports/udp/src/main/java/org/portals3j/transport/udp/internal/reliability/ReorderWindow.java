@@ -7,7 +7,9 @@ package org.portals3j.transport.udp.internal.reliability;
  * Not thread-safe: part of a {@link SendWindow}.
  */
 public final class ReorderWindow {
-    /** Loss recoveries with no reordering seen after which what was learnt is forgotten (RFC 8985's reo_wnd_persist). */
+    /**
+     * Loss recoveries with no reordering seen after which what was learnt is forgotten (RFC 8985's reo_wnd_persist).
+     */
     public static final int PERSIST_RECOVERIES = 16;
 
     private boolean seen;

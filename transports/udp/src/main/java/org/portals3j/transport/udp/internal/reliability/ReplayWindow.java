@@ -1,5 +1,7 @@
 package org.portals3j.transport.udp.internal.reliability;
 
+import java.util.Arrays;
+
 /**
  * Anti-replay over one peer's 64-bit datagram counter (RFC 4303 3.4.3, RFC 6347 4.1.2.6): accepts a counter
  * at most once, and only within {@link #WIDTH} of the highest accepted. Counters compare modulo 2^64 (they
@@ -61,7 +63,7 @@ public final class ReplayWindow {
     /** Forgets the ring positions of counters {@code (from, from + count]}, which now take them over. */
     private void clearAbove(long from, long count) {
         if (count >= WIDTH) {
-            java.util.Arrays.fill(seen, 0L);
+            Arrays.fill(seen, 0L);
             return;
         }
         long next = from + 1;

@@ -37,7 +37,9 @@ public final class RttEstimator {
         return Math.max(minRto, Math.min(maxRto, value));
     }
 
-    /** Takes one round-trip measurement, the only one of its round trip (RFC 6298 section 2.2 for the first, 2.3 after). */
+    /**
+     * Takes one round-trip measurement, the only one of its round trip (RFC 6298 section 2.2 for the first, 2.3 after).
+     */
     public void sample(long rtt) {
         sample(rtt, 1);
     }

@@ -303,7 +303,8 @@ public final class SendWindow {
         if (slot.transmissions > 1 && elapsed < rtt.minRtt()) {
             return; // sooner than any round trip: it acknowledges an earlier copy, the time says nothing
         }
-        if (rackSeq < 0 || slot.sentNanos - rackSentNanos > 0 || (slot.sentNanos == rackSentNanos && slot.seq > rackSeq)) {
+        if (rackSeq < 0 || slot.sentNanos - rackSentNanos > 0
+                || (slot.sentNanos == rackSentNanos && slot.seq > rackSeq)) {
             rackSentNanos = slot.sentNanos;
             rackSeq = slot.seq;
             rackRtt = elapsed;
@@ -382,7 +383,10 @@ public final class SendWindow {
         return -1;
     }
 
-    /** When RACK's reordering timer fires: the earliest time a fragment sent before RACK's becomes lost, or Long.MAX_VALUE. */
+    /**
+     * When RACK's reordering timer fires: the earliest time a fragment sent before RACK's becomes lost, or
+     * Long.MAX_VALUE.
+     */
     public long lossDeadline(RttEstimator rtt) {
         if (rackSeq < 0) {
             return Long.MAX_VALUE;

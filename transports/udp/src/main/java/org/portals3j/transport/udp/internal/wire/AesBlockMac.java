@@ -19,7 +19,10 @@ abstract sealed class AesBlockMac implements DatagramMac permits AesCmacMac, Aes
     final byte[] tag = new byte[BLOCK];
     private final byte[] received = new byte[BLOCK];
 
-    /** The MAC of the first {@code length} bytes of {@link #in} (which has room for their last block), into {@link #tag}. */
+    /**
+     * The MAC of the first {@code length} bytes of {@link #in} (which has room for their last block), into
+     * {@link #tag}.
+     */
     abstract void macOfScratch(int length);
 
     /** Test access: the MAC of {@code message}, checked against published test vectors. */

@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.security.GeneralSecurityException;
+import java.util.Arrays;
 import javax.crypto.Cipher;
 import javax.crypto.ShortBufferException;
 import javax.crypto.spec.SecretKeySpec;
@@ -136,7 +137,7 @@ public final class AesPmacMac extends AesBlockMac {
                 sLo ^= lInvLo;
             } else {
                 in[length] = (byte) 0x80; // padding 10*
-                java.util.Arrays.fill(in, length + 1, last + BLOCK, (byte) 0);
+                Arrays.fill(in, length + 1, last + BLOCK, (byte) 0);
             }
             sHi ^= (long) LONGS.get(in, last);
             sLo ^= (long) LONGS.get(in, last + 8);

@@ -2,6 +2,7 @@ package org.portals3j.transport.udp.internal.wire;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The default authenticator: AES-PMAC (AES-128) for datagrams up to {@value #GCM_ABOVE} bytes, AES-GCM
@@ -19,7 +20,7 @@ public final class AutoMac implements DatagramMac {
     private final AesGcmMac large;
 
     public AutoMac(byte[] jobKey) {
-        small = new AesPmacMac(java.util.Arrays.copyOf(derive(jobKey, "portals3j udp aes-pmac"), 16));
+        small = new AesPmacMac(Arrays.copyOf(derive(jobKey, "portals3j udp aes-pmac"), 16));
         large = new AesGcmMac(derive(jobKey, "portals3j udp aes-gcm"));
     }
 

@@ -21,8 +21,8 @@ class PeerAckStateTest {
 
     @Test
     void aReaderNeverMixesTwoPublications() throws Exception {
-        Peer p = new Peer(1, 64, 64, 2048, 2048 - DatagramHeader.LENGTH, 256, new DatagramCodec(new AutoMac(new byte[32])),
-                new RttEstimator(1, 2, 1), 16, 1 << 20);
+        Peer p = new Peer(1, 64, 64, 2048, 2048 - DatagramHeader.LENGTH, 256,
+                new DatagramCodec(new AutoMac(new byte[32])), new RttEstimator(1, 2, 1), 16, 1 << 20);
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong published = new AtomicLong();
         Thread writer = Thread.ofPlatform().start(() -> {

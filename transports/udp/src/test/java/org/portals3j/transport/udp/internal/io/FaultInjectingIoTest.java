@@ -227,7 +227,8 @@ class FaultInjectingIoTest {
 
     @Test
     void withoutADelayDatagramsPassAtOnce() throws Exception {
-        FaultInjectingIo io = new FaultInjectingIo(socket, SIZE, FaultInjectingIo.Faults.of(0, 0, 0, 0, 1), () -> now[0]);
+        FaultInjectingIo io = new FaultInjectingIo(socket, SIZE, FaultInjectingIo.Faults.of(0, 0, 0, 0, 1),
+                () -> now[0]);
         socket.arrive(1);
         socket.arrive(2);
         assertThat(drain(io)).containsExactly(1, 2);

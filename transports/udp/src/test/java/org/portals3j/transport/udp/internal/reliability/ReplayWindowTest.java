@@ -118,7 +118,8 @@ class ReplayWindowTest {
                 }
                 boolean expected = highest == null
                         || (c - highest > 0 || (highest - c < W && !accepted.contains(c)));
-                assertThat(w.accept(c)).as("run %d, arrival %d, counter %d, highest %s", run, i, c, String.valueOf(highest))
+                assertThat(w.accept(c)).as("run %d, arrival %d, counter %d, highest %s", run, i, c,
+                        String.valueOf(highest))
                         .isEqualTo(expected);
                 if (expected) {
                     accepted.add(c);

@@ -3,6 +3,7 @@ package org.portals3j.transport.udp.internal.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import javax.crypto.Cipher;
 import javax.crypto.spec.SecretKeySpec;
 import java.util.HexFormat;
@@ -109,7 +110,7 @@ class AesPmacMacTest {
         byte[] sigma = new byte[16];
         for (int i = 1; i < blocks; i++) {
             xor(offset, l[Integer.numberOfTrailingZeros(i)]);
-            byte[] x = java.util.Arrays.copyOfRange(m, (i - 1) * 16, i * 16);
+            byte[] x = Arrays.copyOfRange(m, (i - 1) * 16, i * 16);
             xor(x, offset);
             xor(sigma, aes.doFinal(x));
         }

@@ -14,7 +14,7 @@ class StartPatienceTest {
     @AfterEach
     void restore() {
         if (before.isEmpty()) {
-            System.clearProperty(TckTransport.PATIENCE_PROPERTY);
+            System.getProperties().remove(TckTransport.PATIENCE_PROPERTY);
         } else {
             System.setProperty(TckTransport.PATIENCE_PROPERTY, before);
         }

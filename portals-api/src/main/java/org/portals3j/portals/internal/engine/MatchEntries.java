@@ -71,11 +71,7 @@ final class MatchEntries {
         try {
             library.requireInit();
             NetworkInterfaceState ni = library.niOf(current, HandleCodec.KIND_ME, ReturnCode.INV_ME);
-            MatchEntryState cur = ni.lookupMe(current);
-            if (cur == null) {
-                throw new PortalsException(ReturnCode.INV_ME, "no live match entry has handle 0x"
-                        + Long.toHexString(current));
-            }
+            MatchEntryState cur = ni.liveMe(current);
             library.requireMatchId(matchId);
             MatchList list = ni.portals[cur.portal];
             MatchEntryState me = newMe(ni, list, cur.portal, matchId, matchBits, ignoreBits, unlink);
@@ -117,11 +113,7 @@ final class MatchEntries {
         try {
             library.requireInit();
             NetworkInterfaceState ni = library.niOf(meHandle, HandleCodec.KIND_ME, ReturnCode.INV_ME);
-            MatchEntryState me = ni.lookupMe(meHandle);
-            if (me == null) {
-                throw new PortalsException(ReturnCode.INV_ME, "no live match entry has handle 0x"
-                        + Long.toHexString(meHandle));
-            }
+            MatchEntryState me = ni.liveMe(meHandle);
             MemoryDescriptorState md = me.md;
             if (md != null) {
                 md.me = null;

@@ -32,11 +32,7 @@ final class MemoryDescriptors {
         try {
             library.requireInit();
             NetworkInterfaceState ni = library.niOf(meHandle, HandleCodec.KIND_ME, ReturnCode.INV_ME);
-            MatchEntryState me = ni.lookupMe(meHandle);
-            if (me == null) {
-                throw new PortalsException(ReturnCode.INV_ME, "no live match entry has handle 0x"
-                        + Long.toHexString(meHandle));
-            }
+            MatchEntryState me = ni.liveMe(meHandle);
             EventQueueState queue = validate(ni, value, ReturnCode.ILL_MD);
             if (me.md != null) {
                 throw new PortalsException(ReturnCode.INUSE, "the match entry already has a memory descriptor");
@@ -156,11 +152,7 @@ final class MemoryDescriptors {
         try {
             library.requireInit();
             NetworkInterfaceState ni = library.niOf(mdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
-            MemoryDescriptorState md = ni.lookupMd(mdHandle);
-            if (md == null) {
-                throw new PortalsException(ReturnCode.INV_MD, "no live memory descriptor has handle 0x"
-                        + Long.toHexString(mdHandle));
-            }
+            MemoryDescriptorState md = ni.liveMd(mdHandle);
             if (md.pending > 0) {
                 throw new PortalsException(ReturnCode.MD_INUSE, md.pending
                         + " operation(s) are still pending on the memory descriptor");
@@ -182,11 +174,7 @@ final class MemoryDescriptors {
         try {
             library.requireInit();
             NetworkInterfaceState ni = library.niOf(mdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
-            MemoryDescriptorState md = ni.lookupMd(mdHandle);
-            if (md == null) {
-                throw new PortalsException(ReturnCode.INV_MD, "no live memory descriptor has handle 0x"
-                        + Long.toHexString(mdHandle));
-            }
+            MemoryDescriptorState md = ni.liveMd(mdHandle);
             EventQueueState test = null;
             if (testq != 0L) {
                 int iface = HandleCodec.iface(testq);

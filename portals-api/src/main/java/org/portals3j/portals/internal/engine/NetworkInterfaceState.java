@@ -9,6 +9,8 @@ import org.portals3j.portals.MdOption;
 import org.portals3j.portals.MemoryDescriptor;
 import org.portals3j.portals.NiFailType;
 import org.portals3j.portals.NiLimits;
+import org.portals3j.portals.PortalsException;
+import org.portals3j.portals.ReturnCode;
 import org.portals3j.portals.StatusRegister;
 import org.portals3j.portals.Unlink;
 import org.portals3j.transport.internal.CacheLinePadding;
@@ -203,6 +205,26 @@ final class NetworkInterfaceState {
     @Nullable EventQueueState lookupEq(long handle) {
         return names(handle, HandleCodec.KIND_EQ)
                 ? eqs.lookup(HandleCodec.slot(handle), HandleCodec.generation(handle)) : null;
+    }
+
+    /** The live match entry {@code handle} names; {@code PTL_INV_ME} if it names none. */
+    MatchEntryState liveMe(long handle) {
+        MatchEntryState me = lookupMe(handle);
+        if (me == null) {
+            throw new PortalsException(ReturnCode.INV_ME, "no live match entry has handle 0x"
+                    + Long.toHexString(handle));
+        }
+        return me;
+    }
+
+    /** The live memory descriptor {@code handle} names; {@code PTL_INV_MD} if it names none. */
+    MemoryDescriptorState liveMd(long handle) {
+        MemoryDescriptorState md = lookupMd(handle);
+        if (md == null) {
+            throw new PortalsException(ReturnCode.INV_MD, "no live memory descriptor has handle 0x"
+                    + Long.toHexString(handle));
+        }
+        return md;
     }
 
     // ---- objects ------------------------------------------------------------------------------

@@ -49,8 +49,8 @@ class ModulePathTest {
         assertThat(spiExports).containsOnlyKeys("org.portals3j.transport", "org.portals3j.runtime",
                 "org.portals3j.transport.internal");
         assertThat(spiExports.getOrDefault("org.portals3j.transport.internal", Set.of()))
-                .containsExactlyInAnyOrder("org.portals3j.transport.inmem", "org.portals3j.portals",
-                        "org.portals3j.isotach");
+                .containsExactlyInAnyOrder("org.portals3j.transport.inmem", "org.portals3j.transport.udp",
+                        "org.portals3j.portals", "org.portals3j.isotach");
     }
 
     @Test

@@ -875,8 +875,7 @@ class MatchEntryTest {
             assertThat(link.landedIn(0, OTHER_BITS, List.of(r, u))).isEqualTo("unlinking");
             p.meUnlink(retained);
             p.meUnlink(unlinking);
-            link.to.expectNoEvent(r.eq);
-            link.to.expectNoEvent(u.eq);
+            link.to.expectNoEvent(r.eq, u.eq);
         }
     }
 
@@ -993,9 +992,7 @@ class MatchEntryTest {
             long drops = to.drops();
             put(portal, bits);
             to.awaitDrops(drops + 1);
-            for (Probe probe : probes) {
-                to.expectNoEvent(probe.eq);
-            }
+            to.expectNoEvent(probes.stream().map(probe -> probe.eq).toArray(EqHandle[]::new));
         }
 
         /**

@@ -366,8 +366,7 @@ class MemoryDescriptorTest {
             assertThat(b.drops()).isZero();
 
             // no event was logged anywhere, nor counted as lost from a queue
-            b.expectNoEvent(unrelatedB);
-            a.expectNoEvent(unrelatedA);
+            Rank.expectNoEvent(b.queue(unrelatedB), a.queue(unrelatedA));
             assertThat(b.ptl().niStatus(b.ni(), StatusRegister.EVENTS_DROPPED)).isZero();
             assertThat(a.ptl().niStatus(a.ni(), StatusRegister.EVENTS_DROPPED)).isZero();
         }

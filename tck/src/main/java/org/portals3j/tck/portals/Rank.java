@@ -143,12 +143,35 @@ public final class Rank {
         }
     }
 
-    /** Asserts that no event arrives on {@code eq} within the transport's quiet period. */
-    public void expectNoEvent(EqHandle eq) {
+    /** Asserts that no event arrives on any of {@code eqs} within one quiet period of the transport. */
+    public void expectNoEvent(EqHandle... eqs) {
         sleep(TckTransport.quietPeriod());
+        for (EqHandle eq : eqs) {
+            assertEmpty(eq);
+        }
+    }
+
+    /** The queues of several ranks watched through one quiet period: {@code expectNoEvent(a.queue(x), b.queue(y))}. */
+    public static void expectNoEvent(Queue... queues) {
+        sleep(TckTransport.quietPeriod());
+        for (Queue q : queues) {
+            q.rank().assertEmpty(q.eq());
+        }
+    }
+
+    /** Names {@code eq} of this rank for {@link #expectNoEvent(Queue...)}. */
+    public Queue queue(EqHandle eq) {
+        return new Queue(this, eq);
+    }
+
+    /** An event queue together with the rank that owns it. */
+    public record Queue(Rank rank, EqHandle eq) {
+    }
+
+    private void assertEmpty(EqHandle eq) {
         Event e = new Event();
         ReturnCode rc = portals().eqGet(eq, e);
-        assertThat(rc).as("expected no event, got %s", e).isEqualTo(ReturnCode.EQ_EMPTY);
+        assertThat(rc).as("expected no event on %s, got %s", eq, e).isEqualTo(ReturnCode.EQ_EMPTY);
     }
 
     /** Takes every event currently on {@code eq} (after the quiet period). */

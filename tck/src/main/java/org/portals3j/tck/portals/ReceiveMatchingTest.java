@@ -119,8 +119,7 @@ class ReceiveMatchingTest {
             a.ptl().get(a.bind(job.allocate(8), eqa), b.id(), max + 1, 0, 0, 0);
             b.awaitDrops(2);
             assertThat(b.ptl().niStatus(b.ni(), StatusRegister.DROP_INV_PORTAL)).isEqualTo(2);
-            a.expectNoEvent(eqa); // no reply
-            b.expectNoEvent(eqb);
+            Rank.expectNoEvent(a.queue(eqa), b.queue(eqb)); // no reply, nothing at the target
 
             // The highest valid index itself works.
             assertThat(lands(a, b, eqb, max, 0)).isTrue();
@@ -260,13 +259,11 @@ class ReceiveMatchingTest {
             b.attach(PT, 0, ~0L, job.allocate(16), rest, MdOption.OP_PUT, MdOption.MANAGE_REMOTE);
 
             assertThat(lands(c, b, rest, PT, 7)).as("c skips the entries for a").isTrue();
-            b.expectNoEvent(onlyA);
-            b.expectNoEvent(wrongPid);
+            b.expectNoEvent(onlyA, wrongPid);
 
             Event end = landsIn(a, b, onlyA, PT, 7);
             assertThat(end.initiator()).isEqualTo(idA);
-            b.expectNoEvent(wrongPid);
-            b.expectNoEvent(rest);
+            b.expectNoEvent(wrongPid, rest);
             assertThat(b.drops()).isZero();
 
             // With no catch-all behind it, the entry for a alone makes c's put a drop.
@@ -338,8 +335,7 @@ class ReceiveMatchingTest {
 
             landsIn(a, b, eq1, PT, 5);
             landsIn(a, b, eq1, PT, 5);
-            b.expectNoEvent(eq2);
-            b.expectNoEvent(eq3);
+            b.expectNoEvent(eq2, eq3);
             assertThat(isZero(m2)).isTrue();
             assertThat(isZero(m3)).isTrue();
             assertThat(isZero(m1)).isFalse();
@@ -397,8 +393,7 @@ class ReceiveMatchingTest {
 
             Event end = landsIn(a, b, taker, PT, 9);
             assertThat(end.mlength()).isEqualTo(8);
-            b.expectNoEvent(getOnly);
-            b.expectNoEvent(others);
+            b.expectNoEvent(getOnly, others);
             assertThat(isZero(refused)).isTrue();
             assertThat(isZero(inactive)).isTrue();
             assertThat(isZero(small)).isTrue();

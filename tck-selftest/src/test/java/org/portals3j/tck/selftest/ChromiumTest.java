@@ -35,7 +35,8 @@ class ChromiumTest {
         String profile = args.stream().filter(a -> a.startsWith("--user-data-dir=")).findFirst().orElseThrow()
                 .substring("--user-data-dir=".length());
         Path runDir = Path.of(profile).toAbsolutePath().resolveSibling(".").normalize();
-        assertThat(runDir.toString()).contains("portals3j-chromium-");
+        assertThat(String.valueOf(runDir.getFileName())).as("named after this JVM")
+                .startsWith(Chromium.WORK_PREFIX + ProcessHandle.current().pid() + "-");
         assertThat(runDir).as("the run's temporary directory is deleted").doesNotExist();
     }
 

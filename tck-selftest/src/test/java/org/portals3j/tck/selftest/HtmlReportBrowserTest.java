@@ -169,17 +169,20 @@ class HtmlReportBrowserTest {
         return dom.substring(start, dom.indexOf("</tbody>", start));
     }
 
-    /** Browser temp directories and processes that exist now (a run's own must be gone when it returns). */
+    /**
+     * This JVM's browser temp directories and processes that exist now (a run's own must be gone when it returns);
+     * those of other JVMs, such as another module's tests in a parallel build, are not this test's.
+     */
     private static Set<String> chromiumLeftovers() {
         Set<String> found = new HashSet<>();
+        String mine = Chromium.WORK_PREFIX + ProcessHandle.current().pid() + "-";
         try (Stream<Path> tmp = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-            tmp.map(p -> String.valueOf(p.getFileName())).filter(n -> n.startsWith("portals3j-chromium-"))
-                    .forEach(found::add);
+            tmp.map(p -> String.valueOf(p.getFileName())).filter(n -> n.startsWith(mine)).forEach(found::add);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
         try (Stream<ProcessHandle> all = ProcessHandle.allProcesses()) {
-            all.filter(h -> h.info().commandLine().map(c -> c.contains("portals3j-chromium-")).orElse(false))
+            all.filter(h -> h.info().commandLine().map(c -> c.contains(mine)).orElse(false))
                     .forEach(h -> found.add("pid " + h.pid()));
         }
         return found;

@@ -34,6 +34,11 @@ public final class Chromium {
     public static final String PATH_ENV = "PORTALS3J_CHROMIUM";
     /** How long one browser run may take before it is killed, unless {@link #withTimeout} says otherwise. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * How the temporary directory of one browser run begins, followed by the pid of the JVM that made it: a run's
+     * profile and its processes can be told from those of another JVM's runs.
+     */
+    public static final String WORK_PREFIX = "portals3j-chromium-";
 
     private static final Path DEBIAN = Path.of("/usr/bin/chromium");
     private static final List<String> NAMES =
@@ -172,7 +177,7 @@ public final class Chromium {
     private String run(URI page, List<String> operation, String what) {
         Path work;
         try {
-            work = Files.createTempDirectory("portals3j-chromium-");
+            work = Files.createTempDirectory(WORK_PREFIX + ProcessHandle.current().pid() + "-");
         } catch (IOException e) {
             throw new ChromiumException(what + ": cannot make a temporary directory: " + e, e);
         }

@@ -18,7 +18,7 @@ import org.portals3j.portals.StatusRegister;
  * thread calls PtlNIStatus on the same library in a loop and records its longest call (each call takes
  * the library's lock, as every Portals call and every delivery does). The longest call in a window of
  * the same length without allocations is the noise floor of the same run. Baseline, in the same run:
- * building the events of a queue one object per slot, as PtlEQAlloc did under the lock before issue 17.
+ * building the events of a queue one object per slot under the lock (the eager design the engine does not use).
  *
  * <pre>java -Xmx6g -cp bench/target/benchmarks.jar org.portals3j.bench.EqAllocStall [--max-log2 N] [--reps N]</pre>
  */

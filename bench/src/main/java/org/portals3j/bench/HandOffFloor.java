@@ -31,7 +31,7 @@ import org.portals3j.transport.IdleStrategy;
  * <p>It then times the instructions of a Portals put and its two events on one core ({@link CpuRoundTrip}) and
  * adds them to the flag: with this engine's instructions no delivery design can do better than that sum, since
  * the receiving thread must learn of the put (at least the hand-off of one line) and the put's instructions
- * run between the hand-offs. Issue 2 asks for at most 1.5x {@link PingPong}'s baseline; the line this prints
+ * run between the hand-offs. The in-memory goal is at most 1.5x {@link PingPong}'s baseline; the line this prints
  * says whether that floor lies above it.
  *
  * <pre>java -cp bench/target/benchmarks.jar org.portals3j.bench.HandOffFloor [--rounds N] [--iterations N]</pre>

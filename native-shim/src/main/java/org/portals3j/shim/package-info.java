@@ -93,8 +93,8 @@
  * <li>Start: about 0.3 s for the first {@code PtlInit} (JVM start and class loading), once per process,
  *     and the JVM's memory.</li>
  * <li>Per call: a few nanoseconds over the same call made in Java (an upcall's thread-state transition);
- *     measured with {@code ./portals shimbench}: {@code PtlGetUid} 76 ns from C, 71 ns from Java. A C Put
- *     ping-pong on udp runs at the Java one's speed (ratio 0.97-0.99), see {@code bench/README.md}.</li>
+ *     {@code ./portals shimbench} measures it, and a C Put ping-pong against the Java one
+ *     ({@code bench/README.md} has the figures).</li>
  * </ul>
  *
  * <h2>Limits</h2>

@@ -24,7 +24,7 @@ import org.portals3j.tck.isotach.IsoTraffic.Tag;
 import org.portals3j.tck.isotach.IsotachJob.Delivered;
 
 /**
- * The randomised check of the isotach guarantees (issue 4): every host, each on its own thread, issues random
+ * The randomised check of the isotach guarantees: every host, each on its own thread, issues random
  * isochrons (1-4 messages, random destinations, itself included, duplicates allowed); up to four hosts then send a
  * signal (one channel each), every host issues a few more isochrons, joins a STRONG barrier, and issues a few more.
  * The delivered sequences must show: same relative order of common isochrons at every pair of hosts and no

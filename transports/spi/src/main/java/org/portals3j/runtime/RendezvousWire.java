@@ -25,9 +25,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * id GET rank =key timeoutMillis tag       id VALUE =value tag | id ERROR =message tag (waits for the value)
  * BYE tag                                  (closes; the rank left on purpose)
  * </pre>
- * Every line after CHALLENGE and PROOF carries a tag ({@link RendezvousSession}). Version 1 (up to this
- * change) sent a bearer fingerprint of the key in HELLO; either version refuses the other's HELLO with a
- * REFUSED naming both versions, so a mismatched rank is told to run the same Portals3J version.
+ * Every line after CHALLENGE and PROOF carries a tag ({@link RendezvousSession}). A HELLO of another protocol
+ * version (version 1 sent a bearer fingerprint of the key) is refused with a REFUSED naming both versions, so a
+ * mismatched rank is told to run the same Portals3J version.
  */
 final class RendezvousWire {
     /** Protocol version, the second field of HELLO. */

@@ -4,14 +4,10 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import org.portals3j.transport.MessageHandler;
-import org.portals3j.transport.Polling;
-import org.portals3j.transport.Transport;
-import org.portals3j.transport.TransportCapability;
 
 /** Rank 0 of a job of {@code size} whose frames go nowhere and to which nothing arrives; it counts what was sent. */
-final class SilentTransport implements Transport, Polling {
+final class SilentTransport implements PollersGoneByTests {
     /** One frame sent: its destination and first header byte (the frame's kind). */
     record Sent(int peer, byte kind) {
     }
@@ -31,24 +27,6 @@ final class SilentTransport implements Transport, Polling {
     @Override
     public String provider() {
         return "silent";
-    }
-
-    /**
-     * A transport with a thread of its own that reports its pollers gone, as the engine's tests assume: the tests
-     * say when the pollers have gone themselves. Polling does nothing.
-     */
-    @Override
-    public Set<TransportCapability> capabilities() {
-        return Set.of(TransportCapability.REPORTS_POLLERS_GONE);
-    }
-
-    @Override
-    public boolean poll() {
-        return false;
-    }
-
-    @Override
-    public void pollingStopped() {
     }
 
     @Override

@@ -5,14 +5,12 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.isotach.internal.PollersGoneByTests;
 import org.portals3j.transport.Deposit;
 import org.portals3j.transport.DepositWriter;
 import org.portals3j.transport.MessageHandler;
-import org.portals3j.transport.Polling;
 import org.portals3j.transport.Transport;
-import org.portals3j.transport.TransportCapability;
 
 /**
  * A test fixture: N transport endpoints in one JVM, connected by one FIFO queue per destination. Nothing moves
@@ -164,7 +162,7 @@ final class LoopbackNetwork {
         }
     }
 
-    private final class Endpoint implements Transport, Polling {
+    private final class Endpoint implements PollersGoneByTests {
         private final int rank;
         private final DepositWriter[] deposits;
         private @Nullable MessageHandler handler;
@@ -181,24 +179,6 @@ final class LoopbackNetwork {
         @Override
         public String provider() {
             return "loopback";
-        }
-
-        /**
-         * A transport with a thread of its own that reports its pollers gone, as the engine's tests assume: the tests
-         * say when the pollers have gone themselves. Polling does nothing.
-         */
-        @Override
-        public Set<TransportCapability> capabilities() {
-            return Set.of(TransportCapability.REPORTS_POLLERS_GONE);
-        }
-
-        @Override
-        public boolean poll() {
-            return false;
-        }
-
-        @Override
-        public void pollingStopped() {
         }
 
         @Override

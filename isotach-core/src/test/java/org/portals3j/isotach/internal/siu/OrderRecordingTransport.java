@@ -4,20 +4,17 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.function.IntConsumer;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.isotach.internal.PollersGoneByTests;
 import org.portals3j.isotach.internal.wire.Frame;
 import org.portals3j.transport.MessageHandler;
-import org.portals3j.transport.Polling;
-import org.portals3j.transport.Transport;
-import org.portals3j.transport.TransportCapability;
 
 /**
  * A transport endpoint that delivers nothing and records every frame sent through it, in order: what a switch
  * node (and the host above it) put on the wire, for the ordering tests of the internal classes.
  */
-final class OrderRecordingTransport implements Transport, Polling {
+final class OrderRecordingTransport implements PollersGoneByTests {
     /** One frame sent: destination, header bytes, payload length. */
     record Sent(int peer, byte[] header, long payloadLength) {
         byte kind() {
@@ -53,24 +50,6 @@ final class OrderRecordingTransport implements Transport, Polling {
     @Override
     public String provider() {
         return "order-recording";
-    }
-
-    /**
-     * A transport with a thread of its own that reports its pollers gone, as the engine's tests assume: the tests
-     * say when the pollers have gone themselves. Polling does nothing.
-     */
-    @Override
-    public Set<TransportCapability> capabilities() {
-        return Set.of(TransportCapability.REPORTS_POLLERS_GONE);
-    }
-
-    @Override
-    public boolean poll() {
-        return false;
-    }
-
-    @Override
-    public void pollingStopped() {
     }
 
     @Override

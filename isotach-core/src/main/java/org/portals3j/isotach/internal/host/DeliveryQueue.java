@@ -57,13 +57,16 @@ final class DeliveryQueue extends CacheLinePadding {
         tail++;
     }
 
-    /** Adds {@code n} self-messages to the newest entry if it is a run of them; false (nothing added) otherwise. */
-    boolean extendNewestSelfMessages(int n) {
+    /**
+     * Adds {@code n} self-messages to the newest entry if it is a run of them at {@code atPulse}; false (nothing
+     * added) otherwise.
+     */
+    boolean extendNewestSelfMessages(int n, long atPulse) {
         if (head == tail) {
             return false;
         }
         int t = (int) ((tail - 1) % capacity);
-        if (type[t] != SELF_MESSAGES) {
+        if (type[t] != SELF_MESSAGES || pulse[t] != atPulse) {
             return false;
         }
         detail[t] += n;

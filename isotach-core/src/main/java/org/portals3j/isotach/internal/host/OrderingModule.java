@@ -235,7 +235,9 @@ final class OrderingModule extends CacheLinePadding {
             bucket(closedPulse + 1, SELF_REFERENCES, me, self, 0, 0, 0);
             localEntries[(int) ((closedPulse + 1) & 0xFF)]++;
         } else if (outstanding.isEmpty()) {
-            if (!delivery.extendNewestSelfMessages(self)) {
+            // Never join a run of an earlier pulse: a self-message issued after net-isochron I is no earlier than I's
+            // pulse (I-034, L344), and I's marker may have closed a later pulse with no delivery of its own.
+            if (!delivery.extendNewestSelfMessages(self, closedPulse)) {
                 delivery.append(DeliveryQueue.SELF_MESSAGES, me, self, 0, 0, 0, closedPulse);
             }
         } else {

@@ -32,14 +32,15 @@ class HostQueuesTest {
     }
 
     @Test
-    void selfMessagesJoinTheNewestRunOnlyWhenItIsOne() {
+    void selfMessagesJoinTheNewestRunOnlyWhenItIsOneOfTheSamePulse() {
         DeliveryQueue q = new DeliveryQueue(4);
-        assertThat(q.extendNewestSelfMessages(2)).as("empty").isFalse();
+        assertThat(q.extendNewestSelfMessages(2, 3)).as("empty").isFalse();
         q.append(DeliveryQueue.SELF_MESSAGES, 0, 2, 0, 0, 0, 3);
-        assertThat(q.extendNewestSelfMessages(3)).isTrue();
+        assertThat(q.extendNewestSelfMessages(1, 4)).as("a run of an earlier pulse").isFalse();
+        assertThat(q.extendNewestSelfMessages(3, 3)).isTrue();
         assertThat(q.count(q.oldest())).isEqualTo(5);
         q.append(DeliveryQueue.NOTICE, -1, 1, 0, 0, 0, 3);
-        assertThat(q.extendNewestSelfMessages(1)).as("behind a notice").isFalse();
+        assertThat(q.extendNewestSelfMessages(1, 3)).as("behind a notice").isFalse();
         assertThat(q.countDown(q.oldest())).isEqualTo(4);
         assertThat(q.size()).isEqualTo(2);
     }

@@ -99,6 +99,19 @@ class OrderingModuleTest {
     }
 
     @Test
+    void aSelfIsochronAfterANetIsochronsMarkerIsNoEarlierThanItsPulseEvenBehindAnUnreceivedRun() {
+        OrderingModule m = module(true);
+        m.postIsochron(true, 1, 7); // net-isochron 7 with one self-message: a run at pulse 4, not yet received
+        m.isochronMarker(4, 7);
+        m.endOfPulses(0, 4, 1, 0, new byte[] {0});
+        m.postIsochron(true, 0, 8); // net-isochron 8, nothing for this host: its marker closes pulse 5 silently
+        m.isochronMarker(5, 8);
+        m.endOfPulses(5, 5, 1, 0, new byte[] {0});
+        m.postIsochron(false, 1, -1); // a self-isochron issued after isochron 8 (I-034)
+        assertThat(drain()).containsExactly("2:1:1@4", "2:1:1@5");
+    }
+
+    @Test
     void withSharedMemoryASelfIsochronExecutesInTheNextPulseAtThisHostsPlace() {
         OrderingModule m = module(true);
         m.sharedMemoryMode();

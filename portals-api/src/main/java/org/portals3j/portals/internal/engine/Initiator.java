@@ -1,6 +1,7 @@
 package org.portals3j.portals.internal.engine;
 
 import java.lang.foreign.MemorySegment;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.AckRequest;
 import org.portals3j.portals.EventKind;
 import org.portals3j.portals.NiFailType;
@@ -494,24 +495,11 @@ final class Initiator implements SendingSide {
 
     /** REPLY_END of a {@code PtlGetPut} once the old bytes are in the get MD; the op ends with its send. */
     private void completeSwapReply(PendingOp op, Deposit deposit) {
-        NetworkInterfaceState ni = op.ni;
-        MemoryDescriptorState md = op.replyMd;
-        if (!op.inUse || ni == null || md == null || !ni.isLive()) {
-            return;
-        }
-        boolean failed = deposit.failed();
-        long mlength = failed ? deposit.deposited() : op.mlength;
-        ni.registers[StatusRegister.BYTES_RECEIVED.index()] += deposit.deposited();
-        long end = ni.post(md, EventKind.REPLY_END, op.link, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits,
-                op.rlength, mlength, 0L, 0L, failed ? NiFailType.MEMORY_FAULT : NiFailType.OK);
-        op.replyEnded = true;
-        ni.releasePending(md);
-        if (!failed) {
-            ni.autoUnlinkIfInactive(md, end, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits, op.rlength,
-                    mlength, 0L);
-        }
-        if (op.sendEnded) {
-            library.ops.release(op);
+        if (endReply(op, op.replyMd, EventKind.REPLY_END, 0L, deposit)) {
+            op.replyEnded = true;
+            if (op.sendEnded) {
+                library.ops.release(op);
+            }
         }
     }
 
@@ -566,23 +554,34 @@ final class Initiator implements SendingSide {
 
     /** REPLY_END or REPLY_FAIL once the reply's data is in place (L6384). */
     private void completeReply(PendingOp op, Deposit deposit) {
+        if (endReply(op, op.md, EventKind.REPLY_FAIL, op.offset, deposit)) {
+            library.ops.release(op);
+        }
+    }
+
+    /**
+     * The end event of a reply on {@code md} once its data is in place: REPLY_END, or {@code failedKind} with
+     * MEMORY_FAULT when the deposit failed; then the automatic unlink. False (nothing logged) if the op was freed or
+     * its interface is gone.
+     */
+    private boolean endReply(PendingOp op, @Nullable MemoryDescriptorState md, EventKind failedKind, long offset,
+                             Deposit deposit) {
         NetworkInterfaceState ni = op.ni;
-        MemoryDescriptorState md = op.md;
         if (!op.inUse || ni == null || md == null || !ni.isLive()) {
-            return;
+            return false;
         }
         boolean failed = deposit.failed();
         long mlength = failed ? deposit.deposited() : op.mlength;
         ni.registers[StatusRegister.BYTES_RECEIVED.index()] += deposit.deposited();
-        long end = ni.post(md, failed ? EventKind.REPLY_FAIL : EventKind.REPLY_END, op.link, op.peerNid, op.peerPid,
-                op.uid, op.portal, op.matchBits, op.rlength, mlength, op.offset, 0L,
+        long end = ni.post(md, failed ? failedKind : EventKind.REPLY_END, op.link, op.peerNid, op.peerPid, op.uid,
+                op.portal, op.matchBits, op.rlength, mlength, offset, 0L,
                 failed ? NiFailType.MEMORY_FAULT : NiFailType.OK);
         ni.releasePending(md);
         if (!failed) {
             ni.autoUnlinkIfInactive(md, end, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits, op.rlength,
-                    mlength, op.offset);
+                    mlength, offset);
         }
-        library.ops.release(op);
+        return true;
     }
 
     /**

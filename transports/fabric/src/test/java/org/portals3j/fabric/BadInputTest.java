@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /** Misuse gets a clear exception, never a crash: close order, closed objects, heap segments, wrong sizes. */
@@ -71,6 +72,30 @@ class BadInputTest {
                 assertThat(a.cq.read(batch)).isZero();
                 assertThatThrownBy(() -> batch.context(0)).isInstanceOf(IndexOutOfBoundsException.class);
             }
+        }
+    }
+
+    @Test
+    void namesThatCannotBeTheProvidersAreRejectedBeforeLibfabricReadsThem() {
+        FabricInfo rxm = Peer.assumeProvider("tcp;ofi_rxm");
+        try (Peer a = new Peer(rxm, 1)) {
+            byte[] own = a.ep.name();
+            assertThat(own).hasSize(16);
+            assertThatThrownBy(() -> a.av.insert(new byte[] {2, 0, 1})).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("16 bytes of family AF_INET");
+            byte[] wrongFamily = own.clone();
+            wrongFamily[0] = 7;
+            assertThatThrownBy(() -> a.av.insert(wrongFamily)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("Endpoint.name()");
+            assertThat(a.av.insert(own)).isNotNegative();
+        }
+        FabricInfo shm = Peer.assumeProvider("shm");
+        try (Peer b = new Peer(shm, 1)) {
+            byte[] own = b.ep.name();
+            byte[] unterminated = "fi_shm://12345".getBytes(StandardCharsets.US_ASCII);
+            assertThatThrownBy(() -> b.av.insert(unterminated)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("NUL-terminated");
+            assertThat(b.av.insert(own)).isNotNegative();
         }
     }
 

@@ -110,6 +110,16 @@ class BadInputTest {
     }
 
     @Test
+    void rxdOpensAnFdQueueButHasNoFileDescriptor() {
+        FabricInfo info = Peer.assumeProvider("udp;ofi_rxd");
+        try (Fabric f = Fabric.open(info); Domain d = f.openDomain();
+                CompletionQueue cq = d.openCompletionQueue(16, WaitObject.FD)) {
+            assertThatThrownBy(cq::waitFd).isInstanceOfSatisfying(FabricException.class, e -> assertThat(
+                    e.errnoName()).isEqualTo("FI_ENOSYS")).hasMessageContaining("fi_control(FI_GETWAIT)");
+        }
+    }
+
+    @Test
     void rxmGivesAFileDescriptorToWaitOn() {
         FabricInfo info = Peer.assumeProvider("tcp;ofi_rxm");
         try (Fabric f = Fabric.open(info); Domain d = f.openDomain();

@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.concurrent.locks.ReentrantLock;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -49,6 +50,7 @@ public final class NativeFabric {
     /** SIGINT, SIGILL, SIGABRT, SIGBUS, SIGSEGV, SIGTERM: the handlers libinfinipath replaces (Linux numbers). */
     static final int[] JVM_SIGNALS = {2, 4, 6, 7, 11, 15};
 
+    private static final ReentrantLock SIGNAL_LOCK = new ReentrantLock();
     private static final MethodType BOXED_INT_TO_ADDRESS = MethodType.methodType(MemorySegment.class, Integer.class);
 
     private static final @Nullable NativeFabric INSTANCE;
@@ -154,12 +156,18 @@ public final class NativeFabric {
         errnoName = bind(linker, glue, "fj_errno_name", ADDRESS, JAVA_INT).asType(BOXED_INT_TO_ADDRESS);
     }
 
-    /** Saves the handlers of {@link #JVM_SIGNALS} at creation and puts them back at close. */
+    /**
+     * Saves the handlers of {@link #JVM_SIGNALS} at creation and puts them back at close. Guards of all threads take
+     * one lock, so that one thread's restore never puts back handlers another thread's call installed.
+     */
     private final class SignalGuard implements AutoCloseable {
-        private final Arena arena = Arena.ofConfined();
-        private final MemorySegment saved = arena.allocate(Structs.SIGACTION, JVM_SIGNALS.length);
+        private final Arena arena;
+        private final MemorySegment saved;
 
         SignalGuard() {
+            SIGNAL_LOCK.lock();
+            arena = Arena.ofConfined();
+            saved = arena.allocate(Structs.SIGACTION, JVM_SIGNALS.length);
             sigactions(sigaction, saved, false);
         }
 
@@ -169,6 +177,7 @@ public final class NativeFabric {
                 sigactions(sigaction, saved, true);
             } finally {
                 arena.close();
+                SIGNAL_LOCK.unlock();
             }
         }
     }

@@ -170,6 +170,9 @@ class MessagingTest {
                 key.set(r.key());
             }
             assertThat(key.get()).isEqualTo(78);
+            try (Peer b = new Peer(info, 77)) { // the same key in another domain is fine
+                assertThat(b.region.key()).isEqualTo(77);
+            }
         }
     }
 }

@@ -29,7 +29,8 @@ class ModulePathTest {
             "transports/udp", "org.portals3j.transport.udp",
             "portals-api", "org.portals3j.portals",
             "isotach-core", "org.portals3j.isotach",
-            "native-shim", "org.portals3j.shim");
+            "native-shim", "org.portals3j.shim",
+            "transports/fabric", "org.portals3j.fabric");
 
     private static final String TRANSPORT_PROVIDER = "org.portals3j.transport.TransportProvider";
 

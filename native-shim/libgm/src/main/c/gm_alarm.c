@@ -61,8 +61,6 @@ GMI_API void gm_set_alarm(struct gm_port *p, gm_alarm_t *alarm, gm_u64_t usecs, 
     alarm->_next = *at;
     *at = alarm;
     pthread_mutex_unlock(&p->lock);
-    uint64_t one = 1;
-    (void) one;
     gmx_wakeup(p); /* a blocking receive may be asleep past the new deadline */
 }
 

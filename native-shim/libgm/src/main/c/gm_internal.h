@@ -76,6 +76,7 @@ struct gmi_rxslot {
     unsigned tag;
     uint64_t gmx_context;
     bool posted;                      /* false while waiting to be posted (-FI_EAGAIN) */
+    bool in_use;                      /* taken by a provide call, not yet returned by an event */
     /* filled when a message lands */
     uint64_t length;
     unsigned sender_node;

@@ -61,7 +61,10 @@ gm_status_t gmi_mr_register(struct gm_port *p, void *address, gm_size_t length, 
 
 void gmi_mr_close(struct gmi_reg *reg) {
     if (reg->mr != NULL) {
-        fi_close(&reg->mr->fid);
+        int rc = fi_close(&reg->mr->fid);
+        if (rc != 0) {
+            gmi_set_error("fi_close(memory region)", rc);
+        }
         reg->mr = NULL;
     }
 }

@@ -88,6 +88,9 @@ static int get_info(const char *provider, const char *address, struct fi_info **
     hints->ep_attr->type = FI_EP_RDM;
     hints->caps = FI_MSG | FI_TAGGED | FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
     hints->mode = FI_CONTEXT | FI_CONTEXT2;
+    /* what the library copes with: descriptors for local buffers, virtual or offset RMA addresses, allocated
+     * memory. Not FI_MR_PROV_KEY (keys carry the region's start, gm_memory.c) nor FI_MR_ENDPOINT (no
+     * provider here needs it) */
     hints->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED;
     hints->domain_attr->threading = FI_THREAD_DOMAIN;
     hints->domain_attr->data_progress = FI_PROGRESS_MANUAL;
@@ -219,25 +222,25 @@ static gm_status_t open_pools(struct gm_port *p) {
     return GM_SUCCESS;
 }
 
-static void close_port(struct gm_port *p) {
-    if (p->ep != NULL) {
-        fi_close(&p->ep->fid);
+/* fi_close of one object, if open; a failure is remembered for gmx_last_error (the port goes anyway). */
+static void close_fid(struct fid *fid, const char *what) {
+    if (fid != NULL) {
+        int rc = fi_close(fid);
+        if (rc != 0) {
+            gmi_set_error(what, rc);
+        }
     }
+}
+
+static void close_port(struct gm_port *p) {
+    close_fid(p->ep != NULL ? &p->ep->fid : NULL, "fi_close(endpoint)");
     gmi_ctl_teardown(p);
     gmi_regs_close(p);
     gmi_arena_close(p);
-    if (p->cq != NULL) {
-        fi_close(&p->cq->fid);
-    }
-    if (p->av != NULL) {
-        fi_close(&p->av->fid);
-    }
-    if (p->domain != NULL) {
-        fi_close(&p->domain->fid);
-    }
-    if (p->fabric != NULL) {
-        fi_close(&p->fabric->fid);
-    }
+    close_fid(p->cq != NULL ? &p->cq->fid : NULL, "fi_close(completion queue)");
+    close_fid(p->av != NULL ? &p->av->fid : NULL, "fi_close(address vector)");
+    close_fid(p->domain != NULL ? &p->domain->fid : NULL, "fi_close(domain)");
+    close_fid(p->fabric != NULL ? &p->fabric->fid : NULL, "fi_close(fabric)");
     if (p->info != NULL) {
         fi_freeinfo(p->info);
     }

@@ -28,6 +28,7 @@ static bool post_rx(struct gm_port *p, struct gmi_rxslot *slot) {
 }
 
 void gmi_rx_release(struct gm_port *p, struct gmi_rxslot *slot) {
+    slot->in_use = false;
     slot->next_free = p->free_rx;
     p->free_rx = slot;
     p->free_rx_count++;
@@ -47,8 +48,7 @@ void gmi_rx_post_pending(struct gm_port *p) {
     unsigned receives = p->options.receive_tokens;
     for (unsigned i = 0; i < receives && p->unposted_rx > 0; i++) {
         struct gmi_rxslot *slot = &p->rxslots[i];
-        if (slot->buffer != NULL && !slot->posted && slot->next_free == NULL && slot != p->free_rx
-            && post_rx(p, slot)) {
+        if (slot->in_use && !slot->posted && post_rx(p, slot)) {
             slot->posted = true;
             p->unposted_rx--;
         }
@@ -136,6 +136,7 @@ static void provide(struct gm_port *p, void *buffer, unsigned size, unsigned pri
     slot->tag = tag;
     slot->gmx_context = context;
     slot->posted = false;
+    slot->in_use = true;
     repost(p, slot);
 }
 

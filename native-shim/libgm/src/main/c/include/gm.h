@@ -360,7 +360,10 @@ GM_EXPORT void gm_drop_sends(struct gm_port *port, unsigned priority, unsigned t
 
 /* ---- receiving ------------------------------------------------------------------------------------------ */
 
-/** Makes progress and returns one event (GM_NO_RECV_EVENT when none). */
+/**
+ * Makes progress and returns one event (GM_NO_RECV_EVENT when none). A GM_SENT_TOKENS_EVENT not handed to
+ * gm_unknown before the next receive call gives its token back without running its callback.
+ */
 GM_EXPORT gm_recv_event_t *gm_receive(struct gm_port *port);
 /** Waits for an event: spins briefly, then sleeps (completion-queue descriptor, or a bounded back-off). */
 GM_EXPORT gm_recv_event_t *gm_blocking_receive(struct gm_port *port);

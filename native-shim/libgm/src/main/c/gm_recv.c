@@ -2,8 +2,9 @@
  * gm_recv.c: receive buffers and the GM receive loop (gm-libfabric.md sections 1.3 and 2.5). A provided buffer
  * is one fi_trecv for exactly (size, priority) with the sender bits ignored, so libfabric's tag matching gives
  * GM's exact-size rule (R4) and FIFO use of same-class buffers. A message that lands is acknowledged when the
- * sender asked for it, rejected (GM_SEND_REJECTED at the sender) when its size is not acceptable, and dropped
- * when the sender cancelled it; in the last two cases the buffer is posted again and no event is raised.
+ * sender asked for it, rejected (GM_SEND_REJECTED at the sender) when its size is not acceptable, dropped
+ * when the sender cancelled it, and ignored when it comes from a (node, port) neither gmx_set_peer nor the map
+ * directory names; in the last three cases the buffer is posted again and no event is raised.
  * gm_receive returns one event per call; callbacks and alarm callbacks run only in gm_unknown (R9).
  */
 #include <string.h>
@@ -90,6 +91,10 @@ void gmi_rx_landed(struct gm_port *p, struct gmi_rxslot *slot, uint64_t tag, uin
     }
     if (!peer->resolved && p->map_dir[0] != '\0') {
         gmi_map_resolve(p, peer);
+    }
+    if (!peer->resolved) {
+        repost(p, slot); /* from a (node, port) nobody declared: we could not even answer it */
+        return;
     }
     gmi_activate(p, peer);
     gmi_peer_heard(p, peer);

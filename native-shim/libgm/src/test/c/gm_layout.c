@@ -4,7 +4,8 @@
  */
 #include "gmtest.h"
 
-#define AT(type, field, offset) CHECK(offsetof(type, field) == (offset), #type "." #field " at %zu", offsetof(type, field))
+#define AT(type, field, offset) \
+    CHECK(offsetof(type, field) == (offset), #type "." #field " at %zu", offsetof(type, field))
 
 int main(void) {
     test_start(NULL);

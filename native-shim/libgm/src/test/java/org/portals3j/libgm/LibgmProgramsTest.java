@@ -77,7 +77,7 @@ class LibgmProgramsTest {
         Path lib = NATIVE.resolve("lib");
         List<String> args = new ArrayList<>(List.of("gcc", "-std=gnu11", "-g", "-Wall", "-Wextra", "-Werror",
                 "-I" + NATIVE.resolve("include"), "-I" + SOURCES, SOURCES.resolve(name + ".c").toString(),
-                "-o", exe.toString(), "-L" + lib, "-lgm", "-Wl,-rpath," + lib, "-pthread"));
+                "-o", exe.toString(), "-L" + lib, "-lgm", "-lfabric", "-Wl,-rpath," + lib, "-pthread"));
         Outcome o = run(args, 120);
         assertThat(o.status()).as("gcc could not compile %s.c:\n%s", name, o.output()).isZero();
         return exe;
@@ -108,6 +108,12 @@ class LibgmProgramsTest {
     @ValueSource(strings = {"tcp", "shm", "udp"})
     void gmxEventsPollAndWakeup(String provider) throws IOException, InterruptedException {
         runProgram("gmx_poll", provider);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tcp", "shm", "udp"})
+    void hostileTrafficRaisesNothing(String provider) throws IOException, InterruptedException {
+        runProgram("gm_hostile", provider);
     }
 
     @ParameterizedTest

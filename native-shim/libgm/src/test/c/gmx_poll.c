@@ -173,8 +173,21 @@ static void test_peer_failed(const char *provider) {
         }
     }
     CHECK(failed, "GMX_PEER_FAILED for the silent port");
+    /* fast mode trusts a local completion only while the peer answers: this send fails at its deadline */
+    char *out = gm_dma_malloc(a, 64);
+    gmx_send(a, out, 5, 4, 0, 5, 6, 91);
+    CHECK(collect(a, ev, 1) == 1 && ev[0].context == 91, "send to the silent port completes");
+    CHECK(ev[0].status == GM_SEND_TARGET_NODE_UNREACHABLE, "send to the silent port: %s", gm_strerror(ev[0].status));
+    gmx_drop_sends(a, 0, 5, 6, 92);
+    CHECK(collect(a, ev, 1) == 1 && ev[0].context == 92 && ev[0].status == GM_SUCCESS, "drop");
+    /* and a node nobody declared */
+    gmx_send(a, out, 5, 4, 1, 9, 0, 93);
+    CHECK(collect(a, ev, 1) == 1 && ev[0].context == 93 && ev[0].status == GM_SEND_TARGET_NODE_UNREACHABLE,
+          "undeclared node in fast mode: %s", gm_strerror(ev[0].status));
+    gmx_resume_sending(a, 1, 9, 0, 94);
+    CHECK(collect(a, ev, 1) == 1 && ev[0].context == 94 && ev[0].status == GM_SUCCESS, "resume");
     gm_close(c);
-    OK("GMX_PEER_FAILED");
+    OK("GMX_PEER_FAILED; fast-mode sends to silent and undeclared peers fail");
 }
 
 int main(int argc, char **argv) {

@@ -13,7 +13,6 @@
 
 #include "gm_internal.h"
 
-#define SPIN_ROUNDS 64
 
 /* fi_trecv for slot; true when posted, false when the provider wants it later (slot stays pending). */
 static bool post_rx(struct gm_port *p, struct gmi_rxslot *slot) {
@@ -259,16 +258,17 @@ GMI_API int gm_receive_pending(struct gm_port *p) {
     return pending;
 }
 
-static gm_recv_event_t *blocking(struct gm_port *p, unsigned spins) {
+static gm_recv_event_t *blocking(struct gm_port *p, uint64_t spin_ns) {
     pthread_mutex_lock(&p->lock);
     settle_current(p);
     unsigned backoff = gmi_backoff_start();
-    for (unsigned round = 0;; round++) {
+    uint64_t spin_until = gmi_now_ns() + spin_ns;
+    for (;;) {
         gmi_progress(p);
         if (next_record(p)) {
             break;
         }
-        if (round >= spins) {
+        if (gmi_now_ns() >= spin_until) {
             gmi_wait(p, -1, &backoff);
         }
     }
@@ -277,7 +277,7 @@ static gm_recv_event_t *blocking(struct gm_port *p, unsigned spins) {
 }
 
 GMI_API gm_recv_event_t *gm_blocking_receive(struct gm_port *p) {
-    return blocking(p, SPIN_ROUNDS);
+    return blocking(p, GMI_SPIN_NS);
 }
 
 GMI_API gm_recv_event_t *gm_blocking_receive_no_spin(struct gm_port *p) {

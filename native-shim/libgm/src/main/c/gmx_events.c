@@ -108,6 +108,7 @@ GMI_API int gmx_poll(struct gm_port *p, struct gmx_event *out, int max, int64_t 
     pthread_mutex_lock(&p->lock);
     uint64_t deadline = timeout_ns > 0 ? gmi_now_ns() + (uint64_t) timeout_ns : 0;
     unsigned backoff = gmi_backoff_start();
+    uint64_t spin_until = gmi_now_ns() + GMI_SPIN_NS;
     int result = 0;
     bool failed = false;
     for (;;) {
@@ -126,6 +127,9 @@ GMI_API int gmx_poll(struct gm_port *p, struct gmx_event *out, int max, int64_t 
                 break;
             }
             left = (int64_t) (deadline - now);
+        }
+        if (gmi_now_ns() < spin_until) {
+            continue; /* a few microseconds of polling first: a reply is often that close */
         }
         if (gmi_wait(p, left, &backoff)) { /* gmx_wakeup: one more look, then return */
             if (p->closing || !gmi_progress(p)) {

@@ -387,6 +387,11 @@ GMI_API gm_status_t gm_open(struct gm_port **port, unsigned unit, unsigned port_
     return open_port(port, port_id, &options, getenv("GM_SHIM_MAP_DIR"));
 }
 
+static void sleep_ms(unsigned ms) {
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long) (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
 GMI_API void gm_close(struct gm_port *p) {
     if (p == NULL) {
         return;
@@ -407,8 +412,12 @@ GMI_API void gm_close(struct gm_port *p) {
             gmi_ctl_send(p, peer, GMI_CTL_CLOSE, 0, 0);
         }
     }
-    for (int round = 0; round < 20 && p->ctl_queued > 0; round++) {
+    uint64_t give_up = gmi_now_ns() + 200000000u; /* the provider refused some: retry them for up to 200 ms */
+    while (p->ctl_queued > 0 && gmi_now_ns() < give_up) {
         gmi_progress(p);
+        if (p->ctl_queued > 0) {
+            sleep_ms(1);
+        }
     }
     gmi_progress(p);
     gmi_map_unpublish(p);
@@ -577,10 +586,6 @@ GMI_API char *gm_node_id_to_host_name(struct gm_port *p, unsigned node_id) {
     return (char *) name;
 }
 
-static void sleep_ms(unsigned ms) {
-    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long) (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
 
 GMI_API gm_status_t gm_node_id_to_host_name_ex(struct gm_port *p, unsigned timeout_usecs, unsigned node_id,
                                                char (*name)[GM_MAX_HOST_NAME_LEN + 1]) {

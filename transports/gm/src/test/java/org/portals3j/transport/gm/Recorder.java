@@ -10,7 +10,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.Deposit;
 import org.portals3j.transport.MessageHandler;
 
@@ -26,14 +25,16 @@ final class Recorder implements MessageHandler {
     volatile boolean heapDestination;
     volatile boolean discard;
     private final Arena arena = Arena.ofShared();
-    private byte @Nullable [] header;
-    private MemorySegment destination = MemorySegment.NULL;
+    /** Per source: messages of different sources may interleave between onHeader and onDeposited. */
+    private final Map<Integer, byte[]> headers = new ConcurrentHashMap<>();
+    private final Map<Integer, MemorySegment> destinations = new ConcurrentHashMap<>();
 
     @Override
     public void onHeader(int source, MemorySegment h, int headerLength, long payloadLength, Deposit deposit) {
-        header = h.asSlice(0, headerLength).toArray(ValueLayout.JAVA_BYTE);
-        destination = heapDestination ? MemorySegment.ofArray(new byte[(int) payloadLength + 16])
+        headers.put(source, h.asSlice(0, headerLength).toArray(ValueLayout.JAVA_BYTE));
+        MemorySegment destination = heapDestination ? MemorySegment.ofArray(new byte[(int) payloadLength + 16])
                 : arena.allocate(payloadLength + 16, 64);
+        destinations.put(source, destination);
         if (!discard) {
             deposit.accept(destination, 16, payloadLength); // at an offset: the offset must be honoured
         }
@@ -41,8 +42,10 @@ final class Recorder implements MessageHandler {
 
     @Override
     public void onDeposited(int source, Deposit deposit) {
-        byte[] payload = destination.asSlice(16, deposit.deposited()).toArray(ValueLayout.JAVA_BYTE);
-        byte[] h = header == null ? new byte[0] : header;
+        MemorySegment destination = destinations.getOrDefault(source, MemorySegment.NULL);
+        byte[] payload = destination.equals(MemorySegment.NULL) ? new byte[0]
+                : destination.asSlice(16, deposit.deposited()).toArray(ValueLayout.JAVA_BYTE);
+        byte[] h = headers.getOrDefault(source, new byte[0]);
         received.add(new Received(source, h, deposit.length(), payload, deposit.failed()));
     }
 

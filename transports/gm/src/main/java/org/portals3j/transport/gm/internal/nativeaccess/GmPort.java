@@ -8,13 +8,15 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.locks.StampedLock;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.gm.internal.protocol.Registrar;
 
 /**
  * One open GM port of libgm (gmx_open ... gm_close). Every method may be called from any thread (the library takes
- * the port's lock), except {@link #close}, which the caller makes the last call. Sends, gets and receive buffers
- * take memory from {@link #dmaMalloc} or registered with {@link #register}.
+ * the port's lock); a read lock here keeps {@link #close} from freeing the port under a call, and after it every
+ * call throws {@link IllegalStateException} (or, for {@link #wakeup} and {@link #dropSends}, does nothing). Sends,
+ * gets and receive buffers take memory from {@link #dmaMalloc} or registered with {@link #register}.
  */
 public final class GmPort implements Registrar {
     /** GM_LOW_PRIORITY, GM_HIGH_PRIORITY. */
@@ -26,7 +28,8 @@ public final class GmPort implements Registrar {
     private final Libgm lib;
     private final MemorySegment port;
     private final int portId;
-    private boolean closed;
+    private final StampedLock lock = new StampedLock();
+    private boolean closed; // guarded by lock
 
     private GmPort(Libgm lib, MemorySegment port, int portId) {
         this.lib = lib;
@@ -104,122 +107,188 @@ public final class GmPort implements Registrar {
 
     /** gmx_endpoint_name: this port's libfabric name. */
     public byte[] endpointName() throws GmException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment name = arena.allocate(1024);
-            MemorySegment length = arena.allocate(JAVA_LONG);
-            length.set(JAVA_LONG, 0, name.byteSize());
-            int status = (int) lib.endpointName.invokeExact(port, name, length);
-            if (status != GmStatus.SUCCESS) {
-                throw new GmException("gmx_endpoint_name", status, lib.lastError());
+        long stamp = lock.readLock();
+        try {
+            checkOpen();
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment name = arena.allocate(1024);
+                MemorySegment length = arena.allocate(JAVA_LONG);
+                length.set(JAVA_LONG, 0, name.byteSize());
+                int status = (int) lib.endpointName.invokeExact(port, name, length);
+                if (status != GmStatus.SUCCESS) {
+                    throw new GmException("gmx_endpoint_name", status, lib.lastError());
+                }
+                return name.asSlice(0, length.get(JAVA_LONG, 0)).toArray(JAVA_BYTE);
+            } catch (GmException e) {
+                throw e;
+            } catch (Throwable t) {
+                throw Libgm.rethrow(t);
             }
-            return name.asSlice(0, length.get(JAVA_LONG, 0)).toArray(JAVA_BYTE);
-        } catch (GmException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw Libgm.rethrow(t);
+        } finally {
+            lock.unlockRead(stamp);
         }
     }
 
     /** gmx_set_peer: (node, port) is reached at {@code name}. */
     public void setPeer(int nodeId, int peerPort, byte[] name, String hostName) throws GmException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment n = arena.allocate(Math.max(1, name.length));
-            MemorySegment.copy(name, 0, n, JAVA_BYTE, 0, name.length);
-            int status = (int) lib.setPeer.invokeExact(port, nodeId, peerPort, n, (long) name.length,
-                    arena.allocateFrom(hostName));
-            if (status != GmStatus.SUCCESS) {
-                throw new GmException("gmx_set_peer of node " + nodeId + " port " + peerPort, status,
-                        lib.lastError());
+        long stamp = lock.readLock();
+        try {
+            checkOpen();
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment n = arena.allocate(Math.max(1, name.length));
+                MemorySegment.copy(name, 0, n, JAVA_BYTE, 0, name.length);
+                int status = (int) lib.setPeer.invokeExact(port, nodeId, peerPort, n, (long) name.length,
+                        arena.allocateFrom(hostName));
+                if (status != GmStatus.SUCCESS) {
+                    throw new GmException("gmx_set_peer of node " + nodeId + " port " + peerPort, status,
+                            lib.lastError());
+                }
+            } catch (GmException e) {
+                throw e;
+            } catch (Throwable t) {
+                throw Libgm.rethrow(t);
             }
-        } catch (GmException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw Libgm.rethrow(t);
+        } finally {
+            lock.unlockRead(stamp);
         }
     }
 
     /** gm_dma_malloc, as a segment of {@code length} bytes; NULL when the library has no memory left. */
     public MemorySegment dmaMalloc(long length) {
+        long stamp = lock.readLock();
         try {
-            MemorySegment m = (MemorySegment) lib.dmaMalloc.invokeExact(port, length);
-            return m.equals(MemorySegment.NULL) ? m : m.reinterpret(length);
-        } catch (Throwable t) {
-            throw Libgm.rethrow(t);
+            checkOpen();
+            try {
+                MemorySegment m = (MemorySegment) lib.dmaMalloc.invokeExact(port, length);
+                return m.equals(MemorySegment.NULL) ? m : m.reinterpret(length);
+            } catch (Throwable t) {
+                throw Libgm.rethrow(t);
+            }
+        } finally {
+            lock.unlockRead(stamp);
         }
     }
 
     /** gm_dma_free. */
     public void dmaFree(MemorySegment memory) {
+        long stamp = lock.readLock();
         try {
-            lib.dmaFree.invokeExact(port, memory);
-        } catch (Throwable t) {
-            throw Libgm.rethrow(t);
+            if (closed) {
+                return;
+            }
+            try {
+                lib.dmaFree.invokeExact(port, memory);
+            } catch (Throwable t) {
+                throw Libgm.rethrow(t);
+            }
+        } finally {
+            lock.unlockRead(stamp);
         }
     }
 
     /** gmx_send: completion as a SENT event carrying {@code context}. */
     public void send(MemorySegment message, int size, long length, int priority, int node, int targetPort,
                      long context) {
+        long stamp = lock.readLock();
         try {
-            lib.send.invokeExact(port, message, size, length, priority, node, targetPort, context);
-        } catch (Throwable t) {
-            throw Libgm.rethrow(t);
+            checkOpen();
+            try {
+                lib.send.invokeExact(port, message, size, length, priority, node, targetPort, context);
+            } catch (Throwable t) {
+                throw Libgm.rethrow(t);
+            }
+        } finally {
+            lock.unlockRead(stamp);
         }
     }
 
     /** gmx_get from the target's (address, key) into {@code local}; completion as a SENT event. */
     public void get(long remoteAddress, long remoteKey, MemorySegment local, long length, int priority, int node,
                     int targetPort, long context) {
+        long stamp = lock.readLock();
         try {
-            lib.get.invokeExact(port, remoteAddress, remoteKey, local, length, priority, node, targetPort, context);
-        } catch (Throwable t) {
-            throw Libgm.rethrow(t);
+            checkOpen();
+            try {
+                lib.get.invokeExact(port, remoteAddress, remoteKey, local, length, priority, node, targetPort, context);
+            } catch (Throwable t) {
+                throw Libgm.rethrow(t);
+            }
+        } finally {
+            lock.unlockRead(stamp);
         }
     }
 
     /** gmx_drop_sends: what is queued to (node, port) at {@code priority} completes with GM_SEND_DROPPED. */
     public void dropSends(int priority, int node, int targetPort, long context) {
+        long stamp = lock.readLock();
         try {
-            lib.dropSends.invokeExact(port, priority, node, targetPort, context);
-        } catch (Throwable t) {
-            throw Libgm.rethrow(t);
+            if (closed) {
+                return;
+            }
+            try {
+                lib.dropSends.invokeExact(port, priority, node, targetPort, context);
+            } catch (Throwable t) {
+                throw Libgm.rethrow(t);
+            }
+        } finally {
+            lock.unlockRead(stamp);
         }
     }
 
     /** gmx_provide_receive_buffer: returned in a RECV event carrying {@code context}. */
     public void provideReceiveBuffer(MemorySegment buffer, int size, int priority, long context) {
+        long stamp = lock.readLock();
         try {
-            lib.provideReceiveBuffer.invokeExact(port, buffer, size, priority, context);
-        } catch (Throwable t) {
-            throw Libgm.rethrow(t);
+            checkOpen();
+            try {
+                lib.provideReceiveBuffer.invokeExact(port, buffer, size, priority, context);
+            } catch (Throwable t) {
+                throw Libgm.rethrow(t);
+            }
+        } finally {
+            lock.unlockRead(stamp);
         }
     }
 
     @Override
     public long register(long address, long length) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment key = arena.allocate(JAVA_LONG);
-            int status = (int) lib.register.invokeExact(port, MemorySegment.ofAddress(address), length, key);
-            if (status != GmStatus.SUCCESS) {
-                throw new IllegalStateException("gmx_register of " + length + " bytes failed: "
-                        + GmStatus.name(status) + " (" + lib.lastError() + ")");
+        long stamp = lock.readLock();
+        try {
+            checkOpen();
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment key = arena.allocate(JAVA_LONG);
+                int status = (int) lib.register.invokeExact(port, MemorySegment.ofAddress(address), length, key);
+                if (status != GmStatus.SUCCESS) {
+                    throw new IllegalStateException("gmx_register of " + length + " bytes failed: "
+                            + GmStatus.name(status) + " (" + lib.lastError() + ")");
+                }
+                return key.get(JAVA_LONG, 0);
+            } catch (Throwable t) {
+                throw Libgm.rethrow(t);
             }
-            return key.get(JAVA_LONG, 0);
-        } catch (Throwable t) {
-            throw Libgm.rethrow(t);
+        } finally {
+            lock.unlockRead(stamp);
         }
     }
 
     @Override
     public void deregister(long address, long length) {
+        long stamp = lock.readLock();
         try {
-            int status = (int) lib.deregister.invokeExact(port, MemorySegment.ofAddress(address), length);
-            if (status != GmStatus.SUCCESS) {
-                throw new IllegalStateException("gm_deregister_memory of " + length + " bytes failed: "
-                        + GmStatus.name(status) + " (" + lib.lastError() + ")");
+            if (closed) {
+                return;
             }
-        } catch (Throwable t) {
-            throw Libgm.rethrow(t);
+            try {
+                int status = (int) lib.deregister.invokeExact(port, MemorySegment.ofAddress(address), length);
+                if (status != GmStatus.SUCCESS) {
+                    throw new IllegalStateException("gm_deregister_memory of " + length + " bytes failed: "
+                            + GmStatus.name(status) + " (" + lib.lastError() + ")");
+                }
+            } catch (Throwable t) {
+                throw Libgm.rethrow(t);
+            }
+        } finally {
+            lock.unlockRead(stamp);
         }
     }
 
@@ -228,19 +297,33 @@ public final class GmPort implements Registrar {
      * fills {@code events}; returns how many, or -1 once the port is unusable ({@link #lastError}).
      */
     public int poll(GmEvents events, long timeoutNanos) {
+        long stamp = lock.readLock();
         try {
-            return (int) lib.poll.invokeExact(port, events.segment(), events.capacity(), timeoutNanos);
-        } catch (Throwable t) {
-            throw Libgm.rethrow(t);
+            checkOpen();
+            try {
+                return (int) lib.poll.invokeExact(port, events.segment(), events.capacity(), timeoutNanos);
+            } catch (Throwable t) {
+                throw Libgm.rethrow(t);
+            }
+        } finally {
+            lock.unlockRead(stamp);
         }
     }
 
     /** gmx_wakeup: a {@link #poll} waiting on this port returns now. Any thread. */
     public void wakeup() {
+        long stamp = lock.readLock();
         try {
-            lib.wakeup.invokeExact(port);
-        } catch (Throwable t) {
-            throw Libgm.rethrow(t);
+            if (closed) {
+                return;
+            }
+            try {
+                lib.wakeup.invokeExact(port);
+            } catch (Throwable t) {
+                throw Libgm.rethrow(t);
+            }
+        } finally {
+            lock.unlockRead(stamp);
         }
     }
 
@@ -249,17 +332,26 @@ public final class GmPort implements Registrar {
         return lib.lastError();
     }
 
-    /** gm_close, then gm_finalize. Once. */
+    /** gm_close, then gm_finalize, once no other call is inside the library. Once. */
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
+        long stamp = lock.writeLock();
         try {
+            if (closed) {
+                return;
+            }
+            closed = true;
             lib.close.invokeExact(port);
             lib.finalizeLibrary.invokeExact();
         } catch (Throwable t) {
             throw Libgm.rethrow(t);
+        } finally {
+            lock.unlockWrite(stamp);
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("GM port " + portId + " is closed");
         }
     }
 }

@@ -35,6 +35,7 @@ public final class Libgm {
             JAVA_INT.withName("flags"));
 
     private static final Object LOCK = new Object();
+    private static final String NO_BACKTRACE = "IPATH_NO_BACKTRACE";
     private static @Nullable Libgm loaded; // guarded by LOCK
     private static @Nullable String failure; // guarded by LOCK
 
@@ -110,6 +111,7 @@ public final class Libgm {
             try {
                 Path path = LibraryLocator.locate(System.getProperties(), System.getenv(),
                         Libgm.class.getClassLoader());
+                keepTheJvmsSignalHandlers();
                 SymbolLookup lib;
                 try {
                     lib = SymbolLookup.libraryLookup(path, Arena.global());
@@ -130,6 +132,27 @@ public final class Libgm {
                         + "module org.portals3j.transport.gm)";
                 throw new IllegalStateException(failure, e);
             }
+        }
+    }
+
+    /**
+     * Sets IPATH_NO_BACKTRACE=1 in the process environment unless it is set. libfabric links libinfinipath (for its
+     * psm provider), whose constructor otherwise installs a SIGSEGV handler that prints a backtrace and exits: it
+     * replaces the JVM's, which takes SIGSEGV for its implicit null checks and safepoint polls, and the JVM dies at
+     * random soon after. Done once, before the library is loaded, under {@link #LOCK}.
+     */
+    private static void keepTheJvmsSignalHandlers() {
+        if (System.getenv(NO_BACKTRACE) != null) {
+            return;
+        }
+        Linker linker = Linker.nativeLinker();
+        MemorySegment setenv = linker.defaultLookup().find("setenv").orElseThrow(() -> new IllegalStateException(
+                "the C library has no setenv; start java with " + NO_BACKTRACE + "=1 in the environment"));
+        MethodHandle call = linker.downcallHandle(setenv, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
+        try (Arena arena = Arena.ofConfined()) {
+            int ignored = (int) call.invokeExact(arena.allocateFrom(NO_BACKTRACE), arena.allocateFrom("1"), 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
         }
     }
 

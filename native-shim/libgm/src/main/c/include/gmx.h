@@ -30,8 +30,15 @@
 extern "C" {
 #endif
 
-/** GMX_STRICT in gmx_port_options.flags: a send completes only when the receiver matched it into a buffer. */
+/**
+ * GMX_STRICT in gmx_port_options.flags: a send completes only when the receiver matched it into a buffer (the
+ * receiving library acknowledges it). Without it (fast mode) a send completes on its local completion while the
+ * peer answered keepalives within 3 periods; a peer killed inside that window may see its last sends succeed.
+ */
 #define GMX_STRICT 0x1u
+
+/** keepalive_ms value that turns keepalives off (then every send is acknowledged, as in strict mode). */
+#define GMX_KEEPALIVE_OFF 0xffffffffu
 
 /** Options of gmx_open; zero fields take the defaults shown. */
 struct gmx_port_options {
@@ -42,8 +49,9 @@ struct gmx_port_options {
     unsigned node_id;          /* this port's node id, >= 1 (GM_NO_SUCH_NODE_ID is 0); required */
     unsigned send_tokens;      /* default 64 */
     unsigned receive_tokens;   /* default 256 */
-    uint32_t ack_timeout_ms;   /* strict mode: a send not acknowledged in this time fails (default 2000) */
-    uint32_t keepalive_ms;     /* a peer silent for 3 such periods after contact is reported failed (default 500; 0 = off) */
+    uint32_t ack_timeout_ms;   /* every mode: a send not complete in this time fails (default 2000) */
+    uint32_t keepalive_ms;     /* a peer silent for 3 such periods after contact is reported failed (default 500;
+                                  GMX_KEEPALIVE_OFF = off: 0 takes the default like every other field) */
     uint32_t flags;            /* GMX_STRICT */
 };
 
@@ -74,11 +82,16 @@ gm_status_t gmx_set_peer(struct gm_port *port, unsigned node_id, unsigned port_i
 void gmx_send(struct gm_port *port, void *message, unsigned size, gm_size_t length, unsigned priority,
               unsigned target_node, unsigned target_port, uint64_t context);
 
-/** gm_put to (remote_address, remote_key) of the target; completion (delivery-complete) as a GMX_SENT event. */
+/**
+ * gm_put to (remote_address, remote_key) of the target; completion (delivery-complete) as a GMX_SENT event.
+ * remote_address is the target's virtual address inside the region registered under remote_key (keys carry the
+ * region's start, so the library turns it into an offset where the provider wants one); key 0 means the target's
+ * gm_dma_malloc arena, open only after the target called gm_allow_remote_memory_access.
+ */
 void gmx_put(struct gm_port *port, void *local, uint64_t remote_address, uint64_t remote_key, gm_size_t length,
              unsigned priority, unsigned target_node, unsigned target_port, uint64_t context);
 
-/** gm_get from (remote_address, remote_key) of the target into local; completion as a GMX_SENT event. */
+/** gm_get from (remote_address, remote_key) of the target into local; completion as a GMX_SENT event (same rules). */
 void gmx_get(struct gm_port *port, uint64_t remote_address, uint64_t remote_key, void *local, gm_size_t length,
              unsigned priority, unsigned target_node, unsigned target_port, uint64_t context);
 
@@ -105,8 +118,12 @@ gm_status_t gmx_register(struct gm_port *port, void *address, gm_size_t length, 
 
 enum gmx_event_type {
     GMX_NO_EVENT = 0,
-    GMX_RECV = 1,         /* a message landed: buffer, length, size, priority, sender, context of the buffer */
-    GMX_SENT = 2,         /* a send, put, get, resume or drop completed: context, status (GM_SUCCESS or GM_SEND_*) */
+    GMX_RECV = 1,         /* a message landed: buffer, length, size, priority, sender, context of the buffer.
+                             status != GM_SUCCESS: the buffer was refused and nothing landed (GM_TRY_AGAIN: no
+                             receive token; GM_INVALID_PARAMETER: size or priority; GM_MEMORY_FAULT: not DMA-able) */
+    GMX_SENT = 2,         /* a send, put, get, resume or drop completed: context, status (GM_SUCCESS or GM_SEND_*;
+                             GM_TRY_AGAIN: called without a free send token; GM_MEMORY_FAULT: local memory not
+                             DMA-able; GM_PERMISSION_DENIED: the target's arena is closed to RMA) */
     GMX_PEER_FAILED = 3,  /* (sender_node, sender_port) stopped answering keepalives or its connection broke */
     GMX_ALARM = 4         /* internal: never returned by gmx_poll (alarms run in gm_unknown) */
 };

@@ -28,9 +28,12 @@ public final class GmOptions {
     public static final String CREDITS = "gm.credits";
     /** Registrations of native payload memory kept for reuse (default 64). */
     public static final String REGISTRATION_CACHE = "gm.registrationCache";
-    /** A send the peer does not take within this time fails and the peer counts as failed (default 2000). */
+    /**
+     * A send the peer's library does not take within this time fails and the peer counts as failed (default 10000:
+     * the peer's progress thread may be held up by a handler callback or a loaded machine).
+     */
     public static final String ACK_TIMEOUT_MILLIS = "gm.ackTimeoutMillis";
-    /** A peer silent for three such periods counts as failed (default 500; 0: never). */
+    /** A peer silent for three such periods counts as failed (default 1000; 0: never). */
     public static final String KEEPALIVE_MILLIS = "gm.keepaliveMillis";
     /**
      * Whether a send completes only once the receiver's library matched it into a buffer (GMX_STRICT, the
@@ -75,8 +78,8 @@ public final class GmOptions {
                 number(options, EAGER_THRESHOLD, 8192, 0, 1 << 20),
                 (int) number(options, CREDITS, 8, 1, 256),
                 (int) number(options, REGISTRATION_CACHE, 64, 1, 4096),
-                (int) number(options, ACK_TIMEOUT_MILLIS, 2000, 1, 3_600_000),
-                (int) number(options, KEEPALIVE_MILLIS, 500, 0, 3_600_000),
+                (int) number(options, ACK_TIMEOUT_MILLIS, 10_000, 1, 3_600_000),
+                (int) number(options, KEEPALIVE_MILLIS, 1000, 0, 3_600_000),
                 (int) number(options, RENDEZVOUS_TIMEOUT_MILLIS, 30_000, 1, 3_600_000),
                 bool(options, STRICT, true));
     }

@@ -23,8 +23,8 @@
  * <tr><td>gm.eagerThreshold</td><td>8192</td><td>largest payload sent eagerly; above it, RMA</td></tr>
  * <tr><td>gm.credits</td><td>8</td><td>data messages one rank may have in another's buffers at once</td></tr>
  * <tr><td>gm.registrationCache</td><td>64</td><td>registrations of native payload memory kept for reuse</td></tr>
- * <tr><td>gm.ackTimeoutMillis</td><td>2000</td><td>a send not taken in this time fails: the peer failed</td></tr>
- * <tr><td>gm.keepaliveMillis</td><td>500</td><td>a peer silent for 3 periods failed (0: never)</td></tr>
+ * <tr><td>gm.ackTimeoutMillis</td><td>10000</td><td>a send not taken in this time fails: the peer failed</td></tr>
+ * <tr><td>gm.keepaliveMillis</td><td>1000</td><td>a peer silent for 3 periods failed (0: never)</td></tr>
  * <tr><td>gm.strict</td><td>true</td><td>a send completes once the receiver's library matched it into a
  *     buffer (GMX_STRICT); false: at local completion</td></tr>
  * <tr><td>gm.rendezvousTimeoutMillis</td><td>30000</td><td>how long {@code start} waits for the peers'

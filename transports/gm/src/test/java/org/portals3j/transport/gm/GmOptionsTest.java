@@ -17,8 +17,8 @@ class GmOptionsTest {
         assertThat(s.eagerThreshold()).isEqualTo(8192);
         assertThat(s.credits()).isEqualTo(8);
         assertThat(s.registrationCache()).isEqualTo(64);
-        assertThat(s.ackTimeoutMillis()).isEqualTo(2000);
-        assertThat(s.keepaliveMillis()).isEqualTo(500);
+        assertThat(s.ackTimeoutMillis()).isEqualTo(10_000);
+        assertThat(s.keepaliveMillis()).isEqualTo(1000);
         assertThat(s.strict()).isTrue();
     }
 

@@ -42,6 +42,8 @@ public final class GmEndpoint implements Transport {
     /** Control messages are only the wire header. */
     static final int CONTROL_SIZE = SizeClasses.minSizeForLength(WireHeader.LENGTH);
 
+    /** Why a peer that said BYE failed: the orderly end of a job, logged at DEBUG only. */
+    static final String CLOSED = "it closed its endpoint";
     private static final System.Logger LOG = System.getLogger(GmEndpoint.class.getName());
 
     final int rank;
@@ -562,7 +564,8 @@ public final class GmEndpoint implements Transport {
         } finally {
             p.lock.unlock();
         }
-        LOG.log(System.Logger.Level.INFO, "rank " + rank + ": rank " + peer + " failed: " + why);
+        LOG.log(why.equals(CLOSED) ? System.Logger.Level.DEBUG : System.Logger.Level.INFO,
+                "rank " + rank + ": rank " + peer + " failed: " + why);
         if (!closed) {
             port.dropSends(GmPort.LOW_PRIORITY, p.node, p.gmPort, Contexts.of(Contexts.DROP, peer, 0));
             port.dropSends(GmPort.HIGH_PRIORITY, p.node, p.gmPort, Contexts.of(Contexts.DROP, peer, 0));
@@ -571,7 +574,7 @@ public final class GmEndpoint implements Transport {
             complete(tokens[i], false);
         }
         MessageHandler h = handler;
-        if (h != null) {
+        if (h != null && !closed) { // the handler of a closed endpoint is told nothing more (its layer is gone)
             try {
                 h.onPeerFailure(peer);
             } catch (RuntimeException e) {

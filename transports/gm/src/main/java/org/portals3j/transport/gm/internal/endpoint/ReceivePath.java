@@ -66,7 +66,7 @@ final class ReceivePath implements Runnable {
                     endpoint.close();
                     break;
                 }
-                for (int i = 0; i < n; i++) {
+                for (int i = 0; i < n && !endpoint.closed; i++) { // a closed endpoint's handler hears nothing more
                     dispatch(i);
                 }
                 returnCredits();
@@ -150,7 +150,7 @@ final class ReceivePath implements Runnable {
         } else if (kind == WireHeader.KIND_FIN && !endpoint.finished(p, slot, read)) {
             violation(p, "a FIN for slot " + slot + ", where no RMA message waits");
         } else if (kind == WireHeader.KIND_BYE) {
-            endpoint.peerFailed(p.rank, "it closed its endpoint");
+            endpoint.peerFailed(p.rank, GmEndpoint.CLOSED);
         }
     }
 

@@ -132,6 +132,31 @@ class GmTransportTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"tcp", "shm"})
+    void aPayloadWhoseMemoryWentAwayFailsAtBothEnds(String provider) throws Exception {
+        start(provider, 2, Map.of());
+        MemorySegment small;
+        MemorySegment large;
+        try (Arena gone = Arena.ofShared()) {
+            small = gone.allocate(SMALL);
+            large = gone.allocate(LARGE);
+        }
+        endpoints.get(0).send(1, header(arena, 1), 4, small, 0, SMALL, 1);
+        endpoints.get(0).send(1, header(arena, 2), 4, large, 0, LARGE, 2);
+        for (int i = 1; i <= 2; i++) {
+            Recorder.Received r = recorders.get(1).next(GmTestSupport.PATIENCE);
+            assertThat(headerValue(r)).isEqualTo(i);
+            assertThat(r.failed()).as("the message ends failed at the target").isTrue();
+            assertThat(r.payload()).isEmpty();
+        }
+        GmTestSupport.await("two completions", () -> recorders.get(0).completions.size() == 2);
+        assertThat(recorders.get(0).completions).containsEntry(1L, false).containsEntry(2L, false);
+        endpoints.get(0).send(1, header(arena, 3), 4, GmTestSupport.pattern(arena, SMALL, 3), 0, SMALL, 3);
+        assertThat(recorders.get(1).next(GmTestSupport.PATIENCE).payload())
+                .isEqualTo(GmTestSupport.patternBytes(SMALL, 3)); // and the endpoint goes on
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tcp", "shm"})
     void threeRanksEachReachEveryRankItselfIncluded(String provider) throws Exception {
         start(provider, 3, Map.of());
         for (int from = 0; from < 3; from++) {

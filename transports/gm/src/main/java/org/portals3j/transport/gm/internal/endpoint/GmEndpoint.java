@@ -85,9 +85,12 @@ public final class GmEndpoint implements Transport {
         return settings.credits() * 4 + 4;
     }
 
-    /** Send slots per peer: application threads wait at {@link #bound}, handler callbacks may go to this. */
+    /**
+     * Send slots per peer: application threads wait at {@link #bound}, handler callbacks (which must never wait) may
+     * go to this many, as loopback's delivery threads may; beyond it the peer counts as failed.
+     */
     static int slotsPerPeer(GmOptions.Settings settings) {
-        return settings.credits() * 4;
+        return Math.max(256, settings.credits() * 4);
     }
 
     /**
@@ -118,16 +121,17 @@ public final class GmEndpoint implements Transport {
                 n * (sizes.count() * settings.credits() + controls), settings.ackTimeoutMillis(),
                 settings.keepaliveMillis(), settings.strict()));
         GmEndpoint endpoint = new GmEndpoint(config, settings, port, sizes);
+        PortCloser.opened(config.job().id());
         try {
             endpoint.allocate(slots, controls);
             byte[] name = port.endpointName();
             config.rendezvous().publish(config.rank(), KEY_ADDRESS,
                     port.portId() + ":" + HexFormat.of().formatHex(name));
         } catch (TransportException | RuntimeException e) {
-            port.close();
+            PortCloser.close(config.job().id(), port);
             throw e;
         } catch (GmPort.GmException e) {
-            port.close();
+            PortCloser.close(config.job().id(), port);
             throw new TransportException(String.valueOf(e.getMessage()));
         }
         return endpoint;
@@ -169,8 +173,8 @@ public final class GmEndpoint implements Transport {
         long controlLength = SizeClasses.maxLengthForSize(CONTROL_SIZE);
         for (int r = 0; r < size; r++) {
             SendSlot[] s = new SendSlot[slots];
-            for (int i = 0; i < slots; i++) {
-                s[i] = new SendSlot(i, dma(largest));
+            for (int i = 0; i < slots; i++) { // the slots beyond the bound get their buffer when first used
+                s[i] = new SendSlot(i, i < bound ? dma(largest) : MemorySegment.NULL);
             }
             MemorySegment[] c = new MemorySegment[controls];
             for (int i = 0; i < controls; i++) {
@@ -323,7 +327,8 @@ public final class GmEndpoint implements Transport {
             complete(token, false);
             return;
         }
-        boolean eager = threshold.eager(headerLength, payloadLength);
+        boolean readable = payloadLength == 0 || payload.scope().isAlive();
+        boolean eager = !readable || threshold.eager(headerLength, payloadLength);
         RegistrationCache.@Nullable Registration registration = null;
         @Nullable Bounce bounce = null;
         if (!eager) { // staged outside every lock: registering and copying a heap payload take time
@@ -333,15 +338,15 @@ public final class GmEndpoint implements Transport {
                 } else {
                     bounce = Bounce.stageOut(payload, payloadOffset, payloadLength, port);
                 }
-            } catch (IllegalStateException e) {
-                LOG.log(System.Logger.Level.WARNING, "rank " + rank + ": cannot register a payload of "
+            } catch (IllegalStateException e) { // the memory went away, or libgm refused it
+                LOG.log(System.Logger.Level.DEBUG, "rank " + rank + ": cannot stage a payload of "
                         + payloadLength + " bytes for rank " + peer + ": " + e.getMessage());
-                complete(token, false);
-                return;
+                readable = false;
+                eager = true;
             }
         }
-        if (!enqueue(p, header, headerLength, payload, payloadOffset, payloadLength, token, eager, registration,
-                bounce)) {
+        if (!enqueue(p, header, headerLength, readable ? payload : MemorySegment.NULL, payloadOffset, payloadLength,
+                token, eager, registration, bounce)) {
             release(registration, bounce);
             complete(token, false);
         }
@@ -382,13 +387,33 @@ public final class GmEndpoint implements Transport {
                 return false;
             }
             SendSlot s = p.takeSlot();
+            if (s.buffer.equals(MemorySegment.NULL)) { // once per slot, for a handler callback's burst
+                MemorySegment b = port.dmaMalloc(dataSizes.largestLength());
+                if (b.equals(MemorySegment.NULL)) {
+                    p.freeSlot(s);
+                    overflow = true;
+                    return false;
+                }
+                s.buffer = b;
+            }
             s.token = token;
             s.headerLength = headerLength;
             s.payloadLength = length;
             s.rma = !eager;
             MemorySegment.copy(header, 0, s.buffer, WireHeader.LENGTH, headerLength);
-            if (eager) {
-                MemorySegment.copy(payload, offset, s.buffer, WireHeader.LENGTH + headerLength, length);
+            s.unreadable = false;
+            if (eager && length > 0 && !payload.equals(MemorySegment.NULL)) {
+                try {
+                    MemorySegment.copy(payload, offset, s.buffer, WireHeader.LENGTH + headerLength, length);
+                } catch (IllegalStateException e) { // its memory went away since send checked
+                    s.unreadable = true;
+                }
+            } else if (eager && length > 0) {
+                s.unreadable = true;
+            }
+            if (s.unreadable) { // the receiver ends the message failed, the send completes not delivered
+                s.messageLength = WireHeader.LENGTH + headerLength;
+            } else if (eager) {
                 s.messageLength = WireHeader.LENGTH + headerLength + length;
             } else {
                 s.messageLength = WireHeader.LENGTH + headerLength;
@@ -404,7 +429,8 @@ public final class GmEndpoint implements Transport {
         } finally {
             p.lock.unlock();
             if (overflow) {
-                peerFailed(p.rank, "a handler callback sent more than " + p.slots.length + " messages that wait");
+                peerFailed(p.rank, "a handler callback sent more than " + p.slots.length
+                        + " messages that wait, or gm_dma_malloc had no memory left for them");
             }
         }
     }
@@ -416,7 +442,8 @@ public final class GmEndpoint implements Transport {
             if (s == null) {
                 return;
             }
-            WireHeader.write(s.buffer, s.rma ? WireHeader.KIND_RMA : WireHeader.KIND_EAGER, s.headerLength,
+            WireHeader.write(s.buffer, s.unreadable ? WireHeader.KIND_UNREADABLE
+                    : s.rma ? WireHeader.KIND_RMA : WireHeader.KIND_EAGER, s.headerLength,
                     p.returns.take(), p.sendSequence++, s.index, s.payloadLength, s.rmaAddress, s.rmaKey);
             s.withGm = true;
             port.send(s.buffer, dataSizes.size(s.sizeIndex), s.messageLength, GmPort.LOW_PRIORITY, p.node,
@@ -449,7 +476,8 @@ public final class GmEndpoint implements Transport {
         SendSlot s = p.slots[index];
         long token = NO_NOTIFY;
         boolean report = false;
-        boolean delivered = status == GmStatus.SUCCESS;
+        boolean sent = status == GmStatus.SUCCESS;
+        boolean delivered = sent;
         RegistrationCache.@Nullable Registration registration = null;
         @Nullable Bounce bounce = null;
         p.lock.lock();
@@ -458,7 +486,8 @@ public final class GmEndpoint implements Transport {
                 return;
             }
             s.withGm = false;
-            if (!delivered || !s.rma || s.finReceived || p.failed) {
+            delivered = sent && !s.unreadable;
+            if (!sent || !s.rma || s.finReceived || p.failed) {
                 report = !s.completed;
                 s.completed = true;
                 token = s.token;
@@ -473,7 +502,7 @@ public final class GmEndpoint implements Transport {
         if (report) {
             complete(token, delivered);
         }
-        if (!delivered && status != GmStatus.SEND_DROPPED) {
+        if (!sent && status != GmStatus.SEND_DROPPED) {
             peerFailed(p.rank, "a send completed with " + GmStatus.name(status));
         }
     }
@@ -627,9 +656,14 @@ public final class GmEndpoint implements Transport {
         } else {
             failAllSends();
             cache.clear();
-            port.close();
+            closePort();
             abandonBounces();
         }
+    }
+
+    /** Closes the port, or hands it to the job's last endpoint in this JVM to close (see {@link PortCloser}). */
+    void closePort() {
+        PortCloser.close(config.job().id(), port);
     }
 
     /** Fails every send not completed yet and releases what was staged for it (at close). */

@@ -159,7 +159,8 @@ final class ReceivePath implements Runnable {
         MemorySegment m = buffers.memory[index];
         @Nullable String bad = WireHeader.malformed(m, length, GmEndpoint.MAX_HEADER, GmEndpoint.MAX_PAYLOAD);
         int kind = WireHeader.kind(m);
-        if (bad == null && kind != WireHeader.KIND_EAGER && kind != WireHeader.KIND_RMA) {
+        if (bad == null && kind != WireHeader.KIND_EAGER && kind != WireHeader.KIND_RMA
+                && kind != WireHeader.KIND_UNREADABLE) {
             bad = "a control message at data priority";
         }
         if (bad == null && WireHeader.sequence(m) != p.receiveSequence) {
@@ -185,6 +186,9 @@ final class ReceivePath implements Runnable {
         Deposit d = p.writer.reset();
         try {
             handler.onHeader(p.rank, buffers.headers[index], headerLength, payload, d);
+            if (kind == WireHeader.KIND_UNREADABLE && d.accepted() && d.length() > 0) {
+                p.writer.fail(); // the sender could not read the payload
+            }
             long n = d.accepted() ? Math.min(d.length(), payload) : 0;
             if (kind == WireHeader.KIND_EAGER && n > 0) {
                 MemorySegment.copy(m, WireHeader.LENGTH + headerLength, d.segment(), d.offset(), n);
@@ -390,7 +394,7 @@ final class ReceivePath implements Runnable {
             }
         }
         endpoint.cache.clear();
-        port.close();
+        endpoint.closePort();
         endpoint.abandonBounces();
         for (Peer p : peers) {
             if (p.reading) { // the read will never finish: its message ends failed

@@ -11,14 +11,19 @@ import org.portals3j.transport.gm.internal.protocol.RegistrationCache;
  */
 final class SendSlot {
     final int index;
-    /** gm_dma_malloc'd: the wire header, the upper layer's header, an eager payload. */
-    final MemorySegment buffer;
+    /**
+     * gm_dma_malloc'd: the wire header, the upper layer's header, an eager payload. Made with the endpoint for the
+     * slots application threads use, on first use for those only handler callbacks reach; NULL until then.
+     */
+    MemorySegment buffer;
     boolean inUse;
     /** Posted to GM and not yet returned by a SENT event. */
     boolean withGm;
     /** The token has been reported (or the send was NO_NOTIFY). */
     boolean completed;
     boolean rma;
+    /** The payload could not be read: the message carries the header only, and completes not delivered. */
+    boolean unreadable;
     boolean finReceived;
     long token;
     int headerLength;

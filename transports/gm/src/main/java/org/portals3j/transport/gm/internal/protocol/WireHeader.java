@@ -44,6 +44,11 @@ public final class WireHeader {
     public static final int KIND_CREDIT = 4;
     /** The sender closes its endpoint. */
     public static final int KIND_BYE = 5;
+    /**
+     * Header and payload length only: the sender could not read the payload (its memory went away). The receiver
+     * runs the two-phase receive and ends the message failed; the send completes not delivered.
+     */
+    public static final int KIND_UNREADABLE = 6;
 
     private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -122,7 +127,7 @@ public final class WireHeader {
             case KIND_EAGER -> headerLength > maxHeader ? "header of " + headerLength + " bytes"
                     : payload < 0 || payload != received - LENGTH - headerLength
                     ? "eager payload of " + payload + " bytes in a message of " + received : null;
-            case KIND_RMA -> headerLength > maxHeader ? "header of " + headerLength + " bytes"
+            case KIND_RMA, KIND_UNREADABLE -> headerLength > maxHeader ? "header of " + headerLength + " bytes"
                     : received != LENGTH + headerLength ? "RMA message of " + received + " bytes"
                     : payload < 0 || payload > maxPayload ? "RMA payload of " + payload + " bytes" : null;
             case KIND_FIN, KIND_CREDIT, KIND_BYE -> headerLength != 0 || received != LENGTH

@@ -39,9 +39,10 @@
  * <li><b>Eager</b> (payload at most {@code gm.eagerThreshold}, and the message fits the largest buffer): header
  *     and payload in one GM message at low priority, copied into a gm_dma_malloc'd send buffer (the only copy on
  *     the send side) and, at the receiver, out of the preposted buffer straight into the segment the handler's
- *     {@code Deposit.accept} named. GM lets a sender use any size class at or above
- *     {@code gm_min_size_for_length(len)} (gm-libfabric.md section 1.2); every rank preposts three classes (9, 12,
- *     and the smallest that holds the threshold) and a sender takes the smallest that fits.</li>
+ *     {@code Deposit.accept} named; then the receiver sends a FIN naming the sender's slot, which completes the
+ *     send ({@code delivered} false if the payload could not be deposited). GM lets a sender use any size class at or
+ *     above {@code gm_min_size_for_length(len)} (gm-libfabric.md section 1.2); every rank preposts three classes (9,
+ *     12, and the smallest that holds the threshold) and a sender takes the smallest that fits.</li>
  * <li><b>RMA</b> (larger payloads): the message carries the header and (address, key, length) of the registered
  *     payload. The receiver runs {@code onHeader}, reposts the buffer, gmx_get's the accepted bytes straight into
  *     the destination segment, calls {@code onDeposited}, and sends a FIN naming the sender's slot, which
@@ -57,8 +58,8 @@
  *     thread's send blocks while {@code 2 * gm.credits} messages to that peer are in flight, a send from a handler
  *     callback never blocks, and beyond {@code 4 * gm.credits} the peer counts as failed.</li>
  * <li><b>Control</b> (FIN, CREDIT, BYE): the wire header alone, at high priority, into buffers of their own
- *     (size class 6) that spend no credit; a rank preposts {@code 4 * gm.credits + 4} per peer, more than the FINs
- *     its slots can cause plus the credit messages and a BYE.</li>
+ *     (size class 6) that spend no credit; a rank preposts {@code 4 * gm.credits + 4} per peer and reposts each at
+ *     once, and FINs beyond its control send buffers wait in a per-peer queue.</li>
  * <li><b>Failure</b>: GMX_PEER_FAILED (keep-alives unanswered, connection broken), a send or read that completes
  *     with an error, a BYE (the peer closed), or a protocol violation (any malformed, out-of-order or unexpected
  *     message: remote input is checked before use) make the peer failed: {@code onPeerFailure} once, its sends

@@ -27,8 +27,8 @@ class GmKitTest {
 
     /**
      * Over tcp;ofi_rxm. Not yet over shm: with libfabric 1.17's shm, ranks of one JVM reach each other's regions
-     * directly, and libgm's gm_close (which tells contacted peers) crashed the JVM on a peer port closed just before
-     * (SIGSEGV in pthread_spin_lock, 30 s into the kit); that is libgm's to fix.
+     * directly, and libgm (gm_close, which tells contacted peers, and gmx_poll) crashed the JVM on a peer port of the
+     * same job closed just before (SIGSEGV in pthread_spin_lock, 30 to 60 s into the kit); libgm's to fix.
      */
     @ParameterizedTest
     @ValueSource(strings = {"tcp"})

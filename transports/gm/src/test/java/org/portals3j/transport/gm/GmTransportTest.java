@@ -157,6 +157,21 @@ class GmTransportTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"tcp", "shm"})
+    void aSendCompletesNotDeliveredWhenItsPayloadCannotLandAtTheTarget(String provider) throws Exception {
+        start(provider, 2, Map.of());
+        recorders.get(1).goneDestination = true;
+        endpoints.get(0).send(1, header(arena, 1), 4, GmTestSupport.pattern(arena, SMALL, 1), 0, SMALL, 1);
+        endpoints.get(0).send(1, header(arena, 2), 4, GmTestSupport.pattern(arena, LARGE, 1), 0, LARGE, 2);
+        for (int i = 1; i <= 2; i++) {
+            assertThat(recorders.get(1).next(GmTestSupport.PATIENCE).failed()).isTrue();
+        }
+        GmTestSupport.await("two completions", () -> recorders.get(0).completions.size() == 2);
+        assertThat(recorders.get(0).completions).containsEntry(1L, false).containsEntry(2L, false);
+        assertThat(endpoints.get(0).isPeerAlive(1)).as("a lost payload is no peer failure").isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tcp", "shm"})
     void threeRanksEachReachEveryRankItselfIncluded(String provider) throws Exception {
         start(provider, 3, Map.of());
         for (int from = 0; from < 3; from++) {

@@ -24,6 +24,8 @@ final class Recorder implements MessageHandler {
     final Set<Integer> failedPeers = ConcurrentHashMap.newKeySet();
     volatile boolean heapDestination;
     volatile boolean discard;
+    /** Accept into memory that has gone away: the deposit fails. */
+    volatile boolean goneDestination;
     private final Arena arena = Arena.ofShared();
     /** Per source: messages of different sources may interleave between onHeader and onDeposited. */
     private final Map<Integer, byte[]> headers = new ConcurrentHashMap<>();
@@ -32,8 +34,15 @@ final class Recorder implements MessageHandler {
     @Override
     public void onHeader(int source, MemorySegment h, int headerLength, long payloadLength, Deposit deposit) {
         headers.put(source, h.asSlice(0, headerLength).toArray(ValueLayout.JAVA_BYTE));
-        MemorySegment destination = heapDestination ? MemorySegment.ofArray(new byte[(int) payloadLength + 16])
-                : arena.allocate(payloadLength + 16, 64);
+        MemorySegment destination;
+        if (goneDestination) {
+            try (Arena gone = Arena.ofConfined()) {
+                destination = gone.allocate(payloadLength + 16, 64);
+            }
+        } else {
+            destination = heapDestination ? MemorySegment.ofArray(new byte[(int) payloadLength + 16])
+                    : arena.allocate(payloadLength + 16, 64);
+        }
         destinations.put(source, destination);
         if (!discard) {
             deposit.accept(destination, 16, payloadLength); // at an offset: the offset must be honoured
@@ -43,7 +52,7 @@ final class Recorder implements MessageHandler {
     @Override
     public void onDeposited(int source, Deposit deposit) {
         MemorySegment destination = destinations.getOrDefault(source, MemorySegment.NULL);
-        byte[] payload = destination.equals(MemorySegment.NULL) ? new byte[0]
+        byte[] payload = destination.equals(MemorySegment.NULL) || !destination.scope().isAlive() ? new byte[0]
                 : destination.asSlice(16, deposit.deposited()).toArray(ValueLayout.JAVA_BYTE);
         byte[] h = headers.getOrDefault(source, new byte[0]);
         received.add(new Received(source, h, deposit.length(), payload, deposit.failed()));

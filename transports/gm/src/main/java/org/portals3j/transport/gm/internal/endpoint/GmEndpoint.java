@@ -487,7 +487,7 @@ public final class GmEndpoint implements Transport {
             }
             s.withGm = false;
             delivered = sent && !s.unreadable;
-            if (!sent || !s.rma || s.finReceived || p.failed) {
+            if (!sent || s.finReceived || p.failed) { // else the peer's FIN completes it
                 report = !s.completed;
                 s.completed = true;
                 token = s.token;
@@ -507,7 +507,7 @@ public final class GmEndpoint implements Transport {
         }
     }
 
-    /** The peer's FIN for slot {@code index} (progress thread); false if no RMA message waits for one there. */
+    /** The peer's FIN for slot {@code index} (progress thread); false if no message waits for one there. */
     boolean finished(Peer p, long index, boolean read) {
         if (index < 0 || index >= p.slots.length) {
             return false;
@@ -519,10 +519,11 @@ public final class GmEndpoint implements Transport {
         @Nullable Bounce bounce;
         p.lock.lock();
         try {
-            if (!s.inUse || !s.rma || s.finReceived) {
+            if (!s.inUse || s.finReceived) {
                 return false;
             }
             s.finReceived = true;
+            read &= !s.unreadable;
             report = !s.completed;
             s.completed = true;
             token = s.token;

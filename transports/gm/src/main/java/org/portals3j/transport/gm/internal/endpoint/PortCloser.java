@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.portals3j.transport.gm.internal.nativeaccess.GmEvents;
 import org.portals3j.transport.gm.internal.nativeaccess.GmPort;
 
 /**
@@ -12,13 +11,10 @@ import org.portals3j.transport.gm.internal.nativeaccess.GmPort;
  * shm provider reaches a peer endpoint of the same process through that endpoint's own memory, not a mapping of its
  * own: closing one rank's port while another rank of the job in this JVM still sends to it or polls crashed the JVM
  * (SIGSEGV in pthread_spin_lock inside libfabric). Ranks in other processes are not affected: each has its mapping.
- * Between two closes the remaining ports are polled, so that their libgm hears the closed one's CLOSE and does not
- * send to it from its own gm_close.
+ * Over shm the job's last close still crashes: libgm's gm_close, and any progress of a port, reach a peer port of
+ * the same process closed just before (neither closing the ports together nor polling between closes avoided it).
  */
 final class PortCloser {
-    private static final int DRAIN_BATCH = 64;
-    private static final int DRAIN_ROUNDS = 16;
-
     /** Per job id: how many of its endpoints in this JVM are open, and the ports of those that closed. */
     private static final Map<String, Job> JOBS = new HashMap<>();
 
@@ -53,15 +49,8 @@ final class PortCloser {
                 ports = job.closed;
             }
         }
-        try (GmEvents drained = new GmEvents(DRAIN_BATCH)) {
-            for (int i = 0; i < ports.size(); i++) {
-                ports.get(i).close();
-                for (int j = i + 1; j < ports.size(); j++) { // let the others' libgm see that this one closed
-                    for (int round = 0; round < DRAIN_ROUNDS && ports.get(j).poll(drained, 0) > 0; round++) {
-                        // events of closed endpoints: nobody wants them
-                    }
-                }
-            }
+        for (GmPort p : ports) {
+            p.close();
         }
     }
 }

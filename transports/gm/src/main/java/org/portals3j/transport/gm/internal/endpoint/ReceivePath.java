@@ -148,7 +148,7 @@ final class ReceivePath implements Runnable {
         } else if (!endpoint.creditsReturned(p, credits)) {
             violation(p, "it returned " + credits + " credits it never had");
         } else if (kind == WireHeader.KIND_FIN && !endpoint.finished(p, slot, read)) {
-            violation(p, "a FIN for slot " + slot + ", where no RMA message waits");
+            violation(p, "a FIN for slot " + slot + ", where no message waits");
         } else if (kind == WireHeader.KIND_BYE) {
             endpoint.peerFailed(p.rank, GmEndpoint.CLOSED);
         }
@@ -167,8 +167,8 @@ final class ReceivePath implements Runnable {
             bad = "message " + WireHeader.sequence(m) + " where " + p.receiveSequence + " was due";
         }
         long slot = WireHeader.slot(m);
-        if (bad == null && kind == WireHeader.KIND_RMA && slot >= GmEndpoint.slotsPerPeer(endpoint.settings)) {
-            bad = "an RMA message from slot " + slot;
+        if (bad == null && slot >= GmEndpoint.slotsPerPeer(endpoint.settings)) {
+            bad = "a message from slot " + slot;
         }
         if (bad == null && !endpoint.creditsReturned(p, WireHeader.credits(m))) {
             bad = "it returned credits it never had";
@@ -207,9 +207,7 @@ final class ReceivePath implements Runnable {
             return;
         }
         deposited(p, d);
-        if (kind == WireHeader.KIND_RMA) {
-            fin(p, (int) slot, !d.failed());
-        }
+        fin(p, (int) slot, !d.failed()); // the send completes once its payload is where the handler wanted it
     }
 
     /** Reads an RMA payload straight into the accepted native segment, or through a bounce buffer for the heap. */
@@ -219,6 +217,9 @@ final class ReceivePath implements Runnable {
         RegistrationCache.@Nullable Registration registration = null;
         @Nullable Bounce bounce = null;
         try {
+            if (!target.scope().isAlive()) { // never let libfabric write into freed memory
+                throw new IllegalStateException("the accepted segment's memory has gone away");
+            }
             MemorySegment local;
             if (target.isNative()) {
                 registration = endpoint.cache.acquire(target.address() + offset, n);

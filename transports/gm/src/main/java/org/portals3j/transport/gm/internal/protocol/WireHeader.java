@@ -23,7 +23,7 @@ public final class WireHeader {
     public static final int CREDITS = 4;
     /** u32: per-peer sequence number of data messages (EAGER and RMA), from 0. */
     public static final int SEQUENCE = 8;
-    /** u32: the sender's send slot: named again by the FIN of an RMA message. */
+    /** u32: the sender's send slot: named again by the FIN of the message. */
     public static final int SLOT = 12;
     /** u64: payload length (EAGER, RMA); FIN: 1 if the payload was read, 0 if not. */
     public static final int PAYLOAD_LENGTH = 16;
@@ -38,7 +38,7 @@ public final class WireHeader {
     public static final int KIND_EAGER = 1;
     /** Header and (address, key, length) of the payload, which the receiver reads. */
     public static final int KIND_RMA = 2;
-    /** The receiver has read (or given up) an RMA payload: the sender's slot completes. */
+    /** The receiver has deposited (or given up) a message's payload: the sender's slot completes. */
     public static final int KIND_FIN = 3;
     /** Credits only. */
     public static final int KIND_CREDIT = 4;

@@ -3,15 +3,30 @@ package org.portals3j.launcher;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 import org.portals3j.examples.IsotachReplicas;
 import org.portals3j.examples.Ring;
+import org.portals3j.transport.Availability;
+import org.portals3j.transport.gm.GmTransportProvider;
 
 /** The shipped example programs run under the launcher on both transports. */
 class ExamplesTest {
+
+    @Test
+    void theRingExampleGoesRoundThreeProcessesOverGm() throws Exception {
+        Availability gm = new GmTransportProvider().availability();
+        Assumptions.assumeTrue(gm.available(), "gm is not available here: " + gm.reason());
+        LauncherProcess run = LauncherProcess.start("run", "-n", "3", "--transport", "gm", "--",
+                Ring.class.getName(), "2");
+        assertThat(run.await()).as("stdout %s stderr %s", run.out, run.err).isZero();
+        assertThat(run.out).contains("[0] ring of 3 ranks: 2 laps, final token 6",
+                "[1] rank 1 of 3: lap 2, token 4 from rank 0",
+                "[2] rank 2 of 3: lap 1, token 2 from rank 1");
+    }
 
     @Test
     void theRingExampleGoesRoundThreeProcessesOverUdp() throws Exception {

@@ -113,6 +113,9 @@ class TckCommandTest {
         LauncherProcess info = ran("info");
         assertThat(info.process.exitValue()).isZero();
         assertThat(info.out).containsSubsequence("inmem:", "    available:    yes", "udp:", "    available:    yes");
+        assertThat(info.out).as("gm is listed, available or with what to install")
+                .anyMatch(l -> l.equals("gm:")).anyMatch(l -> l.startsWith("    available:    yes")
+                        || l.contains("libfabric1") || l.contains("native-gm"));
     }
 
     @Test

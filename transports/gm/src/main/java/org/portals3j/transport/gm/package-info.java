@@ -1,0 +1,77 @@
+/**
+ * The {@code gm} transport: GM-style messaging (Myricom GM's API, re-implemented over libfabric 1.17 by libgm in
+ * {@code native-shim/libgm}) bound through FFM. Each rank opens one GM port.
+ *
+ * <h2>Setting up</h2>
+ * libgm is found through the system property {@code portals3j.gm.library}, the environment variable
+ * {@code PORTALS3J_GM_LIBRARY}, else the class-path resource {@code native/linux-x86_64/libgm.so} of the native-gm
+ * jar. It needs {@code libfabric1}; when the library or the provider is missing, {@code availability()} (what
+ * {@code portals info} shows) and {@code open} say in one line what to install. Rank {@code r} has GM node id
+ * {@code r + 1} (GM_NO_SUCH_NODE_ID is 0); it opens GM port {@code gm.port} (or the next free one), publishes
+ * "{@code port:hex(gmx_endpoint_name)}" under {@code gm.address} through the job's rendezvous, and at
+ * {@code start} gmx_set_peer's every rank's.
+ *
+ * <h2>Options</h2>
+ * (see {@link org.portals3j.transport.gm.GmOptions}; the same on every rank)
+ * <table class="striped">
+ * <caption>Options</caption>
+ * <tr><th>name</th><th>default</th><th>meaning</th></tr>
+ * <tr><td>gm.provider</td><td>tcp, or the system property portals3j.gm.provider</td><td>libfabric provider: tcp
+ *     (tcp;ofi_rxm), shm (same host), udp (udp;ofi_rxd), net</td></tr>
+ * <tr><td>gm.address</td><td>the rendezvous' address, else 127.0.0.1</td><td>address to bind (not shm)</td></tr>
+ * <tr><td>gm.port</td><td>2</td><td>GM port id tried first (0..7)</td></tr>
+ * <tr><td>gm.eagerThreshold</td><td>8192</td><td>largest payload sent eagerly; above it, RMA</td></tr>
+ * <tr><td>gm.credits</td><td>8</td><td>data messages one rank may have in another's buffers at once</td></tr>
+ * <tr><td>gm.registrationCache</td><td>64</td><td>registrations of native payload memory kept for reuse</td></tr>
+ * <tr><td>gm.ackTimeoutMillis</td><td>10000</td><td>a send not taken in this time fails: the peer failed</td></tr>
+ * <tr><td>gm.keepaliveMillis</td><td>1000</td><td>a peer silent for 3 periods failed (0: never)</td></tr>
+ * <tr><td>gm.strict</td><td>true</td><td>a send completes once the receiver's library matched it into a
+ *     buffer (GMX_STRICT); false: at local completion</td></tr>
+ * <tr><td>gm.rendezvousTimeoutMillis</td><td>30000</td><td>how long {@code start} waits for the peers'
+ *     addresses</td></tr>
+ * </table>
+ *
+ * <h2>Protocol</h2>
+ * Every GM message starts with a 40-byte wire header ({@code internal.protocol.WireHeader}, little-endian): kind,
+ * version, the upper layer's header length, credits returned, a per-peer sequence number, the sender's slot,
+ * payload length, and for RMA the payload's address and key. The upper layer's header (at most 256 bytes) follows.
+ * <ul>
+ * <li><b>Eager</b> (payload at most {@code gm.eagerThreshold}, and the message fits the largest buffer): header
+ *     and payload in one GM message at low priority, copied into a gm_dma_malloc'd send buffer (the only copy on
+ *     the send side) and, at the receiver, out of the preposted buffer straight into the segment the handler's
+ *     {@code Deposit.accept} named; then the receiver sends a FIN naming the sender's slot, which completes the
+ *     send ({@code delivered} false if the payload could not be deposited). GM lets a sender use any size class at or
+ *     above {@code gm_min_size_for_length(len)} (gm-libfabric.md section 1.2); every rank preposts three classes (9,
+ *     12, and the smallest that holds the threshold) and a sender takes the smallest that fits.</li>
+ * <li><b>RMA</b> (larger payloads): the message carries the header and (address, key, length) of the registered
+ *     payload. The receiver runs {@code onHeader}, reposts the buffer, gmx_get's the accepted bytes straight into
+ *     the destination segment, calls {@code onDeposited}, and sends a FIN naming the sender's slot, which
+ *     completes the send ({@code delivered} false if the read failed). A native payload or destination is
+ *     registered through a bounded registration cache ({@code gm.registrationCache} entries, least recently used
+ *     evicted, uncached beyond); a heap one goes through a registered native bounce buffer made for that message
+ *     (heap memory cannot back an asynchronous native operation). Until the read ends, later messages from that
+ *     peer wait in their receive buffers: per-peer FIFO holds.</li>
+ * <li><b>Credits</b> (flow control in the transport; GM's send timeouts only detect failure): a rank has
+ *     {@code gm.credits} credits towards each peer and spends one per data message; the peer preposts that many
+ *     buffers per size class for it and returns a credit per reposted buffer, on any data message it sends back or,
+ *     once half are due, in a CREDIT message. A send without a credit waits in the peer's queue; an application
+ *     thread's send blocks while {@code 2 * gm.credits} messages to that peer are in flight, a send from a handler
+ *     callback never blocks, and beyond {@code 4 * gm.credits} the peer counts as failed.</li>
+ * <li><b>Control</b> (FIN, CREDIT, BYE): the wire header alone, at high priority, into buffers of their own
+ *     (size class 6) that spend no credit; a rank preposts {@code 4 * gm.credits + 4} per peer and reposts each at
+ *     once, and FINs beyond its control send buffers wait in a per-peer queue.</li>
+ * <li><b>Failure</b>: GMX_PEER_FAILED (keep-alives unanswered, connection broken), a send or read that completes
+ *     with an error, a BYE (the peer closed), or a protocol violation (any malformed, out-of-order or unexpected
+ *     message: remote input is checked before use) make the peer failed: {@code onPeerFailure} once, its sends
+ *     complete {@code false}, later ones too, {@code isPeerAlive} false, and its messages are dropped. {@code close}
+ *     fails what is queued, sends BYE to every live peer (waiting at most a second for them to go), and closes the
+ *     port, which releases the port's DMA memory with it.</li>
+ * </ul>
+ *
+ * <h2>Progress</h2>
+ * One platform thread per endpoint blocks in {@code gmx_poll} (at most 100 ms at a time, so that the library's
+ * timers run; never a busy spin) and runs every handler callback; {@code close} wakes it with {@code gmx_wakeup}.
+ * The receive path allocates nothing per message (the header views of the receive buffers are made once, events
+ * are read in place). There is no polling hand-over ({@code Polling}) yet: its worth has not been measured.
+ */
+package org.portals3j.transport.gm;

@@ -30,7 +30,8 @@ class ModulePathTest {
             "portals-api", "org.portals3j.portals",
             "isotach-core", "org.portals3j.isotach",
             "native-shim", "org.portals3j.shim",
-            "transports/fabric", "org.portals3j.fabric");
+            "transports/fabric", "org.portals3j.fabric",
+            "transports/gm", "org.portals3j.transport.gm");
 
     private static final String TRANSPORT_PROVIDER = "org.portals3j.transport.TransportProvider";
 

@@ -24,7 +24,7 @@ class RunCommandConfigurationTest {
         LauncherProcess run = ran("run", "-n", "2", "--transport", "carrier-pigeon", Hello.class.getName());
         assertThat(run.process.exitValue()).isEqualTo(2);
         assertThat(run.err).containsExactly("portals run: unknown transport 'carrier-pigeon'; transports on the"
-                + " class path: inmem, udp");
+                + " class path: gm, inmem, udp");
         assertThat(run.out).isEmpty();
     }
 

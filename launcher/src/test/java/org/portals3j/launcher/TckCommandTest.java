@@ -54,11 +54,11 @@ class TckCommandTest {
         LauncherProcess run = ran("tck", "--transport", "carrier-pigeon", "--report", dir.toString());
         assertThat(run.process.exitValue()).isEqualTo(1);
         assertThat(run.out).contains("carrier-pigeon: not available: no transport provider named 'carrier-pigeon'"
-                + " on the class path (found: inmem, udp)");
+                + " on the class path (found: gm, inmem, udp)");
         assertThat(run.out).anyMatch(l -> l.matches("  Match entries +not available"));
         assertThat(Files.readString(dir.resolve("tck-carrier-pigeon.tap")))
                 .isEqualTo("TAP version 14\n1..0 # SKIP not available: no transport provider named 'carrier-pigeon'"
-                        + " on the class path (found: inmem, udp)\n");
+                        + " on the class path (found: gm, inmem, udp)\n");
     }
 
     @Test

@@ -8,6 +8,7 @@ import org.portals3j.transport.DepositWriter;
 import org.portals3j.transport.MessageHandler;
 import org.portals3j.transport.Polling;
 import org.portals3j.transport.PollingHandler;
+import org.portals3j.transport.SendArguments;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportCapability;
 import org.portals3j.transport.internal.PaddedInt;
@@ -96,17 +97,8 @@ final class InMemoryEndpoint implements Transport, Polling {
     @Override
     public void send(int peer, MemorySegment header, int headerLength,
                      MemorySegment payload, long payloadOffset, long payloadLength, long token) {
-        if (peer < 0 || peer >= fabric.size()) {
-            throw new IllegalArgumentException("peer " + peer + " is not a rank of this job (size " + fabric.size()
-                    + ")");
-        }
-        if (headerLength < 0 || headerLength > MAX_HEADER || headerLength > header.byteSize()) {
-            throw new IllegalArgumentException("header length " + headerLength + " (max " + MAX_HEADER + ")");
-        }
-        if (payloadOffset < 0 || payloadLength < 0 || payloadOffset > payload.byteSize() - payloadLength) {
-            throw new IllegalArgumentException("payload region [" + payloadOffset + ", +" + payloadLength
-                    + ") is outside a segment of " + payload.byteSize() + " bytes");
-        }
+        SendArguments.check(peer, fabric.size(), header, headerLength, MAX_HEADER, payload, payloadOffset,
+                payloadLength, maxPayloadLength(), provider());
         if (closed) {
             throw new IllegalStateException("rank " + rank + ": transport is closed");
         }

@@ -8,6 +8,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.Deposit;
 import org.portals3j.transport.DepositWriter;
 import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.SendArguments;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportCapability;
 
@@ -116,16 +117,8 @@ final class LoopbackEndpoint implements Transport {
     @Override
     public void send(int peer, MemorySegment header, int headerLength,
                      MemorySegment payload, long payloadOffset, long payloadLength, long token) {
-        if (peer < 0 || peer >= size) {
-            throw new IllegalArgumentException("peer " + peer + " is not a rank of this job (size " + size + ")");
-        }
-        if (headerLength < 0 || headerLength > MAX_HEADER || headerLength > header.byteSize()) {
-            throw new IllegalArgumentException("header length " + headerLength + " (max " + MAX_HEADER + ")");
-        }
-        if (payloadOffset < 0 || payloadLength < 0 || payloadOffset > payload.byteSize() - payloadLength) {
-            throw new IllegalArgumentException("payload region [" + payloadOffset + ", +" + payloadLength
-                    + ") is outside a segment of " + payload.byteSize() + " bytes");
-        }
+        SendArguments.check(peer, size, header, headerLength, MAX_HEADER, payload, payloadOffset, payloadLength,
+                maxPayloadLength(), provider());
         if (closed) {
             throw new IllegalStateException("rank " + rank + ": endpoint is closed");
         }

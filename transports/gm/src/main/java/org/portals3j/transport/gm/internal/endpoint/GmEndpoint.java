@@ -10,6 +10,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.EndpointConfig;
 import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.SendArguments;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportCapability;
 import org.portals3j.transport.TransportException;
@@ -304,20 +305,8 @@ public final class GmEndpoint implements Transport {
     @Override
     public void send(int peer, MemorySegment header, int headerLength,
                      MemorySegment payload, long payloadOffset, long payloadLength, long token) {
-        if (peer < 0 || peer >= size) {
-            throw new IllegalArgumentException("peer " + peer + " is not a rank of this job (size " + size + ")");
-        }
-        if (headerLength < 0 || headerLength > MAX_HEADER || headerLength > header.byteSize()) {
-            throw new IllegalArgumentException("header length " + headerLength + " (max " + MAX_HEADER + ")");
-        }
-        if (payloadOffset < 0 || payloadLength < 0 || payloadOffset > payload.byteSize() - payloadLength) {
-            throw new IllegalArgumentException("payload region [" + payloadOffset + ", +" + payloadLength
-                    + ") is outside a segment of " + payload.byteSize() + " bytes");
-        }
-        if (payloadLength > MAX_PAYLOAD) {
-            throw new IllegalArgumentException("payload of " + payloadLength + " bytes; gm carries at most "
-                    + MAX_PAYLOAD);
-        }
+        SendArguments.check(peer, size, header, headerLength, MAX_HEADER, payload, payloadOffset, payloadLength,
+                MAX_PAYLOAD, provider());
         if (closed) {
             throw new IllegalStateException("rank " + rank + ": endpoint is closed");
         }

@@ -24,6 +24,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.EndpointConfig;
 import org.portals3j.transport.MessageHandler;
 import org.portals3j.transport.Polling;
+import org.portals3j.transport.SendArguments;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportCapability;
 import org.portals3j.transport.TransportException;
@@ -344,21 +345,8 @@ public final class UdpEndpoint implements Transport, Polling {
     @Override
     public void send(int peer, MemorySegment header, int headerLength,
                      MemorySegment payload, long payloadOffset, long payloadLength, long token) {
-        int size = self.size();
-        if (peer < 0 || peer >= size) {
-            throw new IllegalArgumentException("peer " + peer + " is not a rank of this job (size " + size + ")");
-        }
-        if (headerLength < 0 || headerLength > MAX_HEADER || headerLength > header.byteSize()) {
-            throw new IllegalArgumentException("header length " + headerLength + " (max " + MAX_HEADER + ")");
-        }
-        if (payloadOffset < 0 || payloadLength < 0 || payloadOffset > payload.byteSize() - payloadLength) {
-            throw new IllegalArgumentException("payload region [" + payloadOffset + ", +" + payloadLength
-                    + ") is outside a segment of " + payload.byteSize() + " bytes");
-        }
-        if (payloadLength > MAX_PAYLOAD) {
-            throw new IllegalArgumentException("payload of " + payloadLength
-                    + " bytes; the udp transport carries at most " + MAX_PAYLOAD);
-        }
+        SendArguments.check(peer, self.size(), header, headerLength, MAX_HEADER, payload, payloadOffset,
+                payloadLength, MAX_PAYLOAD, provider());
         Started s = started;
         if (lifecycle.isClosed()) {
             throw new IllegalStateException("rank " + self.rank() + ": transport is "

@@ -106,6 +106,8 @@ struct gmi_peer {
     unsigned node, port;
     bool resolved;                    /* in the AV */
     fi_addr_t addr;
+    uint8_t name[GMI_NAME_MAX];       /* what was inserted (gm_registry.c matches closing ports by it) */
+    size_t name_len;
     bool in_active;
     struct gmi_peer *next_active;
     bool hello_done;                  /* heard from it at least once */
@@ -157,6 +159,8 @@ struct gmi_arena {
 /* ---- the port --------------------------------------------------------------------------------------------- */
 
 struct gm_port {
+    struct gm_port *next_open;        /* the registry's list, under the registry lock (gm_registry.c) */
+    bool registered;                  /* in that list; under the registry lock */
     pthread_mutex_t lock;
     pthread_cond_t idle;              /* gm_close waits here for pollers to leave */
     int pollers;
@@ -229,6 +233,12 @@ void gmi_set_message(const char *message);
 struct gmi_peer *gmi_peer(struct gm_port *p, unsigned node, unsigned port, bool create);
 void gmi_activate(struct gm_port *p, struct gmi_peer *peer);
 gm_status_t gmi_peer_insert(struct gm_port *p, struct gmi_peer *peer, const void *name, size_t len);
+
+/* gm_registry.c (lock order: the registry, then a port's lock) */
+void gmi_registry_lock(void);
+void gmi_registry_unlock(void);
+void gmi_registry_add(struct gm_port *p);
+void gmi_registry_close_endpoint(struct gm_port *p);
 
 /* gm_map.c */
 void gmi_map_publish(struct gm_port *p);

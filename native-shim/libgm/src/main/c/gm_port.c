@@ -233,7 +233,7 @@ static void close_fid(struct fid *fid, const char *what) {
 }
 
 static void close_port(struct gm_port *p) {
-    close_fid(p->ep != NULL ? &p->ep->fid : NULL, "fi_close(endpoint)");
+    gmi_registry_close_endpoint(p); /* shm: no other port of this process keeps this one's region */
     gmi_ctl_teardown(p);
     gmi_regs_close(p);
     gmi_arena_close(p);
@@ -340,6 +340,7 @@ static gm_status_t open_port(struct gm_port **out, unsigned port_id, const struc
         close_port(p);
         return status;
     }
+    gmi_registry_add(p);
     p->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (p->wake_fd < 0) {
         gmi_set_message("eventfd failed");
@@ -456,7 +457,7 @@ void gmi_activate(struct gm_port *p, struct gmi_peer *peer) {
 
 gm_status_t gmi_peer_insert(struct gm_port *p, struct gmi_peer *peer, const void *name, size_t len) {
     bool string_name = p->info->addr_format == FI_ADDR_STR;
-    if (string_name ? memchr(name, '\0', len) == NULL : len != p->name_len) {
+    if (len > GMI_NAME_MAX || (string_name ? memchr(name, '\0', len) == NULL : len != p->name_len)) {
         gmi_set_message("peer name: not a name of this provider (take it from gmx_endpoint_name on the peer)");
         return GM_INVALID_PARAMETER;
     }
@@ -476,6 +477,8 @@ gm_status_t gmi_peer_insert(struct gm_port *p, struct gmi_peer *peer, const void
     }
     peer->addr = addr;
     peer->resolved = true;
+    memcpy(peer->name, name, len);
+    peer->name_len = len;
     peer->closed = false;
     if (peer->node > p->max_node_in_use) {
         p->max_node_in_use = peer->node;
@@ -502,6 +505,7 @@ GMI_API gm_status_t gmx_set_peer(struct gm_port *p, unsigned node_id, unsigned p
         gmi_set_message("gmx_set_peer: name must be 1..64 bytes from gmx_endpoint_name");
         return GM_INVALID_PARAMETER;
     }
+    gmi_registry_lock(); /* no port of this process closes while its name goes into an address vector */
     pthread_mutex_lock(&p->lock);
     struct gmi_peer *peer = gmi_peer(p, node_id, port_id, true);
     gm_status_t status = GM_INVALID_PARAMETER;
@@ -511,6 +515,7 @@ GMI_API gm_status_t gmx_set_peer(struct gm_port *p, unsigned node_id, unsigned p
         snprintf(peer->host_name, sizeof peer->host_name, "%s", host_name);
     }
     pthread_mutex_unlock(&p->lock);
+    gmi_registry_unlock();
     return status;
 }
 

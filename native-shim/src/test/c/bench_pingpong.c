@@ -58,10 +58,14 @@ int main(int argc, char **argv) {
     ptl_handle_md_t md;
     OK(PtlMDBind(t.ni, s, &md));
     ptltest_barrier();
+    /* A side writes its send buffer only once its previous put has surely been taken: rank 0 after the answer to
+     * it, rank 1 after the next put from rank 0 (which rank 0 sends after its own put completed). A transport may
+     * read the payload from this buffer after PtlPut returns (gm reads puts above its eager threshold by RMA), and
+     * the send MD has no event queue that would say when it may be written again. */
     for (int i = -warmup; i < iterations; i++) {
-        out[0] = (char) i;
-        out[size - 1] = (char) (i + 1);
         if (t.rank == 0) {
+            out[0] = (char) i;
+            out[size - 1] = (char) (i + 1);
             int64_t start = now_ns();
             OK(PtlPut(md, PTL_NOACK_REQ, t.peer, PORTAL, 0, 1, 0, 0));
             await_put(t.eq);
@@ -72,6 +76,8 @@ int main(int argc, char **argv) {
         } else {
             await_put(t.eq);
             CHECK(in[0] == (char) i && in[size - 1] == (char) (i + 1)); /* before answering: then rank 0 writes again */
+            out[0] = (char) i;
+            out[size - 1] = (char) (i + 1);
             OK(PtlPut(md, PTL_NOACK_REQ, t.peer, PORTAL, 0, 1, 0, 0));
         }
     }

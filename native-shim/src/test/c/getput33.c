@@ -130,6 +130,10 @@ int main(void) {
         for (int i = 0; i < 8; i++) {
             CHECK_U64(0xA0 + 4 + i, mine[i]);
         }
+        /* The target's GETPUT_END comes once its transport reports the reply sent, which may be after this
+         * process has the reply (gm: when this process's acknowledgement of it arrives): without this barrier the
+         * next swap's GETPUT_START could be logged before it. Portals orders no events across operations. */
+        ptltest_barrier();
 
         /* two MDs; the put MD's 8 bytes land at offset 12 of a 16-byte truncating MD: 4 are swapped */
         unsigned char out[8], in[16];
@@ -183,6 +187,7 @@ int main(void) {
         for (int i = 0; i < 32; i++) {
             CHECK_U64(i >= 4 && i < 12 ? 0x11 : 0xA0 + i, target_buf[i]);
         }
+        ptltest_barrier(); /* the initiator's next swap comes after this GETPUT_END (see rank 0's side) */
         next_event(teq, &ev);
         check_event(&ev, PTL_EVENT_GETPUT_START, 4, "target, truncated");
         CHECK_U64(12, ev.offset);

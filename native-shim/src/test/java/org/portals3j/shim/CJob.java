@@ -14,7 +14,7 @@ import org.portals3j.runtime.RendezvousServer;
 import org.portals3j.transport.JobKey;
 
 /**
- * Runs a compiled C program as a job of N real processes on the udp transport, as {@code portals run}
+ * Runs a compiled C program as a job of N real processes on a transport (udp unless told), as {@code portals run}
  * does: a rendezvous on loopback, the {@code PORTALS_*} environment per rank, and
  * {@code PORTALS3J_CLASSPATH}/{@code PORTALS3J_JAVA_HOME} for the engine each process starts. (The
  * launcher module, which depends on this one, runs the same programs through {@code portals run}.)
@@ -44,6 +44,11 @@ final class CJob {
 
     /** Runs {@code program} as {@code size} ranks on udp; every rank is waited for (2 minutes at most). */
     static List<Rank> run(Path program, int size, String... args) throws Exception {
+        return run(program, size, JobTransport.UDP, args);
+    }
+
+    /** Runs {@code program} as {@code size} ranks on {@code transport}; every rank is waited for (2 minutes). */
+    static List<Rank> run(Path program, int size, JobTransport transport, String... args) throws Exception {
         String jobId = "ctest-" + program.getFileName() + "-" + ProcessHandle.current().pid();
         JobKey key = JobKey.random();
         List<Rank> ranks = new ArrayList<>();
@@ -67,7 +72,8 @@ final class CJob {
                 env.put(JobRuntime.RENDEZVOUS, server.address().toString());
                 env.put(JobRuntime.JOB_ID, jobId);
                 env.put(JobRuntime.JOB_KEY, key.toHex());
-                env.put(JobRuntime.TRANSPORT, "udp");
+                env.put(JobRuntime.TRANSPORT, transport.transportName());
+                env.put(JobRuntime.TRANSPORT_OPTIONS, transport.options());
                 processes.add(pb.start());
                 logs.add(new Path[] {out, err});
             }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -12,6 +13,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * processes on udp; each program checks the Portals semantics named in its header comment, prints
  * "FAIL file:line ..." and exits 1 on the first discrepancy, and prints "NAME: rank R passed" at the end.
  * The *33 programs are Portals 3.3 programs, compiled with -DPTL_DIALECT_33 as a porting user would.
+ *
+ * <p>On gm (over tcp;ofi_rxm, and over shm between the two processes) a selection runs, one program per path the
+ * transport takes: put with acks, get, a put from several C threads at once, event handlers, the 3.3 atomic swap,
+ * and a ping-pong of 64 KiB puts (above gm.eagerThreshold: the RMA read of the payload from the C program's
+ * buffer). Every program costs two JVM starts; the rest of the programs add nothing gm-specific.
  */
 class TwoRankProgramsTest {
 
@@ -29,8 +35,24 @@ class TwoRankProgramsTest {
         passesOnTwoRanks(name, CBuild.compile33(name));
     }
 
+    @ParameterizedTest(name = "{0} passes on two ranks over {1}")
+    @CsvSource({"put_pingpong, GM_TCP, ''", "get_reply, GM_TCP, ''", "threads, GM_TCP, ''",
+        "eq_handler33, GM_TCP, ''", "getput33, GM_TCP, ''", "bench_pingpong, GM_TCP, 20 65536 2",
+        "put_pingpong, GM_SHM, ''", "get_reply, GM_SHM, ''", "bench_pingpong, GM_SHM, 20 65536 2"})
+    void cProgramPassesEveryCheckOnTwoRanksOverGm(String name, JobTransport transport, String args)
+            throws Exception {
+        transport.assumeAvailable();
+        Path program = name.endsWith("33") ? CBuild.compile33(name) : CBuild.compile(name);
+        passesOnTwoRanks(name, program, transport, args.isEmpty() ? new String[0] : args.split(" "));
+    }
+
     private static void passesOnTwoRanks(String name, Path program) throws Exception {
-        List<CJob.Rank> ranks = CJob.run(program, 2);
+        passesOnTwoRanks(name, program, JobTransport.UDP);
+    }
+
+    private static void passesOnTwoRanks(String name, Path program, JobTransport transport, String... args)
+            throws Exception {
+        List<CJob.Rank> ranks = CJob.run(program, 2, transport, args);
         for (CJob.Rank rank : ranks) {
             assertThat(rank.status()).as(rank.describe()).isZero();
             assertThat(rank.out()).as(rank.describe()).contains(name + ": rank " + rank.rank() + " passed")

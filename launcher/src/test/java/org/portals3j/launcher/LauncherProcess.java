@@ -36,6 +36,8 @@ final class LauncherProcess {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-XX:TieredStopAtLevel=1");
+        // as users start the launcher jar (package-info): run --transport gm loads libgm in the launcher to check it
+        cmd.add("--enable-native-access=ALL-UNNAMED");
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(PortalsCommand.class.getName());

@@ -7,8 +7,13 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.portals3j.transport.Availability;
+import org.portals3j.transport.gm.GmTransportProvider;
 
 /**
  * {@code portals run} with a native program: unmodified C programs of native-shim's tests, built with its
@@ -35,6 +40,23 @@ class NativeProgramRunTest {
     @Test
     void cProgramRunsAsTwoRankProcessesOnUdpAndEachRankPasses() throws Exception {
         LauncherProcess run = LauncherProcess.start("run", "-n", "2", "--", OUT.resolve("put_pingpong").toString());
+        assertThat(run.await()).as("stdout %s stderr %s", run.out, run.err).isZero();
+        assertThat(run.out).containsExactlyInAnyOrder("[0] put_pingpong: rank 0 passed",
+                "[1] put_pingpong: rank 1 passed");
+        assertThat(run.err).isEmpty();
+    }
+
+    /**
+     * On gm the JVM inside each C process loads libgm (from the native-gm jar on the launcher's class path) and
+     * libfabric; over tcp;ofi_rxm and over shm between the two processes.
+     */
+    @ParameterizedTest(name = "over gm.provider={0}")
+    @ValueSource(strings = {"tcp", "shm"})
+    void cProgramRunsAsTwoRankProcessesOnGmAndEachRankPasses(String provider) throws Exception {
+        Availability gm = GmTransportProvider.availability(provider);
+        Assumptions.assumeTrue(gm.available(), "gm over " + provider + " is not available here: " + gm.reason());
+        LauncherProcess run = LauncherProcess.start("run", "-n", "2", "--transport", "gm",
+                "--transport-option", "gm.provider=" + provider, "--", OUT.resolve("put_pingpong").toString());
         assertThat(run.await()).as("stdout %s stderr %s", run.out, run.err).isZero();
         assertThat(run.out).containsExactlyInAnyOrder("[0] put_pingpong: rank 0 passed",
                 "[1] put_pingpong: rank 1 passed");

@@ -1,5 +1,6 @@
 package org.portals3j.transport;
 
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -22,6 +23,14 @@ public interface TransportProvider {
 
     /** Whether it can be used on this machine now, and if not, why. */
     Availability availability();
+
+    /**
+     * What users should know beyond {@link #availability()}, one line each, for {@code portals info}: for example
+     * which underlying networks work here and their known limits. None by default.
+     */
+    default List<String> notes() {
+        return List.of();
+    }
 
     /**
      * Opens the endpoint of one rank of a job.

@@ -1,5 +1,6 @@
 package org.portals3j.transport.gm;
 
+import java.util.List;
 import java.util.Set;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.Availability;
@@ -37,6 +38,12 @@ public final class GmTransportProvider implements TransportProvider {
     @Override
     public Availability availability() {
         return availability("tcp");
+    }
+
+    /** Each libfabric provider gm runs over: whether it works here, and its known limits. */
+    @Override
+    public List<String> notes() {
+        return ProviderNotes.lines(GmTransportProvider::availability);
     }
 
     /** Whether the gm transport can run here over libfabric provider {@code provider}, and if not, why. */

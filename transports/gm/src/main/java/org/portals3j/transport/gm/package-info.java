@@ -31,6 +31,27 @@
  *     addresses</td></tr>
  * </table>
  *
+ * <h2>Providers</h2>
+ * {@code portals info} lists each with whether it works here ({@link GmTransportProvider#notes}). The whole
+ * conformance kit runs in CI over tcp, shm and udp (GmKitTest); over net it is not, for the reason below.
+ * <ul>
+ * <li><b>tcp</b> (tcp;ofi_rxm, the default): no known limit for gm.</li>
+ * <li><b>shm</b>: processes (and ports) of one host. It reads peers' memory by CMA (process_vm_readv), which
+ *     containers without CAP_SYS_PTRACE block (libfabric issue #5495): set {@code FI_SHM_DISABLE_CMA=1} there.</li>
+ * <li><b>udp</b> (udp;ofi_rxd): rxd never reports a dead peer and has no wait fd, and truncates silently
+ *     (gm-libfabric.md sections 2.3 and 2.4). gm needs none of these: its keep-alives and FIN timeouts find failed
+ *     peers, it waits by a bounded back-off, and exact-size receive buffers never truncate. The kit passed 3 runs
+ *     of 3.</li>
+ * <li><b>net</b>: works, but slowly, and the kit does not run on it in CI. The kit's token ring
+ *     (PutGetInitiatorTest, P-310: 3 ranks, 300 trips, 10 s limit) took about 2 s over tcp here and 7 s to over
+ *     10 s over net, failing its limit in 7 runs of 8 alone and in 1 whole-kit run of 3 (the rest of the kit, 458
+ *     tests, passed). net saves at most {@code FI_NET_MAX_SAVED} (default 4) received messages without a posted
+ *     buffer before it pushes back, and {@code fi_info -e -p net} says a larger value "may be required by some
+ *     applications to prevent hangs": with 64 the ring alone passed 4 runs of 4 (7 to 10 s), but a whole-kit run
+ *     still failed it. Where the time goes in net (gm-libfabric.md section 2.4 lists its known problems; PR #8227,
+ *     a deadlock in fi_close on lo-only hosts, did not show here) is not established.</li>
+ * </ul>
+ *
  * <h2>Protocol</h2>
  * Every GM message starts with a 40-byte wire header ({@code internal.protocol.WireHeader}, little-endian): kind,
  * version, the upper layer's header length, credits returned, a per-peer sequence number, the sender's slot,

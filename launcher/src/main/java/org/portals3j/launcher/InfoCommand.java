@@ -54,9 +54,24 @@ public final class InfoCommand implements Callable<Integer> {
         }
         String caps = p.capabilities().stream().sorted().map(TransportCapability::name)
                 .map(n -> n.toLowerCase(Locale.ROOT).replace('_', '-')).collect(Collectors.joining(", "));
+        StringBuilder notes = new StringBuilder();
+        String label = "    notes:        ";
+        for (String note : notes(p)) {
+            notes.append(label).append(note).append('\n');
+            label = " ".repeat(label.length());
+        }
         return p.name() + ":\n"
                 + "    description:  " + p.description() + "\n"
                 + "    capabilities: " + (caps.isEmpty() ? "(baseline only)" : caps) + "\n"
-                + "    available:    " + (a.available() ? "yes" : "no: " + a.reason()) + "\n";
+                + "    available:    " + (a.available() ? "yes" : "no: " + a.reason()) + "\n"
+                + notes;
+    }
+
+    private static List<String> notes(TransportProvider p) {
+        try {
+            return p.notes();
+        } catch (RuntimeException | LinkageError e) {
+            return List.of("its notes failed: " + e);
+        }
     }
 }

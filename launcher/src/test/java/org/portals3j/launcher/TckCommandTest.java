@@ -116,6 +116,11 @@ class TckCommandTest {
         assertThat(info.out).as("gm is listed, available or with what to install")
                 .anyMatch(l -> l.equals("gm:")).anyMatch(l -> l.startsWith("    available:    yes")
                         || l.contains("libfabric1") || l.contains("native-gm"));
+        assertThat(info.out).as("gm's notes: a line for each libfabric provider, net's with its workaround")
+                .anyMatch(l -> l.startsWith("    notes:        gm.provider=tcp (tcp;ofi_rxm, the default): "))
+                .anyMatch(l -> l.startsWith("                  gm.provider=shm (shm): "))
+                .anyMatch(l -> l.startsWith("                  gm.provider=udp (udp;ofi_rxd): "))
+                .anyMatch(l -> l.startsWith("                  gm.provider=net (net): "));
     }
 
     @Test

@@ -56,13 +56,17 @@ final class FiPingPong {
         };
     }
 
-    /** One measurement: mean half round trip in microseconds (marginal, see the class comment). */
+    /**
+     * One measurement: mean half round trip in microseconds (marginal, see the class comment), or NaN when the
+     * difference came out not positive (on a loaded machine the set-up's noise can exceed the transfers' time).
+     */
     double halfRoundTripMicros(String gmProvider, int size, int iterations) throws IOException, InterruptedException {
         int n = Math.max(10, iterations);
         int few = Math.max(2, n / 5);
         double all = once(gmProvider, size, n) * 2 * n;
         double some = once(gmProvider, size, few) * 2 * few;
-        return (all - some) / (2.0 * (n - few));
+        double marginal = (all - some) / (2.0 * (n - few));
+        return marginal > 0 ? marginal : Double.NaN; // the set-up's noise exceeded the transfers' time
     }
 
     /** One run of a server and a client; the client's microseconds per transfer. */

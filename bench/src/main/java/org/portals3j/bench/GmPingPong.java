@@ -16,13 +16,15 @@ import org.portals3j.transport.gm.GmTransportProvider;
  * The gm transport against libfabric's own ping-pong on the same provider (issue 19, Performance).
  *
  * <p><b>gm:</b> {@link PingPong}'s Put ping-pong on a 2-rank job over the {@code gm} transport ({@code
- * gm.provider} as given; the ranks are two threads of this JVM, each with its own GM port and endpoint, as the udp
- * rows are), idle strategy backoff: the p50 half round trip per size and the 1 MiB windows of {@value
- * PingPong#WINDOW} puts. <b>Peer:</b> {@code fi_pingpong -p PROVIDER -e rdm -S SIZE} of libfabric-bin, a server and
- * a client process on 127.0.0.1 ({@link FiPingPong}: mean half round trip, set-up cancelled out). The two alternate
- * in rounds (the first of each pair alternates too), and the table shows the medians of the rounds. fi_pingpong is
- * the only libfabric benchmark libfabric-bin ships, so the 1 MiB bandwidth peer is its 1 MiB ping-pong: size over
- * half round trip, compared with the same figure of gm's 1 MiB ping-pong.
+ * gm.provider} as given, other gm options through {@code --option}; the ranks are two threads of this JVM, each with
+ * its own GM port and endpoint, as the udp rows are), idle strategy backoff unless {@code --idle} says otherwise:
+ * the p50 half round trip per size and the 1 MiB windows of {@value PingPong#WINDOW} puts.
+ *
+ * <p><b>Peer:</b> {@code fi_pingpong -p PROVIDER -e rdm -S SIZE} of libfabric-bin, a server and a client process on
+ * 127.0.0.1 ({@link FiPingPong}: mean half round trip, set-up cancelled out). The two alternate in rounds (the first
+ * of each pair alternates too), and the table shows the medians of the rounds. fi_pingpong is the only libfabric
+ * benchmark libfabric-bin ships, so the 1 MiB bandwidth peer is its 1 MiB ping-pong: size over half round trip,
+ * compared with the same figure of gm's 1 MiB ping-pong.
  *
  * <p><b>FFM:</b> {@link GmCallCost}: an empty downcall and an idle {@code gmx_poll}, times the downcalls an eager
  * message makes ({@value #DOWNCALLS_PER_MESSAGE}, counted in the transport's code: see {@link #print}).
@@ -42,12 +44,15 @@ public final class GmPingPong {
 
     static final String USAGE = """
             usage: GmPingPong [--providers tcp,shm] [--sizes 8,1M] [--iterations N] [--rounds R]
+                              [--option gm.KEY=VALUE]... [--idle spin|yield|park|backoff]
                               [--fi-pingpong PATH] [--quick]
               --providers    gm.provider values to measure, each against fi_pingpong on the same provider
                              (tcp is tcp;ofi_rxm, udp is udp;ofi_rxd; default tcp,shm)
               --sizes        message sizes, K/M suffixes allowed (default 8,1K,1M)
               --iterations   round trips per round for sizes up to 4 KiB, fewer above (default 20000)
               --rounds       gm and fi_pingpong alternate this many times (default 3)
+              --option       a gm transport option, e.g. gm.strict=false (repeatable)
+              --idle         how the ranks wait in PtlEQWait (default backoff)
               --fi-pingpong  the fi_pingpong executable (default: the one on PATH)
               --quick        a short run (200 iterations, 1 round) for tests""";
 
@@ -55,10 +60,11 @@ public final class GmPingPong {
     }
 
     /** What to run. */
-    public record Options(List<String> providers, int[] sizes, int iterations, int rounds, boolean quick,
-                          String fiPingPong) {
+    public record Options(List<String> providers, Map<String, String> gmOptions, IdleMode idle, int[] sizes,
+                          int iterations, int rounds, boolean quick, String fiPingPong) {
         public Options {
             providers = List.copyOf(providers);
+            gmOptions = Map.copyOf(gmOptions);
             sizes = sizes.clone();
             if (providers.isEmpty() || sizes.length == 0) {
                 throw new IllegalArgumentException("no providers or no sizes");
@@ -75,8 +81,10 @@ public final class GmPingPong {
 
         /** PingPong's options for one gm run on {@code provider}. */
         PingPong.Options pingPong(String provider) {
-            return new PingPong.Options("gm", Map.of("gm.provider", provider), PingPong.Baseline.THREADS,
-                    IdleMode.BACKOFF, sizes, iterations, quick, -1, PingPong.MIB);
+            Map<String, String> transport = new LinkedHashMap<>(gmOptions);
+            transport.put("gm.provider", provider);
+            return new PingPong.Options("gm", transport, PingPong.Baseline.THREADS, idle, sizes, iterations, quick, -1,
+                    PingPong.MIB);
         }
 
         /**
@@ -87,6 +95,8 @@ public final class GmPingPong {
          */
         public static Options parse(String... args) {
             List<String> providers = List.of("tcp", "shm");
+            Map<String, String> gmOptions = new LinkedHashMap<>();
+            IdleMode idle = IdleMode.BACKOFF;
             int[] sizes = {8, 1024, PingPong.MIB};
             Integer iterations = null;
             Integer rounds = null;
@@ -113,10 +123,19 @@ public final class GmPingPong {
                     case "--iterations" -> iterations = count(a, value);
                     case "--rounds" -> rounds = count(a, value);
                     case "--fi-pingpong" -> fi = value;
+                    case "--idle" -> idle = IdleMode.parse(value);
+                    case "--option" -> {
+                        int at = value.indexOf('=');
+                        if (at <= 0 || value.startsWith("gm.provider=")) {
+                            throw new IllegalArgumentException("--option needs KEY=VALUE of a gm option other than"
+                                    + " gm.provider (see --providers), not '" + value + "'");
+                        }
+                        gmOptions.put(value.substring(0, at).trim(), value.substring(at + 1).trim());
+                    }
                     default -> throw new IllegalArgumentException("unknown option '" + a + "'");
                 }
             }
-            return new Options(providers, sizes,
+            return new Options(providers, gmOptions, idle, sizes,
                     iterations != null ? iterations : quick ? PingPong.QUICK_ITERATIONS : DEFAULT_ITERATIONS,
                     rounds != null ? rounds : quick ? 1 : DEFAULT_ROUNDS, quick, fi);
         }
@@ -204,7 +223,10 @@ public final class GmPingPong {
             for (int half = 0; half < 2; half++) {
                 if ((half == 0) == (round % 2 == 0)) {
                     for (int i = 0; i < sizes.length; i++) {
-                        peer.get(i).add(fi.halfRoundTripMicros(provider, sizes[i], gmOptions.iterationsFor(sizes[i])));
+                        double micros = fi.halfRoundTripMicros(provider, sizes[i], gmOptions.iterationsFor(sizes[i]));
+                        if (!Double.isNaN(micros)) {
+                            peer.get(i).add(micros);
+                        }
                     }
                 } else {
                     PingPong.Result r = PingPong.measure(gmOptions);
@@ -218,7 +240,7 @@ public final class GmPingPong {
         List<Row> rows = new ArrayList<>();
         for (int i = 0; i < sizes.length; i++) {
             rows.add(new Row(provider, sizes[i], gmOptions.iterationsFor(sizes[i]), PingPong.median(gm.get(i)),
-                    PingPong.median(peer.get(i))));
+                    peer.get(i).isEmpty() ? Double.NaN : PingPong.median(peer.get(i))));
         }
         GmCallCost.Costs costs = GmCallCost.measure(provider, options.quick() ? QUICK_CALLS_TIMED : CALLS_TIMED);
         return new ProviderResult(provider, rows, PingPong.median(windows), costs);
@@ -226,29 +248,35 @@ public final class GmPingPong {
 
     static void printHeader(Options o, PrintStream out) {
         out.printf(Locale.ROOT, "GmPingPong: Portals Put ping-pong over the gm transport (2 ranks in one JVM, idle"
-                + " backoff) against fi_pingpong -e rdm (server and client processes on 127.0.0.1) on the same"
+                + " %s%s) against fi_pingpong -e rdm (server and client processes on 127.0.0.1) on the same"
                 + " provider; %d round(s) alternating; half round trip in microseconds: gm p50, fi_pingpong mean"
-                + " (set-up cancelled); medians of the rounds%n", o.rounds());
+                + " (set-up cancelled); medians of the rounds%n", o.idle().name().toLowerCase(Locale.ROOT),
+                o.gmOptions().isEmpty() ? "" : ", " + o.gmOptions(), o.rounds());
         out.printf(Locale.ROOT, "%-8s %10s %7s %10s %12s %7s%n", "provider", "size", "iters", "gm_p50",
                 "fi_pingpong", "ratio");
+    }
+
+    /** A figure with {@code decimals} decimals, or "-" when there is none (every fi_pingpong run drowned in noise). */
+    private static String figure(double value, int decimals) {
+        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%." + decimals + "f", value);
     }
 
     /** The provider's rows, its bandwidth lines and its FFM line. */
     public static void print(ProviderResult r, PrintStream out) {
         Map<Integer, Row> bySize = new LinkedHashMap<>();
         for (Row row : r.rows()) {
-            out.printf(Locale.ROOT, "%-8s %10d %7d %10.3f %12.3f %7.2f%n", row.provider(), row.size(),
-                    row.iterations(), row.gmP50(), row.fiPingPong(), row.ratio());
+            out.printf(Locale.ROOT, "%-8s %10d %7d %10.3f %12s %7s%n", row.provider(), row.size(),
+                    row.iterations(), row.gmP50(), figure(row.fiPingPong(), 3), figure(row.ratio(), 2));
             bySize.put(row.size(), row);
         }
         Row mib = bySize.get(PingPong.MIB);
-        if (mib != null) {
+        if (mib != null && !Double.isNaN(mib.fiPingPong())) {
             out.printf(Locale.ROOT, "bandwidth %s 1 MiB ping-pong: gm %.3f GB/s, fi_pingpong %.3f GB/s, ratio %.2f;"
                     + " gm Put windows of %d: %.3f GB/s, ratio %.2f%n", r.provider(), mib.gmRate(), mib.fiRate(),
                     mib.gmRate() / mib.fiRate(), PingPong.WINDOW, r.gmPutWindows(), r.gmPutWindows() / mib.fiRate());
         } else {
             out.printf(Locale.ROOT, "bandwidth %s: gm Put windows of %d x 1 MiB: %.3f GB/s (no 1 MiB ping-pong"
-                    + " measured)%n", r.provider(), PingPong.WINDOW, r.gmPutWindows());
+                    + " of both measured)%n", r.provider(), PingPong.WINDOW, r.gmPutWindows());
         }
         GmCallCost.Costs c = r.costs();
         Row first = r.rows().get(0);

@@ -13,6 +13,7 @@ module org.portals3j.transport {
     exports org.portals3j.transport.internal to
             org.portals3j.transport.inmem,
             org.portals3j.transport.udp,
+            org.portals3j.transport.gm,
             org.portals3j.portals,
             org.portals3j.isotach;
 

@@ -5,6 +5,7 @@ import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.IdleStrategy;
 import org.portals3j.transport.internal.IdleStrategies;
 import org.portals3j.transport.internal.Parker;
+import org.portals3j.transport.internal.PollHandover;
 
 /**
  * How the protocol thread idles: work resets it; on zero work it does as its mode's strategy for an agent does, and

@@ -2,6 +2,7 @@ package org.portals3j.transport.udp.internal.endpoint;
 
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import org.portals3j.transport.internal.PollHandover;
 
 /**
  * The protocol thread's duty cycle, while the endpoint runs: leave the receive path to polling application threads,

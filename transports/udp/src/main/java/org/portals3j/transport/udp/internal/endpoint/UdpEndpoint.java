@@ -28,6 +28,7 @@ import org.portals3j.transport.SendArguments;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportCapability;
 import org.portals3j.transport.TransportException;
+import org.portals3j.transport.internal.PollHandover;
 import org.portals3j.transport.udp.UdpOptions;
 import org.portals3j.transport.udp.UdpTransportProvider;
 import org.portals3j.transport.udp.internal.io.ChannelIo;

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.Test;
 import org.portals3j.transport.IdleMode;
+import org.portals3j.transport.internal.PollHandover;
 import org.portals3j.transport.udp.internal.wire.DatagramType;
 
 /**

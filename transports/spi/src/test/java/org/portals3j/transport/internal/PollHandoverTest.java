@@ -1,8 +1,8 @@
-package org.portals3j.transport.udp.internal.endpoint;
+package org.portals3j.transport.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.portals3j.transport.udp.internal.endpoint.PollHandover.MAX_GRACE_NANOS;
-import static org.portals3j.transport.udp.internal.endpoint.PollHandover.MIN_GRACE_NANOS;
+import static org.portals3j.transport.internal.PollHandover.MAX_GRACE_NANOS;
+import static org.portals3j.transport.internal.PollHandover.MIN_GRACE_NANOS;
 
 import org.junit.jupiter.api.Test;
 

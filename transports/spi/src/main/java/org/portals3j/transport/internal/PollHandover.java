@@ -1,0 +1,98 @@
+package org.portals3j.transport.internal;
+
+/**
+ * Decides when a transport's own thread takes the receive path back from application threads that poll it ({@link
+ * org.portals3j.transport.Polling#poll}): it stays away while they poll, and looks less often the longer they do.
+ *
+ * <p>It looks {@link #MIN_GRACE_NANOS} after the last poll it knows of, and each time it finds polling still going
+ * on it doubles that, up to a cap of {@link #MAX_GRACE_NANOS}, kept below the owner's tolerance (udp: its smallest
+ * retransmission timeout, {@code udp.rtoMinMicros}; the cap is four fifths of a tolerance below 5 ms, never below the
+ * first grace), so that even a stop nobody announced gets its acknowledgements out before a peer retransmits. A
+ * waiter that stops polling to park announces it ({@link #stopped}), and the transport's thread takes over at once.
+ * Why: docs/udp-notes.md.
+ *
+ * <p>{@link #polled} and {@link #stopped} are called by any thread; {@link #keepAwayNanos} by the transport's
+ * thread only.
+ */
+public final class PollHandover {
+    public static final long MIN_GRACE_NANOS = 1_000_000L;
+    public static final long MAX_GRACE_NANOS = 4_000_000L;
+
+    private final long maxGrace;
+
+    private volatile long lastPollNanos;
+    /** The transport's thread: how long after the last poll it takes over. */
+    private long grace = MIN_GRACE_NANOS;
+    /** The transport's thread: the last poll {@link #pollingEnded} reported. */
+    private long handedBackAt;
+    /** The transport's thread: whether it is staying away, and the last poll it knew of when it last looked. */
+    private boolean away;
+    private long seenPollNanos;
+
+    /** For an owner that must have the receive path back within {@code toleranceNanos} of an unannounced stop. */
+    public PollHandover(long now, long toleranceNanos) {
+        maxGrace = Math.max(MIN_GRACE_NANOS, Math.min(MAX_GRACE_NANOS, toleranceNanos / 5 * 4));
+        lastPollNanos = now - maxGrace;
+        handedBackAt = lastPollNanos;
+    }
+
+    /** A thread polled at {@code now}. */
+    public void polled(long now) {
+        lastPollNanos = now;
+    }
+
+    /** Whether some thread polled within the grace cap before {@code now} (the transport's thread may stay away). */
+    public boolean pollingRecently(long now) {
+        return now - lastPollNanos < maxGrace;
+    }
+
+    /** A polling thread stops (it is about to park): the transport's thread may take over at once. */
+    public void stopped(long now) {
+        lastPollNanos = now - maxGrace;
+    }
+
+    /**
+     * The transport's thread: how long to stay away from the receive path from {@code now}, or 0 to take it
+     * (which resets the grace).
+     */
+    public long keepAwayNanos(long now) {
+        long last = lastPollNanos;
+        long since = now - last;
+        if (since >= grace) {
+            grace = MIN_GRACE_NANOS;
+            away = false;
+            return 0;
+        }
+        if (away && last != seenPollNanos) {
+            grace = Math.min(grace * 2, maxGrace); // it looked and polling went on: look less often
+        }
+        away = true;
+        seenPollNanos = last;
+        return grace - since;
+    }
+
+    /**
+     * The transport's thread, holding the receive path: whether some thread polled (or announced it stops) since the
+     * last time this returned true. Then the polling stretch is over and the upper layer hears of it
+     * ({@link org.portals3j.transport.PollingHandler#onPollersGone}): its polling thread may have left work for itself
+     * that nobody else would do.
+     */
+    public boolean pollingEnded() {
+        long last = lastPollNanos;
+        if (last == handedBackAt) {
+            return false;
+        }
+        handedBackAt = last;
+        return true;
+    }
+
+    /** The cap of the grace. */
+    public long maxGraceNanos() {
+        return maxGrace;
+    }
+
+    /** The transport's thread: the current grace (tests, diagnostics). */
+    public long graceNanos() {
+        return grace;
+    }
+}

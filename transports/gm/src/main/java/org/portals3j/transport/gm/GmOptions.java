@@ -36,9 +36,11 @@ public final class GmOptions {
     /** A peer silent for three such periods counts as failed (default 1000; 0: never). */
     public static final String KEEPALIVE_MILLIS = "gm.keepaliveMillis";
     /**
-     * Whether a send completes only once the receiver's library matched it into a buffer (GMX_STRICT, the
-     * default), or at local completion ({@code false}: faster, and a peer killed within three keep-alive periods
-     * may see its last messages reported delivered).
+     * Whether libgm acknowledges every message as well (GMX_STRICT), or completes it at local completion while the
+     * peer answers keep-alives ({@code false}, the default). Either way a send completes only on the receiver's FIN,
+     * once the payload is where the receiver's handler wanted it, and a failed peer is found by keep-alives; strict
+     * mode adds a message per message (one more on the path of every reply) and makes libgm's ack timeout notice a
+     * dead peer too. With keep-alives off libgm acknowledges every message whatever this says.
      */
     public static final String STRICT = "gm.strict";
     /** How long {@code start} waits for every peer to publish its address (default 30000). */
@@ -81,7 +83,7 @@ public final class GmOptions {
                 (int) number(options, ACK_TIMEOUT_MILLIS, 10_000, 1, 3_600_000),
                 (int) number(options, KEEPALIVE_MILLIS, 1000, 0, 3_600_000),
                 (int) number(options, RENDEZVOUS_TIMEOUT_MILLIS, 30_000, 1, 3_600_000),
-                bool(options, STRICT, true));
+                bool(options, STRICT, false));
     }
 
     private static boolean isKnown(String name) {

@@ -25,8 +25,8 @@
  * <tr><td>gm.registrationCache</td><td>64</td><td>registrations of native payload memory kept for reuse</td></tr>
  * <tr><td>gm.ackTimeoutMillis</td><td>10000</td><td>a send not taken in this time fails: the peer failed</td></tr>
  * <tr><td>gm.keepaliveMillis</td><td>1000</td><td>a peer silent for 3 periods failed (0: never)</td></tr>
- * <tr><td>gm.strict</td><td>true</td><td>a send completes once the receiver's library matched it into a
- *     buffer (GMX_STRICT); false: at local completion</td></tr>
+ * <tr><td>gm.strict</td><td>false</td><td>libgm acknowledges every message as well (GMX_STRICT); sends complete
+ *     on the receiver's FIN either way</td></tr>
  * <tr><td>gm.rendezvousTimeoutMillis</td><td>30000</td><td>how long {@code start} waits for the peers'
  *     addresses</td></tr>
  * </table>
@@ -53,9 +53,10 @@
  * </ul>
  *
  * <h2>Protocol</h2>
- * Every GM message starts with a 40-byte wire header ({@code internal.protocol.WireHeader}, little-endian): kind,
+ * Every GM message starts with a 48-byte wire header ({@code internal.protocol.WireHeader}, little-endian): kind,
  * version, the upper layer's header length, credits returned, a per-peer sequence number, the sender's slot,
- * payload length, and for RMA the payload's address and key. The upper layer's header (at most 256 bytes) follows.
+ * payload length, for RMA the payload's address and key, and a FIN riding on a data message. The upper layer's
+ * header (at most 256 bytes) follows.
  * <ul>
  * <li><b>Eager</b> (payload at most {@code gm.eagerThreshold}, and the message fits the largest buffer): header
  *     and payload in one GM message at low priority, copied into a gm_dma_malloc'd send buffer (the only copy on
@@ -78,6 +79,11 @@
  *     once half are due, in a CREDIT message. A send without a credit waits in the peer's queue; an application
  *     thread's send blocks while {@code 2 * gm.credits} messages to that peer are in flight, a send from a handler
  *     callback never blocks, and beyond {@code 4 * gm.credits} the peer counts as failed.</li>
+ * <li><b>FIN</b>: rides on the next data message to the peer when there is one soon (a reply, typically: then the
+ *     request's completion costs no message of its own), else goes alone as a control message: at the end of the
+ *     progress thread's round, and for a FIN made by a polling application thread at the start of its next round,
+ *     or the progress thread's when it takes over (at once when the thread announces it stops polling, within 4 ms
+ *     when it just stops).</li>
  * <li><b>Control</b> (FIN, CREDIT, BYE): the wire header alone, at high priority, into buffers of their own
  *     (size class 6) that spend no credit; a rank preposts {@code 4 * gm.credits + 4} per peer and reposts each at
  *     once, and FINs beyond its control send buffers wait in a per-peer queue.</li>
@@ -90,9 +96,15 @@
  * </ul>
  *
  * <h2>Progress</h2>
- * One platform thread per endpoint blocks in {@code gmx_poll} (at most 100 ms at a time, so that the library's
- * timers run; never a busy spin) and runs every handler callback; {@code close} wakes it with {@code gmx_wakeup}.
- * The receive path allocates nothing per message (the header views of the receive buffers are made once, events
- * are read in place). There is no polling hand-over ({@code Polling}) yet: its worth has not been measured.
+ * The receive path (gmx_poll and every handler callback) runs on one thread at a time. While an application thread
+ * waits for an event (PtlEQWait, Isotach's waits) it runs it itself through the polling hand-over
+ * ({@link org.portals3j.transport.Polling}): gmx_poll without waiting, so the message it waits for is delivered on
+ * its own thread, with no wake-up of another. Otherwise one platform thread per endpoint does, blocked in
+ * {@code gmx_poll} (at most 100 ms at a time, so that the library's timers run; never a busy spin). It stays away
+ * while application threads poll, takes over at once when they say they stop ({@code pollingStopped}, before they
+ * park) and within 4 ms when they just stop, and then tells a {@link org.portals3j.transport.PollingHandler} that
+ * the pollers have gone (capability REPORTS_POLLERS_GONE); a poller that finds it waiting in gmx_poll wakes it
+ * ({@code gmx_wakeup}) to hand the receive path over. {@code close} wakes it too. The receive path allocates
+ * nothing per message (the header views of the receive buffers are made once, events are read in place).
  */
 package org.portals3j.transport.gm;

@@ -22,7 +22,8 @@ class GmKitTest {
     void theProviderIsFoundByNameAndSaysWhatItsEndpointsOffer() {
         assertThat(Transports.find(GmTransportProvider.NAME)).get().isInstanceOf(GmTransportProvider.class);
         assertThat(new GmTransportProvider().capabilities()).containsExactlyInAnyOrder(
-                TransportCapability.MULTI_PROCESS, TransportCapability.SINGLE_COPY, TransportCapability.NATIVE);
+                TransportCapability.MULTI_PROCESS, TransportCapability.SINGLE_COPY, TransportCapability.NATIVE,
+                TransportCapability.REPORTS_POLLERS_GONE);
     }
 
     /**

@@ -19,7 +19,7 @@ class GmOptionsTest {
         assertThat(s.registrationCache()).isEqualTo(64);
         assertThat(s.ackTimeoutMillis()).isEqualTo(10_000);
         assertThat(s.keepaliveMillis()).isEqualTo(1000);
-        assertThat(s.strict()).isTrue();
+        assertThat(s.strict()).isFalse();
     }
 
     @Test
@@ -27,8 +27,8 @@ class GmOptionsTest {
         GmOptions.Settings s = GmOptions.parse(Map.of(GmOptions.PROVIDER, "SHM", GmOptions.ADDRESS, "10.0.0.1",
                 GmOptions.PORT, "5", GmOptions.EAGER_THRESHOLD, "0", GmOptions.CREDITS, "1",
                 GmOptions.REGISTRATION_CACHE, "3", GmOptions.ACK_TIMEOUT_MILLIS, "50", GmOptions.KEEPALIVE_MILLIS, "0",
-                GmOptions.RENDEZVOUS_TIMEOUT_MILLIS, "10", GmOptions.STRICT, "false"));
-        assertThat(s).isEqualTo(new GmOptions.Settings("shm", "10.0.0.1", 5, 0, 1, 3, 50, 0, 10, false));
+                GmOptions.RENDEZVOUS_TIMEOUT_MILLIS, "10", GmOptions.STRICT, "true"));
+        assertThat(s).isEqualTo(new GmOptions.Settings("shm", "10.0.0.1", 5, 0, 1, 3, 50, 0, 10, true));
     }
 
     @Test

@@ -7,9 +7,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.EndpointConfig;
 import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.Polling;
 import org.portals3j.transport.SendArguments;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportCapability;
@@ -25,14 +27,14 @@ import org.portals3j.transport.gm.internal.protocol.Threshold;
 import org.portals3j.transport.gm.internal.protocol.WireHeader;
 
 /**
- * One rank's endpoint over one GM port: the send side (slots, credits, posting) here, the receive side on the
- * {@link ReceivePath}'s platform thread. The protocol is in the package documentation of
- * {@code org.portals3j.transport.gm}.
+ * One rank's endpoint over one GM port: the send side (slots, credits, posting) here, the receive side in the
+ * {@link ReceivePath}, run by application threads that poll or else by its progress thread. The protocol is in the
+ * package documentation of {@code org.portals3j.transport.gm}.
  */
-public final class GmEndpoint implements Transport {
+public final class GmEndpoint implements Transport, Polling {
     public static final String NAME = "gm";
     public static final Set<TransportCapability> CAPABILITIES = Set.of(TransportCapability.MULTI_PROCESS,
-            TransportCapability.SINGLE_COPY, TransportCapability.NATIVE);
+            TransportCapability.SINGLE_COPY, TransportCapability.NATIVE, TransportCapability.REPORTS_POLLERS_GONE);
     public static final int MAX_HEADER = 256;
     public static final long MAX_PAYLOAD = 1L << 40;
     /** Published through the rendezvous: "gm port:hex libfabric name". */
@@ -42,6 +44,9 @@ public final class GmEndpoint implements Transport {
     private static final int MEDIUM_SIZE = 12;
     /** Control messages are only the wire header. */
     static final int CONTROL_SIZE = SizeClasses.minSizeForLength(WireHeader.LENGTH);
+
+    /** How often a sender that waits for room looks at the receive path again. */
+    private static final long ROOM_RECHECK_NANOS = 100_000L;
 
     /** Why a peer that said BYE failed: the orderly end of a job, logged at DEBUG only. */
     static final String CLOSED = "it closed its endpoint";
@@ -257,6 +262,11 @@ public final class GmEndpoint implements Transport {
      */
     @Override
     public void start(MessageHandler messageHandler) {
+        start(messageHandler, System::nanoTime);
+    }
+
+    /** {@link #start}, with the clock of the polling hand-over (tests freeze it to fix who runs the receive path). */
+    void start(MessageHandler messageHandler, LongSupplier handoverClock) {
         stateLock.lock();
         try {
             if (handler != null || closed) {
@@ -264,7 +274,7 @@ public final class GmEndpoint implements Transport {
             }
             resolvePeers();
             handler = messageHandler;
-            ReceivePath path = new ReceivePath(this, messageHandler);
+            ReceivePath path = new ReceivePath(this, messageHandler, handoverClock);
             receivePath = path;
             path.start();
         } finally {
@@ -341,9 +351,32 @@ public final class GmEndpoint implements Transport {
         }
     }
 
-    boolean isProgressThread(Thread t) {
+    /** Whether the calling thread runs the receive path (a handler callback, or the progress thread at close). */
+    boolean isReceivePathThread() {
         ReceivePath path = receivePath;
-        return path != null && path.thread() == t;
+        return path != null && (path.isHeldByCurrentThread() || path.thread() == Thread.currentThread());
+    }
+
+    /** The progress thread, once started (tests). */
+    @Nullable Thread progressThread() {
+        ReceivePath path = receivePath;
+        return path == null ? null : path.thread();
+    }
+
+    /** Runs the receive path on the calling thread once, without waiting, unless another thread runs it. */
+    @Override
+    public boolean poll() {
+        ReceivePath path = receivePath;
+        return path != null && path.poll();
+    }
+
+    /** The progress thread takes the receive path back at once. */
+    @Override
+    public void pollingStopped() {
+        ReceivePath path = receivePath;
+        if (path != null) {
+            path.pollingStopped();
+        }
     }
 
     private void ensureResolved() {
@@ -361,8 +394,9 @@ public final class GmEndpoint implements Transport {
     private boolean enqueue(Peer p, MemorySegment header, int headerLength, MemorySegment payload, long offset,
                             long length, long token, boolean eager,
                             RegistrationCache.@Nullable Registration registration, @Nullable Bounce bounce) {
-        boolean fromReceivePath = ReceivePath.isCurrentThread(this);
+        boolean fromReceivePath = isReceivePathThread();
         boolean overflow = false;
+        boolean interrupted = false;
         p.lock.lock();
         try {
             while (!p.failed && !closed && p.inUse() >= (fromReceivePath ? p.slots.length : bound)) {
@@ -370,7 +404,7 @@ public final class GmEndpoint implements Transport {
                     overflow = true;
                     break;
                 }
-                p.room.awaitUninterruptibly(); // backpressure: wait for a completion
+                interrupted |= awaitRoom(p); // backpressure: wait for a completion
             }
             if (p.failed || closed || overflow) {
                 return false;
@@ -417,6 +451,9 @@ public final class GmEndpoint implements Transport {
             return true;
         } finally {
             p.lock.unlock();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
             if (overflow) {
                 peerFailed(p.rank, "a handler callback sent more than " + p.slots.length
                         + " messages that wait, or gm_dma_malloc had no memory left for them");
@@ -424,7 +461,36 @@ public final class GmEndpoint implements Transport {
         }
     }
 
-    /** Posts queued messages while there are credits (peer lock held). */
+    /**
+     * Waits a little for a completion that makes room towards {@code p} (its lock held, and released meanwhile),
+     * running the receive path itself when nobody does: the thread that would have run it may be waiting for this one
+     * (an upper layer's callback for which this sender holds something), and this thread may have been its poller.
+     * Returns whether the thread was interrupted (the flag is cleared: the wait goes on, the caller sets it again).
+     */
+    private boolean awaitRoom(Peer p) {
+        ReceivePath path = receivePath;
+        if (path == null) {
+            p.room.awaitUninterruptibly();
+            return false;
+        }
+        p.lock.unlock();
+        boolean ran;
+        try {
+            ran = path.runIfUnattended();
+        } finally {
+            p.lock.lock();
+        }
+        if (p.inUse() >= bound && !p.failed && !closed) {
+            try {
+                p.room.awaitNanos(ran ? ROOM_RECHECK_NANOS : ROOM_RECHECK_NANOS * 10);
+            } catch (InterruptedException e) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Posts queued messages while there are credits, each carrying a FIN that waits (peer lock held). */
     private void postWaiting(Peer p) {
         while (!p.failed && p.hasWaiting() && p.credits.tryTake()) {
             SendSlot s = p.nextWaiting();
@@ -433,7 +499,8 @@ public final class GmEndpoint implements Transport {
             }
             WireHeader.write(s.buffer, s.unreadable ? WireHeader.KIND_UNREADABLE
                     : s.rma ? WireHeader.KIND_RMA : WireHeader.KIND_EAGER, s.headerLength,
-                    p.returns.take(), p.sendSequence++, s.index, s.payloadLength, s.rmaAddress, s.rmaKey);
+                    p.returns.take(), p.sendSequence++, s.index, p.takeFin(), s.payloadLength, s.rmaAddress,
+                    s.rmaKey);
             s.withGm = true;
             port.send(s.buffer, dataSizes.size(s.sizeIndex), s.messageLength, GmPort.LOW_PRIORITY, p.node,
                     p.gmPort, Contexts.of(Contexts.DATA, p.rank, s.index));
@@ -642,7 +709,7 @@ public final class GmEndpoint implements Transport {
             }
         }
         if (path != null) {
-            port.wakeup();
+            path.wakeProgressThread();
         } else {
             failAllSends();
             cache.clear();

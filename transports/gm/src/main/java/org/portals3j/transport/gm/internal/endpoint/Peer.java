@@ -9,11 +9,12 @@ import org.portals3j.transport.gm.internal.protocol.Bounce;
 import org.portals3j.transport.gm.internal.protocol.CreditReturns;
 import org.portals3j.transport.gm.internal.protocol.Credits;
 import org.portals3j.transport.gm.internal.protocol.RegistrationCache;
+import org.portals3j.transport.gm.internal.protocol.WireHeader;
 
 /**
  * What one endpoint keeps about one peer (itself included). The send side (slots, credits, the queue of messages
- * waiting for a credit) is guarded by {@link #lock}; the receive side and the control messages belong to the
- * progress thread.
+ * waiting for a credit) and the FINs not sent yet are guarded by {@link #lock}; the receive side and the control
+ * buffers belong to whoever runs the receive path ({@link ReceivePath}).
  */
 final class Peer {
     final int rank;
@@ -36,7 +37,7 @@ final class Peer {
     int sendSequence;
     volatile boolean failed;
 
-    // ---- receive side, progress thread only ----
+    // ---- receive side, the receive path only ----
     final DepositWriter writer = new DepositWriter();
     final CreditReturns returns;
     int receiveSequence;
@@ -53,13 +54,16 @@ final class Peer {
     RegistrationCache.@Nullable Registration readRegistration;
     @Nullable Bounce readBounce;
 
-    // ---- control messages, progress thread only ----
+    // ---- control messages, the receive path only ----
     final MemorySegment[] controlBuffers;
     final boolean[] controlBusy;
-    /** FINs waiting for a free control buffer: slot and outcome. */
-    private final int[] pendingFins;
-    private int pendingFinHead;
-    private int pendingFinCount;
+    /**
+     * FINs not sent yet (guarded by lock), as {@link WireHeader#fin} fields: each rides on the next data message to
+     * the peer, or goes alone once the receive path's round that made it is over or no control buffer was free.
+     */
+    private final int[] unsentFins;
+    private int unsentFinHead;
+    private int unsentFinCount;
 
     Peer(int rank, int credits, SendSlot[] slots, int heldCapacity, MemorySegment[] controlBuffers) {
         this.rank = rank;
@@ -77,7 +81,7 @@ final class Peer {
         this.heldLengths = new long[heldCapacity];
         this.controlBuffers = controlBuffers;
         this.controlBusy = new boolean[controlBuffers.length];
-        this.pendingFins = new int[slots.length];
+        this.unsentFins = new int[slots.length];
     }
 
     // ---- send side (lock held) ----
@@ -172,25 +176,28 @@ final class Peer {
         return -1;
     }
 
-    /** Queues a FIN (slot, with outcome in the top bit) until a control buffer is free; false if full. */
+    /** Queues a FIN for the message from the peer's send slot {@code slot} (lock held); false if full. */
     boolean queueFin(int slot, boolean read) {
-        if (pendingFinCount == pendingFins.length) {
+        if (unsentFinCount == unsentFins.length) {
             return false;
         }
-        pendingFins[(pendingFinHead + pendingFinCount) % pendingFins.length] = read ? slot | 0x8000_0000 : slot;
-        pendingFinCount++;
+        unsentFins[(unsentFinHead + unsentFinCount) % unsentFins.length] = WireHeader.fin(slot, read);
+        unsentFinCount++;
         return true;
     }
 
-    boolean hasPendingFin() {
-        return pendingFinCount > 0;
+    boolean hasUnsentFin() {
+        return unsentFinCount > 0;
     }
 
-    /** The oldest queued FIN, removed: slot in the low 31 bits, outcome in the top bit. */
-    int takePendingFin() {
-        int fin = pendingFins[pendingFinHead];
-        pendingFinHead = (pendingFinHead + 1) % pendingFins.length;
-        pendingFinCount--;
+    /** The oldest unsent FIN as a {@link WireHeader#fin} field, removed, or {@link WireHeader#NO_FIN} (lock held). */
+    int takeFin() {
+        if (unsentFinCount == 0) {
+            return WireHeader.NO_FIN;
+        }
+        int fin = unsentFins[unsentFinHead];
+        unsentFinHead = (unsentFinHead + 1) % unsentFins.length;
+        unsentFinCount--;
         return fin;
     }
 }

@@ -2,25 +2,34 @@ package org.portals3j.transport.gm.internal.endpoint;
 
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.Deposit;
 import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.PollingHandler;
 import org.portals3j.transport.gm.internal.nativeaccess.GmEvents;
 import org.portals3j.transport.gm.internal.nativeaccess.GmPort;
 import org.portals3j.transport.gm.internal.nativeaccess.GmStatus;
 import org.portals3j.transport.gm.internal.protocol.Bounce;
 import org.portals3j.transport.gm.internal.protocol.RegistrationCache;
 import org.portals3j.transport.gm.internal.protocol.WireHeader;
+import org.portals3j.transport.internal.PollHandover;
 
 /**
- * The endpoint's progress: one platform thread blocked in gmx_poll (never spinning), woken by gmx_wakeup at close.
- * It runs the two-phase receive, the RMA reads, the control messages (FIN, CREDIT, BYE) and the send completions,
- * and at close fails what is left, says BYE and closes the port. It allocates nothing per message.
+ * The endpoint's receive path: gmx_poll and what its events start (the two-phase receive, the RMA reads, the control
+ * messages FIN, CREDIT and BYE, the send completions). Whoever holds {@link #lock} runs it: an application thread in
+ * {@link #poll}, else the progress thread, blocked in gmx_poll (never spinning) while nobody polls. At close the
+ * progress thread fails what is left, says BYE and closes the port. It allocates nothing per message.
  */
 final class ReceivePath implements Runnable {
     /** gmx_poll's longest wait: the library's timers (acknowledgements, keep-alives) run inside it. */
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final long BYE_DRAIN_NANOS = TimeUnit.MILLISECONDS.toNanos(1000);
+    /** How soon after an unannounced stop of the pollers the progress thread must be back (timers run at 1 ms). */
+    private static final long HANDOVER_TOLERANCE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     private static final int BATCH = 64;
     private static final System.Logger LOG = System.getLogger(ReceivePath.class.getName());
 
@@ -29,11 +38,21 @@ final class ReceivePath implements Runnable {
     private final GmPort port;
     private final Peer[] peers;
     private final ReceiveBuffers buffers;
+    /** Who runs the receive path; everything below it (and the peers' receive state) is guarded by it. */
+    private final ReentrantLock lock = new ReentrantLock();
     private final GmEvents events = new GmEvents(BATCH);
+    /** The hand-over's clock (System.nanoTime; tests freeze it). */
+    private final LongSupplier clock;
+    /** When the progress thread leaves the receive path to polling application threads. */
+    private final PollHandover handover;
+    /** Set while the progress thread waits in gmx_poll; a poller that clears it wakes that thread. */
+    private final AtomicBoolean waiting = new AtomicBoolean();
     private volatile @Nullable Thread thread;
 
-    ReceivePath(GmEndpoint endpoint, MessageHandler handler) {
+    ReceivePath(GmEndpoint endpoint, MessageHandler handler, LongSupplier clock) {
         this.endpoint = endpoint;
+        this.clock = clock;
+        this.handover = new PollHandover(clock.getAsLong(), HANDOVER_TOLERANCE_NANOS);
         this.handler = handler;
         this.port = endpoint.port;
         this.peers = endpoint.peers;
@@ -46,37 +65,135 @@ final class ReceivePath implements Runnable {
         t.start();
     }
 
-    /** Whether the calling thread is {@code endpoint}'s progress thread (a handler callback). */
-    static boolean isCurrentThread(GmEndpoint endpoint) {
-        return endpoint.isProgressThread(Thread.currentThread());
+    boolean isHeldByCurrentThread() {
+        return lock.isHeldByCurrentThread();
     }
 
     @Nullable Thread thread() {
         return thread;
     }
 
+    /**
+     * The progress thread: stays away while application threads poll (they run libgm's timers too), else takes the
+     * receive path and waits in gmx_poll for what arrives.
+     */
     @Override
     public void run() {
         try {
             while (!endpoint.closed) {
-                int n = port.poll(events, POLL_NANOS);
-                if (n < 0) {
-                    LOG.log(System.Logger.Level.ERROR, "rank " + endpoint.rank + ": gmx_poll failed ("
-                            + port.lastError() + "); the endpoint stops");
-                    endpoint.close();
-                    break;
+                long keepAway = handover.keepAwayNanos(clock.getAsLong());
+                if (keepAway > 0) {
+                    LockSupport.parkNanos(this, keepAway);
+                    continue;
                 }
-                for (int i = 0; i < n && !endpoint.closed; i++) { // a closed endpoint's handler hears nothing more
-                    dispatch(i);
+                if (handover.pollingEnded() && handler instanceof PollingHandler h) {
+                    h.onPollersGone(); // outside the lock: it may wait for a sender that runs the receive path
                 }
-                returnCredits();
+                lock.lock(); // a poller finishes its round first
+                try {
+                    waiting.set(true);
+                    if (!endpoint.closed && round(POLL_NANOS, false) < 0) {
+                        break;
+                    }
+                } finally {
+                    waiting.set(false);
+                    lock.unlock();
+                }
             }
         } catch (RuntimeException | Error e) {
             LOG.log(System.Logger.Level.ERROR, "rank " + endpoint.rank + ": progress thread failed", e);
             endpoint.close();
         } finally {
-            shutdown();
+            lock.lock();
+            try {
+                shutdown();
+            } finally {
+                lock.unlock();
+            }
         }
+    }
+
+    /**
+     * An application thread's turn at the receive path ({@link org.portals3j.transport.Polling#poll}): one gmx_poll
+     * that does not wait, and its events. Does nothing inside a handler callback, or while another thread runs the
+     * receive path (a progress thread waiting in gmx_poll is woken to hand it over).
+     */
+    boolean poll() {
+        if (endpoint.closed || lock.isHeldByCurrentThread()) {
+            return false;
+        }
+        handover.polled(clock.getAsLong());
+        if (!lock.tryLock()) {
+            if (waiting.compareAndSet(true, false)) {
+                port.wakeup();
+            }
+            return false;
+        }
+        try {
+            return !endpoint.closed && round(0, true) > 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A sender that waits for room runs the receive path once, without waiting, if nobody else does; and if it had
+     * been polling, it has stopped: the progress thread takes over at once. Whether it ran.
+     */
+    boolean runIfUnattended() {
+        if (endpoint.closed || lock.isHeldByCurrentThread()) {
+            return false;
+        }
+        if (handover.pollingRecently(clock.getAsLong())) {
+            pollingStopped();
+        }
+        if (!lock.tryLock()) {
+            return false;
+        }
+        try {
+            return !endpoint.closed && round(0, false) >= 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The polling thread stops: the progress thread takes the receive path back now. */
+    void pollingStopped() {
+        handover.stopped(clock.getAsLong());
+        wakeProgressThread();
+    }
+
+    /** Gets the progress thread out of its wait, in gmx_poll or staying away (at close). */
+    void wakeProgressThread() {
+        port.wakeup();
+        Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    /**
+     * One gmx_poll waiting up to {@code timeoutNanos}, and its events (lock held); -1 when the port failed. FINs left
+     * by earlier rounds go first. The FINs this round makes go at its end, unless {@code leaveFins}: a polling
+     * application thread's next send to the peer (its answer, typically) carries one, or its next round sends it.
+     */
+    private int round(long timeoutNanos, boolean leaveFins) {
+        sendFins();
+        int n = port.poll(events, timeoutNanos);
+        if (n < 0) {
+            LOG.log(System.Logger.Level.ERROR, "rank " + endpoint.rank + ": gmx_poll failed (" + port.lastError()
+                    + "); the endpoint stops");
+            endpoint.close();
+            return -1;
+        }
+        for (int i = 0; i < n && !endpoint.closed; i++) { // a closed endpoint's handler hears nothing more
+            dispatch(i);
+        }
+        returnCredits();
+        if (!leaveFins) {
+            sendFins();
+        }
+        return n;
     }
 
     private void dispatch(int i) {
@@ -172,6 +289,11 @@ final class ReceivePath implements Runnable {
         }
         if (bad == null && !endpoint.creditsReturned(p, WireHeader.credits(m))) {
             bad = "it returned credits it never had";
+        }
+        int fin = WireHeader.finField(m);
+        if (bad == null && fin != WireHeader.NO_FIN
+                && !endpoint.finished(p, WireHeader.finSlot(fin), WireHeader.finRead(fin))) {
+            bad = "a FIN for slot " + WireHeader.finSlot(fin) + ", where no message waits";
         }
         if (bad != null) {
             buffers.post(port, index);
@@ -316,10 +438,6 @@ final class ReceivePath implements Runnable {
                 if (status != GmStatus.SUCCESS && status != GmStatus.SEND_DROPPED) {
                     endpoint.peerFailed(p.rank, "a control message completed with " + GmStatus.name(status));
                 }
-                while (p.hasPendingFin() && p.freeControl() >= 0) {
-                    int fin = p.takePendingFin();
-                    sendControl(p, WireHeader.KIND_FIN, fin & 0x7fff_ffff, fin < 0 ? 1 : 0);
-                }
             }
             default -> {
                 // DROP: nothing to do
@@ -327,17 +445,36 @@ final class ReceivePath implements Runnable {
         }
     }
 
+    /** Queues the FIN of the message from {@code p}'s send slot {@code slot}: see {@link #round}. */
     private void fin(Peer p, int slot, boolean read) {
-        if (p.failed) {
-            return;
+        boolean queued;
+        p.lock.lock();
+        try {
+            queued = p.failed || p.queueFin(slot, read);
+        } finally {
+            p.lock.unlock();
         }
-        if (p.freeControl() < 0) {
-            if (!p.queueFin(slot, read)) {
-                violation(p, "more RMA messages in flight than slots");
+        if (!queued) {
+            violation(p, "more messages in flight than slots");
+        }
+    }
+
+    /** Sends the FINs no data message took, as control messages while control buffers are free. */
+    private void sendFins() {
+        for (Peer p : peers) {
+            if (!p.hasUnsentFin()) { // read without its lock: only the receive path (this thread now) adds FINs
+                continue;
             }
-            return;
+            p.lock.lock();
+            try {
+                while (!p.failed && p.hasUnsentFin() && p.freeControl() >= 0) {
+                    int fin = p.takeFin();
+                    sendControl(p, WireHeader.KIND_FIN, WireHeader.finSlot(fin), WireHeader.finRead(fin) ? 1 : 0);
+                }
+            } finally {
+                p.lock.unlock();
+            }
         }
-        sendControl(p, WireHeader.KIND_FIN, slot, read ? 1 : 0);
     }
 
     /** Sends what is due of the credits each peer has given back, when no data message carried them. */
@@ -355,7 +492,7 @@ final class ReceivePath implements Runnable {
             return;
         }
         MemorySegment b = p.controlBuffers[c];
-        WireHeader.write(b, kind, 0, p.returns.take(), 0, slot, outcome, 0, 0);
+        WireHeader.write(b, kind, 0, p.returns.take(), 0, slot, WireHeader.NO_FIN, outcome, 0, 0);
         p.controlBusy[c] = true;
         port.send(b, GmEndpoint.CONTROL_SIZE, WireHeader.LENGTH, GmPort.HIGH_PRIORITY, p.node, p.gmPort,
                 Contexts.of(Contexts.CONTROL, p.rank, c));

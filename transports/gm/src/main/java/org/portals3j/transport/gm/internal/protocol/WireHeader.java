@@ -11,7 +11,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  */
 public final class WireHeader {
     /** Bytes of this header; the upper layer's header follows it, then an eager payload. */
-    public static final int LENGTH = 40;
+    public static final int LENGTH = 48;
 
     /** u8: the message kind, one of the {@code KIND_*} values. */
     public static final int KIND = 0;
@@ -31,6 +31,14 @@ public final class WireHeader {
     public static final int RMA_ADDRESS = 24;
     /** u64: RMA: the key of the registration that covers it. */
     public static final int RMA_KEY = 32;
+    /**
+     * u32: data messages (EAGER, RMA, UNREADABLE): a FIN riding on the message, for a message the receiver of this
+     * one sent ({@link #fin}); {@link #NO_FIN} if none. 0 in control messages. Followed by 4 bytes of 0.
+     */
+    public static final int FIN = 40;
+
+    /** The FIN field of a message that carries none. */
+    public static final int NO_FIN = 0;
 
     public static final int VERSION = 1;
 
@@ -57,9 +65,9 @@ public final class WireHeader {
     private WireHeader() {
     }
 
-    /** Writes a whole header at {@code m}'s start. */
+    /** Writes a whole header at {@code m}'s start ({@code fin}: {@link #fin}, or {@link #NO_FIN}). */
     public static void write(MemorySegment m, int kind, int headerLength, int credits, int sequence, int slot,
-                             long payloadLength, long rmaAddress, long rmaKey) {
+                             int fin, long payloadLength, long rmaAddress, long rmaKey) {
         m.set(ValueLayout.JAVA_BYTE, KIND, (byte) kind);
         m.set(ValueLayout.JAVA_BYTE, VERSION_OFFSET, (byte) VERSION);
         m.set(U16, HEADER_LENGTH, (short) headerLength);
@@ -69,6 +77,28 @@ public final class WireHeader {
         m.set(U64, PAYLOAD_LENGTH, payloadLength);
         m.set(U64, RMA_ADDRESS, rmaAddress);
         m.set(U64, RMA_KEY, rmaKey);
+        m.set(U32, FIN, fin);
+        m.set(U32, FIN + 4, 0);
+    }
+
+    /** The FIN field saying that the message from send slot {@code slot} was deposited ({@code read}) or not. */
+    public static int fin(int slot, boolean read) {
+        return (slot + 1) | (read ? 0x8000_0000 : 0);
+    }
+
+    /** The FIN field ({@link #NO_FIN} if the message carries none). */
+    public static int finField(MemorySegment m) {
+        return m.get(U32, FIN);
+    }
+
+    /** The send slot a FIN field names (the field is not {@link #NO_FIN}). */
+    public static int finSlot(int fin) {
+        return (fin & 0x7fff_ffff) - 1;
+    }
+
+    /** Whether the message a FIN field names was deposited. */
+    public static boolean finRead(int fin) {
+        return fin < 0;
     }
 
     public static int kind(MemorySegment m) {
@@ -131,7 +161,8 @@ public final class WireHeader {
                     : received != LENGTH + headerLength ? "RMA message of " + received + " bytes"
                     : payload < 0 || payload > maxPayload ? "RMA payload of " + payload + " bytes" : null;
             case KIND_FIN, KIND_CREDIT, KIND_BYE -> headerLength != 0 || received != LENGTH
-                    ? "control message of " + received + " bytes" : null;
+                    ? "control message of " + received + " bytes"
+                    : finField(m) != NO_FIN ? "a FIN field in a control message" : null;
             default -> "unknown kind " + kind;
         };
     }

@@ -22,7 +22,8 @@ class WireHeaderTest {
 
     @Test
     void everyFieldReadsBackAsWritten() {
-        WireHeader.write(m, WireHeader.KIND_RMA, 200, 7, -3, 12, 1L << 33, 0x1234_5678_9abcL, -1L);
+        WireHeader.write(m, WireHeader.KIND_RMA, 200, 7, -3, 12, WireHeader.fin(255, true), 1L << 33, 0x1234_5678_9abcL,
+                -1L);
         assertThat(WireHeader.kind(m)).isEqualTo(WireHeader.KIND_RMA);
         assertThat(WireHeader.version(m)).isEqualTo(WireHeader.VERSION);
         assertThat(WireHeader.headerLength(m)).isEqualTo(200);
@@ -32,11 +33,29 @@ class WireHeaderTest {
         assertThat(WireHeader.payloadLength(m)).isEqualTo(1L << 33);
         assertThat(WireHeader.rmaAddress(m)).isEqualTo(0x1234_5678_9abcL);
         assertThat(WireHeader.rmaKey(m)).isEqualTo(-1L);
+        assertThat(WireHeader.finSlot(WireHeader.finField(m))).isEqualTo(255);
+        assertThat(WireHeader.finRead(WireHeader.finField(m))).isTrue();
+    }
+
+    @Test
+    void aFinFieldNamesItsSlotAndOutcomeAndIsNeverTheEmptyField() {
+        assertThat(WireHeader.fin(0, false)).isNotEqualTo(WireHeader.NO_FIN);
+        assertThat(WireHeader.finSlot(WireHeader.fin(0, false))).isZero();
+        assertThat(WireHeader.finRead(WireHeader.fin(0, false))).isFalse();
+        assertThat(WireHeader.finSlot(WireHeader.fin(7, true))).isEqualTo(7);
+        assertThat(WireHeader.finRead(WireHeader.fin(7, true))).isTrue();
+    }
+
+    @Test
+    void aControlMessageCarryingAFinFieldIsMalformed() {
+        WireHeader.write(m, WireHeader.KIND_CREDIT, 0, 1, 0, 0, WireHeader.fin(3, true), 0, 0, 0);
+        assertThat(reason(m, WireHeader.LENGTH, MAX_HEADER, MAX_PAYLOAD)).contains("FIN field");
     }
 
     @Test
     void theLayoutIsLittleEndianAtTheDocumentedOffsets() {
-        WireHeader.write(m, WireHeader.KIND_EAGER, 0x0102, 0x03040506, 0x0708090a, 0x0b0c0d0e, 0x10, 0x20, 0x30);
+        WireHeader.write(m, WireHeader.KIND_EAGER, 0x0102, 0x03040506, 0x0708090a, 0x0b0c0d0e, WireHeader.NO_FIN,
+                0x10, 0x20, 0x30);
         assertThat(m.get(ValueLayout.JAVA_BYTE, 0)).isEqualTo((byte) 1);
         assertThat(m.get(ValueLayout.JAVA_BYTE, 2)).isEqualTo((byte) 0x02);
         assertThat(m.get(ValueLayout.JAVA_BYTE, 3)).isEqualTo((byte) 0x01);
@@ -46,38 +65,39 @@ class WireHeaderTest {
         assertThat(m.get(ValueLayout.JAVA_BYTE, 16)).isEqualTo((byte) 0x10);
         assertThat(m.get(ValueLayout.JAVA_BYTE, 24)).isEqualTo((byte) 0x20);
         assertThat(m.get(ValueLayout.JAVA_BYTE, 32)).isEqualTo((byte) 0x30);
-        assertThat(WireHeader.LENGTH).isEqualTo(40);
+        assertThat(m.get(ValueLayout.JAVA_INT_UNALIGNED, 40)).isZero();
+        assertThat(WireHeader.LENGTH).isEqualTo(48);
     }
 
     @Test
     void wellFormedMessagesPass() {
-        WireHeader.write(m, WireHeader.KIND_EAGER, 10, 0, 0, 0, 100, 0, 0);
-        assertThat(reason(m, 40 + 10 + 100, MAX_HEADER, MAX_PAYLOAD)).isEmpty();
-        WireHeader.write(m, WireHeader.KIND_RMA, 10, 0, 0, 0, 1 << 20, 0, 0);
-        assertThat(reason(m, 50, MAX_HEADER, MAX_PAYLOAD)).isEmpty();
-        WireHeader.write(m, WireHeader.KIND_FIN, 0, 1, 0, 3, 1, 0, 0);
-        assertThat(reason(m, 40, MAX_HEADER, MAX_PAYLOAD)).isEmpty();
+        WireHeader.write(m, WireHeader.KIND_EAGER, 10, 0, 0, 0, WireHeader.NO_FIN, 100, 0, 0);
+        assertThat(reason(m, WireHeader.LENGTH + 10 + 100, MAX_HEADER, MAX_PAYLOAD)).isEmpty();
+        WireHeader.write(m, WireHeader.KIND_RMA, 10, 0, 0, 0, WireHeader.NO_FIN, 1 << 20, 0, 0);
+        assertThat(reason(m, WireHeader.LENGTH + 10, MAX_HEADER, MAX_PAYLOAD)).isEmpty();
+        WireHeader.write(m, WireHeader.KIND_FIN, 0, 1, 0, 3, WireHeader.NO_FIN, 1, 0, 0);
+        assertThat(reason(m, WireHeader.LENGTH, MAX_HEADER, MAX_PAYLOAD)).isEmpty();
     }
 
     @Test
     void hostileMessagesAreRejectedWithAReason() {
-        assertThat(reason(m, 39, MAX_HEADER, MAX_PAYLOAD)).contains("shorter");
-        WireHeader.write(m, WireHeader.KIND_EAGER, 10, 0, 0, 0, 100, 0, 0);
+        assertThat(reason(m, WireHeader.LENGTH - 1, MAX_HEADER, MAX_PAYLOAD)).contains("shorter");
+        WireHeader.write(m, WireHeader.KIND_EAGER, 10, 0, 0, 0, WireHeader.NO_FIN, 100, 0, 0);
         m.set(ValueLayout.JAVA_BYTE, WireHeader.VERSION_OFFSET, (byte) 9);
-        assertThat(reason(m, 150, MAX_HEADER, MAX_PAYLOAD)).contains("version");
-        WireHeader.write(m, WireHeader.KIND_EAGER, 10, 0, 0, 0, 101, 0, 0);
-        assertThat(reason(m, 150, MAX_HEADER, MAX_PAYLOAD)).contains("eager payload");
-        WireHeader.write(m, WireHeader.KIND_EAGER, 10, 0, 0, 0, -1, 0, 0);
-        assertThat(reason(m, 150, MAX_HEADER, MAX_PAYLOAD)).isNotEmpty();
-        WireHeader.write(m, WireHeader.KIND_EAGER, 300, 0, 0, 0, 0, 0, 0);
-        assertThat(reason(m, 340, MAX_HEADER, MAX_PAYLOAD)).contains("header of 300");
-        WireHeader.write(m, WireHeader.KIND_RMA, 10, 0, 0, 0, 100, 0, 0);
-        assertThat(reason(m, 60, MAX_HEADER, MAX_PAYLOAD)).contains("RMA message");
-        WireHeader.write(m, WireHeader.KIND_RMA, 10, 0, 0, 0, MAX_PAYLOAD + 1, 0, 0);
-        assertThat(reason(m, 50, MAX_HEADER, MAX_PAYLOAD)).contains("RMA payload");
-        WireHeader.write(m, WireHeader.KIND_CREDIT, 4, 0, 0, 0, 0, 0, 0);
-        assertThat(reason(m, 44, MAX_HEADER, MAX_PAYLOAD)).contains("control");
-        WireHeader.write(m, 77, 0, 0, 0, 0, 0, 0, 0);
-        assertThat(reason(m, 40, MAX_HEADER, MAX_PAYLOAD)).contains("unknown kind 77");
+        assertThat(reason(m, WireHeader.LENGTH + 110, MAX_HEADER, MAX_PAYLOAD)).contains("version");
+        WireHeader.write(m, WireHeader.KIND_EAGER, 10, 0, 0, 0, WireHeader.NO_FIN, 101, 0, 0);
+        assertThat(reason(m, WireHeader.LENGTH + 110, MAX_HEADER, MAX_PAYLOAD)).contains("eager payload");
+        WireHeader.write(m, WireHeader.KIND_EAGER, 10, 0, 0, 0, WireHeader.NO_FIN, -1, 0, 0);
+        assertThat(reason(m, WireHeader.LENGTH + 110, MAX_HEADER, MAX_PAYLOAD)).isNotEmpty();
+        WireHeader.write(m, WireHeader.KIND_EAGER, 300, 0, 0, 0, WireHeader.NO_FIN, 0, 0, 0);
+        assertThat(reason(m, WireHeader.LENGTH + 300, MAX_HEADER, MAX_PAYLOAD)).contains("header of 300");
+        WireHeader.write(m, WireHeader.KIND_RMA, 10, 0, 0, 0, WireHeader.NO_FIN, 100, 0, 0);
+        assertThat(reason(m, WireHeader.LENGTH + 20, MAX_HEADER, MAX_PAYLOAD)).contains("RMA message");
+        WireHeader.write(m, WireHeader.KIND_RMA, 10, 0, 0, 0, WireHeader.NO_FIN, MAX_PAYLOAD + 1, 0, 0);
+        assertThat(reason(m, WireHeader.LENGTH + 10, MAX_HEADER, MAX_PAYLOAD)).contains("RMA payload");
+        WireHeader.write(m, WireHeader.KIND_CREDIT, 4, 0, 0, 0, WireHeader.NO_FIN, 0, 0, 0);
+        assertThat(reason(m, WireHeader.LENGTH + 4, MAX_HEADER, MAX_PAYLOAD)).contains("control");
+        WireHeader.write(m, 77, 0, 0, 0, 0, WireHeader.NO_FIN, 0, 0, 0);
+        assertThat(reason(m, WireHeader.LENGTH, MAX_HEADER, MAX_PAYLOAD)).contains("unknown kind 77");
     }
 }

@@ -689,7 +689,8 @@ class EventQueueTest {
         return rc;
     }
 
-    private static void awaitStatus(Rank r, StatusRegister reg, long expected) {
+    /** Waits (within the transport's patience) until {@code reg} of {@code r} reaches {@code expected}; checks it. */
+    static void awaitStatus(Rank r, StatusRegister reg, long expected) {
         long deadline = System.nanoTime() + TckTransport.patience().toNanos();
         while (r.ptl().niStatus(r.ni(), reg) < expected && System.nanoTime() < deadline) {
             Thread.yield();

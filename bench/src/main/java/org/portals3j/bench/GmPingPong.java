@@ -26,17 +26,22 @@ import org.portals3j.transport.gm.GmTransportProvider;
  * benchmark libfabric-bin ships, so the 1 MiB bandwidth peer is its 1 MiB ping-pong: size over half round trip,
  * compared with the same figure of gm's 1 MiB ping-pong.
  *
+ * <p><b>Floors, in the same rounds:</b> libgm's own ping-pong in C ({@link LibgmPingPong}, with {@code
+ * --gmx-pingpong}: the same library calls without Java, FFM or Portals) and the same Portals ping-pong on the
+ * in-memory transport (the engine's own cost, no network), for sizes up to {@value #FLOOR_MAX_SIZE} bytes.
+ *
  * <p><b>FFM:</b> {@link GmCallCost}: an empty downcall and an idle {@code gmx_poll}, times the downcalls an eager
  * message makes ({@value #DOWNCALLS_PER_MESSAGE}, counted in the transport's code: see {@link #print}).
  */
 public final class GmPingPong {
     /**
-     * Downcalls one eager message costs, from the transport's code: gmx_send (sender's thread); gmx_poll that
-     * returns the RECV, gmx_provide_receive_buffer, gmx_send of the FIN (receiver's progress thread); gmx_poll that
-     * returns the FIN, gmx_provide_receive_buffer of the control buffer (sender's progress thread). The SENT events
-     * of the data and the FIN arrive with these polls or take one more each.
+     * Downcalls one eager message of a ping-pong costs, from the transport's code: gmx_send (sender's thread); the
+     * gmx_poll that returns the RECV and gmx_provide_receive_buffer (the receiving rank's thread, polling). Its FIN
+     * rides on the reply and the SENT events come with these polls; the polls that find nothing are not counted.
      */
-    static final int DOWNCALLS_PER_MESSAGE = 6;
+    static final int DOWNCALLS_PER_MESSAGE = 3;
+    /** The largest size the floors (libgm in C, Portals on inmem) are measured for. */
+    static final int FLOOR_MAX_SIZE = 65536;
     static final int DEFAULT_ROUNDS = 3;
     static final int DEFAULT_ITERATIONS = 20_000;
     static final int CALLS_TIMED = 2_000_000;
@@ -45,7 +50,7 @@ public final class GmPingPong {
     static final String USAGE = """
             usage: GmPingPong [--providers tcp,shm] [--sizes 8,1M] [--iterations N] [--rounds R]
                               [--option gm.KEY=VALUE]... [--idle spin|yield|park|backoff]
-                              [--fi-pingpong PATH] [--quick]
+                              [--fi-pingpong PATH] [--gmx-pingpong PATH] [--quick]
               --providers    gm.provider values to measure, each against fi_pingpong on the same provider
                              (tcp is tcp;ofi_rxm, udp is udp;ofi_rxd; default tcp,shm)
               --sizes        message sizes, K/M suffixes allowed (default 8,1K,1M)
@@ -54,6 +59,8 @@ public final class GmPingPong {
               --option       a gm transport option, e.g. gm.strict=false (repeatable)
               --idle         how the ranks wait in PtlEQWait (default backoff)
               --fi-pingpong  the fi_pingpong executable (default: the one on PATH)
+              --gmx-pingpong libgm's C ping-pong (built by libgm's tests into
+                             native-shim/libgm/target/c-tests/gmx_pingpong; default: not run)
               --quick        a short run (200 iterations, 1 round) for tests""";
 
     private GmPingPong() {
@@ -61,7 +68,7 @@ public final class GmPingPong {
 
     /** What to run. */
     public record Options(List<String> providers, Map<String, String> gmOptions, IdleMode idle, int[] sizes,
-                          int iterations, int rounds, boolean quick, String fiPingPong) {
+                          int iterations, int rounds, boolean quick, String fiPingPong, String gmxPingPong) {
         public Options {
             providers = List.copyOf(providers);
             gmOptions = Map.copyOf(gmOptions);
@@ -77,6 +84,13 @@ public final class GmPingPong {
         @Override
         public int[] sizes() {
             return sizes.clone();
+        }
+
+        /** The same ping-pong on inmem, for the sizes up to {@value #FLOOR_MAX_SIZE} (none: null). */
+        PingPong.Options enginePingPong() {
+            int[] small = Arrays.stream(sizes).filter(s -> s <= FLOOR_MAX_SIZE).toArray();
+            return small.length == 0 ? null : new PingPong.Options("inmem", Map.of(), PingPong.Baseline.THREADS, idle,
+                    small, iterations, quick, -1, 8);
         }
 
         /** PingPong's options for one gm run on {@code provider}. */
@@ -103,6 +117,7 @@ public final class GmPingPong {
             boolean quick = false;
             Path onPath = FiPingPong.onPath();
             String fi = onPath == null ? "fi_pingpong" : onPath.toString();
+            String gmx = "";
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
                 if (a.equals("--help") || a.equals("-h")) {
@@ -123,6 +138,7 @@ public final class GmPingPong {
                     case "--iterations" -> iterations = count(a, value);
                     case "--rounds" -> rounds = count(a, value);
                     case "--fi-pingpong" -> fi = value;
+                    case "--gmx-pingpong" -> gmx = value;
                     case "--idle" -> idle = IdleMode.parse(value);
                     case "--option" -> {
                         int at = value.indexOf('=');
@@ -137,7 +153,7 @@ public final class GmPingPong {
             }
             return new Options(providers, gmOptions, idle, sizes,
                     iterations != null ? iterations : quick ? PingPong.QUICK_ITERATIONS : DEFAULT_ITERATIONS,
-                    rounds != null ? rounds : quick ? 1 : DEFAULT_ROUNDS, quick, fi);
+                    rounds != null ? rounds : quick ? 1 : DEFAULT_ROUNDS, quick, fi, gmx);
         }
 
         private static int count(String option, String value) {
@@ -149,8 +165,12 @@ public final class GmPingPong {
         }
     }
 
-    /** One size on one provider: medians over the rounds, in microseconds per half round trip. */
-    public record Row(String provider, int size, int iterations, double gmP50, double fiPingPong) {
+    /**
+     * One size on one provider: medians over the rounds, in microseconds per half round trip; the floors NaN where
+     * not measured.
+     */
+    public record Row(String provider, int size, int iterations, double gmP50, double fiPingPong, double libgm,
+                      double engine) {
         public double ratio() {
             return gmP50 / fiPingPong;
         }
@@ -218,8 +238,30 @@ public final class GmPingPong {
             gm.add(new ArrayList<>());
             peer.add(new ArrayList<>());
         }
+        List<List<Double>> libgm = new ArrayList<>();
+        List<List<Double>> engine = new ArrayList<>();
+        for (int i = 0; i < sizes.length; i++) {
+            libgm.add(new ArrayList<>());
+            engine.add(new ArrayList<>());
+        }
+        PingPong.Options engineOptions = options.enginePingPong();
+        LibgmPingPong gmx = options.gmxPingPong().isEmpty() ? null
+                : new LibgmPingPong(Path.of(options.gmxPingPong()));
         List<Double> windows = new ArrayList<>();
         for (int round = 0; round < options.rounds(); round++) {
+            for (int i = 0; i < sizes.length; i++) {
+                if (gmx != null && sizes[i] <= FLOOR_MAX_SIZE) {
+                    libgm.get(i).add(gmx.halfRoundTripMicros(provider, sizes[i], gmOptions.iterationsFor(sizes[i])));
+                }
+            }
+            if (engineOptions != null) {
+                PingPong.Result r = PingPong.measure(engineOptions);
+                for (int i = 0, j = 0; i < sizes.length; i++) {
+                    if (sizes[i] <= FLOOR_MAX_SIZE) {
+                        engine.get(i).add(r.rows().get(j++).portalsP50());
+                    }
+                }
+            }
             for (int half = 0; half < 2; half++) {
                 if ((half == 0) == (round % 2 == 0)) {
                     for (int i = 0; i < sizes.length; i++) {
@@ -240,20 +282,26 @@ public final class GmPingPong {
         List<Row> rows = new ArrayList<>();
         for (int i = 0; i < sizes.length; i++) {
             rows.add(new Row(provider, sizes[i], gmOptions.iterationsFor(sizes[i]), PingPong.median(gm.get(i)),
-                    peer.get(i).isEmpty() ? Double.NaN : PingPong.median(peer.get(i))));
+                    medianOrNaN(peer.get(i)), medianOrNaN(libgm.get(i)), medianOrNaN(engine.get(i))));
         }
         GmCallCost.Costs costs = GmCallCost.measure(provider, options.quick() ? QUICK_CALLS_TIMED : CALLS_TIMED);
         return new ProviderResult(provider, rows, PingPong.median(windows), costs);
+    }
+
+    private static double medianOrNaN(List<Double> values) {
+        return values.isEmpty() ? Double.NaN : PingPong.median(values);
     }
 
     static void printHeader(Options o, PrintStream out) {
         out.printf(Locale.ROOT, "GmPingPong: Portals Put ping-pong over the gm transport (2 ranks in one JVM, idle"
                 + " %s%s) against fi_pingpong -e rdm (server and client processes on 127.0.0.1) on the same"
                 + " provider; %d round(s) alternating; half round trip in microseconds: gm p50, fi_pingpong mean"
-                + " (set-up cancelled); medians of the rounds%n", o.idle().name().toLowerCase(Locale.ROOT),
-                o.gmOptions().isEmpty() ? "" : ", " + o.gmOptions(), o.rounds());
-        out.printf(Locale.ROOT, "%-8s %10s %7s %10s %12s %7s%n", "provider", "size", "iters", "gm_p50",
-                "fi_pingpong", "ratio");
+                + " (set-up cancelled); medians of the rounds. Floors: libgm_c, libgm's C ping-pong (p50; - when"
+                + " not run), and portals_inmem, the same Portals ping-pong on the in-memory transport (p50)%n",
+                o.idle().name().toLowerCase(Locale.ROOT), o.gmOptions().isEmpty() ? "" : ", " + o.gmOptions(),
+                o.rounds());
+        out.printf(Locale.ROOT, "%-8s %10s %7s %10s %12s %7s %9s %14s%n", "provider", "size", "iters", "gm_p50",
+                "fi_pingpong", "ratio", "libgm_c", "portals_inmem");
     }
 
     /** A figure with {@code decimals} decimals, or "-" when there is none (every fi_pingpong run drowned in noise). */
@@ -265,8 +313,9 @@ public final class GmPingPong {
     public static void print(ProviderResult r, PrintStream out) {
         Map<Integer, Row> bySize = new LinkedHashMap<>();
         for (Row row : r.rows()) {
-            out.printf(Locale.ROOT, "%-8s %10d %7d %10.3f %12s %7s%n", row.provider(), row.size(),
-                    row.iterations(), row.gmP50(), figure(row.fiPingPong(), 3), figure(row.ratio(), 2));
+            out.printf(Locale.ROOT, "%-8s %10d %7d %10.3f %12s %7s %9s %14s%n", row.provider(), row.size(),
+                    row.iterations(), row.gmP50(), figure(row.fiPingPong(), 3), figure(row.ratio(), 2),
+                    figure(row.libgm(), 3), figure(row.engine(), 3));
             bySize.put(row.size(), row);
         }
         Row mib = bySize.get(PingPong.MIB);

@@ -19,12 +19,13 @@ import org.portals3j.transport.gm.GmTransportProvider;
 
 /** Runs GmPingPong for real in --quick mode over shm and checks what it prints (never how fast it was). */
 class GmPingPongTest {
-    private static final Pattern ROW = Pattern.compile(
-            "^(\\w+)\\s+(\\d+)\\s+(\\d+)\\s+([0-9.]+)\\s+([0-9.]+|-)\\s+([0-9.]+|-)\\s*$");
+    /** provider, size, iterations, gm, fi_pingpong, ratio, libgm_c, portals_inmem. */
+    private static final Pattern ROW = Pattern.compile("^(\\w+)\\s+(\\d+)\\s+(\\d+)\\s+([0-9.]+)"
+            + "\\s+([0-9.]+|-)\\s+([0-9.]+|-)\\s+([0-9.]+|-)\\s+([0-9.]+|-)\\s*$");
     private static final Pattern BANDWIDTH = Pattern.compile("^bandwidth shm 1 MiB ping-pong: gm ([0-9.]+) GB/s,"
             + " fi_pingpong ([0-9.]+) GB/s, ratio ([0-9.]+); gm Put windows of 16: ([0-9.]+) GB/s, ratio ([0-9.]+)$");
     private static final Pattern FFM = Pattern.compile("^ffm shm: empty downcall ([0-9.]+) ns, idle gmx_poll ([0-9.]+)"
-            + " ns; 6 downcalls per eager message: ([0-9]+) ns of crossings .*$");
+            + " ns; 3 downcalls per eager message: ([0-9]+) ns of crossings .*$");
 
     private record Run(int exit, String out, String err) {
     }
@@ -64,6 +65,13 @@ class GmPingPongTest {
                     assertThat(Double.parseDouble(m.group(6))).as(line).isCloseTo(gm / fi,
                             within(0.0051 + 1.1 * (gm / fi) * (0.0005 / gm + 0.0005 / fi)));
                 }
+                assertThat(m.group(7)).as("libgm's C ping-pong is not run without --gmx-pingpong: " + line)
+                        .isEqualTo("-");
+                if (Integer.parseInt(m.group(2)) <= GmPingPong.FLOOR_MAX_SIZE) {
+                    assertThat(Double.parseDouble(m.group(8))).as("the inmem floor: " + line).isPositive();
+                } else {
+                    assertThat(m.group(8)).as("no inmem floor above 64 KiB: " + line).isEqualTo("-");
+                }
             }
             Matcher b = BANDWIDTH.matcher(line);
             if (b.matches()) {
@@ -101,6 +109,13 @@ class GmPingPongTest {
         assertThat(FiPingPong.parseMicrosPerTransfer(mib, 1 << 20)).isEqualTo(8878.12);
         assertThatThrownBy(() -> FiPingPong.parseMicrosPerTransfer("bytes #sent\n", 1024))
                 .isInstanceOf(IOException.class).hasMessageContaining("no result line for 1024 B");
+    }
+
+    @Test
+    void readsTheMedianLibgmsCPingPongPrints() throws IOException {
+        assertThat(LibgmPingPong.parse("p50_half_round_trip_us 9.578\n")).isEqualTo(9.578);
+        assertThatThrownBy(() -> LibgmPingPong.parse("skipped: no provider\n")).isInstanceOf(IOException.class)
+                .hasMessageContaining("no p50_half_round_trip_us line");
     }
 
     @Test

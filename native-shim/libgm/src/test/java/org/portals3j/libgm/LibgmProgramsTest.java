@@ -83,14 +83,15 @@ class LibgmProgramsTest {
         return exe;
     }
 
-    /** Compiles and runs NAME.c with args; skips when the program says its provider is missing. */
-    private static void runProgram(String name, String... args) throws IOException, InterruptedException {
+    /** Compiles and runs NAME.c with args; skips when the program says its provider is missing. Its output. */
+    private static String runProgram(String name, String... args) throws IOException, InterruptedException {
         Path exe = compile(name);
         List<String> command = new ArrayList<>(List.of(exe.toString()));
         command.addAll(List.of(args));
         Outcome o = run(command, RUN_SECONDS);
         Assumptions.assumeFalse(o.status() == SKIP, () -> name + " " + String.join(" ", args) + ": " + o.output());
         assertThat(o.status()).as("%s %s failed:\n%s", name, String.join(" ", args), o.output()).isZero();
+        return o.output();
     }
 
     @Test
@@ -114,6 +115,14 @@ class LibgmProgramsTest {
     @ValueSource(strings = {"tcp", "shm", "udp"})
     void hostileTrafficRaisesNothing(String provider) throws IOException, InterruptedException {
         runProgram("gm_hostile", provider);
+    }
+
+    /** The benchmark's libgm floor (bench GmPingPong --gmx-pingpong) works: a short run prints its median. */
+    @ParameterizedTest
+    @ValueSource(strings = {"tcp", "shm"})
+    void theCPingPongPrintsItsMedianHalfRoundTrip(String provider) throws IOException, InterruptedException {
+        assertThat(runProgram("gmx_pingpong", provider, "8", "200")).containsPattern(
+                "(?m)^p50_half_round_trip_us [0-9]+\\.[0-9]{3}$");
     }
 
     @ParameterizedTest

@@ -24,6 +24,8 @@ public final class GmPort implements Registrar {
     public static final int HIGH_PRIORITY = 1;
     /** GMX_STRICT: a send completes only when the receiver matched it into a buffer. */
     static final int STRICT = 0x1;
+    /** What {@link #enterIfOpen} returns for a closed port (a StampedLock stamp is never 0). */
+    private static final long CLOSED = 0L;
 
     private final Libgm lib;
     private final MemorySegment port;
@@ -107,23 +109,20 @@ public final class GmPort implements Registrar {
 
     /** gmx_endpoint_name: this port's libfabric name. */
     public byte[] endpointName() throws GmException {
-        long stamp = lock.readLock();
-        try {
-            checkOpen();
-            try (Arena arena = Arena.ofConfined()) {
-                MemorySegment name = arena.allocate(1024);
-                MemorySegment length = arena.allocate(JAVA_LONG);
-                length.set(JAVA_LONG, 0, name.byteSize());
-                int status = (int) lib.endpointName.invokeExact(port, name, length);
-                if (status != GmStatus.SUCCESS) {
-                    throw new GmException("gmx_endpoint_name", status, lib.lastError());
-                }
-                return name.asSlice(0, length.get(JAVA_LONG, 0)).toArray(JAVA_BYTE);
-            } catch (GmException e) {
-                throw e;
-            } catch (Throwable t) {
-                throw Libgm.rethrow(t);
+        long stamp = enter();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment name = arena.allocate(1024);
+            MemorySegment length = arena.allocate(JAVA_LONG);
+            length.set(JAVA_LONG, 0, name.byteSize());
+            int status = (int) lib.endpointName.invokeExact(port, name, length);
+            if (status != GmStatus.SUCCESS) {
+                throw new GmException("gmx_endpoint_name", status, lib.lastError());
             }
+            return name.asSlice(0, length.get(JAVA_LONG, 0)).toArray(JAVA_BYTE);
+        } catch (GmException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw Libgm.rethrow(t);
         } finally {
             lock.unlockRead(stamp);
         }
@@ -131,23 +130,20 @@ public final class GmPort implements Registrar {
 
     /** gmx_set_peer: (node, port) is reached at {@code name}. */
     public void setPeer(int nodeId, int peerPort, byte[] name, String hostName) throws GmException {
-        long stamp = lock.readLock();
-        try {
-            checkOpen();
-            try (Arena arena = Arena.ofConfined()) {
-                MemorySegment n = arena.allocate(Math.max(1, name.length));
-                MemorySegment.copy(name, 0, n, JAVA_BYTE, 0, name.length);
-                int status = (int) lib.setPeer.invokeExact(port, nodeId, peerPort, n, (long) name.length,
-                        arena.allocateFrom(hostName));
-                if (status != GmStatus.SUCCESS) {
-                    throw new GmException("gmx_set_peer of node " + nodeId + " port " + peerPort, status,
-                            lib.lastError());
-                }
-            } catch (GmException e) {
-                throw e;
-            } catch (Throwable t) {
-                throw Libgm.rethrow(t);
+        long stamp = enter();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment n = arena.allocate(Math.max(1, name.length));
+            MemorySegment.copy(name, 0, n, JAVA_BYTE, 0, name.length);
+            int status = (int) lib.setPeer.invokeExact(port, nodeId, peerPort, n, (long) name.length,
+                    arena.allocateFrom(hostName));
+            if (status != GmStatus.SUCCESS) {
+                throw new GmException("gmx_set_peer of node " + nodeId + " port " + peerPort, status,
+                        lib.lastError());
             }
+        } catch (GmException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw Libgm.rethrow(t);
         } finally {
             lock.unlockRead(stamp);
         }
@@ -155,32 +151,27 @@ public final class GmPort implements Registrar {
 
     /** gm_dma_malloc, as a segment of {@code length} bytes; NULL when the library has no memory left. */
     public MemorySegment dmaMalloc(long length) {
-        long stamp = lock.readLock();
+        long stamp = enter();
         try {
-            checkOpen();
-            try {
-                MemorySegment m = (MemorySegment) lib.dmaMalloc.invokeExact(port, length);
-                return m.equals(MemorySegment.NULL) ? m : m.reinterpret(length);
-            } catch (Throwable t) {
-                throw Libgm.rethrow(t);
-            }
+            MemorySegment m = (MemorySegment) lib.dmaMalloc.invokeExact(port, length);
+            return m.equals(MemorySegment.NULL) ? m : m.reinterpret(length);
+        } catch (Throwable t) {
+            throw Libgm.rethrow(t);
         } finally {
             lock.unlockRead(stamp);
         }
     }
 
-    /** gm_dma_free. */
+    /** gm_dma_free; nothing once closed (the port's memory went with it). */
     public void dmaFree(MemorySegment memory) {
-        long stamp = lock.readLock();
+        long stamp = enterIfOpen();
+        if (stamp == CLOSED) {
+            return;
+        }
         try {
-            if (closed) {
-                return;
-            }
-            try {
-                lib.dmaFree.invokeExact(port, memory);
-            } catch (Throwable t) {
-                throw Libgm.rethrow(t);
-            }
+            lib.dmaFree.invokeExact(port, memory);
+        } catch (Throwable t) {
+            throw Libgm.rethrow(t);
         } finally {
             lock.unlockRead(stamp);
         }
@@ -189,14 +180,11 @@ public final class GmPort implements Registrar {
     /** gmx_send: completion as a SENT event carrying {@code context}. */
     public void send(MemorySegment message, int size, long length, int priority, int node, int targetPort,
                      long context) {
-        long stamp = lock.readLock();
+        long stamp = enter();
         try {
-            checkOpen();
-            try {
-                lib.send.invokeExact(port, message, size, length, priority, node, targetPort, context);
-            } catch (Throwable t) {
-                throw Libgm.rethrow(t);
-            }
+            lib.send.invokeExact(port, message, size, length, priority, node, targetPort, context);
+        } catch (Throwable t) {
+            throw Libgm.rethrow(t);
         } finally {
             lock.unlockRead(stamp);
         }
@@ -205,14 +193,11 @@ public final class GmPort implements Registrar {
     /** gmx_get from the target's (address, key) into {@code local}; completion as a SENT event. */
     public void get(long remoteAddress, long remoteKey, MemorySegment local, long length, int priority, int node,
                     int targetPort, long context) {
-        long stamp = lock.readLock();
+        long stamp = enter();
         try {
-            checkOpen();
-            try {
-                lib.get.invokeExact(port, remoteAddress, remoteKey, local, length, priority, node, targetPort, context);
-            } catch (Throwable t) {
-                throw Libgm.rethrow(t);
-            }
+            lib.get.invokeExact(port, remoteAddress, remoteKey, local, length, priority, node, targetPort, context);
+        } catch (Throwable t) {
+            throw Libgm.rethrow(t);
         } finally {
             lock.unlockRead(stamp);
         }
@@ -220,16 +205,14 @@ public final class GmPort implements Registrar {
 
     /** gmx_drop_sends: what is queued to (node, port) at {@code priority} completes with GM_SEND_DROPPED. */
     public void dropSends(int priority, int node, int targetPort, long context) {
-        long stamp = lock.readLock();
+        long stamp = enterIfOpen();
+        if (stamp == CLOSED) {
+            return;
+        }
         try {
-            if (closed) {
-                return;
-            }
-            try {
-                lib.dropSends.invokeExact(port, priority, node, targetPort, context);
-            } catch (Throwable t) {
-                throw Libgm.rethrow(t);
-            }
+            lib.dropSends.invokeExact(port, priority, node, targetPort, context);
+        } catch (Throwable t) {
+            throw Libgm.rethrow(t);
         } finally {
             lock.unlockRead(stamp);
         }
@@ -237,14 +220,11 @@ public final class GmPort implements Registrar {
 
     /** gmx_provide_receive_buffer: returned in a RECV event carrying {@code context}. */
     public void provideReceiveBuffer(MemorySegment buffer, int size, int priority, long context) {
-        long stamp = lock.readLock();
+        long stamp = enter();
         try {
-            checkOpen();
-            try {
-                lib.provideReceiveBuffer.invokeExact(port, buffer, size, priority, context);
-            } catch (Throwable t) {
-                throw Libgm.rethrow(t);
-            }
+            lib.provideReceiveBuffer.invokeExact(port, buffer, size, priority, context);
+        } catch (Throwable t) {
+            throw Libgm.rethrow(t);
         } finally {
             lock.unlockRead(stamp);
         }
@@ -252,20 +232,17 @@ public final class GmPort implements Registrar {
 
     @Override
     public long register(long address, long length) {
-        long stamp = lock.readLock();
-        try {
-            checkOpen();
-            try (Arena arena = Arena.ofConfined()) {
-                MemorySegment key = arena.allocate(JAVA_LONG);
-                int status = (int) lib.register.invokeExact(port, MemorySegment.ofAddress(address), length, key);
-                if (status != GmStatus.SUCCESS) {
-                    throw new IllegalStateException("gmx_register of " + length + " bytes failed: "
-                            + GmStatus.name(status) + " (" + lib.lastError() + ")");
-                }
-                return key.get(JAVA_LONG, 0);
-            } catch (Throwable t) {
-                throw Libgm.rethrow(t);
+        long stamp = enter();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment key = arena.allocate(JAVA_LONG);
+            int status = (int) lib.register.invokeExact(port, MemorySegment.ofAddress(address), length, key);
+            if (status != GmStatus.SUCCESS) {
+                throw new IllegalStateException("gmx_register of " + length + " bytes failed: "
+                        + GmStatus.name(status) + " (" + lib.lastError() + ")");
             }
+            return key.get(JAVA_LONG, 0);
+        } catch (Throwable t) {
+            throw Libgm.rethrow(t);
         } finally {
             lock.unlockRead(stamp);
         }
@@ -273,20 +250,18 @@ public final class GmPort implements Registrar {
 
     @Override
     public void deregister(long address, long length) {
-        long stamp = lock.readLock();
+        long stamp = enterIfOpen();
+        if (stamp == CLOSED) {
+            return;
+        }
         try {
-            if (closed) {
-                return;
+            int status = (int) lib.deregister.invokeExact(port, MemorySegment.ofAddress(address), length);
+            if (status != GmStatus.SUCCESS) {
+                throw new IllegalStateException("gm_deregister_memory of " + length + " bytes failed: "
+                        + GmStatus.name(status) + " (" + lib.lastError() + ")");
             }
-            try {
-                int status = (int) lib.deregister.invokeExact(port, MemorySegment.ofAddress(address), length);
-                if (status != GmStatus.SUCCESS) {
-                    throw new IllegalStateException("gm_deregister_memory of " + length + " bytes failed: "
-                            + GmStatus.name(status) + " (" + lib.lastError() + ")");
-                }
-            } catch (Throwable t) {
-                throw Libgm.rethrow(t);
-            }
+        } catch (Throwable t) {
+            throw Libgm.rethrow(t);
         } finally {
             lock.unlockRead(stamp);
         }
@@ -297,31 +272,26 @@ public final class GmPort implements Registrar {
      * fills {@code events}; returns how many, or -1 once the port is unusable ({@link #lastError}).
      */
     public int poll(GmEvents events, long timeoutNanos) {
-        long stamp = lock.readLock();
+        long stamp = enter();
         try {
-            checkOpen();
-            try {
-                return (int) lib.poll.invokeExact(port, events.segment(), events.capacity(), timeoutNanos);
-            } catch (Throwable t) {
-                throw Libgm.rethrow(t);
-            }
+            return (int) lib.poll.invokeExact(port, events.segment(), events.capacity(), timeoutNanos);
+        } catch (Throwable t) {
+            throw Libgm.rethrow(t);
         } finally {
             lock.unlockRead(stamp);
         }
     }
 
-    /** gmx_wakeup: a {@link #poll} waiting on this port returns now. Any thread. */
+    /** gmx_wakeup: a {@link #poll} waiting on this port returns now. Any thread; nothing once closed. */
     public void wakeup() {
-        long stamp = lock.readLock();
+        long stamp = enterIfOpen();
+        if (stamp == CLOSED) {
+            return;
+        }
         try {
-            if (closed) {
-                return;
-            }
-            try {
-                lib.wakeup.invokeExact(port);
-            } catch (Throwable t) {
-                throw Libgm.rethrow(t);
-            }
+            lib.wakeup.invokeExact(port);
+        } catch (Throwable t) {
+            throw Libgm.rethrow(t);
         } finally {
             lock.unlockRead(stamp);
         }
@@ -349,9 +319,23 @@ public final class GmPort implements Registrar {
         }
     }
 
-    private void checkOpen() {
+    /** Takes the read lock for a call into the library; throws (holding nothing) once the port is closed. */
+    private long enter() {
+        long stamp = lock.readLock();
         if (closed) {
+            lock.unlockRead(stamp);
             throw new IllegalStateException("GM port " + portId + " is closed");
         }
+        return stamp;
+    }
+
+    /** Takes the read lock for a call into the library, or returns {@link #CLOSED} (holding nothing) once closed. */
+    private long enterIfOpen() {
+        long stamp = lock.readLock();
+        if (closed) {
+            lock.unlockRead(stamp);
+            return CLOSED;
+        }
+        return stamp;
     }
 }

@@ -52,7 +52,7 @@ class ModulePathTest {
                 "org.portals3j.transport.internal");
         assertThat(spiExports.getOrDefault("org.portals3j.transport.internal", Set.of()))
                 .containsExactlyInAnyOrder("org.portals3j.transport.inmem", "org.portals3j.transport.udp",
-                        "org.portals3j.portals", "org.portals3j.isotach");
+                        "org.portals3j.transport.gm", "org.portals3j.portals", "org.portals3j.isotach");
     }
 
     @Test

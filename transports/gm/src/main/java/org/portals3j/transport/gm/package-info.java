@@ -77,8 +77,9 @@
  *     {@code gm.credits} credits towards each peer and spends one per data message; the peer preposts that many
  *     buffers per size class for it and returns a credit per reposted buffer, on any data message it sends back or,
  *     once half are due, in a CREDIT message. A send without a credit waits in the peer's queue; an application
- *     thread's send blocks while {@code 2 * gm.credits} messages to that peer are in flight, a send from a handler
- *     callback never blocks, and beyond {@code 4 * gm.credits} the peer counts as failed.</li>
+ *     thread's send blocks while {@code 2 * gm.credits} messages to that peer are in flight (running the receive
+ *     path itself meanwhile when nobody else does), a send from a handler callback never blocks, and beyond
+ *     {@code 4 * gm.credits} the peer counts as failed.</li>
  * <li><b>FIN</b>: rides on the next data message to the peer when there is one soon (a reply, typically: then the
  *     request's completion costs no message of its own), else goes alone as a control message: at the end of the
  *     progress thread's round, and for a FIN made by a polling application thread at the start of its next round,

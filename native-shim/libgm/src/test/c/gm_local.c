@@ -90,17 +90,11 @@ static void reset(void) {
 static struct gm_port *open_port(const char *provider, unsigned node, unsigned port) {
     struct gmx_port_options o = {.provider = provider, .node_id = node, .send_tokens = 8, .receive_tokens = 32,
                                  .ack_timeout_ms = 1000, .keepalive_ms = 100, .flags = GMX_STRICT};
-    struct gm_port *p = NULL;
-    gm_status_t s = gmx_open(&p, port, &o);
-    CHECK(s == GM_SUCCESS, "gmx_open(%s, node %u, port %u): %s", provider, node, port, gm_strerror(s));
-    return p;
+    return open_port_with(port, &o);
 }
 
 static void introduce(struct gm_port *from, struct gm_port *to, unsigned to_node, unsigned to_port) {
-    unsigned char name[64];
-    size_t len = sizeof name;
-    CHECK(gmx_endpoint_name(to, name, &len) == GM_SUCCESS, "endpoint name");
-    CHECK(gmx_set_peer(from, to_node, to_port, name, len, "hostb") == GM_SUCCESS, "set peer");
+    introduce_as(from, to, to_node, to_port, "hostb");
 }
 
 /* ---- the tests ---------------------------------------------------------------------------------------------- */

@@ -115,6 +115,23 @@ static inline void test_start(const char *provider) {
     }
 }
 
+/* Opens port `port` with the options o (node, tokens, timers, flags), or fails the test saying which. */
+static inline struct gm_port *open_port_with(unsigned port, const struct gmx_port_options *o) {
+    struct gm_port *p = NULL;
+    gm_status_t s = gmx_open(&p, port, o);
+    CHECK(s == GM_SUCCESS, "gmx_open(%s, node %u, port %u): %s", o->provider, o->node_id, port, gm_strerror(s));
+    return p;
+}
+
+/* Tells `from` that (node, port), with host name host (NULL: none), is the port `to`. */
+static inline void introduce_as(struct gm_port *from, struct gm_port *to, unsigned node, unsigned port,
+                                const char *host) {
+    unsigned char name[256];
+    size_t len = sizeof name;
+    CHECK(gmx_endpoint_name(to, name, &len) == GM_SUCCESS, "endpoint name");
+    CHECK(gmx_set_peer(from, node, port, name, len, host) == GM_SUCCESS, "set peer");
+}
+
 /* A short sleep between polls of a test loop (the library never spins; the tests need not either). */
 static inline void nap(void) {
     struct timespec ts = {0, 100000};

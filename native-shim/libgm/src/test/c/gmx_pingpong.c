@@ -23,17 +23,7 @@ static double *round_trips_us;
 static struct gm_port *open_port(unsigned node, unsigned port) {
     struct gmx_port_options o = {.provider = provider, .node_id = node, .send_tokens = 16, .receive_tokens = 16,
                                  .ack_timeout_ms = 10000, .keepalive_ms = 1000};
-    struct gm_port *p = NULL;
-    gm_status_t s = gmx_open(&p, port, &o);
-    CHECK(s == GM_SUCCESS, "gmx_open: %s", gm_strerror(s));
-    return p;
-}
-
-static void introduce(struct gm_port *from, struct gm_port *to, unsigned node, unsigned port) {
-    unsigned char name[256];
-    size_t len = sizeof name;
-    CHECK(gmx_endpoint_name(to, name, &len) == GM_SUCCESS, "endpoint name");
-    CHECK(gmx_set_peer(from, node, port, name, len, NULL) == GM_SUCCESS, "set peer");
+    return open_port_with(port, &o);
 }
 
 static inline uint64_t now_ns(void) {
@@ -104,8 +94,8 @@ int main(int argc, char **argv) {
     CHECK(gm_init() == GM_SUCCESS, "gm_init");
     ports[0] = open_port(1, PORT_A);
     ports[1] = open_port(2, PORT_B);
-    introduce(ports[0], ports[1], 2, PORT_B);
-    introduce(ports[1], ports[0], 1, PORT_A);
+    introduce_as(ports[0], ports[1], 2, PORT_B, NULL);
+    introduce_as(ports[1], ports[0], 1, PORT_A, NULL);
     pthread_t threads[2];
     for (int i = 0; i < 2; i++) {
         CHECK(pthread_create(&threads[i], NULL, side, (void *) (intptr_t) i) == 0, "pthread_create");

@@ -14,10 +14,7 @@ static struct gm_port *a, *b;
 static struct gm_port *open_port(const char *provider, unsigned node, unsigned port, unsigned keepalive_ms) {
     struct gmx_port_options o = {.provider = provider, .node_id = node, .send_tokens = 16, .receive_tokens = 64,
                                  .ack_timeout_ms = 3000, .keepalive_ms = keepalive_ms};
-    struct gm_port *p = NULL;
-    gm_status_t s = gmx_open(&p, port, &o);
-    CHECK(s == GM_SUCCESS, "gmx_open: %s", gm_strerror(s));
-    return p;
+    return open_port_with(port, &o);
 }
 
 static void introduce(struct gm_port *from, struct gm_port *to, unsigned node, unsigned port) {

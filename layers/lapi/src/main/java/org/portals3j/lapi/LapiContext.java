@@ -179,6 +179,14 @@ public final class LapiContext implements AutoCloseable {
         throw new UnsupportedOperationException();
     }
 
+    /**
+     * {@code LAPI_Probe}: in polling mode ({@code INTERRUPT_SET} 0) runs the dispatcher on the caller's thread until
+     * nothing is left to do; in interrupt mode it returns at once.
+     */
+    public void probe() {
+        throw new UnsupportedOperationException();
+    }
+
     /** {@code LAPI_Purge_totask}: cancels what waits to go to {@code tgt}; those calls fail with TGT_PURGED. */
     public void purgeToTask(int tgt) {
         throw new UnsupportedOperationException();

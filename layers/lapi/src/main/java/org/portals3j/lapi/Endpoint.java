@@ -99,22 +99,26 @@ final class Endpoint {
         long count = (bytes + usable - 1) / usable + 3;
         for (long i = 0; i < count; i++) {
             RingBuffer rb = new RingBuffer(arena.allocate(size, 8));
-            ring.add(rb);
+            synchronized (ring) {
+                ring.add(rb);
+            }
             attach(rb);
         }
     }
 
     /** Attaches {@code rb} at the tail of the request portal's list (again, after it unlinked). */
     void attach(RingBuffer rb) {
-        if (closed) {
-            return;
+        synchronized (ring) {
+            if (closed) {
+                return;
+            }
+            long size = rb.segment.byteSize();
+            MeHandle me = portals.meAttach(ni, ptRequest, ProcessId.ANY, Wire.MATCH_REQUEST, 0, Unlink.UNLINK,
+                    InsertPosition.AFTER);
+            rb.me = me;
+            portals.mdAttach(me, new MemoryDescriptor(rb.segment, size, MemoryDescriptor.THRESH_INF,
+                    size - maxPacket, MdOption.bits(MdOption.OP_PUT), rb, eq), Unlink.UNLINK, Unlink.UNLINK);
         }
-        long size = rb.segment.byteSize();
-        MeHandle me = portals.meAttach(ni, ptRequest, ProcessId.ANY, Wire.MATCH_REQUEST, 0, Unlink.UNLINK,
-                InsertPosition.AFTER);
-        portals.mdAttach(me, new MemoryDescriptor(rb.segment, size, MemoryDescriptor.THRESH_INF, size - maxPacket,
-                MdOption.bits(MdOption.OP_PUT), rb, eq), Unlink.UNLINK, Unlink.UNLINK);
-        rb.me = me;
     }
 
     ProcessId proc(int task) {
@@ -224,11 +228,13 @@ final class Endpoint {
 
     /** Unlinks the ring and the staging MDs and frees the event queue (waking a dispatcher in PtlEQWait). */
     void close() {
-        closed = true;
-        for (RingBuffer rb : ring) {
-            MeHandle me = rb.me;
-            if (me != null) {
-                unlinkQuietly(me);
+        synchronized (ring) {
+            closed = true;
+            for (RingBuffer rb : ring) {
+                MeHandle me = rb.me;
+                if (me != null) {
+                    unlinkQuietly(me);
+                }
             }
         }
         List<Staging> all;

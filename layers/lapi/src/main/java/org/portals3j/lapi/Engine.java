@@ -329,9 +329,7 @@ final class Engine {
                 }
             }
             case SEND_END -> {
-                if (up instanceof Staging s) {
-                    endpoint.release(s);
-                } else if (up instanceof Incoming in) {
+                if (up instanceof Incoming in) {
                     target().onReplySent(in);
                 }
             }
@@ -353,10 +351,7 @@ final class Engine {
     }
 
     private void onFailure(Event e, @Nullable Object up) {
-        report(-1, "Portals reported " + e.type() + " (" + e.niFailType() + ")", null);
-        if (up instanceof Staging s) {
-            endpoint.release(s);
-        }
+        report(-1, "Portals reported " + e.type() + " (" + e.niFailType() + ") on " + up, null);
     }
 
     /** Tells the error listener; a listener that throws is ignored. */

@@ -81,7 +81,7 @@ int main(void) {
     OK(LAPI_Gfence(hndl));
     OK(LAPI_Amsend(hndl, (uint) buddy, hdr_hndlr_list[buddy], NULL, 0, &data_buffer[0], DATA_LEN * sizeof(int),
                    NULL, NULL, &cmpl_cntr));
-    OK(LAPI_Waitcntr(hndl, &cmpl_cntr, 1, NULL));
+    WAITCNTR(hndl, &cmpl_cntr, 1, NULL);
     lapitest_await_flag(&ran_example, 1, "the example's header handler");
     OK(LAPI_Gfence(hndl));
     for (int i = 0; i < DATA_LEN; i++) {
@@ -106,7 +106,7 @@ int main(void) {
     CHECK(back == NULL);
     OK(LAPI_Gfence(hndl));
     OK(LAPI_Amsend(hndl, (uint) buddy, (void *) (uintptr_t) INDEX, NULL, 0, NULL, 0, NULL, NULL, &cmpl_cntr));
-    OK(LAPI_Waitcntr(hndl, &cmpl_cntr, 1, NULL));
+    WAITCNTR(hndl, &cmpl_cntr, 1, NULL);
     OK(LAPI_Gfence(hndl));
     CHECK_INT(t.task % 2 == 0 ? 1 : 0, ran_a);
     CHECK_INT(t.task % 2 == 0 ? 0 : 1, ran_b);
@@ -115,7 +115,7 @@ int main(void) {
     OK(LAPI_Addr_set(hndl, (void *) handler_c, INDEX));
     OK(LAPI_Gfence(hndl));
     OK(LAPI_Amsend(hndl, (uint) buddy, (void *) (uintptr_t) INDEX, NULL, 0, NULL, 0, NULL, NULL, &cmpl_cntr));
-    OK(LAPI_Waitcntr(hndl, &cmpl_cntr, 1, NULL));
+    WAITCNTR(hndl, &cmpl_cntr, 1, NULL);
     OK(LAPI_Gfence(hndl));
     CHECK_INT(1, ran_c);
     CHECK_INT(t.task % 2 == 0 ? 1 : 0, ran_a);
@@ -128,7 +128,7 @@ int main(void) {
     OK(LAPI_Address_init(hndl, &tgt_cntr, counters));
     OK(LAPI_Amsend(hndl, (uint) buddy, (void *) (uintptr_t) UNREGISTERED, NULL, 0, NULL, 0, counters[buddy], NULL,
                    &cmpl_cntr));
-    OK(LAPI_Waitcntr(hndl, &cmpl_cntr, 1, NULL));
+    WAITCNTR(hndl, &cmpl_cntr, 1, NULL);
     lapitest_await_flag(&async_errors, 1, "err_hndlr calls for the unregistered index");
     OK(LAPI_Gfence(hndl));
     CHECK_INT(1, ran_c);

@@ -217,14 +217,14 @@ int main(void) {
         OK(LAPI_Amsend(h, peer, handlers[peer], &o, sizeof o, out[seq], p->length, counters[peer], oc, cc));
         int left = -1;
         if (p->counters == 1) {
-            OK(LAPI_Waitcntr(h, &org[seq], 1, &left));
+            WAITCNTR(h, &org[seq], 1, &left);
             CHECK_INT(0, left);
             if (p->mode != 3) {
-                OK(LAPI_Waitcntr(h, &cmpl[seq], 1, &left));
+                WAITCNTR(h, &cmpl[seq], 1, &left);
                 CHECK_INT(0, left);
             }
         } else if (p->counters == 2) {
-            OK(LAPI_Waitcntr(h, &both, 2, &left));
+            WAITCNTR(h, &both, 2, &left);
             CHECK_INT(0, left);
         }
     }
@@ -236,13 +236,13 @@ int main(void) {
         order_t o = {(uint64_t) self_seq, self_plan.offset, self_plan.mode, self_plan.expect_one};
         OK(LAPI_Amsend(h, (uint) t.task, handlers[t.task], &o, sizeof o, out[self_seq], self_plan.length,
                        &tgt_cntr, &org[self_seq], &cmpl[self_seq]));
-        OK(LAPI_Waitcntr(h, &cmpl[self_seq], 1, NULL));
-        OK(LAPI_Waitcntr(h, &org[self_seq], 1, NULL));
+        WAITCNTR(h, &cmpl[self_seq], 1, NULL);
+        WAITCNTR(h, &org[self_seq], 1, NULL);
     }
 
     /* as a target: every message from the previous task, and our own */
     int left = -1;
-    OK(LAPI_Waitcntr(h, &tgt_cntr, count + 1, &left));
+    WAITCNTR(h, &tgt_cntr, count + 1, &left);
     CHECK_INT(0, left);
     OK(LAPI_Gfence(h));
     CHECK_INT(0, failures);
@@ -263,7 +263,7 @@ int main(void) {
     OK(LAPI_Getcntr(h, &both, &v));
     CHECK_INT(7, v);
     OK(LAPI_Setcntr(h, &both, 5));
-    OK(LAPI_Waitcntr(h, &both, 3, &v));
+    WAITCNTR(h, &both, 3, &v);
     CHECK_INT(2, v);
     OK(LAPI_Getcntr(h, &both, &v));
     CHECK_INT(2, v);

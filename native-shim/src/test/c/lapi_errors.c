@@ -105,7 +105,7 @@ int main(void) {
     CHECK_RC(LAPI_ERR_HDR_HNDLR_NULL, LAPI_Amsend(h, peer, NULL, NULL, 3, NULL, 1, tc, NULL, NULL));
     CHECK_RC(LAPI_ERR_UHDR_NULL, LAPI_Amsend(h, peer, hh, NULL, 3, NULL, 1, tc, NULL, NULL));
     CHECK_RC(LAPI_ERR_UHDR_LEN, LAPI_Amsend(h, peer, hh, uhdr, 3, NULL, 1, tc, NULL, NULL));
-    CHECK_RC(LAPI_ERR_ORG_ADDR_NULL, LAPI_Amsend(h, peer, hh, uhdr, 8, NULL, (ulong) -1, tc, NULL, NULL));
+    CHECK_RC(LAPI_ERR_ORG_ADDR_NULL, LAPI_Amsend(h, peer, hh, uhdr, 8, NULL, MAX_DATA + 1UL, tc, NULL, NULL));
 
     /* ---- counters, fences, queries, the address table (L-066, L-067, L-082, L-085, L-086, L-091) ---- */
     CHECK_RC(LAPI_ERR_CNTR_NULL, LAPI_Getcntr(h, NULL, &v));
@@ -143,16 +143,16 @@ int main(void) {
     OK(LAPI_Amsend(h, peer, hh, NULL, 0, big, 8, tc, &org_cntr, &cmpl_cntr));
     OK(LAPI_Amsend(h, peer, hh, uhdr, (uint) max_uhdr, NULL, 0, tc, &org_cntr, &cmpl_cntr));
     OK(LAPI_Amsend(h, peer, hh, uhdr, 8, NULL, 0, tc, &org_cntr, &cmpl_cntr));
-    OK(LAPI_Waitcntr(h, &cmpl_cntr, 3, &v));
+    WAITCNTR(h, &cmpl_cntr, 3, &v);
     CHECK_INT(0, v);
     OK(LAPI_Amsend(h, peer, hh, uhdr, 8, big, MAX_DATA, tc, &org_cntr, &cmpl_cntr));
-    OK(LAPI_Waitcntr(h, &cmpl_cntr, 1, &v));
+    WAITCNTR(h, &cmpl_cntr, 1, &v);
     CHECK_INT(0, v);
-    OK(LAPI_Waitcntr(h, &org_cntr, 4, &v));
+    WAITCNTR(h, &org_cntr, 4, &v);
     CHECK_INT(0, v);
 
     /* as a target: the handler ran exactly four times, with the origin's header bytes */
-    OK(LAPI_Waitcntr(h, &tgt_cntr, 4, &v));
+    WAITCNTR(h, &tgt_cntr, 4, &v);
     CHECK_INT(0, v);
     OK(LAPI_Gfence(h));
     CHECK_INT(4, __atomic_load_n(&handled, __ATOMIC_ACQUIRE));

@@ -6,17 +6,19 @@
  * LAPI_Gfence the data of earlier Puts is in place (L-087, L-090). Then the hostile part (lapi.h: what a target
  * accepts): a Put to an unmapped address, a Put to the target's code (not writable), a Get from an unmapped
  * address, an Amsend whose handler address is the target's data (not code) or unmapped, and a Put naming as
- * tgt_cntr memory that was never used as a counter: each is reported to the target's err_hndlr, nothing is
- * written or called, and the target goes on working (a last Put arrives).
+ * tgt_cntr memory that was never used as a counter: each is reported to the target's err_hndlr (and the refused
+ * Get to the origin's too), nothing is written or called, and the target goes on working (a last Put arrives).
  */
 #include "lapitest.h"
 
 #define WINDOW 65536
 #define PIECE 1000
-#define HOSTILE 6
+/* six reports at the target, and one at the origin: its Get was refused, no data came */
+#define HOSTILE 7
 
 static unsigned char window[WINDOW];
 static unsigned char mine[WINDOW];
+static unsigned char got[WINDOW];
 static volatile int async_errors;
 static volatile int called;
 
@@ -63,12 +65,12 @@ int main(void) {
 
     /* ---- Put: PIECE bytes at offset 100, then 0 bytes ---- */
     OK(LAPI_Put(h, peer, PIECE, remote + 100, mine, counters[peer], &org_cntr, &cmpl_cntr));
-    OK(LAPI_Waitcntr(h, &org_cntr, 1, &v));
-    OK(LAPI_Waitcntr(h, &cmpl_cntr, 1, &v));
+    WAITCNTR(h, &org_cntr, 1, &v);
+    WAITCNTR(h, &cmpl_cntr, 1, &v);
     OK(LAPI_Put(h, peer, 0, NULL, NULL, counters[peer], &org_cntr, &cmpl_cntr));
-    OK(LAPI_Waitcntr(h, &org_cntr, 1, &v));
-    OK(LAPI_Waitcntr(h, &cmpl_cntr, 1, &v));
-    OK(LAPI_Waitcntr(h, &tgt_cntr, 2, &v));
+    WAITCNTR(h, &org_cntr, 1, &v);
+    WAITCNTR(h, &cmpl_cntr, 1, &v);
+    WAITCNTR(h, &tgt_cntr, 2, &v);
     CHECK_INT(0, v);
     for (int i = 0; i < PIECE; i++) {
         CHECK(window[100 + i] == byte(from + 100, i));
@@ -77,14 +79,14 @@ int main(void) {
     OK(LAPI_Gfence(h));
 
     /* ---- Get: the peer's bytes 20000.. into mine, then 0 bytes ---- */
-    OK(LAPI_Get(h, peer, 3 * PIECE, remote + 20000, mine + 5, counters[peer], &org_cntr));
-    OK(LAPI_Waitcntr(h, &org_cntr, 1, &v));
+    OK(LAPI_Get(h, peer, 3 * PIECE, remote + 20000, got + 5, counters[peer], &org_cntr));
+    WAITCNTR(h, &org_cntr, 1, &v);
     for (int i = 0; i < 3 * PIECE; i++) {
-        CHECK(mine[5 + i] == byte((int) peer, 20000 + i));
+        CHECK(got[5 + i] == byte((int) peer, 20000 + i));
     }
     OK(LAPI_Get(h, peer, 0, NULL, NULL, counters[peer], &org_cntr));
-    OK(LAPI_Waitcntr(h, &org_cntr, 1, &v));
-    OK(LAPI_Waitcntr(h, &tgt_cntr, 2, &v));
+    WAITCNTR(h, &org_cntr, 1, &v);
+    WAITCNTR(h, &tgt_cntr, 2, &v);
     CHECK_INT(0, v);
 
     /* ---- Fence: the data of earlier Puts is at the target ---- */
@@ -104,7 +106,7 @@ int main(void) {
     memcpy(before, window, WINDOW);
     OK(LAPI_Put(h, peer, 64, (void *) (uintptr_t) 0x1000, mine, NULL, NULL, NULL));
     OK(LAPI_Put(h, peer, 64, handlers[peer], mine, NULL, NULL, NULL));
-    OK(LAPI_Get(h, peer, 64, (void *) (uintptr_t) 0x1000, mine, NULL, NULL));
+    OK(LAPI_Get(h, peer, 64, (void *) (uintptr_t) 0x1000, got, NULL, NULL));
     OK(LAPI_Amsend(h, peer, remote, NULL, 0, NULL, 0, NULL, NULL, NULL));
     OK(LAPI_Amsend(h, peer, (void *) (uintptr_t) 0x7ff0deadb000ULL, NULL, 0, NULL, 0, NULL, NULL, NULL));
     OK(LAPI_Put(h, peer, 8, remote + 60000, mine, (lapi_cntr_t *) (remote + 50000), NULL, NULL));
@@ -115,8 +117,8 @@ int main(void) {
 
     /* ---- and it goes on ---- */
     OK(LAPI_Put(h, peer, 16, remote + 40000, mine, counters[peer], NULL, &cmpl_cntr));
-    OK(LAPI_Waitcntr(h, &cmpl_cntr, 1, NULL));
-    OK(LAPI_Waitcntr(h, &tgt_cntr, 1, NULL));
+    WAITCNTR(h, &cmpl_cntr, 1, NULL);
+    WAITCNTR(h, &tgt_cntr, 1, NULL);
     OK(LAPI_Gfence(h));
     lapitest_passed(&t, "lapi_putget");
     return 0;

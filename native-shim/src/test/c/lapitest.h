@@ -120,6 +120,24 @@ static inline void lapitest_await_flag(volatile int *flag, int value, const char
     FAIL_AT("%s: is %d, expected %d", what, *flag, value);
 }
 
+/* LAPI_Waitcntr(h, cntr, val, cur), after polling (LAPI_Getcntr) until *cntr >= val for at most 20 s, so that a
+ * message that never comes fails the program at the line that waited for it instead of hanging it. */
+#define WAITCNTR(h, cntr, val, cur)                                                    \
+    do {                                                                               \
+        int now_ = -1;                                                                 \
+        for (int i_ = 0; i_ < 20000; i_++) {                                           \
+            OK(LAPI_Getcntr((h), (cntr), &now_));                                      \
+            if (now_ >= (val)) {                                                       \
+                break;                                                                 \
+            }                                                                          \
+            lapitest_sleep_ms(1);                                                      \
+        }                                                                              \
+        if (now_ < (val)) {                                                            \
+            FAIL_AT("waited 20 s for %s to reach %d: it is %d", #cntr, (int) (val), now_); \
+        }                                                                              \
+        OK(LAPI_Waitcntr((h), (cntr), (val), (cur)));                                  \
+    } while (0)
+
 static inline void lapitest_passed(lapitest_t *t, const char *name) {
     OK(LAPI_Gfence(t->hndl));
     OK(LAPI_Term(t->hndl));

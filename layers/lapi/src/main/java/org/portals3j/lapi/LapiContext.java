@@ -15,19 +15,13 @@ import org.portals3j.portals.PortalsException;
 public final class LapiContext implements AutoCloseable {
     private final LapiConfig config;
     private final Engine engine;
-    private final int handle;
+    private int handle = -1;
     private final Object termLock = new Object();
     private volatile boolean terminated;
 
-    private LapiContext(Portals portals, LapiConfig config) {
+    private LapiContext(Engine engine, LapiConfig config) {
         this.config = config;
-        this.handle = Handles.register(this);
-        try {
-            this.engine = new Engine(this, portals, config);
-        } catch (RuntimeException e) {
-            Handles.release(handle, this);
-            throw e;
-        }
+        this.engine = engine;
     }
 
     /**
@@ -40,15 +34,23 @@ public final class LapiContext implements AutoCloseable {
         if (config == null) {
             throw new LapiException(LapiError.INFO_NULL, "LAPI_Init needs a LapiConfig: pass LapiConfig.DEFAULT");
         }
-        LapiContext context;
+        Engine engine;
         try {
-            context = new LapiContext(portals, config);
+            engine = new Engine(portals, config);
         } catch (PortalsException e) {
             throw new LapiException(LapiError.MEMORY_EXHAUSTED, "LAPI_Init could not set up its Portals resources ("
                     + e.getMessage() + "); check that portals " + config.firstPortal() + " and "
                     + (config.firstPortal() + 1) + " are free and within the interface's limits", e);
         }
-        context.engine.start();
+        LapiContext context = new LapiContext(engine, config);
+        try {
+            context.handle = Handles.register(context);
+        } catch (LapiException e) {
+            engine.stop();
+            throw e;
+        }
+        engine.bind(context);
+        engine.start();
         return context;
     }
 

@@ -8,15 +8,32 @@
 #define LAPITEST_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <lapi.h>
 
 static int lapitest_task = -1;
+/* The line of the LAPI call the program is in (OK, CHECK_RC, WAITCNTR), for the watchdog. */
+static volatile sig_atomic_t lapitest_line;
+
+/* The watchdog (SIGALRM, 100 s after lapitest_init): a program stuck in a call that has no bound of its own
+ * (LAPI_Gfence, LAPI_Address_init, LAPI_Term) fails saying at which line, instead of hanging the test. */
+static void lapitest_watchdog(int sig) {
+    (void) sig;
+    char text[96];
+    int n = snprintf(text, sizeof text, "FAIL watchdog (task %d): stuck for 100 s in the call at line %d\n",
+                     lapitest_task, (int) lapitest_line);
+    if (n > 0 && write(STDOUT_FILENO, text, (size_t) n) < 0) {
+        _exit(2);
+    }
+    _exit(1);
+}
 
 #define FAIL_AT(...)                                                                   \
     do {                                                                               \
@@ -47,6 +64,7 @@ static inline const char *lapitest_name(int rc) {
 /* CHECK_RC(expected, call): call must return the LAPI code expected. */
 #define CHECK_RC(expected, call)                                                       \
     do {                                                                               \
+        lapitest_line = __LINE__;                                                      \
         int rc_ = (call);                                                              \
         if (rc_ != (expected)) {                                                       \
             int e_ = (expected);                                                       \
@@ -75,6 +93,8 @@ typedef struct {
 
 static inline void lapitest_init_with(lapitest_t *t, lapi_info_t *info) {
     setvbuf(stdout, NULL, _IOLBF, 0);
+    signal(SIGALRM, lapitest_watchdog);
+    alarm(100);
     OK(LAPI_Init(&t->hndl, info));
     OK(LAPI_Qenv(t->hndl, TASK_ID, &t->task));
     OK(LAPI_Qenv(t->hndl, NUM_TASKS, &t->tasks));
@@ -125,6 +145,7 @@ static inline void lapitest_await_flag(volatile int *flag, int value, const char
 #define WAITCNTR(h, cntr, val, cur)                                                    \
     do {                                                                               \
         int now_ = -1;                                                                 \
+        lapitest_line = __LINE__;                                                      \
         for (int i_ = 0; i_ < 20000; i_++) {                                           \
             OK(LAPI_Getcntr((h), (cntr), &now_));                                      \
             if (now_ >= (val)) {                                                       \

@@ -22,7 +22,8 @@ final class LapiConfigs {
         LapiConfig d = LapiConfig.DEFAULT;
         long payload = number(PKT_PAYLOAD, d.packetPayload());
         if (payload < 0 || payload > LapiConfig.MAX_PACKET_PAYLOAD) {
-            throw new IllegalArgumentException(PKT_PAYLOAD + "=" + payload + ": give 0.." + LapiConfig.MAX_PACKET_PAYLOAD);
+            throw new IllegalArgumentException(PKT_PAYLOAD + "=" + payload + ": give 0.."
+                    + LapiConfig.MAX_PACKET_PAYLOAD);
         }
         return d.withCompletionThreads(completionThreads > 0 ? completionThreads : d.completionThreads())
                 .withMaxData(number(MAX_DATA, d.maxData())).withPacketPayload((int) payload)

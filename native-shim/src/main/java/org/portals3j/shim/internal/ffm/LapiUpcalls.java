@@ -45,8 +45,14 @@ final class LapiUpcalls {
                 return LapiError.UNKNOWN.code();
             }
             Map<Long, LapiCounter> counters = new ConcurrentHashMap<>();
-            LapiConfig config = LapiConfigs.forC(LapiStructs.completionThreads(info),
-                    new NativeErrorHandler(LapiStructs.errorHandler(info)), new CAddressResolver(counters));
+            LapiConfig config;
+            try {
+                config = LapiConfigs.forC(LapiStructs.completionThreads(info),
+                        new NativeErrorHandler(LapiStructs.errorHandler(info)), new CAddressResolver(counters));
+            } catch (IllegalArgumentException e) {
+                Failures.say("LAPI_Init: " + e.getMessage());
+                return LapiError.UNKNOWN.code();
+            }
             LapiContext context = LapiContext.init(portals, config);
             CLapiContext.register(context, counters);
             LapiStructs.writeInt(hndl, context.handle());

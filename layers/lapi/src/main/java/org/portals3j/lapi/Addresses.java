@@ -3,7 +3,6 @@ package org.portals3j.lapi;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -34,7 +33,7 @@ final class Addresses {
     private final Map<HeaderHandler, Long> handlerTokens = new IdentityHashMap<>();
     private volatile @Nullable LapiCounter[] counters = new LapiCounter[16];
     private int counterCount;
-    private final Map<Long, LapiCounter> cellCounters = new HashMap<>();
+    private final LongMap<LapiCounter> cellCounters = new LongMap<>();
     private volatile @Nullable MemorySegment[] regions = new MemorySegment[4];
     private int regionCount;
     private MemorySegment cellBlock = MemorySegment.NULL;

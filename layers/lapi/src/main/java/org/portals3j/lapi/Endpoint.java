@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.portals3j.portals.AckRequest;
 import org.portals3j.portals.EqHandle;
+import org.portals3j.portals.Event;
+import org.portals3j.portals.EventKind;
 import org.portals3j.portals.InsertPosition;
 import org.portals3j.portals.InterfaceId;
 import org.portals3j.portals.MdHandle;
@@ -17,6 +19,7 @@ import org.portals3j.portals.NiHandle;
 import org.portals3j.portals.Portals;
 import org.portals3j.portals.PortalsException;
 import org.portals3j.portals.ProcessId;
+import org.portals3j.portals.ReturnCode;
 import org.portals3j.portals.Unlink;
 import org.portals3j.transport.JobMember;
 import org.portals3j.transport.PeerTable;
@@ -32,6 +35,12 @@ final class Endpoint {
     final Portals portals;
     final NiHandle ni;
     final EqHandle eq;
+    /**
+     * The staging MDs' events, read only when a size class has no free buffer (never by the dispatcher): a send
+     * costs the dispatcher no wake-up.
+     */
+    private final EqHandle sendEq;
+    private final Event sendEvent = new Event();
     final int self;
     final int tasks;
     final int ptRequest;
@@ -45,6 +54,7 @@ final class Endpoint {
     private final ArrayDeque<Staging>[] freeStaging;
     private final List<Staging> allStaging = new ArrayList<>();
     private final int maxStaging;
+    private final long ringBytes;
     private int stagingCount;
     private volatile boolean closed;
 
@@ -79,7 +89,19 @@ final class Endpoint {
             freeStaging[i] = new ArrayDeque<>();
         }
         maxStaging = tasks * (3 * c + 16) + 64;
-        attachRing(tasks * perOrigin);
+        // Each staging buffer in flight has at most its SEND_START and SEND_END unread: this queue never overflows.
+        this.sendEq = portals.eqAlloc(ni, 2L * maxStaging + 64);
+        ringBytes = tasks * perOrigin;
+    }
+
+    /** Attaches the receive ring; on failure releases what it had taken and rethrows. */
+    void open() {
+        try {
+            attachRing(ringBytes);
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
     }
 
     private void attachRing(long bytes) {
@@ -88,22 +110,26 @@ final class Endpoint {
         long count = (bytes + usable - 1) / usable + 3;
         for (long i = 0; i < count; i++) {
             RingBuffer rb = new RingBuffer(arena.allocate(size, 8));
-            ring.add(rb);
+            synchronized (ring) {
+                ring.add(rb);
+            }
             attach(rb);
         }
     }
 
     /** Attaches {@code rb} at the tail of the request portal's list (again, after it unlinked). */
     void attach(RingBuffer rb) {
-        if (closed) {
-            return;
+        synchronized (ring) {
+            if (closed) {
+                return;
+            }
+            long size = rb.segment.byteSize();
+            MeHandle me = portals.meAttach(ni, ptRequest, ProcessId.ANY, Wire.MATCH_REQUEST, 0, Unlink.UNLINK,
+                    InsertPosition.AFTER);
+            rb.me = me;
+            portals.mdAttach(me, new MemoryDescriptor(rb.segment, size, MemoryDescriptor.THRESH_INF,
+                    size - maxPacket, MdOption.bits(MdOption.OP_PUT), rb, eq), Unlink.UNLINK, Unlink.UNLINK);
         }
-        long size = rb.segment.byteSize();
-        MeHandle me = portals.meAttach(ni, ptRequest, ProcessId.ANY, Wire.MATCH_REQUEST, 0, Unlink.UNLINK,
-                InsertPosition.AFTER);
-        portals.mdAttach(me, new MemoryDescriptor(rb.segment, size, MemoryDescriptor.THRESH_INF, size - maxPacket,
-                MdOption.bits(MdOption.OP_PUT), rb, eq), Unlink.UNLINK, Unlink.UNLINK);
-        rb.me = me;
     }
 
     ProcessId proc(int task) {
@@ -120,6 +146,10 @@ final class Endpoint {
         int k = classOf(bytes);
         synchronized (this) {
             Staging s = freeStaging[k].pollFirst();
+            if (s == null) {
+                reapSent();
+                s = freeStaging[k].pollFirst();
+            }
             if (s != null) {
                 return s;
             }
@@ -132,7 +162,7 @@ final class Endpoint {
         Staging s = new Staging(arena.allocate(classSizes[k], 8), k);
         try {
             s.md = portals.mdBind(ni, new MemoryDescriptor(s.segment, s.segment.byteSize(), MemoryDescriptor.THRESH_INF,
-                    s.segment.byteSize(), 0, s, eq));
+                    s.segment.byteSize(), 0, s, sendEq));
         } catch (PortalsException e) {
             synchronized (this) {
                 stagingCount--;
@@ -143,6 +173,21 @@ final class Endpoint {
             allStaging.add(s);
         }
         return s;
+    }
+
+    /** Puts back every staging buffer whose send has ended (its SEND_END or SEND_FAIL is in the send queue). */
+    private void reapSent() {
+        try {
+            while (portals.eqGet(sendEq, sendEvent) != ReturnCode.EQ_EMPTY) {
+                EventKind kind = sendEvent.type();
+                if ((kind == EventKind.SEND_END || kind == EventKind.SEND_FAIL)
+                        && sendEvent.userPtr() instanceof Staging sent) {
+                    freeStaging[sent.sizeClass].addFirst(sent);
+                }
+            }
+        } catch (PortalsException e) {
+            // The queue is gone with the context: nothing more will be sent.
+        }
     }
 
     synchronized void release(Staging s) {
@@ -213,11 +258,13 @@ final class Endpoint {
 
     /** Unlinks the ring and the staging MDs and frees the event queue (waking a dispatcher in PtlEQWait). */
     void close() {
-        closed = true;
-        for (RingBuffer rb : ring) {
-            MeHandle me = rb.me;
-            if (me != null) {
-                unlinkQuietly(me);
+        synchronized (ring) {
+            closed = true;
+            for (RingBuffer rb : ring) {
+                MeHandle me = rb.me;
+                if (me != null) {
+                    unlinkQuietly(me);
+                }
             }
         }
         List<Staging> all;
@@ -227,10 +274,12 @@ final class Endpoint {
         for (Staging s : all) {
             unlinkQuietly(s.md);
         }
-        try {
-            portals.eqFree(eq);
-        } catch (PortalsException e) {
-            // Freed with the interface already.
+        for (EqHandle q : new EqHandle[] {eq, sendEq}) {
+            try {
+                portals.eqFree(q);
+            } catch (PortalsException e) {
+                // Freed with the interface already.
+            }
         }
     }
 

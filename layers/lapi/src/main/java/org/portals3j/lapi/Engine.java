@@ -2,6 +2,7 @@ package org.portals3j.lapi;
 
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.Event;
 import org.portals3j.portals.EventKind;
@@ -23,6 +24,8 @@ final class Engine {
     final Flow flow;
     final Addresses addresses;
     final Collectives collectives;
+    /** Fence's condition, made once. */
+    final BooleanSupplier allDelivered;
     private final int inFlight;
     private @Nullable LapiContext owner;
     private @Nullable Target targetSide;
@@ -37,9 +40,11 @@ final class Engine {
         this.config = config;
         this.progress = new Progress(!config.interruptMode());
         this.endpoint = new Endpoint(portals, config);
+        endpoint.open();
         this.flow = new Flow(endpoint.tasks, endpoint.self, config.credits(), progress);
         this.addresses = new Addresses(config.addressTableSize(), progress);
         this.collectives = new Collectives(endpoint, progress);
+        this.allDelivered = flow::allDelivered;
         this.inFlight = endpoint.tasks * config.credits();
     }
 
@@ -188,6 +193,9 @@ final class Engine {
     void onComplete(int src, int flags, long msgId) {
         Op op = flow.find(msgId, src);
         if (op == null) {
+            if ((flags & Wire.F_FINAL) == 0) {
+                return; // a DATA_DONE overtaken by its final reply: nothing left to do
+            }
             report(src, "a reply for an operation this task does not have in flight (0x" + Long.toHexString(msgId)
                     + "): ignored", null);
             return;
@@ -321,9 +329,7 @@ final class Engine {
                 }
             }
             case SEND_END -> {
-                if (up instanceof Staging s) {
-                    endpoint.release(s);
-                } else if (up instanceof Incoming in) {
+                if (up instanceof Incoming in) {
                     target().onReplySent(in);
                 }
             }
@@ -345,10 +351,7 @@ final class Engine {
     }
 
     private void onFailure(Event e, @Nullable Object up) {
-        report(-1, "Portals reported " + e.type() + " (" + e.niFailType() + ")", null);
-        if (up instanceof Staging s) {
-            endpoint.release(s);
-        }
+        report(-1, "Portals reported " + e.type() + " (" + e.niFailType() + ") on " + up, null);
     }
 
     /** Tells the error listener; a listener that throws is ignored. */

@@ -78,7 +78,7 @@ public final class LapiContext implements AutoCloseable {
         engine.progress.checkMayBlock("LAPI_Term");
         synchronized (termLock) {
             live("LAPI_Term");
-            engine.progress.await(engine.flow::allDelivered, "LAPI_Term");
+            engine.progress.await(engine.allDelivered, "LAPI_Term");
             terminated = true;
             Handles.release(handle, this);
             engine.stop();
@@ -263,9 +263,7 @@ public final class LapiContext implements AutoCloseable {
             return left;
         }
         engine.progress.checkMayBlock("LAPI_Waitcntr");
-        int[] result = {Integer.MIN_VALUE};
-        engine.progress.await(() -> (result[0] = c.tryTake(value)) != Integer.MIN_VALUE, "LAPI_Waitcntr");
-        return result[0];
+        return engine.progress.awaitTake(c, value, "LAPI_Waitcntr");
     }
 
     private static LapiCounter counter(@Nullable LapiCounter counter, String call) {
@@ -279,14 +277,14 @@ public final class LapiContext implements AutoCloseable {
     public void fence() {
         live("LAPI_Fence");
         engine.progress.checkMayBlock("LAPI_Fence");
-        engine.progress.await(engine.flow::allDelivered, "LAPI_Fence");
+        engine.progress.await(engine.allDelivered, "LAPI_Fence");
     }
 
     /** {@code LAPI_Gfence}: a barrier of all tasks, after which every task's earlier data transfers are delivered. */
     public void gfence() {
         live("LAPI_Gfence");
         engine.progress.checkMayBlock("LAPI_Gfence");
-        engine.progress.await(engine.flow::allDelivered, "LAPI_Gfence");
+        engine.progress.await(engine.allDelivered, "LAPI_Gfence");
         engine.collectives.barrier("LAPI_Gfence");
     }
 
@@ -361,6 +359,11 @@ public final class LapiContext implements AutoCloseable {
         live("LAPI_Purge_totask");
         checkTarget(tgt, "LAPI_Purge_totask");
         engine.flow.purge(tgt);
+    }
+
+    /** How many calls of this context wait for flow-control credit to {@code tgt} (for tests and tools). */
+    int creditWaiters(int tgt) {
+        return engine.flow.waiting(tgt);
     }
 
     private void live(String call) {

@@ -52,9 +52,10 @@
  * <ul>
  *   <li><b>Eager</b> ({@code uhdr_len + udata_len <= PKT_PAYLOAD_SZ}, O-03): header, {@code uhdr} and data are
  *       copied into a pooled staging MD (bound once; one size class per power of two) and put; {@code org_cntr}
- *       moves at that copy. At the target the dispatcher runs the header handler on a read-only view of the
- *       packet ({@code udataOnePacket}), then copies the data into the buffer it returned (none if it returned
- *       null).</li>
+ *       moves at that copy. The staging MDs' send events go to a queue of their own, read only when a size
+ *       class runs out, so a send never wakes the dispatcher. At the target the dispatcher runs the header handler
+ *       on a read-only view of the packet ({@code udataOnePacket}), then copies the data into the buffer it
+ *       returned (none if it returned null).</li>
  *   <li><b>Rendezvous</b> (larger): the origin exposes {@code udata} on the source portal <em>before</em> it puts
  *       the header; the target runs the header handler on the header alone, then PtlGets the data straight into
  *       the returned buffer (no bounce copy). {@code org_cntr} moves on the source MD's {@code GET_END}.</li>

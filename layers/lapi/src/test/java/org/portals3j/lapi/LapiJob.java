@@ -30,6 +30,7 @@ final class LapiJob implements AutoCloseable {
     static final Duration PATIENCE = Duration.ofSeconds(20);
 
     final List<LapiContext> tasks = new ArrayList<>();
+    final List<Portals> libraries = new ArrayList<>();
     /** Every asynchronous error any task reported. */
     final List<String> asyncErrors = new CopyOnWriteArrayList<>();
     private final List<Transport> endpoints;
@@ -41,6 +42,7 @@ final class LapiJob implements AutoCloseable {
         endpoints = LocalJob.openAll(Transports.require(transport), job, IdleMode.BACKOFF, Map.of());
         for (int r = 0; r < n; r++) {
             Portals portals = Portals.create(job, endpoints.get(r));
+            libraries.add(portals);
             LapiConfig config = configs.apply(r).withErrorListener((c, src, what, cause) ->
                     asyncErrors.add("task " + c.taskId() + " from " + src + ": " + what));
             tasks.add(LapiContext.init(portals, config));

@@ -11,6 +11,9 @@
  * the same library. A Portals 3.3 program (PTL_DIALECT_33) cannot: LAPI_Init then fails with
  * LAPI_ERR_UNKNOWN and a message.
  *
+ * LAPI_Init is collective: it returns when every task of the job has called it (so no task's first message finds
+ * another task without its context).
+ *
  * Choices where the man pages leave the implementation free (lapi-digest.md O-01..O-14, and the C binding's):
  * - uhdr_len must be a multiple of 8 (O-01); MAX_UHDR_SZ is 1024, LAPI_MAX_MSG_SZ 2^31-9 (O-02); a message of
  *   at most PKT_PAYLOAD_SZ (Qenv; 4096) bytes of uhdr + udata is one packet: its header handler sees the data

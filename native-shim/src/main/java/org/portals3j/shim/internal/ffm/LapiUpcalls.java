@@ -55,6 +55,9 @@ final class LapiUpcalls {
             }
             LapiContext context = LapiContext.init(portals, config);
             CLapiContext.register(context, counters);
+            // Collective, as a LAPI job's start is: no task sends (an Address_init value, a Gfence token) to one
+            // that has not made its context yet, whose packets would find no receive buffer there.
+            ShimProcess.job().barrier();
             LapiStructs.writeInt(hndl, context.handle());
             return SUCCESS;
         } catch (Throwable t) {

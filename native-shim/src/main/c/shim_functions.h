@@ -12,8 +12,8 @@
  *   PTL_SHIM_ONLY_32(...), PTL_SHIM_ONLY_33(...)
  *       in one dialect only, or in two forms that differ (the comment says how): the same arguments
  *   PTL_SHIM_RUNTIME(member, table_params)
- *       portals3_rt.h and the process's exit: one member, the same in both dialects, whose C functions
- *       are written out in shim.c and shim_boot.c
+ *       portals3_rt.h, the process's exit and lapi.h: one member, the same in both dialects, whose C
+ *       functions are written out in shim.c, shim_boot.c and lapi.c
  *
  *   form         how the entry point reaches the table: FORWARD (PTL_NOINIT until PtlInit has started the
  *                engine), START (PtlInit: starts it), VOID (PtlFini: returns nothing)
@@ -221,3 +221,25 @@ PTL_SHIM_RUNTIME(rt_size, (void))
 PTL_SHIM_RUNTIME(rt_process_id, (int32_t rank, uint64_t id))
 PTL_SHIM_RUNTIME(rt_barrier, (void))
 PTL_SHIM_RUNTIME(at_exit, (void))
+
+/* ---- lapi.h (lapi.c): LAPI on the Java layer org.portals3j.lapi; handles as int32_t, pointers as addresses */
+PTL_SHIM_RUNTIME(lapi_init, (uint64_t hndl, uint64_t info))
+PTL_SHIM_RUNTIME(lapi_term, (int32_t hndl))
+PTL_SHIM_RUNTIME(lapi_qenv, (int32_t hndl, int32_t query, uint64_t ret_val))
+PTL_SHIM_RUNTIME(lapi_senv, (int32_t hndl, int32_t query, int32_t set_val))
+PTL_SHIM_RUNTIME(lapi_amsend, (int32_t hndl, uint32_t tgt, uint64_t hdr_hdl, uint64_t uhdr, uint32_t uhdr_len,
+    uint64_t udata, uint64_t udata_len, uint64_t tgt_cntr, uint64_t org_cntr, uint64_t cmpl_cntr))
+PTL_SHIM_RUNTIME(lapi_put, (int32_t hndl, uint32_t tgt, uint64_t len, uint64_t tgt_addr, uint64_t org_addr,
+    uint64_t tgt_cntr, uint64_t org_cntr, uint64_t cmpl_cntr))
+PTL_SHIM_RUNTIME(lapi_get, (int32_t hndl, uint32_t tgt, uint64_t len, uint64_t tgt_addr, uint64_t org_addr,
+    uint64_t tgt_cntr, uint64_t org_cntr))
+PTL_SHIM_RUNTIME(lapi_setcntr, (int32_t hndl, uint64_t cntr, int32_t val))
+PTL_SHIM_RUNTIME(lapi_getcntr, (int32_t hndl, uint64_t cntr, uint64_t val))
+PTL_SHIM_RUNTIME(lapi_waitcntr, (int32_t hndl, uint64_t cntr, int32_t val, uint64_t cur_cntr_val))
+PTL_SHIM_RUNTIME(lapi_fence, (int32_t hndl))
+PTL_SHIM_RUNTIME(lapi_gfence, (int32_t hndl))
+PTL_SHIM_RUNTIME(lapi_addr_set, (int32_t hndl, uint64_t addr, int32_t addr_hndl))
+PTL_SHIM_RUNTIME(lapi_addr_get, (int32_t hndl, uint64_t addr, int32_t addr_hndl))
+PTL_SHIM_RUNTIME(lapi_address_init, (int32_t hndl, uint64_t my_addr, uint64_t add_tab))
+PTL_SHIM_RUNTIME(lapi_probe, (int32_t hndl))
+PTL_SHIM_RUNTIME(lapi_purge_totask, (int32_t hndl, uint32_t dest))

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 /* Bump when the table or a shared struct changes: the Java side refuses a table of another version. */
-#define PTL_SHIM_ABI_VERSION 3
+#define PTL_SHIM_ABI_VERSION 4
 
 typedef struct ptl_shim_table {
     /* Filled in by C before install: PTL_SHIM_ABI_VERSION and sizeof(ptl_shim_table_t). */
@@ -52,7 +52,7 @@ typedef struct ptl_shim_table {
 #undef PTL_SHIM_ONLY_33
 #undef PTL_SHIM_RUNTIME
 
-    /* portals3_rt.h and the process's exit */
+    /* portals3_rt.h, the process's exit, and lapi.h */
 #define PTL_SHIM_BOTH PTL_SHIM_NO_MEMBER
 #define PTL_SHIM_ONLY_32 PTL_SHIM_NO_MEMBER
 #define PTL_SHIM_ONLY_33 PTL_SHIM_NO_MEMBER

@@ -7,6 +7,7 @@
 module org.portals3j.shim {
     requires org.portals3j.portals;
     requires org.portals3j.transport;
+    requires org.portals3j.lapi;
     requires static org.checkerframework.checker.qual;
 
     exports org.portals3j.shim;

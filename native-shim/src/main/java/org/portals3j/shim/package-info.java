@@ -168,5 +168,52 @@
  * once per function, that every file must be compiled with the same setting. A 3.3-only name used without
  * the define stops the compiler with a message saying to define it; {@code PTL_MD_IOVEC}, which this
  * implementation does not have, stops it in both dialects.
+ *
+ * <h2>LAPI for C programs ({@code lapi.h})</h2>
+ * {@code lapi.h}, installed beside {@code portals3.h}, declares IBM LAPI's active messages and the calls around
+ * them with the man pages' names and C types, so a LAPI C program compiles unchanged with {@code portalscc}
+ * and runs with {@code portals run}. {@code libportals3} serves them through the same table of upcall stubs
+ * (the {@code lapi_*} members) from the Java layer {@code org.portals3j.lapi}; the numbers are the layer's
+ * ({@code LapiError}, {@code LapiQuery}, {@code RetFlag}).
+ * <table>
+ * <caption>lapi.h function to Java layer method</caption>
+ * <tr><th>C</th><th>{@code LapiContext}</th><th>what the binding adds</th></tr>
+ * <tr><td>{@code LAPI_Init(&hndl, &info)}</td><td>{@code init}</td><td>starts the engine and joins the job (as
+ * {@code PtlInit}); the process's 3.2 library, made here if {@code PtlInit} did not (not made live for the
+ * program's own Portals calls); {@code num_compl_hndlr_thr}, {@code err_hndlr}; a 3.3 process is refused</td></tr>
+ * <tr><td>{@code LAPI_Term}</td><td>{@code term}</td><td>the handle is forgotten</td></tr>
+ * <tr><td>{@code LAPI_Qenv}, {@code LAPI_Senv}</td><td>{@code qenv}, {@code senv}</td><td>values as
+ * {@code int}; an unknown {@code lapi_query_t} is {@code LAPI_ERR_QUERY_TYPE}</td></tr>
+ * <tr><td>{@code LAPI_Amsend}, {@code LAPI_Put}, {@code LAPI_Get}</td><td>{@code amsend}, {@code put},
+ * {@code get}</td><td>the origin's buffers in place; {@code tgt_cntr}, {@code hdr_hdl} and
+ * {@code tgt_addr} passed as the raw addresses the program has</td></tr>
+ * <tr><td>{@code LAPI_Setcntr}, {@code LAPI_Getcntr}, {@code LAPI_Waitcntr}</td><td>{@code setcntr},
+ * {@code getcntr}, {@code waitcntr}</td><td>{@code counterAt} over the program's {@code lapi_cntr_t};
+ * the address is remembered as a counter of the context</td></tr>
+ * <tr><td>{@code LAPI_Fence}, {@code LAPI_Gfence}, {@code LAPI_Probe}, {@code LAPI_Purge_totask}</td>
+ * <td>{@code fence}, {@code gfence}, {@code probe}, {@code purgeToTask}</td><td></td></tr>
+ * <tr><td>{@code LAPI_Addr_set}, {@code LAPI_Addr_get}</td><td>{@code addrSet}, {@code addrGet}</td><td>the C
+ * function as a handler; {@code Addr_get} gives its address back (NULL for an empty slot)</td></tr>
+ * <tr><td>{@code LAPI_Address_init}</td><td>{@code addressInit}</td><td>the table written as
+ * {@code void *[NUM_TASKS]}</td></tr>
+ * <tr><td>{@code LAPI_Msg_string}, {@code LAPI_Address}</td><td></td><td>answered in C, no engine</td></tr>
+ * </table>
+ * A header handler is a C function called by downcall on the dispatcher thread with a per-thread frame: the
+ * handle, a copy of {@code uhdr} and its length, the {@code lapi_return_info_t} that {@code msg_len} points to
+ * ({@code msg_len} first, {@code udata_one_pkt_ptr}, {@code src}, {@code ret_flags} read back), and
+ * {@code comp_h}/{@code user_info}. Its return value becomes the {@code msg_len} bytes the data is written to;
+ * a completion handler it sets is called by downcall on the thread the layer chooses. A {@code LapiException}
+ * becomes its code; nothing else crosses into C (anything else is {@code LAPI_ERR_UNKNOWN} with a stack trace
+ * on stderr).
+ *
+ * <p>Addresses from other tasks are remote input and are checked before use (the C binding's
+ * {@code AddressResolver}): a header handler address only in executable memory of a file-backed object that
+ * is not the JVM's ({@code /proc/self/maps}); a {@code tgt_cntr} only a {@code lapi_cntr_t} the program has
+ * used with LAPI on that context; Put and Get memory only in writable (Get: readable) mappings, the whole
+ * length. Anything else goes to the context's error listener ({@code err_hndlr}, and a line on stderr) and is
+ * never called, moved or touched. The mappings are a snapshot read again when a lookup fails, so memory the
+ * program has unmapped since may still pass: that is the program's own race, as freeing a buffer in use. A
+ * writable mapping holds the C heap and the JVM's too: the check stops a crash, not a peer that writes where
+ * it was told not to. The program's own arguments are trusted as C trusts them.
  */
 package org.portals3j.shim;

@@ -114,6 +114,28 @@ public final class ShimProcess {
         }
     }
 
+    /**
+     * The Portals 3.2 library a LAPI context of this process runs on ({@code LAPI_Init}): the one {@code PtlInit}
+     * made, else made here on the process's place in the job, without making it live for the program's Portals
+     * calls (a program that calls Portals itself still calls {@code PtlInit} first).
+     *
+     * @throws DialectMismatch when this process chose Portals 3.3, which the LAPI layer does not run on
+     */
+    public static Portals lapiLibrary() throws TransportException, DialectMismatch {
+        synchronized (LOCK) {
+            if (library33 != null) {
+                throw new DialectMismatch("LAPI_Init", CDialect.PORTALS_3_2, CDialect.PORTALS_3_3);
+            }
+            Portals p = library;
+            if (p == null) {
+                JobContext job = job();
+                p = Portals.create(job.job(), job.transport(), CONFIG);
+                library = p;
+            }
+            return p;
+        }
+    }
+
     /** {@code PtlFini} (3.2): every later 3.2 call but {@code PtlInit} answers {@code PTL_NOINIT}. */
     public static void fini() throws DialectMismatch {
         synchronized (LOCK) {

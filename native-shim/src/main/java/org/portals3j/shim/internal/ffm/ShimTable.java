@@ -24,7 +24,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * {@code ptl_shim_table_t} of {@code shim_table.h}: the entry points {@code libportals3.so} calls, filled
  * here with FFM upcall stubs to {@link SharedUpcalls} (the functions both dialects share, once per
  * dialect, each stub bound to its {@link DialectBinding}), {@link PortalsUpcalls} (3.2's own forms),
- * {@link Portals33Upcalls} (3.3's, the {@code *_33} members) and {@link RuntimeUpcalls}.
+ * {@link Portals33Upcalls} (3.3's, the {@code *_33} members), {@link RuntimeUpcalls} and {@link LapiUpcalls}
+ * ({@code lapi.h}, the {@code lapi_*} members).
  *
  * <p>The functions are listed once ({@code FUNCTIONS}), as {@code shim_functions.h} lists them for C, and
  * the struct is made from the list the way {@code shim_table.h} makes it: the 3.2 block, the 3.3 block, the
@@ -36,7 +37,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  */
 public final class ShimTable {
     /** {@code PTL_SHIM_ABI_VERSION}: a library of another version is refused with a message. */
-    public static final int ABI_VERSION = 3;
+    public static final int ABI_VERSION = 4;
 
     /** The kinds of line of {@code shim_functions.h}: which blocks of the table a function has a member in. */
     private enum Kind { BOTH, ONLY_32, ONLY_33, RUNTIME }
@@ -101,7 +102,26 @@ public final class ShimTable {
             runtime("rt_size", "size"),
             runtime("rt_process_id", "processId", JAVA_INT, JAVA_LONG),
             runtime("rt_barrier", "barrier"),
-            runtime("at_exit", "atExit"));
+            runtime("at_exit", "atExit"),
+            lapi("lapi_init", "init", JAVA_LONG, JAVA_LONG),
+            lapi("lapi_term", "term", JAVA_INT),
+            lapi("lapi_qenv", "qenv", JAVA_INT, JAVA_INT, JAVA_LONG),
+            lapi("lapi_senv", "senv", JAVA_INT, JAVA_INT, JAVA_INT),
+            lapi("lapi_amsend", "amsend", JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG,
+                    JAVA_LONG, JAVA_LONG, JAVA_LONG),
+            lapi("lapi_put", "put", JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG,
+                    JAVA_LONG),
+            lapi("lapi_get", "get", JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+            lapi("lapi_setcntr", "setcntr", JAVA_INT, JAVA_LONG, JAVA_INT),
+            lapi("lapi_getcntr", "getcntr", JAVA_INT, JAVA_LONG, JAVA_LONG),
+            lapi("lapi_waitcntr", "waitcntr", JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_LONG),
+            lapi("lapi_fence", "fence", JAVA_INT),
+            lapi("lapi_gfence", "gfence", JAVA_INT),
+            lapi("lapi_addr_set", "addrSet", JAVA_INT, JAVA_LONG, JAVA_INT),
+            lapi("lapi_addr_get", "addrGet", JAVA_INT, JAVA_LONG, JAVA_INT),
+            lapi("lapi_address_init", "addressInit", JAVA_INT, JAVA_LONG, JAVA_LONG),
+            lapi("lapi_probe", "probe", JAVA_INT),
+            lapi("lapi_purge_totask", "purgeToTask", JAVA_INT, JAVA_INT));
 
     /** The struct's members after the version and size words, in order. */
     private static final List<Entry> ENTRIES = entries();
@@ -126,6 +146,11 @@ public final class ShimTable {
 
     private static Function runtime(String member, String method, MemoryLayout... arguments) {
         return new Function(Kind.RUNTIME, member, RuntimeUpcalls.class, method, descriptor(arguments));
+    }
+
+    /** A function of {@code lapi.h}: a runtime member (written out in {@code lapi.c}) served by LapiUpcalls. */
+    private static Function lapi(String member, String method, MemoryLayout... arguments) {
+        return new Function(Kind.RUNTIME, member, LapiUpcalls.class, method, descriptor(arguments));
     }
 
     private static FunctionDescriptor descriptor(MemoryLayout... arguments) {

@@ -1,0 +1,237 @@
+/*
+ * lapi_bench [ITERATIONS [BANDWIDTH_COUNT [WARMUP]]]: LAPI_Amsend against PtlPut between rank 0 and rank 1 of
+ * one job, in the same processes and run (the C figures of issue 20's performance targets):
+ *   latency    a ping-pong of Amsends of 8 B and of 1 KiB user data (no uhdr; the header handler returns the
+ *              buffer and sets no completion handler; each side waits on its tgt_cntr with LAPI_Waitcntr),
+ *              against a ping-pong of PtlPuts of the same size (PtlEQWait for PUT_END, as bench_pingpong.c)
+ *   bandwidth  BANDWIDTH_COUNT messages of 1 MiB one way (Amsend: rendezvous; Put: one MD), then one small
+ *              answer; bytes over time at rank 0
+ * Rank 0 prints
+ *   lapi_bench latency size=S iterations=N amsend_half_rtt_p50_ns=A put_half_rtt_p50_ns=P ratio=A/P
+ *   lapi_bench bandwidth size=1048576 count=K amsend_mib_s=A put_mib_s=P ratio=A/P
+ * and both end with "lapi_bench: rank R passed" after checking the last message's bytes. With no arguments it
+ * is a quick correctness run (50 round trips, 4 MiB). The Portals part uses portal 40 (the LAPI layer's are
+ * below it) on the same Portals library and interface as LAPI.
+ */
+#include <portals3.h>
+#include <portals3_rt.h>
+
+#include "lapitest.h"
+
+#define PORTAL 40
+#define MIB (1 << 20)
+
+#define PTL_OK_OR_FAIL(call)                                                          \
+    do {                                                                              \
+        int prc_ = (call);                                                            \
+        if (prc_ != PTL_OK) {                                                         \
+            FAIL_AT("%s returned %s", #call, PtlErrorStr((unsigned) prc_));           \
+        }                                                                             \
+    } while (0)
+
+static unsigned char *landing;
+
+static void *to_landing(lapi_handle_t *hndl, void *uhdr, uint *uhdr_len, ulong *msg_len, compl_hndlr_t **comp_h,
+                        void **user_info) {
+    (void) hndl, (void) uhdr, (void) uhdr_len, (void) msg_len, (void) comp_h, (void) user_info;
+    return landing;
+}
+
+static int64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int compare(const void *a, const void *b) {
+    int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
+    return x < y ? -1 : x > y;
+}
+
+static void await_put(ptl_handle_eq_t eq) {
+    ptl_event_t ev;
+    for (;;) {
+        PTL_OK_OR_FAIL(PtlEQWait(eq, &ev));
+        if (ev.type == PTL_EVENT_PUT_END) {
+            CHECK(ev.ni_fail_type == PTL_NI_OK);
+            return;
+        }
+        CHECK(ev.type == PTL_EVENT_PUT_START);
+    }
+}
+
+typedef struct {
+    lapitest_t lapi;
+    void *handler;         /* the peer's to_landing */
+    lapi_cntr_t *peer_cntr; /* the peer's tgt_cntr */
+    lapi_cntr_t tgt_cntr;
+    ptl_handle_ni_t ni;
+    ptl_handle_eq_t eq;
+    ptl_handle_md_t send_md;
+    ptl_process_id_t peer;
+    unsigned char *out;
+} bench_t;
+
+static int64_t amsend_round(bench_t *b, int size) {
+    lapi_handle_t h = b->lapi.hndl;
+    uint peer = (uint) (1 - b->lapi.task);
+    int64_t start = now_ns();
+    if (b->lapi.task == 0) {
+        OK(LAPI_Amsend(h, peer, b->handler, NULL, 0, b->out, (ulong) size, b->peer_cntr, NULL, NULL));
+        OK(LAPI_Waitcntr(h, &b->tgt_cntr, 1, NULL));
+    } else {
+        OK(LAPI_Waitcntr(h, &b->tgt_cntr, 1, NULL));
+        OK(LAPI_Amsend(h, peer, b->handler, NULL, 0, b->out, (ulong) size, b->peer_cntr, NULL, NULL));
+    }
+    return now_ns() - start;
+}
+
+static int64_t put_round(bench_t *b) {
+    int64_t start = now_ns();
+    if (b->lapi.task == 0) {
+        PTL_OK_OR_FAIL(PtlPut(b->send_md, PTL_NOACK_REQ, b->peer, PORTAL, 0, 1, 0, 0));
+        await_put(b->eq);
+    } else {
+        await_put(b->eq);
+        PTL_OK_OR_FAIL(PtlPut(b->send_md, PTL_NOACK_REQ, b->peer, PORTAL, 0, 1, 0, 0));
+    }
+    return now_ns() - start;
+}
+
+/* The send MD over the first `size` bytes of out (a Put sends its whole MD). */
+static void bind_send(bench_t *b, int size) {
+    ptl_md_t s = {b->out, (ptl_size_t) size, PTL_MD_THRESH_INF, 0, 0, NULL, PTL_EQ_NONE};
+    PTL_OK_OR_FAIL(PtlMDBind(b->ni, s, &b->send_md));
+}
+
+static void latency(bench_t *b, int size, int iterations, int warmup, int64_t *a, int64_t *p) {
+    bind_send(b, size);
+    OK(LAPI_Gfence(b->lapi.hndl));
+    for (int i = -warmup; i < iterations; i++) {
+        int64_t t = amsend_round(b, size);
+        if (i >= 0) {
+            a[i] = t;
+        }
+    }
+    OK(LAPI_Gfence(b->lapi.hndl));
+    for (int i = -warmup; i < iterations; i++) {
+        int64_t t = put_round(b);
+        if (i >= 0) {
+            p[i] = t;
+        }
+    }
+    OK(LAPI_Gfence(b->lapi.hndl));
+    PTL_OK_OR_FAIL(PtlMDUnlink(b->send_md));
+    if (b->lapi.task == 0) {
+        qsort(a, (size_t) iterations, sizeof *a, compare);
+        qsort(p, (size_t) iterations, sizeof *p, compare);
+        long long am = (long long) a[iterations / 2] / 2, pm = (long long) p[iterations / 2] / 2;
+        printf("lapi_bench latency size=%d iterations=%d amsend_half_rtt_p50_ns=%lld put_half_rtt_p50_ns=%lld"
+               " ratio=%.2f\n", size, iterations, am, pm, (double) am / (double) pm);
+    }
+}
+
+static void bandwidth(bench_t *b, int count) {
+    lapi_handle_t h = b->lapi.hndl;
+    uint peer = (uint) (1 - b->lapi.task);
+    bind_send(b, MIB);
+    OK(LAPI_Gfence(h));
+    int64_t start = now_ns();
+    if (b->lapi.task == 0) {
+        lapi_cntr_t sent;
+        OK(LAPI_Setcntr(h, &sent, 0));
+        for (int i = 0; i < count; i++) {
+            OK(LAPI_Amsend(h, peer, b->handler, NULL, 0, b->out, MIB, b->peer_cntr, &sent, NULL));
+        }
+        OK(LAPI_Waitcntr(h, &b->tgt_cntr, 1, NULL)); /* the answer: all arrived */
+        OK(LAPI_Waitcntr(h, &sent, count, NULL));
+    } else {
+        OK(LAPI_Waitcntr(h, &b->tgt_cntr, count, NULL));
+        OK(LAPI_Amsend(h, peer, b->handler, NULL, 0, b->out, 8, b->peer_cntr, NULL, NULL));
+    }
+    int64_t amsend_ns = now_ns() - start;
+    OK(LAPI_Gfence(h));
+    start = now_ns();
+    if (b->lapi.task == 0) {
+        for (int i = 0; i < count; i++) {
+            PTL_OK_OR_FAIL(PtlPut(b->send_md, PTL_NOACK_REQ, b->peer, PORTAL, 0, 1, 0, 0));
+        }
+        await_put(b->eq);
+    } else {
+        for (int i = 0; i < count; i++) {
+            await_put(b->eq);
+        }
+        ptl_handle_md_t small;
+        ptl_md_t s = {b->out, 8, PTL_MD_THRESH_INF, 0, 0, NULL, PTL_EQ_NONE};
+        PTL_OK_OR_FAIL(PtlMDBind(b->ni, s, &small));
+        PTL_OK_OR_FAIL(PtlPut(small, PTL_NOACK_REQ, b->peer, PORTAL, 0, 1, 0, 0));
+    }
+    int64_t put_ns = now_ns() - start;
+    OK(LAPI_Gfence(h));
+    if (b->lapi.task == 0) {
+        double am = (double) count * MIB / (1024.0 * 1024.0) / ((double) amsend_ns / 1e9);
+        double pm = (double) count * MIB / (1024.0 * 1024.0) / ((double) put_ns / 1e9);
+        printf("lapi_bench bandwidth size=%d count=%d amsend_mib_s=%.1f put_mib_s=%.1f ratio=%.2f\n", MIB, count, am,
+               pm, am / pm);
+    }
+}
+
+int main(int argc, char **argv) {
+    int iterations = argc > 1 ? atoi(argv[1]) : 50;
+    int count = argc > 2 ? atoi(argv[2]) : 4;
+    int warmup = argc > 3 ? atoi(argv[3]) : 10;
+    CHECK(iterations > 0 && count > 0 && warmup >= 0);
+    bench_t b;
+    memset(&b, 0, sizeof b);
+    lapitest_init(&b.lapi);
+    if (argc > 1) {
+        alarm(0); /* a measuring run may take longer than the test programs' watchdog allows */
+    }
+    CHECK(b.lapi.tasks == 2);
+    lapi_handle_t h = b.lapi.hndl;
+    landing = calloc(1, MIB);
+    b.out = malloc(MIB);
+    int64_t *a = calloc((size_t) iterations, sizeof *a), *p = calloc((size_t) iterations, sizeof *p);
+    CHECK(landing != NULL && b.out != NULL && a != NULL && p != NULL);
+    for (int i = 0; i < MIB; i++) {
+        b.out[i] = (unsigned char) (i * 5 + b.lapi.task);
+    }
+    void *handlers[2], *counters[2];
+    OK(LAPI_Setcntr(h, &b.tgt_cntr, 0));
+    OK(LAPI_Address_init(h, (void *) &to_landing, handlers));
+    OK(LAPI_Address_init(h, &b.tgt_cntr, counters));
+    b.handler = handlers[1 - b.lapi.task];
+    b.peer_cntr = counters[1 - b.lapi.task];
+
+    /* Portals beside LAPI, on the same library */
+    int max_interfaces = 0;
+    PTL_OK_OR_FAIL(PtlInit(&max_interfaces));
+    ptl_ni_limits_t actual;
+    PTL_OK_OR_FAIL(PtlNIInit(PTL_IFACE_DEFAULT, PTL_PID_ANY, NULL, &actual, &b.ni));
+    PTL_OK_OR_FAIL(PtlEQAlloc(b.ni, 1024, &b.eq));
+    CHECK(ptl_rt_process_id(1 - b.lapi.task, &b.peer) == 0);
+    ptl_handle_me_t me;
+    PTL_OK_OR_FAIL(PtlMEAttach(b.ni, PORTAL, b.peer, 1, 0, PTL_RETAIN, PTL_INS_AFTER, &me));
+    ptl_md_t r = {landing, MIB, PTL_MD_THRESH_INF, 0, PTL_MD_OP_PUT | PTL_MD_MANAGE_REMOTE | PTL_MD_TRUNCATE, NULL,
+                  b.eq};
+    PTL_OK_OR_FAIL(PtlMDAttach(me, r, PTL_RETAIN, PTL_RETAIN, NULL));
+
+    latency(&b, 8, iterations, warmup, a, p);
+    latency(&b, 1024, iterations, warmup, a, p);
+    bandwidth(&b, count);
+    for (int i = 0; i < 1024; i++) {
+        CHECK(landing[i] == (unsigned char) (i * 5 + 1 - b.lapi.task));
+    }
+    if (b.lapi.task == 1) {
+        for (int i = 0; i < MIB; i += 4099) {
+            CHECK(landing[i] == (unsigned char) (i * 5));
+        }
+    }
+    lapitest_passed(&b.lapi, "lapi_bench");
+    PtlFini();
+    free(landing);
+    free(b.out);
+    free(a);
+    free(p);
+    return 0;
+}

@@ -6,10 +6,13 @@ import java.util.Arrays;
  * Gfence's barrier and Address_init's all-to-all exchange, over control packets. Barrier: every task sends
  * ENTER(g) to task 0, which sends RELEASE(g) to all once it has N of them. Exchange: every task sends its value
  * to every other. No task can be more than one generation ahead of another (each waits for all), so two slots,
- * by the generation's parity, hold everything that can arrive.
+ * by the generation's parity, hold everything that can arrive. A packet goes to a task only once its hello has
+ * come ({@link Flow#awaitGranted}): before that its receive ring may not be attached, and Portals drops a put
+ * that matches nothing.
  */
 final class Collectives {
     private final Endpoint endpoint;
+    private final Flow flow;
     private final Progress progress;
     private final int self;
     private final int tasks;
@@ -21,8 +24,9 @@ final class Collectives {
     private final boolean[][] got;
     private final int[] gotCount = new int[2];
 
-    Collectives(Endpoint endpoint, Progress progress) {
+    Collectives(Endpoint endpoint, Flow flow, Progress progress) {
         this.endpoint = endpoint;
+        this.flow = flow;
         this.progress = progress;
         this.self = endpoint.self;
         this.tasks = endpoint.tasks;
@@ -39,6 +43,7 @@ final class Collectives {
         if (self == 0) {
             onEnter(0, g);
         } else {
+            flow.awaitGranted(0, call);
             endpoint.sendControl(0, Wire.BARRIER_ENTER, 0, g, 0, 0);
         }
         progress.await(() -> released - g >= 0, call);
@@ -56,13 +61,14 @@ final class Collectives {
             }
         }
         if (all) {
+            // The others' releases are sent before task 0's own: once its Gfence returns, its Term may unlink the
+            // staging MDs, and it waits only for sends already started.
             for (int t = 0; t < tasks; t++) {
-                if (t == self) {
-                    onRelease(g);
-                } else {
+                if (t != self) {
                     endpoint.sendControl(t, Wire.BARRIER_RELEASE, 0, g, 0, 0);
                 }
             }
+            onRelease(g);
         }
     }
 
@@ -85,6 +91,7 @@ final class Collectives {
             if (t == self) {
                 onValue(self, g, mine);
             } else {
+                flow.awaitGranted(t, call);
                 endpoint.sendControl(t, Wire.ADDRX, 0, g, 0, mine);
             }
         }

@@ -256,6 +256,36 @@ final class Endpoint {
         }
     }
 
+    /**
+     * Waits until every staging buffer's send has ended (its SEND_END or SEND_FAIL read), at most
+     * {@code timeoutMillis}: LAPI_Term must not unlink a staging MD whose packet (a barrier release, a final
+     * reply) has not left yet. Returns false if some were still in flight at the deadline.
+     */
+    boolean drainSends(long timeoutMillis) {
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+        while (true) {
+            synchronized (this) {
+                reapSent();
+                if (freeCount() == allStaging.size()) {
+                    return true;
+                }
+            }
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+    }
+
+    private int freeCount() {
+        int n = 0;
+        for (ArrayDeque<Staging> q : freeStaging) {
+            n += q.size();
+        }
+        return n;
+    }
+
     /** Unlinks the ring and the staging MDs and frees the event queue (waking a dispatcher in PtlEQWait). */
     void close() {
         synchronized (ring) {

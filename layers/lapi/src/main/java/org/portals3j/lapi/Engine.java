@@ -43,7 +43,7 @@ final class Engine {
         endpoint.open();
         this.flow = new Flow(endpoint.tasks, endpoint.self, config.credits(), progress);
         this.addresses = new Addresses(config.addressTableSize(), progress);
-        this.collectives = new Collectives(endpoint, progress);
+        this.collectives = new Collectives(endpoint, flow, progress);
         this.allDelivered = flow::allDelivered;
         this.inFlight = endpoint.tasks * config.credits();
     }
@@ -373,6 +373,10 @@ final class Engine {
         Completions c = completionThreads;
         if (c != null) {
             c.stop(5_000);
+        }
+        if (!endpoint.drainSends(5_000)) {
+            report(-1, "LAPI_Term: some packets had not left after 5 s; their staging buffers are unlinked anyway",
+                    null);
         }
         endpoint.close();
         progress.close();

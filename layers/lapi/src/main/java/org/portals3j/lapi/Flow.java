@@ -164,6 +164,18 @@ final class Flow {
         return true;
     }
 
+    /**
+     * Waits (progress continues) until {@code peer}'s hello has come, so that its receive ring is attached; the
+     * barrier's and Address_init's packets, which take no credit, wait here.
+     */
+    void awaitGranted(int peer, String call) {
+        progress.await(() -> isGranted(peer), call);
+    }
+
+    private synchronized boolean isGranted(int peer) {
+        return granted[peer];
+    }
+
     synchronized void purge(int tgt) {
         purgeEpoch[tgt]++;
         progress.signal();

@@ -28,8 +28,8 @@ import picocli.CommandLine.Option;
  * its reports. See {@link TckRunner} for how a transport is chosen.
  */
 @Command(name = "tck", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs the conformance kit (Portals 3.2 and Isotach) against transports, shows progress and a"
-                + " matrix of spec areas by transport, and writes an HTML report, JUnit XML and TAP.",
+        description = {"Runs the conformance kit (Portals 3.2, Isotach and LAPI) against transports, shows progress"
+                + " and a matrix of spec areas by transport, and writes an HTML report, JUnit XML and TAP.",
             "A transport that cannot be used here is reported as not available, with the reason, never as a pass."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:every test that ran passed, and at least one ran", "1:a test failed, no test ran, or a"

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 import org.checkerframework.checker.nullness.qual.Nullable;
-import org.portals3j.lapi.AddressResolver;
 import org.portals3j.lapi.CompletionHandler;
 import org.portals3j.lapi.HeaderHandler;
 import org.portals3j.lapi.LapiConfig;
@@ -36,8 +35,6 @@ import org.portals3j.transport.JobMember;
 final class AmsendPingPongRank {
     private static final long HISTOGRAM_MAX_NANOS = TimeUnit.SECONDS.toNanos(60);
     private static final int MIB = PingPong.MIB;
-    /** The LAPI layer's first portal index, clear of the Put ping-pong's {@link PingPong#PORTAL}. */
-    private static final int LAPI_FIRST_PORTAL = 8;
 
     private final AmsendPingPong.Shared shared;
     private final AmsendPingPong.Options options;
@@ -135,10 +132,7 @@ final class AmsendPingPongRank {
         portals = p;
         eq = q;
 
-        LapiConfig config = new LapiConfig(1, 1024, 8, Integer.MAX_VALUE - 8, 4096, 256, LAPI_FIRST_PORTAL, true,
-                (c, src, what, cause) -> System.err.println("rank " + rank + ": LAPI asynchronous error from task "
-                        + src + ": " + what + (cause == null ? "" : ": " + cause)), AddressResolver.NONE);
-        lapi = LapiContext.init(p, config);
+        lapi = LapiContext.init(p, LapiConfig.DEFAULT);
         arrived = lapi.newCounter();
         MemorySegment lapiRecv = shared.arena.allocate(MIB, 64);
         CompletionHandler empty = (c, info) -> { };

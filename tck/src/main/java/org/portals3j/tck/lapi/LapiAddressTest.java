@@ -7,6 +7,8 @@ import static org.portals3j.tck.lapi.LapiSupport.send;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Timeout.ThreadMode;
 import org.portals3j.lapi.LapiContext;
 import org.portals3j.lapi.LapiCounter;
 import org.portals3j.lapi.LapiError;
@@ -14,6 +16,7 @@ import org.portals3j.lapi.LapiQuery;
 import org.portals3j.tck.SpecAssertion;
 
 /** Addr_set indices and Address_init (lapi-digest.md 2, 3.5): how an origin names the target's handler. */
+@Timeout(value = LapiJob.TEST_TIMEOUT_SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class LapiAddressTest {
 
     @Test

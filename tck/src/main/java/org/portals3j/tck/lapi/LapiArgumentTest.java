@@ -8,12 +8,15 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Timeout.ThreadMode;
 import org.portals3j.lapi.LapiContext;
 import org.portals3j.lapi.LapiCounter;
 import org.portals3j.lapi.LapiQuery;
 import org.portals3j.tck.SpecAssertion;
 
 /** Arguments Amsend accepts at their bounds (lapi-digest.md 1.3), and sends to itself (O-13). */
+@Timeout(value = LapiJob.TEST_TIMEOUT_SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class LapiArgumentTest {
 
     @Test
@@ -66,7 +69,7 @@ class LapiArgumentTest {
     @SpecAssertion("L-017")
     void dataOfExactlyTheConfiguredMaximumIsDeliveredWhole() {
         int max = 10_000;
-        try (LapiJob job = LapiJob.start(2, c -> LapiJob.withMaxData(c, max))) {
+        try (LapiJob job = LapiJob.start(2, c -> c.withMaxData(max))) {
             MemorySegment dest = job.allocate(max);
             Recorder handler = new Recorder().into(dest);
             LapiCounter cmpl = job.task(0).newCounter();

@@ -10,12 +10,15 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Timeout.ThreadMode;
 import org.portals3j.lapi.LapiContext;
 import org.portals3j.lapi.LapiCounter;
 import org.portals3j.lapi.LapiQuery;
 import org.portals3j.tck.SpecAssertion;
 
 /** The completion handler (lapi-digest.md 1.5): once, after the data, on a completion thread that may block. */
+@Timeout(value = LapiJob.TEST_TIMEOUT_SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class LapiCompletionHandlerTest {
 
     @Test
@@ -99,7 +102,7 @@ class LapiCompletionHandlerTest {
     @Test
     @SpecAssertion("L-041")
     void withOneCompletionThreadHandlersNeverOverlap() {
-        try (LapiJob job = LapiJob.start(3, c -> LapiJob.withCompletionThreads(c, 1))) {
+        try (LapiJob job = LapiJob.start(3, c -> c.withCompletionThreads(1))) {
             AtomicInteger inside = new AtomicInteger();
             AtomicInteger overlaps = new AtomicInteger();
             Recorder handler = new Recorder().completion((c, info) -> {

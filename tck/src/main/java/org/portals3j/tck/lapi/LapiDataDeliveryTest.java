@@ -9,11 +9,14 @@ import java.lang.foreign.ValueLayout;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Timeout.ThreadMode;
 import org.portals3j.lapi.LapiCounter;
 import org.portals3j.lapi.LapiQuery;
 import org.portals3j.tck.SpecAssertion;
 
 /** Where the data lands (lapi-digest.md 1.4, 3.2): in the handler's buffer, whole, and nowhere else. */
+@Timeout(value = LapiJob.TEST_TIMEOUT_SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class LapiDataDeliveryTest {
 
     /** Sends {@code len} bytes into the middle of a larger buffer and checks both the inside and the outside. */

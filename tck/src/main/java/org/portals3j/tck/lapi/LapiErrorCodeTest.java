@@ -2,12 +2,18 @@ package org.portals3j.tck.lapi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.portals3j.tck.lapi.LapiSupport.expectError;
+import static org.portals3j.tck.lapi.LapiSupport.send;
 
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Timeout.ThreadMode;
 import org.portals3j.lapi.LapiContext;
 import org.portals3j.lapi.LapiCounter;
 import org.portals3j.lapi.LapiError;
+import org.portals3j.lapi.LapiException;
 import org.portals3j.lapi.LapiQuery;
 import org.portals3j.tck.SpecAssertion;
 
@@ -15,6 +21,7 @@ import org.portals3j.tck.SpecAssertion;
  * Amsend's error codes (lapi-digest.md 1.9), each decided at the origin before the call returns, with no side
  * effect: after a Gfence no handler has run at the target and no counter has moved on either side.
  */
+@Timeout(value = LapiJob.TEST_TIMEOUT_SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class LapiErrorCodeTest {
 
     /** Task 0's Amsend to task 1 fails with {@code error} and leaves no trace anywhere. */
@@ -146,7 +153,7 @@ class LapiErrorCodeTest {
     @Test
     @SpecAssertion({"L-016", "L-019"})
     void dataOneByteOverTheConfiguredMaximumIsRefused() {
-        try (LapiJob job = LapiJob.start(2, c -> LapiJob.withMaxData(c, 10_000))) {
+        try (LapiJob job = LapiJob.start(2, c -> c.withMaxData(10_000))) {
             LapiContext origin = job.task(0);
             Recorder handler = new Recorder().into(len -> job.allocate(len));
             long hh = job.task(1).address(handler);
@@ -166,7 +173,7 @@ class LapiErrorCodeTest {
     @Test
     @SpecAssertion({"L-020", "L-019"})
     void withSeveralFaultsTheFirstInParameterOrderIsReported() {
-        try (LapiJob job = LapiJob.start(2, c -> LapiJob.withMaxData(c, 10_000))) {
+        try (LapiJob job = LapiJob.start(2, c -> c.withMaxData(10_000))) {
             LapiContext o = job.task(0);
             Recorder handler = new Recorder();
             long hh = job.task(1).address(handler);
@@ -180,6 +187,46 @@ class LapiErrorCodeTest {
             gone.term();
             expectError(LapiError.HNDL_INVALID, () -> gone.amsend(5, 0, null, 3, null, -1, 0, null, null));
             assertThat(handler.count()).isZero();
+        }
+    }
+
+    /**
+     * An Amsend waiting for flow control is released by a purge of its target with TGT_PURGED. The origin has one
+     * credit; the target's dispatcher is held by a header handler blocked on a latch, so no credit comes back and
+     * a second Amsend must wait.
+     */
+    @Test
+    @SpecAssertion("L-021")
+    void aPurgeReleasesAnAmsendWaitingForFlowControl() {
+        try (LapiJob job = LapiJob.start(2, c -> c.withCredits(1))) {
+            CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch entered = new CountDownLatch(1);
+            Recorder holder = new Recorder().during(() -> {
+                entered.countDown();
+                LapiJob.await(release, "the test releases the target's dispatcher");
+            });
+            Recorder handler = new Recorder();
+            send(job.task(0), 1, job.task(1).address(holder), null, null, 0, null, null);
+            LapiJob.await(entered, "task 1's dispatcher is held");
+            AtomicReference<Object> outcome = new AtomicReference<>();
+            CountDownLatch returned = new CountDownLatch(1);
+            Thread.ofPlatform().start(() -> {
+                try {
+                    send(job.task(0), 1, job.task(1).address(handler), null, null, 0, null, null);
+                    outcome.set("returned normally");
+                } catch (LapiException e) {
+                    outcome.set(e.error());
+                } finally {
+                    returned.countDown();
+                }
+            });
+            LapiJob.holdsForQuietPeriod("the second Amsend waits for a credit", () -> returned.getCount() == 1);
+            job.task(0).purgeToTask(1);
+            LapiJob.await(returned, "the purge releases the waiting Amsend");
+            assertThat(outcome.get()).isEqualTo(LapiError.TGT_PURGED);
+            release.countDown();
+            job.gfenceAll();
+            assertThat(handler.count()).as("the purged message was not sent").isZero();
         }
     }
 }

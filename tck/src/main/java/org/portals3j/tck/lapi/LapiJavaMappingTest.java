@@ -7,10 +7,13 @@ import static org.portals3j.tck.lapi.LapiSupport.send;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Timeout.ThreadMode;
 import org.portals3j.lapi.LapiCounter;
 import org.portals3j.tck.SpecAssertion;
 
 /** What the Java binding adds (lapi-digest.md 3.4, O-06, O-12): handler exceptions, short segments. */
+@Timeout(value = LapiJob.TEST_TIMEOUT_SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class LapiJavaMappingTest {
 
     @Test

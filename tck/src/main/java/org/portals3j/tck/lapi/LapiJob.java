@@ -14,7 +14,6 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.checkerframework.checker.nullness.qual.Nullable;
-import org.portals3j.lapi.AddressResolver;
 import org.portals3j.lapi.AsyncErrorListener;
 import org.portals3j.lapi.LapiConfig;
 import org.portals3j.lapi.LapiContext;
@@ -35,6 +34,13 @@ import org.portals3j.tck.portals.TckJob;
  * }</pre>
  */
 final class LapiJob implements AutoCloseable {
+    /**
+     * The bound on one test of the LAPI kit (its classes' {@code @Timeout}, on a thread of its own): a layer call
+     * that never returns (a lost message, a deadlock) fails its test instead of stopping the run. Far above what
+     * any test takes on a loaded machine: the tests' own waits give up after {@link TckTransport#trafficPatience()}.
+     */
+    static final long TEST_TIMEOUT_SECONDS = 180;
+
     /** One asynchronous error a task's listener was told of. */
     record AsyncError(int task, int srcTask, String what, @Nullable Throwable cause) {
     }
@@ -71,19 +77,7 @@ final class LapiJob implements AutoCloseable {
 
     /** The layer's defaults (lapi-digest.md O-01..O-03, O-11), telling {@code listener} of asynchronous errors. */
     static LapiConfig defaults(AsyncErrorListener listener) {
-        return new LapiConfig(1, 1024, 8, Integer.MAX_VALUE - 8, 4096, 256, 8, true, listener, AddressResolver.NONE);
-    }
-
-    /** {@code config} with {@code maxData} as {@code LAPI_MAX_MSG_SZ}. */
-    static LapiConfig withMaxData(LapiConfig c, long maxData) {
-        return new LapiConfig(c.completionThreads(), c.maxUhdr(), c.uhdrAlign(), maxData, c.packetPayload(),
-                c.addressTableSize(), c.firstPortal(), c.interruptMode(), c.errorListener(), c.resolver());
-    }
-
-    /** {@code config} with {@code threads} completion-handler threads. */
-    static LapiConfig withCompletionThreads(LapiConfig c, int threads) {
-        return new LapiConfig(threads, c.maxUhdr(), c.uhdrAlign(), c.maxData(), c.packetPayload(),
-                c.addressTableSize(), c.firstPortal(), c.interruptMode(), c.errorListener(), c.resolver());
+        return LapiConfig.DEFAULT.withErrorListener(listener);
     }
 
     LapiContext task(int t) {

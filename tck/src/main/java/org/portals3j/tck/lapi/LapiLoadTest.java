@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Timeout.ThreadMode;
 import org.portals3j.lapi.HeaderHandler;
 import org.portals3j.lapi.LapiContext;
 import org.portals3j.lapi.LapiCounter;
@@ -18,6 +20,7 @@ import org.portals3j.lapi.ReturnInfo;
 import org.portals3j.tck.SpecAssertion;
 
 /** Many Amsends at once (lapi-digest.md 1.7): exact counts, nothing lost, every buffer intact. */
+@Timeout(value = LapiJob.TEST_TIMEOUT_SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class LapiLoadTest {
 
     @Test

@@ -9,12 +9,15 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Timeout.ThreadMode;
 import org.portals3j.lapi.LapiContext;
 import org.portals3j.lapi.LapiCounter;
 import org.portals3j.lapi.LapiQuery;
 import org.portals3j.tck.SpecAssertion;
 
 /** The time order the man page fixes (lapi-digest.md 1.10): data, completion handler, tgt_cntr, reply. */
+@Timeout(value = LapiJob.TEST_TIMEOUT_SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class LapiOrderingTest {
 
     @Test

@@ -10,6 +10,8 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Timeout.ThreadMode;
 import org.portals3j.lapi.LapiContext;
 import org.portals3j.lapi.LapiCounter;
 import org.portals3j.lapi.LapiQuery;
@@ -23,6 +25,7 @@ import org.portals3j.tck.TckSeed;
  * at a random offset of its own slot. Every byte of every slot (the data where it belongs, the sentinel around it),
  * every handler run and every counter is checked. The seed replays the sizes, targets and offsets.
  */
+@Timeout(value = LapiJob.TEST_TIMEOUT_SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class LapiRandomAmsendTest {
     private static final byte SENTINEL = (byte) 0xA5;
     private static final int MAX_OFFSET = 64;

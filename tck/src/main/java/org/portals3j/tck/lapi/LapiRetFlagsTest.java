@@ -5,12 +5,15 @@ import static org.portals3j.tck.lapi.LapiSupport.send;
 
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Timeout.ThreadMode;
 import org.portals3j.lapi.HeaderHandler;
 import org.portals3j.lapi.LapiCounter;
 import org.portals3j.lapi.RetFlag;
 import org.portals3j.tck.SpecAssertion;
 
 /** {@code ret_flags} (lapi-digest.md 1.6, O-04, O-05): where the completion handler runs, and the reply. */
+@Timeout(value = LapiJob.TEST_TIMEOUT_SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class LapiRetFlagsTest {
 
     /** Sends one message whose header handler sets {@code flags}; returns the completion handler's thread. */

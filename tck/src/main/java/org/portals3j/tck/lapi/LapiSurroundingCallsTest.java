@@ -10,6 +10,8 @@ import java.lang.foreign.ValueLayout;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Timeout.ThreadMode;
 import org.portals3j.lapi.LapiContext;
 import org.portals3j.lapi.LapiCounter;
 import org.portals3j.lapi.LapiError;
@@ -17,6 +19,7 @@ import org.portals3j.lapi.LapiQuery;
 import org.portals3j.tck.SpecAssertion;
 
 /** The calls around Amsend (lapi-digest.md 2): counters, fences, Put and Get, Qenv. */
+@Timeout(value = LapiJob.TEST_TIMEOUT_SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class LapiSurroundingCallsTest {
 
     @Test
@@ -200,7 +203,7 @@ class LapiSurroundingCallsTest {
     @Test
     @SpecAssertion("L-096")
     void putAndGetCheckTheTargetAndTheLength() {
-        try (LapiJob job = LapiJob.start(2, c -> LapiJob.withMaxData(c, 1000))) {
+        try (LapiJob job = LapiJob.start(2, c -> c.withMaxData(1000))) {
             MemorySegment region = job.allocate(2000);
             long addr = job.task(1).expose(region);
             MemorySegment local = job.allocate(2000);
@@ -217,7 +220,7 @@ class LapiSurroundingCallsTest {
     @SpecAssertion({"L-097", "L-098", "L-099"})
     void qenvDescribesTheJobAndTheLimits() {
         int tasks = 3;
-        try (LapiJob job = LapiJob.start(tasks, c -> LapiJob.withMaxData(c, 123_456))) {
+        try (LapiJob job = LapiJob.start(tasks, c -> c.withMaxData(123_456))) {
             boolean[] seen = new boolean[tasks];
             for (int t = 0; t < tasks; t++) {
                 LapiContext c = job.task(t);

@@ -1,5 +1,7 @@
 package org.portals3j.lapi;
 
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
@@ -17,7 +19,9 @@ final class Progress {
 
     private final Object monitor = new Object();
     private final boolean polling;
-    private volatile int waiters;
+    /** Bumped by every {@link #signal()}: a waiter sleeps only if it has not moved since it last checked. */
+    private final AtomicLong changes = new AtomicLong();
+    private final AtomicInteger waiters = new AtomicInteger();
     private volatile boolean closed;
     private volatile @Nullable Thread dispatching;
     private IntSupplier poller = () -> 0;
@@ -37,7 +41,8 @@ final class Progress {
 
     /** Wakes the waiters: called after every change a waiter may be waiting for. */
     void signal() {
-        if (waiters > 0) {
+        changes.incrementAndGet();
+        if (waiters.get() > 0) {
             synchronized (monitor) {
                 monitor.notifyAll();
             }
@@ -60,6 +65,7 @@ final class Progress {
 
     void close() {
         closed = true;
+        changes.incrementAndGet();
         synchronized (monitor) {
             monitor.notifyAll();
         }
@@ -89,19 +95,27 @@ final class Progress {
         if (done.getAsBoolean()) {
             return;
         }
-        synchronized (monitor) {
-            waiters++;
-            try {
-                while (!done.getAsBoolean()) {
-                    failIfClosed(call);
-                    monitor.wait(50);
+        // The condition is checked outside the monitor (it may take the locks of the state it reads, whose owners
+        // signal); the change count closes the window between the check and the wait.
+        waiters.incrementAndGet();
+        try {
+            while (true) {
+                long seen = changes.get();
+                if (done.getAsBoolean()) {
+                    return;
                 }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new LapiException(LapiError.UNKNOWN, call + " was interrupted", e);
-            } finally {
-                waiters--;
+                failIfClosed(call);
+                synchronized (monitor) {
+                    if (changes.get() == seen) {
+                        monitor.wait(50);
+                    }
+                }
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LapiException(LapiError.UNKNOWN, call + " was interrupted", e);
+        } finally {
+            waiters.decrementAndGet();
         }
     }
 

@@ -109,13 +109,24 @@ final class LapiJob implements AutoCloseable {
     @Override
     public void close() throws Exception {
         try {
-            onAll(r -> tasks.get(r).gfence());
+            if (tasks.stream().allMatch(LapiJob::live)) {
+                onAll(r -> tasks.get(r).gfence());
+            }
             for (LapiContext c : tasks) {
                 c.close();
             }
         } finally {
             pool.shutdownNow();
             endpoints.forEach(Transport::close);
+        }
+    }
+
+    private static boolean live(LapiContext c) {
+        try {
+            c.qenv(LapiQuery.TASK_ID);
+            return true;
+        } catch (LapiException e) {
+            return false;
         }
     }
 

@@ -42,8 +42,11 @@ public final class AmsendPingPong {
     static final long BARRIER_TIMEOUT_SECONDS = 120;
 
     static final String USAGE = """
-            usage: AmsendPingPong [--transport NAME] [--iterations N] [--flags send_reply|normal] [--quick]
+            usage: AmsendPingPong [--transport NAME] [--iterations N] [--flags send_reply|normal]
+                                  [--mode interrupt|polling] [--quick]
               --transport   transport of the 2-rank job (default inmem)
+              --mode        interrupt: a dispatcher thread per task makes progress (INTERRUPT_SET 1, the default);
+                            polling: the thread in Waitcntr runs the dispatcher itself (INTERRUPT_SET 0)
               --iterations  measured round trips per size and kind (default 20000)
               --flags       the ret_flags the header handler sets (default send_reply: the empty completion
                             handler runs inline on the dispatcher; normal: on the completion thread)
@@ -53,11 +56,12 @@ public final class AmsendPingPong {
     }
 
     /** What to run. */
-    record Options(String transport, int iterations, RetFlag flags, boolean quick) {
+    record Options(String transport, int iterations, RetFlag flags, boolean polling, boolean quick) {
         static Options parse(String... args) {
             String transport = "inmem";
             Integer iterations = null;
             RetFlag flags = RetFlag.SEND_REPLY;
+            boolean polling = false;
             boolean quick = false;
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
@@ -80,6 +84,11 @@ public final class AmsendPingPong {
                         case "normal" -> RetFlag.NORMAL;
                         default -> throw new IllegalArgumentException("--flags takes send_reply or normal, not " + v);
                     };
+                    case "--mode" -> polling = switch (v.trim().toLowerCase(Locale.ROOT)) {
+                        case "interrupt" -> false;
+                        case "polling" -> true;
+                        default -> throw new IllegalArgumentException("--mode takes interrupt or polling, not " + v);
+                    };
                     default -> throw new IllegalArgumentException("unknown option '" + a + "'");
                 }
             }
@@ -87,7 +96,7 @@ public final class AmsendPingPong {
             if (n < ROUNDS) {
                 throw new IllegalArgumentException("--iterations must be at least " + ROUNDS);
             }
-            return new Options(transport, n, flags, quick);
+            return new Options(transport, n, flags, polling, quick);
         }
 
         int bandwidthWindows() {
@@ -146,9 +155,9 @@ public final class AmsendPingPong {
 
     static void print(Result r, PrintStream out) {
         Options o = r.options();
-        out.printf(Locale.ROOT, "AmsendPingPong: 2 ranks on transport '%s', ret_flags %s, empty completion handler;"
-                + " half round trip in microseconds, %d round trips per size and kind%n", o.transport(),
-                o.flags().name(), o.iterations());
+        out.printf(Locale.ROOT, "AmsendPingPong: 2 ranks on transport '%s', %s mode, ret_flags %s, empty completion"
+                + " handler; half round trip in microseconds, %d round trips per size and kind%n", o.transport(),
+                o.polling() ? "polling" : "interrupt", o.flags().name(), o.iterations());
         out.printf(Locale.ROOT, "%8s %10s %10s %12s %12s %14s%n", "size", "put_p50", "put_p99", "amsend_p50",
                 "amsend_p99", "amsend/put_p50");
         for (Row row : r.rows()) {

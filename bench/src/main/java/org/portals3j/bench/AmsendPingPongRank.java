@@ -132,7 +132,7 @@ final class AmsendPingPongRank {
         portals = p;
         eq = q;
 
-        lapi = LapiContext.init(p, LapiConfig.DEFAULT);
+        lapi = LapiContext.init(p, LapiConfig.DEFAULT.withInterruptMode(!options.polling()));
         arrived = lapi.newCounter();
         MemorySegment lapiRecv = shared.arena.allocate(MIB, 64);
         CompletionHandler empty = (c, info) -> { };

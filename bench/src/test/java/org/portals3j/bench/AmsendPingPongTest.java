@@ -30,8 +30,8 @@ class AmsendPingPongTest {
 
     @Test
     void aQuickRunPrintsBothSizesTheBandwidthAndTheAllocation() {
-        for (String flags : new String[] {"send_reply", "normal"}) {
-            String out = run("--quick", "--flags", flags);
+        for (String[] args : new String[][] {{"--flags", "send_reply"}, {"--flags", "normal"}, {"--mode", "polling"}}) {
+            String out = run("--quick", args[0], args[1]);
             Matcher row = ROW.matcher(out);
             assertThat(row.find()).as(out).isTrue();
             assertThat(row.group(1)).isEqualTo("8");

@@ -29,13 +29,13 @@ final class Addresses {
     private final Progress progress;
     private final Arena arena = Arena.ofAuto();
     private final @Nullable HeaderHandler[] table;
-    private volatile HeaderHandler[] handlers = new HeaderHandler[16];
+    private volatile @Nullable HeaderHandler[] handlers = new HeaderHandler[16];
     private int handlerCount;
     private final Map<HeaderHandler, Long> handlerTokens = new IdentityHashMap<>();
-    private volatile LapiCounter[] counters = new LapiCounter[16];
+    private volatile @Nullable LapiCounter[] counters = new LapiCounter[16];
     private int counterCount;
     private final Map<Long, LapiCounter> cellCounters = new HashMap<>();
-    private volatile MemorySegment[] regions = new MemorySegment[4];
+    private volatile @Nullable MemorySegment[] regions = new MemorySegment[4];
     private int regionCount;
     private MemorySegment cellBlock = MemorySegment.NULL;
     private int cellsUsed;
@@ -69,7 +69,7 @@ final class Addresses {
         if (handlerCount == MAX_HANDLERS) {
             throw new LapiException(LapiError.MEMORY_EXHAUSTED, "more than " + MAX_HANDLERS + " handler addresses");
         }
-        HeaderHandler[] h = handlers;
+        @Nullable HeaderHandler[] h = handlers;
         if (handlerCount == h.length) {
             h = Arrays.copyOf(h, h.length * 2);
         }
@@ -87,7 +87,7 @@ final class Addresses {
         }
         if ((hdrHdl & TAG_MASK) == HANDLER_TAG) {
             long id = hdrHdl & ~TAG_MASK;
-            HeaderHandler[] h = handlers;
+            @Nullable HeaderHandler[] h = handlers;
             return id < h.length ? h[(int) id] : null;
         }
         return hdrHdl == 0 ? null : resolver.headerHandler(hdrHdl);
@@ -102,7 +102,7 @@ final class Addresses {
             cellsUsed = 0;
         }
         MemorySegment cell = cellBlock.asSlice(cellsUsed++ * 8L, 8);
-        LapiCounter[] c = counters;
+        @Nullable LapiCounter[] c = counters;
         if (counterCount == c.length) {
             c = Arrays.copyOf(c, c.length * 2);
         }
@@ -127,7 +127,7 @@ final class Addresses {
     @Nullable LapiCounter resolveCounter(long address, LapiContext context, AddressResolver resolver) {
         if ((address & TAG_MASK) == COUNTER_TAG) {
             long id = address & ~TAG_MASK;
-            LapiCounter[] c = counters;
+            @Nullable LapiCounter[] c = counters;
             return id < c.length ? c[(int) id] : null;
         }
         if ((address & TAG_MASK) != 0) {
@@ -148,7 +148,7 @@ final class Addresses {
         if (regionCount == MAX_REGIONS) {
             throw new LapiException(LapiError.MEMORY_EXHAUSTED, "more than " + MAX_REGIONS + " exposed regions");
         }
-        MemorySegment[] r = regions;
+        @Nullable MemorySegment[] r = regions;
         if (regionCount == r.length) {
             r = Arrays.copyOf(r, r.length * 2);
         }
@@ -165,7 +165,7 @@ final class Addresses {
         if ((address & TAG_MASK) == REGION_TAG) {
             int id = (int) ((address & ~TAG_MASK) >>> REGION_SHIFT);
             long offset = address & (MAX_REGION_BYTES - 1);
-            MemorySegment[] r = regions;
+            @Nullable MemorySegment[] r = regions;
             MemorySegment region = id < r.length ? r[id] : null;
             if (region == null || offset > region.byteSize() || len > region.byteSize() - offset
                     || (write && region.isReadOnly())) {

@@ -45,6 +45,7 @@ final class Endpoint {
     private final ArrayDeque<Staging>[] freeStaging;
     private final List<Staging> allStaging = new ArrayList<>();
     private final int maxStaging;
+    private final long ringBytes;
     private int stagingCount;
     private volatile boolean closed;
 
@@ -79,7 +80,17 @@ final class Endpoint {
             freeStaging[i] = new ArrayDeque<>();
         }
         maxStaging = tasks * (3 * c + 16) + 64;
-        attachRing(tasks * perOrigin);
+        ringBytes = tasks * perOrigin;
+    }
+
+    /** Attaches the receive ring; on failure releases what it had taken and rethrows. */
+    void open() {
+        try {
+            attachRing(ringBytes);
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
     }
 
     private void attachRing(long bytes) {

@@ -2,6 +2,7 @@ package org.portals3j.lapi;
 
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.Event;
 import org.portals3j.portals.EventKind;
@@ -17,38 +18,72 @@ import org.portals3j.portals.ReturnCode;
  * PtlEQWait; in polling mode whichever thread waits in a LAPI call runs {@link #pollOnce()}.
  */
 final class Engine {
-    final LapiContext context;
     final LapiConfig config;
     final Endpoint endpoint;
     final Progress progress;
     final Flow flow;
     final Addresses addresses;
     final Collectives collectives;
-    final Completions completions;
-    final Target target;
+    /** Fence's condition, made once. */
+    final BooleanSupplier allDelivered;
+    private final int inFlight;
+    private @Nullable LapiContext owner;
+    private @Nullable Target targetSide;
+    private @Nullable Completions completionThreads;
     private final ReentrantLock pollLock = new ReentrantLock();
     private final Event pollEvent = new Event();
     private final Event waitEvent = new Event();
     private @Nullable Thread dispatcher;
     private volatile boolean stopping;
 
-    Engine(LapiContext context, Portals portals, LapiConfig config) {
-        this.context = context;
+    Engine(Portals portals, LapiConfig config) {
         this.config = config;
         this.progress = new Progress(!config.interruptMode());
         this.endpoint = new Endpoint(portals, config);
+        endpoint.open();
         this.flow = new Flow(endpoint.tasks, endpoint.self, config.credits(), progress);
         this.addresses = new Addresses(config.addressTableSize(), progress);
         this.collectives = new Collectives(endpoint, progress);
-        int inFlight = endpoint.tasks * config.credits();
-        this.target = new Target(this, inFlight);
-        this.completions = new Completions(endpoint.self, config.completionThreads(), inFlight, target::runCompletion);
+        this.allDelivered = flow::allDelivered;
+        this.inFlight = endpoint.tasks * config.credits();
+    }
+
+    /** Joins the engine to its context and builds the target side (after construction: they refer back to it). */
+    void bind(LapiContext context) {
+        owner = context;
+        Target t = new Target(this, inFlight);
+        targetSide = t;
+        completionThreads = new Completions(endpoint.self, config.completionThreads(), inFlight, t::runCompletion);
         progress.poller(this::pollOnce);
+    }
+
+    LapiContext context() {
+        LapiContext c = owner;
+        if (c == null) {
+            throw new IllegalStateException("the engine is not bound to its context yet");
+        }
+        return c;
+    }
+
+    Target target() {
+        Target t = targetSide;
+        if (t == null) {
+            throw new IllegalStateException("the engine is not bound to its context yet");
+        }
+        return t;
+    }
+
+    Completions completions() {
+        Completions c = completionThreads;
+        if (c == null) {
+            throw new IllegalStateException("the engine is not bound to its context yet");
+        }
+        return c;
     }
 
     /** Starts the threads and says hello to every other task (flow control opens to each when it answers). */
     void start() {
-        completions.start();
+        completions().start();
         if (config.interruptMode()) {
             Thread t = new Thread(this::dispatchLoop, "lapi-dispatch-" + endpoint.self);
             t.setDaemon(true);
@@ -158,6 +193,9 @@ final class Engine {
     void onComplete(int src, int flags, long msgId) {
         Op op = flow.find(msgId, src);
         if (op == null) {
+            if ((flags & Wire.F_FINAL) == 0) {
+                return; // a DATA_DONE overtaken by its final reply: nothing left to do
+            }
             report(src, "a reply for an operation this task does not have in flight (0x" + Long.toHexString(msgId)
                     + "): ignored", null);
             return;
@@ -280,7 +318,7 @@ final class Engine {
         switch (kind) {
             case PUT_END -> {
                 if (up instanceof RingBuffer rb) {
-                    target.onPacket(rb, e.offset(), e.mlength(), e.initiatorNid());
+                    target().onPacket(rb, e.offset(), e.mlength(), e.initiatorNid());
                 } else if (up instanceof Op op) {
                     onExposureUsed(op);
                 }
@@ -294,7 +332,7 @@ final class Engine {
                 if (up instanceof Staging s) {
                     endpoint.release(s);
                 } else if (up instanceof Incoming in) {
-                    target.onReplySent(in);
+                    target().onReplySent(in);
                 }
             }
             case GET_END -> {
@@ -304,7 +342,7 @@ final class Engine {
             }
             case REPLY_END -> {
                 if (up instanceof Incoming in) {
-                    target.onFetched(in);
+                    target().onFetched(in);
                 }
             }
             case SEND_FAIL, PUT_FAIL, GET_FAIL, REPLY_FAIL -> onFailure(e, up);
@@ -324,7 +362,7 @@ final class Engine {
     /** Tells the error listener; a listener that throws is ignored. */
     void report(int src, String what, @Nullable Throwable cause) {
         try {
-            config.errorListener().onAsyncError(context, src, what, cause);
+            config.errorListener().onAsyncError(context(), src, what, cause);
         } catch (RuntimeException ignored) {
             // A listener's failure must not stop the dispatcher (lapi-digest.md 3.4).
         }
@@ -337,7 +375,10 @@ final class Engine {
     /** Stops the threads and releases the Portals resources (after the caller's fence). */
     void stop() {
         stopping = true;
-        completions.stop(5_000);
+        Completions c = completionThreads;
+        if (c != null) {
+            c.stop(5_000);
+        }
         endpoint.close();
         progress.close();
         Thread t = dispatcher;

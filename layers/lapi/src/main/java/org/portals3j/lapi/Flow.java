@@ -17,6 +17,7 @@ final class Flow {
     private final boolean[] granted;
     private final int[] undelivered;
     private final int[] purgeEpoch;
+    private final int[] waiting;
     private final Op[] ops;
     private final int[] free;
     private int freeCount;
@@ -29,6 +30,7 @@ final class Flow {
         granted = new boolean[tasks];
         undelivered = new int[tasks];
         purgeEpoch = new int[tasks];
+        waiting = new int[tasks];
         int slots = Math.min(tasks * creditsPerTarget, 1 << SLOT_BITS);
         ops = new Op[slots];
         free = new int[slots];
@@ -57,21 +59,33 @@ final class Flow {
                 return fill(op, get, orgCntr, cmplCntr);
             }
             epoch = purgeEpoch[tgt];
+            progress.checkMayBlock(call + " (waiting for flow-control credit to task " + tgt + ")");
+            waiting[tgt]++;
         }
-        progress.checkMayBlock(call + " (waiting for flow-control credit to task " + tgt + ")");
-        while (true) {
-            progress.await(() -> mayBegin(tgt, epoch), call);
-            synchronized (this) {
-                if (purgeEpoch[tgt] != epoch) {
-                    throw new LapiException(LapiError.TGT_PURGED, call + " to task " + tgt
-                            + " waited for flow control and LAPI_Purge_totask released it; nothing was sent");
-                }
-                Op op = tryBegin(tgt);
-                if (op != null) {
-                    return fill(op, get, orgCntr, cmplCntr);
+        try {
+            while (true) {
+                progress.await(() -> mayBegin(tgt, epoch), call);
+                synchronized (this) {
+                    if (purgeEpoch[tgt] != epoch) {
+                        throw new LapiException(LapiError.TGT_PURGED, call + " to task " + tgt
+                                + " waited for flow control and LAPI_Purge_totask released it; nothing was sent");
+                    }
+                    Op op = tryBegin(tgt);
+                    if (op != null) {
+                        return fill(op, get, orgCntr, cmplCntr);
+                    }
                 }
             }
+        } finally {
+            synchronized (this) {
+                waiting[tgt]--;
+            }
         }
+    }
+
+    /** How many calls wait for credit to {@code tgt} now. */
+    synchronized int waiting(int tgt) {
+        return waiting[tgt];
     }
 
     private synchronized boolean mayBegin(int tgt, int epoch) {

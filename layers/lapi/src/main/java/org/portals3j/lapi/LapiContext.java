@@ -15,19 +15,13 @@ import org.portals3j.portals.PortalsException;
 public final class LapiContext implements AutoCloseable {
     private final LapiConfig config;
     private final Engine engine;
-    private final int handle;
+    private int handle = -1;
     private final Object termLock = new Object();
     private volatile boolean terminated;
 
-    private LapiContext(Portals portals, LapiConfig config) {
+    private LapiContext(Engine engine, LapiConfig config) {
         this.config = config;
-        this.handle = Handles.register(this);
-        try {
-            this.engine = new Engine(this, portals, config);
-        } catch (RuntimeException e) {
-            Handles.release(handle, this);
-            throw e;
-        }
+        this.engine = engine;
     }
 
     /**
@@ -40,15 +34,23 @@ public final class LapiContext implements AutoCloseable {
         if (config == null) {
             throw new LapiException(LapiError.INFO_NULL, "LAPI_Init needs a LapiConfig: pass LapiConfig.DEFAULT");
         }
-        LapiContext context;
+        Engine engine;
         try {
-            context = new LapiContext(portals, config);
+            engine = new Engine(portals, config);
         } catch (PortalsException e) {
             throw new LapiException(LapiError.MEMORY_EXHAUSTED, "LAPI_Init could not set up its Portals resources ("
                     + e.getMessage() + "); check that portals " + config.firstPortal() + " and "
                     + (config.firstPortal() + 1) + " are free and within the interface's limits", e);
         }
-        context.engine.start();
+        LapiContext context = new LapiContext(engine, config);
+        try {
+            context.handle = Handles.register(context);
+        } catch (LapiException e) {
+            engine.stop();
+            throw e;
+        }
+        engine.bind(context);
+        engine.start();
         return context;
     }
 
@@ -76,7 +78,7 @@ public final class LapiContext implements AutoCloseable {
         engine.progress.checkMayBlock("LAPI_Term");
         synchronized (termLock) {
             live("LAPI_Term");
-            engine.progress.await(engine.flow::allDelivered, "LAPI_Term");
+            engine.progress.await(engine.allDelivered, "LAPI_Term");
             terminated = true;
             Handles.release(handle, this);
             engine.stop();
@@ -261,9 +263,7 @@ public final class LapiContext implements AutoCloseable {
             return left;
         }
         engine.progress.checkMayBlock("LAPI_Waitcntr");
-        int[] result = {Integer.MIN_VALUE};
-        engine.progress.await(() -> (result[0] = c.tryTake(value)) != Integer.MIN_VALUE, "LAPI_Waitcntr");
-        return result[0];
+        return engine.progress.awaitTake(c, value, "LAPI_Waitcntr");
     }
 
     private static LapiCounter counter(@Nullable LapiCounter counter, String call) {
@@ -277,14 +277,14 @@ public final class LapiContext implements AutoCloseable {
     public void fence() {
         live("LAPI_Fence");
         engine.progress.checkMayBlock("LAPI_Fence");
-        engine.progress.await(engine.flow::allDelivered, "LAPI_Fence");
+        engine.progress.await(engine.allDelivered, "LAPI_Fence");
     }
 
     /** {@code LAPI_Gfence}: a barrier of all tasks, after which every task's earlier data transfers are delivered. */
     public void gfence() {
         live("LAPI_Gfence");
         engine.progress.checkMayBlock("LAPI_Gfence");
-        engine.progress.await(engine.flow::allDelivered, "LAPI_Gfence");
+        engine.progress.await(engine.allDelivered, "LAPI_Gfence");
         engine.collectives.barrier("LAPI_Gfence");
     }
 
@@ -359,6 +359,11 @@ public final class LapiContext implements AutoCloseable {
         live("LAPI_Purge_totask");
         checkTarget(tgt, "LAPI_Purge_totask");
         engine.flow.purge(tgt);
+    }
+
+    /** How many calls of this context wait for flow-control credit to {@code tgt} (for tests and tools). */
+    int creditWaiters(int tgt) {
+        return engine.flow.waiting(tgt);
     }
 
     private void live(String call) {

@@ -25,6 +25,8 @@ final class Progress {
     private volatile boolean closed;
     private volatile @Nullable Thread dispatching;
     private IntSupplier poller = () -> 0;
+    /** One reusable Waitcntr condition per thread: waiting allocates nothing (no nesting: O-14 forbids it). */
+    private static final ThreadLocal<@Nullable CounterWait> COUNTER_WAITS = ThreadLocal.withInitial(CounterWait::new);
 
     Progress(boolean polling) {
         this.polling = polling;
@@ -84,6 +86,23 @@ final class Progress {
         }
     }
 
+    /** Waitcntr: waits until {@code counter} is at least {@code value}, subtracts it, returns what is left. */
+    int awaitTake(LapiCounter counter, int value, String call) {
+        CounterWait w = COUNTER_WAITS.get();
+        if (w == null) {
+            w = new CounterWait();
+            COUNTER_WAITS.set(w);
+        }
+        w.counter = counter;
+        w.value = value;
+        try {
+            await(w, call);
+            return w.left;
+        } finally {
+            w.counter = null;
+        }
+    }
+
     /**
      * Waits until {@code done} holds; {@code HNDL_INVALID} if the context terminates meanwhile.
      */
@@ -92,8 +111,13 @@ final class Progress {
             awaitPolling(done, call);
             return;
         }
-        if (done.getAsBoolean()) {
-            return;
+        // A short spin first: the dispatcher usually answers within microseconds, and a waiter that has not gone
+        // to sleep costs it no wake-up (the latency goal of a ping-pong; bounded, so a loaded machine loses little).
+        for (int i = 0; i < SPINS; i++) {
+            if (done.getAsBoolean()) {
+                return;
+            }
+            Thread.onSpinWait();
         }
         // The condition is checked outside the monitor (it may take the locks of the state it reads, whose owners
         // signal); the change count closes the window between the check and the wait.
@@ -146,6 +170,23 @@ final class Progress {
     private void failIfClosed(String call) {
         if (closed) {
             throw new LapiException(LapiError.HNDL_INVALID, call + ": the context was terminated while it waited");
+        }
+    }
+
+    /** The condition of a Waitcntr: the counter could be taken down by the value. */
+    private static final class CounterWait implements BooleanSupplier {
+        private @Nullable LapiCounter counter;
+        private int value;
+        private int left;
+
+        @Override
+        public boolean getAsBoolean() {
+            LapiCounter c = counter;
+            if (c == null) {
+                return true;
+            }
+            left = c.tryTake(value);
+            return left != Integer.MIN_VALUE;
         }
     }
 }

@@ -121,7 +121,7 @@ final class Target {
         reply.start(in.len, in.src, eager ? rb.readOnly : null, dataOffset);
         MemorySegment buffer = null;
         try {
-            buffer = handler.onHeader(engine.context, uhdr, reply);
+            buffer = handler.onHeader(engine.context(), uhdr, reply);
         } catch (Throwable t) {
             engine.report(in.src, "the header handler threw (O-06): the data is discarded", t);
             in.failed = true;
@@ -246,7 +246,7 @@ final class Target {
         endpoint.sendControl(in.src, Wire.COMPLETE, Wire.F_DATA_DONE, 0, in.msgId, 0);
         if (in.retFlag == RetFlag.SEND_REPLY) {
             runCompletion(in);
-        } else if (!engine.completions.offer(in)) {
+        } else if (!engine.completions().offer(in)) {
             engine.report(in.src, "the completion queue is full (a peer beyond its credits): run inline", null);
             runCompletion(in);
         }
@@ -257,7 +257,7 @@ final class Target {
         CompletionHandler ch = in.completion;
         if (ch != null) {
             try {
-                ch.onComplete(engine.context, in.userInfo);
+                ch.onComplete(engine.context(), in.userInfo);
             } catch (Throwable t) {
                 engine.report(in.src, "the completion handler threw (O-06): counters move as if it returned", t);
             }
@@ -268,7 +268,7 @@ final class Target {
     /** T6 and T7: tgt_cntr, then the final reply (credit, cmpl_cntr unless LOCAL_STATE). */
     private void finish(Incoming in) {
         if (!in.unresolved && in.tgtCntr != 0) {
-            LapiCounter c = engine.addresses.resolveCounter(in.tgtCntr, engine.context, engine.config.resolver());
+            LapiCounter c = engine.addresses.resolveCounter(in.tgtCntr, engine.context(), engine.config.resolver());
             if (c == null) {
                 engine.report(in.src, "tgt_cntr " + describe(in.tgtCntr) + " is not a counter of this task (O-09):"
                         + " not incremented", null);

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** LAPI_Amsend's return codes, in parameter order, decided before anything is sent (lapi-digest.md 1.9, O-07). */
+@SuppressWarnings("nullness") // nulls are the point (C NULL arguments); the fields are set in @BeforeAll
 class AmsendArgumentsTest {
     private static LapiJob job;
     private static final AtomicInteger HANDLED = new AtomicInteger();

@@ -66,6 +66,7 @@ class FlowControlTest {
                 return null;
             });
             LapiJob.await(() -> headers.get() == 2, "the two messages the credits allow");
+            LapiJob.await(() -> a.creditWaiters(1) == 1, "the third Amsend waiting for credit");
             assertThat(third.isDone()).isFalse();
             a.purgeToTask(1);
             assertThatThrownBy(() -> third.get(20, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)

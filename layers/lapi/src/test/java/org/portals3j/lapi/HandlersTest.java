@@ -8,12 +8,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.junit.jupiter.api.Test;
 
 /** Header and completion handlers, their threads, and ret_flags (lapi-digest.md 1.4-1.6, O-04..O-06, O-09, O-14). */
 class HandlersTest {
 
-    private static HeaderHandler withCompletion(RetFlag flag, CompletionHandler ch, Object userInfo) {
+    private static HeaderHandler withCompletion(RetFlag flag, CompletionHandler ch, @Nullable Object userInfo) {
         return (ctx, uhdr, info) -> {
             info.setCompletion(ch, userInfo);
             info.setRetFlags(flag);
@@ -26,7 +27,7 @@ class HandlersTest {
         try (LapiJob job = LapiJob.start(2)) {
             Object info = new Object();
             AtomicReference<String> thread = new AtomicReference<>();
-            AtomicReference<Object> seen = new AtomicReference<>();
+            AtomicReference<@Nullable Object> seen = new AtomicReference<>();
             AtomicReference<LapiContext> ctxSeen = new AtomicReference<>();
             job.task(1).addrSet(withCompletion(RetFlag.NORMAL, (ctx, ui) -> {
                 thread.set(Thread.currentThread().getName());

@@ -108,6 +108,7 @@ class PutGetTest {
     }
 
     private static void assertCode(LapiError code, ThrowingCallable call) {
-        assertThatThrownBy(call).isInstanceOfSatisfying(LapiException.class, e -> assertThat(e.error()).isEqualTo(code));
+        assertThatThrownBy(call).isInstanceOfSatisfying(LapiException.class,
+                e -> assertThat(e.error()).isEqualTo(code));
     }
 }

@@ -37,6 +37,7 @@ class QenvTest {
     }
 
     @Test
+    @SuppressWarnings("nullness") // a null query on purpose
     void senvSetsOnlyWhatIsWritableAndRefusesOtherValues() throws Exception {
         try (LapiJob job = LapiJob.start(1)) {
             LapiContext c = job.task(0);
@@ -64,6 +65,7 @@ class QenvTest {
     }
 
     @Test
+    @SuppressWarnings("nullness") // a null lapi_info_t on purpose
     void initWithoutAConfigIsInfoNull() throws Exception {
         Job job = Job.local(1);
         List<Transport> endpoints = LocalJob.openAll(Transports.require("inmem"), job, IdleMode.BACKOFF, Map.of());
@@ -76,6 +78,7 @@ class QenvTest {
     }
 
     private static void assertCode(LapiError code, ThrowingCallable call) {
-        assertThatThrownBy(call).isInstanceOfSatisfying(LapiException.class, e -> assertThat(e.error()).isEqualTo(code));
+        assertThatThrownBy(call).isInstanceOfSatisfying(LapiException.class,
+                e -> assertThat(e.error()).isEqualTo(code));
     }
 }

@@ -106,11 +106,11 @@ class LapiDataDeliveryTest {
             send(job.task(0), 1, job.task(1).address(handler), job.pattern(uhdrLen, 0), job.pattern(fits, 1), 0, null,
                     cmpl);
             LapiJob.awaitCounter(job.task(0), cmpl, 1, "cmpl_cntr");
-            assertThat(handler.last().onePacket()).as("%d + %d bytes: one packet", uhdrLen, fits).isNotNull();
+            assertThat(handler.last().onePacket() != null).as("%d + %d bytes: one packet", uhdrLen, fits).isTrue();
             send(job.task(0), 1, job.task(1).address(handler), job.pattern(uhdrLen, 0), job.pattern(fits + 1, 1), 0,
                     null, cmpl);
             LapiJob.awaitCounter(job.task(0), cmpl, 2, "cmpl_cntr");
-            assertThat(handler.last().onePacket()).as("one byte more: several packets").isNull();
+            assertThat(handler.last().onePacket() == null).as("one byte more: several packets").isTrue();
         }
     }
 }

@@ -19,7 +19,7 @@ final class LapiSupport {
     /** {@code call} fails with {@code error}: a {@link LapiException} carrying that code (lapi-digest.md L-101). */
     static void expectError(LapiError error, ThrowingCallable call) {
         assertThatThrownBy(call).isInstanceOfSatisfying(LapiException.class,
-                e -> assertThat(e.error()).as("the code of %s", e.getMessage()).isEqualTo(error));
+                e -> assertThat(e.error()).as("the code of %s", String.valueOf(e.getMessage())).isEqualTo(error));
     }
 
     /** Amsend with the lengths of the segments given (0 for null). */

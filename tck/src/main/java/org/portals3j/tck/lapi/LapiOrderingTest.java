@@ -6,7 +6,6 @@ import static org.portals3j.tck.lapi.LapiSupport.send;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -34,7 +33,11 @@ class LapiOrderingTest {
                 LapiCounter tgt = target.newCounter();
                 LapiCounter org = job.task(0).newCounter();
                 LapiCounter cmpl = job.task(0).newCounter();
-                handler.completion((c, info) -> sideEffects[(Integer) Objects.requireNonNull(info)] = 1, i);
+                handler.completion((c, info) -> {
+                    if (info instanceof Integer k) {
+                        sideEffects[k] = 1;
+                    }
+                }, i);
                 send(job.task(0), 1, target.address(handler), null, job.pattern(i % 2 == 0 ? 100 : big, i),
                         tgt.address(), org, cmpl);
                 LapiJob.awaitCounter(job.task(0), cmpl, 1, "cmpl_cntr of message " + i);

@@ -28,8 +28,8 @@ import picocli.CommandLine.Option;
  * its reports. See {@link TckRunner} for how a transport is chosen.
  */
 @Command(name = "tck", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs the conformance kit (Portals 3.2 and Isotach) against transports, shows progress and a"
-                + " matrix of spec areas by transport, and writes an HTML report, JUnit XML and TAP.",
+        description = {"Runs the conformance kit (Portals 3.2, Isotach and LAPI) against transports, shows progress"
+                + " and a matrix of spec areas by transport, and writes an HTML report, JUnit XML and TAP.",
             "A transport that cannot be used here is reported as not available, with the reason, never as a pass."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:every test that ran passed, and at least one ran", "1:a test failed, no test ran, or a"
@@ -56,7 +56,7 @@ public final class TckCommand implements Callable<Integer> {
     String classPath = "";
 
     @Option(names = "--assertion", paramLabel = "ID", split = ",",
-            description = "run only the tests naming these assertion ids (e.g. P-061,I-017)")
+            description = "run only the tests naming these assertion ids (e.g. P-061,I-017,L-042)")
     List<String> assertions = new ArrayList<>();
 
     @Option(names = "--list-assertions", description = "list the catalogue's assertions (id, area, how it is"
@@ -87,8 +87,8 @@ public final class TckCommand implements Callable<Integer> {
             return 0;
         }
         for (String id : assertions) {
-            if (!id.matches("[PI]-\\d{3}")) {
-                throw new LauncherException("--assertion takes ids like P-061 or I-017, not '" + id + "'");
+            if (!id.matches("[PIL]-\\d{3}")) {
+                throw new LauncherException("--assertion takes ids like P-061, I-017 or L-042, not '" + id + "'");
             }
         }
         List<String> unknown = TckRunner.unknownAssertions(Set.copyOf(assertions));

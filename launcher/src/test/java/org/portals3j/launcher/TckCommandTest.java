@@ -31,7 +31,7 @@ class TckCommandTest {
     @Test
     void aPassingRunExitsZeroShowsTheMatrixAndWritesHtmlJunitXmlAndTap() throws Exception {
         Path report = dir.resolve("report");
-        LauncherProcess run = ran("tck", "--transport", "inmem", "--assertion", "P-001,P-061,I-017",
+        LauncherProcess run = ran("tck", "--transport", "inmem", "--assertion", "P-001,P-061,I-017,L-005",
                 "--report", report.toString());
         assertThat(run.process.exitValue()).as("stdout %s stderr %s", run.out, run.err).isZero();
         assertThat(run.out).anyMatch(l -> l.matches("Running \\d+ tests on inmem"))
@@ -39,6 +39,8 @@ class TckCommandTest {
                 .anyMatch(l -> l.matches("  Initialisation +1 ok  5 not run"))
                 .anyMatch(l -> l.matches("  Isochrons +[1-7] ok.*"))
                 .anyMatch(l -> l.matches("  Event queues +20 not run"))
+                .anyMatch(l -> l.matches("LAPI +inmem"))
+                .anyMatch(l -> l.matches("  Arguments +1 ok  6 not run"))
                 .last().isEqualTo("HTML report: " + report.resolve("index.html").toAbsolutePath());
         assertThat(Files.readString(report.resolve("index.html"))).contains("P-061");
         String tap = Files.readString(report.resolve("tck-inmem.tap"));
@@ -153,7 +155,7 @@ class TckCommandTest {
     void badOptionsAreOneLineUsageErrors() throws Exception {
         LauncherProcess badId = ran("tck", "--assertion", "X-1", "--report", dir.toString());
         assertThat(badId.process.exitValue()).isEqualTo(2);
-        assertThat(badId.err).containsExactly("portals tck: --assertion takes ids like P-061 or I-017, not 'X-1'");
+        assertThat(badId.err).containsExactly("portals tck: --assertion takes ids like P-061, I-017 or L-042, not 'X-1'");
         LauncherProcess badPatience = ran("tck", "--patience", "0", "--report", dir.toString());
         assertThat(badPatience.process.exitValue()).isEqualTo(2);
         assertThat(badPatience.err)

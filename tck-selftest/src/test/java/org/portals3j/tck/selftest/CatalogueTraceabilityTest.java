@@ -25,7 +25,8 @@ import org.portals3j.tck.runner.TckRunner;
  * The kit is traced to the catalogue both ways, and this test is what makes the build fail when it is not:
  * every assertion the kit checks ({@code kit}, or {@code partial}: only in part) has at least one test of the kit, and
  * every id a test names is in
- * the catalogue. The catalogue covers every assertion of both digests' §8, with no gap in the ids.
+ * the catalogue. The catalogue covers every assertion of the Portals and Isotach digests' §8 and of the LAPI
+ * digest's §4, with no gap in the ids.
  */
 class CatalogueTraceabilityTest {
     private static Catalogue catalogue = Catalogue.builtIn();
@@ -37,10 +38,12 @@ class CatalogueTraceabilityTest {
     }
 
     @Test
-    void theCatalogueHasEveryAssertionOfBothSpecsWithContiguousIds() {
-        // The digests' §8 have P-001..P-271 and I-001..I-145; the kit may add assertions after them.
+    void theCatalogueHasEveryAssertionOfEverySpecWithContiguousIds() {
+        // The digests' §8 have P-001..P-271 and I-001..I-145, lapi-digest.md §4 L-001..L-104; the kit may add
+        // assertions after them.
         assertThat(ids(Spec.PORTALS)).hasSizeGreaterThanOrEqualTo(271).first().isEqualTo("P-001");
         assertThat(ids(Spec.ISOTACH)).hasSizeGreaterThanOrEqualTo(145).first().isEqualTo("I-001");
+        assertThat(ids(Spec.LAPI)).hasSizeGreaterThanOrEqualTo(104).first().isEqualTo("L-001");
         for (Spec spec : Spec.values()) {
             List<String> ids = ids(spec);
             for (int i = 0; i < ids.size(); i++) {

@@ -11,7 +11,8 @@ import java.util.Objects;
  * @param section the section of the original spec text, number and title; for the Portals 3.3 dialect's
  *        assertions (in the Portals catalogue) {@code Portals 3.3 §n.n title}, a section of the 3.3 document
  * @param lines the source lines it rests on, e.g. {@code L5677, L5761} (lines of {@link Spec#sourceFile()});
- *        for a Portals 3.3 assertion the sources the rule was read from (no 3.3 text is among the specs)
+ *        for a Portals 3.3 assertion the sources the rule was read from (no 3.3 text is among the specs); for a
+ *        LAPI assertion the documents and sections it rests on, e.g. {@code lapi-amsend.txt Return Values}
  * @param testability how it is checked
  * @param text the assertion, in the kit's words
  * @param note why it is not in the kit (for {@link Testability#ENGINE} and {@link Testability#NO}), or the
@@ -41,6 +42,9 @@ public record Assertion(String id, Spec spec, String area, String section, Strin
     public String specLocation() {
         if (section.startsWith(PORTALS_33)) {
             return section + ", " + lines;
+        }
+        if (spec == Spec.LAPI) {
+            return spec.title() + " " + spec.sourceFile() + " §" + section + ", resting on " + lines;
         }
         return spec.title() + " §" + section + ", " + spec.sourceFile() + " " + lines;
     }

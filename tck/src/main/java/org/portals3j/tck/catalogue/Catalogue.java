@@ -17,9 +17,9 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Every conformance assertion of both specifications: the machine-readable catalogue the kit is traced
+ * Every conformance assertion of the kit's specifications: the machine-readable catalogue the kit is traced
  * to. It is kept as one tab-separated file per spec beside this class ({@code portals-3.2.tsv},
- * {@code isotach.tsv}), with the columns {@code id area section lines testable assertion note}; lines
+ * {@code isotach.tsv}, {@code lapi.tsv}), with the columns {@code id area section lines testable assertion note}; lines
  * starting with {@code #} are comments. {@code testable} is {@code kit}, {@code partial} (the kit sees only part
  * of it), {@code engine} or {@code no} ({@link Testability}); every row but a {@code kit} one needs its note. Ids are
  * stable across releases: an assertion that changes meaning gets a new id, and an id is never reused.
@@ -28,7 +28,7 @@ public final class Catalogue {
     /** The header line each catalogue file starts with (after comments). */
     public static final String HEADER = "id\tarea\tsection\tlines\ttestable\tassertion\tnote";
 
-    private static final Pattern ID = Pattern.compile("[PI]-\\d{3}");
+    private static final Pattern ID = Pattern.compile("[PIL]-\\d{3}");
 
     private final Map<String, Assertion> byId;
 
@@ -36,7 +36,7 @@ public final class Catalogue {
         this.byId = Collections.unmodifiableMap(byId);
     }
 
-    /** The catalogue shipped with the kit (both specs), read once. */
+    /** The catalogue shipped with the kit (every spec), read once. */
     public static Catalogue builtIn() {
         return BuiltIn.CATALOGUE;
     }
@@ -135,7 +135,7 @@ public final class Catalogue {
         return lines;
     }
 
-    /** Every assertion, P before I, each in id order. */
+    /** Every assertion, P before I before L, each in id order. */
     public List<Assertion> all() {
         return List.copyOf(byId.values());
     }

@@ -1,11 +1,16 @@
 package org.portals3j.tck.catalogue;
 
-/** The two specifications the kit checks, each with its own id prefix and catalogue file. */
+/** The specifications the kit checks, each with its own id prefix and catalogue file. */
 public enum Spec {
     /** Portals 3.2 (Sandia); line numbers refer to {@code portals-3.2.numbered.lyx}. */
     PORTALS("P", "Portals 3.2", "portals-3.2.tsv", "portals-3.2.numbered.lyx"),
     /** The Isotach messaging layer (UVa TR CS-2000-17); line numbers refer to {@code isotach-ironman.txt}. */
-    ISOTACH("I", "Isotach", "isotach.tsv", "isotach-ironman.txt");
+    ISOTACH("I", "Isotach", "isotach.tsv", "isotach-ironman.txt"),
+    /**
+     * LAPI-style active messages (IBM's LAPI_Amsend man page and its surrounding calls), as digested in
+     * {@code lapi-digest.md} section 4. Its catalogue cites documents and sections, not lines.
+     */
+    LAPI("L", "LAPI", "lapi.tsv", "lapi-digest.md");
 
     private final String prefix;
     private final String title;
@@ -34,7 +39,10 @@ public enum Spec {
         return catalogueFile;
     }
 
-    /** The spec text the catalogue's line numbers refer to. */
+    /**
+     * The spec text the catalogue's line numbers refer to; for {@link #LAPI}, whose rows cite documents and
+     * sections instead, the digest the section numbers are those of.
+     */
     public String sourceFile() {
         return sourceFile;
     }
@@ -46,6 +54,6 @@ public enum Spec {
                 return s;
             }
         }
-        throw new IllegalArgumentException("not an assertion id: '" + id + "' (ids look like P-061 or I-017)");
+        throw new IllegalArgumentException("not an assertion id: '" + id + "' (ids look like P-061, I-017 or L-042)");
     }
 }

@@ -322,7 +322,7 @@ public final class HtmlReport {
                 .append(css(v).equals("engine-test") || css(v).equals("not-testable")
                         ? "not run per transport" : "on at least one transport").append("\">")
                 .append(capitalised(v.label())).append("<span class=\"k\">").append(n).append("</span></button>"));
-        out.append("</div>\n<select id=\"spec-filter\" aria-label=\"spec\"><option value=\"all\">Both specs</option>");
+        out.append("</div>\n<select id=\"spec-filter\" aria-label=\"spec\"><option value=\"all\">Every spec</option>");
         for (Spec spec : Spec.values()) {
             out.append("<option value=\"").append(spec.name()).append("\">").append(escape(spec.title()))
                     .append("</option>");

@@ -51,8 +51,9 @@ import org.portals3j.transport.Transports;
  * }</pre>
  */
 public final class TckRunner {
-    /** The packages of the kit's tests: Portals 3.2 and Isotach. */
-    public static final List<String> KIT_PACKAGES = List.of("org.portals3j.tck.portals", "org.portals3j.tck.isotach");
+    /** The packages of the kit's tests: Portals 3.2, Isotach and LAPI. */
+    public static final List<String> KIT_PACKAGES = List.of("org.portals3j.tck.portals", "org.portals3j.tck.isotach",
+            "org.portals3j.tck.lapi");
 
     /** Test classes are the kit's public classes named like the build's test classes. */
     private static final String TEST_CLASS_PATTERN = "^org\\.portals3j\\.tck\\..*Tests?$";

@@ -20,6 +20,7 @@ import org.portals3j.portals.Portals;
 import org.portals3j.portals.PortalsException;
 import org.portals3j.portals.ProcessId;
 import org.portals3j.portals.ReturnCode;
+import org.portals3j.portals.StatusRegister;
 import org.portals3j.portals.Unlink;
 import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.IdleStrategy;
@@ -307,6 +308,16 @@ public final class PointToPoint {
             drain();
             UnexpectedMessage m = unexpected.find(want, ignore);
             return m == null ? null : new ProbeResult(MatchBits.source(m.bits), MatchBits.tag(m.bits), m.length);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Messages this rank's interface discarded ({@code PTL_SR_DROP_COUNT}): 0 unless a peer broke the protocol. */
+    public long dropCount() {
+        lock.lock();
+        try {
+            return finished ? 0 : lib.niStatus(ni, StatusRegister.DROP_COUNT);
         } finally {
             lock.unlock();
         }

@@ -45,21 +45,25 @@ class MatchingOrderTest {
 
     @Test
     void receivesNeverOvertakeAndEveryMessageArrivesOnceIntact() throws Exception {
+        for (long seed = 1; seed <= 3; seed++) {
+            run("inmem", seed);
+        }
+    }
+
+    /** One randomized run on {@code transport} (also run on udp by {@link UdpTest}). */
+    static void run(String transport, long seed) throws Exception {
         System.setProperty("portals3j.mpi.eagerLimit", Integer.toString(EAGER));
         System.setProperty("portals3j.mpi.creditBytes", Integer.toString(4 * EAGER));
         try {
-            for (long seed = 1; seed <= 3; seed++) {
-                long s = seed;
-                MpiJob.run(SENDERS + 1, rank -> {
-                    MPI.Init(new String[0]);
-                    if (rank == 0) {
-                        receive(s);
-                    } else {
-                        send(rank, s);
-                    }
-                    MPI.Finalize();
-                });
-            }
+            MpiJob.run(transport, SENDERS + 1, rank -> {
+                MPI.Init(new String[0]);
+                if (rank == 0) {
+                    receive(seed);
+                } else {
+                    send(rank, seed);
+                }
+                MPI.Finalize();
+            });
         } finally {
             System.clearProperty("portals3j.mpi.eagerLimit");
             System.clearProperty("portals3j.mpi.creditBytes");

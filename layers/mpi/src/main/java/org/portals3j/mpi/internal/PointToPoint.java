@@ -55,7 +55,8 @@ public final class PointToPoint {
     private static final NiLimits LIMITS = new NiLimits(NiLimits.MAXIMUM.maxMatchEntries(),
             NiLimits.MAXIMUM.maxMemDescriptors(), NiLimits.DEFAULT.maxEventQueues(), NiLimits.DEFAULT.maxAtableIndex(),
             NiLimits.DEFAULT.maxPtableIndex());
-    private static final ThreadLocal<IdleStrategy> IDLE = ThreadLocal.withInitial(IdleMode.BACKOFF::newStrategy);
+    /** How the waits of each thread back off (an idle strategy keeps state, so one per thread). */
+    private static final ThreadLocal<@Nullable IdleStrategy> IDLE = new ThreadLocal<>();
 
     /** The user pointer of a sender's credit region. */
     private record Region(int peer, MemorySegment memory) {
@@ -377,7 +378,7 @@ public final class PointToPoint {
 
     /** Waits until {@code op} is done, making progress meanwhile (the lock is free between rounds). */
     public void await(Operation op) {
-        IdleStrategy idle = IDLE.get();
+        IdleStrategy idle = idle();
         idle.reset();
         while (!op.isDone()) {
             int n = progress();
@@ -390,7 +391,7 @@ public final class PointToPoint {
 
     /** One round of waiting for something: progress, then an idle step if there was nothing to do. */
     public void idleRound(boolean first) {
-        IdleStrategy idle = IDLE.get();
+        IdleStrategy idle = idle();
         if (first) {
             idle.reset();
         }
@@ -402,7 +403,7 @@ public final class PointToPoint {
      * releases the library. A receive still posted, or a message never received, goes with it.
      */
     public void finish() {
-        IdleStrategy idle = IDLE.get();
+        IdleStrategy idle = idle();
         idle.reset();
         while (true) {
             lock.lock();
@@ -419,6 +420,15 @@ public final class PointToPoint {
                 lock.unlock();
             }
         }
+    }
+
+    private static IdleStrategy idle() {
+        IdleStrategy idle = IDLE.get();
+        if (idle == null) {
+            idle = IdleMode.BACKOFF.newStrategy();
+            IDLE.set(idle);
+        }
+        return idle;
     }
 
     private boolean next() {

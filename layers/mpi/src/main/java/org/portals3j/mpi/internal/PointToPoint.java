@@ -385,6 +385,7 @@ public final class PointToPoint {
             if (op.isDone()) {
                 return;
             }
+            checkInterrupt();
             idle.idle(n);
         }
     }
@@ -395,7 +396,19 @@ public final class PointToPoint {
         if (first) {
             idle.reset();
         }
-        idle.idle(progress());
+        int n = progress();
+        checkInterrupt();
+        idle.idle(n);
+    }
+
+    /**
+     * A wait whose thread is interrupted ends with {@code ERR_OTHER} (the interrupt stays set): what lets a runner
+     * that stops a job of in-JVM ranks end the ones blocked in MPI (the operation itself stays under way).
+     */
+    private static void checkInterrupt() {
+        if (Thread.currentThread().isInterrupted()) {
+            throw new MpiError(ErrorClass.OTHER, "interrupted while waiting for an MPI operation");
+        }
     }
 
     /**

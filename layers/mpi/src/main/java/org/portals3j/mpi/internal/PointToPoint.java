@@ -538,9 +538,10 @@ public final class PointToPoint {
                 op.finish(bits, e.mlength(), e.rlength());
             }
         } else if (ptr == CREDIT_SINK && !failed) {
-            long from = e.matchBits();
-            if (from >= 0 && from < credits.length) {
-                credits[(int) from].freedTo(e.hdrData());
+            // the reporting rank is the one the transport says sent it, not what its match bits claim
+            int from = job.peers().rankOfNid(e.initiatorNid());
+            if (from >= 0) {
+                credits[from].freedTo(e.hdrData());
             }
         }
     }

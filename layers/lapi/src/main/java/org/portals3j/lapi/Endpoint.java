@@ -1,0 +1,289 @@
+package org.portals3j.lapi;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import org.portals3j.portals.AckRequest;
+import org.portals3j.portals.EqHandle;
+import org.portals3j.portals.Event;
+import org.portals3j.portals.EventKind;
+import org.portals3j.portals.InsertPosition;
+import org.portals3j.portals.InterfaceId;
+import org.portals3j.portals.MdHandle;
+import org.portals3j.portals.MdOption;
+import org.portals3j.portals.MeHandle;
+import org.portals3j.portals.MemoryDescriptor;
+import org.portals3j.portals.NiHandle;
+import org.portals3j.portals.Portals;
+import org.portals3j.portals.PortalsException;
+import org.portals3j.portals.ProcessId;
+import org.portals3j.portals.ReturnCode;
+import org.portals3j.portals.Unlink;
+import org.portals3j.transport.JobMember;
+import org.portals3j.transport.PeerTable;
+
+/**
+ * The Portals resources of one context: the interface, the event queue every MD reports to, the request portal's
+ * receive ring, and the pool of staging buffers sends go out of. Sizes follow from the configuration: the ring holds
+ * every packet the granted credits allow, and the event queue every event they can cause.
+ */
+final class Endpoint {
+    static final int SMALLEST_CLASS = 64;
+
+    final Portals portals;
+    final NiHandle ni;
+    final EqHandle eq;
+    /**
+     * The staging MDs' events, read only when a size class has no free buffer (never by the dispatcher): a send
+     * costs the dispatcher no wake-up.
+     */
+    private final EqHandle sendEq;
+    private final Event sendEvent = new Event();
+    final int self;
+    final int tasks;
+    final int ptRequest;
+    final int ptSource;
+    final int maxPacket;
+    private final ProcessId[] procs;
+    private final PeerTable peers;
+    private final Arena arena = Arena.ofAuto();
+    private final List<RingBuffer> ring = new ArrayList<>();
+    private final int[] classSizes;
+    private final ArrayDeque<Staging>[] freeStaging;
+    private final List<Staging> allStaging = new ArrayList<>();
+    private final int maxStaging;
+    private final long ringBytes;
+    private int stagingCount;
+    private volatile boolean closed;
+
+    @SuppressWarnings("unchecked")
+    Endpoint(Portals portals, LapiConfig config) {
+        this.portals = portals;
+        portals.init();
+        this.ni = portals.niInit(InterfaceId.DEFAULT, ProcessId.PID_ANY, null).handle();
+        this.peers = portals.job().peers();
+        this.tasks = peers.size();
+        this.self = portals.rank();
+        this.procs = new ProcessId[tasks];
+        for (int r = 0; r < tasks; r++) {
+            JobMember m = peers.member(r);
+            procs[r] = new ProcessId(m.nid(), m.pid());
+        }
+        this.ptRequest = config.firstPortal();
+        this.ptSource = config.firstPortal() + 1;
+        this.maxPacket = Wire.HEADER + config.packetPayload();
+        int c = config.credits();
+        long perOrigin = (long) c * maxPacket + (2L * c + 8) * SMALLEST_CLASS;
+        long events = (long) tasks * c * 12 + 1024;
+        this.eq = portals.eqAlloc(ni, Math.min(events, 1 << 20));
+        List<Integer> sizes = new ArrayList<>();
+        for (int s = SMALLEST_CLASS; s < maxPacket; s <<= 1) {
+            sizes.add(s);
+        }
+        sizes.add(maxPacket);
+        classSizes = sizes.stream().mapToInt(Integer::intValue).toArray();
+        freeStaging = new ArrayDeque[classSizes.length];
+        for (int i = 0; i < classSizes.length; i++) {
+            freeStaging[i] = new ArrayDeque<>();
+        }
+        maxStaging = tasks * (3 * c + 16) + 64;
+        // Each staging buffer in flight has at most its SEND_START and SEND_END unread: this queue never overflows.
+        this.sendEq = portals.eqAlloc(ni, 2L * maxStaging + 64);
+        ringBytes = tasks * perOrigin;
+    }
+
+    /** Attaches the receive ring; on failure releases what it had taken and rethrows. */
+    void open() {
+        try {
+            attachRing(ringBytes);
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private void attachRing(long bytes) {
+        long size = Math.max(8L * maxPacket, 64 * 1024);
+        long usable = size - 2L * maxPacket;
+        long count = (bytes + usable - 1) / usable + 3;
+        for (long i = 0; i < count; i++) {
+            RingBuffer rb = new RingBuffer(arena.allocate(size, 8));
+            synchronized (ring) {
+                ring.add(rb);
+            }
+            attach(rb);
+        }
+    }
+
+    /** Attaches {@code rb} at the tail of the request portal's list (again, after it unlinked). */
+    void attach(RingBuffer rb) {
+        synchronized (ring) {
+            if (closed) {
+                return;
+            }
+            long size = rb.segment.byteSize();
+            MeHandle me = portals.meAttach(ni, ptRequest, ProcessId.ANY, Wire.MATCH_REQUEST, 0, Unlink.UNLINK,
+                    InsertPosition.AFTER);
+            rb.me = me;
+            portals.mdAttach(me, new MemoryDescriptor(rb.segment, size, MemoryDescriptor.THRESH_INF,
+                    size - maxPacket, MdOption.bits(MdOption.OP_PUT), rb, eq), Unlink.UNLINK, Unlink.UNLINK);
+        }
+    }
+
+    ProcessId proc(int task) {
+        return procs[task];
+    }
+
+    /** The task of the process with node id {@code nid}, or -1 (remote input). */
+    int taskOfNid(int nid) {
+        return peers.rankOfNid(nid);
+    }
+
+    /** A staging buffer of at least {@code bytes} bytes (a fresh one is bound if its class has none free). */
+    Staging take(int bytes) {
+        int k = classOf(bytes);
+        synchronized (this) {
+            Staging s = freeStaging[k].pollFirst();
+            if (s == null) {
+                reapSent();
+                s = freeStaging[k].pollFirst();
+            }
+            if (s != null) {
+                return s;
+            }
+            if (stagingCount >= maxStaging) {
+                throw new LapiException(LapiError.MEMORY_EXHAUSTED, "every one of the " + maxStaging
+                        + " staging buffers is in use; the flow-control credits should have prevented it");
+            }
+            stagingCount++;
+        }
+        Staging s = new Staging(arena.allocate(classSizes[k], 8), k);
+        try {
+            s.md = portals.mdBind(ni, new MemoryDescriptor(s.segment, s.segment.byteSize(), MemoryDescriptor.THRESH_INF,
+                    s.segment.byteSize(), 0, s, sendEq));
+        } catch (PortalsException e) {
+            synchronized (this) {
+                stagingCount--;
+            }
+            throw new LapiException(LapiError.MEMORY_EXHAUSTED, "binding a staging buffer failed", e);
+        }
+        synchronized (this) {
+            allStaging.add(s);
+        }
+        return s;
+    }
+
+    /** Puts back every staging buffer whose send has ended (its SEND_END or SEND_FAIL is in the send queue). */
+    private void reapSent() {
+        try {
+            while (portals.eqGet(sendEq, sendEvent) != ReturnCode.EQ_EMPTY) {
+                EventKind kind = sendEvent.type();
+                if ((kind == EventKind.SEND_END || kind == EventKind.SEND_FAIL)
+                        && sendEvent.userPtr() instanceof Staging sent) {
+                    freeStaging[sent.sizeClass].addFirst(sent);
+                }
+            }
+        } catch (PortalsException e) {
+            // The queue is gone with the context: nothing more will be sent.
+        }
+    }
+
+    synchronized void release(Staging s) {
+        freeStaging[s.sizeClass].addFirst(s);
+    }
+
+    private int classOf(int bytes) {
+        for (int k = 0; k < classSizes.length; k++) {
+            if (bytes <= classSizes[k]) {
+                return k;
+            }
+        }
+        throw new IllegalStateException("a packet of " + bytes + " bytes is over the largest, " + maxPacket);
+    }
+
+    /** Sends {@code s} (already written) to {@code task}'s request portal; the staging returns on SEND_END. */
+    void send(Staging s, int task) {
+        try {
+            portals.put(s.md, AckRequest.NOACK_REQ, procs[task], ptRequest, 0, Wire.MATCH_REQUEST, 0, 0);
+        } catch (PortalsException e) {
+            release(s);
+            throw new LapiException(LapiError.UNKNOWN, "PtlPut to task " + task + " failed", e);
+        }
+    }
+
+    /** Sends a header-only packet. */
+    void sendControl(int task, int kind, int flags, int aux, long msgId, long addr) {
+        Staging s = take(Wire.HEADER);
+        Wire.write(s.segment, kind, flags, 0, aux, msgId, addr, 0, 0);
+        send(s, task);
+    }
+
+    /** Exposes {@code region} on the source portal for {@code task} under {@code matchBits}, one operation. */
+    MeHandle expose(MemorySegment region, int task, long matchBits, boolean forGet, Object userPtr) {
+        MeHandle me = portals.meAttach(ni, ptSource, procs[task], matchBits, 0, Unlink.UNLINK, InsertPosition.AFTER);
+        try {
+            portals.mdAttach(me, new MemoryDescriptor(region, region.byteSize(), 1, region.byteSize(),
+                    MdOption.bits(forGet ? MdOption.OP_GET : MdOption.OP_PUT), userPtr, eq), Unlink.UNLINK,
+                    Unlink.UNLINK);
+        } catch (PortalsException e) {
+            portals.meUnlink(me);
+            throw e;
+        }
+        return me;
+    }
+
+    /** A free-floating MD over {@code region} for one fetch or one reply. */
+    MdHandle bindOnce(MemorySegment region, Object userPtr) {
+        return portals.mdBind(ni, new MemoryDescriptor(region, region.byteSize(), MemoryDescriptor.THRESH_INF,
+                region.byteSize(), 0, userPtr, eq));
+    }
+
+    void unlinkQuietly(MdHandle md) {
+        try {
+            portals.mdUnlink(md);
+        } catch (PortalsException e) {
+            // Already gone (unlinked with its interface, or by the engine): nothing is left to release.
+        }
+    }
+
+    void unlinkQuietly(MeHandle me) {
+        try {
+            portals.meUnlink(me);
+        } catch (PortalsException e) {
+            // Already unlinked after its one operation: nothing is left to release.
+        }
+    }
+
+    /** Unlinks the ring and the staging MDs and frees the event queue (waking a dispatcher in PtlEQWait). */
+    void close() {
+        synchronized (ring) {
+            closed = true;
+            for (RingBuffer rb : ring) {
+                MeHandle me = rb.me;
+                if (me != null) {
+                    unlinkQuietly(me);
+                }
+            }
+        }
+        List<Staging> all;
+        synchronized (this) {
+            all = new ArrayList<>(allStaging);
+        }
+        for (Staging s : all) {
+            unlinkQuietly(s.md);
+        }
+        for (EqHandle q : new EqHandle[] {eq, sendEq}) {
+            try {
+                portals.eqFree(q);
+            } catch (PortalsException e) {
+                // Freed with the interface already.
+            }
+        }
+    }
+
+    boolean closed() {
+        return closed;
+    }
+}

@@ -1,0 +1,388 @@
+package org.portals3j.lapi;
+
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.portals.Event;
+import org.portals3j.portals.EventKind;
+import org.portals3j.portals.MeHandle;
+import org.portals3j.portals.Portals;
+import org.portals3j.portals.PortalsException;
+import org.portals3j.portals.ReturnCode;
+
+/**
+ * The protocol engine of one context: the origin side of Amsend, Put and Get (lapi-digest.md 3.2, 3.3), the
+ * dispatcher that takes every event of the context's queue, and the lifecycle. The target side is
+ * {@link Target}. In interrupt mode the dispatcher is the thread {@code lapi-dispatch-<task>} blocked in
+ * PtlEQWait; in polling mode whichever thread waits in a LAPI call runs {@link #pollOnce()}.
+ */
+final class Engine {
+    final LapiConfig config;
+    final Endpoint endpoint;
+    final Progress progress;
+    final Flow flow;
+    final Addresses addresses;
+    final Collectives collectives;
+    /** Fence's condition, made once. */
+    final BooleanSupplier allDelivered;
+    private final int inFlight;
+    private @Nullable LapiContext owner;
+    private @Nullable Target targetSide;
+    private @Nullable Completions completionThreads;
+    private final ReentrantLock pollLock = new ReentrantLock();
+    private final Event pollEvent = new Event();
+    private final Event waitEvent = new Event();
+    private @Nullable Thread dispatcher;
+    private volatile boolean stopping;
+
+    Engine(Portals portals, LapiConfig config) {
+        this.config = config;
+        this.progress = new Progress(!config.interruptMode());
+        this.endpoint = new Endpoint(portals, config);
+        endpoint.open();
+        this.flow = new Flow(endpoint.tasks, endpoint.self, config.credits(), progress);
+        this.addresses = new Addresses(config.addressTableSize(), progress);
+        this.collectives = new Collectives(endpoint, progress);
+        this.allDelivered = flow::allDelivered;
+        this.inFlight = endpoint.tasks * config.credits();
+    }
+
+    /** Joins the engine to its context and builds the target side (after construction: they refer back to it). */
+    void bind(LapiContext context) {
+        owner = context;
+        Target t = new Target(this, inFlight);
+        targetSide = t;
+        completionThreads = new Completions(endpoint.self, config.completionThreads(), inFlight, t::runCompletion);
+        progress.poller(this::pollOnce);
+    }
+
+    LapiContext context() {
+        LapiContext c = owner;
+        if (c == null) {
+            throw new IllegalStateException("the engine is not bound to its context yet");
+        }
+        return c;
+    }
+
+    Target target() {
+        Target t = targetSide;
+        if (t == null) {
+            throw new IllegalStateException("the engine is not bound to its context yet");
+        }
+        return t;
+    }
+
+    Completions completions() {
+        Completions c = completionThreads;
+        if (c == null) {
+            throw new IllegalStateException("the engine is not bound to its context yet");
+        }
+        return c;
+    }
+
+    /** Starts the threads and says hello to every other task (flow control opens to each when it answers). */
+    void start() {
+        completions().start();
+        if (config.interruptMode()) {
+            Thread t = new Thread(this::dispatchLoop, "lapi-dispatch-" + endpoint.self);
+            t.setDaemon(true);
+            dispatcher = t;
+            progress.dispatching(t);
+            t.start();
+        }
+        for (int t = 0; t < endpoint.tasks; t++) {
+            if (t != endpoint.self) {
+                endpoint.sendControl(t, Wire.HELLO, 0, config.credits(), 0, 0);
+            }
+        }
+    }
+
+    // ---- origin side --------------------------------------------------------------------------------------
+
+    /** Amsend after its arguments were checked: eager into one packet, or rendezvous. */
+    void amsend(int tgt, long hdrHdl, @Nullable MemorySegment uhdr, int uhdrLen, @Nullable MemorySegment udata,
+                long udataLen, long tgtCntr, @Nullable LapiCounter orgCntr, @Nullable LapiCounter cmplCntr) {
+        boolean eager = uhdrLen + udataLen <= config.packetPayload();
+        send(eager ? Wire.AM_EAGER : Wire.AM_RNDV, tgt, hdrHdl, uhdr, uhdrLen, udata, udataLen, tgtCntr, orgCntr,
+                cmplCntr, "LAPI_Amsend");
+    }
+
+    void put(int tgt, long len, long tgtAddr, @Nullable MemorySegment org, long tgtCntr,
+             @Nullable LapiCounter orgCntr, @Nullable LapiCounter cmplCntr) {
+        boolean eager = len <= config.packetPayload();
+        send(eager ? Wire.PUT_EAGER : Wire.PUT_RNDV, tgt, tgtAddr, null, 0, org, len, tgtCntr, orgCntr, cmplCntr,
+                "LAPI_Put");
+    }
+
+    private void send(int kind, int tgt, long addr, @Nullable MemorySegment uhdr, int uhdrLen,
+                      @Nullable MemorySegment data, long len, long tgtCntr, @Nullable LapiCounter orgCntr,
+                      @Nullable LapiCounter cmplCntr, String call) {
+        boolean eager = kind == Wire.AM_EAGER || kind == Wire.PUT_EAGER;
+        Op op = flow.begin(tgt, false, orgCntr, cmplCntr, call);
+        Staging s;
+        try {
+            s = endpoint.take(Wire.HEADER + uhdrLen + (eager ? (int) len : 0));
+        } catch (RuntimeException e) {
+            flow.abort(op);
+            throw e;
+        }
+        MemorySegment seg = s.segment;
+        Wire.write(seg, kind, 0, uhdrLen, 0, op.id, addr, tgtCntr, len);
+        if (uhdrLen > 0 && uhdr != null) {
+            MemorySegment.copy(uhdr, 0, seg, Wire.HEADER, uhdrLen);
+        }
+        if (eager) {
+            if (len > 0 && data != null) {
+                MemorySegment.copy(data, 0, seg, Wire.HEADER + uhdrLen, len);
+            }
+            // Copied out: uhdr and udata may be reused (lapi-digest.md 3.3, org_cntr, the copy is legal).
+            op.orgDone = true;
+            if (orgCntr != null) {
+                orgCntr.increment();
+            }
+        } else if (data != null) {
+            try {
+                op.exposure = endpoint.expose(data.asSlice(0, len), tgt, op.id, true, op);
+            } catch (PortalsException e) {
+                endpoint.release(s);
+                flow.abort(op);
+                throw new LapiException(LapiError.MEMORY_EXHAUSTED, call + ": exposing the data failed", e);
+            }
+        }
+        try {
+            endpoint.send(s, tgt);
+        } catch (LapiException e) {
+            MeHandle me = op.exposure;
+            if (me != null) {
+                endpoint.unlinkQuietly(me);
+            }
+            flow.abort(op);
+            throw e;
+        }
+    }
+
+    void get(int tgt, long len, long tgtAddr, @Nullable MemorySegment org, long tgtCntr,
+             @Nullable LapiCounter orgCntr) {
+        Op op = flow.begin(tgt, true, orgCntr, null, "LAPI_Get");
+        Staging s;
+        try {
+            s = endpoint.take(Wire.HEADER);
+            if (len > 0 && org != null) {
+                op.exposure = endpoint.expose(org.asSlice(0, len), tgt, op.id, false, op);
+            }
+        } catch (RuntimeException e) {
+            flow.abort(op);
+            throw e instanceof PortalsException p
+                    ? new LapiException(LapiError.MEMORY_EXHAUSTED, "LAPI_Get: exposing the buffer failed", p) : e;
+        }
+        Wire.write(s.segment, Wire.GET_REQ, 0, 0, 0, op.id, tgtAddr, tgtCntr, len);
+        try {
+            endpoint.send(s, tgt);
+        } catch (LapiException e) {
+            MeHandle me = op.exposure;
+            if (me != null) {
+                endpoint.unlinkQuietly(me);
+            }
+            flow.abort(op);
+            throw e;
+        }
+    }
+
+    /** A COMPLETE reply from {@code src} (remote input). */
+    void onComplete(int src, int flags, long msgId) {
+        Op op = flow.find(msgId, src);
+        if (op == null) {
+            if ((flags & Wire.F_FINAL) == 0) {
+                return; // a DATA_DONE overtaken by its final reply: nothing left to do
+            }
+            report(src, "a reply for an operation this task does not have in flight (0x" + Long.toHexString(msgId)
+                    + "): ignored", null);
+            return;
+        }
+        if ((flags & Wire.F_DATA_DONE) != 0 && !op.get) {
+            flow.delivered(op);
+        }
+        if ((flags & Wire.F_FINAL) == 0) {
+            return;
+        }
+        op.finalSeen = true;
+        op.finalFlags = flags;
+        MeHandle me = op.exposure;
+        if ((flags & Wire.F_FAILED) != 0) {
+            if (me != null && !op.exposureDone) {
+                endpoint.unlinkQuietly(me);
+            }
+            op.exposureDone = true;
+            if (op.get) {
+                report(src, "LAPI_Get: the target refused the address; no data was delivered", null);
+            }
+        }
+        if (me == null || op.exposureDone) {
+            finish(op);
+        }
+    }
+
+    /** The exposed buffer of {@code op} was used: rendezvous data fetched, or Get data arrived. */
+    void onExposureUsed(Op op) {
+        if (op.exposureDone || op.tgt < 0) {
+            return;
+        }
+        op.exposureDone = true;
+        if (!op.orgDone) {
+            op.orgDone = true;
+            if (op.orgCntr != null) {
+                op.orgCntr.increment();
+            }
+        }
+        if (op.get) {
+            flow.delivered(op);
+        }
+        if (op.finalSeen) {
+            finish(op);
+        }
+    }
+
+    /** The end of an operation: org_cntr (if not yet, O-10), then cmpl_cntr, then the credit comes back. */
+    private void finish(Op op) {
+        if (!op.orgDone) {
+            op.orgDone = true;
+            if (op.orgCntr != null) {
+                op.orgCntr.increment();
+            }
+        }
+        if ((op.finalFlags & Wire.F_CMPL) != 0 && op.cmplCntr != null) {
+            op.cmplCntr.increment();
+        }
+        flow.end(op);
+    }
+
+    // ---- dispatcher ---------------------------------------------------------------------------------------
+
+    private void dispatchLoop() {
+        while (!stopping) {
+            ReturnCode rc;
+            try {
+                rc = endpoint.portals.eqWait(endpoint.eq, waitEvent);
+            } catch (PortalsException e) {
+                if (!stopping) {
+                    report(-1, "the dispatcher's event queue failed; the dispatcher stops", e);
+                }
+                return;
+            }
+            handle(rc, waitEvent);
+        }
+    }
+
+    /** Polling mode: handles what is in the queue now (a bounded batch); the number of events handled. */
+    int pollOnce() {
+        if (endpoint.closed() || !pollLock.tryLock()) {
+            return 0;
+        }
+        int n = 0;
+        try {
+            progress.dispatching(Thread.currentThread());
+            while (n < 256) {
+                ReturnCode rc = endpoint.portals.eqGet(endpoint.eq, pollEvent);
+                if (rc == ReturnCode.EQ_EMPTY) {
+                    break;
+                }
+                handle(rc, pollEvent);
+                n++;
+            }
+        } catch (PortalsException e) {
+            if (!endpoint.closed()) {
+                report(-1, "polling the event queue failed", e);
+            }
+        } finally {
+            progress.dispatching(null);
+            pollLock.unlock();
+        }
+        return n;
+    }
+
+    private void handle(ReturnCode rc, Event e) {
+        if (rc == ReturnCode.EQ_DROPPED) {
+            report(-1, "the event queue overflowed and lost events; operations may never complete", null);
+        }
+        try {
+            dispatch(e);
+        } catch (RuntimeException ex) {
+            report(-1, "handling a " + e.type() + " event failed", ex);
+        }
+    }
+
+    private void dispatch(Event e) {
+        Object up = e.userPtr();
+        EventKind kind = e.type();
+        switch (kind) {
+            case PUT_END -> {
+                if (up instanceof RingBuffer rb) {
+                    target().onPacket(rb, e.offset(), e.mlength(), e.initiatorNid());
+                } else if (up instanceof Op op) {
+                    onExposureUsed(op);
+                }
+            }
+            case UNLINK -> {
+                if (up instanceof RingBuffer rb) {
+                    endpoint.attach(rb);
+                }
+            }
+            case SEND_END -> {
+                if (up instanceof Incoming in) {
+                    target().onReplySent(in);
+                }
+            }
+            case GET_END -> {
+                if (up instanceof Op op) {
+                    onExposureUsed(op);
+                }
+            }
+            case REPLY_END -> {
+                if (up instanceof Incoming in) {
+                    target().onFetched(in);
+                }
+            }
+            case SEND_FAIL, PUT_FAIL, GET_FAIL, REPLY_FAIL -> onFailure(e, up);
+            default -> {
+                // START events and acknowledgements carry nothing the layer needs.
+            }
+        }
+    }
+
+    private void onFailure(Event e, @Nullable Object up) {
+        report(-1, "Portals reported " + e.type() + " (" + e.niFailType() + ") on " + up, null);
+    }
+
+    /** Tells the error listener; a listener that throws is ignored. */
+    void report(int src, String what, @Nullable Throwable cause) {
+        try {
+            config.errorListener().onAsyncError(context(), src, what, cause);
+        } catch (RuntimeException ignored) {
+            // A listener's failure must not stop the dispatcher (lapi-digest.md 3.4).
+        }
+    }
+
+    boolean onDispatcherThread() {
+        return Thread.currentThread() == dispatcher;
+    }
+
+    /** Stops the threads and releases the Portals resources (after the caller's fence). */
+    void stop() {
+        stopping = true;
+        Completions c = completionThreads;
+        if (c != null) {
+            c.stop(5_000);
+        }
+        endpoint.close();
+        progress.close();
+        Thread t = dispatcher;
+        if (t != null && t != Thread.currentThread()) {
+            try {
+                t.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

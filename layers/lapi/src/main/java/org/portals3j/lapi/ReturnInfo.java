@@ -1,0 +1,30 @@
+package org.portals3j.lapi;
+
+import java.lang.foreign.MemorySegment;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * The header handler's {@code msg_len} read as {@code lapi_return_info_t *}, and its {@code comp_h} and
+ * {@code user_info} out-arguments. One object per dispatcher, reused: valid only during the handler's call.
+ */
+public interface ReturnInfo {
+    /** {@code msg_len}: the message's {@code udata_len}. */
+    long msgLen();
+
+    /**
+     * {@code udata_one_pkt_ptr}: a read-only view of the data in the receive buffer for a single-packet message
+     * (all {@link #msgLen()} bytes), {@code null} for a multi-packet one. Valid only during the call.
+     */
+    @Nullable MemorySegment udataOnePacket();
+
+    /** The origin task (not in the man page's struct; the Java binding's {@code src} field). */
+    int srcTask();
+
+    /** {@code *comp_h = handler; *user_info = userInfo}; {@code handler} null means none. */
+    void setCompletion(@Nullable CompletionHandler handler, @Nullable Object userInfo);
+
+    /** {@code ret_flags}; {@link RetFlag#NORMAL} unless set. */
+    void setRetFlags(RetFlag flags);
+
+    RetFlag retFlags();
+}

@@ -1,0 +1,22 @@
+package org.portals3j.lapi;
+
+import java.lang.foreign.MemorySegment;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.portals.MeHandle;
+
+/**
+ * One buffer of the request portal's receive ring: an ME and an MD with a locally managed offset that take packets
+ * one after the other until fewer than a packet's bytes are left, then unlink; the dispatcher attaches it again at
+ * the tail once it has handled every packet in it (lapi-digest.md 3.2 (a), step 4).
+ */
+final class RingBuffer {
+    final MemorySegment segment;
+    /** The same memory, read-only: what header handlers see. */
+    final MemorySegment readOnly;
+    @Nullable MeHandle me;
+
+    RingBuffer(MemorySegment segment) {
+        this.segment = segment;
+        this.readOnly = segment.asReadOnly();
+    }
+}

@@ -1,0 +1,141 @@
+/**
+ * LAPI-style active messages on the public Portals 3.2 API (lapi-digest.md, the LAPI_Amsend man page
+ * {@code lapi-amsend.txt}). {@link org.portals3j.lapi.LapiContext} is one task's context; everything else is the
+ * types its calls take. The layer uses {@code org.portals3j.portals} only: a program could have written it.
+ *
+ * <h2>LAPI function &rarr; Java method</h2>
+ * A LAPI error is a {@link org.portals3j.lapi.LapiException} whose {@link org.portals3j.lapi.LapiError} is the
+ * man page's code; out-arguments are return values; a C {@code NULL} is Java {@code null} (0 for addresses).
+ * <table>
+ * <caption>Every LAPI call of the digest's section 2</caption>
+ * <tr><th>LAPI</th><th>Java</th><th>Notes</th></tr>
+ * <tr><td>{@code LAPI_Init}</td><td>{@link org.portals3j.lapi.LapiContext#init}</td><td>{@code lapi_info_t}:
+ * {@link org.portals3j.lapi.LapiConfig}; {@code hndl}: {@link org.portals3j.lapi.LapiContext#handle()}</td></tr>
+ * <tr><td>{@code LAPI_Term}</td><td>{@link org.portals3j.lapi.LapiContext#term}</td><td>also
+ * {@code close()}</td></tr>
+ * <tr><td>{@code LAPI_Amsend}</td><td>{@link org.portals3j.lapi.LapiContext#amsend}</td><td>handlers:
+ * {@link org.portals3j.lapi.HeaderHandler}, {@link org.portals3j.lapi.CompletionHandler},
+ * {@link org.portals3j.lapi.ReturnInfo}, {@link org.portals3j.lapi.RetFlag}</td></tr>
+ * <tr><td>{@code LAPI_Put}</td><td>{@link org.portals3j.lapi.LapiContext#put}</td><td>target memory:
+ * {@link org.portals3j.lapi.LapiContext#expose}</td></tr>
+ * <tr><td>{@code LAPI_Get}</td><td>{@link org.portals3j.lapi.LapiContext#get}</td><td></td></tr>
+ * <tr><td>{@code LAPI_Setcntr}</td><td>{@link org.portals3j.lapi.LapiContext#setcntr}</td><td>counters:
+ * {@link org.portals3j.lapi.LapiContext#newCounter}, {@link org.portals3j.lapi.LapiContext#counterAt}</td></tr>
+ * <tr><td>{@code LAPI_Getcntr}</td><td>{@link org.portals3j.lapi.LapiContext#getcntr}</td><td>{@code val}: the
+ * return value</td></tr>
+ * <tr><td>{@code LAPI_Waitcntr}</td><td>{@link org.portals3j.lapi.LapiContext#waitcntr}</td>
+ * <td>{@code cur_cntr_val}: the return value</td></tr>
+ * <tr><td>{@code LAPI_Fence}</td><td>{@link org.portals3j.lapi.LapiContext#fence}</td><td></td></tr>
+ * <tr><td>{@code LAPI_Gfence}</td><td>{@link org.portals3j.lapi.LapiContext#gfence}</td><td></td></tr>
+ * <tr><td>{@code LAPI_Addr_set}</td><td>{@link org.portals3j.lapi.LapiContext#addrSet}</td><td></td></tr>
+ * <tr><td>{@code LAPI_Addr_get}</td><td>{@link org.portals3j.lapi.LapiContext#addrGet}</td><td>{@code addr}: the
+ * return value</td></tr>
+ * <tr><td>{@code LAPI_Address_init}</td><td>{@link org.portals3j.lapi.LapiContext#addressInit}</td><td>a
+ * handler's address: {@link org.portals3j.lapi.LapiContext#address}</td></tr>
+ * <tr><td>{@code LAPI_Qenv}</td><td>{@link org.portals3j.lapi.LapiContext#qenv}</td><td>{@code ret_val}: the
+ * return value; also {@code taskId()}, {@code numTasks()}</td></tr>
+ * <tr><td>{@code LAPI_Senv}</td><td>{@link org.portals3j.lapi.LapiContext#senv}</td><td></td></tr>
+ * <tr><td>{@code LAPI_Probe}</td><td>{@link org.portals3j.lapi.LapiContext#probe}</td><td></td></tr>
+ * <tr><td>{@code LAPI_Purge_totask}</td><td>{@link org.portals3j.lapi.LapiContext#purgeToTask}</td>
+ * <td></td></tr>
+ * <tr><td>{@code err_hndlr}</td><td>{@link org.portals3j.lapi.AsyncErrorListener}</td><td>target-side failures
+ * no call can return</td></tr>
+ * </table>
+ *
+ * <h2>Protocols (lapi-digest.md 3.2, 3.3)</h2>
+ * A context uses two portals from {@link org.portals3j.lapi.LapiConfig#firstPortal()}: the <em>request</em>
+ * portal, whose match list is a ring of receive MDs (locally managed offset, {@code max_offset} one packet short
+ * of the end, re-attached at the tail when they unlink), and the <em>source</em> portal, where a task exposes a
+ * buffer for one operation under match bits equal to the operation's id. Every packet starts with a 48-byte
+ * header (kind, lengths, operation id, handler or target address, {@code tgt_cntr}); the sender is the event's
+ * initiator, never a field of the packet.
+ * <ul>
+ *   <li><b>Eager</b> ({@code uhdr_len + udata_len <= PKT_PAYLOAD_SZ}, O-03): header, {@code uhdr} and data are
+ *       copied into a pooled staging MD (bound once; one size class per power of two) and put; {@code org_cntr}
+ *       moves at that copy. The staging MDs' send events go to a queue of their own, read only when a size
+ *       class runs out, so a send never wakes the dispatcher. At the target the dispatcher runs the header handler
+ *       on a read-only view of the packet ({@code udataOnePacket}), then copies the data into the buffer it
+ *       returned (none if it returned null).</li>
+ *   <li><b>Rendezvous</b> (larger): the origin exposes {@code udata} on the source portal <em>before</em> it puts
+ *       the header; the target runs the header handler on the header alone, then PtlGets the data straight into
+ *       the returned buffer (no bounce copy). {@code org_cntr} moves on the source MD's {@code GET_END}.</li>
+ *   <li><b>Completion</b>: once the data is in place (T4 of lapi-digest.md 1.10) the target sends DATA_DONE (for
+ *       Fence) if a completion handler is to run; runs it (T5); increments {@code tgt_cntr} (T6); sends the final
+ *       reply (T7), which returns the credit and makes the origin increment {@code org_cntr} if it has not yet
+ *       (O-10), then {@code cmpl_cntr} (A6). Without a completion handler DATA_DONE rides on the final reply.
+ *       The Portals ACK is never used: it would come before T5 and T6.</li>
+ *   <li><b>Put</b> is an active message with a built-in handler that looks the target address up among the
+ *       regions the target exposed ({@link org.portals3j.lapi.LapiContext#expose}, tokens with the region's
+ *       number and the byte offset) or through the config's {@link org.portals3j.lapi.AddressResolver}; eager
+ *       or rendezvous by size like Amsend. <b>Get</b> sends a request; the origin first exposes its destination
+ *       on the source portal and the target puts the bytes there from an MD over its own memory (no copy).
+ *       A Put or Get whose address is not valid memory of the target is refused there and reported through
+ *       the target's listener; the origin's counters still move (a Get's {@code org_cntr} too, with an
+ *       asynchronous error at the origin saying no data came), so no program hangs on a bad address.</li>
+ *   <li><b>Flow control</b>: a task may have at most {@link org.portals3j.lapi.LapiConfig#credits()} requests
+ *       (eager packets, rendezvous headers, Get requests) unanswered at each target; the final reply returns the
+ *       credit. The receive ring is sized so that the credits of every task, their replies and the collectives'
+ *       packets always fit: Portals silently drops a put that matches nothing, so nothing may overrun it. Credits
+ *       open when the target says hello from its LAPI_Init (so messages to a task wait until it has
+ *       initialised). Out of credit, Amsend/Put/Get wait while progress continues; Purge_totask releases them
+ *       with {@code TGT_PURGED}, nothing sent. Every queue is bounded by the credits; the eager path allocates
+ *       nothing per message but the {@code uhdr} view the handler API requires.</li>
+ *   <li><b>Fence</b> waits until every operation this task started has its data delivered (DATA_DONE or final
+ *       reply; a Get's data arrived). <b>Gfence</b> is Fence, then a barrier (every task tells task 0, which
+ *       releases all). <b>Address_init</b> is an all-to-all exchange of control packets.</li>
+ * </ul>
+ *
+ * <h2>Threads</h2>
+ * In interrupt mode ({@code INTERRUPT_SET} 1, the default) the dispatcher is the thread
+ * {@code lapi-dispatch-<task>}, blocked in PtlEQWait on the context's one event queue; it runs header handlers and
+ * {@code SEND_REPLY} completion handlers, and wakes waiting threads directly when it moves a counter. Normal
+ * completion handlers run on {@code lapi-compl-<task>-<n>} ({@code completionThreads} of them, one FIFO queue in
+ * order of delivery, O-11). In polling mode ({@code INTERRUPT_SET} 0) there is no dispatcher thread: Waitcntr,
+ * Getcntr, Fence, Gfence, Address_init, Probe and an Amsend waiting for credit drain the event queue on the
+ * caller's thread (one at a time), and handlers run there. A handler that throws is reported to the
+ * {@link org.portals3j.lapi.AsyncErrorListener} and never stops a thread.
+ *
+ * <h2>Choices where the man pages are silent</h2>
+ * <ul>
+ *   <li>O-01: {@code uhdr_len} must be a multiple of {@link org.portals3j.lapi.LapiConfig#uhdrAlign()}, 8 by
+ *       default (the "doubleword" reading, which satisfies both).</li>
+ *   <li>O-02: {@code MAX_UHDR_SZ} 1024, {@code LAPI_MAX_MSG_SZ} {@code Integer.MAX_VALUE - 8}, both configurable;
+ *       Qenv(MAX_DATA_SZ) is the latter.</li>
+ *   <li>O-03: single-packet iff {@code uhdr_len + udata_len <= PKT_PAYLOAD_SZ} (4096, configurable, queried with
+ *       the extension {@link org.portals3j.lapi.LapiQuery#PKT_PAYLOAD_SZ}).</li>
+ *   <li>O-04: {@code SEND_REPLY} runs the completion handler on the dispatcher right after delivery; the reply is
+ *       still sent.</li>
+ *   <li>O-05: {@code LOCAL_STATE} sends no completion to the origin's {@code cmpl_cntr}; a reply still returns the
+ *       flow-control credit (it does not move any counter).</li>
+ *   <li>O-06: a header handler that throws, returns null for a multi-packet message, or returns a buffer too small
+ *       or read-only: the data is discarded, the listener told, the completion handler set before the failure
+ *       still runs, {@code tgt_cntr} and {@code cmpl_cntr} still move. A completion handler that throws: reported,
+ *       counters move as if it returned.</li>
+ *   <li>O-07: codes in parameter order; Put and Get: HNDL_INVALID, TGT, DATA_LEN, TGT_ADDR_NULL,
+ *       ORG_ADDR_NULL.</li>
+ *   <li>O-08: parameters are always checked; Qenv(ERROR_CHK) is 1 and Senv(ERROR_CHK, 0) is {@code SET_VAL}.
+ *       INTERRUPT_SET is chosen at Init; Senv accepts only its current value.</li>
+ *   <li>O-09: an unregistered index or unknown handler address at the target: dropped, reported, the completion
+ *       reply still sent ({@code cmpl_cntr} moves), no {@code tgt_cntr} touched. An unknown {@code tgt_cntr}:
+ *       reported, not incremented.</li>
+ *   <li>O-10: {@code org_cntr} always moves before {@code cmpl_cntr} for the same message.</li>
+ *   <li>O-11: {@code completionThreads} threads (default 1), FIFO in order of data delivery.</li>
+ *   <li>O-12: a segment shorter than its length is an {@link java.lang.IndexOutOfBoundsException} before anything
+ *       is sent.</li>
+ *   <li>O-13: Amsend, Put and Get to self go through Portals like any other and are fully supported.</li>
+ *   <li>O-14: Waitcntr, Fence, Gfence, Address_init, Term, and an Amsend that would wait for credit, called on the
+ *       dispatcher's thread (a header handler or an inline completion handler) fail with
+ *       {@link org.portals3j.lapi.LapiError#BLOCKING_IN_HANDLER}.</li>
+ *   <li>Addresses (lapi-digest.md 3.5): handler, counter and region addresses a context issues are tokens with a
+ *       tag in bits 56..62, so never an Addr_set index nor a C program's user-space address; an {@code hdr_hdl}
+ *       in {@code 1 .. LOC_ADDRTBL_SZ-1} is an index resolved at the target. A counter made with
+ *       {@code counterAt} is named by its cell's address.</li>
+ *   <li>Counters: the value is the {@code int} at offset 0 of the 8-byte cell; increments wrap as a C
+ *       {@code int}. Waitcntr returns the value after its subtraction.</li>
+ *   <li>Term waits until this task's data is delivered (a Fence), then stops its threads and unlinks its Portals
+ *       resources; it does not finalise the Portals library. Messages that arrive later are dropped by
+ *       Portals.</li>
+ * </ul>
+ */
+
+package org.portals3j.lapi;

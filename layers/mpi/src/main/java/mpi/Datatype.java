@@ -1,0 +1,92 @@
+package mpi;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.mpi.internal.BaseType;
+
+/**
+ * A datatype. This version has the predefined basic types ({@code MPI.BYTE} to {@code MPI.DOUBLE}, {@code PACKED})
+ * and {@code DATATYPE_NULL}: each is one element of its base type (mpi-java-api.md section 1.4), so its extent and
+ * size are 1 and its lower bounds 0, in base elements as Open MPI counts them.
+ */
+public final class Datatype implements Freeable, Cloneable {
+    private final @Nullable BaseType base;
+    private volatile String name;
+
+    Datatype(@Nullable BaseType base, String name) {
+        this.base = base;
+        this.name = name;
+    }
+
+    /** The base type, or null for {@code DATATYPE_NULL}. */
+    @Nullable BaseType base() {
+        return base;
+    }
+
+    /** Bytes of one item of this type (0 for {@code DATATYPE_NULL}). */
+    int byteSize() {
+        BaseType b = base;
+        return b == null ? 0 : b.bytes();
+    }
+
+    /** The extent, in base elements. */
+    public int getExtent() throws MPIException {
+        return checked();
+    }
+
+    /** The true extent, in base elements. */
+    public int getTrueExtent() throws MPIException {
+        return checked();
+    }
+
+    /** The size (elements of data), in base elements. */
+    public int getSize() throws MPIException {
+        return checked();
+    }
+
+    /** The lower bound, in base elements. */
+    public int getLb() throws MPIException {
+        checked();
+        return 0;
+    }
+
+    /** The true lower bound, in base elements. */
+    public int getTrueLb() throws MPIException {
+        checked();
+        return 0;
+    }
+
+    /**
+     * Freeing a predefined datatype is an error ({@code ERR_TYPE}): this version has no other datatypes.
+     */
+    @Override
+    public void free() throws MPIException {
+        MPI.check();
+        throw MPI.raise(MPI.process().world(), MPI.ERR_TYPE, "a predefined datatype (" + name
+                + ") cannot be freed");
+    }
+
+    /** Whether this is {@code DATATYPE_NULL}. */
+    public boolean isNull() {
+        return base == null;
+    }
+
+    /** The name: the MPI name of a predefined type ({@code MPI_INT}) until changed. */
+    public String getName() throws MPIException {
+        MPI.check();
+        return name;
+    }
+
+    /** Sets the name (shared by the ranks of a JVM for these predefined objects). */
+    public void setName(String name) throws MPIException {
+        MPI.check();
+        this.name = name;
+    }
+
+    private int checked() throws MPIException {
+        MPI.check();
+        if (base == null) {
+            throw MPI.raise(MPI.process().world(), MPI.ERR_TYPE, "DATATYPE_NULL has no extent or size");
+        }
+        return 1;
+    }
+}

@@ -1,0 +1,98 @@
+package org.portals3j.mpi.internal;
+
+import java.lang.foreign.MemorySegment;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * The point-to-point calls of a communicator with their argument checks (each failure an {@link MpiError} with the
+ * error class Open MPI gives): ranks, tags, counts, datatypes and buffers, then the engine.
+ */
+public final class Messages {
+
+    private Messages() {
+    }
+
+    /**
+     * Starts a send of {@code count} elements of {@code type} from {@code buf} to rank {@code dest} of {@code c}.
+     * A send to PROC_NULL is complete at once.
+     */
+    public static SendOperation send(CommState c, @Nullable Object buf, int count, @Nullable BaseType type, int dest,
+                                     int tag, boolean synchronous) {
+        BaseType t = checkCountAndType(count, type);
+        if (tag < 0) {
+            throw new MpiError(ErrorClass.TAG, "invalid tag " + tag + ": a send's tag must be 0.." + MatchBits.TAG_UB);
+        }
+        checkRank(c, dest, false, "destination");
+        MemorySegment memory = Buffers.segment(buf, count, t, false);
+        SendOperation op = new SendOperation(memory);
+        if (dest == Constants.PROC_NULL) {
+            Operation.completeAtOnce(op, Constants.PROC_NULL, Constants.ANY_TAG);
+            return op;
+        }
+        c.engine().startSend(op, c.jobRank(dest), MatchBits.of(c.context(), c.rank(), tag), synchronous);
+        return op;
+    }
+
+    /** Starts a receive of at most {@code count} elements of {@code type} into {@code buf}. */
+    public static ReceiveOperation receive(CommState c, @Nullable Object buf, int count, @Nullable BaseType type,
+                                           int source, int tag) {
+        BaseType t = checkCountAndType(count, type);
+        checkReceiveTag(tag);
+        checkRank(c, source, true, "source");
+        MemorySegment memory = Buffers.segment(buf, count, t, true);
+        boolean[] booleans = buf instanceof boolean[] b ? b : null;
+        boolean anySource = source == Constants.ANY_SOURCE;
+        boolean anyTag = tag == Constants.ANY_TAG;
+        long want = MatchBits.of(c.context(), anySource ? 0 : source, anyTag ? 0 : tag);
+        ReceiveOperation op = new ReceiveOperation(memory, want, MatchBits.ignore(anySource, anyTag), booleans);
+        if (source == Constants.PROC_NULL) {
+            Operation.completeAtOnce(op, Constants.PROC_NULL, Constants.ANY_TAG);
+            return op;
+        }
+        c.engine().startReceive(op);
+        return op;
+    }
+
+    /**
+     * The oldest message {@code source}/{@code tag} would receive that has arrived, or null; PROC_NULL finds an
+     * empty message from PROC_NULL at once.
+     */
+    public static @Nullable ProbeResult probe(CommState c, int source, int tag) {
+        checkReceiveTag(tag);
+        checkRank(c, source, true, "source");
+        if (source == Constants.PROC_NULL) {
+            return new ProbeResult(Constants.PROC_NULL, Constants.ANY_TAG, 0);
+        }
+        boolean anySource = source == Constants.ANY_SOURCE;
+        boolean anyTag = tag == Constants.ANY_TAG;
+        return c.engine().probe(MatchBits.of(c.context(), anySource ? 0 : source, anyTag ? 0 : tag),
+                MatchBits.ignore(anySource, anyTag));
+    }
+
+    private static BaseType checkCountAndType(int count, @Nullable BaseType type) {
+        if (count < 0) {
+            throw new MpiError(ErrorClass.COUNT, "invalid count " + count + ": it must be 0 or more");
+        }
+        if (type == null) {
+            throw new MpiError(ErrorClass.TYPE, "invalid datatype: DATATYPE_NULL (or null) carries no data");
+        }
+        return type;
+    }
+
+    private static void checkReceiveTag(int tag) {
+        if (tag < 0 && tag != Constants.ANY_TAG) {
+            throw new MpiError(ErrorClass.TAG, "invalid tag " + tag + ": a receive's tag must be 0.."
+                    + MatchBits.TAG_UB + " or ANY_TAG");
+        }
+    }
+
+    private static void checkRank(CommState c, int rank, boolean receive, String what) {
+        if (rank == Constants.PROC_NULL || receive && rank == Constants.ANY_SOURCE) {
+            return;
+        }
+        if (rank < 0 || rank >= c.size()) {
+            throw new MpiError(ErrorClass.RANK, "invalid " + what + " rank " + rank + ": " + c.name() + " has ranks 0.."
+                    + (c.size() - 1) + (receive ? ", ANY_SOURCE" : "") + " and PROC_NULL");
+        }
+    }
+}

@@ -1,0 +1,618 @@
+package org.portals3j.mpi.internal;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.locks.ReentrantLock;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.portals.AckRequest;
+import org.portals3j.portals.EqHandle;
+import org.portals3j.portals.Event;
+import org.portals3j.portals.EventKind;
+import org.portals3j.portals.InsertPosition;
+import org.portals3j.portals.InterfaceId;
+import org.portals3j.portals.MdHandle;
+import org.portals3j.portals.MdOption;
+import org.portals3j.portals.MdUpdateResult;
+import org.portals3j.portals.MeHandle;
+import org.portals3j.portals.MemoryDescriptor;
+import org.portals3j.portals.NiHandle;
+import org.portals3j.portals.NiLimits;
+import org.portals3j.portals.Portals;
+import org.portals3j.portals.PortalsException;
+import org.portals3j.portals.ProcessId;
+import org.portals3j.portals.ReturnCode;
+import org.portals3j.portals.StatusRegister;
+import org.portals3j.portals.Unlink;
+import org.portals3j.transport.IdleMode;
+import org.portals3j.transport.IdleStrategy;
+import org.portals3j.transport.Job;
+import org.portals3j.transport.JobMember;
+import org.portals3j.transport.Polling;
+
+/**
+ * The point-to-point engine of one rank, on one Portals 3.2 library: eager and rendezvous sends, posted and
+ * unexpected receives, probe and cancel. The protocols are described in the package documentation. Every method
+ * is thread-safe (one lock per rank); the waits release the lock between rounds of progress.
+ */
+public final class PointToPoint {
+    /** The portal every message is put to: posted receives, the mark, then the unexpected entries. */
+    static final int RECEIVE_PORTAL = 4;
+    /** The portal where rendezvous senders expose their buffers for the receiver's get. */
+    static final int GET_PORTAL = 5;
+    /** The portal credit reports arrive on. */
+    static final int CREDIT_PORTAL = 6;
+    /** Access control entry 0: same user, any portal (the default). */
+    private static final int COOKIE = 0;
+    /** A rendezvous header's hdr_data: the message length in the low bits, the get's id above. */
+    static final int LENGTH_BITS = 36;
+    private static final long LENGTH_MASK = (1L << LENGTH_BITS) - 1;
+    private static final long ID_MASK = (1L << (64 - LENGTH_BITS)) - 1;
+    /** The event queue takes every event of the rank; its memory grows only with its backlog. */
+    private static final long EQ_SIZE = 1L << 24;
+    private static final int DRAIN_BATCH = 256;
+    private static final Object HEADER_SINK = new Object();
+    private static final Object CREDIT_SINK = new Object();
+    /** As many match entries and MDs as an interface can have: one per posted receive and message under way. */
+    private static final NiLimits LIMITS = new NiLimits(NiLimits.MAXIMUM.maxMatchEntries(),
+            NiLimits.MAXIMUM.maxMemDescriptors(), NiLimits.DEFAULT.maxEventQueues(), NiLimits.DEFAULT.maxAtableIndex(),
+            NiLimits.DEFAULT.maxPtableIndex());
+    /** How the waits of each thread back off (an idle strategy keeps state, so one per thread). */
+    private static final ThreadLocal<@Nullable IdleStrategy> IDLE = new ThreadLocal<>();
+
+    /** The user pointer of a sender's credit region. */
+    private record Region(int peer, MemorySegment memory) {
+    }
+
+    private final Portals lib;
+    private final Job job;
+    private final int rank;
+    private final MpiConfig config;
+    private final NiHandle ni;
+    private final EqHandle eq;
+    private final MeHandle mark;
+    private final MdHandle headerMd;
+    private final MdHandle creditMd;
+    private final ProcessId[] peers;
+    private final EagerCredit[] credits;
+    private final CreditLedger[] ledgers;
+    private final Region[] regions;
+    private final UnexpectedQueue unexpected = new UnexpectedQueue();
+    private final Event event = new Event();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Arena arena = Arena.ofShared();
+    private final Polling polling;
+    private long nextRendezvousId;
+    private int inFlight;
+    private boolean finished;
+
+    /** Sets up the receive side of rank {@code rank} on {@code lib} (already created, not yet initialised). */
+    public PointToPoint(Portals lib, int rank, MpiConfig config) {
+        this.lib = lib;
+        this.job = lib.job();
+        this.rank = rank;
+        this.config = config;
+        int size = job.size();
+        this.polling = Polling.of(lib.transport());
+        lib.init();
+        ni = lib.niInit(InterfaceId.DEFAULT, ProcessId.PID_ANY, LIMITS).handle();
+        eq = lib.eqAlloc(ni, EQ_SIZE);
+        peers = new ProcessId[size];
+        credits = new EagerCredit[size];
+        ledgers = new CreditLedger[size];
+        regions = new Region[size];
+        for (int r = 0; r < size; r++) {
+            JobMember m = job.peers().member(r);
+            peers[r] = new ProcessId(m.nid(), m.pid());
+            credits[r] = new EagerCredit(config.creditBytes());
+            ledgers[r] = new CreditLedger(config.creditBytes());
+        }
+        // the mark: an entry without an MD, which nothing matches (skipped, L1964)
+        mark = lib.meAttach(ni, RECEIVE_PORTAL, ProcessId.ANY, 0, 0, Unlink.RETAIN, InsertPosition.AFTER);
+        int regionOptions = MdOption.bits(MdOption.OP_PUT, MdOption.MANAGE_REMOTE, MdOption.ACK_DISABLE);
+        for (int r = 0; r < size; r++) {
+            MemorySegment memory = arena.allocate(config.creditBytes(), 8);
+            regions[r] = new Region(r, memory);
+            MeHandle me = lib.meAttach(ni, RECEIVE_PORTAL, peers[r], 0, ~MatchBits.LONG, Unlink.RETAIN,
+                    InsertPosition.AFTER);
+            lib.mdAttach(me, new MemoryDescriptor(memory, memory.byteSize(), MemoryDescriptor.THRESH_INF,
+                    memory.byteSize(), regionOptions, regions[r], eq), Unlink.RETAIN, Unlink.RETAIN);
+        }
+        int sinkOptions = MdOption.bits(MdOption.OP_PUT, MdOption.TRUNCATE, MdOption.ACK_DISABLE);
+        MeHandle headers = lib.meAttach(ni, RECEIVE_PORTAL, ProcessId.ANY, MatchBits.LONG, ~MatchBits.LONG,
+                Unlink.RETAIN, InsertPosition.AFTER);
+        lib.mdAttach(headers, new MemoryDescriptor(MemorySegment.NULL, 0, MemoryDescriptor.THRESH_INF, 0,
+                sinkOptions, HEADER_SINK, eq), Unlink.RETAIN, Unlink.RETAIN);
+        MeHandle creditMe = lib.meAttach(ni, CREDIT_PORTAL, ProcessId.ANY, 0, ~0L, Unlink.RETAIN,
+                InsertPosition.AFTER);
+        lib.mdAttach(creditMe, new MemoryDescriptor(MemorySegment.NULL, 0, MemoryDescriptor.THRESH_INF, 0,
+                sinkOptions, CREDIT_SINK, eq), Unlink.RETAIN, Unlink.RETAIN);
+        MemoryDescriptor empty = new MemoryDescriptor(MemorySegment.NULL, 0, MemoryDescriptor.THRESH_INF, 0, 0,
+                null, EqHandle.NONE);
+        headerMd = lib.mdBind(ni, empty);
+        creditMd = lib.mdBind(ni, empty);
+    }
+
+    public int rank() {
+        return rank;
+    }
+
+    public int size() {
+        return peers.length;
+    }
+
+    public MpiConfig config() {
+        return config;
+    }
+
+    // ---- sends --------------------------------------------------------------------------------
+
+    /**
+     * Starts sending {@code op}'s buffer to rank {@code dest} of the job with match bits {@code bits}: eagerly if
+     * it is at most the eager limit, not synchronous, and the credit for {@code dest} covers it; by rendezvous
+     * otherwise (a synchronous send then completes only once the receiver has matched and read it).
+     */
+    public void startSend(SendOperation op, int dest, long bits, boolean synchronous) {
+        lock.lock();
+        try {
+            checkOpen();
+            long length = op.buffer.byteSize();
+            if (!synchronous && length <= config.eagerLimit()) {
+                EagerCredit credit = credits[dest];
+                long offset = credit.reserve((int) length);
+                if (offset >= 0) {
+                    MdHandle md = lib.mdBind(ni, new MemoryDescriptor(op.buffer, length, 1, length, 0, op, eq));
+                    op.md = md;
+                    try {
+                        lib.put(md, AckRequest.NOACK_REQ, peers[dest], RECEIVE_PORTAL, COOKIE, bits, offset,
+                                credit.lastEnd());
+                    } catch (PortalsException e) {
+                        unbind(op);
+                        throw e;
+                    }
+                    inFlight++;
+                    return;
+                }
+            }
+            long id = nextRendezvousId++ & ID_MASK;
+            MeHandle me = lib.meAttach(ni, GET_PORTAL, peers[dest], id, 0, Unlink.UNLINK, InsertPosition.AFTER);
+            try {
+                op.rendezvous = true;
+                op.md = lib.mdAttach(me, new MemoryDescriptor(op.buffer, length, 1, length,
+                        MdOption.OP_GET.bit(), op, eq), Unlink.UNLINK, Unlink.RETAIN);
+                lib.put(headerMd, AckRequest.NOACK_REQ, peers[dest], RECEIVE_PORTAL, COOKIE, bits | MatchBits.LONG,
+                        0, (id << LENGTH_BITS) | length);
+            } catch (PortalsException e) {
+                lib.meUnlink(me);
+                op.md = null;
+                throw e;
+            }
+            inFlight++;
+        } catch (PortalsException e) {
+            throw outOfResources(e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A Portals call that failed for want of resources (too many operations under way), as an MPI error. */
+    private MpiError outOfResources(PortalsException e) {
+        return new MpiError(ErrorClass.NO_MEM, "rank " + rank + " cannot start the operation: " + e.getMessage()
+                + " (too many receives or messages under way?)");
+    }
+
+    // ---- receives -----------------------------------------------------------------------------
+
+    /**
+     * Starts {@code op}: takes the oldest matching unexpected message, or posts the receive before the mark. The
+     * race between the two (a message arriving while the entry is inserted) is closed as Portals 3.2 section 5.3
+     * does: the MD is attached inactive and switched on by {@code PtlMDUpdate} only if the event queue is empty;
+     * every event found in between is handled first, and a matching unexpected message among them is taken.
+     */
+    public void startReceive(ReceiveOperation op) {
+        lock.lock();
+        try {
+            checkOpen();
+            drain();
+            UnexpectedMessage m = unexpected.find(op.want, op.ignore);
+            if (m != null) {
+                take(m, op);
+                return;
+            }
+            long capacity = op.buffer.byteSize();
+            MemoryDescriptor inactive = new MemoryDescriptor(op.buffer, capacity, 0, capacity,
+                    MdOption.bits(MdOption.OP_PUT, MdOption.TRUNCATE), op, eq);
+            MeHandle me = lib.meInsert(mark, ProcessId.ANY, op.want, op.ignore, Unlink.UNLINK, InsertPosition.BEFORE);
+            MdHandle md;
+            try {
+                md = lib.mdAttach(me, inactive, Unlink.UNLINK, Unlink.RETAIN);
+            } catch (PortalsException e) {
+                lib.meUnlink(me);
+                throw e;
+            }
+            MemoryDescriptor active = inactive.withThreshold(1);
+            while (true) {
+                MdUpdateResult r = lib.mdUpdate(md, active, eq);
+                if (r.updated()) {
+                    break;
+                }
+                while (next()) {
+                    UnexpectedMessage u = handle(event);
+                    if (u != null && MatchBits.matches(u.bits, op.want, op.ignore)) {
+                        lib.meUnlink(me);
+                        take(u, op);
+                        return;
+                    }
+                }
+            }
+            op.me = me;
+            op.md = md;
+            op.posted = active;
+            op.state = ReceiveOperation.State.POSTED;
+        } catch (PortalsException e) {
+            throw outOfResources(e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Receives the matched unexpected message {@code m} into {@code op}. */
+    private void take(UnexpectedMessage m, ReceiveOperation op) {
+        if (m.failed) {
+            op.fail(ErrorClass.OTHER, "the message failed to arrive (its sender failed or was lost)");
+            op.finish(m.bits, 0, 0);
+            consumeEager(m);
+            unexpected.remove(m);
+        } else if (m.isLong()) {
+            fetch(op, m.peer, m.offsetOrId, m.length, m.bits);
+            unexpected.remove(m);
+        } else if (m.arrived) {
+            copyOut(m, op);
+        } else {
+            m.waiter = op;
+            op.state = ReceiveOperation.State.AWAITING_DATA;
+            inFlight++;
+        }
+    }
+
+    /** Copies the arrived eager message {@code m} into {@code op}, which completes, and frees its space. */
+    private void copyOut(UnexpectedMessage m, ReceiveOperation op) {
+        long n = Math.min(m.length, op.buffer.byteSize());
+        MemorySegment.copy(regions[m.peer].memory(), m.offsetOrId, op.buffer, 0, n);
+        op.finish(m.bits, n, m.length);
+        consumeEager(m);
+        unexpected.remove(m);
+    }
+
+    private void consumeEager(UnexpectedMessage m) {
+        if (!m.isLong() && m.ledgerEntry >= 0) {
+            ledgers[m.peer].consumed(m.ledgerEntry);
+            reportCredit(m.peer);
+        }
+    }
+
+    /** Reads the body of a rendezvous message ({@code length} bytes, id {@code id}) from {@code peer}. */
+    private void fetch(ReceiveOperation op, int peer, long id, long length, long bits) {
+        long n = Math.min(length, op.buffer.byteSize());
+        op.messageLength = length;
+        op.bits = bits;
+        op.state = ReceiveOperation.State.FETCHING;
+        inFlight++;
+        try {
+            MdHandle md = lib.mdBind(ni, new MemoryDescriptor(op.buffer, n, 1, n, 0, op, eq));
+            op.md = md;
+            lib.get(md, peers[peer], GET_PORTAL, COOKIE, id, 0);
+        } catch (PortalsException e) {
+            unbind(op);
+            op.fail(ErrorClass.NO_MEM, outOfResources(e).getMessage() + "; the message from rank " + peer
+                    + " is lost");
+            op.finish(bits, 0, length);
+            inFlight--;
+        }
+    }
+
+    /**
+     * Cancels {@code op} if it is still posted and unmatched: its MD is switched off ({@code PtlMDUpdate} to
+     * threshold 0 reports whether a message had taken it first) and its entry unlinked.
+     *
+     * @return whether it was cancelled (otherwise it completes normally)
+     */
+    public boolean cancel(ReceiveOperation op) {
+        lock.lock();
+        try {
+            MdHandle md = op.md;
+            MeHandle me = op.me;
+            MemoryDescriptor posted = op.posted;
+            if (op.state != ReceiveOperation.State.POSTED || md == null || me == null || posted == null) {
+                return false;
+            }
+            try {
+                MdUpdateResult r = lib.mdUpdate(md, posted.withThreshold(0), EqHandle.NONE);
+                if (r.previous().threshold() == 0) {
+                    return false;
+                }
+            } catch (PortalsException e) {
+                return false; // unlinked: a message took it
+            }
+            lib.meUnlink(me);
+            op.md = null;
+            op.cancelled = true;
+            op.state = ReceiveOperation.State.DONE;
+            Operation.completeAtOnce(op, MatchBits.source(op.want), MatchBits.tag(op.want));
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The oldest unexpected message matching {@code want}/{@code ignore}: its bits and length; null if none. */
+    public @Nullable ProbeResult probe(long want, long ignore) {
+        lock.lock();
+        try {
+            checkOpen();
+            drain();
+            UnexpectedMessage m = unexpected.find(want, ignore);
+            return m == null ? null : new ProbeResult(MatchBits.source(m.bits), MatchBits.tag(m.bits), m.length);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Messages this rank's interface discarded ({@code PTL_SR_DROP_COUNT}): 0 unless a peer broke the protocol. */
+    public long dropCount() {
+        lock.lock();
+        try {
+            return finished ? 0 : lib.niStatus(ni, StatusRegister.DROP_COUNT);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- progress -----------------------------------------------------------------------------
+
+    /** Handles the events waiting; returns how many. */
+    public int progress() {
+        lock.lock();
+        try {
+            return finished ? 0 : drain();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Waits until {@code op} is done, making progress meanwhile (the lock is free between rounds). */
+    public void await(Operation op) {
+        IdleStrategy idle = idle();
+        idle.reset();
+        while (!op.isDone()) {
+            int n = progress();
+            if (op.isDone()) {
+                return;
+            }
+            checkInterrupt();
+            idleStep(idle, n);
+        }
+    }
+
+    /** One round of waiting for something: progress, then an idle step if there was nothing to do. */
+    public void idleRound(boolean first) {
+        IdleStrategy idle = idle();
+        if (first) {
+            idle.reset();
+        }
+        int n = progress();
+        checkInterrupt();
+        idleStep(idle, n);
+    }
+
+    /**
+     * One step of back-off after a round that did {@code work}. The rounds poll the network through
+     * {@code PtlEQGet}, which lets the transport leave its receive path to this thread; before parking, the thread
+     * says it stops polling, so that the transport takes the path back at once rather than when it notices.
+     */
+    private void idleStep(IdleStrategy idle, int work) {
+        if (work == 0 && idle.parksNext()) {
+            polling.pollingStopped();
+        }
+        idle.idle(work);
+    }
+
+    /**
+     * A wait whose thread is interrupted ends with {@code ERR_OTHER} (the interrupt stays set): what lets a runner
+     * that stops a job of in-JVM ranks end the ones blocked in MPI (the operation itself stays under way).
+     */
+    private static void checkInterrupt() {
+        if (Thread.currentThread().isInterrupted()) {
+            throw new MpiError(ErrorClass.OTHER, "interrupted while waiting for an MPI operation");
+        }
+    }
+
+    /**
+     * Finishes every send still under way and every receive that has matched (requests the program freed), then
+     * releases the library. A receive still posted, or a message never received, goes with it.
+     */
+    public void finish() {
+        IdleStrategy idle = idle();
+        idle.reset();
+        while (true) {
+            lock.lock();
+            try {
+                int n = drain();
+                if (inFlight == 0) {
+                    finished = true;
+                    lib.fini();
+                    arena.close();
+                    return;
+                }
+                idle.idle(n);
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private static IdleStrategy idle() {
+        IdleStrategy idle = IDLE.get();
+        if (idle == null) {
+            idle = IdleMode.BACKOFF.newStrategy();
+            IDLE.set(idle);
+        }
+        return idle;
+    }
+
+    private boolean next() {
+        ReturnCode rc = lib.eqGet(eq, event);
+        if (rc == ReturnCode.EQ_DROPPED) {
+            throw new MpiError(ErrorClass.INTERN, "rank " + rank + " lost events of its event queue (more than "
+                    + EQ_SIZE + " waiting): messages may be lost; the job cannot go on");
+        }
+        return rc != ReturnCode.EQ_EMPTY;
+    }
+
+    private int drain() {
+        int n = 0;
+        while (n < DRAIN_BATCH && next()) {
+            handle(event);
+            n++;
+        }
+        return n;
+    }
+
+    /** Handles one event; returns the unexpected message it announced, if it announced one. */
+    private @Nullable UnexpectedMessage handle(Event e) {
+        Object ptr = e.userPtr();
+        switch (e.type()) {
+            case PUT_START -> {
+                if (ptr instanceof Region region) {
+                    return arrivedEager(e, region.peer());
+                } else if (ptr == HEADER_SINK) {
+                    return arrivedHeader(e);
+                } else if (ptr instanceof ReceiveOperation && !MatchBits.isLong(e.matchBits())) {
+                    int peer = job.peers().rankOfNid(e.initiatorNid());
+                    if (peer >= 0) {
+                        ledgers[peer].arrived(e.hdrData(), true);
+                        reportCredit(peer);
+                    }
+                }
+            }
+            case PUT_END, PUT_FAIL -> putEnded(e, ptr, e.type() == EventKind.PUT_FAIL);
+            case SEND_END, SEND_FAIL, GET_END, GET_FAIL -> {
+                if (ptr instanceof SendOperation op) {
+                    if (e.type().isFail()) {
+                        op.fail(ErrorClass.OTHER, "the send failed: the receiving rank is unreachable or died");
+                    }
+                    if (!op.rendezvous) {
+                        unbind(op);
+                    }
+                    op.md = null;
+                    op.complete();
+                    done(op);
+                }
+            }
+            case REPLY_END, REPLY_FAIL -> {
+                if (ptr instanceof ReceiveOperation op) {
+                    unbind(op);
+                    if (e.type().isFail()) {
+                        op.fail(ErrorClass.OTHER, "reading the message from its sender failed");
+                    }
+                    op.finish(op.bits, e.type().isFail() ? 0 : e.mlength(), op.messageLength);
+                    inFlight--;
+                }
+            }
+            default -> {
+                // SEND_START, GET_START, REPLY_START, ACK, UNLINK: nothing to do
+            }
+        }
+        return null;
+    }
+
+    private void putEnded(Event e, @Nullable Object ptr, boolean failed) {
+        if (ptr instanceof Region || ptr == HEADER_SINK) {
+            UnexpectedMessage m = unexpected.findByLink(e.link());
+            if (m == null) {
+                return;
+            }
+            m.arrived = true;
+            m.failed = failed;
+            ReceiveOperation waiter = m.waiter;
+            if (waiter != null) {
+                m.waiter = null;
+                inFlight--;
+                take(m, waiter);
+            }
+        } else if (ptr instanceof ReceiveOperation op) {
+            op.md = null;
+            op.me = null;
+            long bits = e.matchBits();
+            int peer = job.peers().rankOfNid(e.initiatorNid());
+            if (failed || peer < 0) {
+                op.fail(ErrorClass.OTHER, "the message failed to arrive");
+                op.finish(bits, 0, 0);
+            } else if (MatchBits.isLong(bits)) {
+                fetch(op, peer, e.hdrData() >>> LENGTH_BITS, e.hdrData() & LENGTH_MASK, bits);
+            } else {
+                op.finish(bits, e.mlength(), e.rlength());
+            }
+        } else if (ptr == CREDIT_SINK && !failed) {
+            // the reporting rank is the one the transport says sent it, not what its match bits claim
+            int from = job.peers().rankOfNid(e.initiatorNid());
+            if (from >= 0) {
+                credits[from].freedTo(e.hdrData());
+            }
+        }
+    }
+
+    private @Nullable UnexpectedMessage arrivedEager(Event e, int peer) {
+        UnexpectedMessage m = unexpected.append();
+        m.bits = e.matchBits();
+        m.length = e.mlength();
+        m.offsetOrId = e.offset();
+        m.peer = peer;
+        m.link = e.link();
+        m.ledgerEntry = ledgers[peer].arrived(e.hdrData(), false);
+        return m;
+    }
+
+    private @Nullable UnexpectedMessage arrivedHeader(Event e) {
+        int peer = job.peers().rankOfNid(e.initiatorNid());
+        if (peer < 0) {
+            return null;
+        }
+        UnexpectedMessage m = unexpected.append();
+        m.bits = e.matchBits();
+        m.length = e.hdrData() & LENGTH_MASK;
+        m.offsetOrId = e.hdrData() >>> LENGTH_BITS;
+        m.peer = peer;
+        m.link = e.link();
+        m.ledgerEntry = -1;
+        return m;
+    }
+
+    private void reportCredit(int peer) {
+        CreditLedger ledger = ledgers[peer];
+        if (ledger.reportDue()) {
+            lib.put(creditMd, AckRequest.NOACK_REQ, peers[peer], CREDIT_PORTAL, COOKIE, rank, 0, ledger.report());
+        }
+    }
+
+    private void unbind(Operation op) {
+        MdHandle md = op.md;
+        op.md = null;
+        if (md != null) {
+            try {
+                lib.mdUnlink(md);
+            } catch (PortalsException e) {
+                // already gone with the interface
+            }
+        }
+    }
+
+    private void done(SendOperation op) {
+        inFlight--;
+    }
+
+    private void checkOpen() {
+        if (finished) {
+            throw new MpiError(ErrorClass.OTHER, "MPI is finalized on this rank");
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package org.portals3j.mpi.internal;
+
+import java.lang.foreign.MemorySegment;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.portals.MeHandle;
+import org.portals3j.portals.MemoryDescriptor;
+
+/**
+ * A receive. Its life: posted as a match entry before the mark ({@link State#POSTED}), or matched at once
+ * against an unexpected message; then either complete, or waiting for the rest of an eager message still
+ * arriving ({@link State#AWAITING_DATA}), or reading a rendezvous message's body ({@link State#FETCHING}).
+ */
+public final class ReceiveOperation extends Operation {
+    enum State { NEW, POSTED, AWAITING_DATA, FETCHING, DONE }
+
+    /** Match bits and ignore bits wanted. */
+    final long want;
+    final long ignore;
+    /** For a {@code boolean[]} receive, the array the staged bytes are copied into at the end. */
+    final boolean @Nullable [] booleans;
+    State state = State.NEW;
+    @Nullable MeHandle me;
+    /** The posted MD's value (threshold 0 while the race with unexpected messages is closed). */
+    @Nullable MemoryDescriptor posted;
+    /** The match bits of the message being received by rendezvous. */
+    long bits;
+    /** The length of the message being received (to report truncation when its body arrives). */
+    long messageLength;
+
+    public ReceiveOperation(MemorySegment buffer, long want, long ignore, boolean @Nullable [] booleans) {
+        super(buffer);
+        this.want = want;
+        this.ignore = ignore;
+        this.booleans = booleans;
+    }
+
+    /** Ends the receive with {@code received} bytes of a message of {@code length} bytes from bits {@code bits}. */
+    void finish(long bits, long received, long length) {
+        source = MatchBits.source(bits);
+        tag = MatchBits.tag(bits);
+        bytes = received;
+        if (length > received) {
+            fail(ErrorClass.TRUNCATE, "message truncated: " + length + " bytes arrived for a receive of "
+                    + buffer.byteSize() + " bytes (from rank " + source + ", tag " + tag + ")");
+        }
+        boolean[] b = booleans;
+        if (b != null) {
+            Buffers.copyBack(buffer, received, b);
+        }
+        state = State.DONE;
+        complete();
+    }
+}

@@ -62,11 +62,11 @@ public final class Op implements Freeable {
      * @throws MpiError ERR_OP if it is freed or does not apply to the type; ERR_TYPE for no type
      */
     Reduction on(@Nullable Datatype type) {
-        BaseType base = type == null ? null : type.base();
         if (freed) {
             throw new MpiError(MPI.ERR_OP, "the operation has been freed");
         }
-        if (base == null) {
+        BaseType base = type == null ? null : type.base();
+        if (type == null || base == null) {
             throw new MpiError(MPI.ERR_TYPE, "invalid datatype: DATATYPE_NULL (or null) carries no data");
         }
         PredefinedOp p = predefined;
@@ -77,9 +77,12 @@ public final class Op implements Freeable {
         if (f == null) {
             throw new MpiError(MPI.ERR_OP, "an operation without a function");
         }
-        Datatype t = type;
-        return base == BaseType.BOOLEAN ? (in, io, n) -> callOnBooleans(f, in, io, n, t)
-                : (in, io, n) -> callOnBuffers(f, in, io, n, t);
+        return user(f, type, base);
+    }
+
+    private static Reduction user(UserFunction f, Datatype type, BaseType base) {
+        return base == BaseType.BOOLEAN ? (in, io, n) -> callOnBooleans(f, in, io, n, type)
+                : (in, io, n) -> callOnBuffers(f, in, io, n, type);
     }
 
     /** The reduction of {@code op} on {@code type}, or the error of a null operation (ERR_OP). */

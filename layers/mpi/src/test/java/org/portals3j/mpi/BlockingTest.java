@@ -7,6 +7,7 @@ import java.nio.ByteOrder;
 import java.nio.DoubleBuffer;
 import java.nio.IntBuffer;
 import mpi.MPI;
+import mpi.Request;
 import mpi.Status;
 import org.junit.jupiter.api.Test;
 
@@ -107,13 +108,17 @@ class BlockingTest {
                     sum[0] += v[0];
                 }
                 assertThat(seen).containsExactly(false, true, true);
-                int[] r = new int[1];
-                MPI.COMM_WORLD.recv(r, 1, MPI.INT, 2, MPI.ANY_TAG);
-                assertThat(r[0]).isEqualTo(77);
+                // a ready send needs its receive posted first: post it, then tell rank 2
+                IntBuffer r = MPI.newIntBuffer(1);
+                Request ready = MPI.COMM_WORLD.iRecv(r, 1, MPI.INT, 2, MPI.ANY_TAG);
+                MPI.COMM_WORLD.send(new int[0], 0, MPI.INT, 2, 6);
+                assertThat(ready.waitStatus().getTag()).isEqualTo(5);
+                assertThat(r.get(0)).isEqualTo(77);
             } else if (rank == 1) {
                 MPI.COMM_WORLD.sSend(new int[] {10}, 1, MPI.INT, 0, 101);
             } else {
                 MPI.COMM_WORLD.send(new int[] {20}, 1, MPI.INT, 0, 102);
+                MPI.COMM_WORLD.recv(new int[0], 0, MPI.INT, 0, 6);
                 MPI.COMM_WORLD.rSend(new int[] {77}, 1, MPI.INT, 0, 5);
             }
             MPI.Finalize();

@@ -16,6 +16,7 @@ import org.portals3j.portals.MdUpdateResult;
 import org.portals3j.portals.MeHandle;
 import org.portals3j.portals.MemoryDescriptor;
 import org.portals3j.portals.NiHandle;
+import org.portals3j.portals.NiLimits;
 import org.portals3j.portals.Portals;
 import org.portals3j.portals.PortalsException;
 import org.portals3j.portals.ProcessId;
@@ -50,6 +51,10 @@ public final class PointToPoint {
     private static final int DRAIN_BATCH = 256;
     private static final Object HEADER_SINK = new Object();
     private static final Object CREDIT_SINK = new Object();
+    /** As many match entries and MDs as an interface can have: one per posted receive and message under way. */
+    private static final NiLimits LIMITS = new NiLimits(NiLimits.MAXIMUM.maxMatchEntries(),
+            NiLimits.MAXIMUM.maxMemDescriptors(), NiLimits.DEFAULT.maxEventQueues(), NiLimits.DEFAULT.maxAtableIndex(),
+            NiLimits.DEFAULT.maxPtableIndex());
     private static final ThreadLocal<IdleStrategy> IDLE = ThreadLocal.withInitial(IdleMode.BACKOFF::newStrategy);
 
     /** The user pointer of a sender's credit region. */
@@ -85,7 +90,7 @@ public final class PointToPoint {
         this.config = config;
         int size = job.size();
         lib.init();
-        ni = lib.niInit(InterfaceId.DEFAULT, ProcessId.PID_ANY, null).handle();
+        ni = lib.niInit(InterfaceId.DEFAULT, ProcessId.PID_ANY, LIMITS).handle();
         eq = lib.eqAlloc(ni, EQ_SIZE);
         peers = new ProcessId[size];
         credits = new EagerCredit[size];
@@ -153,23 +158,42 @@ public final class PointToPoint {
                 if (offset >= 0) {
                     MdHandle md = lib.mdBind(ni, new MemoryDescriptor(op.buffer, length, 1, length, 0, op, eq));
                     op.md = md;
+                    try {
+                        lib.put(md, AckRequest.NOACK_REQ, peers[dest], RECEIVE_PORTAL, COOKIE, bits, offset,
+                                credit.lastEnd());
+                    } catch (PortalsException e) {
+                        unbind(op);
+                        throw e;
+                    }
                     inFlight++;
-                    lib.put(md, AckRequest.NOACK_REQ, peers[dest], RECEIVE_PORTAL, COOKIE, bits, offset,
-                            credit.lastEnd());
                     return;
                 }
             }
             long id = nextRendezvousId++ & ID_MASK;
             MeHandle me = lib.meAttach(ni, GET_PORTAL, peers[dest], id, 0, Unlink.UNLINK, InsertPosition.AFTER);
-            op.rendezvous = true;
-            op.md = lib.mdAttach(me, new MemoryDescriptor(op.buffer, length, 1, length,
-                    MdOption.OP_GET.bit(), op, eq), Unlink.UNLINK, Unlink.RETAIN);
+            try {
+                op.rendezvous = true;
+                op.md = lib.mdAttach(me, new MemoryDescriptor(op.buffer, length, 1, length,
+                        MdOption.OP_GET.bit(), op, eq), Unlink.UNLINK, Unlink.RETAIN);
+                lib.put(headerMd, AckRequest.NOACK_REQ, peers[dest], RECEIVE_PORTAL, COOKIE, bits | MatchBits.LONG,
+                        0, (id << LENGTH_BITS) | length);
+            } catch (PortalsException e) {
+                lib.meUnlink(me);
+                op.md = null;
+                throw e;
+            }
             inFlight++;
-            lib.put(headerMd, AckRequest.NOACK_REQ, peers[dest], RECEIVE_PORTAL, COOKIE, bits | MatchBits.LONG, 0,
-                    (id << LENGTH_BITS) | length);
+        } catch (PortalsException e) {
+            throw outOfResources(e);
         } finally {
             lock.unlock();
         }
+    }
+
+    /** A Portals call that failed for want of resources (too many operations under way), as an MPI error. */
+    private MpiError outOfResources(PortalsException e) {
+        return new MpiError(ErrorClass.NO_MEM, "rank " + rank + " cannot start the operation: " + e.getMessage()
+                + " (too many receives or messages under way?)");
     }
 
     // ---- receives -----------------------------------------------------------------------------
@@ -194,7 +218,13 @@ public final class PointToPoint {
             MemoryDescriptor inactive = new MemoryDescriptor(op.buffer, capacity, 0, capacity,
                     MdOption.bits(MdOption.OP_PUT, MdOption.TRUNCATE), op, eq);
             MeHandle me = lib.meInsert(mark, ProcessId.ANY, op.want, op.ignore, Unlink.UNLINK, InsertPosition.BEFORE);
-            MdHandle md = lib.mdAttach(me, inactive, Unlink.UNLINK, Unlink.RETAIN);
+            MdHandle md;
+            try {
+                md = lib.mdAttach(me, inactive, Unlink.UNLINK, Unlink.RETAIN);
+            } catch (PortalsException e) {
+                lib.meUnlink(me);
+                throw e;
+            }
             MemoryDescriptor active = inactive.withThreshold(1);
             while (true) {
                 MdUpdateResult r = lib.mdUpdate(md, active, eq);
@@ -214,6 +244,8 @@ public final class PointToPoint {
             op.md = md;
             op.posted = active;
             op.state = ReceiveOperation.State.POSTED;
+        } catch (PortalsException e) {
+            throw outOfResources(e);
         } finally {
             lock.unlock();
         }
@@ -261,9 +293,17 @@ public final class PointToPoint {
         op.bits = bits;
         op.state = ReceiveOperation.State.FETCHING;
         inFlight++;
-        MdHandle md = lib.mdBind(ni, new MemoryDescriptor(op.buffer, n, 1, n, 0, op, eq));
-        op.md = md;
-        lib.get(md, peers[peer], GET_PORTAL, COOKIE, id, 0);
+        try {
+            MdHandle md = lib.mdBind(ni, new MemoryDescriptor(op.buffer, n, 1, n, 0, op, eq));
+            op.md = md;
+            lib.get(md, peers[peer], GET_PORTAL, COOKIE, id, 0);
+        } catch (PortalsException e) {
+            unbind(op);
+            op.fail(ErrorClass.NO_MEM, outOfResources(e).getMessage() + "; the message from rank " + peer
+                    + " is lost");
+            op.finish(bits, 0, length);
+            inFlight--;
+        }
     }
 
     /**

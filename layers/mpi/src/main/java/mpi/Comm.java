@@ -354,159 +354,169 @@ public class Comm implements Freeable, Cloneable {
         collective(Collectives::barrier);
     }
 
-    public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
+    public final void bcast(@Nullable Object buf, int count, @Nullable Datatype type, int root) throws MPIException {
         collective(c -> RootedCollectives.bcast(c, buf, count, base(type), root));
     }
 
-    public final void gather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
-                             Datatype recvtype, int root) throws MPIException {
+    public final void gather(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype, int root) throws MPIException {
         collective(c -> RootedCollectives.gatherv(c, sendbuf, sendcount, base(sendtype), recvbuf,
                 blocks(recvcount, c), null, base(recvtype), root, RootedForm.FULL));
     }
 
     /** In place: the root receives into {@code buf} (its own block already there), the others send from it. */
-    public final void gather(Object buf, int count, Datatype type, int root) throws MPIException {
+    public final void gather(@Nullable Object buf, int count, @Nullable Datatype type, int root) throws MPIException {
         collective(c -> RootedCollectives.gatherv(c, buf, count, base(type), buf, blocks(count, c), null,
                 base(type), root, RootedForm.IN_PLACE));
     }
 
-    public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
-                              int[] displs, Datatype recvtype, int root) throws MPIException {
+    public final void gatherv(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] displs, @Nullable Datatype recvtype,
+            int root) throws MPIException {
         collective(c -> RootedCollectives.gatherv(c, sendbuf, sendcount, base(sendtype), recvbuf, recvcount,
                 displs, base(recvtype), root, RootedForm.FULL));
     }
 
     /** The root's in-place form. */
-    public final void gatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
-            throws MPIException {
+    public final void gatherv(@Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] displs,
+            @Nullable Datatype recvtype, int root) throws MPIException {
         collective(c -> RootedCollectives.gatherv(c, null, 0, null, recvbuf, recvcount, displs, base(recvtype),
                 root, RootedForm.ROOT_ONLY));
     }
 
     /** The form of the ranks other than the root. */
-    public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
+    public final void gatherv(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype, int root)
+            throws MPIException {
         collective(c -> RootedCollectives.gatherv(c, sendbuf, sendcount, base(sendtype), null, null, null, null,
                 root, RootedForm.NON_ROOT));
     }
 
-    public final void scatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
-                              Datatype recvtype, int root) throws MPIException {
+    public final void scatter(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype, int root) throws MPIException {
         collective(c -> RootedCollectives.scatterv(c, sendbuf, blocks(sendcount, c), null, base(sendtype),
                 recvbuf, recvcount, base(recvtype), root, RootedForm.FULL));
     }
 
     /** In place: the root sends from {@code buf} (keeping its own block), the others receive into it. */
-    public final void scatter(Object buf, int count, Datatype type, int root) throws MPIException {
+    public final void scatter(@Nullable Object buf, int count, @Nullable Datatype type, int root) throws MPIException {
         collective(c -> RootedCollectives.scatterv(c, buf, blocks(count, c), null, base(type), buf, count,
                 base(type), root, RootedForm.IN_PLACE));
     }
 
-    public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf,
-                               int recvcount, Datatype recvtype, int root) throws MPIException {
+    public final void scatterv(@Nullable Object sendbuf, int @Nullable [] sendcount, int @Nullable [] displs,
+            @Nullable Datatype sendtype, @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype, int root)
+            throws MPIException {
         collective(c -> RootedCollectives.scatterv(c, sendbuf, sendcount, displs, base(sendtype), recvbuf,
                 recvcount, base(recvtype), root, RootedForm.FULL));
     }
 
     /** The root's in-place form. */
-    public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
-            throws MPIException {
+    public final void scatterv(@Nullable Object sendbuf, int @Nullable [] sendcount, int @Nullable [] displs,
+            @Nullable Datatype sendtype, int root) throws MPIException {
         collective(c -> RootedCollectives.scatterv(c, sendbuf, sendcount, displs, base(sendtype), null, 0, null,
                 root, RootedForm.ROOT_ONLY));
     }
 
     /** The form of the ranks other than the root. */
-    public final void scatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+    public final void scatterv(@Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype, int root)
+            throws MPIException {
         collective(c -> RootedCollectives.scatterv(c, null, null, null, null, recvbuf, recvcount, base(recvtype),
                 root, RootedForm.NON_ROOT));
     }
 
-    public final void allGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
-                                Datatype recvtype) throws MPIException {
+    public final void allGather(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
         collective(c -> Collectives.allGatherv(c, sendbuf, sendcount, base(sendtype), recvbuf,
                 blocks(recvcount, c), null, base(recvtype), false));
     }
 
     /** In place: each rank's block is already at its place in {@code buf}. */
-    public final void allGather(Object buf, int count, Datatype type) throws MPIException {
+    public final void allGather(@Nullable Object buf, int count, @Nullable Datatype type) throws MPIException {
         collective(c -> Collectives.allGatherv(c, null, 0, null, buf, blocks(count, c), null, base(type), true));
     }
 
-    public final void allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
-                                 int[] displs, Datatype recvtype) throws MPIException {
+    public final void allGatherv(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] displs, @Nullable Datatype recvtype)
+            throws MPIException {
         collective(c -> Collectives.allGatherv(c, sendbuf, sendcount, base(sendtype), recvbuf, recvcount, displs,
                 base(recvtype), false));
     }
 
     /** In place: each rank's block is already at its place in {@code recvbuf}. */
-    public final void allGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype)
-            throws MPIException {
+    public final void allGatherv(@Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] displs,
+            @Nullable Datatype recvtype) throws MPIException {
         collective(c -> Collectives.allGatherv(c, null, 0, null, recvbuf, recvcount, displs, base(recvtype),
                 true));
     }
 
-    public final void allToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
-                               Datatype recvtype) throws MPIException {
+    public final void allToAll(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
         collective(c -> Collectives.allToAllv(c, sendbuf, blocks(sendcount, c), null, base(sendtype), recvbuf,
                 blocks(recvcount, c), null, base(recvtype)));
     }
 
-    public final void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,
-                                int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
+    public final void allToAllv(@Nullable Object sendbuf, int @Nullable [] sendcount, int @Nullable [] sdispls,
+            @Nullable Datatype sendtype, @Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] rdispls,
+            @Nullable Datatype recvtype) throws MPIException {
         collective(c -> Collectives.allToAllv(c, sendbuf, sendcount, sdispls, base(sendtype), recvbuf, recvcount,
                 rdispls, base(recvtype)));
     }
 
     /** {@code recvbuf} is used at the root only (it may be null elsewhere). */
-    public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root)
-            throws MPIException {
+    public final void reduce(@Nullable Object sendbuf, @Nullable Object recvbuf, int count, @Nullable Datatype type,
+            @Nullable Op op, int root) throws MPIException {
         collective(c -> ReductionCollectives.reduce(c, sendbuf, recvbuf, count, base(type), Op.reduction(op, type),
                 root, false));
     }
 
     /** In place: {@code buf} is the input everywhere and the output at the root. */
-    public final void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
+    public final void reduce(@Nullable Object buf, int count, @Nullable Datatype type, @Nullable Op op, int root)
+            throws MPIException {
         collective(c -> ReductionCollectives.reduce(c, null, buf, count, base(type), Op.reduction(op, type), root,
                 true));
     }
 
-    public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op)
-            throws MPIException {
+    public final void allReduce(@Nullable Object sendbuf, @Nullable Object recvbuf, int count, @Nullable Datatype type,
+            @Nullable Op op) throws MPIException {
         collective(c -> ReductionCollectives.allReduce(c, sendbuf, recvbuf, count, base(type),
                 Op.reduction(op, type), false));
     }
 
-    public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
+    public final void allReduce(@Nullable Object buf, int count, @Nullable Datatype type, @Nullable Op op)
+            throws MPIException {
         collective(c -> ReductionCollectives.allReduce(c, null, buf, count, base(type), Op.reduction(op, type),
                 true));
     }
 
-    public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op)
-            throws MPIException {
+    public final void reduceScatter(@Nullable Object sendbuf, @Nullable Object recvbuf, int @Nullable [] recvcounts,
+            @Nullable Datatype type, @Nullable Op op) throws MPIException {
         collective(c -> ReductionCollectives.reduceScatter(c, sendbuf, recvbuf, recvcounts, 0, base(type),
                 Op.reduction(op, type), false));
     }
 
     /** In place: {@code buf} holds the whole input, and this rank's block of the result at its start. */
-    public final void reduceScatter(Object buf, int[] counts, Datatype type, Op op) throws MPIException {
+    public final void reduceScatter(@Nullable Object buf, int @Nullable [] counts, @Nullable Datatype type,
+            @Nullable Op op) throws MPIException {
         collective(c -> ReductionCollectives.reduceScatter(c, null, buf, counts, 0, base(type),
                 Op.reduction(op, type), true));
     }
 
-    public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op)
-            throws MPIException {
+    public final void reduceScatterBlock(@Nullable Object sendbuf, @Nullable Object recvbuf, int recvcount,
+            @Nullable Datatype type, @Nullable Op op) throws MPIException {
         collective(c -> ReductionCollectives.reduceScatter(c, sendbuf, recvbuf, null, recvcount, base(type),
                 Op.reduction(op, type), false));
     }
 
     /** In place: {@code buf} holds the whole input, and this rank's block of the result at its start. */
-    public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
+    public final void reduceScatterBlock(@Nullable Object buf, int count, @Nullable Datatype type, @Nullable Op op)
+            throws MPIException {
         collective(c -> ReductionCollectives.reduceScatter(c, null, buf, null, count, base(type),
                 Op.reduction(op, type), true));
     }
 
     /** Applies {@code op} locally: {@code inOutBuf[i] = inBuf[i] op inOutBuf[i]}; errors go to COMM_WORLD's handler. */
-    public static void reduceLocal(Object inBuf, Object inOutBuf, int count, Datatype type, Op op)
-            throws MPIException {
+    public static void reduceLocal(@Nullable Object inBuf, @Nullable Object inOutBuf, int count,
+            @Nullable Datatype type, @Nullable Op op) throws MPIException {
         MPI.COMM_WORLD.collective(c -> ReductionCollectives.local(inBuf, inOutBuf, count, base(type),
                 Op.reduction(op, type)));
     }

@@ -6,6 +6,7 @@ import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
+import java.util.Objects;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import mpi.MPI;
@@ -19,11 +20,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class CollectiveProgramTest {
 
+    @SuppressWarnings("nullness") // Method.invoke's receiver is null for a static method
     @ParameterizedTest
     @ValueSource(ints = {1, 3, 4})
     void theStatisticsProgramCompilesUnchangedAndRuns(int size, @TempDir Path out) throws Exception {
         Path source = Path.of("src/test/programs/Statistics.java");
-        Path classes = Path.of(MPI.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path classes = Path.of(Objects.requireNonNull(MPI.class.getProtectionDomain().getCodeSource()).getLocation()
+                .toURI());
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         int status = javac.run(null, null, null, "-d", out.toString(), "-cp", classes.toString(), "-Xlint:all",
                 "-Werror", source.toString());

@@ -12,6 +12,7 @@ import mpi.MPI;
 import mpi.MPIException;
 import mpi.Op;
 import mpi.UserFunction;
+import org.checkerframework.checker.nullness.qual.NonNull;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -213,7 +214,7 @@ class OpsTest {
         return new double[n];
     }
 
-    private static <T> T local(T in, T inOut, Datatype type, Op op) throws MPIException {
+    private static <T extends @NonNull Object> T local(T in, T inOut, Datatype type, Op op) throws MPIException {
         Comm.reduceLocal(in, inOut, Array.getLength(in), type, op);
         return inOut;
     }

@@ -21,9 +21,10 @@ import org.portals3j.mpi.internal.RootedForm;
 import org.portals3j.mpi.internal.SendOperation;
 
 /**
- * A communicator: identity, point-to-point, error handlers (mpi-java-api.md sections 2.1-2.3, 2.7). This version has
- * the predefined communicators {@code MPI.COMM_WORLD} and {@code MPI.COMM_SELF}; their state (error handler, name)
- * is the calling rank's, so the one static object serves every rank of a JVM that runs several.
+ * A communicator: identity, point-to-point, error handlers, management and blocking collectives (mpi-java-api.md
+ * sections 2.1-2.3 and 2.6-2.8). The predefined {@code MPI.COMM_WORLD} and {@code MPI.COMM_SELF} keep their state
+ * (error handler, name) per calling rank, so the one static object serves every rank of a JVM that runs several; a
+ * communicator made by {@code dup}, {@code split} or {@code create} belongs to the rank that made it.
  *
  * <p>Send modes: {@code send} and {@code iSend} go eagerly below the eager limit when the receiver has room for
  * this sender, by rendezvous otherwise; {@code sSend} and {@code isSend} always by rendezvous, so they complete only

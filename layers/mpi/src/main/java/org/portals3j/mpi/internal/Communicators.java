@@ -14,7 +14,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * context picks the largest proposal, which no member uses. Ids go in pairs: the even one for point-to-point, the
  * odd one after it for the hidden collective context. A new communicator inherits its parent's error handler
  * (MPI-3.1 section 8.3). Ids are not reused after {@code free}: a rank can make 16 382 communicators in its life
- * (15 bits of context in the match bits), after which making one is ERR_OTHER on every member.
+ * (15 bits of context in the match bits), after which making one is ERR_OTHER on every member. Limit: one rank's
+ * threads must not make communicators from different parents at the same time (two agreements could then pick the
+ * same id for this rank; MPICH closes that with a locked mask and retries, not done here).
  */
 public final class Communicators {
     private Communicators() {

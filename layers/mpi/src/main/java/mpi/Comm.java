@@ -163,21 +163,21 @@ public class Comm implements Freeable, Cloneable {
 
     // ---- blocking point-to-point -----------------------------------------------------------------
 
-    public final void send(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+    public final void send(@Nullable Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
         blockingSend(buf, count, type, dest, tag, false);
     }
 
     /** A synchronous send: returns once the matching receive has started (rendezvous). */
-    public final void sSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+    public final void sSend(@Nullable Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
         blockingSend(buf, count, type, dest, tag, true);
     }
 
     /** A ready send, done as a standard send. */
-    public final void rSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+    public final void rSend(@Nullable Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
         blockingSend(buf, count, type, dest, tag, false);
     }
 
-    public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
+    public final Status recv(@Nullable Object buf, int count, Datatype type, int source, int tag) throws MPIException {
         CommState c = state();
         try {
             ReceiveOperation op = Messages.receive(c, buf, count, base(type), source, tag);
@@ -189,8 +189,8 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /** Sends and receives at the same time (both are under way together, so two ranks may exchange). */
-    public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
-                                 Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag)
+    public final Status sendRecv(@Nullable Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
+                                 @Nullable Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag)
             throws MPIException {
         CommState c = state();
         try {
@@ -206,8 +206,8 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /** {@link #sendRecv} with one buffer: the data to send is staged in a copy first. */
-    public final Status sendRecvReplace(Object buf, int count, Datatype type, int dest, int sendtag, int source,
-                                        int recvtag) throws MPIException {
+    public final Status sendRecvReplace(@Nullable Object buf, int count, Datatype type, int dest, int sendtag,
+                                        int source, int recvtag) throws MPIException {
         CommState c = state();
         try {
             BaseType t = base(type);
@@ -271,7 +271,7 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
-    private void blockingSend(Object buf, int count, Datatype type, int dest, int tag, boolean synchronous)
+    private void blockingSend(@Nullable Object buf, int count, Datatype type, int dest, int tag, boolean synchronous)
             throws MPIException {
         CommState c = state();
         try {

@@ -378,7 +378,7 @@ public final class MPI {
         try {
             MpiRuntime.init(level);
         } catch (MpiError e) {
-            throw new MPIException(e.getMessage());
+            throw new MPIException(String.valueOf(e.getMessage()));
         } catch (TransportException e) {
             throw new MPIException(e);
         }
@@ -438,7 +438,7 @@ public final class MPI {
     }
 
     /** {@code MPI_PCONTROL}: no profiling here, so nothing to do. */
-    public static void pControl(int level, Object obj) {
+    public static void pControl(int level, @Nullable Object obj) {
         // no profiling layer to control (MPI-3.1 section 14.2.4 allows a no-op)
     }
 

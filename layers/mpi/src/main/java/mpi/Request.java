@@ -236,7 +236,10 @@ public class Request implements Freeable {
     /** The engine of the first active request, or null if none is active. */
     private static @Nullable PointToPoint engineOf(@Nullable Request[] requests) {
         for (Request r : requests) {
-            CommState c = r == null ? null : r.comm;
+            if (r == null) {
+                continue;
+            }
+            CommState c = r.comm;
             if (c != null && r.op != null) {
                 return c.engine();
             }
@@ -253,7 +256,7 @@ public class Request implements Freeable {
             Request r = requests[i];
             Operation o = r == null ? null : r.op;
             CommState c = r == null ? null : r.comm;
-            if (o == null || c == null) {
+            if (r == null || o == null || c == null) {
                 statuses[i] = Status.empty();
                 continue;
             }

@@ -41,7 +41,7 @@ class FlowControlTest {
                         assertThat(in.getInt(0)).isEqualTo(i);
                     }
                 }
-                assertThat(MpiRuntime.current().engine().dropCount()).isZero();
+                assertThat(MpiJob.present(MpiRuntime.current()).engine().dropCount()).isZero();
                 MPI.Finalize();
             });
         } finally {

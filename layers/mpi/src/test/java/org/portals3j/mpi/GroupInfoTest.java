@@ -69,6 +69,7 @@ class GroupInfoTest {
     }
 
     @Test
+    @SuppressWarnings("nullness") // asserts on Info.get, which returns null for an absent key
     void infoKeepsKeysInOrderAndChecksItsLimits() throws Exception {
         MpiJob.run(1, rank -> {
             MPI.Init(new String[0]);

@@ -1,5 +1,6 @@
 package org.portals3j.mpi;
 
+import org.checkerframework.checker.nullness.qual.Nullable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +48,14 @@ final class MpiJob {
     private MpiJob() {
     }
 
+    /** {@code value}, which the test expects to be there. */
+    static <T> T present(@Nullable T value) {
+        if (value == null) {
+            throw new AssertionError("expected a value, found null");
+        }
+        return value;
+    }
+
     /** Runs {@code body} on {@code size} ranks over inmem. */
     static void run(int size, Body body) throws Exception {
         run("inmem", size, body);
@@ -55,7 +64,7 @@ final class MpiJob {
     static void run(String transport, int size, Body body) throws Exception {
         Job job = Job.builder(size).build();
         List<Transport> endpoints = LocalJob.openAll(Transports.require(transport), job, IdleMode.BACKOFF, Map.of());
-        AtomicReference<Throwable> failure = new AtomicReference<>();
+        AtomicReference<@Nullable Throwable> failure = new AtomicReference<>();
         List<Thread> threads = new ArrayList<>();
         try {
             for (int r = 0; r < size; r++) {
@@ -66,7 +75,7 @@ final class MpiJob {
                         JobRuntime.runAsRank(context, () -> body.run(rank));
                     } catch (Throwable e) {
                         if (!failure.compareAndSet(null, e)) {
-                            failure.get().addSuppressed(e);
+                            present(failure.get()).addSuppressed(e);
                         }
                     }
                 }));

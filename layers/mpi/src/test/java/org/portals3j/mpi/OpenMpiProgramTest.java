@@ -21,9 +21,11 @@ import org.junit.jupiter.api.io.TempDir;
 class OpenMpiProgramTest {
 
     @Test
+    @SuppressWarnings("nullness") // Method.invoke(null, ...) calls a static method
     void theRingProgramCompilesUnchangedAndRuns(@TempDir Path out) throws Exception {
         Path source = Path.of("src/test/programs/Ring.java");
-        Path classes = Path.of(MPI.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path classes = Path.of(MpiJob.present(MPI.class.getProtectionDomain().getCodeSource()).getLocation()
+                .toURI());
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         int status = javac.run(null, null, null, "-d", out.toString(), "-cp", classes.toString(), "-Xlint:all",
                 "-Werror", source.toString());

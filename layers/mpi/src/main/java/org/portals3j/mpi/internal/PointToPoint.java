@@ -55,7 +55,8 @@ public final class PointToPoint {
     private static final NiLimits LIMITS = new NiLimits(NiLimits.MAXIMUM.maxMatchEntries(),
             NiLimits.MAXIMUM.maxMemDescriptors(), NiLimits.DEFAULT.maxEventQueues(), NiLimits.DEFAULT.maxAtableIndex(),
             NiLimits.DEFAULT.maxPtableIndex());
-    private static final ThreadLocal<IdleStrategy> IDLE = ThreadLocal.withInitial(IdleMode.BACKOFF::newStrategy);
+    /** How the waits of each thread back off (an idle strategy keeps state, so one per thread). */
+    private static final ThreadLocal<@Nullable IdleStrategy> IDLE = new ThreadLocal<>();
 
     /** The user pointer of a sender's credit region. */
     private record Region(int peer, MemorySegment memory) {
@@ -377,24 +378,37 @@ public final class PointToPoint {
 
     /** Waits until {@code op} is done, making progress meanwhile (the lock is free between rounds). */
     public void await(Operation op) {
-        IdleStrategy idle = IDLE.get();
+        IdleStrategy idle = idle();
         idle.reset();
         while (!op.isDone()) {
             int n = progress();
             if (op.isDone()) {
                 return;
             }
+            checkInterrupt();
             idle.idle(n);
         }
     }
 
     /** One round of waiting for something: progress, then an idle step if there was nothing to do. */
     public void idleRound(boolean first) {
-        IdleStrategy idle = IDLE.get();
+        IdleStrategy idle = idle();
         if (first) {
             idle.reset();
         }
-        idle.idle(progress());
+        int n = progress();
+        checkInterrupt();
+        idle.idle(n);
+    }
+
+    /**
+     * A wait whose thread is interrupted ends with {@code ERR_OTHER} (the interrupt stays set): what lets a runner
+     * that stops a job of in-JVM ranks end the ones blocked in MPI (the operation itself stays under way).
+     */
+    private static void checkInterrupt() {
+        if (Thread.currentThread().isInterrupted()) {
+            throw new MpiError(ErrorClass.OTHER, "interrupted while waiting for an MPI operation");
+        }
     }
 
     /**
@@ -402,7 +416,7 @@ public final class PointToPoint {
      * releases the library. A receive still posted, or a message never received, goes with it.
      */
     public void finish() {
-        IdleStrategy idle = IDLE.get();
+        IdleStrategy idle = idle();
         idle.reset();
         while (true) {
             lock.lock();
@@ -419,6 +433,15 @@ public final class PointToPoint {
                 lock.unlock();
             }
         }
+    }
+
+    private static IdleStrategy idle() {
+        IdleStrategy idle = IDLE.get();
+        if (idle == null) {
+            idle = IdleMode.BACKOFF.newStrategy();
+            IDLE.set(idle);
+        }
+        return idle;
     }
 
     private boolean next() {

@@ -1,0 +1,34 @@
+/**
+ * Open MPI's Java bindings ({@code package mpi}, v5.0.x; see the project's {@code mpi-java-api.md}) on Portals3J: a
+ * program written for them compiles against this module's jar unchanged and runs with
+ * {@code portals run -n N -cp app.jar:mpi.jar -- Main} on any transport, or under Slurm or Open MPI's {@code mpirun}
+ * like any rank ({@code MPI.Init} joins the job, {@code MPI.Finalize} leaves it).
+ *
+ * <h2>What this version has</h2>
+ * The environment ({@code MPI}: init, finalize, thread levels, timers, names, versions, the buffer helpers, every
+ * constant), the predefined basic datatypes ({@code BYTE} to {@code DOUBLE}, {@code PACKED},
+ * {@code DATATYPE_NULL}) and their queries, {@code Status}, {@code Request} with all its completion forms,
+ * {@code Group}, {@code Info}, the three error handlers, and every point-to-point call of {@code Comm} but the
+ * buffered and persistent ones, on {@code MPI.COMM_WORLD} and {@code MPI.COMM_SELF}. Classes carry only the
+ * methods implemented: collectives, new communicators, derived datatypes and reduction operations come later.
+ *
+ * <h2>Behaviour a program may notice</h2>
+ * <ul>
+ *   <li>Buffers: a Java primitive array of the datatype's base type, or a heap or direct nio buffer of it, from its
+ *       element 0 whatever its position (section 1.3); {@code null} for a count of 0. Nonblocking calls accept heap
+ *       buffers too; with {@code -Dportals3j.mpi.strictBuffers=true} (or {@code PORTALS_MPI_STRICT_BUFFERS=true})
+ *       they refuse them with {@code IllegalArgumentException("The buffer must be direct.")} as Open MPI does. A
+ *       receive writes only the bytes that arrived.</li>
+ *   <li>Standard sends of at most 16 KiB ({@code portals3j.mpi.eagerLimit}) are buffered at the receiver while it
+ *       has room for the sender ({@code portals3j.mpi.creditBytes}, 256 KiB per sender), so the common "both ranks
+ *       send, then receive" exchange of short messages runs; longer ones wait for their receive.</li>
+ *   <li>Errors: {@code ERRORS_ARE_FATAL} (the default) and {@code ERRORS_ABORT} end the whole job, as does
+ *       {@code Comm.abort}: the rank prints one line and exits with the error code as status, and the launcher
+ *       ends the others. Under {@code ERRORS_RETURN} the call throws {@code MPIException} with Open MPI's error
+ *       class. Calls before {@code Init} or after {@code Finalize} always throw. A thread interrupted while it
+ *       waits in MPI gets {@code ERR_OTHER}.</li>
+ *   <li>In a JVM running several ranks as threads ({@code portals run --transport inmem}), each thread acts for its
+ *       own rank; the predefined objects are shared, but a communicator's error handler and name are per rank.</li>
+ * </ul>
+ */
+package mpi;

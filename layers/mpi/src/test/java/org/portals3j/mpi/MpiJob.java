@@ -1,9 +1,9 @@
 package org.portals3j.mpi;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.portals3j.mpi.internal.JobAbort;
@@ -65,21 +65,28 @@ final class MpiJob {
         Job job = Job.builder(size).build();
         List<Transport> endpoints = LocalJob.openAll(Transports.require(transport), job, IdleMode.BACKOFF, Map.of());
         AtomicReference<@Nullable Throwable> failure = new AtomicReference<>();
-        List<Thread> threads = new ArrayList<>();
+        List<Thread> threads = new CopyOnWriteArrayList<>();
         try {
             for (int r = 0; r < size; r++) {
                 int rank = r;
                 JobContext context = JobContext.inJvm(job, r, endpoints.get(r));
-                threads.add(Thread.ofPlatform().name("mpi-rank-" + r).start(() -> {
+                threads.add(Thread.ofPlatform().name("mpi-rank-" + r).unstarted(() -> {
                     try {
                         JobRuntime.runAsRank(context, () -> body.run(rank));
                     } catch (Throwable e) {
                         if (!failure.compareAndSet(null, e)) {
                             present(failure.get()).addSuppressed(e);
                         }
+                        // the others may wait for this rank for ever: end their waits (they fail with ERR_OTHER)
+                        threads.forEach(t -> {
+                            if (t != Thread.currentThread()) {
+                                t.interrupt();
+                            }
+                        });
                     }
                 }));
             }
+            threads.forEach(Thread::start);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             for (Thread t : threads) {
                 t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));

@@ -27,6 +27,7 @@ import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.IdleStrategy;
 import org.portals3j.transport.Job;
 import org.portals3j.transport.JobMember;
+import org.portals3j.transport.Polling;
 
 /**
  * The point-to-point engine of one rank, on one Portals 3.2 library: eager and rendezvous sends, posted and
@@ -79,6 +80,7 @@ public final class PointToPoint {
     private final Event event = new Event();
     private final ReentrantLock lock = new ReentrantLock();
     private final Arena arena = Arena.ofShared();
+    private final Polling polling;
     private long nextRendezvousId;
     private int inFlight;
     private boolean finished;
@@ -90,6 +92,7 @@ public final class PointToPoint {
         this.rank = rank;
         this.config = config;
         int size = job.size();
+        this.polling = Polling.of(lib.transport());
         lib.init();
         ni = lib.niInit(InterfaceId.DEFAULT, ProcessId.PID_ANY, LIMITS).handle();
         eq = lib.eqAlloc(ni, EQ_SIZE);
@@ -386,7 +389,7 @@ public final class PointToPoint {
                 return;
             }
             checkInterrupt();
-            idle.idle(n);
+            idleStep(idle, n);
         }
     }
 
@@ -398,7 +401,19 @@ public final class PointToPoint {
         }
         int n = progress();
         checkInterrupt();
-        idle.idle(n);
+        idleStep(idle, n);
+    }
+
+    /**
+     * One step of back-off after a round that did {@code work}. The rounds poll the network through
+     * {@code PtlEQGet}, which lets the transport leave its receive path to this thread; before parking, the thread
+     * says it stops polling, so that the transport takes the path back at once rather than when it notices.
+     */
+    private void idleStep(IdleStrategy idle, int work) {
+        if (work == 0 && idle.parksNext()) {
+            polling.pollingStopped();
+        }
+        idle.idle(work);
     }
 
     /**
@@ -538,9 +553,10 @@ public final class PointToPoint {
                 op.finish(bits, e.mlength(), e.rlength());
             }
         } else if (ptr == CREDIT_SINK && !failed) {
-            long from = e.matchBits();
-            if (from >= 0 && from < credits.length) {
-                credits[(int) from].freedTo(e.hdrData());
+            // the reporting rank is the one the transport says sent it, not what its match bits claim
+            int from = job.peers().rankOfNid(e.initiatorNid());
+            if (from >= 0) {
+                credits[from].freedTo(e.hdrData());
             }
         }
     }

@@ -1,0 +1,58 @@
+package org.portals3j.mpi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Status;
+import org.junit.jupiter.api.Test;
+
+/** THREAD_MULTIPLE: several threads of one rank send and receive at the same time. */
+class ThreadsTest {
+    private static final int THREADS = 3;
+    private static final int MESSAGES = 200;
+
+    @Test
+    void threadsOfOneRankSendAndReceiveConcurrently() throws Exception {
+        MpiJob.run(2, rank -> {
+            assertThat(MPI.InitThread(new String[0], MPI.THREAD_MULTIPLE)).isEqualTo(MPI.THREAD_MULTIPLE);
+            List<Thread> threads = new ArrayList<>();
+            List<Throwable> failures = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                int tag = t;
+                threads.add(Thread.ofPlatform().start(() -> {
+                    try {
+                        exchange(rank, tag);
+                    } catch (Throwable e) {
+                        synchronized (failures) {
+                            failures.add(e);
+                        }
+                    }
+                }));
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+            assertThat(failures).isEmpty();
+            MPI.Finalize();
+        });
+    }
+
+    /** Thread {@code tag} of each rank: rank 0 sends its messages on that tag, rank 1 receives them in order. */
+    private static void exchange(int rank, int tag) throws MPIException {
+        for (int i = 0; i < MESSAGES; i++) {
+            int length = i % 10 == 0 ? 10_000 : 1 + i % 7;
+            int[] data = new int[length];
+            if (rank == 0) {
+                data[0] = i;
+                MPI.COMM_WORLD.send(data, length, MPI.INT, 1, tag);
+            } else {
+                Status s = MPI.COMM_WORLD.recv(data, length, MPI.INT, 0, tag);
+                assertThat(data[0]).isEqualTo(i);
+                assertThat(s.getCount(MPI.INT)).isEqualTo(length);
+            }
+        }
+    }
+}

@@ -48,7 +48,8 @@ public final class MpiOsu {
                 throw new IllegalArgumentException("--max-size must be at least 8 bytes");
             }
         } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
-            err.println(e instanceof ArrayIndexOutOfBoundsException ? "an option is missing its value" : e.getMessage());
+            err.println(e instanceof ArrayIndexOutOfBoundsException ? "an option is missing its value"
+                    : e.getMessage());
             err.println(USAGE);
             return 2;
         }
@@ -129,7 +130,12 @@ public final class MpiOsu {
     }
 
     private static void ratio(PrintStream out, String what, double layer, double peer, String unit, String goal) {
-        out.printf(Locale.ROOT, "ratio %s = %.2f (%.2f / %.2f %s)%s%n", what, layer / peer, layer, peer, unit,
-                goal == null ? "" : ", goal " + goal);
+        out.printf(Locale.ROOT, "ratio %s = %s (%s / %s %s)%s%n", what, figure(layer / peer), figure(layer),
+                figure(peer), unit, goal == null ? "" : ", goal " + goal);
+    }
+
+    /** 2 decimals, or 6 below 1 so that no measured figure prints as 0.00. */
+    private static String figure(double v) {
+        return String.format(Locale.ROOT, v < 1 ? "%.6f" : "%.2f", v);
     }
 }

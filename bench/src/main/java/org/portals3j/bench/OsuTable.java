@@ -2,6 +2,7 @@ package org.portals3j.bench;
 
 import java.io.PrintStream;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -51,10 +52,12 @@ record OsuTable(String header, String columns, Map<Integer, Double> rows) {
         out.println(columns);
         boolean single = rows.size() == 1 && rows.containsKey(0) && header.contains("Barrier");
         for (Map.Entry<Integer, Double> e : rows.entrySet()) {
+            // below 1 (a tiny message's MB/s under load) 2 decimals could print a measured figure as 0.00
+            String value = String.format(Locale.ROOT, e.getValue() < 1 ? "%18.6f" : "%18.2f", e.getValue());
             if (single) {
-                out.printf("%18.2f%n", e.getValue());
+                out.println(value);
             } else {
-                out.printf("%-10d%18.2f%n", e.getKey(), e.getValue());
+                out.printf(Locale.ROOT, "%-10d%s%n", e.getKey(), value);
             }
         }
         out.println();

@@ -1,7 +1,6 @@
 package org.portals3j.bench;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.portals3j.portals.AckRequest;

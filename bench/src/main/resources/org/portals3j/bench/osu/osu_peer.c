@@ -89,8 +89,9 @@ static void bandwidth(int rank, char *buf, int max, int iters, int warmup)
             }
         }
         if (rank == 0) {
-            double seconds = MPI_Wtime() - start;
-            printf("%-10d%18.2f\n", size, (double) size * WINDOW * n / seconds / 1e6);
+            double mbs = (double) size * WINDOW * n / (MPI_Wtime() - start) / 1e6;
+            /* below 1 MB/s (a tiny message under load) 2 decimals could print a measured figure as 0.00 */
+            printf(mbs < 1 ? "%-10d%18.6f\n" : "%-10d%18.2f\n", size, mbs);
         }
     }
 }

@@ -73,11 +73,15 @@ final class OpenMpiPeer implements AutoCloseable {
         return OsuTable.parse(run(command));
     }
 
-    /** Runs {@code command} with its output in a file (no pipe to block on), killing it after the timeout. */
+    /**
+     * Runs {@code command} with its output and errors in files (no pipe to block on; mpirun's warnings stay out of
+     * the table), killing it after the timeout; returns its output.
+     */
     private static String run(List<String> command) throws IOException, InterruptedException {
         Path log = Files.createTempFile("osu-peer", ".out");
+        Path errors = Files.createTempFile("osu-peer", ".err");
         try {
-            ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
+            ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(log.toFile()).redirectError(errors.toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
             pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
             pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
@@ -88,17 +92,16 @@ final class OpenMpiPeer implements AutoCloseable {
                 throw new IllegalStateException(String.join(" ", command) + " did not end in " + TIMEOUT_SECONDS
                         + " s");
             }
-            return checked(command, p.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+            String out = Files.readString(log, StandardCharsets.UTF_8);
+            if (p.exitValue() != 0) {
+                throw new IllegalStateException(String.join(" ", command) + " exited with " + p.exitValue() + ":\n"
+                        + out + Files.readString(errors, StandardCharsets.UTF_8));
+            }
+            return out;
         } finally {
             Files.deleteIfExists(log);
+            Files.deleteIfExists(errors);
         }
-    }
-
-    private static String checked(List<String> command, int exit, String text) {
-        if (exit != 0) {
-            throw new IllegalStateException(String.join(" ", command) + " exited with " + exit + ":\n" + text);
-        }
-        return text;
     }
 
     @Override

@@ -1,12 +1,14 @@
 package org.portals3j.bench;
 
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Locale;
 
 /**
  * OSU-style micro-benchmarks of the MPI layer (package {@code mpi}) against Open MPI in the same run: latency,
  * bandwidth, allreduce and barrier (2 and 4 ranks for the collectives), the layer's ranks as threads of this JVM on
- * one transport (default udp: each rank its own socket on loopback), Open MPI's as processes of
+ * one transport (default udp: each rank its own socket on loopback; the 2-rank latency also with the ranks as
+ * separate JVM processes, {@link MpiProcesses}), Open MPI's as processes of
  * {@code mpirun --mca btl tcp,self} (TCP over loopback), and the layer's 8-byte latency over a raw Portals Put
  * ping-pong on the same transport. Ends with the ratios of the issue's goals. See bench/README.md.
  */
@@ -89,6 +91,14 @@ public final class MpiOsu {
             latency.print(out, layer + ", 2 ranks");
             OsuTable ompiLatency = ompi.run("latency", 2, run.maxSize(), run.iterations(), run.warmup());
             ompiLatency.print(out, peer + ", 2 ranks");
+            OsuTable processes = null;
+            if (!transport.equals("inmem")) {
+                processes = OsuTable.parse(MpiProcesses.run(transport, 2, MpiLatencyRank.class, List.of(
+                        Integer.toString(run.maxSize()), Integer.toString(run.iterations()),
+                        Integer.toString(run.warmup()))));
+                processes.print(out, "Portals3J MPI layer, transport " + transport
+                        + ", ranks as separate JVM processes, 2 ranks");
+            }
             double raw = RawPutLatency.measure(transport, 8, run.iterations(), run.warmup());
             out.printf("# raw Portals Put ping-pong, transport %s, ranks as threads of one JVM%n", transport);
             out.printf("# Size          Latency (us)%n%-10d%18.2f%n%n", 8, raw);
@@ -116,6 +126,10 @@ public final class MpiOsu {
             ratio(out, "latency 8 B, 2 ranks: layer / Open MPI", latency.at(8), ompiLatency.at(8), "us", "<= 1.0");
             ratio(out, "bandwidth " + run.maxSize() + " B, 2 ranks: layer / Open MPI", bw.at(run.maxSize()),
                     ompiBw.at(run.maxSize()), "MB/s", ">= 0.5");
+            if (processes != null) {
+                ratio(out, "latency 8 B, 2 ranks as processes: layer / Open MPI", processes.at(8),
+                        ompiLatency.at(8), "us", "<= 1.0");
+            }
             ratio(out, "latency 8 B, 2 ranks: layer / raw Portals Put", latency.at(8), raw, "us", "<= 1.3");
             for (int i = 0; i < collectives.length; i += 2) {
                 double[] a = collectives[i];

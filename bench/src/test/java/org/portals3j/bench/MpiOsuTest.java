@@ -40,9 +40,10 @@ class MpiOsuTest {
                 tables.add(lines[1] + (lines[0].contains("Open MPI") ? " peer" : " layer"));
             }
         }
-        // latency and bandwidth on 2 ranks; allreduce and barrier on 2 and 4 ranks; each by the layer and the peer
-        assertThat(tables).hasSize(12);
-        assertThat(tables).filteredOn(t -> t.startsWith("# OSU MPI Latency Test")).hasSize(2);
+        // latency (the layer twice: ranks as threads, as processes) and bandwidth on 2 ranks; allreduce and barrier
+        // on 2 and 4 ranks; each by the layer and the peer
+        assertThat(tables).hasSize(13);
+        assertThat(tables).filteredOn(t -> t.startsWith("# OSU MPI Latency Test")).hasSize(3);
         assertThat(tables).filteredOn(t -> t.contains("Bandwidth")).hasSize(2);
         assertThat(tables).filteredOn(t -> t.contains("Allreduce")).hasSize(4);
         assertThat(tables).filteredOn(t -> t.contains("Barrier")).hasSize(4);
@@ -57,7 +58,8 @@ class MpiOsuTest {
                 }
             }
         }
-        assertThat(ratios).hasSize(9).contains("latency 8 B, 2 ranks: layer / Open MPI",
+        assertThat(ratios).hasSize(10).contains("latency 8 B, 2 ranks: layer / Open MPI",
+                "latency 8 B, 2 ranks as processes: layer / Open MPI",
                 "bandwidth 16384 B, 2 ranks: layer / Open MPI", "latency 8 B, 2 ranks: layer / raw Portals Put");
     }
 

@@ -1,22 +1,30 @@
 package mpi;
 
 import java.nio.Buffer;
+import java.util.Arrays;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.mpi.internal.BaseType;
 import org.portals3j.mpi.internal.Buffers;
+import org.portals3j.mpi.internal.Collectives;
 import org.portals3j.mpi.internal.CommState;
+import org.portals3j.mpi.internal.Communicators;
+import org.portals3j.mpi.internal.ContextIds;
 import org.portals3j.mpi.internal.JobAbort;
 import org.portals3j.mpi.internal.Messages;
 import org.portals3j.mpi.internal.MpiError;
 import org.portals3j.mpi.internal.Operation;
 import org.portals3j.mpi.internal.ProbeResult;
 import org.portals3j.mpi.internal.ReceiveOperation;
+import org.portals3j.mpi.internal.ReductionCollectives;
+import org.portals3j.mpi.internal.RootedCollectives;
+import org.portals3j.mpi.internal.RootedForm;
 import org.portals3j.mpi.internal.SendOperation;
 
 /**
- * A communicator: identity, point-to-point, error handlers (mpi-java-api.md sections 2.1-2.3, 2.7). This version has
- * the predefined communicators {@code MPI.COMM_WORLD} and {@code MPI.COMM_SELF}; their state (error handler, name)
- * is the calling rank's, so the one static object serves every rank of a JVM that runs several.
+ * A communicator: identity, point-to-point, error handlers, management and blocking collectives (mpi-java-api.md
+ * sections 2.1-2.3 and 2.6-2.8). The predefined {@code MPI.COMM_WORLD} and {@code MPI.COMM_SELF} keep their state
+ * (error handler, name) per calling rank, so the one static object serves every rank of a JVM that runs several; a
+ * communicator made by {@code dup}, {@code split} or {@code create} belongs to the rank that made it.
  *
  * <p>Send modes: {@code send} and {@code iSend} go eagerly below the eager limit when the receiver has room for
  * this sender, by rendezvous otherwise; {@code sSend} and {@code isSend} always by rendezvous, so they complete only
@@ -27,16 +35,44 @@ public class Comm implements Freeable, Cloneable {
     static final int WORLD = 1;
     static final int SELF = 2;
 
-    /** Which predefined communicator this is. */
+    /** Which predefined communicator this is (0: none, a communicator this rank made). */
     private final int predefined;
+    /** The state of a communicator this rank made (null: a null communicator). */
+    private final @Nullable CommState own;
+    private volatile boolean freed;
 
     Comm(int predefined) {
         this.predefined = predefined;
+        this.own = null;
     }
 
-    /** The calling rank's state of this communicator. */
+    /** A communicator made by this rank ({@code dup}, {@code split}, ...), or a null one if {@code own} is null. */
+    Comm(@Nullable CommState own) {
+        this.predefined = 0;
+        this.own = own;
+        this.freed = own == null;
+    }
+
+    /**
+     * The calling rank's state of this communicator. Using a freed or null communicator is {@code ERR_COMM},
+     * through the error handler it had (a null communicator from {@code split} or {@code create}: COMM_WORLD's).
+     */
     final CommState state() throws MPIException {
-        return predefined == WORLD ? MPI.process().world() : MPI.process().self();
+        if (predefined == WORLD) {
+            return MPI.process().world();
+        } else if (predefined == SELF) {
+            return MPI.process().self();
+        }
+        CommState c = own;
+        if (c == null) {
+            throw MPI.raise(MPI.process().world(), MPI.ERR_COMM, "a null communicator (from split with UNDEFINED,"
+                    + " or create on a process outside the group) cannot be used");
+        }
+        MPI.check();
+        if (freed) {
+            throw MPI.raise(c, MPI.ERR_COMM, c.name() + " has been freed");
+        }
+        return c;
     }
 
     // ---- identity ---------------------------------------------------------------------------------
@@ -49,9 +85,9 @@ public class Comm implements Freeable, Cloneable {
         return state().rank();
     }
 
-    /** Whether this is a null communicator: never, for the predefined ones. */
+    /** Whether this is a null communicator: after {@code free}, or from {@code split}/{@code create}. */
     public final boolean isNull() {
-        return false;
+        return predefined == 0 && (own == null || freed);
     }
 
     public final boolean isInter() throws MPIException {
@@ -95,11 +131,18 @@ public class Comm implements Freeable, Cloneable {
         return state().name();
     }
 
-    /** Freeing {@code COMM_WORLD} or {@code COMM_SELF} is an error ({@code ERR_COMM}). */
+    /**
+     * Frees the communicator: it reads {@link #isNull()} afterwards, and operations under way on it still finish.
+     * Collective in MPI; here it needs no message (context ids are not reused). Freeing {@code COMM_WORLD} or
+     * {@code COMM_SELF} is an error ({@code ERR_COMM}).
+     */
     @Override
     public void free() throws MPIException {
         CommState c = state();
-        throw MPI.raise(c, MPI.ERR_COMM, c.name() + " cannot be freed");
+        if (predefined != 0) {
+            throw MPI.raise(c, MPI.ERR_COMM, c.name() + " cannot be freed");
+        }
+        freed = true;
     }
 
     // ---- error handlers ---------------------------------------------------------------------------
@@ -252,7 +295,237 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
-    private static @Nullable BaseType base(@Nullable Datatype type) {
+    static @Nullable BaseType base(@Nullable Datatype type) {
         return type == null ? null : type.base();
+    }
+
+    // ---- communicator management (mpi-java-api.md section 2.6) -----------------------------------
+
+    /** Makes a communicator from the calling rank's state of this one and its context ids. */
+    @FunctionalInterface
+    interface Derivation {
+        @Nullable CommState make(CommState parent, ContextIds ids);
+    }
+
+    /** Runs {@code how} (collective over this communicator); its errors go through this one's handler. */
+    final @Nullable CommState derive(Derivation how) throws MPIException {
+        CommState c = state();
+        try {
+            return how.make(c, MPI.process().contexts());
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+    }
+
+    /** {@link #dup()}, with a failure as a {@code RuntimeException} (the signature has no {@code throws}). */
+    @Override
+    public Comm clone() {
+        try {
+            return dup();
+        } catch (MPIException e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    /** A communicator of the same group in a new context; collective. */
+    public Comm dup() throws MPIException {
+        return new Comm(derive(Communicators::dup));
+    }
+
+    // ---- blocking collectives (mpi-java-api.md section 2.8) --------------------------------------
+    // The algorithms are in org.portals3j.mpi.internal (Collectives, RootedCollectives, ReductionCollectives), on
+    // the communicator's hidden collective context. A single-buffer overload is the in-place form.
+
+    /** A collective on the calling rank's state; its {@code MpiError} goes through the error handler. */
+    @FunctionalInterface
+    interface Collective {
+        void run(CommState c);
+    }
+
+    final void collective(Collective call) throws MPIException {
+        CommState c = state();
+        try {
+            call.run(c);
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+    }
+
+    public final void barrier() throws MPIException {
+        collective(Collectives::barrier);
+    }
+
+    public final void bcast(@Nullable Object buf, int count, @Nullable Datatype type, int root) throws MPIException {
+        collective(c -> RootedCollectives.bcast(c, buf, count, base(type), root));
+    }
+
+    public final void gather(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype, int root) throws MPIException {
+        collective(c -> RootedCollectives.gatherv(c, sendbuf, sendcount, base(sendtype), recvbuf,
+                blocks(recvcount, c), null, base(recvtype), root, RootedForm.FULL));
+    }
+
+    /** In place: the root receives into {@code buf} (its own block already there), the others send from it. */
+    public final void gather(@Nullable Object buf, int count, @Nullable Datatype type, int root) throws MPIException {
+        collective(c -> RootedCollectives.gatherv(c, buf, count, base(type), buf, blocks(count, c), null,
+                base(type), root, RootedForm.IN_PLACE));
+    }
+
+    public final void gatherv(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] displs, @Nullable Datatype recvtype,
+            int root) throws MPIException {
+        collective(c -> RootedCollectives.gatherv(c, sendbuf, sendcount, base(sendtype), recvbuf, recvcount,
+                displs, base(recvtype), root, RootedForm.FULL));
+    }
+
+    /** The root's in-place form. */
+    public final void gatherv(@Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] displs,
+            @Nullable Datatype recvtype, int root) throws MPIException {
+        collective(c -> RootedCollectives.gatherv(c, null, 0, null, recvbuf, recvcount, displs, base(recvtype),
+                root, RootedForm.ROOT_ONLY));
+    }
+
+    /** The form of the ranks other than the root. */
+    public final void gatherv(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype, int root)
+            throws MPIException {
+        collective(c -> RootedCollectives.gatherv(c, sendbuf, sendcount, base(sendtype), null, null, null, null,
+                root, RootedForm.NON_ROOT));
+    }
+
+    public final void scatter(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype, int root) throws MPIException {
+        collective(c -> RootedCollectives.scatterv(c, sendbuf, blocks(sendcount, c), null, base(sendtype),
+                recvbuf, recvcount, base(recvtype), root, RootedForm.FULL));
+    }
+
+    /** In place: the root sends from {@code buf} (keeping its own block), the others receive into it. */
+    public final void scatter(@Nullable Object buf, int count, @Nullable Datatype type, int root) throws MPIException {
+        collective(c -> RootedCollectives.scatterv(c, buf, blocks(count, c), null, base(type), buf, count,
+                base(type), root, RootedForm.IN_PLACE));
+    }
+
+    public final void scatterv(@Nullable Object sendbuf, int @Nullable [] sendcount, int @Nullable [] displs,
+            @Nullable Datatype sendtype, @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype, int root)
+            throws MPIException {
+        collective(c -> RootedCollectives.scatterv(c, sendbuf, sendcount, displs, base(sendtype), recvbuf,
+                recvcount, base(recvtype), root, RootedForm.FULL));
+    }
+
+    /** The root's in-place form. */
+    public final void scatterv(@Nullable Object sendbuf, int @Nullable [] sendcount, int @Nullable [] displs,
+            @Nullable Datatype sendtype, int root) throws MPIException {
+        collective(c -> RootedCollectives.scatterv(c, sendbuf, sendcount, displs, base(sendtype), null, 0, null,
+                root, RootedForm.ROOT_ONLY));
+    }
+
+    /** The form of the ranks other than the root. */
+    public final void scatterv(@Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype, int root)
+            throws MPIException {
+        collective(c -> RootedCollectives.scatterv(c, null, null, null, null, recvbuf, recvcount, base(recvtype),
+                root, RootedForm.NON_ROOT));
+    }
+
+    public final void allGather(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
+        collective(c -> Collectives.allGatherv(c, sendbuf, sendcount, base(sendtype), recvbuf,
+                blocks(recvcount, c), null, base(recvtype), false));
+    }
+
+    /** In place: each rank's block is already at its place in {@code buf}. */
+    public final void allGather(@Nullable Object buf, int count, @Nullable Datatype type) throws MPIException {
+        collective(c -> Collectives.allGatherv(c, null, 0, null, buf, blocks(count, c), null, base(type), true));
+    }
+
+    public final void allGatherv(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] displs, @Nullable Datatype recvtype)
+            throws MPIException {
+        collective(c -> Collectives.allGatherv(c, sendbuf, sendcount, base(sendtype), recvbuf, recvcount, displs,
+                base(recvtype), false));
+    }
+
+    /** In place: each rank's block is already at its place in {@code recvbuf}. */
+    public final void allGatherv(@Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] displs,
+            @Nullable Datatype recvtype) throws MPIException {
+        collective(c -> Collectives.allGatherv(c, null, 0, null, recvbuf, recvcount, displs, base(recvtype),
+                true));
+    }
+
+    public final void allToAll(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
+        collective(c -> Collectives.allToAllv(c, sendbuf, blocks(sendcount, c), null, base(sendtype), recvbuf,
+                blocks(recvcount, c), null, base(recvtype)));
+    }
+
+    public final void allToAllv(@Nullable Object sendbuf, int @Nullable [] sendcount, int @Nullable [] sdispls,
+            @Nullable Datatype sendtype, @Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] rdispls,
+            @Nullable Datatype recvtype) throws MPIException {
+        collective(c -> Collectives.allToAllv(c, sendbuf, sendcount, sdispls, base(sendtype), recvbuf, recvcount,
+                rdispls, base(recvtype)));
+    }
+
+    /** {@code recvbuf} is used at the root only (it may be null elsewhere). */
+    public final void reduce(@Nullable Object sendbuf, @Nullable Object recvbuf, int count, @Nullable Datatype type,
+            @Nullable Op op, int root) throws MPIException {
+        collective(c -> ReductionCollectives.reduce(c, sendbuf, recvbuf, count, base(type), Op.reduction(op, type),
+                root, false));
+    }
+
+    /** In place: {@code buf} is the input everywhere and the output at the root. */
+    public final void reduce(@Nullable Object buf, int count, @Nullable Datatype type, @Nullable Op op, int root)
+            throws MPIException {
+        collective(c -> ReductionCollectives.reduce(c, null, buf, count, base(type), Op.reduction(op, type), root,
+                true));
+    }
+
+    public final void allReduce(@Nullable Object sendbuf, @Nullable Object recvbuf, int count, @Nullable Datatype type,
+            @Nullable Op op) throws MPIException {
+        collective(c -> ReductionCollectives.allReduce(c, sendbuf, recvbuf, count, base(type),
+                Op.reduction(op, type), false));
+    }
+
+    public final void allReduce(@Nullable Object buf, int count, @Nullable Datatype type, @Nullable Op op)
+            throws MPIException {
+        collective(c -> ReductionCollectives.allReduce(c, null, buf, count, base(type), Op.reduction(op, type),
+                true));
+    }
+
+    public final void reduceScatter(@Nullable Object sendbuf, @Nullable Object recvbuf, int @Nullable [] recvcounts,
+            @Nullable Datatype type, @Nullable Op op) throws MPIException {
+        collective(c -> ReductionCollectives.reduceScatter(c, sendbuf, recvbuf, recvcounts, 0, base(type),
+                Op.reduction(op, type), false));
+    }
+
+    /** In place: {@code buf} holds the whole input, and this rank's block of the result at its start. */
+    public final void reduceScatter(@Nullable Object buf, int @Nullable [] counts, @Nullable Datatype type,
+            @Nullable Op op) throws MPIException {
+        collective(c -> ReductionCollectives.reduceScatter(c, null, buf, counts, 0, base(type),
+                Op.reduction(op, type), true));
+    }
+
+    public final void reduceScatterBlock(@Nullable Object sendbuf, @Nullable Object recvbuf, int recvcount,
+            @Nullable Datatype type, @Nullable Op op) throws MPIException {
+        collective(c -> ReductionCollectives.reduceScatter(c, sendbuf, recvbuf, null, recvcount, base(type),
+                Op.reduction(op, type), false));
+    }
+
+    /** In place: {@code buf} holds the whole input, and this rank's block of the result at its start. */
+    public final void reduceScatterBlock(@Nullable Object buf, int count, @Nullable Datatype type, @Nullable Op op)
+            throws MPIException {
+        collective(c -> ReductionCollectives.reduceScatter(c, null, buf, null, count, base(type),
+                Op.reduction(op, type), true));
+    }
+
+    /** Applies {@code op} locally: {@code inOutBuf[i] = inBuf[i] op inOutBuf[i]}; errors go to COMM_WORLD's handler. */
+    public static void reduceLocal(@Nullable Object inBuf, @Nullable Object inOutBuf, int count,
+            @Nullable Datatype type, @Nullable Op op) throws MPIException {
+        MPI.COMM_WORLD.collective(c -> ReductionCollectives.local(inBuf, inOutBuf, count, base(type),
+                Op.reduction(op, type)));
+    }
+
+    /** {@code count} elements for each rank of {@code c}. */
+    private static int[] blocks(int count, CommState c) {
+        int[] counts = new int[c.size()];
+        Arrays.fill(counts, count);
+        return counts;
     }
 }

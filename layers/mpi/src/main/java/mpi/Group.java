@@ -142,6 +142,11 @@ public final class Group implements Freeable {
         return Arrays.equals(sa, sb) ? MPI.SIMILAR : MPI.UNEQUAL;
     }
 
+    /** The members (job ranks, in group order) of a group not freed (else ERR_GROUP). */
+    int[] members() throws MPIException {
+        return live();
+    }
+
     private int[] live() throws MPIException {
         MPI.check();
         if (freed) {

@@ -20,6 +20,7 @@ import org.portals3j.mpi.internal.JobAbort;
 import org.portals3j.mpi.internal.MpiError;
 import org.portals3j.mpi.internal.MpiProcess;
 import org.portals3j.mpi.internal.MpiRuntime;
+import org.portals3j.mpi.internal.PredefinedOp;
 import org.portals3j.transport.TransportException;
 
 /**
@@ -322,6 +323,36 @@ public final class MPI {
         INFO_ENV = Info.environment();
         COMM_WORLD = new Intracomm(Comm.WORLD);
         COMM_SELF = new Intracomm(Comm.SELF);
+    }
+
+    // ---- reduction operations (mpi-java-api.md section 1.5) --------------------------------------
+
+    public static final Op MAX;
+    public static final Op MIN;
+    public static final Op SUM;
+    public static final Op PROD;
+    public static final Op LAND;
+    public static final Op BAND;
+    public static final Op LOR;
+    public static final Op BOR;
+    public static final Op LXOR;
+    public static final Op BXOR;
+    public static final Op REPLACE;
+    public static final Op NO_OP;
+
+    static {
+        MAX = new Op(PredefinedOp.MAX);
+        MIN = new Op(PredefinedOp.MIN);
+        SUM = new Op(PredefinedOp.SUM);
+        PROD = new Op(PredefinedOp.PROD);
+        LAND = new Op(PredefinedOp.LAND);
+        BAND = new Op(PredefinedOp.BAND);
+        LOR = new Op(PredefinedOp.LOR);
+        BOR = new Op(PredefinedOp.BOR);
+        LXOR = new Op(PredefinedOp.LXOR);
+        BXOR = new Op(PredefinedOp.BXOR);
+        REPLACE = new Op(PredefinedOp.REPLACE);
+        NO_OP = new Op(PredefinedOp.NO_OP);
     }
 
     private MPI() {

@@ -9,8 +9,10 @@
  * constant), the predefined basic datatypes ({@code BYTE} to {@code DOUBLE}, {@code PACKED},
  * {@code DATATYPE_NULL}) and their queries, {@code Status}, {@code Request} with all its completion forms,
  * {@code Group}, {@code Info}, the three error handlers, and every point-to-point call of {@code Comm} but the
- * buffered and persistent ones, on {@code MPI.COMM_WORLD} and {@code MPI.COMM_SELF}. Classes carry only the
- * methods implemented: collectives, new communicators, derived datatypes and reduction operations come later.
+ * buffered and persistent ones; the predefined reduction operations and user-defined ones ({@code Op},
+ * {@code UserFunction}, {@code Comm.reduceLocal}); new communicators ({@code dup}, {@code clone}, {@code split},
+ * {@code create}, {@code free}, {@code compare}); every blocking collective with its in-place overloads. Classes
+ * carry only the methods implemented: derived datatypes, MINLOC/MAXLOC and nonblocking collectives come later.
  *
  * <h2>Behaviour a program may notice</h2>
  * <ul>

@@ -17,6 +17,7 @@ public final class MpiProcess {
     private final PointToPoint engine;
     private final CommState world;
     private final CommState self;
+    private final ContextIds contexts = new ContextIds();
     private final int threadLevel;
     private final Thread mainThread;
     private volatile boolean finalized;
@@ -47,6 +48,11 @@ public final class MpiProcess {
 
     public CommState self() {
         return self;
+    }
+
+    /** The context ids this rank has used (for the communicators it makes). */
+    public ContextIds contexts() {
+        return contexts;
     }
 
     public PointToPoint engine() {

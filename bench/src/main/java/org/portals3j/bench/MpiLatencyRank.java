@@ -1,0 +1,45 @@
+package org.portals3j.bench;
+
+import java.nio.ByteBuffer;
+import mpi.MPI;
+
+/**
+ * One rank of {@link MpiOsu}'s latency test with the ranks as separate JVM processes: {@code MPI.Init} joins the job
+ * from the environment ({@code JobRuntime.join()}, set up by {@link MpiProcesses}). Arguments
+ * {@code MAX_SIZE ITERATIONS WARMUP}, counted as {@link OsuRun} does; rank 0 prints the OSU latency table.
+ */
+public final class MpiLatencyRank {
+    private MpiLatencyRank() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        OsuRun run = new OsuRun(Integer.parseInt(args[0]), Integer.parseInt(args[1]), Integer.parseInt(args[2]), 1);
+        MPI.Init(args);
+        int rank = MPI.COMM_WORLD.getRank();
+        ByteBuffer buf = MPI.newByteBuffer(run.maxSize());
+        StringBuilder table = new StringBuilder("# OSU MPI Latency Test\n# Size          Latency (us)\n");
+        for (int size = 0; size <= run.maxSize(); size = OsuRun.next(size)) {
+            int n = run.iterationsFor(size);
+            int w = run.warmupFor(size);
+            long start = 0;
+            MPI.COMM_WORLD.barrier();
+            for (int i = 0; i < n + w; i++) {
+                if (i == w) {
+                    start = System.nanoTime();
+                }
+                if (rank == 0) {
+                    MPI.COMM_WORLD.send(buf, size, MPI.BYTE, 1, 1);
+                    MPI.COMM_WORLD.recv(buf, size, MPI.BYTE, 1, 1);
+                } else {
+                    MPI.COMM_WORLD.recv(buf, size, MPI.BYTE, 0, 1);
+                    MPI.COMM_WORLD.send(buf, size, MPI.BYTE, 0, 1);
+                }
+            }
+            table.append(String.format("%-10d%18.6f%n", size, (System.nanoTime() - start) / 1e3 / (2.0 * n)));
+        }
+        MPI.Finalize();
+        if (rank == 0) {
+            System.out.print(table);
+        }
+    }
+}

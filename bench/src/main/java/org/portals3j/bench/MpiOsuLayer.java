@@ -1,0 +1,177 @@
+package org.portals3j.bench;
+
+import java.nio.ByteBuffer;
+import java.nio.DoubleBuffer;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import mpi.MPI;
+import mpi.Request;
+
+/**
+ * The MPI layer's side of {@link MpiOsu}: the work {@code osu_peer.c} does, written against package {@code mpi},
+ * its ranks as threads of this JVM ({@link MpiRanks}). Messages live in direct buffers ({@code MPI.newByteBuffer},
+ * as a C program's malloc'd memory). Latency is half the round trip averaged over the timed iterations;
+ * bandwidth sends windows of {@link OsuRun#WINDOW} {@code iSend}s answered by one 4-byte ack; allreduce and
+ * barrier report the mean over ranks of each rank's average.
+ */
+final class MpiOsuLayer {
+    private static final int TAG = 1;
+    private static final int BW_TAG = 100;
+    private static final int ACK_TAG = 101;
+
+    private final String transport;
+    private final OsuRun run;
+
+    MpiOsuLayer(String transport, OsuRun run) {
+        this.transport = transport;
+        this.run = run;
+    }
+
+    OsuTable latency() throws Exception {
+        List<double[]> perRank = MpiRanks.run(transport, 2, rank -> {
+            MPI.Init(new String[0]);
+            ByteBuffer buf = MPI.newByteBuffer(run.maxSize());
+            double[] out = new double[sizes(0).length];
+            int k = 0;
+            for (int size : sizes(0)) {
+                int n = run.iterationsFor(size);
+                int w = run.warmupFor(size);
+                long start = 0;
+                MPI.COMM_WORLD.barrier();
+                for (int i = 0; i < n + w; i++) {
+                    if (i == w) {
+                        start = System.nanoTime();
+                    }
+                    if (rank == 0) {
+                        MPI.COMM_WORLD.send(buf, size, MPI.BYTE, 1, TAG);
+                        MPI.COMM_WORLD.recv(buf, size, MPI.BYTE, 1, TAG);
+                    } else {
+                        MPI.COMM_WORLD.recv(buf, size, MPI.BYTE, 0, TAG);
+                        MPI.COMM_WORLD.send(buf, size, MPI.BYTE, 0, TAG);
+                    }
+                }
+                out[k++] = (System.nanoTime() - start) / 1e3 / (2.0 * n);
+            }
+            MPI.Finalize();
+            return out;
+        });
+        return table("# OSU MPI Latency Test", "# Size          Latency (us)", sizes(0), perRank.get(0));
+    }
+
+    OsuTable bandwidth() throws Exception {
+        List<double[]> perRank = MpiRanks.run(transport, 2, rank -> {
+            MPI.Init(new String[0]);
+            ByteBuffer buf = MPI.newByteBuffer(run.maxSize());
+            ByteBuffer ack = MPI.newByteBuffer(4);
+            Request[] window = new Request[OsuRun.WINDOW];
+            double[] out = new double[sizes(1).length];
+            int k = 0;
+            for (int size : sizes(1)) {
+                int n = run.bandwidthIterationsFor(size);
+                int w = run.warmupFor(size);
+                long start = 0;
+                MPI.COMM_WORLD.barrier();
+                for (int i = 0; i < n + w; i++) {
+                    if (i == w) {
+                        start = System.nanoTime();
+                    }
+                    if (rank == 0) {
+                        for (int m = 0; m < window.length; m++) {
+                            window[m] = MPI.COMM_WORLD.iSend(buf, size, MPI.BYTE, 1, BW_TAG);
+                        }
+                        Request.waitAll(window);
+                        MPI.COMM_WORLD.recv(ack, 4, MPI.BYTE, 1, ACK_TAG);
+                    } else {
+                        for (int m = 0; m < window.length; m++) {
+                            window[m] = MPI.COMM_WORLD.iRecv(buf, size, MPI.BYTE, 0, BW_TAG);
+                        }
+                        Request.waitAll(window);
+                        MPI.COMM_WORLD.send(ack, 4, MPI.BYTE, 0, ACK_TAG);
+                    }
+                }
+                double seconds = (System.nanoTime() - start) / 1e9;
+                out[k++] = (double) size * OsuRun.WINDOW * n / seconds / 1e6;
+            }
+            MPI.Finalize();
+            return out;
+        });
+        return table("# OSU MPI Bandwidth Test", "# Size      Bandwidth (MB/s)", sizes(1), perRank.get(0));
+    }
+
+    OsuTable allreduce(int ranks) throws Exception {
+        List<double[]> perRank = MpiRanks.run(transport, ranks, rank -> {
+            MPI.Init(new String[0]);
+            DoubleBuffer in = MPI.newDoubleBuffer(run.maxSize() / Double.BYTES);
+            DoubleBuffer out = MPI.newDoubleBuffer(run.maxSize() / Double.BYTES);
+            double[] avg = new double[sizes(8).length];
+            int k = 0;
+            for (int size : sizes(8)) {
+                int n = run.iterationsFor(size);
+                int w = run.warmupFor(size);
+                long start = 0;
+                MPI.COMM_WORLD.barrier();
+                for (int i = 0; i < n + w; i++) {
+                    if (i == w) {
+                        start = System.nanoTime();
+                    }
+                    MPI.COMM_WORLD.allReduce(in, out, size / Double.BYTES, MPI.DOUBLE, MPI.SUM);
+                }
+                avg[k++] = (System.nanoTime() - start) / 1e3 / n;
+            }
+            MPI.Finalize();
+            return avg;
+        });
+        return table("# OSU MPI Allreduce Latency Test", "# Size       Avg Latency(us)", sizes(8), mean(perRank));
+    }
+
+    OsuTable barrier(int ranks) throws Exception {
+        List<double[]> perRank = MpiRanks.run(transport, ranks, rank -> {
+            MPI.Init(new String[0]);
+            int n = run.iterations();
+            long start = 0;
+            for (int i = 0; i < n + run.warmup(); i++) {
+                if (i == run.warmup()) {
+                    start = System.nanoTime();
+                }
+                MPI.COMM_WORLD.barrier();
+            }
+            double avg = (System.nanoTime() - start) / 1e3 / n;
+            MPI.Finalize();
+            return new double[] {avg};
+        });
+        return table("# OSU MPI Barrier Latency Test", "# Avg Latency(us)", new int[] {0}, mean(perRank));
+    }
+
+    /** first, 2 * first (1 after 0), ... up to the largest size. */
+    private int[] sizes(int first) {
+        int count = 0;
+        for (int s = first; s <= run.maxSize(); s = OsuRun.next(s)) {
+            count++;
+        }
+        int[] sizes = new int[count];
+        int k = 0;
+        for (int s = first; s <= run.maxSize(); s = OsuRun.next(s)) {
+            sizes[k++] = s;
+        }
+        return sizes;
+    }
+
+    private static double[] mean(List<double[]> perRank) {
+        double[] sum = new double[perRank.get(0).length];
+        for (double[] r : perRank) {
+            for (int i = 0; i < sum.length; i++) {
+                sum[i] += r[i] / perRank.size();
+            }
+        }
+        return sum;
+    }
+
+    private static OsuTable table(String header, String columns, int[] sizes, double[] values) {
+        Map<Integer, Double> rows = new LinkedHashMap<>();
+        for (int i = 0; i < sizes.length; i++) {
+            rows.put(sizes[i], values[i]);
+        }
+        return new OsuTable(header, columns, rows);
+    }
+}

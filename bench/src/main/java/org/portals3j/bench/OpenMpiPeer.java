@@ -1,0 +1,113 @@
+package org.portals3j.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Open MPI peer of {@link MpiOsu}: compiles {@code osu_peer.c} (a resource of this module) with {@code mpicc}
+ * into a temporary directory and runs it with {@code mpirun -np N --mca btl tcp,self} (TCP over loopback, no
+ * shared memory), returning its OSU table. Root may run it ({@code OMPI_ALLOW_RUN_AS_ROOT}); more ranks than
+ * cores are allowed ({@code --oversubscribe}).
+ */
+final class OpenMpiPeer implements AutoCloseable {
+    private static final String SOURCE = "osu/osu_peer.c";
+    private static final long TIMEOUT_SECONDS = 600;
+
+    private final Path dir;
+    private final Path program;
+
+    private OpenMpiPeer(Path dir, Path program) {
+        this.dir = dir;
+        this.program = program;
+    }
+
+    /** Why the peer cannot run here (mpicc or mpirun not on PATH), or null when it can. */
+    static String missingTools() {
+        for (String tool : List.of("mpicc", "mpirun")) {
+            if (onPath(tool) == null) {
+                return tool + " is not on PATH: install Open MPI (apt-get install openmpi-bin libopenmpi-dev)";
+            }
+        }
+        return null;
+    }
+
+    private static Path onPath(String tool) {
+        String path = System.getenv("PATH");
+        for (String d : (path == null ? "" : path).split(":")) {
+            Path p = Path.of(d.isEmpty() ? "." : d, tool);
+            if (Files.isExecutable(p)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /** Compiles the peer program with {@code mpicc -O2}. */
+    static OpenMpiPeer build() throws IOException, InterruptedException {
+        Path dir = Files.createTempDirectory("osu-peer");
+        Path source = dir.resolve("osu_peer.c");
+        try (InputStream in = OpenMpiPeer.class.getResourceAsStream(SOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("resource " + SOURCE + " is missing from the bench jar");
+            }
+            Files.copy(in, source);
+        }
+        Path program = dir.resolve("osu_peer");
+        run(List.of("mpicc", "-O2", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-o", program.toString(),
+                source.toString()));
+        return new OpenMpiPeer(dir, program);
+    }
+
+    /** Runs {@code test} (latency, bw, allreduce, barrier) on {@code ranks} processes. */
+    OsuTable run(String test, int ranks, int maxSize, int iterations, int warmup)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("mpirun", "-np", Integer.toString(ranks), "--oversubscribe",
+                "--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", "lo", program.toString(), test,
+                Integer.toString(maxSize), Integer.toString(iterations), Integer.toString(warmup)));
+        return OsuTable.parse(run(command));
+    }
+
+    /**
+     * Runs {@code command} with its output and errors in files (no pipe to block on; mpirun's warnings stay out of
+     * the table), killing it after the timeout; returns its output.
+     */
+    private static String run(List<String> command) throws IOException, InterruptedException {
+        Path log = Files.createTempFile("osu-peer", ".out");
+        Path errors = Files.createTempFile("osu-peer", ".err");
+        try {
+            ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(log.toFile()).redirectError(errors.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+            pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
+            pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+            Process p = pb.start();
+            if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                throw new IllegalStateException(String.join(" ", command) + " did not end in " + TIMEOUT_SECONDS
+                        + " s");
+            }
+            String out = Files.readString(log, StandardCharsets.UTF_8);
+            if (p.exitValue() != 0) {
+                throw new IllegalStateException(String.join(" ", command) + " exited with " + p.exitValue() + ":\n"
+                        + out + Files.readString(errors, StandardCharsets.UTF_8));
+            }
+            return out;
+        } finally {
+            Files.deleteIfExists(log);
+            Files.deleteIfExists(errors);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        Files.deleteIfExists(program);
+        Files.deleteIfExists(dir.resolve("osu_peer.c"));
+        Files.deleteIfExists(dir);
+    }
+}

@@ -1,0 +1,85 @@
+package org.portals3j.bench;
+
+import java.lang.foreign.Arena;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.portals3j.portals.AckRequest;
+import org.portals3j.portals.EqHandle;
+import org.portals3j.portals.Event;
+import org.portals3j.portals.EventKind;
+import org.portals3j.portals.MdHandle;
+import org.portals3j.portals.MemoryDescriptor;
+import org.portals3j.portals.Portals;
+import org.portals3j.portals.ReturnCode;
+
+/**
+ * The raw Portals baseline of {@link MpiOsu}: a Put ping-pong between two ranks of a {@link TwoRanks} job on the
+ * same transport as the layer, each rank on its own thread (as the layer's ranks are): rank 0 puts, rank 1 waits
+ * for PUT_END with {@code PtlEQWait} and puts back. The figure is the mean half round trip, as osu_latency's.
+ */
+final class RawPutLatency {
+    private static final int PORTAL = 14;
+    private static final long MATCH = 1;
+    private static final long TIMEOUT_SECONDS = 600;
+
+    private RawPutLatency() {
+    }
+
+    /** The mean half round trip in microseconds of {@code iterations} timed round trips of {@code size} bytes. */
+    static double measure(String transport, int size, int iterations, int warmup) throws Exception {
+        try (TwoRanks job = TwoRanks.open(transport); Arena arena = Arena.ofShared()) {
+            EqHandle[] eqs = new EqHandle[2];
+            MdHandle[] mds = new MdHandle[2];
+            for (int r = 0; r < 2; r++) {
+                Portals p = job.portals(r);
+                eqs[r] = p.eqAlloc(job.ni(r), 64);
+                job.appendReceive(r, PORTAL, MATCH, arena.allocate(Math.max(1, size)), eqs[r]);
+                mds[r] = p.mdBind(job.ni(r), MemoryDescriptor.of(arena.allocate(size)));
+            }
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread echo = Thread.ofPlatform().daemon(true).name("raw-put-rank-1").start(() -> {
+                try {
+                    Event ev = new Event();
+                    for (int i = 0; i < iterations + warmup; i++) {
+                        awaitPut(job.portals(1), eqs[1], ev);
+                        job.portals(1).put(mds[1], AckRequest.NOACK_REQ, job.id(0), PORTAL, 0, MATCH, 0, 0);
+                    }
+                } catch (Throwable e) {
+                    failure.set(e);
+                }
+            });
+            Event ev = new Event();
+            long start = 0;
+            Portals p = job.portals(0);
+            for (int i = 0; i < iterations + warmup && failure.get() == null; i++) {
+                if (i == warmup) {
+                    start = System.nanoTime();
+                }
+                p.put(mds[0], AckRequest.NOACK_REQ, job.id(1), PORTAL, 0, MATCH, 0, 0);
+                awaitPut(p, eqs[0], ev);
+            }
+            long elapsed = System.nanoTime() - start;
+            echo.join(TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
+            if (failure.get() != null) {
+                throw new IllegalStateException("the echoing rank failed", failure.get());
+            }
+            if (echo.isAlive()) {
+                echo.interrupt();
+                throw new IllegalStateException("the echoing rank did not end in " + TIMEOUT_SECONDS + " s");
+            }
+            return elapsed / 1e3 / (2.0 * iterations);
+        }
+    }
+
+    private static void awaitPut(Portals p, EqHandle eq, Event ev) {
+        while (true) {
+            ReturnCode rc = p.eqWait(eq, ev);
+            if (rc != ReturnCode.OK) {
+                throw new IllegalStateException("PtlEQWait returned " + rc);
+            }
+            if (ev.type() == EventKind.PUT_END) {
+                return;
+            }
+        }
+    }
+}

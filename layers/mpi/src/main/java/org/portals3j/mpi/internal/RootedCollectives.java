@@ -1,0 +1,132 @@
+package org.portals3j.mpi.internal;
+
+import java.lang.foreign.MemorySegment;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * The rooted data-movement collectives: {@code bcast} by a binomial tree rooted at the root; {@code gather(v)} and
+ * {@code scatter(v)} linearly (the root posts every receive, or starts every send, at once: one message per rank,
+ * as Open MPI's basic linear algorithms do for the v-forms). Arguments that matter only at the root are ignored
+ * elsewhere and may be null there (mpi-java-api.md section 4.5), as is the single-buffer overload
+ * ({@link RootedForm}).
+ */
+public final class RootedCollectives {
+    private RootedCollectives() {
+    }
+
+    public static void bcast(CommState c, @Nullable Object buf, int count, @Nullable BaseType type, int root) {
+        BaseType t = CollectiveArgs.type(type);
+        CollectiveArgs.count(count);
+        CollectiveArgs.root(c, root);
+        UserData data = UserData.of(buf, count, t, c.rank() != root);
+        bcast(new CollectiveChannel(c), data.all(), root);
+        data.commit();
+    }
+
+    /** A binomial-tree broadcast of {@code data} from {@code root}. */
+    static void bcast(CollectiveChannel ch, MemorySegment data, int root) {
+        int n = ch.size();
+        int me = ch.rank();
+        int v = (me - root + n) % n;
+        int mask = 1;
+        while (mask < n) {
+            if ((v & mask) != 0) {
+                ch.receive(data, (me - mask + n) % n, CollectiveChannel.BCAST);
+                ch.complete();
+                break;
+            }
+            mask <<= 1;
+        }
+        for (mask >>= 1; mask > 0; mask >>= 1) {
+            if (v + mask < n) {
+                ch.send(data, (me + mask) % n, CollectiveChannel.BCAST);
+            }
+        }
+        ch.complete();
+    }
+
+    /**
+     * {@code gatherv}: every rank's {@code sendcount} elements into the root's buffer at {@code displs} (null for
+     * {@code gather}: blocks of {@code recvcounts[r]} packed in rank order).
+     *
+     * @param form which overload was called
+     */
+    public static void gatherv(CommState c, @Nullable Object sendbuf, int sendcount, @Nullable BaseType sendtype,
+                               @Nullable Object recvbuf, int @Nullable [] recvcounts, int @Nullable [] displs,
+                               @Nullable BaseType recvtype, int root, RootedForm form) {
+        CollectiveArgs.root(c, root);
+        int me = c.rank();
+        boolean inPlace = form.inPlaceAt(me, root);
+        CollectiveChannel ch = new CollectiveChannel(c);
+        if (me != root) {
+            BaseType st = CollectiveArgs.type(sendtype);
+            CollectiveArgs.count(sendcount);
+            UserData in = UserData.of(sendbuf, sendcount, st, false);
+            ch.send(in.all(), root, CollectiveChannel.GATHER);
+            ch.complete();
+            return;
+        }
+        BaseType rt = CollectiveArgs.type(recvtype);
+        int[] counts = CollectiveArgs.counts(c, recvcounts);
+        long extent = CollectiveArgs.extent(c, counts, displs);
+        int[] at = displs == null ? CollectiveArgs.packed(counts, c.size()) : displs;
+        UserData out = UserData.of(recvbuf, extent, rt, true);
+        if (!inPlace) {
+            BaseType st = CollectiveArgs.type(sendtype);
+            CollectiveArgs.count(sendcount);
+            UserData in = UserData.of(sendbuf, sendcount, st, false);
+            CollectiveArgs.copy(in.all(), out.elements(at[me], counts[me]));
+        }
+        for (int r = 0; r < c.size(); r++) {
+            if (r != me) {
+                ch.receive(out.elements(at[r], counts[r]), r, CollectiveChannel.GATHER);
+            }
+        }
+        ch.complete();
+        out.commit();
+    }
+
+    /**
+     * {@code scatterv}: the root's blocks at {@code displs} (null for {@code scatter}: packed) to every rank's
+     * {@code recvcount} elements.
+     *
+     * @param form which overload was called
+     */
+    public static void scatterv(CommState c, @Nullable Object sendbuf, int @Nullable [] sendcounts,
+                                int @Nullable [] displs, @Nullable BaseType sendtype, @Nullable Object recvbuf,
+                                int recvcount, @Nullable BaseType recvtype, int root, RootedForm form) {
+        CollectiveArgs.root(c, root);
+        int me = c.rank();
+        boolean inPlace = form.inPlaceAt(me, root);
+        CollectiveChannel ch = new CollectiveChannel(c);
+        if (me != root) {
+            BaseType rt = CollectiveArgs.type(recvtype);
+            CollectiveArgs.count(recvcount);
+            UserData out = UserData.of(recvbuf, recvcount, rt, true);
+            ch.receive(out.all(), root, CollectiveChannel.SCATTER);
+            ch.complete();
+            out.commit();
+            return;
+        }
+        BaseType st = CollectiveArgs.type(sendtype);
+        int[] counts = CollectiveArgs.counts(c, sendcounts);
+        long extent = CollectiveArgs.extent(c, counts, displs);
+        int[] at = displs == null ? CollectiveArgs.packed(counts, c.size()) : displs;
+        UserData in = UserData.of(sendbuf, extent, st, false);
+        UserData out = null;
+        if (!inPlace) {
+            BaseType rt = CollectiveArgs.type(recvtype);
+            CollectiveArgs.count(recvcount);
+            out = UserData.of(recvbuf, recvcount, rt, true);
+            CollectiveArgs.copy(in.elements(at[me], counts[me]), out.all());
+        }
+        for (int k = 1; k < c.size(); k++) {
+            int r = (me + k) % c.size();
+            ch.send(in.elements(at[r], counts[r]), r, CollectiveChannel.SCATTER);
+        }
+        ch.complete();
+        if (out != null) {
+            out.commit();
+        }
+    }
+}

@@ -30,6 +30,7 @@ class ModulePathTest {
             "portals-api", "org.portals3j.portals",
             "isotach-core", "org.portals3j.isotach",
             "native-shim", "org.portals3j.shim",
+            "layers/lapi", "org.portals3j.lapi",
             "layers/mpi", "org.portals3j.mpi",
             "transports/fabric", "org.portals3j.fabric",
             "transports/gm", "org.portals3j.transport.gm");

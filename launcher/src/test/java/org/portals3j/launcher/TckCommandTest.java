@@ -155,7 +155,8 @@ class TckCommandTest {
     void badOptionsAreOneLineUsageErrors() throws Exception {
         LauncherProcess badId = ran("tck", "--assertion", "X-1", "--report", dir.toString());
         assertThat(badId.process.exitValue()).isEqualTo(2);
-        assertThat(badId.err).containsExactly("portals tck: --assertion takes ids like P-061, I-017 or L-042, not 'X-1'");
+        assertThat(badId.err)
+                .containsExactly("portals tck: --assertion takes ids like P-061, I-017 or L-042, not 'X-1'");
         LauncherProcess badPatience = ran("tck", "--patience", "0", "--report", dir.toString());
         assertThat(badPatience.process.exitValue()).isEqualTo(2);
         assertThat(badPatience.err)

@@ -11,7 +11,8 @@ import java.lang.invoke.VarHandle;
  *
  * <p>The value is the {@code int} at offset 0 of an 8-byte cell (the context's own memory for
  * {@link LapiContext#newCounter()}, the C program's {@code lapi_cntr_t} for {@link LapiContext#counterAt}); every
- * change is atomic (a {@link VarHandle} on the cell) and wakes the context's waiters.
+ * change is atomic (a {@link VarHandle} on the cell); an increment wakes the threads in {@code Waitcntr} on this
+ * counter only when it reaches the threshold one of them waits for, and never the context's other waiters.
  */
 public final class LapiCounter {
     private static final VarHandle VALUE = ValueLayout.JAVA_INT.varHandle();
@@ -19,6 +20,13 @@ public final class LapiCounter {
     private final MemorySegment cell;
     private final long address;
     private final Progress progress;
+    /**
+     * The lowest threshold a {@code Waitcntr} on this counter waits for, or {@code Integer.MAX_VALUE} when none
+     * waits: an increment wakes the waiters only when it reaches it (Waitcntr(c, 16) is woken once, not 16 times).
+     * Written under this object's lock; lowered while waiters come, raised back only when the last one leaves.
+     */
+    private volatile int wakeAt = Integer.MAX_VALUE;
+    private int waiting;
 
     LapiCounter(MemorySegment cell, long address, Progress progress) {
         this.cell = cell;
@@ -42,13 +50,32 @@ public final class LapiCounter {
 
     void set(int value) {
         VALUE.setVolatile(cell, 0L, value);
-        progress.signal();
+        progress.signalCounters();
     }
 
-    /** One event: +1, wrapping as a C {@code int} does; wakes waiters. */
+    /** One event: +1, wrapping as a C {@code int} does; wakes the waiters if it reaches one's threshold. */
     void increment() {
-        VALUE.getAndAdd(cell, 0L, 1);
-        progress.signal();
+        int now = (int) VALUE.getAndAdd(cell, 0L, 1) + 1;
+        // Both accesses are volatile: a waiter that registered its threshold before reading the value either sees
+        // this increment or is seen here (Progress.awaitTake).
+        if (now >= wakeAt) {
+            progress.signalCounters();
+        }
+    }
+
+    /** A Waitcntr for {@code threshold} starts sleeping on this counter. */
+    synchronized void addWaiter(int threshold) {
+        waiting++;
+        if (threshold < wakeAt) {
+            wakeAt = threshold;
+        }
+    }
+
+    /** A Waitcntr ends; the last one out stops the increments' wake-ups. */
+    synchronized void removeWaiter() {
+        if (--waiting == 0) {
+            wakeAt = Integer.MAX_VALUE;
+        }
     }
 
     /** Subtracts {@code v} if the value is at least {@code v}: the new value, or {@code Integer.MIN_VALUE} if not. */

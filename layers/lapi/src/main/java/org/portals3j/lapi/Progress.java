@@ -8,9 +8,12 @@ import java.util.function.IntSupplier;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * How the threads of one context wait for something communication does. In interrupt mode a waiter sleeps on one
- * monitor that every state change ({@link #signal()}) wakes when someone waits; in polling mode (lapi-digest.md
- * 2, INTERRUPT_SET 0) the waiter runs the dispatcher itself between checks.
+ * How the threads of one context wait for something communication does. In interrupt mode a waiter sleeps on a
+ * monitor: {@code Waitcntr} on the counters' one, woken by {@link #signalCounters()} only when an increment reaches
+ * the threshold waited for (see {@link LapiCounter#increment()}); the other waits (credit, Fence, barrier) on the
+ * other one, woken by every {@link #signal()} of the state they read. So a credit coming back does not wake a thread
+ * in {@code Waitcntr}, and a counter moving does not wake a thread waiting for credit. In polling mode
+ * (lapi-digest.md 2, INTERRUPT_SET 0) the waiter runs the dispatcher itself between checks.
  */
 final class Progress {
     private static final int SPINS = 200;
@@ -22,6 +25,10 @@ final class Progress {
     /** Bumped by every {@link #signal()}: a waiter sleeps only if it has not moved since it last checked. */
     private final AtomicLong changes = new AtomicLong();
     private final AtomicInteger waiters = new AtomicInteger();
+    private final Object counterMonitor = new Object();
+    /** As {@link #changes}, for the counters: bumped by {@link #signalCounters()}. */
+    private final AtomicLong counterChanges = new AtomicLong();
+    private final AtomicInteger counterWaiters = new AtomicInteger();
     private volatile boolean closed;
     private volatile @Nullable Thread dispatching;
     private IntSupplier poller = () -> 0;
@@ -41,7 +48,17 @@ final class Progress {
         return polling;
     }
 
-    /** Wakes the waiters: called after every change a waiter may be waiting for. */
+    /** Wakes the threads in Waitcntr: a counter was set, or reached the threshold one of them waits for. */
+    void signalCounters() {
+        counterChanges.incrementAndGet();
+        if (counterWaiters.get() > 0) {
+            synchronized (counterMonitor) {
+                counterMonitor.notifyAll();
+            }
+        }
+    }
+
+    /** Wakes the waiters other than Waitcntr's: called after every change such a waiter may be waiting for. */
     void signal() {
         changes.incrementAndGet();
         if (waiters.get() > 0) {
@@ -71,6 +88,7 @@ final class Progress {
         synchronized (monitor) {
             monitor.notifyAll();
         }
+        signalCounters();
     }
 
     boolean closed() {
@@ -88,6 +106,9 @@ final class Progress {
 
     /** Waitcntr: waits until {@code counter} is at least {@code value}, subtracts it, returns what is left. */
     int awaitTake(LapiCounter counter, int value, String call) {
+        if (!polling) {
+            return awaitTakeInterrupt(counter, value, call);
+        }
         CounterWait w = COUNTER_WAITS.get();
         if (w == null) {
             w = new CounterWait();
@@ -100,6 +121,40 @@ final class Progress {
             return w.left;
         } finally {
             w.counter = null;
+        }
+    }
+
+    private int awaitTakeInterrupt(LapiCounter counter, int value, String call) {
+        for (int i = 0; i < SPINS; i++) {
+            int left = counter.tryTake(value);
+            if (left != Integer.MIN_VALUE) {
+                return left;
+            }
+            Thread.onSpinWait();
+        }
+        // The threshold is registered before the value is read: an increment after that read sees it and signals.
+        counter.addWaiter(value);
+        counterWaiters.incrementAndGet();
+        try {
+            while (true) {
+                long seen = counterChanges.get();
+                int left = counter.tryTake(value);
+                if (left != Integer.MIN_VALUE) {
+                    return left;
+                }
+                failIfClosed(call);
+                synchronized (counterMonitor) {
+                    if (counterChanges.get() == seen) {
+                        counterMonitor.wait(50);
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LapiException(LapiError.UNKNOWN, call + " was interrupted", e);
+        } finally {
+            counterWaiters.decrementAndGet();
+            counter.removeWaiter();
         }
     }
 

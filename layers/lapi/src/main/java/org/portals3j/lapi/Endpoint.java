@@ -123,12 +123,18 @@ final class Endpoint {
             if (closed) {
                 return;
             }
-            long size = rb.segment.byteSize();
+            MemoryDescriptor md = rb.descriptor;
+            if (md == null) {
+                // Made once per buffer (a record: the re-posts reuse it and allocate no descriptor).
+                long size = rb.segment.byteSize();
+                md = new MemoryDescriptor(rb.segment, size, MemoryDescriptor.THRESH_INF, size - maxPacket,
+                        MdOption.bits(MdOption.OP_PUT), rb, eq);
+                rb.descriptor = md;
+            }
             MeHandle me = portals.meAttach(ni, ptRequest, ProcessId.ANY, Wire.MATCH_REQUEST, 0, Unlink.UNLINK,
                     InsertPosition.AFTER);
             rb.me = me;
-            portals.mdAttach(me, new MemoryDescriptor(rb.segment, size, MemoryDescriptor.THRESH_INF,
-                    size - maxPacket, MdOption.bits(MdOption.OP_PUT), rb, eq), Unlink.UNLINK, Unlink.UNLINK);
+            portals.mdAttach(me, md, Unlink.UNLINK, Unlink.UNLINK);
         }
     }
 
@@ -220,11 +226,14 @@ final class Endpoint {
         send(s, task);
     }
 
-    /** Exposes {@code region} on the source portal for {@code task} under {@code matchBits}, one operation. */
-    MeHandle expose(MemorySegment region, int task, long matchBits, boolean forGet, Object userPtr) {
+    /**
+     * Exposes the first {@code length} bytes of {@code region} on the source portal for {@code task} under
+     * {@code matchBits}, for one operation (the MD's length bounds it: no slice of the user's segment is made).
+     */
+    MeHandle expose(MemorySegment region, long length, int task, long matchBits, boolean forGet, Object userPtr) {
         MeHandle me = portals.meAttach(ni, ptSource, procs[task], matchBits, 0, Unlink.UNLINK, InsertPosition.AFTER);
         try {
-            portals.mdAttach(me, new MemoryDescriptor(region, region.byteSize(), 1, region.byteSize(),
+            portals.mdAttach(me, new MemoryDescriptor(region, length, 1, length,
                     MdOption.bits(forGet ? MdOption.OP_GET : MdOption.OP_PUT), userPtr, eq), Unlink.UNLINK,
                     Unlink.UNLINK);
         } catch (PortalsException e) {
@@ -234,10 +243,10 @@ final class Endpoint {
         return me;
     }
 
-    /** A free-floating MD over {@code region} for one fetch or one reply. */
-    MdHandle bindOnce(MemorySegment region, Object userPtr) {
-        return portals.mdBind(ni, new MemoryDescriptor(region, region.byteSize(), MemoryDescriptor.THRESH_INF,
-                region.byteSize(), 0, userPtr, eq));
+    /** A free-floating MD over the first {@code length} bytes of {@code region} for one fetch or one reply. */
+    MdHandle bindOnce(MemorySegment region, long length, Object userPtr) {
+        return portals.mdBind(ni, new MemoryDescriptor(region, length, MemoryDescriptor.THRESH_INF, length, 0,
+                userPtr, eq));
     }
 
     void unlinkQuietly(MdHandle md) {

@@ -143,7 +143,7 @@ final class Engine {
             }
         } else if (data != null) {
             try {
-                op.exposure = endpoint.expose(data.asSlice(0, len), tgt, op.id, true, op);
+                op.exposure = endpoint.expose(data, len, tgt, op.id, true, op);
             } catch (PortalsException e) {
                 endpoint.release(s);
                 flow.abort(op);
@@ -169,7 +169,7 @@ final class Engine {
         try {
             s = endpoint.take(Wire.HEADER);
             if (len > 0 && org != null) {
-                op.exposure = endpoint.expose(org.asSlice(0, len), tgt, op.id, false, op);
+                op.exposure = endpoint.expose(org, len, tgt, op.id, false, op);
             }
         } catch (RuntimeException e) {
             flow.abort(op);

@@ -3,6 +3,7 @@ package org.portals3j.lapi;
 import java.lang.foreign.MemorySegment;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.MeHandle;
+import org.portals3j.portals.MemoryDescriptor;
 
 /**
  * One buffer of the request portal's receive ring: an ME and an MD with a locally managed offset that take packets
@@ -14,6 +15,8 @@ final class RingBuffer {
     /** The same memory, read-only: what header handlers see. */
     final MemorySegment readOnly;
     @Nullable MeHandle me;
+    /** Its memory descriptor, made at the first attach and reused by every re-post. */
+    @Nullable MemoryDescriptor descriptor;
 
     RingBuffer(MemorySegment segment) {
         this.segment = segment;

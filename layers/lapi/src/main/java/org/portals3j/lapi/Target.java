@@ -188,7 +188,7 @@ final class Target {
             return;
         }
         try {
-            MdHandle md = endpoint.bindOnce(src, in);
+            MdHandle md = endpoint.bindOnce(src, in.len, in);
             in.md = md;
             endpoint.portals.put(md, AckRequest.NOACK_REQ, endpoint.proc(in.src), endpoint.ptSource, 0, in.msgId, 0,
                     0);
@@ -216,7 +216,7 @@ final class Target {
     /** Rendezvous: PtlGet straight into {@code buffer} from the origin's exposed data. */
     private void fetch(Incoming in, MemorySegment buffer) {
         try {
-            MdHandle md = endpoint.bindOnce(buffer.asSlice(0, in.len), in);
+            MdHandle md = endpoint.bindOnce(buffer, in.len, in);
             in.md = md;
             endpoint.portals.get(md, endpoint.proc(in.src), endpoint.ptSource, 0, in.msgId, 0);
         } catch (PortalsException e) {

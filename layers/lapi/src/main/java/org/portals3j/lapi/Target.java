@@ -235,18 +235,21 @@ final class Target {
         delivered(in);
     }
 
-    /** T4: the data is delivered. Data-done goes back now; the completion handler runs (T5), then finish. */
+    /**
+     * T4: the data is delivered. The completion handler runs (T5), then finish. A handler queued for a completion
+     * thread may run long: data-done goes back before it is queued, for the origin's Fence. An inline handler
+     * (SEND_REPLY) is short and non-blocking by contract, and the final reply that follows it at once carries
+     * data-done too: one reply, and one wake-up of the origin's dispatcher, instead of two.
+     */
     private void delivered(Incoming in) {
         CompletionHandler ch = in.completion;
-        if (ch == null) {
-            finish(in);
+        if (ch == null || in.retFlag == RetFlag.SEND_REPLY) {
+            runCompletion(in);
             return;
         }
         in.dataDoneSent = true;
         endpoint.sendControl(in.src, Wire.COMPLETE, Wire.F_DATA_DONE, 0, in.msgId, 0);
-        if (in.retFlag == RetFlag.SEND_REPLY) {
-            runCompletion(in);
-        } else if (!engine.completions().offer(in)) {
+        if (!engine.completions().offer(in)) {
             engine.report(in.src, "the completion queue is full (a peer beyond its credits): run inline", null);
             runCompletion(in);
         }

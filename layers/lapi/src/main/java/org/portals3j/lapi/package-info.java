@@ -60,9 +60,11 @@
  *       the header; the target runs the header handler on the header alone, then PtlGets the data straight into
  *       the returned buffer (no bounce copy). {@code org_cntr} moves on the source MD's {@code GET_END}.</li>
  *   <li><b>Completion</b>: once the data is in place (T4 of lapi-digest.md 1.10) the target sends DATA_DONE (for
- *       Fence) if a completion handler is to run; runs it (T5); increments {@code tgt_cntr} (T6); sends the final
- *       reply (T7), which returns the credit and makes the origin increment {@code org_cntr} if it has not yet
- *       (O-10), then {@code cmpl_cntr} (A6). Without a completion handler DATA_DONE rides on the final reply.
+ *       Fence) if a completion handler is to run on a completion thread; runs it (T5); increments
+ *       {@code tgt_cntr} (T6); sends the final reply (T7), which returns the credit and makes the origin increment
+ *       {@code org_cntr} if it has not yet (O-10), then {@code cmpl_cntr} (A6). Without a completion handler, or
+ *       with one run inline ({@code LAPI_SEND_REPLY}: short and non-blocking by the man page's contract),
+ *       DATA_DONE rides on the final reply, so each message costs the origin one reply.
  *       The Portals ACK is never used: it would come before T5 and T6.</li>
  *   <li><b>Put</b> is an active message with a built-in handler that looks the target address up among the
  *       regions the target exposed ({@link org.portals3j.lapi.LapiContext#expose}, tokens with the region's

@@ -58,6 +58,16 @@ final class Progress {
         }
     }
 
+    /** How many times the threads in Waitcntr were signalled (for tests). */
+    long counterSignals() {
+        return counterChanges.get();
+    }
+
+    /** How many threads sleep in Waitcntr now, past their spin (for tests). */
+    int counterWaiters() {
+        return counterWaiters.get();
+    }
+
     /** Wakes the waiters other than Waitcntr's: called after every change such a waiter may be waiting for. */
     void signal() {
         changes.incrementAndGet();

@@ -66,7 +66,7 @@ public class Comm implements Freeable, Cloneable {
         CommState c = own;
         if (c == null) {
             throw MPI.raise(MPI.process().world(), MPI.ERR_COMM, "a null communicator (from split with UNDEFINED,"
-                    + " or create on a process outside the group) cannot be used");
+                    + " create on a process outside the group, or Intercomm.getParent) cannot be used");
         }
         MPI.check();
         if (freed) {
@@ -143,6 +143,19 @@ public class Comm implements Freeable, Cloneable {
             throw MPI.raise(c, MPI.ERR_COMM, c.name() + " cannot be freed");
         }
         freed = true;
+    }
+
+    /**
+     * {@code MPI_COMM_DISCONNECT}: without dynamic processes (mpi-java-api.md section 3) there is no other job to
+     * wait for, so it is {@link #free()}.
+     */
+    public final void disconnect() throws MPIException {
+        free();
+    }
+
+    /** {@code ERR_UNSUPPORTED_OPERATION} for {@code call} through this communicator's error handler. */
+    final MPIException unsupported(String call, String why) throws MPIException {
+        return MPI.unsupported(state(), call, why);
     }
 
     // ---- error handlers ---------------------------------------------------------------------------

@@ -568,6 +568,19 @@ public final class MPI {
                 + ": " + message);
     }
 
+    /**
+     * {@code ERR_UNSUPPORTED_OPERATION} for {@code call}, a member of a family that is out of scope
+     * (mpi-java-api.md section 3), through {@code c}'s error handler as {@link #raise} does.
+     */
+    static MPIException unsupported(CommState c, String call, String why) {
+        return raise(c, ERR_UNSUPPORTED_OPERATION, call + " is not supported: " + why);
+    }
+
+    /** {@link #unsupported(CommState, String, String)} through {@code COMM_WORLD}'s error handler. */
+    static MPIException unsupported(String call, String why) throws MPIException {
+        return unsupported(process().world(), call, why);
+    }
+
     static MPIException raise(CommState c, MpiError e) {
         return raise(c, e.errorClass(), String.valueOf(e.getMessage()));
     }

@@ -14,6 +14,16 @@
  * {@code create}, {@code free}, {@code compare}); every blocking collective with its in-place overloads. Classes
  * carry only the methods implemented: derived datatypes, MINLOC/MAXLOC and nonblocking collectives come later.
  *
+ * <h2>Out of scope, present so that every program compiles</h2>
+ * One-sided communication ({@code Win} and its constants), MPI-IO ({@code File}, {@code FileView}) and dynamic
+ * processes ({@code Intracomm.spawn}, {@code spawnMultiple}, {@code accept}, {@code connect}, {@code openPort},
+ * {@code closePort}, {@code publishName}, {@code unpublishName}, {@code lookupName}) have Open MPI's exact
+ * signatures and raise {@code MPI.ERR_UNSUPPORTED_OPERATION} through the error handler of the communicator given
+ * (the job ends by default; {@code MPIException} under {@code ERRORS_RETURN}), or of {@code COMM_WORLD} for static
+ * members and for the members of a window or file, which can never be made (mpi-java-api.md section 3). Two act as
+ * they would in a job nobody spawned: {@code Intercomm.getParent()} returns a null communicator, and
+ * {@code Comm.disconnect()} is {@code free()}. {@code FileView} is a plain value class.
+ *
  * <h2>Behaviour a program may notice</h2>
  * <ul>
  *   <li>Buffers: a Java primitive array of the datatype's base type, or a heap or direct nio buffer of it, from its

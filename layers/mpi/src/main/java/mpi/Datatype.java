@@ -5,16 +5,42 @@ import org.portals3j.mpi.internal.BaseType;
 
 /**
  * A datatype. This version has the predefined basic types ({@code MPI.BYTE} to {@code MPI.DOUBLE}, {@code PACKED})
- * and {@code DATATYPE_NULL}: each is one element of its base type (mpi-java-api.md section 1.4), so its extent and
- * size are 1 and its lower bounds 0, in base elements as Open MPI counts them.
+ * and {@code DATATYPE_NULL}, each one element of its base type (mpi-java-api.md section 1.4), and the complex types
+ * {@code FLOAT_COMPLEX} and {@code DOUBLE_COMPLEX}, each two elements of {@code FLOAT} or {@code DOUBLE} (real,
+ * then imaginary part). Extents and sizes count base elements, as Open MPI does: 1 for a basic type, 2 for a complex
+ * one; lower bounds are 0. A count of items of a type is {@code count * span} elements of its base type.
  */
 public final class Datatype implements Freeable, Cloneable {
     private final @Nullable BaseType base;
+    /** Base elements per item. */
+    private final int span;
+    private final boolean complex;
     private volatile String name;
 
     Datatype(@Nullable BaseType base, String name) {
+        this(base, 1, false, name);
+    }
+
+    private Datatype(@Nullable BaseType base, int span, boolean complex, String name) {
         this.base = base;
+        this.span = span;
+        this.complex = complex;
         this.name = name;
+    }
+
+    /** A complex type: two elements of {@code base} per item. */
+    static Datatype complex(BaseType base, String name) {
+        return new Datatype(base, 2, true, name);
+    }
+
+    /** Base elements per item. */
+    int span() {
+        return span;
+    }
+
+    /** Whether this is {@code FLOAT_COMPLEX} or {@code DOUBLE_COMPLEX}. */
+    boolean isComplex() {
+        return complex;
     }
 
     /** The base type, or null for {@code DATATYPE_NULL}. */
@@ -25,7 +51,7 @@ public final class Datatype implements Freeable, Cloneable {
     /** Bytes of one item of this type (0 for {@code DATATYPE_NULL}). */
     int byteSize() {
         BaseType b = base;
-        return b == null ? 0 : b.bytes();
+        return b == null ? 0 : b.bytes() * span;
     }
 
     /** The extent, in base elements. */
@@ -87,6 +113,6 @@ public final class Datatype implements Freeable, Cloneable {
         if (base == null) {
             throw MPI.raise(MPI.process().world(), MPI.ERR_TYPE, "DATATYPE_NULL has no extent or size");
         }
-        return 1;
+        return span;
     }
 }

@@ -63,28 +63,32 @@ public class Intracomm extends Comm {
     /** The inclusive prefix reduction in rank order. */
     public final void scan(@Nullable Object sendbuf, @Nullable Object recvbuf, int count, @Nullable Datatype type,
             @Nullable Op op) throws MPIException {
-        collective(c -> ReductionCollectives.scan(c, sendbuf, recvbuf, count, base(type), Op.reduction(op, type),
+        collective(c -> ReductionCollectives.scan(c, sendbuf, recvbuf, items(count, type), base(type),
+                Op.reduction(op, type),
                 false, false));
     }
 
     /** In place. */
     public final void scan(@Nullable Object recvbuf, int count, @Nullable Datatype type, @Nullable Op op)
             throws MPIException {
-        collective(c -> ReductionCollectives.scan(c, null, recvbuf, count, base(type), Op.reduction(op, type),
+        collective(c -> ReductionCollectives.scan(c, null, recvbuf, items(count, type), base(type),
+                Op.reduction(op, type),
                 true, false));
     }
 
     /** The exclusive prefix reduction in rank order; rank 0's {@code recvbuf} is left as it was. */
     public final void exScan(@Nullable Object sendbuf, @Nullable Object recvbuf, int count, @Nullable Datatype type,
             @Nullable Op op) throws MPIException {
-        collective(c -> ReductionCollectives.scan(c, sendbuf, recvbuf, count, base(type), Op.reduction(op, type),
+        collective(c -> ReductionCollectives.scan(c, sendbuf, recvbuf, items(count, type), base(type),
+                Op.reduction(op, type),
                 false, true));
     }
 
     /** In place. */
     public final void exScan(@Nullable Object buf, int count, @Nullable Datatype type, @Nullable Op op)
             throws MPIException {
-        collective(c -> ReductionCollectives.scan(c, null, buf, count, base(type), Op.reduction(op, type), true,
+        collective(c -> ReductionCollectives.scan(c, null, buf, items(count, type), base(type),
+                Op.reduction(op, type), true,
                 true));
     }
 

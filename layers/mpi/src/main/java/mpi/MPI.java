@@ -57,6 +57,8 @@ public final class MPI {
     public static final Datatype FLOAT;
     public static final Datatype DOUBLE;
     public static final Datatype PACKED;
+    public static final Datatype FLOAT_COMPLEX;
+    public static final Datatype DOUBLE_COMPLEX;
 
     public static final Request REQUEST_NULL;
     public static final Group GROUP_EMPTY;
@@ -313,6 +315,8 @@ public final class MPI {
         FLOAT = new Datatype(BaseType.FLOAT, "MPI_FLOAT");
         DOUBLE = new Datatype(BaseType.DOUBLE, "MPI_DOUBLE");
         PACKED = new Datatype(BaseType.BYTE, "MPI_PACKED");
+        FLOAT_COMPLEX = Datatype.complex(BaseType.FLOAT, "MPI_C_FLOAT_COMPLEX");
+        DOUBLE_COMPLEX = Datatype.complex(BaseType.DOUBLE, "MPI_C_DOUBLE_COMPLEX");
 
         ERRORS_ARE_FATAL = new Errhandler(ErrorHandling.FATAL);
         ERRORS_ABORT = new Errhandler(ErrorHandling.ABORT);

@@ -7,7 +7,9 @@
  * <h2>What this version has</h2>
  * The environment ({@code MPI}: init, finalize, thread levels, timers, names, versions, the buffer helpers, every
  * constant), the predefined basic datatypes ({@code BYTE} to {@code DOUBLE}, {@code PACKED},
- * {@code DATATYPE_NULL}) and their queries, {@code Status}, {@code Request} with all its completion forms,
+ * {@code DATATYPE_NULL}) and their queries, the complex types {@code FLOAT_COMPLEX} and {@code DOUBLE_COMPLEX}
+ * (two floats or doubles per item; {@code FloatComplex}, {@code DoubleComplex}; SUM and PROD), {@code Status},
+ * {@code Request} with all its completion forms,
  * {@code Group}, {@code Info}, the three error handlers, and every point-to-point call of {@code Comm} but the
  * buffered and persistent ones; the predefined reduction operations and user-defined ones ({@code Op},
  * {@code UserFunction}, {@code Comm.reduceLocal}); new communicators ({@code dup}, {@code clone}, {@code split},

@@ -8,6 +8,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.mpi.internal.BaseType;
 import org.portals3j.mpi.internal.ComplexArithmetic;
 import org.portals3j.mpi.internal.MpiError;
+import org.portals3j.mpi.internal.PairType;
 import org.portals3j.mpi.internal.PredefinedOp;
 import org.portals3j.mpi.internal.Reduction;
 
@@ -74,6 +75,13 @@ public final class Op implements Freeable {
         PredefinedOp p = predefined;
         UserFunction f = function;
         if (p != null) {
+            PairType pair = type.pair();
+            if (pair != null) {
+                return pair.reduction(p);
+            } else if (type.isOpaque()) {
+                throw new MpiError(MPI.ERR_OP, "MPI." + p.name() + " does not apply to a struct type: use a"
+                        + " user-defined Op");
+            }
             return type.isComplex() ? ComplexArithmetic.on(p, base) : p.on(base);
         }
         if (f == null) {

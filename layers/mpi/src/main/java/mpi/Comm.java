@@ -13,6 +13,7 @@ import org.portals3j.mpi.internal.JobAbort;
 import org.portals3j.mpi.internal.Messages;
 import org.portals3j.mpi.internal.MpiError;
 import org.portals3j.mpi.internal.Operation;
+import org.portals3j.mpi.internal.Packing;
 import org.portals3j.mpi.internal.ProbeResult;
 import org.portals3j.mpi.internal.ReceiveOperation;
 import org.portals3j.mpi.internal.ReductionCollectives;
@@ -308,6 +309,49 @@ public class Comm implements Freeable, Cloneable {
         } catch (MpiError e) {
             throw MPI.raise(c, e);
         }
+    }
+
+    // ---- packing (mpi-java-api.md section 2.5; the format is in org.portals3j.mpi.internal.Packing) ----
+
+    /** Packs {@code incount} items of {@code inbuf} into {@code outbuf} at {@code position}; the new position. */
+    public final int pack(@Nullable Object inbuf, int incount, Datatype type, byte[] outbuf, int position)
+            throws MPIException {
+        CommState c = state();
+        try {
+            return Packing.pack(inbuf, items(incount, type), typed(type), outbuf, position);
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+    }
+
+    /** Unpacks {@code outcount} items into {@code outbuf} from {@code inbuf} at {@code position}; the new position. */
+    public final int unpack(byte[] inbuf, int position, @Nullable Object outbuf, int outcount, Datatype type)
+            throws MPIException {
+        CommState c = state();
+        try {
+            return Packing.unpack(inbuf, position, outbuf, items(outcount, type), typed(type));
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+    }
+
+    /** The bytes {@code incount} items of {@code type} take packed. */
+    public final int packSize(int incount, Datatype type) throws MPIException {
+        CommState c = state();
+        try {
+            return Packing.size(items(incount, type), typed(type));
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+    }
+
+    /** The base type of {@code type}; ERR_TYPE for {@code DATATYPE_NULL}. */
+    private static BaseType typed(@Nullable Datatype type) {
+        BaseType b = base(type);
+        if (b == null) {
+            throw new MpiError(MPI.ERR_TYPE, "invalid datatype: DATATYPE_NULL (or null) carries no data");
+        }
+        return b;
     }
 
     static @Nullable BaseType base(@Nullable Datatype type) {

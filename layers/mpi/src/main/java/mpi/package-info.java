@@ -11,7 +11,8 @@
  * (two floats or doubles per item; {@code FloatComplex}, {@code DoubleComplex}; SUM and PROD), the pair types of
  * {@code MINLOC} and {@code MAXLOC} ({@code INT2}, {@code SHORT_INT}, {@code LONG_INT}, {@code FLOAT_INT},
  * {@code DOUBLE_INT}, read and written through {@code MPI.int2} ... {@code MPI.doubleInt}), {@code Struct} for
- * user-defined struct layouts (moved as whole items of bytes), {@code Status},
+ * user-defined struct layouts (moved as whole items of bytes), {@code Comm.pack}, {@code unpack} and
+ * {@code packSize} with {@code PACKED} (the items' bytes in native order), {@code Status},
  * {@code Request} with all its completion forms,
  * {@code Group}, {@code Info}, the three error handlers, and every point-to-point call of {@code Comm} but the
  * buffered and persistent ones; the predefined reduction operations and user-defined ones ({@code Op},

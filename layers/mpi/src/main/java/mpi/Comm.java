@@ -13,6 +13,7 @@ import org.portals3j.mpi.internal.JobAbort;
 import org.portals3j.mpi.internal.Messages;
 import org.portals3j.mpi.internal.MpiError;
 import org.portals3j.mpi.internal.Operation;
+import org.portals3j.mpi.internal.Packing;
 import org.portals3j.mpi.internal.ProbeResult;
 import org.portals3j.mpi.internal.ReceiveOperation;
 import org.portals3j.mpi.internal.ReductionCollectives;
@@ -66,7 +67,7 @@ public class Comm implements Freeable, Cloneable {
         CommState c = own;
         if (c == null) {
             throw MPI.raise(MPI.process().world(), MPI.ERR_COMM, "a null communicator (from split with UNDEFINED,"
-                    + " or create on a process outside the group) cannot be used");
+                    + " create on a process outside the group, or Intercomm.getParent) cannot be used");
         }
         MPI.check();
         if (freed) {
@@ -145,6 +146,19 @@ public class Comm implements Freeable, Cloneable {
         freed = true;
     }
 
+    /**
+     * {@code MPI_COMM_DISCONNECT}: without dynamic processes (mpi-java-api.md section 3) there is no other job to
+     * wait for, so it is {@link #free()}.
+     */
+    public final void disconnect() throws MPIException {
+        free();
+    }
+
+    /** {@code ERR_UNSUPPORTED_OPERATION} for {@code call} through this communicator's error handler. */
+    final MPIException unsupported(String call, String why) throws MPIException {
+        return MPI.unsupported(state(), call, why);
+    }
+
     // ---- error handlers ---------------------------------------------------------------------------
 
     public final void setErrhandler(Errhandler errhandler) throws MPIException {
@@ -180,7 +194,7 @@ public class Comm implements Freeable, Cloneable {
     public final Status recv(@Nullable Object buf, int count, Datatype type, int source, int tag) throws MPIException {
         CommState c = state();
         try {
-            ReceiveOperation op = Messages.receive(c, buf, count, base(type), source, tag);
+            ReceiveOperation op = Messages.receive(c, buf, items(count, type), base(type), source, tag);
             c.engine().await(op);
             return Request.statusOf(c, op);
         } catch (MpiError e) {
@@ -194,8 +208,10 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         CommState c = state();
         try {
-            ReceiveOperation in = Messages.receive(c, recvbuf, recvcount, base(recvtype), source, recvtag);
-            SendOperation out = Messages.send(c, sendbuf, sendcount, base(sendtype), dest, sendtag, false);
+            ReceiveOperation in = Messages.receive(c, recvbuf, items(recvcount, recvtype), base(recvtype), source,
+                    recvtag);
+            SendOperation out = Messages.send(c, sendbuf, items(sendcount, sendtype), base(sendtype), dest,
+                    sendtag, false);
             c.engine().await(out);
             c.engine().await(in);
             Request.check(c, out);
@@ -211,7 +227,7 @@ public class Comm implements Freeable, Cloneable {
         CommState c = state();
         try {
             BaseType t = base(type);
-            Object staged = t == null ? buf : Buffers.copyOf(buf, count, t);
+            Object staged = t == null ? buf : Buffers.copyOf(buf, items(count, type), t);
             return sendRecv(staged, count, type, dest, sendtag, buf, count, type, source, recvtag);
         } catch (MpiError e) {
             throw MPI.raise(c, e);
@@ -265,7 +281,7 @@ public class Comm implements Freeable, Cloneable {
         CommState c = state();
         Buffers.checkNonblocking(buf, c.engine().config().strictBuffers());
         try {
-            return new Request(c, Messages.receive(c, buf, count, base(type), source, tag));
+            return new Request(c, Messages.receive(c, buf, items(count, type), base(type), source, tag));
         } catch (MpiError e) {
             throw MPI.raise(c, e);
         }
@@ -275,7 +291,7 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         CommState c = state();
         try {
-            SendOperation op = Messages.send(c, buf, count, base(type), dest, tag, synchronous);
+            SendOperation op = Messages.send(c, buf, items(count, type), base(type), dest, tag, synchronous);
             c.engine().await(op);
             Request.check(c, op);
         } catch (MpiError e) {
@@ -288,11 +304,54 @@ public class Comm implements Freeable, Cloneable {
         CommState c = state();
         Buffers.checkNonblocking(buf, c.engine().config().strictBuffers());
         try {
-            Operation op = Messages.send(c, buf, count, base(type), dest, tag, synchronous);
+            Operation op = Messages.send(c, buf, items(count, type), base(type), dest, tag, synchronous);
             return new Request(c, op);
         } catch (MpiError e) {
             throw MPI.raise(c, e);
         }
+    }
+
+    // ---- packing (mpi-java-api.md section 2.5; the format is in org.portals3j.mpi.internal.Packing) ----
+
+    /** Packs {@code incount} items of {@code inbuf} into {@code outbuf} at {@code position}; the new position. */
+    public final int pack(@Nullable Object inbuf, int incount, Datatype type, byte[] outbuf, int position)
+            throws MPIException {
+        CommState c = state();
+        try {
+            return Packing.pack(inbuf, items(incount, type), typed(type), outbuf, position);
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+    }
+
+    /** Unpacks {@code outcount} items into {@code outbuf} from {@code inbuf} at {@code position}; the new position. */
+    public final int unpack(byte[] inbuf, int position, @Nullable Object outbuf, int outcount, Datatype type)
+            throws MPIException {
+        CommState c = state();
+        try {
+            return Packing.unpack(inbuf, position, outbuf, items(outcount, type), typed(type));
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+    }
+
+    /** The bytes {@code incount} items of {@code type} take packed. */
+    public final int packSize(int incount, Datatype type) throws MPIException {
+        CommState c = state();
+        try {
+            return Packing.size(items(incount, type), typed(type));
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+    }
+
+    /** The base type of {@code type}; ERR_TYPE for {@code DATATYPE_NULL}. */
+    private static BaseType typed(@Nullable Datatype type) {
+        BaseType b = base(type);
+        if (b == null) {
+            throw new MpiError(MPI.ERR_TYPE, "invalid datatype: DATATYPE_NULL (or null) carries no data");
+        }
+        return b;
     }
 
     static @Nullable BaseType base(@Nullable Datatype type) {
@@ -356,170 +415,199 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void bcast(@Nullable Object buf, int count, @Nullable Datatype type, int root) throws MPIException {
-        collective(c -> RootedCollectives.bcast(c, buf, count, base(type), root));
+        collective(c -> RootedCollectives.bcast(c, buf, items(count, type), base(type), root));
     }
 
     public final void gather(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype, int root) throws MPIException {
-        collective(c -> RootedCollectives.gatherv(c, sendbuf, sendcount, base(sendtype), recvbuf,
-                blocks(recvcount, c), null, base(recvtype), root, RootedForm.FULL));
+        collective(c -> RootedCollectives.gatherv(c, sendbuf, items(sendcount, sendtype), base(sendtype),
+                recvbuf, blocks(items(recvcount, recvtype), c), null, base(recvtype), root, RootedForm.FULL));
     }
 
     /** In place: the root receives into {@code buf} (its own block already there), the others send from it. */
     public final void gather(@Nullable Object buf, int count, @Nullable Datatype type, int root) throws MPIException {
-        collective(c -> RootedCollectives.gatherv(c, buf, count, base(type), buf, blocks(count, c), null,
-                base(type), root, RootedForm.IN_PLACE));
+        collective(c -> RootedCollectives.gatherv(c, buf, items(count, type), base(type), buf,
+                blocks(items(count, type), c), null, base(type), root, RootedForm.IN_PLACE));
     }
 
     public final void gatherv(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] displs, @Nullable Datatype recvtype,
             int root) throws MPIException {
-        collective(c -> RootedCollectives.gatherv(c, sendbuf, sendcount, base(sendtype), recvbuf, recvcount,
-                displs, base(recvtype), root, RootedForm.FULL));
+        collective(c -> RootedCollectives.gatherv(c, sendbuf, items(sendcount, sendtype), base(sendtype),
+                recvbuf, items(recvcount, recvtype), items(displs, recvtype), base(recvtype), root, RootedForm.FULL));
     }
 
     /** The root's in-place form. */
     public final void gatherv(@Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] displs,
             @Nullable Datatype recvtype, int root) throws MPIException {
-        collective(c -> RootedCollectives.gatherv(c, null, 0, null, recvbuf, recvcount, displs, base(recvtype),
-                root, RootedForm.ROOT_ONLY));
+        collective(c -> RootedCollectives.gatherv(c, null, 0, null, recvbuf, items(recvcount, recvtype),
+                items(displs, recvtype), base(recvtype), root, RootedForm.ROOT_ONLY));
     }
 
     /** The form of the ranks other than the root. */
     public final void gatherv(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype, int root)
             throws MPIException {
-        collective(c -> RootedCollectives.gatherv(c, sendbuf, sendcount, base(sendtype), null, null, null, null,
-                root, RootedForm.NON_ROOT));
+        collective(c -> RootedCollectives.gatherv(c, sendbuf, items(sendcount, sendtype), base(sendtype), null,
+                null, null, null, root, RootedForm.NON_ROOT));
     }
 
     public final void scatter(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype, int root) throws MPIException {
-        collective(c -> RootedCollectives.scatterv(c, sendbuf, blocks(sendcount, c), null, base(sendtype),
-                recvbuf, recvcount, base(recvtype), root, RootedForm.FULL));
+        collective(c -> RootedCollectives.scatterv(c, sendbuf, blocks(items(sendcount, sendtype), c), null,
+                base(sendtype), recvbuf, items(recvcount, recvtype), base(recvtype), root, RootedForm.FULL));
     }
 
     /** In place: the root sends from {@code buf} (keeping its own block), the others receive into it. */
     public final void scatter(@Nullable Object buf, int count, @Nullable Datatype type, int root) throws MPIException {
-        collective(c -> RootedCollectives.scatterv(c, buf, blocks(count, c), null, base(type), buf, count,
-                base(type), root, RootedForm.IN_PLACE));
+        collective(c -> RootedCollectives.scatterv(c, buf, blocks(items(count, type), c), null, base(type), buf,
+                items(count, type), base(type), root, RootedForm.IN_PLACE));
     }
 
     public final void scatterv(@Nullable Object sendbuf, int @Nullable [] sendcount, int @Nullable [] displs,
             @Nullable Datatype sendtype, @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype, int root)
             throws MPIException {
-        collective(c -> RootedCollectives.scatterv(c, sendbuf, sendcount, displs, base(sendtype), recvbuf,
-                recvcount, base(recvtype), root, RootedForm.FULL));
+        collective(c -> RootedCollectives.scatterv(c, sendbuf, items(sendcount, sendtype),
+                items(displs, sendtype), base(sendtype), recvbuf, items(recvcount, recvtype), base(recvtype), root,
+                RootedForm.FULL));
     }
 
     /** The root's in-place form. */
     public final void scatterv(@Nullable Object sendbuf, int @Nullable [] sendcount, int @Nullable [] displs,
             @Nullable Datatype sendtype, int root) throws MPIException {
-        collective(c -> RootedCollectives.scatterv(c, sendbuf, sendcount, displs, base(sendtype), null, 0, null,
-                root, RootedForm.ROOT_ONLY));
+        collective(c -> RootedCollectives.scatterv(c, sendbuf, items(sendcount, sendtype),
+                items(displs, sendtype), base(sendtype), null, 0, null, root, RootedForm.ROOT_ONLY));
     }
 
     /** The form of the ranks other than the root. */
     public final void scatterv(@Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype, int root)
             throws MPIException {
-        collective(c -> RootedCollectives.scatterv(c, null, null, null, null, recvbuf, recvcount, base(recvtype),
-                root, RootedForm.NON_ROOT));
+        collective(c -> RootedCollectives.scatterv(c, null, null, null, null, recvbuf, items(recvcount, recvtype),
+                base(recvtype), root, RootedForm.NON_ROOT));
     }
 
     public final void allGather(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
-        collective(c -> Collectives.allGatherv(c, sendbuf, sendcount, base(sendtype), recvbuf,
-                blocks(recvcount, c), null, base(recvtype), false));
+        collective(c -> Collectives.allGatherv(c, sendbuf, items(sendcount, sendtype), base(sendtype), recvbuf,
+                blocks(items(recvcount, recvtype), c), null, base(recvtype), false));
     }
 
     /** In place: each rank's block is already at its place in {@code buf}. */
     public final void allGather(@Nullable Object buf, int count, @Nullable Datatype type) throws MPIException {
-        collective(c -> Collectives.allGatherv(c, null, 0, null, buf, blocks(count, c), null, base(type), true));
+        collective(c -> Collectives.allGatherv(c, null, 0, null, buf, blocks(items(count, type), c), null,
+                base(type), true));
     }
 
     public final void allGatherv(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] displs, @Nullable Datatype recvtype)
             throws MPIException {
-        collective(c -> Collectives.allGatherv(c, sendbuf, sendcount, base(sendtype), recvbuf, recvcount, displs,
-                base(recvtype), false));
+        collective(c -> Collectives.allGatherv(c, sendbuf, items(sendcount, sendtype), base(sendtype), recvbuf,
+                items(recvcount, recvtype), items(displs, recvtype), base(recvtype), false));
     }
 
     /** In place: each rank's block is already at its place in {@code recvbuf}. */
     public final void allGatherv(@Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] displs,
             @Nullable Datatype recvtype) throws MPIException {
-        collective(c -> Collectives.allGatherv(c, null, 0, null, recvbuf, recvcount, displs, base(recvtype),
-                true));
+        collective(c -> Collectives.allGatherv(c, null, 0, null, recvbuf, items(recvcount, recvtype),
+                items(displs, recvtype), base(recvtype), true));
     }
 
     public final void allToAll(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
-        collective(c -> Collectives.allToAllv(c, sendbuf, blocks(sendcount, c), null, base(sendtype), recvbuf,
-                blocks(recvcount, c), null, base(recvtype)));
+        collective(c -> Collectives.allToAllv(c, sendbuf, blocks(items(sendcount, sendtype), c), null,
+                base(sendtype), recvbuf, blocks(items(recvcount, recvtype), c), null, base(recvtype)));
     }
 
     public final void allToAllv(@Nullable Object sendbuf, int @Nullable [] sendcount, int @Nullable [] sdispls,
             @Nullable Datatype sendtype, @Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] rdispls,
             @Nullable Datatype recvtype) throws MPIException {
-        collective(c -> Collectives.allToAllv(c, sendbuf, sendcount, sdispls, base(sendtype), recvbuf, recvcount,
-                rdispls, base(recvtype)));
+        collective(c -> Collectives.allToAllv(c, sendbuf, items(sendcount, sendtype), items(sdispls, sendtype),
+                base(sendtype), recvbuf, items(recvcount, recvtype), items(rdispls, recvtype), base(recvtype)));
     }
 
     /** {@code recvbuf} is used at the root only (it may be null elsewhere). */
     public final void reduce(@Nullable Object sendbuf, @Nullable Object recvbuf, int count, @Nullable Datatype type,
             @Nullable Op op, int root) throws MPIException {
-        collective(c -> ReductionCollectives.reduce(c, sendbuf, recvbuf, count, base(type), Op.reduction(op, type),
+        collective(c -> ReductionCollectives.reduce(c, sendbuf, recvbuf, items(count, type), base(type),
+                Op.reduction(op, type),
                 root, false));
     }
 
     /** In place: {@code buf} is the input everywhere and the output at the root. */
     public final void reduce(@Nullable Object buf, int count, @Nullable Datatype type, @Nullable Op op, int root)
             throws MPIException {
-        collective(c -> ReductionCollectives.reduce(c, null, buf, count, base(type), Op.reduction(op, type), root,
+        collective(c -> ReductionCollectives.reduce(c, null, buf, items(count, type), base(type),
+                Op.reduction(op, type), root,
                 true));
     }
 
     public final void allReduce(@Nullable Object sendbuf, @Nullable Object recvbuf, int count, @Nullable Datatype type,
             @Nullable Op op) throws MPIException {
-        collective(c -> ReductionCollectives.allReduce(c, sendbuf, recvbuf, count, base(type),
+        collective(c -> ReductionCollectives.allReduce(c, sendbuf, recvbuf, items(count, type), base(type),
                 Op.reduction(op, type), false));
     }
 
     public final void allReduce(@Nullable Object buf, int count, @Nullable Datatype type, @Nullable Op op)
             throws MPIException {
-        collective(c -> ReductionCollectives.allReduce(c, null, buf, count, base(type), Op.reduction(op, type),
+        collective(c -> ReductionCollectives.allReduce(c, null, buf, items(count, type), base(type),
+                Op.reduction(op, type),
                 true));
     }
 
     public final void reduceScatter(@Nullable Object sendbuf, @Nullable Object recvbuf, int @Nullable [] recvcounts,
             @Nullable Datatype type, @Nullable Op op) throws MPIException {
-        collective(c -> ReductionCollectives.reduceScatter(c, sendbuf, recvbuf, recvcounts, 0, base(type),
+        collective(c -> ReductionCollectives.reduceScatter(c, sendbuf, recvbuf, items(recvcounts, type), 0,
+                base(type),
                 Op.reduction(op, type), false));
     }
 
     /** In place: {@code buf} holds the whole input, and this rank's block of the result at its start. */
     public final void reduceScatter(@Nullable Object buf, int @Nullable [] counts, @Nullable Datatype type,
             @Nullable Op op) throws MPIException {
-        collective(c -> ReductionCollectives.reduceScatter(c, null, buf, counts, 0, base(type),
+        collective(c -> ReductionCollectives.reduceScatter(c, null, buf, items(counts, type), 0, base(type),
                 Op.reduction(op, type), true));
     }
 
     public final void reduceScatterBlock(@Nullable Object sendbuf, @Nullable Object recvbuf, int recvcount,
             @Nullable Datatype type, @Nullable Op op) throws MPIException {
-        collective(c -> ReductionCollectives.reduceScatter(c, sendbuf, recvbuf, null, recvcount, base(type),
+        collective(c -> ReductionCollectives.reduceScatter(c, sendbuf, recvbuf, null, items(recvcount, type),
+                base(type),
                 Op.reduction(op, type), false));
     }
 
     /** In place: {@code buf} holds the whole input, and this rank's block of the result at its start. */
     public final void reduceScatterBlock(@Nullable Object buf, int count, @Nullable Datatype type, @Nullable Op op)
             throws MPIException {
-        collective(c -> ReductionCollectives.reduceScatter(c, null, buf, null, count, base(type),
+        collective(c -> ReductionCollectives.reduceScatter(c, null, buf, null, items(count, type),
+                base(type),
                 Op.reduction(op, type), true));
     }
 
     /** Applies {@code op} locally: {@code inOutBuf[i] = inBuf[i] op inOutBuf[i]}; errors go to COMM_WORLD's handler. */
     public static void reduceLocal(@Nullable Object inBuf, @Nullable Object inOutBuf, int count,
             @Nullable Datatype type, @Nullable Op op) throws MPIException {
-        MPI.COMM_WORLD.collective(c -> ReductionCollectives.local(inBuf, inOutBuf, count, base(type),
+        MPI.COMM_WORLD.collective(c -> ReductionCollectives.local(inBuf, inOutBuf, items(count, type), base(type),
                 Op.reduction(op, type)));
+    }
+
+    /**
+     * {@code count} items of {@code type} as elements of its base type (2 per item for a complex type); a negative
+     * count stays negative (the callee's ERR_COUNT), a huge one saturates (its ERR_BUFFER).
+     */
+    static int items(int count, @Nullable Datatype type) {
+        int span = type == null ? 1 : type.span();
+        return span == 1 ? count : (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, (long) count * span));
+    }
+
+    /** {@link #items(int, Datatype)} of each of {@code counts} (counts or displacements; null stays null). */
+    static int @Nullable [] items(int @Nullable [] counts, @Nullable Datatype type) {
+        if (counts == null || type == null || type.span() == 1) {
+            return counts;
+        }
+        int[] scaled = new int[counts.length];
+        for (int i = 0; i < counts.length; i++) {
+            scaled[i] = items(counts[i], type);
+        }
+        return scaled;
     }
 
     /** {@code count} elements for each rank of {@code c}. */

@@ -2,19 +2,82 @@ package mpi;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.mpi.internal.BaseType;
+import org.portals3j.mpi.internal.PairType;
 
 /**
  * A datatype. This version has the predefined basic types ({@code MPI.BYTE} to {@code MPI.DOUBLE}, {@code PACKED})
- * and {@code DATATYPE_NULL}: each is one element of its base type (mpi-java-api.md section 1.4), so its extent and
- * size are 1 and its lower bounds 0, in base elements as Open MPI counts them.
+ * and {@code DATATYPE_NULL}, each one element of its base type (mpi-java-api.md section 1.4), and the complex types
+ * {@code FLOAT_COMPLEX} and {@code DOUBLE_COMPLEX}, each two elements of {@code FLOAT} or {@code DOUBLE} (real,
+ * then imaginary part). Extents and sizes count base elements, as Open MPI does: 1 for a basic type, 2 for a complex
+ * one; lower bounds are 0. A count of items of a type is {@code count * span} elements of its base type. The pair
+ * types of MINLOC and MAXLOC ({@code INT2}, {@code SHORT_INT}, {@code LONG_INT}, {@code FLOAT_INT},
+ * {@code DOUBLE_INT}) and the types of {@link Struct}s have base type BYTE: their extent and size are their bytes.
  */
 public final class Datatype implements Freeable, Cloneable {
     private final @Nullable BaseType base;
+    /** Base elements per item. */
+    private final int span;
+    private final boolean complex;
+    /** The value/index pair of a MINLOC/MAXLOC type, or null. */
+    private final @Nullable PairType pair;
+    /** Whether this is a struct's type: bytes no predefined operation applies to. */
+    private final boolean opaque;
+    private final int alignment;
     private volatile String name;
 
     Datatype(@Nullable BaseType base, String name) {
+        this(base, 1, false, null, false, base == null ? 1 : base.bytes(), name);
+    }
+
+    private Datatype(@Nullable BaseType base, int span, boolean complex, @Nullable PairType pair, boolean opaque,
+            int alignment, String name) {
         this.base = base;
+        this.span = span;
+        this.complex = complex;
+        this.pair = pair;
+        this.opaque = opaque;
+        this.alignment = alignment;
         this.name = name;
+    }
+
+    /** A value/index pair type ({@code MPI.INT2} ...): {@code pair.bytes()} bytes per item. */
+    static Datatype pair(PairType pair, String name) {
+        return new Datatype(BaseType.BYTE, pair.bytes(), false, pair, false, pair.alignment(), name);
+    }
+
+    /** The type of a {@link Struct}: {@code bytes} bytes per item, aligned to {@code alignment}. */
+    static Datatype struct(int bytes, int alignment, String name) {
+        return new Datatype(BaseType.BYTE, bytes, false, null, true, alignment, name);
+    }
+
+    /** The pair of a MINLOC/MAXLOC type, or null. */
+    @Nullable PairType pair() {
+        return pair;
+    }
+
+    /** Whether this is a struct's type (no predefined operation applies). */
+    boolean isOpaque() {
+        return opaque;
+    }
+
+    /** The alignment of an item in a struct, in bytes. */
+    int alignment() {
+        return alignment;
+    }
+
+    /** A complex type: two elements of {@code base} per item. */
+    static Datatype complex(BaseType base, String name) {
+        return new Datatype(base, 2, true, null, false, base.bytes(), name);
+    }
+
+    /** Base elements per item. */
+    int span() {
+        return span;
+    }
+
+    /** Whether this is {@code FLOAT_COMPLEX} or {@code DOUBLE_COMPLEX}. */
+    boolean isComplex() {
+        return complex;
     }
 
     /** The base type, or null for {@code DATATYPE_NULL}. */
@@ -25,7 +88,7 @@ public final class Datatype implements Freeable, Cloneable {
     /** Bytes of one item of this type (0 for {@code DATATYPE_NULL}). */
     int byteSize() {
         BaseType b = base;
-        return b == null ? 0 : b.bytes();
+        return b == null ? 0 : b.bytes() * span;
     }
 
     /** The extent, in base elements. */
@@ -87,6 +150,6 @@ public final class Datatype implements Freeable, Cloneable {
         if (base == null) {
             throw MPI.raise(MPI.process().world(), MPI.ERR_TYPE, "DATATYPE_NULL has no extent or size");
         }
-        return 1;
+        return span;
     }
 }

@@ -3,6 +3,7 @@ package mpi;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.mpi.internal.CommState;
 import org.portals3j.mpi.internal.Communicators;
+import org.portals3j.mpi.internal.OutOfScope;
 import org.portals3j.mpi.internal.ReductionCollectives;
 
 /**
@@ -10,6 +11,10 @@ import org.portals3j.mpi.internal.ReductionCollectives;
  * from them by {@code dup}, {@code split} and {@code create} (collective over this communicator; see
  * {@code org.portals3j.mpi.internal.Communicators}). Adds {@code scan} and {@code exScan} to the collectives of
  * {@link Comm}.
+ *
+ * <p>The dynamic-process members ({@code spawn}, {@code spawnMultiple}, {@code accept}, {@code connect}, the port
+ * and name service) are out of scope (mpi-java-api.md section 3): each raises {@code MPI.ERR_UNSUPPORTED_OPERATION}
+ * through this communicator's error handler, or {@code COMM_WORLD}'s for the static ones.
  */
 public class Intracomm extends Comm {
     Intracomm(int predefined) {
@@ -58,28 +63,96 @@ public class Intracomm extends Comm {
     /** The inclusive prefix reduction in rank order. */
     public final void scan(@Nullable Object sendbuf, @Nullable Object recvbuf, int count, @Nullable Datatype type,
             @Nullable Op op) throws MPIException {
-        collective(c -> ReductionCollectives.scan(c, sendbuf, recvbuf, count, base(type), Op.reduction(op, type),
+        collective(c -> ReductionCollectives.scan(c, sendbuf, recvbuf, items(count, type), base(type),
+                Op.reduction(op, type),
                 false, false));
     }
 
     /** In place. */
     public final void scan(@Nullable Object recvbuf, int count, @Nullable Datatype type, @Nullable Op op)
             throws MPIException {
-        collective(c -> ReductionCollectives.scan(c, null, recvbuf, count, base(type), Op.reduction(op, type),
+        collective(c -> ReductionCollectives.scan(c, null, recvbuf, items(count, type), base(type),
+                Op.reduction(op, type),
                 true, false));
     }
 
     /** The exclusive prefix reduction in rank order; rank 0's {@code recvbuf} is left as it was. */
     public final void exScan(@Nullable Object sendbuf, @Nullable Object recvbuf, int count, @Nullable Datatype type,
             @Nullable Op op) throws MPIException {
-        collective(c -> ReductionCollectives.scan(c, sendbuf, recvbuf, count, base(type), Op.reduction(op, type),
+        collective(c -> ReductionCollectives.scan(c, sendbuf, recvbuf, items(count, type), base(type),
+                Op.reduction(op, type),
                 false, true));
     }
 
     /** In place. */
     public final void exScan(@Nullable Object buf, int count, @Nullable Datatype type, @Nullable Op op)
             throws MPIException {
-        collective(c -> ReductionCollectives.scan(c, null, buf, count, base(type), Op.reduction(op, type), true,
+        collective(c -> ReductionCollectives.scan(c, null, buf, items(count, type), base(type),
+                Op.reduction(op, type), true,
                 true));
+    }
+
+    // ---- dynamic processes and name service (mpi-java-api.md section 2.12; out of scope) ----------
+
+    public static String openPort() throws MPIException {
+        throw MPI.unsupported("MPI_Open_port", OutOfScope.DYNAMIC);
+    }
+
+    public static String openPort(Info info) throws MPIException {
+        throw MPI.unsupported("MPI_Open_port", OutOfScope.DYNAMIC);
+    }
+
+    public static void closePort(String name) throws MPIException {
+        throw MPI.unsupported("MPI_Close_port", OutOfScope.DYNAMIC);
+    }
+
+    public final Intercomm accept(String port, int root) throws MPIException {
+        throw unsupported("MPI_Comm_accept", OutOfScope.DYNAMIC);
+    }
+
+    public final Intercomm accept(String port, Info info, int root) throws MPIException {
+        throw unsupported("MPI_Comm_accept", OutOfScope.DYNAMIC);
+    }
+
+    public final Intercomm connect(String port, int root) throws MPIException {
+        throw unsupported("MPI_Comm_connect", OutOfScope.DYNAMIC);
+    }
+
+    public final Intercomm connect(String port, Info info, int root) throws MPIException {
+        throw unsupported("MPI_Comm_connect", OutOfScope.DYNAMIC);
+    }
+
+    public static void publishName(String service, String port) throws MPIException {
+        throw MPI.unsupported("MPI_Publish_name", OutOfScope.DYNAMIC);
+    }
+
+    public static void publishName(String service, Info info, String port) throws MPIException {
+        throw MPI.unsupported("MPI_Publish_name", OutOfScope.DYNAMIC);
+    }
+
+    public static void unpublishName(String service, String port) throws MPIException {
+        throw MPI.unsupported("MPI_Unpublish_name", OutOfScope.DYNAMIC);
+    }
+
+    public static void unpublishName(String service, Info info, String port) throws MPIException {
+        throw MPI.unsupported("MPI_Unpublish_name", OutOfScope.DYNAMIC);
+    }
+
+    public static String lookupName(String service) throws MPIException {
+        throw MPI.unsupported("MPI_Lookup_name", OutOfScope.DYNAMIC);
+    }
+
+    public static String lookupName(String service, Info info) throws MPIException {
+        throw MPI.unsupported("MPI_Lookup_name", OutOfScope.DYNAMIC);
+    }
+
+    public final Intercomm spawn(String command, String @Nullable [] argv, int maxprocs, Info info, int root,
+            int @Nullable [] errcodes) throws MPIException {
+        throw unsupported("MPI_Comm_spawn", OutOfScope.DYNAMIC);
+    }
+
+    public final Intercomm spawnMultiple(String[] commands, String @Nullable [] @Nullable [] argv, int[] maxprocs,
+            Info[] info, int root, int @Nullable [] errcodes) throws MPIException {
+        throw unsupported("MPI_Comm_spawn_multiple", OutOfScope.DYNAMIC);
     }
 }

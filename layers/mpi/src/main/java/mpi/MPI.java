@@ -20,6 +20,7 @@ import org.portals3j.mpi.internal.JobAbort;
 import org.portals3j.mpi.internal.MpiError;
 import org.portals3j.mpi.internal.MpiProcess;
 import org.portals3j.mpi.internal.MpiRuntime;
+import org.portals3j.mpi.internal.PairType;
 import org.portals3j.mpi.internal.PredefinedOp;
 import org.portals3j.transport.TransportException;
 
@@ -57,6 +58,19 @@ public final class MPI {
     public static final Datatype FLOAT;
     public static final Datatype DOUBLE;
     public static final Datatype PACKED;
+    public static final Datatype FLOAT_COMPLEX;
+    public static final Datatype DOUBLE_COMPLEX;
+    public static final Datatype INT2;
+    public static final Datatype SHORT_INT;
+    public static final Datatype LONG_INT;
+    public static final Datatype FLOAT_INT;
+    public static final Datatype DOUBLE_INT;
+
+    public static final Int2 int2;
+    public static final ShortInt shortInt;
+    public static final LongInt longInt;
+    public static final FloatInt floatInt;
+    public static final DoubleInt doubleInt;
 
     public static final Request REQUEST_NULL;
     public static final Group GROUP_EMPTY;
@@ -313,6 +327,18 @@ public final class MPI {
         FLOAT = new Datatype(BaseType.FLOAT, "MPI_FLOAT");
         DOUBLE = new Datatype(BaseType.DOUBLE, "MPI_DOUBLE");
         PACKED = new Datatype(BaseType.BYTE, "MPI_PACKED");
+        FLOAT_COMPLEX = Datatype.complex(BaseType.FLOAT, "MPI_C_FLOAT_COMPLEX");
+        DOUBLE_COMPLEX = Datatype.complex(BaseType.DOUBLE, "MPI_C_DOUBLE_COMPLEX");
+        INT2 = Datatype.pair(PairType.INT2, "MPI_2INT");
+        SHORT_INT = Datatype.pair(PairType.SHORT_INT, "MPI_SHORT_INT");
+        LONG_INT = Datatype.pair(PairType.LONG_INT, "MPI_LONG_INT");
+        FLOAT_INT = Datatype.pair(PairType.FLOAT_INT, "MPI_FLOAT_INT");
+        DOUBLE_INT = Datatype.pair(PairType.DOUBLE_INT, "MPI_DOUBLE_INT");
+        int2 = new Int2(INT2);
+        shortInt = new ShortInt(SHORT_INT);
+        longInt = new LongInt(LONG_INT);
+        floatInt = new FloatInt(FLOAT_INT);
+        doubleInt = new DoubleInt(DOUBLE_INT);
 
         ERRORS_ARE_FATAL = new Errhandler(ErrorHandling.FATAL);
         ERRORS_ABORT = new Errhandler(ErrorHandling.ABORT);
@@ -337,6 +363,8 @@ public final class MPI {
     public static final Op BOR;
     public static final Op LXOR;
     public static final Op BXOR;
+    public static final Op MINLOC;
+    public static final Op MAXLOC;
     public static final Op REPLACE;
     public static final Op NO_OP;
 
@@ -351,6 +379,8 @@ public final class MPI {
         BOR = new Op(PredefinedOp.BOR);
         LXOR = new Op(PredefinedOp.LXOR);
         BXOR = new Op(PredefinedOp.BXOR);
+        MINLOC = new Op(PredefinedOp.MINLOC);
+        MAXLOC = new Op(PredefinedOp.MAXLOC);
         REPLACE = new Op(PredefinedOp.REPLACE);
         NO_OP = new Op(PredefinedOp.NO_OP);
     }
@@ -566,6 +596,19 @@ public final class MPI {
         }
         throw JobAbort.abort(c.engine().rank(), errorClass, "MPI error (class " + errorClass + ") on " + c.name()
                 + ": " + message);
+    }
+
+    /**
+     * {@code ERR_UNSUPPORTED_OPERATION} for {@code call}, a member of a family that is out of scope
+     * (mpi-java-api.md section 3), through {@code c}'s error handler as {@link #raise} does.
+     */
+    static MPIException unsupported(CommState c, String call, String why) {
+        return raise(c, ERR_UNSUPPORTED_OPERATION, call + " is not supported: " + why);
+    }
+
+    /** {@link #unsupported(CommState, String, String)} through {@code COMM_WORLD}'s error handler. */
+    static MPIException unsupported(String call, String why) throws MPIException {
+        return unsupported(process().world(), call, why);
     }
 
     static MPIException raise(CommState c, MpiError e) {

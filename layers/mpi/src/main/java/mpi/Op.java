@@ -6,7 +6,9 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.mpi.internal.BaseType;
+import org.portals3j.mpi.internal.ComplexArithmetic;
 import org.portals3j.mpi.internal.MpiError;
+import org.portals3j.mpi.internal.PairType;
 import org.portals3j.mpi.internal.PredefinedOp;
 import org.portals3j.mpi.internal.Reduction;
 
@@ -14,7 +16,8 @@ import org.portals3j.mpi.internal.Reduction;
  * A reduction operation (mpi-java-api.md section 1.5): one of the predefined ones in {@code MPI}, whose rules of
  * which type each applies to are in {@code org.portals3j.mpi.internal.PredefinedOp} (an op on a type it does not
  * apply to is {@code ERR_OP}), or a user-defined one made of a {@link UserFunction}. A user function is called with
- * direct byte buffers in native order holding {@code count} elements (its array form by default), or with
+ * direct byte buffers in native order holding {@code count} items (its array form by default: arrays of
+ * {@code count} times the type's extent base elements, two per complex number), or with
  * {@code boolean[]} arrays for {@code MPI.BOOLEAN}; its {@code inOutVec} holds the operand of the higher ranks.
  */
 public final class Op implements Freeable {
@@ -72,7 +75,14 @@ public final class Op implements Freeable {
         PredefinedOp p = predefined;
         UserFunction f = function;
         if (p != null) {
-            return p.on(base);
+            PairType pair = type.pair();
+            if (pair != null) {
+                return pair.reduction(p);
+            } else if (type.isOpaque()) {
+                throw new MpiError(MPI.ERR_OP, "MPI." + p.name() + " does not apply to a struct type: use a"
+                        + " user-defined Op");
+            }
+            return type.isComplex() ? ComplexArithmetic.on(p, base) : p.on(base);
         }
         if (f == null) {
             throw new MpiError(MPI.ERR_OP, "an operation without a function");
@@ -82,7 +92,7 @@ public final class Op implements Freeable {
 
     private static Reduction user(UserFunction f, Datatype type, BaseType base) {
         return base == BaseType.BOOLEAN ? (in, io, n) -> callOnBooleans(f, in, io, n, type)
-                : (in, io, n) -> callOnBuffers(f, in, io, n, type);
+                : (in, io, n) -> callOnBuffers(f, in, io, n / type.span(), type);
     }
 
     /** The reduction of {@code op} on {@code type}, or the error of a null operation (ERR_OP). */

@@ -11,7 +11,8 @@ import org.portals3j.mpi.internal.BaseType;
 public abstract class UserFunction {
     /**
      * The array form: {@code inVec} and {@code inOutVec} are arrays of the datatype's base type ({@code int[]} for
-     * {@code MPI.INT}) of {@code count} elements. Not overriding it, nor the buffer form, is an
+     * {@code MPI.INT}) of {@code count} times its extent elements ({@code 2 * count} floats for
+     * {@code MPI.FLOAT_COMPLEX}). Not overriding it, nor the buffer form, is an
      * {@code UnsupportedOperationException} when the operation is used.
      */
     public void call(Object inVec, Object inOutVec, int count, Datatype datatype) throws MPIException {
@@ -27,8 +28,9 @@ public abstract class UserFunction {
         if (base == null) {
             throw MPI.raise(MPI.process().world(), MPI.ERR_TYPE, "DATATYPE_NULL carries no data");
         }
-        Object a = toArray(in.duplicate().order(ByteOrder.nativeOrder()).clear(), base, count);
-        Object b = toArray(inOut.duplicate().order(ByteOrder.nativeOrder()).clear(), base, count);
+        int elements = Math.multiplyExact(count, datatype.span());
+        Object a = toArray(in.duplicate().order(ByteOrder.nativeOrder()).clear(), base, elements);
+        Object b = toArray(inOut.duplicate().order(ByteOrder.nativeOrder()).clear(), base, elements);
         call(a, b, count, datatype);
         ByteBuffer out = inOut.duplicate().order(ByteOrder.nativeOrder()).clear();
         switch (b) {

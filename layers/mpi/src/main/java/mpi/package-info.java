@@ -7,12 +7,28 @@
  * <h2>What this version has</h2>
  * The environment ({@code MPI}: init, finalize, thread levels, timers, names, versions, the buffer helpers, every
  * constant), the predefined basic datatypes ({@code BYTE} to {@code DOUBLE}, {@code PACKED},
- * {@code DATATYPE_NULL}) and their queries, {@code Status}, {@code Request} with all its completion forms,
+ * {@code DATATYPE_NULL}) and their queries, the complex types {@code FLOAT_COMPLEX} and {@code DOUBLE_COMPLEX}
+ * (two floats or doubles per item; {@code FloatComplex}, {@code DoubleComplex}; SUM and PROD), the pair types of
+ * {@code MINLOC} and {@code MAXLOC} ({@code INT2}, {@code SHORT_INT}, {@code LONG_INT}, {@code FLOAT_INT},
+ * {@code DOUBLE_INT}, read and written through {@code MPI.int2} ... {@code MPI.doubleInt}), {@code Struct} for
+ * user-defined struct layouts (moved as whole items of bytes), {@code Comm.pack}, {@code unpack} and
+ * {@code packSize} with {@code PACKED} (the items' bytes in native order), {@code Status},
+ * {@code Request} with all its completion forms,
  * {@code Group}, {@code Info}, the three error handlers, and every point-to-point call of {@code Comm} but the
  * buffered and persistent ones; the predefined reduction operations and user-defined ones ({@code Op},
  * {@code UserFunction}, {@code Comm.reduceLocal}); new communicators ({@code dup}, {@code clone}, {@code split},
  * {@code create}, {@code free}, {@code compare}); every blocking collective with its in-place overloads. Classes
- * carry only the methods implemented: derived datatypes, MINLOC/MAXLOC and nonblocking collectives come later.
+ * carry only the methods implemented: derived datatypes and nonblocking collectives come later.
+ *
+ * <h2>Out of scope, present so that every program compiles</h2>
+ * One-sided communication ({@code Win} and its constants), MPI-IO ({@code File}, {@code FileView}) and dynamic
+ * processes ({@code Intracomm.spawn}, {@code spawnMultiple}, {@code accept}, {@code connect}, {@code openPort},
+ * {@code closePort}, {@code publishName}, {@code unpublishName}, {@code lookupName}) have Open MPI's exact
+ * signatures and raise {@code MPI.ERR_UNSUPPORTED_OPERATION} through the error handler of the communicator given
+ * (the job ends by default; {@code MPIException} under {@code ERRORS_RETURN}), or of {@code COMM_WORLD} for static
+ * members and for the members of a window or file, which can never be made (mpi-java-api.md section 3). Two act as
+ * they would in a job nobody spawned: {@code Intercomm.getParent()} returns a null communicator, and
+ * {@code Comm.disconnect()} is {@code free()}. {@code FileView} is a plain value class.
  *
  * <h2>Behaviour a program may notice</h2>
  * <ul>

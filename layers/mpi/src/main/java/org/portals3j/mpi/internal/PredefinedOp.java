@@ -14,6 +14,7 @@ import java.util.function.LongBinaryOperator;
  *   <li>MAX, MIN, SUM, PROD: the numeric types BYTE, CHAR, SHORT, INT, LONG, FLOAT, DOUBLE;</li>
  *   <li>LAND, LOR, LXOR: the integer types and BOOLEAN (non-zero is true; the result is 1 or 0);</li>
  *   <li>BAND, BOR, BXOR: the integer types BYTE, CHAR, SHORT, INT, LONG;</li>
+ *   <li>MINLOC, MAXLOC: none of these; the pair types ({@link PairType});</li>
  *   <li>REPLACE, NO_OP: no type (they are for one-sided accumulate, which this layer does not have).</li>
  * </ul>
  * Choices (section 4.10): BYTE is C's {@code uint8_t}, so MAX and MIN compare bytes unsigned (-1 is 255, above 1);
@@ -32,6 +33,10 @@ public enum PredefinedOp {
     BOR(Kinds.INTEGER, (a, b) -> a | b, Kinds.NOT_FLOATING),
     LXOR(Kinds.LOGICAL, (a, b) -> (a != 0) != (b != 0) ? 1 : 0, Kinds.NOT_FLOATING),
     BXOR(Kinds.INTEGER, (a, b) -> a ^ b, Kinds.NOT_FLOATING),
+    /** The smallest value with its index: on the pair types only ({@link PairType}). */
+    MINLOC(Set.of(), (a, b) -> b, (a, b) -> b),
+    /** The largest value with its index: on the pair types only ({@link PairType}). */
+    MAXLOC(Set.of(), (a, b) -> b, (a, b) -> b),
     /** The incoming value replaces the target's (accumulate semantics; no reduction type). */
     REPLACE(Set.of(), (a, b) -> a, (a, b) -> a),
     /** The target keeps its value (accumulate semantics; no reduction type). */
@@ -78,7 +83,9 @@ public enum PredefinedOp {
     public Reduction on(BaseType type) {
         if (!appliesTo(type)) {
             throw new MpiError(ErrorClass.OP, "MPI." + name() + " does not apply to " + type + " data"
-                    + (types.isEmpty() ? " (it is for one-sided accumulate only)" : ": it applies to " + types));
+                    + (this == MINLOC || this == MAXLOC ? ": it applies to the pair types (MPI.INT2, SHORT_INT,"
+                    + " LONG_INT, FLOAT_INT, DOUBLE_INT) only"
+                    : types.isEmpty() ? " (it is for one-sided accumulate only)" : ": it applies to " + types));
         }
         return switch (type) {
             case BYTE -> (in, io, n) -> bytes(in, io, n, true);

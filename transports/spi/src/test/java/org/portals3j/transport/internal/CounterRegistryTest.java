@@ -146,13 +146,18 @@ class CounterRegistryTest {
             bump(single, shared);
         }
         long tid = Thread.currentThread().threadId();
-        long before = mx.getThreadAllocatedBytes(tid);
-        for (int i = 0; i < 1_000_000; i++) {
-            bump(single, shared);
+        // A compilation or deoptimisation landing inside one round allocates on this thread; the steady state is
+        // the best of several rounds, which does not depend on when the JIT runs on a loaded machine.
+        long fewest = Long.MAX_VALUE;
+        for (int round = 0; round < 5; round++) {
+            long before = mx.getThreadAllocatedBytes(tid);
+            for (int i = 0; i < 1_000_000; i++) {
+                bump(single, shared);
+            }
+            fewest = Math.min(fewest, mx.getThreadAllocatedBytes(tid) - before);
         }
-        long allocated = mx.getThreadAllocatedBytes(tid) - before;
-        assertThat(allocated).as("bytes allocated by 4M increments").isLessThan(1024);
-        assertThat(single.get()).isEqualTo(2 * 1_100_000L);
+        assertThat(fewest).as("bytes allocated by 4M increments, best of 5 rounds").isLessThan(1024);
+        assertThat(single.get()).isEqualTo(2 * 5_100_000L);
     }
 
     private static void bump(Counter single, Counter shared) {

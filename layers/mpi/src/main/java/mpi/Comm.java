@@ -5,6 +5,7 @@ import java.util.Arrays;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.mpi.internal.BaseType;
 import org.portals3j.mpi.internal.Buffers;
+import org.portals3j.mpi.internal.CartTopology;
 import org.portals3j.mpi.internal.Collectives;
 import org.portals3j.mpi.internal.CommState;
 import org.portals3j.mpi.internal.Communicators;
@@ -112,10 +113,10 @@ public class Comm implements Freeable, Cloneable {
         return new Group(c.jobRanks(), c.engine().rank());
     }
 
-    /** The topology: none ({@code MPI.UNDEFINED}) for these communicators. */
+    /** The topology: {@code MPI.CART} for a {@link CartComm}, none ({@code MPI.UNDEFINED}) for the others. */
     public final int getTopology() throws MPIException {
         state();
-        return MPI.UNDEFINED;
+        return topologyKind();
     }
 
     /** Ends the whole job with {@code errorcode} (the exit status of this rank, see the package documentation). */
@@ -608,6 +609,18 @@ public class Comm implements Freeable, Cloneable {
             scaled[i] = items(counts[i], type);
         }
         return scaled;
+    }
+
+    // ---- topologies (mpi-java-api.md sections 2.10, 2.11 and 2.13; the grids are in internal.CartTopology) ----
+
+    /** What {@link #getTopology()} answers; the topology communicators override it. */
+    int topologyKind() {
+        return MPI.UNDEFINED;
+    }
+
+    /** The Cartesian grid of a {@link CartComm}; null for the other communicators. */
+    @Nullable CartTopology cartesian() {
+        return null;
     }
 
     /** {@code count} elements for each rank of {@code c}. */

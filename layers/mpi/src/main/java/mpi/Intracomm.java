@@ -1,8 +1,11 @@
 package mpi;
 
+import java.util.Arrays;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.mpi.internal.CartTopology;
 import org.portals3j.mpi.internal.CommState;
 import org.portals3j.mpi.internal.Communicators;
+import org.portals3j.mpi.internal.MpiError;
 import org.portals3j.mpi.internal.OutOfScope;
 import org.portals3j.mpi.internal.ReductionCollectives;
 
@@ -90,6 +93,26 @@ public class Intracomm extends Comm {
         collective(c -> ReductionCollectives.scan(c, null, buf, items(count, type), base(type),
                 Op.reduction(op, type), true,
                 true));
+    }
+
+    // ---- topology constructors (mpi-java-api.md section 2.11; the grid is internal.CartTopology) ----------
+
+    /**
+     * A communicator of the first {@code dims[0] * ... * dims[n-1]} ranks of this one with that Cartesian grid,
+     * keeping their ranks ({@code reorder} is ignored, which MPI 4.1 section 8.5.1 allows); a null communicator on
+     * the ranks outside the grid. Collective. {@code ERR_DIMS} for an extent below 1 or a grid larger than this
+     * communicator, {@code ERR_ARG} for arrays of different lengths.
+     */
+    public final CartComm createCart(int[] dims, boolean[] periods, boolean reorder) throws MPIException {
+        CommState c = state();
+        CartTopology grid;
+        try {
+            grid = CartTopology.of(dims, periods, c.size());
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+        int[] members = Arrays.copyOf(c.jobRanks(), grid.size());
+        return new CartComm(derive((p, ids) -> Communicators.create(p, ids, members)), grid);
     }
 
     // ---- dynamic processes and name service (mpi-java-api.md section 2.12; out of scope) ----------

@@ -30,6 +30,18 @@
  * they would in a job nobody spawned: {@code Intercomm.getParent()} returns a null communicator, and
  * {@code Comm.disconnect()} is {@code free()}. {@code FileView} is a plain value class.
  *
+ * <h2>Topologies (mpi-java-api.md section 3, tier 2 item 7)</h2>
+ * {@code Intracomm.createCart}, {@code CartComm} ({@code getTopo}, {@code getRank}, {@code getCoords},
+ * {@code shift}, {@code sub}, {@code map}, {@code createDims}, {@code dup}, {@code clone}), {@code CartParms} and
+ * {@code ShiftParms}. {@code reorder} is ignored (MPI 4.1 section 8.5.1 allows it): rank r of the grid is rank r of
+ * the parent, and the parent's ranks from the grid's size on get a null communicator. {@code createDims} picks,
+ * among the factorisations MPI 4.1 section 8.5.2 allows, the non-increasing one whose largest entry is smallest,
+ * then its next one, and so on (24 in three: 4, 3, 2). Error classes: ERR_DIMS for an extent below 1, a grid larger
+ * than the communicator, a shift direction that is not a dimension, and a {@code createDims} whose set entries do
+ * not divide {@code nnodes} (or {@code nnodes} below 1); ERR_ARG for arrays of the wrong length and, in
+ * {@code getRank}, a coordinate outside a non-periodic dimension; ERR_RANK for {@code getCoords} of a rank outside
+ * the grid.
+ *
  * <h2>Behaviour a program may notice</h2>
  * <ul>
  *   <li>Buffers: a Java primitive array of the datatype's base type, or a heap or direct nio buffer of it, from its

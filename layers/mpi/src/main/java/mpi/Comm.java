@@ -10,6 +10,7 @@ import org.portals3j.mpi.internal.Collectives;
 import org.portals3j.mpi.internal.CommState;
 import org.portals3j.mpi.internal.Communicators;
 import org.portals3j.mpi.internal.ContextIds;
+import org.portals3j.mpi.internal.InterCommunicators;
 import org.portals3j.mpi.internal.JobAbort;
 import org.portals3j.mpi.internal.Messages;
 import org.portals3j.mpi.internal.MpiError;
@@ -79,8 +80,9 @@ public class Comm implements Freeable, Cloneable {
 
     // ---- identity ---------------------------------------------------------------------------------
 
+    /** The size of the group this process is in (the local group of an intercommunicator). */
     public final int getSize() throws MPIException {
-        return state().size();
+        return state().localSize();
     }
 
     public final int getRank() throws MPIException {
@@ -93,24 +95,34 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final boolean isInter() throws MPIException {
-        state();
-        return false;
+        return state().isInter();
     }
 
-    /** {@code MPI.IDENT} (the same), {@code CONGRUENT}, {@code SIMILAR} or {@code UNEQUAL}. */
+    /**
+     * {@code MPI.IDENT} (the same), {@code CONGRUENT}, {@code SIMILAR} or {@code UNEQUAL}; of two
+     * intercommunicators, the weaker of the comparisons of their local and of their remote groups (MPI 4.1 section
+     * 7.4.1), and {@code UNEQUAL} for an intercommunicator and an intracommunicator.
+     */
     public static int compare(Comm comm1, Comm comm2) throws MPIException {
         CommState a = comm1.state();
         CommState b = comm2.state();
         if (a == b) {
             return MPI.IDENT;
         }
+        if (a.isInter() != b.isInter()) {
+            return MPI.UNEQUAL;
+        }
         int groups = Group.compareRanks(a.jobRanks(), b.jobRanks());
+        if (a.isInter()) {
+            groups = Math.max(groups, Group.compareRanks(a.localJobRanks(), b.localJobRanks()));
+        }
         return groups == MPI.IDENT ? MPI.CONGRUENT : groups;
     }
 
+    /** The group this process is in (the local group of an intercommunicator). */
     public final Group getGroup() throws MPIException {
         CommState c = state();
-        return new Group(c.jobRanks(), c.engine().rank());
+        return new Group(c.localJobRanks(), c.engine().rank());
     }
 
     /** The topology: {@code MPI.CART} for a {@link CartComm}, none ({@code MPI.UNDEFINED}) for the others. */
@@ -621,6 +633,26 @@ public class Comm implements Freeable, Cloneable {
     /** The Cartesian grid of a {@link CartComm}; null for the other communicators. */
     @Nullable CartTopology cartesian() {
         return null;
+    }
+
+    // ---- intercommunicators (mpi-java-api.md sections 2.6 and 2.13; internal.InterCommunicators) ----
+
+    /**
+     * {@code MPI_INTERCOMM_CREATE}, called on the peer communicator by every process of two disjoint groups: an
+     * intercommunicator between {@code localComm} (an intracommunicator, else {@code ERR_COMM}) and the group whose
+     * leader is rank {@code remoteLeader} of this communicator; the leaders ({@code localLeader} in
+     * {@code localComm}) swap their groups on this communicator with {@code tag}. Collective over both groups.
+     */
+    public final Intercomm createIntercomm(Comm localComm, int localLeader, int remoteLeader, int tag)
+            throws MPIException {
+        CommState peer = state();
+        CommState local = localComm.state();
+        try {
+            return new Intercomm(InterCommunicators.create(peer, local, MPI.process().contexts(), localLeader,
+                    remoteLeader, tag));
+        } catch (MpiError e) {
+            throw MPI.raise(local, e);
+        }
     }
 
     /** {@code count} elements for each rank of {@code c}. */

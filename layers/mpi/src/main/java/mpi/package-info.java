@@ -42,6 +42,20 @@
  * {@code getRank}, a coordinate outside a non-periodic dimension; ERR_RANK for {@code getCoords} of a rank outside
  * the grid.
  *
+ * <h2>Intercommunicators (mpi-java-api.md section 3, tier 2 item 8)</h2>
+ * {@code Comm.createIntercomm} (called on the peer communicator, as Open MPI declares it), {@code Intercomm}
+ * ({@code getRemoteSize}, {@code getRemoteGroup}, {@code merge}, {@code dup}, {@code clone}), point-to-point naming
+ * the remote group, and the blocking collectives between the groups as MPI 4.1 section 6.2.2 defines them:
+ * {@code barrier}, {@code bcast}, {@code reduce}, {@code allReduce}, {@code gather(v)}, {@code scatter(v)},
+ * {@code allGather(v)}, {@code allToAll(v)} (the root passes {@code MPI.ROOT}, the rest of its group
+ * {@code MPI.PROC_NULL}). Choices: the in-place forms on an intercommunicator are ERR_COMM (MPI has no in-place
+ * option there); {@code reduceScatter(Block)} on one is ERR_UNSUPPORTED_OPERATION in this version; a
+ * {@code localComm} that is an intercommunicator is ERR_COMM, a {@code localLeader} outside it ERR_RANK, groups that
+ * share a process ERR_COMM (errors through {@code localComm}'s handler, which the new intercommunicator inherits);
+ * a {@code merge} in which both groups pass the same {@code high} puts first the group whose first process has the
+ * lower job rank (MPI 4.1 section 7.6.2 leaves it open). A wrong {@code remoteLeader} or {@code tag} is seen by the
+ * leader alone: the rest of its group then waits for ever (MPI makes it erroneous, and nothing tells them).
+ *
  * <h2>Behaviour a program may notice</h2>
  * <ul>
  *   <li>Buffers: a Java primitive array of the datatype's base type, or a heap or direct nio buffer of it, from its

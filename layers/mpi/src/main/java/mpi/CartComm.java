@@ -6,6 +6,7 @@ import org.portals3j.mpi.internal.CartTopology;
 import org.portals3j.mpi.internal.CommState;
 import org.portals3j.mpi.internal.Communicators;
 import org.portals3j.mpi.internal.MpiError;
+import org.portals3j.mpi.internal.Neighbours;
 
 /**
  * A communicator with a Cartesian grid (MPI 4.1 section 8.5), made by {@link Intracomm#createCart} or {@link #sub}.
@@ -28,8 +29,8 @@ public final class CartComm extends Intracomm {
     }
 
     @Override
-    @Nullable CartTopology cartesian() {
-        return grid;
+    @Nullable Neighbours neighbours(int rank) {
+        return grid.neighbours(rank);
     }
 
     /** {@link #dup()}, with a failure as a {@code RuntimeException} (the signature has no {@code throws}). */

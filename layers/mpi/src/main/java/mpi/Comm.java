@@ -5,7 +5,6 @@ import java.util.Arrays;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.mpi.internal.BaseType;
 import org.portals3j.mpi.internal.Buffers;
-import org.portals3j.mpi.internal.CartTopology;
 import org.portals3j.mpi.internal.Collectives;
 import org.portals3j.mpi.internal.CommState;
 import org.portals3j.mpi.internal.Communicators;
@@ -14,6 +13,8 @@ import org.portals3j.mpi.internal.InterCommunicators;
 import org.portals3j.mpi.internal.JobAbort;
 import org.portals3j.mpi.internal.Messages;
 import org.portals3j.mpi.internal.MpiError;
+import org.portals3j.mpi.internal.NeighbourCollectives;
+import org.portals3j.mpi.internal.Neighbours;
 import org.portals3j.mpi.internal.Operation;
 import org.portals3j.mpi.internal.Packing;
 import org.portals3j.mpi.internal.ProbeResult;
@@ -630,9 +631,79 @@ public class Comm implements Freeable, Cloneable {
         return MPI.UNDEFINED;
     }
 
-    /** The Cartesian grid of a {@link CartComm}; null for the other communicators. */
-    @Nullable CartTopology cartesian() {
+    /** Rank {@code rank}'s neighbourhood in this communicator's topology; null for one without a topology. */
+    @Nullable Neighbours neighbours(int rank) {
         return null;
+    }
+
+    /** Sends {@code sendbuf} to every out-neighbour; receives block {@code i} from in-neighbour {@code i}. */
+    public final void neighborAllGather(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
+        neighbourhood((c, n) -> NeighbourCollectives.exchange(c, n, sendbuf, items(sendcount, sendtype), null, null,
+                base(sendtype), recvbuf, blocks(items(recvcount, recvtype), n.sources().length), null,
+                base(recvtype)));
+    }
+
+    /** {@link #neighborAllGather} with a count and a displacement per in-neighbour. */
+    public final void neighborAllGatherv(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Object recvbuf, int[] recvcount, int[] displs, @Nullable Datatype recvtype)
+            throws MPIException {
+        neighbourhood((c, n) -> NeighbourCollectives.exchange(c, n, sendbuf, items(sendcount, sendtype), null, null,
+                base(sendtype), recvbuf, present(items(recvcount, recvtype)), items(displs, recvtype),
+                base(recvtype)));
+    }
+
+    /** Sends block {@code i} to out-neighbour {@code i}; receives block {@code i} from in-neighbour {@code i}. */
+    public final void neighborAllToAll(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
+        neighbourhood((c, n) -> NeighbourCollectives.exchange(c, n, sendbuf, 0,
+                blocks(items(sendcount, sendtype), n.destinations().length), null, base(sendtype), recvbuf,
+                blocks(items(recvcount, recvtype), n.sources().length), null, base(recvtype)));
+    }
+
+    /** {@link #neighborAllToAll} with a count and a displacement per neighbour. */
+    public final void neighborAllToAllv(@Nullable Object sendbuf, int[] sendcount, int[] sdispls,
+            @Nullable Datatype sendtype, @Nullable Object recvbuf, int[] recvcount, int[] rdispls,
+            @Nullable Datatype recvtype) throws MPIException {
+        neighbourhood((c, n) -> NeighbourCollectives.exchange(c, n, sendbuf, 0,
+                present(items(sendcount, sendtype)), items(sdispls, sendtype), base(sendtype), recvbuf,
+                present(items(recvcount, recvtype)), items(rdispls, recvtype), base(recvtype)));
+    }
+
+    /** A neighbourhood collective on this rank's neighbours; ERR_TOPOLOGY without a Cartesian or graph topology. */
+    @FunctionalInterface
+    interface NeighbourCall {
+        void run(CommState c, Neighbours n);
+    }
+
+    private void neighbourhood(NeighbourCall call) throws MPIException {
+        CommState c = state();
+        try {
+            Neighbours n = neighbours(c.rank());
+            if (n == null) {
+                throw new MpiError(MPI.ERR_TOPOLOGY, "a neighbourhood collective needs a communicator with a"
+                        + " Cartesian or graph topology (createCart, createGraph, createDistGraph): " + c.name()
+                        + " has none");
+            }
+            call.run(c, n);
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+    }
+
+    /** {@code counts} (a null array there is ERR_ARG). */
+    private static int[] present(int @Nullable [] counts) {
+        if (counts == null) {
+            throw new MpiError(MPI.ERR_ARG, "the count array must have one entry per neighbour");
+        }
+        return counts;
+    }
+
+    /** {@code n} copies of {@code count}. */
+    private static int[] blocks(int count, int n) {
+        int[] counts = new int[n];
+        Arrays.fill(counts, count);
+        return counts;
     }
 
     // ---- intercommunicators (mpi-java-api.md sections 2.6 and 2.13; internal.InterCommunicators) ----

@@ -42,6 +42,22 @@
  * {@code getRank}, a coordinate outside a non-periodic dimension; ERR_RANK for {@code getCoords} of a rank outside
  * the grid.
  *
+ * <h2>Graphs and neighbourhood collectives (mpi-java-api.md section 3, tier 2 item 9)</h2>
+ * {@code Intracomm.createGraph}, {@code createDistGraph} and {@code createDistGraphAdjacent} (both overloads each),
+ * {@code GraphComm} ({@code getDims}, {@code getNeighbors}, {@code getDistGraphNeighbors}, {@code map}, {@code dup},
+ * {@code clone}), {@code GraphParms}, {@code DistGraphNeighbors}, and the blocking {@code neighborAllGather(v)} and
+ * {@code neighborAllToAll(v)} on Cartesian and graph communicators (MPI 4.1 section 8.6). Choices: {@code reorder}
+ * is ignored; {@code createGraph}'s ranks from the graph's size on get a null communicator; {@code createDistGraph}
+ * gathers every edge at every member (an allGatherv), so an edge naming a rank outside the communicator is ERR_RANK
+ * everywhere; {@code getDistGraphNeighbors} also answers on a {@code createGraph} graph (its neighbours both ways,
+ * unweighted), while {@code getDims} and {@code getNeighbors} on a distributed graph are ERR_TOPOLOGY, as is a
+ * neighbourhood collective on a communicator without a topology; a malformed index is ERR_ARG, an edge to a node
+ * outside the graph ERR_TOPOLOGY. The messages of a Cartesian neighbourhood carry their direction, so a periodic
+ * dimension of extent 1 or 2 (both neighbours the same process) still delivers block {@code 2d} of a process to
+ * its {@code -1} neighbour's block {@code 2d + 1}; several edges between two processes of a graph match in the
+ * order of the edges. Not here: the nonblocking {@code iNeighbor*} forms (they need the nonblocking-collective
+ * engine of tier 2 item 3) and {@code neighborAllToAllw} (Open MPI's bindings have none).
+ *
  * <h2>Intercommunicators (mpi-java-api.md section 3, tier 2 item 8)</h2>
  * {@code Comm.createIntercomm} (called on the peer communicator, as Open MPI declares it), {@code Intercomm}
  * ({@code getRemoteSize}, {@code getRemoteGroup}, {@code merge}, {@code dup}, {@code clone}), point-to-point naming

@@ -128,16 +128,24 @@ public final class CartTopology {
 
     /**
      * The grid's neighbours in the order of the neighbourhood collectives (MPI 4.1 section 8.6): for each dimension,
-     * the source then the destination of a shift by 1 ({@code PROC_NULL} past a non-periodic border).
+     * the source then the destination of a shift by 1 ({@code PROC_NULL} past a non-periodic border), the same list
+     * in and out. The message to neighbour {@code k} carries tag {@code k}, so the one from neighbour {@code k}
+     * carries {@code k ^ 1} (its direction towards this process is the opposite one).
      */
-    public int[] neighbours(int rank) {
+    public Neighbours neighbours(int rank) {
         int[] all = new int[2 * dims.length];
+        int[] outTags = new int[all.length];
+        int[] inTags = new int[all.length];
         for (int d = 0; d < dims.length; d++) {
             int[] pair = shift(rank, d, 1);
             all[2 * d] = pair[0];
             all[2 * d + 1] = pair[1];
         }
-        return all;
+        for (int k = 0; k < all.length; k++) {
+            outTags[k] = k;
+            inTags[k] = k ^ 1;
+        }
+        return new Neighbours(all, inTags, all.clone(), outTags);
     }
 
     /**

@@ -9,9 +9,12 @@ import org.portals3j.mpi.internal.Collectives;
 import org.portals3j.mpi.internal.CommState;
 import org.portals3j.mpi.internal.Communicators;
 import org.portals3j.mpi.internal.ContextIds;
+import org.portals3j.mpi.internal.InterCommunicators;
 import org.portals3j.mpi.internal.JobAbort;
 import org.portals3j.mpi.internal.Messages;
 import org.portals3j.mpi.internal.MpiError;
+import org.portals3j.mpi.internal.NeighbourCollectives;
+import org.portals3j.mpi.internal.Neighbours;
 import org.portals3j.mpi.internal.Operation;
 import org.portals3j.mpi.internal.Packing;
 import org.portals3j.mpi.internal.ProbeResult;
@@ -78,8 +81,9 @@ public class Comm implements Freeable, Cloneable {
 
     // ---- identity ---------------------------------------------------------------------------------
 
+    /** The size of the group this process is in (the local group of an intercommunicator). */
     public final int getSize() throws MPIException {
-        return state().size();
+        return state().localSize();
     }
 
     public final int getRank() throws MPIException {
@@ -92,30 +96,40 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final boolean isInter() throws MPIException {
-        state();
-        return false;
+        return state().isInter();
     }
 
-    /** {@code MPI.IDENT} (the same), {@code CONGRUENT}, {@code SIMILAR} or {@code UNEQUAL}. */
+    /**
+     * {@code MPI.IDENT} (the same), {@code CONGRUENT}, {@code SIMILAR} or {@code UNEQUAL}; of two
+     * intercommunicators, the weaker of the comparisons of their local and of their remote groups (MPI 4.1 section
+     * 7.4.1), and {@code UNEQUAL} for an intercommunicator and an intracommunicator.
+     */
     public static int compare(Comm comm1, Comm comm2) throws MPIException {
         CommState a = comm1.state();
         CommState b = comm2.state();
         if (a == b) {
             return MPI.IDENT;
         }
+        if (a.isInter() != b.isInter()) {
+            return MPI.UNEQUAL;
+        }
         int groups = Group.compareRanks(a.jobRanks(), b.jobRanks());
+        if (a.isInter()) {
+            groups = Math.max(groups, Group.compareRanks(a.localJobRanks(), b.localJobRanks()));
+        }
         return groups == MPI.IDENT ? MPI.CONGRUENT : groups;
     }
 
+    /** The group this process is in (the local group of an intercommunicator). */
     public final Group getGroup() throws MPIException {
         CommState c = state();
-        return new Group(c.jobRanks(), c.engine().rank());
+        return new Group(c.localJobRanks(), c.engine().rank());
     }
 
-    /** The topology: none ({@code MPI.UNDEFINED}) for these communicators. */
+    /** The topology: {@code MPI.CART} for a {@link CartComm}, none ({@code MPI.UNDEFINED}) for the others. */
     public final int getTopology() throws MPIException {
         state();
-        return MPI.UNDEFINED;
+        return topologyKind();
     }
 
     /** Ends the whole job with {@code errorcode} (the exit status of this rank, see the package documentation). */
@@ -608,6 +622,108 @@ public class Comm implements Freeable, Cloneable {
             scaled[i] = items(counts[i], type);
         }
         return scaled;
+    }
+
+    // ---- topologies (mpi-java-api.md sections 2.10, 2.11 and 2.13; the grids are in internal.CartTopology) ----
+
+    /** What {@link #getTopology()} answers; the topology communicators override it. */
+    int topologyKind() {
+        return MPI.UNDEFINED;
+    }
+
+    /** Rank {@code rank}'s neighbourhood in this communicator's topology; null for one without a topology. */
+    @Nullable Neighbours neighbours(int rank) {
+        return null;
+    }
+
+    /** Sends {@code sendbuf} to every out-neighbour; receives block {@code i} from in-neighbour {@code i}. */
+    public final void neighborAllGather(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
+        neighbourhood((c, n) -> NeighbourCollectives.exchange(c, n, sendbuf, items(sendcount, sendtype), null, null,
+                base(sendtype), recvbuf, blocks(items(recvcount, recvtype), n.sources().length), null,
+                base(recvtype)));
+    }
+
+    /** {@link #neighborAllGather} with a count and a displacement per in-neighbour. */
+    public final void neighborAllGatherv(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Object recvbuf, int[] recvcount, int[] displs, @Nullable Datatype recvtype)
+            throws MPIException {
+        neighbourhood((c, n) -> NeighbourCollectives.exchange(c, n, sendbuf, items(sendcount, sendtype), null, null,
+                base(sendtype), recvbuf, present(items(recvcount, recvtype)), items(displs, recvtype),
+                base(recvtype)));
+    }
+
+    /** Sends block {@code i} to out-neighbour {@code i}; receives block {@code i} from in-neighbour {@code i}. */
+    public final void neighborAllToAll(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
+        neighbourhood((c, n) -> NeighbourCollectives.exchange(c, n, sendbuf, 0,
+                blocks(items(sendcount, sendtype), n.destinations().length), null, base(sendtype), recvbuf,
+                blocks(items(recvcount, recvtype), n.sources().length), null, base(recvtype)));
+    }
+
+    /** {@link #neighborAllToAll} with a count and a displacement per neighbour. */
+    public final void neighborAllToAllv(@Nullable Object sendbuf, int[] sendcount, int[] sdispls,
+            @Nullable Datatype sendtype, @Nullable Object recvbuf, int[] recvcount, int[] rdispls,
+            @Nullable Datatype recvtype) throws MPIException {
+        neighbourhood((c, n) -> NeighbourCollectives.exchange(c, n, sendbuf, 0,
+                present(items(sendcount, sendtype)), items(sdispls, sendtype), base(sendtype), recvbuf,
+                present(items(recvcount, recvtype)), items(rdispls, recvtype), base(recvtype)));
+    }
+
+    /** A neighbourhood collective on this rank's neighbours; ERR_TOPOLOGY without a Cartesian or graph topology. */
+    @FunctionalInterface
+    interface NeighbourCall {
+        void run(CommState c, Neighbours n);
+    }
+
+    private void neighbourhood(NeighbourCall call) throws MPIException {
+        CommState c = state();
+        try {
+            Neighbours n = neighbours(c.rank());
+            if (n == null) {
+                throw new MpiError(MPI.ERR_TOPOLOGY, "a neighbourhood collective needs a communicator with a"
+                        + " Cartesian or graph topology (createCart, createGraph, createDistGraph): " + c.name()
+                        + " has none");
+            }
+            call.run(c, n);
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+    }
+
+    /** {@code counts} (a null array there is ERR_ARG). */
+    private static int[] present(int @Nullable [] counts) {
+        if (counts == null) {
+            throw new MpiError(MPI.ERR_ARG, "the count array must have one entry per neighbour");
+        }
+        return counts;
+    }
+
+    /** {@code n} copies of {@code count}. */
+    private static int[] blocks(int count, int n) {
+        int[] counts = new int[n];
+        Arrays.fill(counts, count);
+        return counts;
+    }
+
+    // ---- intercommunicators (mpi-java-api.md sections 2.6 and 2.13; internal.InterCommunicators) ----
+
+    /**
+     * {@code MPI_INTERCOMM_CREATE}, called on the peer communicator by every process of two disjoint groups: an
+     * intercommunicator between {@code localComm} (an intracommunicator, else {@code ERR_COMM}) and the group whose
+     * leader is rank {@code remoteLeader} of this communicator; the leaders ({@code localLeader} in
+     * {@code localComm}) swap their groups on this communicator with {@code tag}. Collective over both groups.
+     */
+    public final Intercomm createIntercomm(Comm localComm, int localLeader, int remoteLeader, int tag)
+            throws MPIException {
+        CommState peer = state();
+        CommState local = localComm.state();
+        try {
+            return new Intercomm(InterCommunicators.create(peer, local, MPI.process().contexts(), localLeader,
+                    remoteLeader, tag));
+        } catch (MpiError e) {
+            throw MPI.raise(local, e);
+        }
     }
 
     /** {@code count} elements for each rank of {@code c}. */

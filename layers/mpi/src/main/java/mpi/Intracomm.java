@@ -1,8 +1,13 @@
 package mpi;
 
+import java.util.Arrays;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.mpi.internal.CartTopology;
 import org.portals3j.mpi.internal.CommState;
 import org.portals3j.mpi.internal.Communicators;
+import org.portals3j.mpi.internal.DistGraphs;
+import org.portals3j.mpi.internal.GraphTopology;
+import org.portals3j.mpi.internal.MpiError;
 import org.portals3j.mpi.internal.OutOfScope;
 import org.portals3j.mpi.internal.ReductionCollectives;
 
@@ -90,6 +95,100 @@ public class Intracomm extends Comm {
         collective(c -> ReductionCollectives.scan(c, null, buf, items(count, type), base(type),
                 Op.reduction(op, type), true,
                 true));
+    }
+
+    // ---- topology constructors (mpi-java-api.md section 2.11; the grid is internal.CartTopology) ----------
+
+    /**
+     * A communicator of the first {@code dims[0] * ... * dims[n-1]} ranks of this one with that Cartesian grid,
+     * keeping their ranks ({@code reorder} is ignored, which MPI 4.1 section 8.5.1 allows); a null communicator on
+     * the ranks outside the grid. Collective. {@code ERR_DIMS} for an extent below 1 or a grid larger than this
+     * communicator, {@code ERR_ARG} for arrays of different lengths.
+     */
+    public final CartComm createCart(int[] dims, boolean[] periods, boolean reorder) throws MPIException {
+        CommState c = state();
+        CartTopology grid;
+        try {
+            grid = CartTopology.of(dims, periods, c.size());
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+        int[] members = Arrays.copyOf(c.jobRanks(), grid.size());
+        return new CartComm(derive((p, ids) -> Communicators.create(p, ids, members)), grid);
+    }
+
+    /**
+     * A communicator of the first {@code index.length} ranks of this one with the graph {@code index} and
+     * {@code edges} (MPI 4.1 section 8.5.3), keeping their ranks ({@code reorder} is ignored); a null communicator
+     * on the other ranks. Collective. {@code ERR_ARG} for a malformed index or a graph larger than this
+     * communicator, {@code ERR_TOPOLOGY} for an edge to a node outside the graph.
+     */
+    public final GraphComm createGraph(int[] index, int[] edges, boolean reorder) throws MPIException {
+        CommState c = state();
+        GraphTopology graph;
+        try {
+            graph = GraphTopology.graph(index, edges, c.size());
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+        int[] members = Arrays.copyOf(c.jobRanks(), graph.nodes());
+        return new GraphComm(derive((p, ids) -> Communicators.create(p, ids, members)), graph);
+    }
+
+    /**
+     * A communicator of this one's group with the distributed graph whose edges each process names: for each of
+     * its {@code sources[i]}, {@code degrees[i]} edges to the next entries of {@code destinations}, weighted by the
+     * same entries of {@code weights} (MPI 4.1 section 8.5.4). Collective: every member gathers every edge.
+     */
+    public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, int[] weights,
+            Info info, boolean reorder) throws MPIException {
+        return distGraph(sources, degrees, destinations, weights);
+    }
+
+    /** {@link #createDistGraph(int[], int[], int[], int[], Info, boolean)} of an unweighted graph. */
+    public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, Info info,
+            boolean reorder) throws MPIException {
+        return distGraph(sources, degrees, destinations, null);
+    }
+
+    /**
+     * A communicator of this one's group with a distributed graph in which each process names its own in-neighbours
+     * ({@code sources}) and out-neighbours ({@code destinations}), with their weights; collective (a new context),
+     * {@code ERR_RANK} for a neighbour outside this communicator.
+     */
+    public final GraphComm createDistGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations,
+            int[] destWeights, Info info, boolean reorder) throws MPIException {
+        return adjacent(sources, sourceWeights, destinations, destWeights);
+    }
+
+    /** {@link #createDistGraphAdjacent(int[], int[], int[], int[], Info, boolean)} of an unweighted graph. */
+    public final GraphComm createDistGraphAdjacent(int[] sources, int[] destinations, Info info, boolean reorder)
+            throws MPIException {
+        return adjacent(sources, null, destinations, null);
+    }
+
+    private GraphComm distGraph(int[] sources, int[] degrees, int[] destinations, int @Nullable [] weights)
+            throws MPIException {
+        CommState c = state();
+        GraphTopology graph;
+        try {
+            graph = DistGraphs.gather(c, sources, degrees, destinations, weights);
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+        return new GraphComm(derive(Communicators::dup), graph);
+    }
+
+    private GraphComm adjacent(int[] sources, int @Nullable [] sourceWeights, int[] destinations,
+            int @Nullable [] destWeights) throws MPIException {
+        CommState c = state();
+        GraphTopology graph;
+        try {
+            graph = GraphTopology.distributed(sources, sourceWeights, destinations, destWeights, c.size());
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+        return new GraphComm(derive(Communicators::dup), graph);
     }
 
     // ---- dynamic processes and name service (mpi-java-api.md section 2.12; out of scope) ----------

@@ -30,6 +30,48 @@
  * they would in a job nobody spawned: {@code Intercomm.getParent()} returns a null communicator, and
  * {@code Comm.disconnect()} is {@code free()}. {@code FileView} is a plain value class.
  *
+ * <h2>Topologies (mpi-java-api.md section 3, tier 2 item 7)</h2>
+ * {@code Intracomm.createCart}, {@code CartComm} ({@code getTopo}, {@code getRank}, {@code getCoords},
+ * {@code shift}, {@code sub}, {@code map}, {@code createDims}, {@code dup}, {@code clone}), {@code CartParms} and
+ * {@code ShiftParms}. {@code reorder} is ignored (MPI 4.1 section 8.5.1 allows it): rank r of the grid is rank r of
+ * the parent, and the parent's ranks from the grid's size on get a null communicator. {@code createDims} picks,
+ * among the factorisations MPI 4.1 section 8.5.2 allows, the non-increasing one whose largest entry is smallest,
+ * then its next one, and so on (24 in three: 4, 3, 2). Error classes: ERR_DIMS for an extent below 1, a grid larger
+ * than the communicator, a shift direction that is not a dimension, and a {@code createDims} whose set entries do
+ * not divide {@code nnodes} (or {@code nnodes} below 1); ERR_ARG for arrays of the wrong length and, in
+ * {@code getRank}, a coordinate outside a non-periodic dimension; ERR_RANK for {@code getCoords} of a rank outside
+ * the grid.
+ *
+ * <h2>Graphs and neighbourhood collectives (mpi-java-api.md section 3, tier 2 item 9)</h2>
+ * {@code Intracomm.createGraph}, {@code createDistGraph} and {@code createDistGraphAdjacent} (both overloads each),
+ * {@code GraphComm} ({@code getDims}, {@code getNeighbors}, {@code getDistGraphNeighbors}, {@code map}, {@code dup},
+ * {@code clone}), {@code GraphParms}, {@code DistGraphNeighbors}, and the blocking {@code neighborAllGather(v)} and
+ * {@code neighborAllToAll(v)} on Cartesian and graph communicators (MPI 4.1 section 8.6). Choices: {@code reorder}
+ * is ignored; {@code createGraph}'s ranks from the graph's size on get a null communicator; {@code createDistGraph}
+ * gathers every edge at every member (an allGatherv), so an edge naming a rank outside the communicator is ERR_RANK
+ * everywhere; {@code getDistGraphNeighbors} also answers on a {@code createGraph} graph (its neighbours both ways,
+ * unweighted), while {@code getDims} and {@code getNeighbors} on a distributed graph are ERR_TOPOLOGY, as is a
+ * neighbourhood collective on a communicator without a topology; a malformed index is ERR_ARG, an edge to a node
+ * outside the graph ERR_TOPOLOGY. The messages of a Cartesian neighbourhood carry their direction, so a periodic
+ * dimension of extent 1 or 2 (both neighbours the same process) still delivers block {@code 2d} of a process to
+ * its {@code -1} neighbour's block {@code 2d + 1}; several edges between two processes of a graph match in the
+ * order of the edges. Not here: the nonblocking {@code iNeighbor*} forms (they need the nonblocking-collective
+ * engine of tier 2 item 3) and {@code neighborAllToAllw} (Open MPI's bindings have none).
+ *
+ * <h2>Intercommunicators (mpi-java-api.md section 3, tier 2 item 8)</h2>
+ * {@code Comm.createIntercomm} (called on the peer communicator, as Open MPI declares it), {@code Intercomm}
+ * ({@code getRemoteSize}, {@code getRemoteGroup}, {@code merge}, {@code dup}, {@code clone}), point-to-point naming
+ * the remote group, and the blocking collectives between the groups as MPI 4.1 section 6.2.2 defines them:
+ * {@code barrier}, {@code bcast}, {@code reduce}, {@code allReduce}, {@code gather(v)}, {@code scatter(v)},
+ * {@code allGather(v)}, {@code allToAll(v)} (the root passes {@code MPI.ROOT}, the rest of its group
+ * {@code MPI.PROC_NULL}). Choices: the in-place forms on an intercommunicator are ERR_COMM (MPI has no in-place
+ * option there); {@code reduceScatter(Block)} on one is ERR_UNSUPPORTED_OPERATION in this version; a
+ * {@code localComm} that is an intercommunicator is ERR_COMM, a {@code localLeader} outside it ERR_RANK, groups that
+ * share a process ERR_COMM (errors through {@code localComm}'s handler, which the new intercommunicator inherits);
+ * a {@code merge} in which both groups pass the same {@code high} puts first the group whose first process has the
+ * lower job rank (MPI 4.1 section 7.6.2 leaves it open). A wrong {@code remoteLeader} or {@code tag} is seen by the
+ * leader alone: the rest of its group then waits for ever (MPI makes it erroneous, and nothing tells them).
+ *
  * <h2>Behaviour a program may notice</h2>
  * <ul>
  *   <li>Buffers: a Java primitive array of the datatype's base type, or a heap or direct nio buffer of it, from its

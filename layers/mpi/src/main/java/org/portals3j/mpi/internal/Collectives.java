@@ -16,6 +16,10 @@ public final class Collectives {
     }
 
     public static void barrier(CommState c) {
+        if (c.isInter()) {
+            InterCollectives.barrier(c);
+            return;
+        }
         CollectiveChannel ch = new CollectiveChannel(c);
         int n = c.size();
         int me = c.rank();
@@ -28,6 +32,13 @@ public final class Collectives {
     public static void allGatherv(CommState c, @Nullable Object sendbuf, int sendcount, @Nullable BaseType sendtype,
                                   @Nullable Object recvbuf, int @Nullable [] recvcounts, int @Nullable [] displs,
                                   @Nullable BaseType recvtype, boolean inPlace) {
+        if (c.isInter()) {
+            if (inPlace) {
+                throw InterCollectives.inPlace(c, "allGather");
+            }
+            InterCollectives.allGatherv(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
+            return;
+        }
         BaseType rt = CollectiveArgs.type(recvtype);
         int[] counts = CollectiveArgs.counts(c, recvcounts);
         long extent = CollectiveArgs.extent(c, counts, displs);
@@ -62,6 +73,11 @@ public final class Collectives {
     public static void allToAllv(CommState c, @Nullable Object sendbuf, int @Nullable [] sendcounts,
                                  int @Nullable [] sdispls, @Nullable BaseType sendtype, @Nullable Object recvbuf,
                                  int @Nullable [] recvcounts, int @Nullable [] rdispls, @Nullable BaseType recvtype) {
+        if (c.isInter()) {
+            InterCollectives.allToAllv(c, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                    recvtype);
+            return;
+        }
         BaseType st = CollectiveArgs.type(sendtype);
         BaseType rt = CollectiveArgs.type(recvtype);
         int[] sc = CollectiveArgs.counts(c, sendcounts);

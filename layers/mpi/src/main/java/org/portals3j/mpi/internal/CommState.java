@@ -1,16 +1,23 @@
 package org.portals3j.mpi.internal;
 
 import java.util.Arrays;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * What one rank knows of one communicator: its context id on the engine, its group (the job rank of each of its
  * ranks), this process's rank in it, its error handler and name. The handler and name may be set from any thread.
+ *
+ * <p>Of an intercommunicator, the group {@link #size()} and {@link #jobRank(int)} describe is the <em>remote</em>
+ * one (the ranks point-to-point and the collectives' messages name, MPI 4.1 section 7.6), {@link #rank()} is this
+ * process's rank in the local group, and {@link #localGroup()} is a hidden intracommunicator of the local group in
+ * its own context, for the intra-group steps of the collectives ({@link InterCollectives}).
  */
 public final class CommState {
     private final PointToPoint engine;
     private final int context;
     private final int[] jobRanks;
     private final int rank;
+    private final @Nullable CommState localGroup;
     private volatile ErrorHandling errorHandling = ErrorHandling.FATAL;
     private volatile String name;
 
@@ -19,6 +26,20 @@ public final class CommState {
      * @param jobRanks the job rank of each rank of the communicator
      */
     public CommState(PointToPoint engine, int context, int[] jobRanks, String name) {
+        this(engine, context, jobRanks, null, name);
+    }
+
+    /**
+     * An intercommunicator's state: point-to-point in {@code context} to the job ranks {@code remote}.
+     *
+     * @param localGroup the local group, in a context of its own
+     */
+    static CommState inter(PointToPoint engine, int context, int[] remote, CommState localGroup, String name) {
+        return new CommState(engine, context, remote, localGroup, name);
+    }
+
+    private CommState(PointToPoint engine, int context, int[] jobRanks, @Nullable CommState localGroup,
+            String name) {
         if (context < 0 || context > MatchBits.MAX_CONTEXT) {
             throw new IllegalArgumentException("context " + context);
         }
@@ -31,7 +52,8 @@ public final class CommState {
                 me = r;
             }
         }
-        this.rank = me;
+        this.rank = localGroup == null ? me : localGroup.rank();
+        this.localGroup = localGroup;
         this.name = name;
     }
 
@@ -60,6 +82,29 @@ public final class CommState {
     /** The job ranks of the group, in communicator rank order (a copy). */
     public int[] jobRanks() {
         return Arrays.copyOf(jobRanks, jobRanks.length);
+    }
+
+    // ---- intercommunicators --------------------------------------------------------------------
+
+    public boolean isInter() {
+        return localGroup != null;
+    }
+
+    /** An intercommunicator's local group (a hidden intracommunicator); null for an intracommunicator. */
+    public @Nullable CommState localGroup() {
+        return localGroup;
+    }
+
+    /** The size of the group this process is in (the local group of an intercommunicator). */
+    public int localSize() {
+        CommState local = localGroup;
+        return local == null ? size() : local.size();
+    }
+
+    /** The job ranks of the group this process is in, in rank order (a copy). */
+    public int[] localJobRanks() {
+        CommState local = localGroup;
+        return local == null ? jobRanks() : local.jobRanks();
     }
 
     public ErrorHandling errorHandling() {

@@ -24,6 +24,13 @@ public final class ReductionCollectives {
     public static void reduce(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
                               @Nullable BaseType type, Reduction op, int root, boolean inPlace) {
         BaseType t = CollectiveArgs.type(type);
+        if (c.isInter()) {
+            if (inPlace) {
+                throw InterCollectives.inPlace(c, "reduce");
+            }
+            InterCollectives.reduce(c, sendbuf, recvbuf, count, t, op, root);
+            return;
+        }
         CollectiveArgs.count(count);
         CollectiveArgs.root(c, root);
         int me = c.rank();
@@ -50,6 +57,13 @@ public final class ReductionCollectives {
     public static void allReduce(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
                                  @Nullable BaseType type, Reduction op, boolean inPlace) {
         BaseType t = CollectiveArgs.type(type);
+        if (c.isInter()) {
+            if (inPlace) {
+                throw InterCollectives.inPlace(c, "allReduce");
+            }
+            InterCollectives.allReduce(c, sendbuf, recvbuf, count, t, op);
+            return;
+        }
         CollectiveArgs.count(count);
         UserData in = UserData.of(inPlace ? recvbuf : sendbuf, count, t, false);
         UserData out = UserData.of(recvbuf, count, t, true);
@@ -70,6 +84,10 @@ public final class ReductionCollectives {
     public static void reduceScatter(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf,
                                      int @Nullable [] recvcounts, int blockCount, @Nullable BaseType type,
                                      Reduction op, boolean inPlace) {
+        if (c.isInter()) {
+            throw new MpiError(ErrorClass.UNSUPPORTED_OPERATION, "reduceScatter on the intercommunicator "
+                    + c.name() + " is not implemented in this version: use reduce and scatterv");
+        }
         BaseType t = CollectiveArgs.type(type);
         int n = c.size();
         int me = c.rank();

@@ -16,6 +16,10 @@ public final class RootedCollectives {
 
     public static void bcast(CommState c, @Nullable Object buf, int count, @Nullable BaseType type, int root) {
         BaseType t = CollectiveArgs.type(type);
+        if (c.isInter()) {
+            InterCollectives.bcast(c, buf, count, t, root);
+            return;
+        }
         CollectiveArgs.count(count);
         CollectiveArgs.root(c, root);
         UserData data = UserData.of(buf, count, t, c.rank() != root);
@@ -54,6 +58,13 @@ public final class RootedCollectives {
     public static void gatherv(CommState c, @Nullable Object sendbuf, int sendcount, @Nullable BaseType sendtype,
                                @Nullable Object recvbuf, int @Nullable [] recvcounts, int @Nullable [] displs,
                                @Nullable BaseType recvtype, int root, RootedForm form) {
+        if (c.isInter()) {
+            if (form == RootedForm.IN_PLACE || form == RootedForm.ROOT_ONLY) {
+                throw InterCollectives.inPlace(c, "gather");
+            }
+            InterCollectives.gatherv(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
+            return;
+        }
         CollectiveArgs.root(c, root);
         int me = c.rank();
         boolean inPlace = form.inPlaceAt(me, root);
@@ -95,6 +106,13 @@ public final class RootedCollectives {
     public static void scatterv(CommState c, @Nullable Object sendbuf, int @Nullable [] sendcounts,
                                 int @Nullable [] displs, @Nullable BaseType sendtype, @Nullable Object recvbuf,
                                 int recvcount, @Nullable BaseType recvtype, int root, RootedForm form) {
+        if (c.isInter()) {
+            if (form == RootedForm.IN_PLACE || form == RootedForm.ROOT_ONLY) {
+                throw InterCollectives.inPlace(c, "scatter");
+            }
+            InterCollectives.scatterv(c, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
+            return;
+        }
         CollectiveArgs.root(c, root);
         int me = c.rank();
         boolean inPlace = form.inPlaceAt(me, root);

@@ -89,6 +89,12 @@
  *   <li>{@code MPI.Finalize} completes every send under way and every receive that has matched (freed requests
  *       included), then waits for every rank (the job's rendezvous barrier) before releasing Portals, so that no
  *       rank's endpoint closes while a message to or from it is still on the way.</li>
+ *   <li>An intercommunicator takes two pairs of context ids, free at every process of both groups
+ *       ({@link org.portals3j.mpi.internal.InterCommunicators}): one for the traffic between the groups, one for
+ *       its local group's hidden intracommunicator ({@link org.portals3j.mpi.internal.InterCollectives} runs the
+ *       intra-group steps of its collectives there).</li>
+ *   <li>Topologies live in package {@code mpi}'s communicator objects, not in the rank's state: a grid
+ *       ({@link org.portals3j.mpi.internal.CartTopology}) is immutable and made identically on every member.</li>
  *   <li>Rendezvous ids are 28 bits and wrap: a sender would have to start 2^28 rendezvous sends while one to the
  *       same receiver stays unreceived for two to collide.</li>
  * </ul>

@@ -15,7 +15,9 @@
  * {@code packSize} with {@code PACKED} (the items' bytes in native order), {@code Status},
  * {@code Request} with all its completion forms,
  * {@code Group}, {@code Info}, the three error handlers, and every point-to-point call of {@code Comm} but the
- * buffered and persistent ones; the predefined reduction operations and user-defined ones ({@code Op},
+ * buffered and persistent ones, and matched probe ({@code Message}: {@code mProbe}, {@code imProbe}, {@code mRecv},
+ * {@code imRecv}; the message is tied to the handle, so no other receive or probe, of any thread, can take it); the
+ * predefined reduction operations and user-defined ones ({@code Op},
  * {@code UserFunction}, {@code Comm.reduceLocal}); new communicators ({@code dup}, {@code clone}, {@code split},
  * {@code create}, {@code free}, {@code compare}); every blocking collective with its in-place overloads. Classes
  * carry only the methods implemented: derived datatypes and nonblocking collectives come later.

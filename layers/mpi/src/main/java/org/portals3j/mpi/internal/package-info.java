@@ -53,6 +53,15 @@
  * whose data is still arriving is taken by the receive, which completes at the message's PUT_END. Non-overtaking
  * then follows from Portals' ordered delivery per pair of processes and the order of the match list.
  *
+ * <h2>Matched probe ({@link org.portals3j.mpi.internal.MatchedProbe})</h2>
+ * {@code Message.mProbe} (MPI 4.1 section 3.8.2) takes, under the engine's lock, the oldest matching unexpected
+ * message that nobody has claimed and marks its queue entry claimed: the entry stays in the queue (so that the rest
+ * of an eager message still arriving, or the get of a rendezvous body, finds it as for any unexpected message) but
+ * every search for a receive or a probe, of any thread, passes it by. {@code mRecv} then takes exactly that entry as
+ * a receive takes an unexpected message: it copies an arrived eager message out (freeing its credit), waits for the
+ * rest of one still arriving, or gets a rendezvous body. Messages that reach a posted receive are never probed, as
+ * MPI wants. A claimed message that is never received stays in the queue (as an unreceived message does).
+ *
  * <h2>Flow control for eager messages ({@link org.portals3j.mpi.internal.EagerCredit},
  * {@link org.portals3j.mpi.internal.CreditLedger})</h2>
  * Each sender owns its region at each receiver as a ring: it reserves whole 64-byte slots for a message (skipping

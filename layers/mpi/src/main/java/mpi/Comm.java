@@ -1,8 +1,12 @@
 package mpi;
 
+import java.io.UncheckedIOException;
 import java.nio.Buffer;
 import java.util.Arrays;
+import java.util.Map;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.mpi.internal.Attributes;
+import org.portals3j.mpi.internal.BackgroundDup;
 import org.portals3j.mpi.internal.BaseType;
 import org.portals3j.mpi.internal.Buffers;
 import org.portals3j.mpi.internal.Collectives;
@@ -11,6 +15,7 @@ import org.portals3j.mpi.internal.Communicators;
 import org.portals3j.mpi.internal.ContextIds;
 import org.portals3j.mpi.internal.InterCommunicators;
 import org.portals3j.mpi.internal.JobAbort;
+import org.portals3j.mpi.internal.Keyvals;
 import org.portals3j.mpi.internal.Messages;
 import org.portals3j.mpi.internal.MpiError;
 import org.portals3j.mpi.internal.NeighbourCollectives;
@@ -41,13 +46,19 @@ public class Comm implements Freeable, Cloneable {
 
     /** Which predefined communicator this is (0: none, a communicator this rank made). */
     private final int predefined;
-    /** The state of a communicator this rank made (null: a null communicator). */
-    private final @Nullable CommState own;
+    /** The state of a communicator this rank made (null: a null communicator, or an iDup not complete yet). */
+    private volatile @Nullable CommState own;
     private volatile boolean freed;
+    /** The iDup that makes this communicator, or null. */
+    private final @Nullable BackgroundDup pending;
+    /** {@link #getRequest()}: the request of that iDup, or null. */
+    private final @Nullable Request request;
 
     Comm(int predefined) {
         this.predefined = predefined;
         this.own = null;
+        this.pending = null;
+        this.request = null;
     }
 
     /** A communicator made by this rank ({@code dup}, {@code split}, ...), or a null one if {@code own} is null. */
@@ -55,6 +66,16 @@ public class Comm implements Freeable, Cloneable {
         this.predefined = 0;
         this.own = own;
         this.freed = own == null;
+        this.pending = null;
+        this.request = null;
+    }
+
+    /** The communicator an {@code iDup} of {@code parent} makes in the background ({@code dup}'s request). */
+    Comm(CommState parent, BackgroundDup dup) {
+        this.predefined = 0;
+        this.own = null;
+        this.pending = dup;
+        this.request = new Request(parent, dup);
     }
 
     /**
@@ -68,6 +89,10 @@ public class Comm implements Freeable, Cloneable {
             return MPI.process().self();
         }
         CommState c = own;
+        BackgroundDup dup = pending;
+        if (c == null && dup != null) {
+            c = completed(dup);
+        }
         if (c == null) {
             throw MPI.raise(MPI.process().world(), MPI.ERR_COMM, "a null communicator (from split with UNDEFINED,"
                     + " create on a process outside the group, or Intercomm.getParent) cannot be used");
@@ -92,7 +117,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** Whether this is a null communicator: after {@code free}, or from {@code split}/{@code create}. */
     public final boolean isNull() {
-        return predefined == 0 && (own == null || freed);
+        return predefined == 0 && (own == null && pending == null || freed);
     }
 
     public final boolean isInter() throws MPIException {
@@ -158,6 +183,7 @@ public class Comm implements Freeable, Cloneable {
             throw MPI.raise(c, MPI.ERR_COMM, c.name() + " cannot be freed");
         }
         freed = true;
+        c.attributes().clear();
     }
 
     /**
@@ -601,6 +627,150 @@ public class Comm implements Freeable, Cloneable {
             @Nullable Datatype type, @Nullable Op op) throws MPIException {
         MPI.COMM_WORLD.collective(c -> ReductionCollectives.local(inBuf, inOutBuf, items(count, type), base(type),
                 Op.reduction(op, type)));
+    }
+
+    // ---- communicator extras (mpi-java-api.md sections 2.1, 2.6, 2.7; tier 2 item 6) ---------------------------
+
+    /** The split type of {@code Intracomm.splitType} for the ranks of one node (a compile-time constant). */
+    public static final int TYPE_SHARED = 0;
+
+    /** The request of the {@code iDup} that made this communicator; null for any other communicator. */
+    public final @Nullable Request getRequest() {
+        return request;
+    }
+
+    /**
+     * The state an {@code iDup} agreed on, once it has (the new communicator may be used as soon as its agreement is
+     * over; before, it is ERR_COMM: MPI 4.1 section 7.4.2 makes that erroneous), ERR_COMM if it failed.
+     */
+    private CommState completed(BackgroundDup dup) throws MPIException {
+        if (!dup.isDone()) {
+            throw MPI.raise(MPI.process().world(), MPI.ERR_COMM, "this communicator comes from an iDup that has not"
+                    + " completed: complete getRequest() (waitFor, test) before using it");
+        }
+        CommState c = dup.result();
+        if (c == null) {
+            throw MPI.raise(MPI.process().world(), MPI.ERR_COMM, "the iDup that made this communicator failed ("
+                    + dup.errorMessage() + "): it cannot be used");
+        }
+        own = c;
+        return c;
+    }
+
+    /**
+     * Starts duplicating this communicator and returns the new one at once; its agreement goes on in the background
+     * (collective: every rank calls it in the same order with its other collectives on this communicator), and
+     * {@link #getRequest()} of the result completes when it is usable.
+     */
+    public Comm iDup() throws MPIException {
+        CommState c = state();
+        return new Comm(c, BackgroundDup.start(c, MPI.process().contexts(), s -> s));
+    }
+
+    /** {@link #dup()}, with {@code info}'s hints on the new communicator instead of this one's. */
+    public Comm dupWithInfo(Info info) throws MPIException {
+        Map<String, String> hints = hintsOf(info);
+        return new Comm(withHints(derive(Communicators::dup), hints));
+    }
+
+    static @Nullable CommState withHints(@Nullable CommState c, Map<String, String> hints) {
+        if (c != null) {
+            c.setHints(hints);
+        }
+        return c;
+    }
+
+    /** The hints of {@code info} ({@code INFO_NULL}: none); a freed info is ERR_INFO. */
+    static Map<String, String> hintsOf(Info info) throws MPIException {
+        return info == MPI.INFO_NULL ? Map.of() : info.entries();
+    }
+
+    /**
+     * Sets the info hints of this communicator (they replace those it had). The layer acts on none of them (MPI 4.1
+     * section 7.4.4 lets it ignore any), but keeps them all for {@link #getInfo()}. {@code INFO_NULL} or a freed
+     * info is ERR_INFO.
+     */
+    public final void setInfo(Info info) throws MPIException {
+        CommState c = state();
+        if (info == MPI.INFO_NULL || info.isNull()) {
+            throw MPI.raise(c, MPI.ERR_INFO, "setInfo needs an info object, not INFO_NULL or a freed one");
+        }
+        c.setHints(info.entries());
+    }
+
+    /** A new info object with the hints of this communicator. */
+    public final Info getInfo() throws MPIException {
+        return Info.of(state().hints());
+    }
+
+    /** A new attribute keyval for communicators: {@code dup} copies its values, {@code free} drops them. */
+    public static int createKeyval() throws MPIException {
+        CommState world = MPI.process().world();
+        try {
+            return MPI.process().keyvals().create(Keyvals.Kind.COMMUNICATOR);
+        } catch (MpiError e) {
+            throw MPI.raise(world, e);
+        }
+    }
+
+    /** Frees {@code keyval}; values already set stay until deleted or their communicator is freed. */
+    public static void freeKeyval(int keyval) throws MPIException {
+        CommState world = MPI.process().world();
+        try {
+            MPI.process().keyvals().free(keyval, Keyvals.Kind.COMMUNICATOR);
+        } catch (MpiError e) {
+            throw MPI.raise(world, e);
+        }
+    }
+
+    /**
+     * Caches {@code value} (serialised: it must be {@code Serializable}, else {@code MPIException} whatever the
+     * error handler, as in Open MPI) under {@code keyval}. A predefined, freed or datatype keyval is ERR_KEYVAL.
+     */
+    public final void setAttr(int keyval, @Nullable Object value) throws MPIException {
+        CommState c = checkedKeyval(keyval);
+        try {
+            c.attributes().set(keyval, Attributes.serialize(value));
+        } catch (UncheckedIOException e) {
+            throw new MPIException(e.getCause());
+        }
+    }
+
+    /**
+     * A copy of the value cached under {@code keyval}, or null if none is; a predefined key gives its
+     * {@code Integer} ({@code WTIME_IS_GLOBAL} a {@code Boolean}) on {@code COMM_WORLD} and its dups, null on
+     * other communicators.
+     */
+    public final @Nullable Object getAttr(int keyval) throws MPIException {
+        CommState c = state();
+        try {
+            if (keyval >= 0 && keyval < Keyvals.PREDEFINED_COUNT) {
+                Object value = Keyvals.predefinedValue(keyval, MPI.process().engine().size());
+                return c.hasPredefinedAttributes() ? value : null;
+            }
+            MPI.process().keyvals().check(keyval, Keyvals.Kind.COMMUNICATOR);
+            byte[] bytes = c.attributes().get(keyval);
+            return bytes == null ? null : Attributes.deserialize(bytes);
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        } catch (UncheckedIOException e) {
+            throw new MPIException(e.getCause());
+        }
+    }
+
+    /** Deletes the value cached under {@code keyval} (nothing happens if none is). */
+    public final void deleteAttr(int keyval) throws MPIException {
+        checkedKeyval(keyval).attributes().delete(keyval);
+    }
+
+    private CommState checkedKeyval(int keyval) throws MPIException {
+        CommState c = state();
+        try {
+            MPI.process().keyvals().check(keyval, Keyvals.Kind.COMMUNICATOR);
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+        return c;
     }
 
     /**

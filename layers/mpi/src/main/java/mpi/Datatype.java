@@ -1,7 +1,11 @@
 package mpi;
 
+import java.io.UncheckedIOException;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.mpi.internal.Attributes;
 import org.portals3j.mpi.internal.BaseType;
+import org.portals3j.mpi.internal.Keyvals;
+import org.portals3j.mpi.internal.MpiError;
 import org.portals3j.mpi.internal.PairType;
 
 /**
@@ -143,6 +147,63 @@ public final class Datatype implements Freeable, Cloneable {
     public void setName(String name) throws MPIException {
         MPI.check();
         this.name = name;
+    }
+
+    // ---- attributes (mpi-java-api.md section 1.4; the machinery is org.portals3j.mpi.internal.Keyvals) --------
+    // Kept per rank and per datatype object; errors go through COMM_WORLD's error handler.
+
+    /** A new attribute keyval for datatypes. */
+    public static int createKeyval() throws MPIException {
+        try {
+            return MPI.process().keyvals().create(Keyvals.Kind.DATATYPE);
+        } catch (MpiError e) {
+            throw MPI.raise(MPI.process().world(), e);
+        }
+    }
+
+    /** Frees {@code keyval}; values already set stay until deleted. */
+    public static void freeKeyval(int keyval) throws MPIException {
+        try {
+            MPI.process().keyvals().free(keyval, Keyvals.Kind.DATATYPE);
+        } catch (MpiError e) {
+            throw MPI.raise(MPI.process().world(), e);
+        }
+    }
+
+    /** Caches {@code value} (serialised, as {@code Comm.setAttr}) under {@code keyval} on this datatype. */
+    public void setAttr(int keyval, @Nullable Object value) throws MPIException {
+        Attributes a = attributes(keyval);
+        try {
+            a.set(keyval, Attributes.serialize(value));
+        } catch (UncheckedIOException e) {
+            throw new MPIException(e.getCause());
+        }
+    }
+
+    /** A copy of the value cached under {@code keyval} on this datatype, or null if none is. */
+    public @Nullable Object getAttr(int keyval) throws MPIException {
+        byte[] bytes = attributes(keyval).get(keyval);
+        try {
+            return bytes == null ? null : Attributes.deserialize(bytes);
+        } catch (UncheckedIOException e) {
+            throw new MPIException(e.getCause());
+        }
+    }
+
+    /** Deletes the value cached under {@code keyval} on this datatype (nothing happens if none is). */
+    public void deleteAttr(int keyval) throws MPIException {
+        attributes(keyval).delete(keyval);
+    }
+
+    /** The calling rank's attributes of this datatype, once {@code keyval} is checked (ERR_KEYVAL). */
+    private Attributes attributes(int keyval) throws MPIException {
+        Keyvals keyvals = MPI.process().keyvals();
+        try {
+            keyvals.check(keyval, Keyvals.Kind.DATATYPE);
+        } catch (MpiError e) {
+            throw MPI.raise(MPI.process().world(), e);
+        }
+        return keyvals.ofDatatype(this);
     }
 
     private int checked() throws MPIException {

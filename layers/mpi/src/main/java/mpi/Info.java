@@ -107,6 +107,19 @@ public final class Info implements Freeable, Cloneable {
         return freed;
     }
 
+    // ---- communicator extras: the hints of a communicator (Comm.setInfo, getInfo, dupWithInfo) ---------------
+
+    /** A new info object with {@code hints}. */
+    static Info of(Map<String, String> hints) {
+        return new Info(new LinkedHashMap<>(hints), false, false);
+    }
+
+    /** A copy of the entries; a freed info (or {@code INFO_NULL}) is ERR_INFO. */
+    synchronized Map<String, String> entries() throws MPIException {
+        live();
+        return new LinkedHashMap<>(entries);
+    }
+
     private void live() throws MPIException {
         MPI.check();
         if (freed) {

@@ -1,7 +1,9 @@
 package mpi;
 
 import java.util.Arrays;
+import java.util.Map;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.mpi.internal.BackgroundDup;
 import org.portals3j.mpi.internal.CartTopology;
 import org.portals3j.mpi.internal.CommState;
 import org.portals3j.mpi.internal.Communicators;
@@ -29,6 +31,11 @@ public class Intracomm extends Comm {
     /** A communicator this rank made, or a null one ({@code own} null). */
     Intracomm(@Nullable CommState own) {
         super(own);
+    }
+
+    /** The communicator an {@code iDup} of {@code parent} makes in the background. */
+    Intracomm(CommState parent, BackgroundDup dup) {
+        super(parent, dup);
     }
 
     /** {@link #dup()}, with a failure as a {@code RuntimeException} (the signature has no {@code throws}). */
@@ -189,6 +196,40 @@ public class Intracomm extends Comm {
             throw MPI.raise(c, e);
         }
         return new GraphComm(derive(Communicators::dup), graph);
+    }
+
+    // ---- communicator extras (mpi-java-api.md section 2.6; tier 2 item 6) -----------------------------------
+
+    @Override
+    public Intracomm iDup() throws MPIException {
+        CommState c = state();
+        return new Intracomm(c, BackgroundDup.start(c, MPI.process().contexts(), s -> s));
+    }
+
+    @Override
+    public Intracomm dupWithInfo(Info info) throws MPIException {
+        Map<String, String> hints = hintsOf(info);
+        return new Intracomm(withHints(derive(Communicators::dup), hints));
+    }
+
+    /**
+     * The communicator of the ranks of this one on the same node ({@code Comm.TYPE_SHARED}; what a node is:
+     * {@code org.portals3j.mpi.internal.NodeIdentity}), ranked by {@code key} and then by rank in this one; a null
+     * communicator for {@code MPI.UNDEFINED}; another type is {@code ERR_ARG}. {@code info} is not used (hints).
+     */
+    public final Intracomm splitType(int splitType, int key, Info info) throws MPIException {
+        return new Intracomm(derive((c, ids) -> Communicators.splitType(c, ids, splitType, key)));
+    }
+
+    /**
+     * The communicator of {@code group} (a subgroup of this one's), collective over the group's members only;
+     * {@code tag} tells apart groups made at the same time by other threads. A rank outside the group gets a null
+     * communicator at once.
+     */
+    public final Intracomm createGroup(Group group, int tag) throws MPIException {
+        state();
+        int[] members = group.members();
+        return new Intracomm(derive((c, ids) -> Communicators.createGroup(c, ids, members, tag)));
     }
 
     // ---- dynamic processes and name service (mpi-java-api.md section 2.12; out of scope) ----------

@@ -15,10 +15,16 @@
  * {@code packSize} with {@code PACKED} (the items' bytes in native order), {@code Status},
  * {@code Request} with all its completion forms,
  * {@code Group}, {@code Info}, the three error handlers, and every point-to-point call of {@code Comm} but the
- * buffered and persistent ones; the predefined reduction operations and user-defined ones ({@code Op},
+ * buffered and persistent ones, and matched probe ({@code Message}: {@code mProbe}, {@code imProbe}, {@code mRecv},
+ * {@code imRecv}; the message is tied to the handle, so no other receive or probe, of any thread, can take it); the
+ * predefined reduction operations and user-defined ones ({@code Op},
  * {@code UserFunction}, {@code Comm.reduceLocal}); new communicators ({@code dup}, {@code clone}, {@code split},
- * {@code create}, {@code free}, {@code compare}); every blocking collective with its in-place overloads. Classes
- * carry only the methods implemented: derived datatypes and nonblocking collectives come later.
+ * {@code create}, {@code free}, {@code compare}) and the extras ({@code iDup} with {@code getRequest},
+ * {@code dupWithInfo}, {@code splitType} with {@code Comm.TYPE_SHARED}, {@code createGroup}, {@code setInfo},
+ * {@code getInfo}); attribute caching on communicators and datatypes ({@code createKeyval}, {@code freeKeyval},
+ * {@code setAttr}, {@code getAttr}, {@code deleteAttr}, the predefined keys on {@code COMM_WORLD}); every
+ * blocking collective with its in-place overloads. Classes carry only the methods implemented: derived datatypes
+ * and nonblocking collectives come later.
  *
  * <h2>Out of scope, present so that every program compiles</h2>
  * One-sided communication ({@code Win} and its constants), MPI-IO ({@code File}, {@code FileView}) and dynamic

@@ -1,6 +1,10 @@
 package org.portals3j.mpi.internal;
 
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -121,5 +125,55 @@ public final class CommState {
 
     public void setName(String newName) {
         this.name = newName;
+    }
+
+    // ---- communicator extras: agreements, info hints, attributes (mpi-java-api.md sections 2.6, 2.7) ----------
+
+    /** Agreements on new context ids started on this communicator, in call order ({@link ContextAgreement}). */
+    private final AtomicInteger agreements = new AtomicInteger();
+    private volatile Map<String, String> hints = Map.of();
+    private final Attributes attributes = new Attributes();
+    /** Whether the predefined attributes are cached here: on COMM_WORLD and what {@code dup} made of it. */
+    private volatile boolean predefinedAttributes;
+
+    /** The number of the next agreement started on this communicator. */
+    int nextAgreement() {
+        return agreements.getAndIncrement();
+    }
+
+    /** The info hints set on this communicator ({@code setInfo}, {@code dupWithInfo}, inherited by {@code dup}). */
+    public Map<String, String> hints() {
+        return hints;
+    }
+
+    public void setHints(Map<String, String> newHints) {
+        this.hints = Collections.unmodifiableMap(new LinkedHashMap<>(newHints));
+    }
+
+    /** The attributes cached on this communicator. */
+    public Attributes attributes() {
+        return attributes;
+    }
+
+    /** Whether {@code getAttr} of a predefined key gives its value here (otherwise null). */
+    public boolean hasPredefinedAttributes() {
+        return predefinedAttributes || context == MpiProcess.WORLD_CONTEXT;
+    }
+
+    /** What {@code dup} carries over: the hints, the attributes, the predefined attributes; taken at the call. */
+    record Cached(Map<String, String> hints, Attributes attributes, boolean predefined) {
+    }
+
+    Cached cached() {
+        Attributes copy = new Attributes();
+        attributes.copyTo(copy);
+        return new Cached(hints, copy, hasPredefinedAttributes());
+    }
+
+    /** Takes what {@code dup} carried over from the parent. */
+    void adopt(Cached from) {
+        hints = from.hints();
+        predefinedAttributes = from.predefined();
+        from.attributes().copyTo(attributes);
     }
 }

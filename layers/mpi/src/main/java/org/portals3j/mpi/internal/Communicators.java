@@ -1,22 +1,20 @@
 package org.portals3j.mpi.internal;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.stream.IntStream;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Making communicators ({@code dup}, {@code split}, {@code create}; mpi-java-api.md section 4.6). Each is
- * collective over the parent, and the members agree on the new context id without a central server: every rank
- * proposes the lowest id it has not used ({@link ContextIds}) and an allReduce(MAX) over the parent's collective
- * context picks the largest proposal, which no member uses. Ids go in pairs: the even one for point-to-point, the
- * odd one after it for the hidden collective context. A new communicator inherits its parent's error handler
- * (MPI-3.1 section 8.3). Ids are not reused after {@code free}: a rank can make 16 382 communicators in its life
- * (15 bits of context in the match bits), after which making one is ERR_OTHER on every member. Limit: one rank's
- * threads must not make communicators from different parents at the same time (two agreements could then pick the
- * same id for this rank; MPICH closes that with a locked mask and retries, not done here).
+ * Making communicators ({@code dup}, {@code split}, {@code create}, and the extras {@code iDup},
+ * {@code dupWithInfo}, {@code splitType}, {@code createGroup}; mpi-java-api.md section 4.6). Each is collective over
+ * the parent (over the group for {@code createGroup}), and the members agree on the new context id without a
+ * central server ({@link ContextAgreement}: the largest of the members' lowest unused ids, proposed only by the
+ * agreement that holds its rank's right to claim, so that threads of one rank may make communicators at the same
+ * time). Ids go in pairs: the even one for point-to-point, the odd one after it for the hidden collective context. A
+ * new communicator inherits its parent's error handler (MPI-3.1 section 8.3). Ids are not reused after {@code free}:
+ * a rank can make 16 382 communicators in its life (15 bits of context in the match bits), after which making one
+ * is ERR_OTHER on every member.
  */
 public final class Communicators {
     private Communicators() {
@@ -24,8 +22,24 @@ public final class Communicators {
 
     /** A communicator with the parent's group in a new context. */
     public static CommState dup(CommState parent, ContextIds ids) {
-        int context = agree(parent, ids);
-        return derived(parent, context, parent.jobRanks(), "DUP FROM " + parent.name());
+        return dup(parent, parent.cached(), ids, agreementKey(parent));
+    }
+
+    /**
+     * {@link #dup} as agreement {@code key} ({@link #agreementKey}) with what the parent had cached ({@code cached}:
+     * hints and attributes), both taken when the call was made, in call order: an {@code iDup} agrees later, in the
+     * background.
+     */
+    static CommState dup(CommState parent, CommState.Cached cached, ContextIds ids, long key) {
+        int context = agree(parent, ids, key);
+        CommState c = derived(parent, context, parent.jobRanks(), "DUP FROM " + parent.name());
+        c.adopt(cached);
+        return c;
+    }
+
+    /** The key of the next agreement on {@code parent} (its number among those on the parent, in call order). */
+    public static long agreementKey(CommState parent) {
+        return ContextAgreement.numberedKey(parent.context(), parent.nextAgreement());
     }
 
     /**
@@ -43,7 +57,7 @@ public final class Communicators {
         UserData table = UserData.of(all, all.length, BaseType.INT, true);
         Collectives.ring(new CollectiveChannel(parent), table, CollectiveArgs.uniform(2, n),
                 CollectiveArgs.packed(CollectiveArgs.uniform(2, n), n));
-        int context = agree(parent, ids);
+        int context = agree(parent, ids, agreementKey(parent));
         if (colour == Constants.UNDEFINED) {
             return null;
         }
@@ -67,12 +81,71 @@ public final class Communicators {
                         + ") that is not in " + parent.name() + ": it must be a subgroup of the communicator's group");
             }
         }
-        int context = agree(parent, ids);
+        int context = agree(parent, ids, agreementKey(parent));
         int me = parent.engine().rank();
         if (IntStream.of(group).noneMatch(r -> r == me)) {
             return null;
         }
         return derived(parent, context, group, "CREATE FROM " + parent.name());
+    }
+
+    // ---- communicator extras: splitType, createGroup -----------------------------------------------------------
+
+    /** {@code Comm.TYPE_SHARED}: the ranks of a node ({@link NodeIdentity}). */
+    public static final int TYPE_SHARED = 0;
+
+    /**
+     * {@code splitType(type, key)}: for {@code TYPE_SHARED}, the ranks on the same node as this one
+     * ({@link NodeIdentity}), ordered by key and then by parent rank; null for {@code UNDEFINED}. Any other type is
+     * ERR_ARG. The nodes are found by an allGather of each rank's node identity over the parent, then it is a
+     * {@link #split} with the lowest parent rank of each node as its colour.
+     */
+    public static @Nullable CommState splitType(CommState parent, ContextIds ids, int type, int key) {
+        if (type != TYPE_SHARED && type != Constants.UNDEFINED) {
+            throw new MpiError(ErrorClass.ARG, "invalid split type " + type + ": it must be Comm.TYPE_SHARED or"
+                    + " MPI.UNDEFINED");
+        }
+        int n = parent.size();
+        int width = NodeIdentity.BYTES;
+        byte[] all = new byte[width * n];
+        System.arraycopy(NodeIdentity.digest(), 0, all, width * parent.rank(), width);
+        UserData table = UserData.of(all, all.length, BaseType.BYTE, true);
+        Collectives.ring(new CollectiveChannel(parent), table, CollectiveArgs.uniform(width, n),
+                CollectiveArgs.packed(CollectiveArgs.uniform(width, n), n));
+        int colour = Constants.UNDEFINED;
+        if (type == TYPE_SHARED) {
+            int me = parent.rank();
+            colour = IntStream.range(0, n).filter(r -> Arrays.equals(all, width * r, width * (r + 1), all,
+                    width * me, width * (me + 1))).findFirst().orElse(me);
+        }
+        return split(parent, ids, colour, key);
+    }
+
+    /**
+     * {@code createGroup(group, tag)}: the communicator of {@code group} (job ranks, all in the parent), made by the
+     * group's members only: the agreement runs over them, keyed by the parent and {@code tag}, so that groups on
+     * the same parent made at the same time by other threads stay apart (MPI 4.1 section 7.4.2). A rank outside
+     * the group gets null at once, as Open MPI gives it {@code MPI_COMM_NULL}. A negative tag is ERR_TAG; a group
+     * with a process outside the parent ERR_GROUP.
+     */
+    public static @Nullable CommState createGroup(CommState parent, ContextIds ids, int[] group, int tag) {
+        if (tag < 0) {
+            throw new MpiError(ErrorClass.TAG, "invalid tag " + tag + ": createGroup's tag must be 0.."
+                    + MatchBits.TAG_UB);
+        }
+        int[] parentRanks = parent.jobRanks();
+        int[] members = new int[group.length];
+        for (int i = 0; i < group.length; i++) {
+            int jobRank = group[i];
+            members[i] = IntStream.range(0, parentRanks.length).filter(r -> parentRanks[r] == jobRank).findFirst()
+                    .orElseThrow(() -> new MpiError(ErrorClass.GROUP, "the group has a process (job rank " + jobRank
+                            + ") that is not in " + parent.name() + ": it must be a subgroup of its group"));
+        }
+        if (IntStream.of(members).noneMatch(r -> r == parent.rank())) {
+            return null;
+        }
+        int context = ContextAgreement.agree(parent, members, ids, ContextAgreement.groupKey(parent.context(), tag));
+        return derived(parent, context, group, "CREATE_GROUP FROM " + parent.name());
     }
 
     private static CommState derived(CommState parent, int context, int[] members, String how) {
@@ -81,14 +154,8 @@ public final class Communicators {
         return c;
     }
 
-    /** The new context id: the largest of the members' proposals (an allReduce over the parent). */
-    private static int agree(CommState parent, ContextIds ids) {
-        MemorySegment proposal = MemorySegment.ofArray(new int[] {ids.lowestUnused()});
-        MemorySegment agreed = MemorySegment.ofArray(new int[1]);
-        ReductionCollectives.allReduce(new CollectiveChannel(parent), proposal, agreed, 1,
-                PredefinedOp.MAX.on(BaseType.INT));
-        int context = agreed.get(ValueLayout.JAVA_INT, 0);
-        ids.claim(context);
-        return context;
+    /** The new context id, agreed by every rank of the parent ({@link ContextAgreement}). */
+    private static int agree(CommState parent, ContextIds ids, long key) {
+        return ContextAgreement.agree(parent, IntStream.range(0, parent.size()).toArray(), ids, key);
     }
 }

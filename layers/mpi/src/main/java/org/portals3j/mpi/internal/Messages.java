@@ -69,7 +69,7 @@ public final class Messages {
                 MatchBits.ignore(anySource, anyTag));
     }
 
-    private static BaseType checkCountAndType(int count, @Nullable BaseType type) {
+    static BaseType checkCountAndType(int count, @Nullable BaseType type) {
         if (count < 0) {
             throw new MpiError(ErrorClass.COUNT, "invalid count " + count + ": it must be 0 or more");
         }
@@ -79,14 +79,14 @@ public final class Messages {
         return type;
     }
 
-    private static void checkReceiveTag(int tag) {
+    static void checkReceiveTag(int tag) {
         if (tag < 0 && tag != Constants.ANY_TAG) {
             throw new MpiError(ErrorClass.TAG, "invalid tag " + tag + ": a receive's tag must be 0.."
                     + MatchBits.TAG_UB + " or ANY_TAG");
         }
     }
 
-    private static void checkRank(CommState c, int rank, boolean receive, String what) {
+    static void checkRank(CommState c, int rank, boolean receive, String what) {
         if (rank == Constants.PROC_NULL || receive && rank == Constants.ANY_SOURCE) {
             return;
         }

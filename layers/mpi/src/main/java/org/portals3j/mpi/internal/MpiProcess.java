@@ -85,4 +85,13 @@ public final class MpiProcess {
         job.barrier();
         job.close();
     }
+
+    // ---- communicator extras: attribute keyvals ----------------------------------------------------------------
+
+    private final Keyvals keyvals = new Keyvals();
+
+    /** The attribute keyvals of this rank, and the attributes of its datatypes. */
+    public Keyvals keyvals() {
+        return keyvals;
+    }
 }

@@ -9,7 +9,7 @@ import org.portals3j.portals.MdHandle;
  * {@link #isDone()} may be read by any thread. Its segment keeps the user's buffer reachable until the operation
  * has finished, whatever happens to the request (mpi-java-api.md section 4.7).
  */
-public abstract sealed class Operation permits SendOperation, ReceiveOperation {
+public abstract sealed class Operation permits SendOperation, ReceiveOperation, BackgroundDup {
     /** The user's memory (or a staging copy of it). */
     final MemorySegment buffer;
     /** The MD bound or attached for the data, while there is one. */

@@ -610,6 +610,41 @@ public final class PointToPoint {
         inFlight--;
     }
 
+    // ---- matched probe (Message.mProbe, imProbe, mRecv, imRecv) ---------------------------------------
+
+    /**
+     * Claims the oldest unexpected message matching {@code want}/{@code ignore} that nobody has claimed: from now on
+     * no receive or probe of any thread can match it, only {@link #receiveClaimed}. Null if there is none.
+     */
+    public @Nullable ClaimedMessage claim(long want, long ignore) {
+        lock.lock();
+        try {
+            checkOpen();
+            drain();
+            UnexpectedMessage m = unexpected.find(want, ignore);
+            if (m == null) {
+                return null;
+            }
+            m.claimed = true;
+            return new ClaimedMessage(m, MatchBits.source(m.bits), MatchBits.tag(m.bits), m.length);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Receives the claimed message {@code c} into {@code op} (once: {@code c} is spent afterwards). */
+    public void receiveClaimed(ClaimedMessage c, ReceiveOperation op) {
+        lock.lock();
+        try {
+            checkOpen();
+            take(c.spend(), op);
+        } catch (PortalsException e) {
+            throw outOfResources(e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void checkOpen() {
         if (finished) {
             throw new MpiError(ErrorClass.OTHER, "MPI is finalized on this rank");

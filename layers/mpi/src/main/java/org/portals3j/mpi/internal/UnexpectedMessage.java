@@ -20,6 +20,8 @@ final class UnexpectedMessage {
     /** Its PUT_END (or PUT_FAIL) has been seen: the data is all there. */
     boolean arrived;
     boolean failed;
+    /** Taken by a matched probe ({@code Message.mProbe}): no receive or probe may match it any more. */
+    boolean claimed;
     /** Eager: the ledger entry of the region space it takes. */
     long ledgerEntry;
     /** A receive that matched it before its data had all arrived. */

@@ -33,10 +33,10 @@ final class UnexpectedQueue {
         return m;
     }
 
-    /** The oldest message matching {@code want}/{@code ignore}, or null. */
+    /** The oldest message matching {@code want}/{@code ignore} that no matched probe has claimed, or null. */
     @Nullable UnexpectedMessage find(long want, long ignore) {
         for (UnexpectedMessage m = head; m != null; m = m.next) {
-            if (MatchBits.matches(m.bits, want, ignore)) {
+            if (!m.claimed && MatchBits.matches(m.bits, want, ignore)) {
                 return m;
             }
         }
@@ -72,6 +72,7 @@ final class UnexpectedQueue {
         m.waiter = null;
         m.arrived = false;
         m.failed = false;
+        m.claimed = false;
         m.next = spare;
         spare = m;
     }

@@ -53,6 +53,15 @@
  * whose data is still arriving is taken by the receive, which completes at the message's PUT_END. Non-overtaking
  * then follows from Portals' ordered delivery per pair of processes and the order of the match list.
  *
+ * <h2>Matched probe ({@link org.portals3j.mpi.internal.MatchedProbe})</h2>
+ * {@code Message.mProbe} (MPI 4.1 section 3.8.2) takes, under the engine's lock, the oldest matching unexpected
+ * message that nobody has claimed and marks its queue entry claimed: the entry stays in the queue (so that the rest
+ * of an eager message still arriving, or the get of a rendezvous body, finds it as for any unexpected message) but
+ * every search for a receive or a probe, of any thread, passes it by. {@code mRecv} then takes exactly that entry as
+ * a receive takes an unexpected message: it copies an arrived eager message out (freeing its credit), waits for the
+ * rest of one still arriving, or gets a rendezvous body. Messages that reach a posted receive are never probed, as
+ * MPI wants. A claimed message that is never received stays in the queue (as an unreceived message does).
+ *
  * <h2>Flow control for eager messages ({@link org.portals3j.mpi.internal.EagerCredit},
  * {@link org.portals3j.mpi.internal.CreditLedger})</h2>
  * Each sender owns its region at each receiver as a ring: it reserves whole 64-byte slots for a message (skipping
@@ -78,6 +87,43 @@
  * A thread acts for the rank {@code JobRuntime.runAsRank} bound it to ({@code portals run --transport inmem}, the
  * tests); otherwise for the process's rank. {@code MPI.COMM_WORLD} and {@code MPI.COMM_SELF} are one object each;
  * their state (error handler, name) is per rank.
+ *
+ * <h2>Context ids of new communicators ({@link org.portals3j.mpi.internal.ContextAgreement})</h2>
+ * The members of a new communicator agree on its context id by all-reduces over the parent's collective context
+ * (over the group's members for {@code createGroup}), each agreement with a tag of its own (bit 31 set, then its
+ * number among the agreements on the parent, or {@code createGroup}'s tag), so that an {@code iDup} agreeing in the
+ * background never matches another collective. The rule that keeps threads of one rank apart (MPI 4.1 section
+ * 11.6.3 lets them make communicators from different parents at the same time): a rank's right to claim an id is
+ * held by one agreement at a time, only by one whose members have all joined (a first all-reduce), and, when several
+ * want it, by the one with the lowest key (parent's context id, then its number); a round succeeds only when every
+ * member held the right, and then the largest of their lowest unused ids is free on all of them. Rounds never wait
+ * for the right, so an agreement blocked on an absent member never stops one the absent member must finish first.
+ * One thread per rank: two rounds, 2 ceil(log2 n) exchanges of 8 bytes.
+ *
+ * <h2>Communicator extras</h2>
+ * <ul>
+ *   <li>{@code iDup} ({@link org.portals3j.mpi.internal.BackgroundDup}) runs its agreement on a daemon thread of
+ *       its own, so the caller returns at once and may send, receive and wait while other members have not called
+ *       it yet; its number, the parent's attributes and hints are taken at the call. Using the new communicator
+ *       before its agreement is over is {@code ERR_COMM} (MPI 4.1 section 7.4.2 makes it erroneous).</li>
+ *   <li>Attributes ({@link org.portals3j.mpi.internal.Attributes}, {@link org.portals3j.mpi.internal.Keyvals}) are
+ *       kept Java-serialised as Open MPI keeps them (mpi-java-api.md section 4.6): a value must be
+ *       {@code Serializable} and {@code getAttr} returns a copy. Every keyval copies its values on {@code dup},
+ *       {@code iDup} and {@code dupWithInfo} (not on {@code split}, {@code create}, {@code splitType},
+ *       {@code createGroup}) and drops them on {@code free}: the copy and delete callbacks Open MPI's bindings give
+ *       every keyval (the Java API has no user callbacks). Keyvals are per rank, numbered from 16, not reused; a
+ *       freed, predefined (for set, delete, free) or other-kind keyval is {@code ERR_KEYVAL}; deleting an attribute
+ *       that is not set does nothing (MPI 4.1 section 7.7.2 does not call it an error). The predefined keys are
+ *       cached on {@code COMM_WORLD} and copied by its dups, with the values of
+ *       {@link org.portals3j.mpi.internal.Keyvals#predefinedValue}.</li>
+ *   <li>{@code splitType(TYPE_SHARED)} groups the ranks of one node, a node being one operating-system kernel
+ *       ({@link org.portals3j.mpi.internal.NodeIdentity}: host name and boot id, compared by digest, since a job's
+ *       process mapping gives each rank a node id of its own and no host): in-JVM ranks and {@code portals run}
+ *       processes on one host are one node.</li>
+ *   <li>Info hints ({@code setInfo}, {@code dupWithInfo}) are all kept and returned by {@code getInfo}; none changes
+ *       what the layer does (MPI 4.1 section 7.4.4 allows ignoring them). {@code dup} and {@code iDup} copy them.
+ *       {@code setInfo(INFO_NULL)} is {@code ERR_INFO}; {@code dupWithInfo(INFO_NULL)} means no hints.</li>
+ * </ul>
  *
  * <h2>Choices where the references leave it open</h2>
  * <ul>

@@ -1,0 +1,107 @@
+package org.portals3j.mpi.internal;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * How the members of a new communicator agree on its context id without a central server, safely when threads of
+ * one rank make communicators at the same time (MPI 4.1 section 11.6.3 allows it under {@code THREAD_MULTIPLE}).
+ *
+ * <p>An agreement runs over some ranks of a parent communicator (all of them for {@code dup}, {@code split},
+ * {@code create}, {@code splitType}; the group's for {@code createGroup}) on the parent's collective context, with a
+ * tag of its own ({@link #tag}), so that it never matches another collective on the parent, blocking or not (an
+ * {@code iDup} agrees in the background while the program goes on). Each has a key, the same on every member: the
+ * parent's context id, then the agreement's number among those on the parent (the parent's members start them in
+ * the same order, as MPI requires of collectives), or {@code createGroup}'s tag.
+ *
+ * <p>The rounds, each an all-reduce (dissemination, ceil(log2 n) exchanges) of two numbers:
+ * <ol>
+ *   <li>presence: once it completes every member has joined, and the agreement may hold its rank's right to claim
+ *       ({@link ContextIds});</li>
+ *   <li>then, until one succeeds: each member contributes whether it holds its rank's right and, if so, its rank's
+ *       lowest unused id; the reduction is the minimum of the first and the maximum of the second. If every member
+ *       held the right, the maximum is unused on every member: each claims it and gives the right back. Otherwise
+ *       the holders give it back and all go round again.</li>
+ * </ol>
+ * Why it ends: among the agreements whose members are all present, the one with the lowest key gets the right on
+ * every member as soon as its current holder's round ends (rounds never block on the right), and no other can
+ * take it from there; an agreement whose members are not all present never holds the right, so it cannot stop one
+ * that the missing members must finish first. With one thread per rank the right is always free: two rounds.
+ */
+final class ContextAgreement {
+    /** Bit 31 of the tag marks the agreements on a collective context; bit 30 a {@code createGroup}'s. */
+    private static final int AGREEMENT_TAG = 0x8000_0000;
+    private static final int GROUP_TAG = 0x4000_0000;
+    private static final int VALUE_BITS = 0x3FFF_FFFF;
+
+    private ContextAgreement() {
+    }
+
+    /** The key of the {@code number}-th agreement on a parent of context {@code context}. */
+    static long numberedKey(int context, int number) {
+        return (long) context << 33 | (number & 0x7FFF_FFFFL);
+    }
+
+    /** The key of a {@code createGroup} with {@code tag} on a parent of context {@code context}. */
+    static long groupKey(int context, int tag) {
+        return (long) context << 33 | 1L << 32 | (tag & 0xFFFF_FFFFL);
+    }
+
+    /** The tag of the messages of agreement {@code key} on the parent's collective context. */
+    static int tag(long key) {
+        boolean group = (key & 1L << 32) != 0;
+        return AGREEMENT_TAG | (group ? GROUP_TAG : 0) | (int) (key & VALUE_BITS);
+    }
+
+    /**
+     * Agrees on a new context id with the ranks {@code members} of {@code parent} (in the same order on every
+     * member; the caller is one of them) and claims it on this rank.
+     */
+    static int agree(CommState parent, int[] members, ContextIds ids, long key) {
+        int me = -1;
+        for (int i = 0; i < members.length; i++) {
+            if (members[i] == parent.rank()) {
+                me = i;
+            }
+        }
+        if (me < 0) {
+            throw new IllegalArgumentException("rank " + parent.rank() + " is not among the members");
+        }
+        CollectiveChannel ch = new CollectiveChannel(parent);
+        int tag = tag(key);
+        int[] value = new int[2];
+        reduce(ch, members, me, tag, value);
+        ids.present(key);
+        try {
+            boolean first = true;
+            while (true) {
+                boolean holds = ids.tryHold(key);
+                value[0] = holds ? 1 : 0;
+                value[1] = holds ? ids.lowestUnused() : 0;
+                reduce(ch, members, me, tag, value);
+                if (value[0] == 1) {
+                    ids.claim(value[1]);
+                    return value[1];
+                }
+                ids.release(key);
+                parent.engine().idleRound(first);
+                first = false;
+            }
+        } finally {
+            ids.gone(key);
+        }
+    }
+
+    /** All-reduce of {@code value} by dissemination: the minimum of element 0, the maximum of element 1. */
+    private static void reduce(CollectiveChannel ch, int[] members, int me, int tag, int[] value) {
+        int n = members.length;
+        int[] in = new int[2];
+        MemorySegment out = MemorySegment.ofArray(value);
+        MemorySegment incoming = MemorySegment.ofArray(in);
+        for (int mask = 1; mask < n; mask <<= 1) {
+            ch.exchange(out, members[(me + mask) % n], incoming, members[(me - mask + n) % n], tag);
+            value[0] = Math.min(value[0], incoming.get(ValueLayout.JAVA_INT, 0));
+            value[1] = Math.max(value[1], incoming.get(ValueLayout.JAVA_INT, 4));
+        }
+    }
+}

@@ -10,13 +10,17 @@ import org.portals3j.mpi.internal.PairType;
 import org.portals3j.mpi.internal.TypeMap;
 
 /**
- * A datatype. This version has the predefined basic types ({@code MPI.BYTE} to {@code MPI.DOUBLE}, {@code PACKED})
+ * A datatype: the predefined basic types ({@code MPI.BYTE} to {@code MPI.DOUBLE}, {@code PACKED})
  * and {@code DATATYPE_NULL}, each one element of its base type (mpi-java-api.md section 1.4), and the complex types
  * {@code FLOAT_COMPLEX} and {@code DOUBLE_COMPLEX}, each two elements of {@code FLOAT} or {@code DOUBLE} (real,
  * then imaginary part). Extents and sizes count base elements, as Open MPI does: 1 for a basic type, 2 for a complex
  * one; lower bounds are 0. A count of items of a type is {@code count * span} elements of its base type. The pair
  * types of MINLOC and MAXLOC ({@code INT2}, {@code SHORT_INT}, {@code LONG_INT}, {@code FLOAT_INT},
  * {@code DOUBLE_INT}) and the types of {@link Struct}s have base type BYTE: their extent and size are their bytes.
+ *
+ * <p>Derived types ({@code create*}, {@code dup}) take their old type's base type ({@code createStruct}: BYTE) and
+ * are flattened into a {@link TypeMap} when made; the units of the factories' arguments and every choice are in the
+ * documentation of package {@code org.portals3j.mpi.internal}.
  */
 public final class Datatype implements Freeable, Cloneable {
     private final @Nullable BaseType base;
@@ -228,7 +232,7 @@ public final class Datatype implements Freeable, Cloneable {
      * {@code ByteBuffer} holding the values in native byte order, as for {@link Struct}; the predefined reduction
      * operations do not apply to it.
      */
-    public static Datatype createStruct(int[] blockLengths, int[] displacements, Datatype[] types)
+    public static Datatype createStruct(int[] blockLengths, int[] displacements, @Nullable Datatype[] types)
             throws MPIException {
         MPI.check();
         int align = 1;
@@ -285,12 +289,11 @@ public final class Datatype implements Freeable, Cloneable {
     /** A new derived type of the same type map, committed if this one is (MPI 4.1 section 5.1.10). */
     public Datatype dup() throws MPIException {
         MPI.check();
-        if (base == null || freed) {
+        TypeMap m = map;
+        if (m == null || freed) {
             throw MPI.raise(MPI.process().world(), MPI.ERR_TYPE, "cannot duplicate " + (freed ? "a freed datatype"
                     : "DATATYPE_NULL"));
         }
-        TypeMap m = map;
-        assert m != null : "a type with a base type has a type map";
         return new Datatype(m, reducible, alignment, committed);
     }
 

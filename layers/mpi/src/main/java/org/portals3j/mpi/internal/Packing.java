@@ -4,8 +4,8 @@ import java.lang.foreign.MemorySegment;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * {@code Comm.pack}, {@code unpack} and {@code packSize} (mpi-java-api.md section 2.5) for the datatypes of this
- * version, which are all contiguous: an item is its bytes in native order, so a packed message is the items'
+ * {@code Comm.pack}, {@code unpack} and {@code packSize} (mpi-java-api.md section 2.5): an item is its bytes in
+ * native order (a derived type's bytes in type-map order, the gaps left out), so a packed message is the items'
  * bytes one after the other (a {@code boolean} is one byte, 1 for true) and its size is their byte count. MPI leaves
  * the packed format to the implementation; it is read back only by {@code unpack} of this layer.
  *

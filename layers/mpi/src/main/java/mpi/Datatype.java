@@ -1,8 +1,6 @@
 package mpi;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.mpi.internal.BaseType;
 import org.portals3j.mpi.internal.MpiError;
@@ -189,7 +187,7 @@ public final class Datatype implements Freeable, Cloneable {
             TypeMap old = usable(oldType);
             checkCount(count, "count");
             return vector(old, count, 1, old.extent());
-        }, oldType.reducible);
+        }, reducible(oldType));
     }
 
     /** {@code count} blocks of {@code blockLength} items of {@code oldType}, {@code stride} extents apart. */
@@ -200,7 +198,7 @@ public final class Datatype implements Freeable, Cloneable {
             checkCount(count, "count");
             checkCount(blockLength, "block length");
             return vector(old, count, blockLength, (long) stride * old.extent());
-        }, oldType.reducible);
+        }, reducible(oldType));
     }
 
     /** {@link #createVector} with the stride in bytes. */
@@ -211,19 +209,19 @@ public final class Datatype implements Freeable, Cloneable {
             checkCount(count, "count");
             checkCount(blockLength, "block length");
             return vector(old, count, blockLength, stride);
-        }, oldType.reducible);
+        }, reducible(oldType));
     }
 
     /** Blocks of {@code blockLengths[i]} items of {@code oldType} at {@code displacements[i]} extents. */
     public static Datatype createIndexed(int[] blockLengths, int[] displacements, Datatype oldType)
             throws MPIException {
-        return derive(() -> indexed(blockLengths, displacements, usable(oldType), true), oldType.reducible);
+        return derive(() -> indexed(blockLengths, displacements, usable(oldType), true), reducible(oldType));
     }
 
     /** {@link #createIndexed} with the displacements in bytes. */
     public static Datatype createHIndexed(int[] blockLengths, int[] displacements, Datatype oldType)
             throws MPIException {
-        return derive(() -> indexed(blockLengths, displacements, usable(oldType), false), oldType.reducible);
+        return derive(() -> indexed(blockLengths, displacements, usable(oldType), false), reducible(oldType));
     }
 
     /**
@@ -241,24 +239,24 @@ public final class Datatype implements Freeable, Cloneable {
         }
         return derive(() -> {
             checkLengths(blockLengths.length, displacements.length, types.length);
-            List<TypeMap> copies = new ArrayList<>();
-            List<Long> shifts = new ArrayList<>();
+            TypeMap[] members = new TypeMap[types.length];
             for (int i = 0; i < types.length; i++) {
-                TypeMap t = usable(types[i]);
+                members[i] = usable(types[i]);
                 checkCount(blockLengths[i], "block length " + i);
-                for (int j = 0; j < blockLengths[i]; j++) {
-                    copies.add(t);
-                    shifts.add(displacements[i] + j * t.extent());
-                }
             }
-            return TypeMap.of(BaseType.BYTE, copies.toArray(TypeMap[]::new),
-                    shifts.stream().mapToLong(Long::longValue).toArray());
+            return TypeMap.of(BaseType.BYTE, sink -> {
+                for (int i = 0; i < members.length; i++) {
+                    for (int j = 0; j < blockLengths[i]; j++) {
+                        sink.copy(members[i], displacements[i] + j * members[i].extent());
+                    }
+                }
+            });
         }, false, align);
     }
 
     /** {@code oldType} with lower bound {@code lb} and extent {@code extent}, both in bytes (as Open MPI). */
     public static Datatype createResized(Datatype oldType, int lb, int extent) throws MPIException {
-        return derive(() -> usable(oldType).resized(lb, extent), oldType.reducible);
+        return derive(() -> usable(oldType).resized(lb, extent), reducible(oldType));
     }
 
     /** Makes a derived type usable in communication; a predefined one is always committed. */
@@ -343,6 +341,10 @@ public final class Datatype implements Freeable, Cloneable {
         };
     }
 
+    private static boolean reducible(@Nullable Datatype type) {
+        return type != null && type.reducible;
+    }
+
     private static TypeMap usable(@Nullable Datatype type) {
         if (type == null || type.map == null) {
             throw new MpiError(MPI.ERR_TYPE, "invalid datatype: DATATYPE_NULL (or null) carries no data");
@@ -369,46 +371,28 @@ public final class Datatype implements Freeable, Cloneable {
     }
 
     private static TypeMap vector(TypeMap old, int count, int blockLength, long strideBytes) {
-        long n = (long) count * blockLength;
-        if (n > TypeMap.MAX_BLOCKS && !(blockLength == 1 || strideBytes == blockLength * old.extent())) {
-            throw new MpiError(MPI.ERR_ARG, "a vector of " + n + " items is too large: build it from larger blocks");
-        }
-        if (n > Integer.MAX_VALUE) {
-            throw new MpiError(MPI.ERR_COUNT, "a vector of " + n + " items is too large");
-        }
-        TypeMap[] copies = new TypeMap[(int) n];
-        long[] shifts = new long[(int) n];
-        int k = 0;
-        for (int i = 0; i < count; i++) {
-            for (int j = 0; j < blockLength; j++) {
-                copies[k] = old;
-                shifts[k++] = i * strideBytes + j * old.extent();
+        return TypeMap.of(old.base(), sink -> {
+            for (int i = 0; i < count; i++) {
+                for (int j = 0; j < blockLength; j++) {
+                    sink.copy(old, i * strideBytes + j * old.extent());
+                }
             }
-        }
-        return TypeMap.of(old.base(), copies, shifts);
+        });
     }
 
     private static TypeMap indexed(int[] blockLengths, int[] displacements, TypeMap old, boolean inExtents) {
         checkLengths(blockLengths.length, displacements.length);
-        long n = 0;
         for (int i = 0; i < blockLengths.length; i++) {
             checkCount(blockLengths[i], "block length " + i);
-            n += blockLengths[i];
         }
-        if (n > Integer.MAX_VALUE) {
-            throw new MpiError(MPI.ERR_COUNT, "an indexed type of " + n + " items is too large");
-        }
-        TypeMap[] copies = new TypeMap[(int) n];
-        long[] shifts = new long[(int) n];
-        int k = 0;
-        for (int i = 0; i < blockLengths.length; i++) {
-            long start = inExtents ? displacements[i] * old.extent() : displacements[i];
-            for (int j = 0; j < blockLengths[i]; j++) {
-                copies[k] = old;
-                shifts[k++] = start + j * old.extent();
+        return TypeMap.of(old.base(), sink -> {
+            for (int i = 0; i < blockLengths.length; i++) {
+                long start = inExtents ? displacements[i] * old.extent() : displacements[i];
+                for (int j = 0; j < blockLengths[i]; j++) {
+                    sink.copy(old, start + j * old.extent());
+                }
             }
-        }
-        return TypeMap.of(old.base(), copies, shifts);
+        });
     }
 
     /** Builds a type map for a factory; its {@code MpiError} goes through COMM_WORLD's handler. */

@@ -43,6 +43,8 @@ class DatatypeConstructorsTest {
             assertBounds(ofComplex, 0, 4, 0, 4, 4);
             Datatype empty = Datatype.createIndexed(new int[0], new int[0], MPI.INT);
             assertBounds(empty, 0, 0, 0, 0, 0);
+            Datatype longRun = Datatype.createContiguous(1 << 24, MPI.INT); // one merged block, no per-copy memory
+            assertBounds(longRun, 0, 1 << 24, 0, 1 << 24, 1 << 24);
             MPI.Finalize();
         });
     }
@@ -128,6 +130,8 @@ class DatatypeConstructorsTest {
             assertThat(MpiErrors.errorClassOf(() -> Datatype.createStruct(new int[] {1}, new int[] {0},
                     new Datatype[] {null}))).isEqualTo(MPI.ERR_TYPE);
             assertThat(MpiErrors.errorClassOf(() -> MPI.INT.free())).isEqualTo(MPI.ERR_TYPE);
+            assertThat(MpiErrors.errorClassOf(() -> Datatype.createVector((1 << 20) + 1, 1, 2, MPI.INT)))
+                    .as("more than 2^20 separate blocks").isEqualTo(MPI.ERR_ARG);
             Datatype uncommitted = Datatype.createVector(2, 1, 2, MPI.INT);
             assertThat(MpiErrors.errorClassOf(() -> world.send(new int[3], 1, uncommitted, 1 - rank, 0)))
                     .isEqualTo(MPI.ERR_TYPE);

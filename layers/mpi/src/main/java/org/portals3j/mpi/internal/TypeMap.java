@@ -60,28 +60,30 @@ public final class TypeMap {
         return new TypeMap(base, new long[] {0}, new long[] {bytes}, new int[] {elementBytes}, 0, bytes);
     }
 
+    /** Receives the copies of old types that make a new type. */
+    @FunctionalInterface
+    public interface Sink {
+        /** A copy of {@code type} at byte {@code shift}. */
+        void copy(TypeMap type, long shift);
+    }
+
+    /** Places the copies of old types a new type is made of, in type-map order. */
+    @FunctionalInterface
+    public interface Copies {
+        void place(Sink sink);
+    }
+
     /**
-     * The concatenation of copies of old types: copy {@code i} is {@code types[i]} at byte {@code shifts[i]}; the
-     * new type's base type is {@code base}.
+     * The concatenation of the copies {@code copies} places; the new type's base type is {@code base}. Nothing is
+     * allocated per copy: a type of many copies of few blocks (a long contiguous run) costs only its blocks.
      *
      * @throws MpiError ERR_ARG if the result has more than {@link #MAX_BLOCKS} blocks
      */
-    public static TypeMap of(BaseType base, TypeMap[] types, long[] shifts) {
+    public static TypeMap of(BaseType base, Copies copies) {
         Builder b = new Builder();
-        long lo = Long.MAX_VALUE;
-        long hi = Long.MIN_VALUE;
-        for (int i = 0; i < types.length; i++) {
-            TypeMap t = types[i];
-            for (int k = 0; k < t.offsets.length; k++) {
-                b.add(shifts[i] + t.offsets[k], t.lengths[k], t.elementBytes[k]);
-            }
-            lo = Math.min(lo, shifts[i] + t.lb);
-            hi = Math.max(hi, shifts[i] + t.lb + t.extent);
-        }
-        if (types.length == 0) {
-            lo = 0;
-            hi = 0;
-        }
+        copies.place(b);
+        long lo = b.copies == 0 ? 0 : b.lo;
+        long hi = b.copies == 0 ? 0 : b.hi;
         return new TypeMap(base, b.offsets(), b.lengths(), b.elementBytes(), lo, hi - lo);
     }
 
@@ -198,12 +200,28 @@ public final class TypeMap {
         }
     }
 
-    /** Accumulates blocks, merging one that starts where the last ends with the same element size. */
-    private static final class Builder {
+    /**
+     * Accumulates the blocks of copies, merging one that starts where the last ends with the same element size,
+     * and their bounds.
+     */
+    private static final class Builder implements Sink {
         private long[] offsets = new long[4];
         private long[] lengths = new long[4];
         private int[] elementBytes = new int[4];
         private int n;
+        private long copies;
+        private long lo = Long.MAX_VALUE;
+        private long hi = Long.MIN_VALUE;
+
+        @Override
+        public void copy(TypeMap t, long shift) {
+            for (int k = 0; k < t.offsets.length; k++) {
+                add(shift + t.offsets[k], t.lengths[k], t.elementBytes[k]);
+            }
+            lo = Math.min(lo, shift + t.lb);
+            hi = Math.max(hi, shift + t.lb + t.extent);
+            copies++;
+        }
 
         void add(long offset, long length, int elemBytes) {
             if (length == 0) {

@@ -24,10 +24,13 @@ import org.portals3j.mpi.internal.Operation;
 import org.portals3j.mpi.internal.Packing;
 import org.portals3j.mpi.internal.ProbeResult;
 import org.portals3j.mpi.internal.ReceiveOperation;
+import org.portals3j.mpi.internal.Reduction;
 import org.portals3j.mpi.internal.ReductionCollectives;
 import org.portals3j.mpi.internal.RootedCollectives;
 import org.portals3j.mpi.internal.RootedForm;
 import org.portals3j.mpi.internal.SendOperation;
+import org.portals3j.mpi.internal.Staged;
+import org.portals3j.mpi.internal.TypeMap;
 
 /**
  * A communicator: identity, point-to-point, error handlers, management and blocking collectives (mpi-java-api.md
@@ -234,7 +237,8 @@ public class Comm implements Freeable, Cloneable {
     public final Status recv(@Nullable Object buf, int count, Datatype type, int source, int tag) throws MPIException {
         CommState c = state();
         try {
-            ReceiveOperation op = Messages.receive(c, buf, items(count, type), base(type), source, tag);
+            Side in = Side.of(buf, count, type, false, true);
+            ReceiveOperation op = Messages.receive(c, in.buf, in.elements, in.base, source, tag, in.staged());
             c.engine().await(op);
             return Request.statusOf(c, op);
         } catch (MpiError e) {
@@ -248,10 +252,10 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         CommState c = state();
         try {
-            ReceiveOperation in = Messages.receive(c, recvbuf, items(recvcount, recvtype), base(recvtype), source,
-                    recvtag);
-            SendOperation out = Messages.send(c, sendbuf, items(sendcount, sendtype), base(sendtype), dest,
-                    sendtag, false);
+            Side r = Side.of(recvbuf, recvcount, recvtype, false, true);
+            Side s = Side.of(sendbuf, sendcount, sendtype, true, false);
+            ReceiveOperation in = Messages.receive(c, r.buf, r.elements, r.base, source, recvtag, r.staged());
+            SendOperation out = Messages.send(c, s.buf, s.elements, s.base, dest, sendtag, false);
             c.engine().await(out);
             c.engine().await(in);
             Request.check(c, out);
@@ -267,6 +271,11 @@ public class Comm implements Freeable, Cloneable {
         CommState c = state();
         try {
             BaseType t = base(type);
+            if (type != null && type.isStaged()) {
+                Side copy = Side.of(buf, count, type, true, false);
+                return sendRecv(copy.buf, copy.elements, Datatype.basic(typed(copy.base)), dest, sendtag, buf, count,
+                        type, source, recvtag);
+            }
             Object staged = t == null ? buf : Buffers.copyOf(buf, items(count, type), t);
             return sendRecv(staged, count, type, dest, sendtag, buf, count, type, source, recvtag);
         } catch (MpiError e) {
@@ -321,7 +330,8 @@ public class Comm implements Freeable, Cloneable {
         CommState c = state();
         Buffers.checkNonblocking(buf, c.engine().config().strictBuffers());
         try {
-            return new Request(c, Messages.receive(c, buf, items(count, type), base(type), source, tag));
+            Side in = Side.of(buf, count, type, false, true);
+            return new Request(c, Messages.receive(c, in.buf, in.elements, in.base, source, tag, in.staged()));
         } catch (MpiError e) {
             throw MPI.raise(c, e);
         }
@@ -331,7 +341,8 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         CommState c = state();
         try {
-            SendOperation op = Messages.send(c, buf, items(count, type), base(type), dest, tag, synchronous);
+            Side out = Side.of(buf, count, type, true, false);
+            SendOperation op = Messages.send(c, out.buf, out.elements, out.base, dest, tag, synchronous);
             c.engine().await(op);
             Request.check(c, op);
         } catch (MpiError e) {
@@ -344,7 +355,8 @@ public class Comm implements Freeable, Cloneable {
         CommState c = state();
         Buffers.checkNonblocking(buf, c.engine().config().strictBuffers());
         try {
-            Operation op = Messages.send(c, buf, items(count, type), base(type), dest, tag, synchronous);
+            Side out = Side.of(buf, count, type, true, false);
+            Operation op = Messages.send(c, out.buf, out.elements, out.base, dest, tag, synchronous);
             return new Request(c, op);
         } catch (MpiError e) {
             throw MPI.raise(c, e);
@@ -358,6 +370,9 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         CommState c = state();
         try {
+            if (type != null && type.isStaged()) {
+                return Packing.pack(inbuf, incount, Datatype.committedMap(type), outbuf, position);
+            }
             return Packing.pack(inbuf, items(incount, type), typed(type), outbuf, position);
         } catch (MpiError e) {
             throw MPI.raise(c, e);
@@ -369,6 +384,9 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         CommState c = state();
         try {
+            if (type != null && type.isStaged()) {
+                return Packing.unpack(inbuf, position, outbuf, outcount, Datatype.committedMap(type));
+            }
             return Packing.unpack(inbuf, position, outbuf, items(outcount, type), typed(type));
         } catch (MpiError e) {
             throw MPI.raise(c, e);
@@ -379,6 +397,9 @@ public class Comm implements Freeable, Cloneable {
     public final int packSize(int incount, Datatype type) throws MPIException {
         CommState c = state();
         try {
+            if (type != null && type.isStaged()) {
+                return Packing.size(incount, Datatype.committedMap(type));
+            }
             return Packing.size(items(incount, type), typed(type));
         } catch (MpiError e) {
             throw MPI.raise(c, e);
@@ -387,7 +408,10 @@ public class Comm implements Freeable, Cloneable {
 
     /** The base type of {@code type}; ERR_TYPE for {@code DATATYPE_NULL}. */
     private static BaseType typed(@Nullable Datatype type) {
-        BaseType b = base(type);
+        return typed(base(type));
+    }
+
+    private static BaseType typed(@Nullable BaseType b) {
         if (b == null) {
             throw new MpiError(MPI.ERR_TYPE, "invalid datatype: DATATYPE_NULL (or null) carries no data");
         }
@@ -395,6 +419,9 @@ public class Comm implements Freeable, Cloneable {
     }
 
     static @Nullable BaseType base(@Nullable Datatype type) {
+        if (type != null && type.base() != null) {
+            Datatype.committedMap(type);
+        }
         return type == null ? null : type.base();
     }
 
@@ -455,142 +482,239 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void bcast(@Nullable Object buf, int count, @Nullable Datatype type, int root) throws MPIException {
-        collective(c -> RootedCollectives.bcast(c, buf, items(count, type), base(type), root));
+        collective(c -> {
+            Side b = c.rank() == root ? Side.of(buf, count, type, true, false) : Side.of(buf, count, type, false, true);
+            RootedCollectives.bcast(c, b.buf, b.elements, b.base, root);
+            b.done();
+        });
     }
 
     public final void gather(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype, int root) throws MPIException {
-        collective(c -> RootedCollectives.gatherv(c, sendbuf, items(sendcount, sendtype), base(sendtype),
-                recvbuf, blocks(items(recvcount, recvtype), c), null, base(recvtype), root, RootedForm.FULL));
+        collective(c -> {
+            Side s = Side.of(sendbuf, sendcount, sendtype, true, false);
+            Side r = c.rank() == root ? Side.blocks(recvbuf, blocks(recvcount, c), null, recvtype, false, true)
+                    : Side.of(null, 0, null, false, false);
+            RootedCollectives.gatherv(c, s.buf, s.elements, s.base, r.buf, r.counts, r.displs, r.base, root,
+                    RootedForm.FULL);
+            r.done();
+        });
     }
 
     /** In place: the root receives into {@code buf} (its own block already there), the others send from it. */
     public final void gather(@Nullable Object buf, int count, @Nullable Datatype type, int root) throws MPIException {
-        collective(c -> RootedCollectives.gatherv(c, buf, items(count, type), base(type), buf,
-                blocks(items(count, type), c), null, base(type), root, RootedForm.IN_PLACE));
+        collective(c -> {
+            if (c.rank() != root) {
+                Side s = Side.of(buf, count, type, true, false);
+                RootedCollectives.gatherv(c, s.buf, s.elements, s.base, null, null, null, null, root,
+                        RootedForm.IN_PLACE);
+                return;
+            }
+            Side r = Side.blocks(buf, blocks(count, c), null, type, true, true);
+            RootedCollectives.gatherv(c, r.buf, r.counts == null ? 0 : r.counts[root], r.base, r.buf, r.counts,
+                    r.displs, r.base, root, RootedForm.IN_PLACE);
+            r.done();
+        });
     }
 
     public final void gatherv(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] displs, @Nullable Datatype recvtype,
             int root) throws MPIException {
-        collective(c -> RootedCollectives.gatherv(c, sendbuf, items(sendcount, sendtype), base(sendtype),
-                recvbuf, items(recvcount, recvtype), items(displs, recvtype), base(recvtype), root, RootedForm.FULL));
+        collective(c -> {
+            Side s = Side.of(sendbuf, sendcount, sendtype, true, false);
+            Side r = c.rank() == root ? Side.blocks(recvbuf, recvcount, displs, recvtype, false, true)
+                    : Side.of(null, 0, null, false, false);
+            RootedCollectives.gatherv(c, s.buf, s.elements, s.base, r.buf, r.counts, r.displs, r.base, root,
+                    RootedForm.FULL);
+            r.done();
+        });
     }
 
     /** The root's in-place form. */
     public final void gatherv(@Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] displs,
             @Nullable Datatype recvtype, int root) throws MPIException {
-        collective(c -> RootedCollectives.gatherv(c, null, 0, null, recvbuf, items(recvcount, recvtype),
-                items(displs, recvtype), base(recvtype), root, RootedForm.ROOT_ONLY));
+        collective(c -> {
+            Side r = c.rank() == root ? Side.blocks(recvbuf, recvcount, displs, recvtype, true, true)
+                    : Side.of(null, 0, null, false, false);
+            RootedCollectives.gatherv(c, null, 0, null, r.buf, r.counts, r.displs, r.base, root,
+                    RootedForm.ROOT_ONLY);
+            r.done();
+        });
     }
 
     /** The form of the ranks other than the root. */
     public final void gatherv(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype, int root)
             throws MPIException {
-        collective(c -> RootedCollectives.gatherv(c, sendbuf, items(sendcount, sendtype), base(sendtype), null,
-                null, null, null, root, RootedForm.NON_ROOT));
+        collective(c -> {
+            Side s = Side.of(sendbuf, sendcount, sendtype, true, false);
+            RootedCollectives.gatherv(c, s.buf, s.elements, s.base, null, null, null, null, root,
+                    RootedForm.NON_ROOT);
+        });
     }
 
     public final void scatter(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype, int root) throws MPIException {
-        collective(c -> RootedCollectives.scatterv(c, sendbuf, blocks(items(sendcount, sendtype), c), null,
-                base(sendtype), recvbuf, items(recvcount, recvtype), base(recvtype), root, RootedForm.FULL));
+        collective(c -> {
+            Side s = c.rank() == root ? Side.blocks(sendbuf, blocks(sendcount, c), null, sendtype, true, false)
+                    : Side.of(null, 0, null, false, false);
+            Side r = Side.of(recvbuf, recvcount, recvtype, false, true);
+            RootedCollectives.scatterv(c, s.buf, s.counts, s.displs, s.base, r.buf, r.elements, r.base, root,
+                    RootedForm.FULL);
+            r.done();
+        });
     }
 
     /** In place: the root sends from {@code buf} (keeping its own block), the others receive into it. */
     public final void scatter(@Nullable Object buf, int count, @Nullable Datatype type, int root) throws MPIException {
-        collective(c -> RootedCollectives.scatterv(c, buf, blocks(items(count, type), c), null, base(type), buf,
-                items(count, type), base(type), root, RootedForm.IN_PLACE));
+        collective(c -> {
+            if (c.rank() == root) {
+                Side s = Side.blocks(buf, blocks(count, c), null, type, true, false);
+                RootedCollectives.scatterv(c, s.buf, s.counts, s.displs, s.base, s.buf,
+                        s.counts == null ? 0 : s.counts[root], s.base, root, RootedForm.IN_PLACE);
+                return;
+            }
+            Side r = Side.of(buf, count, type, false, true);
+            RootedCollectives.scatterv(c, null, null, null, null, r.buf, r.elements, r.base, root,
+                    RootedForm.IN_PLACE);
+            r.done();
+        });
     }
 
     public final void scatterv(@Nullable Object sendbuf, int @Nullable [] sendcount, int @Nullable [] displs,
             @Nullable Datatype sendtype, @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype, int root)
             throws MPIException {
-        collective(c -> RootedCollectives.scatterv(c, sendbuf, items(sendcount, sendtype),
-                items(displs, sendtype), base(sendtype), recvbuf, items(recvcount, recvtype), base(recvtype), root,
-                RootedForm.FULL));
+        collective(c -> {
+            Side s = c.rank() == root ? Side.blocks(sendbuf, sendcount, displs, sendtype, true, false)
+                    : Side.of(null, 0, null, false, false);
+            Side r = Side.of(recvbuf, recvcount, recvtype, false, true);
+            RootedCollectives.scatterv(c, s.buf, s.counts, s.displs, s.base, r.buf, r.elements, r.base, root,
+                    RootedForm.FULL);
+            r.done();
+        });
     }
 
     /** The root's in-place form. */
     public final void scatterv(@Nullable Object sendbuf, int @Nullable [] sendcount, int @Nullable [] displs,
             @Nullable Datatype sendtype, int root) throws MPIException {
-        collective(c -> RootedCollectives.scatterv(c, sendbuf, items(sendcount, sendtype),
-                items(displs, sendtype), base(sendtype), null, 0, null, root, RootedForm.ROOT_ONLY));
+        collective(c -> {
+            Side s = c.rank() == root ? Side.blocks(sendbuf, sendcount, displs, sendtype, true, false)
+                    : Side.of(null, 0, null, false, false);
+            RootedCollectives.scatterv(c, s.buf, s.counts, s.displs, s.base, null, 0, null, root,
+                    RootedForm.ROOT_ONLY);
+        });
     }
 
     /** The form of the ranks other than the root. */
     public final void scatterv(@Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype, int root)
             throws MPIException {
-        collective(c -> RootedCollectives.scatterv(c, null, null, null, null, recvbuf, items(recvcount, recvtype),
-                base(recvtype), root, RootedForm.NON_ROOT));
+        collective(c -> {
+            Side r = Side.of(recvbuf, recvcount, recvtype, false, true);
+            RootedCollectives.scatterv(c, null, null, null, null, r.buf, r.elements, r.base, root,
+                    RootedForm.NON_ROOT);
+            r.done();
+        });
     }
 
     public final void allGather(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
-        collective(c -> Collectives.allGatherv(c, sendbuf, items(sendcount, sendtype), base(sendtype), recvbuf,
-                blocks(items(recvcount, recvtype), c), null, base(recvtype), false));
+        collective(c -> {
+            Side s = Side.of(sendbuf, sendcount, sendtype, true, false);
+            Side r = Side.blocks(recvbuf, blocks(recvcount, c), null, recvtype, false, true);
+            Collectives.allGatherv(c, s.buf, s.elements, s.base, r.buf, r.counts, r.displs, r.base, false);
+            r.done();
+        });
     }
 
     /** In place: each rank's block is already at its place in {@code buf}. */
     public final void allGather(@Nullable Object buf, int count, @Nullable Datatype type) throws MPIException {
-        collective(c -> Collectives.allGatherv(c, null, 0, null, buf, blocks(items(count, type), c), null,
-                base(type), true));
+        collective(c -> {
+            Side r = Side.blocks(buf, blocks(count, c), null, type, true, true);
+            Collectives.allGatherv(c, null, 0, null, r.buf, r.counts, r.displs, r.base, true);
+            r.done();
+        });
     }
 
     public final void allGatherv(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] displs, @Nullable Datatype recvtype)
             throws MPIException {
-        collective(c -> Collectives.allGatherv(c, sendbuf, items(sendcount, sendtype), base(sendtype), recvbuf,
-                items(recvcount, recvtype), items(displs, recvtype), base(recvtype), false));
+        collective(c -> {
+            Side s = Side.of(sendbuf, sendcount, sendtype, true, false);
+            Side r = Side.blocks(recvbuf, recvcount, displs, recvtype, false, true);
+            Collectives.allGatherv(c, s.buf, s.elements, s.base, r.buf, r.counts, r.displs, r.base, false);
+            r.done();
+        });
     }
 
     /** In place: each rank's block is already at its place in {@code recvbuf}. */
     public final void allGatherv(@Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] displs,
             @Nullable Datatype recvtype) throws MPIException {
-        collective(c -> Collectives.allGatherv(c, null, 0, null, recvbuf, items(recvcount, recvtype),
-                items(displs, recvtype), base(recvtype), true));
+        collective(c -> {
+            Side r = Side.blocks(recvbuf, recvcount, displs, recvtype, true, true);
+            Collectives.allGatherv(c, null, 0, null, r.buf, r.counts, r.displs, r.base, true);
+            r.done();
+        });
     }
 
     public final void allToAll(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
-        collective(c -> Collectives.allToAllv(c, sendbuf, blocks(items(sendcount, sendtype), c), null,
-                base(sendtype), recvbuf, blocks(items(recvcount, recvtype), c), null, base(recvtype)));
+        collective(c -> {
+            Side s = Side.blocks(sendbuf, blocks(sendcount, c), null, sendtype, true, false);
+            Side r = Side.blocks(recvbuf, blocks(recvcount, c), null, recvtype, false, true);
+            Collectives.allToAllv(c, s.buf, s.counts, s.displs, s.base, r.buf, r.counts, r.displs, r.base);
+            r.done();
+        });
     }
 
     public final void allToAllv(@Nullable Object sendbuf, int @Nullable [] sendcount, int @Nullable [] sdispls,
             @Nullable Datatype sendtype, @Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] rdispls,
             @Nullable Datatype recvtype) throws MPIException {
-        collective(c -> Collectives.allToAllv(c, sendbuf, items(sendcount, sendtype), items(sdispls, sendtype),
-                base(sendtype), recvbuf, items(recvcount, recvtype), items(rdispls, recvtype), base(recvtype)));
+        collective(c -> {
+            Side s = Side.blocks(sendbuf, sendcount, sdispls, sendtype, true, false);
+            Side r = Side.blocks(recvbuf, recvcount, rdispls, recvtype, false, true);
+            Collectives.allToAllv(c, s.buf, s.counts, s.displs, s.base, r.buf, r.counts, r.displs, r.base);
+            r.done();
+        });
     }
 
     /** {@code recvbuf} is used at the root only (it may be null elsewhere). */
     public final void reduce(@Nullable Object sendbuf, @Nullable Object recvbuf, int count, @Nullable Datatype type,
             @Nullable Op op, int root) throws MPIException {
-        collective(c -> ReductionCollectives.reduce(c, sendbuf, recvbuf, items(count, type), base(type),
-                Op.reduction(op, type),
-                root, false));
+        collective(c -> {
+            Side s = Side.of(sendbuf, count, type, true, false);
+            Side r = c.rank() == root ? Side.of(recvbuf, count, type, false, true) : Side.of(recvbuf, 0, null,
+                    false, false);
+            ReductionCollectives.reduce(c, s.buf, r.buf, s.elements, s.base, reduction(op, type), root, false);
+            r.done();
+        });
     }
 
     /** In place: {@code buf} is the input everywhere and the output at the root. */
     public final void reduce(@Nullable Object buf, int count, @Nullable Datatype type, @Nullable Op op, int root)
             throws MPIException {
-        collective(c -> ReductionCollectives.reduce(c, null, buf, items(count, type), base(type),
-                Op.reduction(op, type), root,
-                true));
+        collective(c -> {
+            Side b = Side.of(buf, count, type, true, c.rank() == root);
+            ReductionCollectives.reduce(c, null, b.buf, b.elements, b.base, reduction(op, type), root, true);
+            b.done();
+        });
     }
 
     public final void allReduce(@Nullable Object sendbuf, @Nullable Object recvbuf, int count, @Nullable Datatype type,
             @Nullable Op op) throws MPIException {
-        collective(c -> ReductionCollectives.allReduce(c, sendbuf, recvbuf, items(count, type), base(type),
-                Op.reduction(op, type), false));
+        collective(c -> {
+            Side s = Side.of(sendbuf, count, type, true, false);
+            Side r = Side.of(recvbuf, count, type, false, true);
+            ReductionCollectives.allReduce(c, s.buf, r.buf, s.elements, s.base, reduction(op, type), false);
+            r.done();
+        });
     }
 
     public final void allReduce(@Nullable Object buf, int count, @Nullable Datatype type, @Nullable Op op)
             throws MPIException {
-        collective(c -> ReductionCollectives.allReduce(c, null, buf, items(count, type), base(type),
-                Op.reduction(op, type),
-                true));
+        collective(c -> {
+            Side b = Side.of(buf, count, type, true, true);
+            ReductionCollectives.allReduce(c, null, b.buf, b.elements, b.base, reduction(op, type), true);
+            b.done();
+        });
     }
 
     public final void reduceScatter(@Nullable Object sendbuf, @Nullable Object recvbuf, int @Nullable [] recvcounts,
@@ -778,6 +902,10 @@ public class Comm implements Freeable, Cloneable {
      * count stays negative (the callee's ERR_COUNT), a huge one saturates (its ERR_BUFFER).
      */
     static int items(int count, @Nullable Datatype type) {
+        if (type != null && type.isStaged()) {
+            throw new MpiError(MPI.ERR_TYPE, "this call does not take a non-contiguous derived datatype: pack the"
+                    + " data (Comm.pack) or use a contiguous type");
+        }
         int span = type == null ? 1 : type.span();
         return span == 1 ? count : (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, (long) count * span));
     }
@@ -785,6 +913,7 @@ public class Comm implements Freeable, Cloneable {
     /** {@link #items(int, Datatype)} of each of {@code counts} (counts or displacements; null stays null). */
     static int @Nullable [] items(int @Nullable [] counts, @Nullable Datatype type) {
         if (counts == null || type == null || type.span() == 1) {
+            items(0, type);
             return counts;
         }
         int[] scaled = new int[counts.length];
@@ -901,5 +1030,72 @@ public class Comm implements Freeable, Cloneable {
         int[] counts = new int[c.size()];
         Arrays.fill(counts, count);
         return counts;
+    }
+
+    // ---- derived datatypes in collectives (mpi-java-api.md section 3 tier 2 item 2; staging is in Side) ------
+
+    /**
+     * Every rank sends {@code sendCount[j]} items of {@code sendTypes[j]} from byte {@code sDispls[j]} of
+     * {@code sendBuf} to rank {@code j}, and receives {@code recvCount[i]} items of {@code recvTypes[i]} from rank
+     * {@code i} at byte {@code rDispls[i]} of {@code recvBuf}. The types of one buffer must share its base type
+     * (ERR_TYPE otherwise: a Java buffer has one element type); a type with a count of 0 is not looked at.
+     */
+    public final void allToAllw(@Nullable Object sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
+            @Nullable Object recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
+        collective(c -> {
+            if (sendCount.length < c.size() || recvCount.length < c.size()) {
+                throw new MpiError(MPI.ERR_ARG, "allToAllw needs a count, displacement and type for each of the "
+                        + c.size() + " ranks");
+            }
+            Staged s = Staged.typed(sendBuf, sendCount, sDispls, maps(sendTypes, sendCount), true, false);
+            Staged r = Staged.typed(recvBuf, recvCount, rDispls, maps(recvTypes, recvCount), false, true);
+            Collectives.allToAllv(c, s.array(), s.counts(), s.displs(), s.wireBase(), r.array(), r.counts(),
+                    r.displs(), r.wireBase());
+            r.scatter();
+        });
+    }
+
+    /** The type maps of {@code types}; an entry with a count of 0 may be any type (or null). */
+    private static TypeMap[] maps(Datatype[] types, int[] counts) {
+        if (types.length != counts.length) {
+            throw new MpiError(MPI.ERR_ARG, "allToAllw needs as many types as counts, not " + types.length
+                    + " and " + counts.length);
+        }
+        TypeMap[] maps = new TypeMap[types.length];
+        TypeMap any = null;
+        for (int i = 0; i < types.length; i++) {
+            if (counts[i] != 0) {
+                maps[i] = Datatype.committedMap(types[i]);
+                any = any == null ? maps[i] : any;
+            }
+        }
+        for (int i = 0; i < types.length; i++) {
+            if (maps[i] == null) {
+                maps[i] = any != null ? any : Datatype.committedMap(MPI.BYTE);
+            }
+        }
+        return maps;
+    }
+
+    /**
+     * The reduction of {@code op} on items of {@code type}. A non-contiguous derived type is reduced as its packed
+     * base elements, which is right for the predefined operations on a type built of plain basic types only; a
+     * user-defined operation (which Open MPI calls on the type's extent, gaps included) or a type with pair,
+     * complex or struct parts is ERR_OP.
+     */
+    static Reduction reduction(@Nullable Op op, @Nullable Datatype type) {
+        if (type == null || !type.isStaged()) {
+            return Op.reduction(op, type);
+        }
+        if (op == null || !op.isPredefined()) {
+            throw new MpiError(MPI.ERR_OP, op == null ? "invalid operation: null" : "a user-defined operation"
+                    + " takes contiguous datatypes only: reduce a contiguous copy of the data");
+        }
+        BaseType b = typed(type);
+        if (!type.isReducible()) {
+            throw new MpiError(MPI.ERR_OP, "the predefined operations do not apply to a derived type made of"
+                    + " struct, pair or complex types: use a user-defined Op on a contiguous copy");
+        }
+        return Op.reduction(op, Datatype.basic(b));
     }
 }

@@ -132,4 +132,11 @@ public final class Op implements Freeable {
             io.set(ValueLayout.JAVA_BYTE, i, b[i] ? (byte) 1 : 0);
         }
     }
+
+    // ---- derived datatypes (Comm.reduction) ----
+
+    /** Whether this is one of the predefined operations. */
+    boolean isPredefined() {
+        return predefined != null;
+    }
 }

@@ -1,5 +1,7 @@
 package mpi;
 
+import org.portals3j.mpi.internal.TypeMap;
+
 /**
  * The result of a receive, probe or completion: the source (rank in the operation's communicator), tag, error,
  * index (for the "any" and "some" forms) and whether it was cancelled; the count is kept in bytes and converted
@@ -42,16 +44,18 @@ public final class Status {
         return bytes % size != 0 || bytes / size > Integer.MAX_VALUE ? MPI.UNDEFINED : (int) (bytes / size);
     }
 
-    /** Basic elements received (for the predefined types, the same as {@link #getCount}). */
+    /** Basic elements received: for a derived type, the elements of its type map that arrived, or UNDEFINED. */
     public int getElements(Datatype datatype) throws MPIException {
-        return getCount(datatype);
+        long n = getElementsX(datatype).getCount();
+        return n > Integer.MAX_VALUE ? MPI.UNDEFINED : (int) n;
     }
 
     /** {@link #getElements} as a {@code Count}. */
     public Count getElementsX(Datatype datatype) throws MPIException {
         MPI.check();
-        int size = datatype.byteSize();
-        return new Count(size == 0 || bytes % size != 0 ? MPI.UNDEFINED : bytes / size);
+        TypeMap map = datatype.typeMap();
+        long n = map == null ? (bytes == 0 ? 0 : -1) : map.elements(bytes);
+        return new Count(n < 0 ? MPI.UNDEFINED : n);
     }
 
     /** Sets the count to {@code count} elements of {@code datatype}. */

@@ -12,7 +12,10 @@
  * {@code MINLOC} and {@code MAXLOC} ({@code INT2}, {@code SHORT_INT}, {@code LONG_INT}, {@code FLOAT_INT},
  * {@code DOUBLE_INT}, read and written through {@code MPI.int2} ... {@code MPI.doubleInt}), {@code Struct} for
  * user-defined struct layouts (moved as whole items of bytes), {@code Comm.pack}, {@code unpack} and
- * {@code packSize} with {@code PACKED} (the items' bytes in native order), {@code Status},
+ * {@code packSize} with {@code PACKED} (the items' bytes in native order), derived datatypes (every
+ * {@code Datatype.create*}, {@code commit}, {@code free}, {@code dup}, {@code clone}, in point-to-point calls,
+ * probe counts, packing, the blocking collectives and {@code allToAllw}; how they travel and the choices made are
+ * in {@code org.portals3j.mpi.internal}), {@code Status},
  * {@code Request} with all its completion forms,
  * {@code Group}, {@code Info}, the three error handlers, and every point-to-point call of {@code Comm} but the
  * buffered and persistent ones, and matched probe ({@code Message}: {@code mProbe}, {@code imProbe}, {@code mRecv},
@@ -23,8 +26,8 @@
  * {@code dupWithInfo}, {@code splitType} with {@code Comm.TYPE_SHARED}, {@code createGroup}, {@code setInfo},
  * {@code getInfo}); attribute caching on communicators and datatypes ({@code createKeyval}, {@code freeKeyval},
  * {@code setAttr}, {@code getAttr}, {@code deleteAttr}, the predefined keys on {@code COMM_WORLD}); every
- * blocking collective with its in-place overloads. Classes carry only the methods implemented: derived datatypes
- * and nonblocking collectives come later.
+ * blocking collective with its in-place overloads. Classes carry only the methods implemented: nonblocking
+ * collectives come later.
  *
  * <h2>Out of scope, present so that every program compiles</h2>
  * One-sided communication ({@code Win} and its constants), MPI-IO ({@code File}, {@code FileView}) and dynamic

@@ -126,6 +126,13 @@ class AttributesTest {
             MPI.COMM_WORLD.barrier(); // every rank has set its values: each still reads its own
             assertThat(MPI.INT.getAttr(key)).isEqualTo("int of rank " + rank);
             assertThat(MPI.DOUBLE.getAttr(key)).isEqualTo(rank);
+            Datatype pair = Datatype.createContiguous(2, MPI.INT);
+            pair.setAttr(key, "pair of rank " + rank);
+            Datatype copy = pair.dup();
+            assertThat(copy.getAttr(key)).as("dup copies the values").isEqualTo("pair of rank " + rank);
+            pair.free();
+            assertThat(copy.getAttr(key)).as("the copy outlives the original").isEqualTo("pair of rank " + rank);
+            copy.free();
             MPI.INT.deleteAttr(key);
             assertThat(MPI.INT.getAttr(key)).isNull();
             Datatype.freeKeyval(key);

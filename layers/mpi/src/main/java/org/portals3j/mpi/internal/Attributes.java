@@ -39,7 +39,7 @@ public final class Attributes {
     }
 
     /** Copies every value to {@code target} ({@code dup}). */
-    void copyTo(Attributes target) {
+    public void copyTo(Attributes target) {
         Map<Integer, byte[]> copy;
         synchronized (this) {
             copy = new HashMap<>(values);

@@ -36,6 +36,12 @@ public final class Messages {
     /** Starts a receive of at most {@code count} elements of {@code type} into {@code buf}. */
     public static ReceiveOperation receive(CommState c, @Nullable Object buf, int count, @Nullable BaseType type,
                                            int source, int tag) {
+        return receive(c, buf, count, type, source, tag, null);
+    }
+
+    /** {@link #receive}, with {@code arrival} called with the bytes received before the receive completes. */
+    public static ReceiveOperation receive(CommState c, @Nullable Object buf, int count, @Nullable BaseType type,
+                                           int source, int tag, ReceiveOperation.@Nullable Arrival arrival) {
         BaseType t = checkCountAndType(count, type);
         checkReceiveTag(tag);
         checkRank(c, source, true, "source");
@@ -45,6 +51,7 @@ public final class Messages {
         boolean anyTag = tag == Constants.ANY_TAG;
         long want = MatchBits.of(c.context(), anySource ? 0 : source, anyTag ? 0 : tag);
         ReceiveOperation op = new ReceiveOperation(memory, want, MatchBits.ignore(anySource, anyTag), booleans);
+        op.arrival = arrival;
         if (source == Constants.PROC_NULL) {
             Operation.completeAtOnce(op, Constants.PROC_NULL, Constants.ANY_TAG);
             return op;

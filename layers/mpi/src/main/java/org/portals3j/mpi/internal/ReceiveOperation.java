@@ -18,6 +18,8 @@ public final class ReceiveOperation extends Operation {
     final long ignore;
     /** For a {@code boolean[]} receive, the array the staged bytes are copied into at the end. */
     final boolean @Nullable [] booleans;
+    /** What to do with the bytes once they have arrived (scatter a staged derived type), or null. */
+    @Nullable Arrival arrival;
     State state = State.NEW;
     @Nullable MeHandle me;
     /** The posted MD's value (threshold 0 while the race with unexpected messages is closed). */
@@ -47,7 +49,17 @@ public final class ReceiveOperation extends Operation {
         if (b != null) {
             Buffers.copyBack(buffer, received, b);
         }
+        Arrival a = arrival;
+        if (a != null) {
+            a.arrived(received);
+        }
         state = State.DONE;
         complete();
+    }
+
+    /** Called on the engine's thread when a receive ends with data, before it completes. */
+    @FunctionalInterface
+    public interface Arrival {
+        void arrived(long bytes);
     }
 }

@@ -144,5 +144,57 @@
  *   <li>Rendezvous ids are 28 bits and wrap: a sender would have to start 2^28 rendezvous sends while one to the
  *       same receiver stays unreceived for two to collide.</li>
  * </ul>
+ *
+ * <h2>Derived datatypes ({@link org.portals3j.mpi.internal.TypeMap}, {@link org.portals3j.mpi.internal.Staged})</h2>
+ * A derived type is flattened when it is made into its type map: the blocks of bytes one item covers relative to
+ * the item's origin, in type-map order, adjacent blocks merged, with its bounds and size in bytes. Item {@code k}
+ * of a call starts {@code k * extent} bytes after byte 0 of the buffer, and byte 0 is element 0 of the array, of a
+ * heap buffer's {@code arrayOffset()}, or of a direct buffer (mpi-java-api.md section 1.3): the Java array is
+ * treated as the memory Open MPI would copy it to. Choices:
+ * <ul>
+ *   <li>Units (mpi-java-api.md section 1.4, and Open MPI's binding, which passes these to C unscaled):
+ *       {@code createVector} strides and {@code createIndexed} displacements count extents of the old type;
+ *       {@code createHVector} strides, {@code createHIndexed} and {@code createStruct} displacements, and
+ *       {@code createResized}'s lower bound and extent are bytes. The queries answer in base elements (bytes
+ *       divided by the base type's size, a partial element dropped, as Open MPI's division does).</li>
+ *   <li>Bounds follow MPI 4.1 section 5.1.6 without the alignment padding of struct extents (Open MPI adds none;
+ *       {@code createResized} sets what a program needs).</li>
+ *   <li>{@code createStruct} has base type BYTE whatever its members (section 1.4): its buffer is a
+ *       {@code byte[]} or {@code ByteBuffer} with the values in native order, like {@code Struct}'s; the
+ *       predefined operations do not apply to it (ERR_OP). Members of different base types are therefore
+ *       allowed.</li>
+ *   <li>A type map that reaches before byte 0 of the buffer (a negative displacement or lower bound) is
+ *       ERR_BUFFER: slice the buffer ({@code MPI.slice}) instead. A buffer shorter than the bytes the items reach
+ *       is ERR_BUFFER, a buffer of another base type ERR_TYPE. A flattened map of more than 2^20 blocks is
+ *       ERR_ARG.</li>
+ *   <li>Communication and packing need a committed type (ERR_TYPE otherwise, MPI 4.1 section 5.1.9); making
+ *       types and querying them do not. {@code free} makes {@code isNull()} true (as Open MPI's handle becomes
+ *       {@code MPI_DATATYPE_NULL}), leaves types made from it working, and is ERR_TYPE for a predefined type or a
+ *       second time. {@code dup} keeps the committed state (MPI 4.1 section 5.1.10); a new type's name is empty
+ *       and {@code dup} does not copy it.</li>
+ *   <li>A <em>contiguous</em> derived type (one block from byte 0, lower bound 0, extent equal to size, such as
+ *       {@code createContiguous} of a basic type) travels by the predefined path: the user's buffer itself, no
+ *       copy.</li>
+ *   <li>Any other type is <em>staged</em>: a call gathers the items it reads into a new packed array of the base
+ *       type ({@code byte[]} for BOOLEAN) and moves that; the items it writes are received into a packed array and
+ *       scattered into the user's buffer, only as far as data arrived. A send (blocking or nonblocking) gathers
+ *       when it is posted, so a nonblocking send of a strided type no longer reads the user's buffer after the
+ *       call (stronger than mpi-java-api.md section 4.7 requires). A receive scatters on the engine's thread when
+ *       its data has arrived and before the request completes ({@code ReceiveOperation.Arrival}), so the buffer
+ *       is complete when {@code waitFor} or {@code test} returns; a truncated message delivers the first items.
+ *       The cost is one allocation and one copy of the data per call.</li>
+ *   <li>{@code Status.getCount} divides the bytes received by the type's size ({@code UNDEFINED} if not whole);
+ *       {@code getElements} walks the type map over them ({@code UNDEFINED} if they end inside an element). A
+ *       pair type or a {@code Struct}'s type counts one element per item, a complex type two.</li>
+ *   <li>Collectives: each rank stages its own buffers, so ranks may use different types of the same signature.
+ *       bcast, gather(v), scatter(v), allGather(v), allToAll(v) and their in-place forms take any type;
+ *       {@code allToAllw} takes byte displacements and a type per rank, all the types of one buffer of its base
+ *       type (ERR_TYPE otherwise: a Java buffer has one element type), a type with a count of 0 not looked at.
+ *       reduce and allReduce reduce a staged type's packed base elements with a predefined operation, which is
+ *       exact for types made of basic types only; a user-defined operation on a staged type (Open MPI calls it
+ *       on the extent, gaps included), or a type with struct, pair or complex parts, is ERR_OP.
+ *       reduceScatter, reduceScatterBlock, scan, exScan and reduceLocal take contiguous types only (ERR_TYPE,
+ *       with a message, for a staged one).</li>
+ * </ul>
  */
 package org.portals3j.mpi.internal;

@@ -5,6 +5,8 @@ import java.util.Arrays;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.mpi.internal.BaseType;
 import org.portals3j.mpi.internal.Buffers;
+import org.portals3j.mpi.internal.CollectiveSchedule;
+import org.portals3j.mpi.internal.CollectiveSteps;
 import org.portals3j.mpi.internal.Collectives;
 import org.portals3j.mpi.internal.CommState;
 import org.portals3j.mpi.internal.Communicators;
@@ -580,6 +582,215 @@ public class Comm implements Freeable, Cloneable {
         collective(c -> ReductionCollectives.reduceScatter(c, null, buf, null, items(count, type),
                 base(type),
                 Op.reduction(op, type), true));
+    }
+
+    // ---- nonblocking collectives (mpi-java-api.md section 2.9) ------------------------------------
+    // One copy of each algorithm: the blocking collectives' code lays its steps down in a CollectiveSchedule, which
+    // the rank's progress advances (org.portals3j.mpi.internal.CollectiveSchedule). The buffers belong to the
+    // operation from the call until the request completes (section 4.7); Java arrays' heap buffers are accepted
+    // unless portals3j.mpi.strictBuffers is set. iAllToAllw is absent: it needs the derived-datatype engine.
+
+    /** Lays a collective's steps down on the calling rank's state of this communicator. */
+    @FunctionalInterface
+    interface Schedule {
+        void record(CollectiveSteps steps, CommState c);
+    }
+
+    /**
+     * Starts the nonblocking collective {@code plan}, its argument errors through the error handler (nothing has
+     * been sent then); {@code buffers}: the {@code Buffer} arguments, checked against the strict-buffer switch.
+     */
+    final Request startCollective(Schedule plan, @Nullable Buffer... buffers) throws MPIException {
+        CommState c = state();
+        boolean strict = c.engine().config().strictBuffers();
+        for (Buffer b : buffers) {
+            if (b != null) {
+                Buffers.checkNonblocking(b, strict);
+            }
+        }
+        try {
+            return new Request(c, CollectiveSchedule.start(c, s -> plan.record(s, c)));
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+    }
+
+    public final Request iBarrier() throws MPIException {
+        return startCollective((s, c) -> Collectives.barrier(s));
+    }
+
+    public final Request iBcast(@Nullable Buffer buf, int count, @Nullable Datatype type, int root)
+            throws MPIException {
+        return startCollective((s, c) -> RootedCollectives.bcast(s, buf, items(count, type), base(type), root), buf);
+    }
+
+    public final Request iGather(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype, int root) throws MPIException {
+        return startCollective((s, c) -> RootedCollectives.gatherv(s, sendbuf, items(sendcount, sendtype),
+                base(sendtype), recvbuf, blocks(items(recvcount, recvtype), c), null, base(recvtype), root,
+                RootedForm.FULL), sendbuf, recvbuf);
+    }
+
+    /** In place: the root receives into {@code buf} (its own block already there), the others send from it. */
+    public final Request iGather(@Nullable Buffer buf, int count, @Nullable Datatype type, int root)
+            throws MPIException {
+        return startCollective((s, c) -> RootedCollectives.gatherv(s, buf, items(count, type), base(type), buf,
+                blocks(items(count, type), c), null, base(type), root, RootedForm.IN_PLACE), buf);
+    }
+
+    public final Request iGatherv(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Buffer recvbuf, int @Nullable [] recvcount, int @Nullable [] displs, @Nullable Datatype recvtype,
+            int root) throws MPIException {
+        return startCollective((s, c) -> RootedCollectives.gatherv(s, sendbuf, items(sendcount, sendtype),
+                base(sendtype), recvbuf, items(recvcount, recvtype), items(displs, recvtype), base(recvtype), root,
+                RootedForm.FULL), sendbuf, recvbuf);
+    }
+
+    /** The root's in-place form. */
+    public final Request iGatherv(@Nullable Buffer recvbuf, int @Nullable [] recvcount, int @Nullable [] displs,
+            @Nullable Datatype recvtype, int root) throws MPIException {
+        return startCollective((s, c) -> RootedCollectives.gatherv(s, null, 0, null, recvbuf,
+                items(recvcount, recvtype), items(displs, recvtype), base(recvtype), root, RootedForm.ROOT_ONLY),
+                recvbuf);
+    }
+
+    /** The form of the ranks other than the root. */
+    public final Request iGatherv(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype, int root)
+            throws MPIException {
+        return startCollective((s, c) -> RootedCollectives.gatherv(s, sendbuf, items(sendcount, sendtype),
+                base(sendtype), null, null, null, null, root, RootedForm.NON_ROOT), sendbuf);
+    }
+
+    public final Request iScatter(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype, int root) throws MPIException {
+        return startCollective((s, c) -> RootedCollectives.scatterv(s, sendbuf, blocks(items(sendcount, sendtype), c),
+                null, base(sendtype), recvbuf, items(recvcount, recvtype), base(recvtype), root, RootedForm.FULL),
+                sendbuf, recvbuf);
+    }
+
+    /** In place: the root sends from {@code buf} (keeping its own block), the others receive into it. */
+    public final Request iScatter(@Nullable Buffer buf, int count, @Nullable Datatype type, int root)
+            throws MPIException {
+        return startCollective((s, c) -> RootedCollectives.scatterv(s, buf, blocks(items(count, type), c), null,
+                base(type), buf, items(count, type), base(type), root, RootedForm.IN_PLACE), buf);
+    }
+
+    public final Request iScatterv(@Nullable Buffer sendbuf, int @Nullable [] sendcount, int @Nullable [] displs,
+            @Nullable Datatype sendtype, @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype,
+            int root) throws MPIException {
+        return startCollective((s, c) -> RootedCollectives.scatterv(s, sendbuf, items(sendcount, sendtype),
+                items(displs, sendtype), base(sendtype), recvbuf, items(recvcount, recvtype), base(recvtype), root,
+                RootedForm.FULL), sendbuf, recvbuf);
+    }
+
+    /** The root's in-place form. */
+    public final Request iScatterv(@Nullable Buffer sendbuf, int @Nullable [] sendcount, int @Nullable [] displs,
+            @Nullable Datatype sendtype, int root) throws MPIException {
+        return startCollective((s, c) -> RootedCollectives.scatterv(s, sendbuf, items(sendcount, sendtype),
+                items(displs, sendtype), base(sendtype), null, 0, null, root, RootedForm.ROOT_ONLY), sendbuf);
+    }
+
+    /** The form of the ranks other than the root. */
+    public final Request iScatterv(@Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype, int root)
+            throws MPIException {
+        return startCollective((s, c) -> RootedCollectives.scatterv(s, null, null, null, null, recvbuf,
+                items(recvcount, recvtype), base(recvtype), root, RootedForm.NON_ROOT), recvbuf);
+    }
+
+    public final Request iAllGather(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
+        return startCollective((s, c) -> Collectives.allGatherv(s, sendbuf, items(sendcount, sendtype),
+                base(sendtype), recvbuf, blocks(items(recvcount, recvtype), c), null, base(recvtype), false),
+                sendbuf, recvbuf);
+    }
+
+    /** In place: each rank's block is already at its place in {@code buf}. */
+    public final Request iAllGather(@Nullable Buffer buf, int count, @Nullable Datatype type) throws MPIException {
+        return startCollective((s, c) -> Collectives.allGatherv(s, null, 0, null, buf, blocks(items(count, type), c),
+                null, base(type), true), buf);
+    }
+
+    public final Request iAllGatherv(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Buffer recvbuf, int @Nullable [] recvcount, int @Nullable [] displs, @Nullable Datatype recvtype)
+            throws MPIException {
+        return startCollective((s, c) -> Collectives.allGatherv(s, sendbuf, items(sendcount, sendtype),
+                base(sendtype), recvbuf, items(recvcount, recvtype), items(displs, recvtype), base(recvtype), false),
+                sendbuf, recvbuf);
+    }
+
+    /** In place: each rank's block is already at its place in {@code buf}. */
+    public final Request iAllGatherv(@Nullable Buffer buf, int @Nullable [] count, int @Nullable [] displs,
+            @Nullable Datatype type) throws MPIException {
+        return startCollective((s, c) -> Collectives.allGatherv(s, null, 0, null, buf, items(count, type),
+                items(displs, type), base(type), true), buf);
+    }
+
+    public final Request iAllToAll(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
+        return startCollective((s, c) -> Collectives.allToAllv(s, sendbuf, blocks(items(sendcount, sendtype), c),
+                null, base(sendtype), recvbuf, blocks(items(recvcount, recvtype), c), null, base(recvtype)),
+                sendbuf, recvbuf);
+    }
+
+    public final Request iAllToAllv(@Nullable Buffer sendbuf, int @Nullable [] sendcount, int @Nullable [] sdispls,
+            @Nullable Datatype sendtype, @Nullable Buffer recvbuf, int @Nullable [] recvcount,
+            int @Nullable [] rdispls, @Nullable Datatype recvtype) throws MPIException {
+        return startCollective((s, c) -> Collectives.allToAllv(s, sendbuf, items(sendcount, sendtype),
+                items(sdispls, sendtype), base(sendtype), recvbuf, items(recvcount, recvtype),
+                items(rdispls, recvtype), base(recvtype)), sendbuf, recvbuf);
+    }
+
+    /** {@code recvbuf} is used at the root only (it may be null elsewhere). */
+    public final Request iReduce(@Nullable Buffer sendbuf, @Nullable Buffer recvbuf, int count,
+            @Nullable Datatype type, @Nullable Op op, int root) throws MPIException {
+        return startCollective((s, c) -> ReductionCollectives.reduce(s, sendbuf, recvbuf, items(count, type),
+                base(type), Op.reduction(op, type), root, false), sendbuf, recvbuf);
+    }
+
+    /** In place: {@code buf} is the input everywhere and the output at the root. */
+    public final Request iReduce(@Nullable Buffer buf, int count, @Nullable Datatype type, @Nullable Op op,
+            int root) throws MPIException {
+        return startCollective((s, c) -> ReductionCollectives.reduce(s, null, buf, items(count, type), base(type),
+                Op.reduction(op, type), root, true), buf);
+    }
+
+    public final Request iAllReduce(@Nullable Buffer sendbuf, @Nullable Buffer recvbuf, int count,
+            @Nullable Datatype type, @Nullable Op op) throws MPIException {
+        return startCollective((s, c) -> ReductionCollectives.allReduce(s, sendbuf, recvbuf, items(count, type),
+                base(type), Op.reduction(op, type), false), sendbuf, recvbuf);
+    }
+
+    /** In place. */
+    public final Request iAllReduce(@Nullable Buffer buf, int count, @Nullable Datatype type, @Nullable Op op)
+            throws MPIException {
+        return startCollective((s, c) -> ReductionCollectives.allReduce(s, null, buf, items(count, type),
+                base(type), Op.reduction(op, type), true), buf);
+    }
+
+    public final Request iReduceScatter(@Nullable Buffer sendbuf, @Nullable Buffer recvbuf,
+            int @Nullable [] recvcounts, @Nullable Datatype type, @Nullable Op op) throws MPIException {
+        return startCollective((s, c) -> ReductionCollectives.reduceScatter(s, sendbuf, recvbuf,
+                items(recvcounts, type), 0, base(type), Op.reduction(op, type), false), sendbuf, recvbuf);
+    }
+
+    /** In place: {@code buf} holds the whole input, and this rank's block of the result at its start. */
+    public final Request iReduceScatter(@Nullable Buffer buf, int @Nullable [] counts, @Nullable Datatype type,
+            @Nullable Op op) throws MPIException {
+        return startCollective((s, c) -> ReductionCollectives.reduceScatter(s, null, buf, items(counts, type), 0,
+                base(type), Op.reduction(op, type), true), buf);
+    }
+
+    public final Request iReduceScatterBlock(@Nullable Buffer sendbuf, @Nullable Buffer recvbuf, int recvcount,
+            @Nullable Datatype type, @Nullable Op op) throws MPIException {
+        return startCollective((s, c) -> ReductionCollectives.reduceScatter(s, sendbuf, recvbuf, null,
+                items(recvcount, type), base(type), Op.reduction(op, type), false), sendbuf, recvbuf);
+    }
+
+    /** In place: {@code buf} holds the whole input, and this rank's block of the result at its start. */
+    public final Request iReduceScatterBlock(@Nullable Buffer buf, int count, @Nullable Datatype type,
+            @Nullable Op op) throws MPIException {
+        return startCollective((s, c) -> ReductionCollectives.reduceScatter(s, null, buf, null, items(count, type),
+                base(type), Op.reduction(op, type), true), buf);
     }
 
     /** Applies {@code op} locally: {@code inOutBuf[i] = inBuf[i] op inOutBuf[i]}; errors go to COMM_WORLD's handler. */

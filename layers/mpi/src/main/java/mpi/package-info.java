@@ -17,8 +17,10 @@
  * {@code Group}, {@code Info}, the three error handlers, and every point-to-point call of {@code Comm} but the
  * buffered and persistent ones; the predefined reduction operations and user-defined ones ({@code Op},
  * {@code UserFunction}, {@code Comm.reduceLocal}); new communicators ({@code dup}, {@code clone}, {@code split},
- * {@code create}, {@code free}, {@code compare}); every blocking collective with its in-place overloads. Classes
- * carry only the methods implemented: derived datatypes and nonblocking collectives come later.
+ * {@code create}, {@code free}, {@code compare}); every blocking collective with its in-place overloads; every
+ * nonblocking collective of section 2.9 with its in-place overloads but {@code iAllToAllw} (it needs derived
+ * datatypes), each returning a {@code Request} that works with every completion call. Classes carry only the
+ * methods implemented: derived datatypes come later.
  *
  * <h2>Out of scope, present so that every program compiles</h2>
  * One-sided communication ({@code Win} and its constants), MPI-IO ({@code File}, {@code FileView}) and dynamic

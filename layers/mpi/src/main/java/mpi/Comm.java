@@ -313,6 +313,72 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
+    // ---- buffered and persistent point-to-point (mpi-java-api.md sections 2.2-2.4, 4.4) ------------
+
+    /**
+     * A buffered-mode send: the message is copied into the buffer given to {@code MPI.attachBuffer} and the call
+     * returns; {@code ERR_BUFFER} if none is attached or it has no room left (nothing is sent).
+     */
+    public final void bSend(@Nullable Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        CommState c = state();
+        try {
+            Messages.bufferedSend(c, MPI.process().bufferedSends(), buf, items(count, type), base(type), dest, tag);
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+    }
+
+    /** {@link #bSend}, as a request that is complete at once (the message has been copied). */
+    public final Request ibSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        CommState c = state();
+        Buffers.checkNonblocking(buf, c.engine().config().strictBuffers());
+        try {
+            return new Request(c, Messages.bufferedSend(c, MPI.process().bufferedSends(), buf, items(count, type),
+                    base(type), dest, tag));
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+    }
+
+    public final Prequest sendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return persistentSend(buf, count, type, dest, tag, Prequest.Mode.STANDARD);
+    }
+
+    public final Prequest bSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return persistentSend(buf, count, type, dest, tag, Prequest.Mode.BUFFERED);
+    }
+
+    public final Prequest sSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return persistentSend(buf, count, type, dest, tag, Prequest.Mode.SYNCHRONOUS);
+    }
+
+    public final Prequest rSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return persistentSend(buf, count, type, dest, tag, Prequest.Mode.READY);
+    }
+
+    public final Prequest recvInit(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
+        CommState c = state();
+        Buffers.checkNonblocking(buf, c.engine().config().strictBuffers());
+        try {
+            Messages.checkReceive(c, buf, items(count, type), base(type), source, tag);
+            return new Prequest(c, buf, items(count, type), base(type), source, tag, Prequest.Mode.RECEIVE);
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+    }
+
+    private Prequest persistentSend(Buffer buf, int count, Datatype type, int dest, int tag, Prequest.Mode mode)
+            throws MPIException {
+        CommState c = state();
+        Buffers.checkNonblocking(buf, c.engine().config().strictBuffers());
+        try {
+            Messages.checkSend(c, buf, items(count, type), base(type), dest, tag);
+            return new Prequest(c, buf, items(count, type), base(type), dest, tag, mode);
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+    }
+
     // ---- packing (mpi-java-api.md section 2.5; the format is in org.portals3j.mpi.internal.Packing) ----
 
     /** Packs {@code incount} items of {@code inbuf} into {@code outbuf} at {@code position}; the new position. */

@@ -6,21 +6,21 @@
  *
  * <h2>What this version has</h2>
  * The environment ({@code MPI}: init, finalize, thread levels, timers, names, versions, the buffer helpers, every
- * constant), the predefined basic datatypes ({@code BYTE} to {@code DOUBLE}, {@code PACKED},
- * {@code DATATYPE_NULL}) and their queries, the complex types {@code FLOAT_COMPLEX} and {@code DOUBLE_COMPLEX}
- * (two floats or doubles per item; {@code FloatComplex}, {@code DoubleComplex}; SUM and PROD), the pair types of
- * {@code MINLOC} and {@code MAXLOC} ({@code INT2}, {@code SHORT_INT}, {@code LONG_INT}, {@code FLOAT_INT},
- * {@code DOUBLE_INT}, read and written through {@code MPI.int2} ... {@code MPI.doubleInt}), {@code Struct} for
- * user-defined struct layouts (moved as whole items of bytes), {@code Comm.pack}, {@code unpack} and
- * {@code packSize} with {@code PACKED} (the items' bytes in native order), {@code Status},
- * {@code Request} with all its completion forms,
- * {@code Group}, {@code Info}, the three error handlers, and every point-to-point call of {@code Comm} but the
- * buffered and persistent ones; the predefined reduction operations and user-defined ones ({@code Op},
- * {@code UserFunction}, {@code Comm.reduceLocal}); new communicators ({@code dup}, {@code clone}, {@code split},
- * {@code create}, {@code free}, {@code compare}); every blocking collective with its in-place overloads; every
- * nonblocking collective of section 2.9 with its in-place overloads but {@code iAllToAllw} (it needs derived
- * datatypes), each returning a {@code Request} that works with every completion call. Classes carry only the
- * methods implemented: derived datatypes come later.
+ * constant), the predefined basic datatypes ({@code BYTE} to {@code DOUBLE}, {@code PACKED}, {@code DATATYPE_NULL}) and
+ * their queries, the complex types {@code FLOAT_COMPLEX} and {@code DOUBLE_COMPLEX} (two floats or doubles per item;
+ * {@code FloatComplex}, {@code DoubleComplex}; SUM and PROD), the pair types of {@code MINLOC} and {@code MAXLOC}
+ * ({@code INT2}, {@code SHORT_INT}, {@code LONG_INT}, {@code FLOAT_INT}, {@code DOUBLE_INT}, read and written through
+ * {@code MPI.int2} ... {@code MPI.doubleInt}), {@code Struct} for user-defined struct layouts (moved as whole items of
+ * bytes), {@code Comm.pack}, {@code unpack} and {@code packSize} with {@code PACKED} (the items' bytes in native
+ * order), {@code Status}, {@code Request} with all its completion forms, {@code Group}, {@code Info}, the three error
+ * handlers, and every point-to-point call of {@code Comm}, with the persistent requests ({@code sendInit} ... {@code
+ * recvInit}, {@code Prequest}) and the buffered mode ({@code MPI.attachBuffer}, {@code detachBuffer}, {@code bSend},
+ * {@code ibSend}, {@code bSendInit}); the predefined reduction operations and user-defined ones ({@code Op}, {@code
+ * UserFunction}, {@code Comm.reduceLocal}); new communicators ({@code dup}, {@code clone}, {@code split}, {@code
+ * create}, {@code free}, {@code compare}); every blocking collective with its in-place overloads; every nonblocking
+ * collective of section 2.9 with its in-place overloads but {@code iAllToAllw} (it needs derived datatypes), each
+ * returning a {@code Request} that works with every completion call. Classes carry only the methods implemented:
+ * derived datatypes come later.
  *
  * <h2>Out of scope, present so that every program compiles</h2>
  * One-sided communication ({@code Win} and its constants), MPI-IO ({@code File}, {@code FileView}) and dynamic

@@ -110,6 +110,26 @@
  *       lets the schedule run to its end in the background.</li>
  * </ul>
  *
+ * <h2>Persistent and buffered point-to-point ({@code mpi.Prequest},
+ * {@link org.portals3j.mpi.internal.BufferedSends})</h2>
+ * <ul>
+ *   <li>A persistent request checks its arguments when it is made ({@code sendInit} and its kin give ERR_RANK,
+ *       ERR_TAG, ERR_COUNT, ERR_TYPE, ERR_BUFFER then) and each {@code start} begins an ordinary send or receive
+ *       with them, so it follows every rule of the other operations (order, protocols, truncation). Completed, it
+ *       is inactive: a wait or test returns MPI's empty status at once and the array forms treat it as null
+ *       (MPI 4.1 section 3.7.3), but {@code isNull()} stays false until {@code free()}. Starting an active or
+ *       freed request is ERR_REQUEST.</li>
+ *   <li>Buffered mode (mpi-java-api.md 4.4, MPI 4.1 section 3.6): a message is copied into the attached array,
+ *       in a block of its length rounded up to 8 bytes plus {@code BSEND_OVERHEAD} (128) bytes, placed first-fit,
+ *       and sent from there as a standard send; the call, and the request of {@code ibSend} or a buffered
+ *       {@code Prequest}, completes once the copy is made. The block is free again once its send has completed.
+ *       A message that does not fit, or no buffer attached, is ERR_BUFFER and nothing is sent (the buffer is never
+ *       grown: its size is the program's bound on buffered data). {@code detachBuffer} waits for every buffered
+ *       message to be sent (an eager one at its SEND_END, a rendezvous one once the receiver has read it) and
+ *       returns the array; with none attached it is ERR_BUFFER, as is attaching a second one. A buffered send's
+ *       own failure after the copy (its receiver died) has no request left to report it.</li>
+ * </ul>
+ *
  * <h2>Ranks in one JVM ({@link org.portals3j.mpi.internal.MpiRuntime})</h2>
  * A thread acts for the rank {@code JobRuntime.runAsRank} bound it to ({@code portals run --transport inmem}, the
  * tests); otherwise for the process's rank. {@code MPI.COMM_WORLD} and {@code MPI.COMM_SELF} are one object each;

@@ -9,6 +9,8 @@ import org.portals3j.mpi.internal.Attributes;
 import org.portals3j.mpi.internal.BackgroundDup;
 import org.portals3j.mpi.internal.BaseType;
 import org.portals3j.mpi.internal.Buffers;
+import org.portals3j.mpi.internal.CollectiveSchedule;
+import org.portals3j.mpi.internal.CollectiveSteps;
 import org.portals3j.mpi.internal.Collectives;
 import org.portals3j.mpi.internal.CommState;
 import org.portals3j.mpi.internal.Communicators;
@@ -363,6 +365,72 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
+    // ---- buffered and persistent point-to-point (mpi-java-api.md sections 2.2-2.4, 4.4) ------------
+
+    /**
+     * A buffered-mode send: the message is copied into the buffer given to {@code MPI.attachBuffer} and the call
+     * returns; {@code ERR_BUFFER} if none is attached or it has no room left (nothing is sent).
+     */
+    public final void bSend(@Nullable Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        CommState c = state();
+        try {
+            Messages.bufferedSend(c, MPI.process().bufferedSends(), buf, items(count, type), base(type), dest, tag);
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+    }
+
+    /** {@link #bSend}, as a request that is complete at once (the message has been copied). */
+    public final Request ibSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        CommState c = state();
+        Buffers.checkNonblocking(buf, c.engine().config().strictBuffers());
+        try {
+            return new Request(c, Messages.bufferedSend(c, MPI.process().bufferedSends(), buf, items(count, type),
+                    base(type), dest, tag));
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+    }
+
+    public final Prequest sendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return persistentSend(buf, count, type, dest, tag, Prequest.Mode.STANDARD);
+    }
+
+    public final Prequest bSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return persistentSend(buf, count, type, dest, tag, Prequest.Mode.BUFFERED);
+    }
+
+    public final Prequest sSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return persistentSend(buf, count, type, dest, tag, Prequest.Mode.SYNCHRONOUS);
+    }
+
+    public final Prequest rSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return persistentSend(buf, count, type, dest, tag, Prequest.Mode.READY);
+    }
+
+    public final Prequest recvInit(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
+        CommState c = state();
+        Buffers.checkNonblocking(buf, c.engine().config().strictBuffers());
+        try {
+            Messages.checkReceive(c, buf, items(count, type), base(type), source, tag);
+            return new Prequest(c, buf, items(count, type), base(type), source, tag, Prequest.Mode.RECEIVE);
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+    }
+
+    private Prequest persistentSend(Buffer buf, int count, Datatype type, int dest, int tag, Prequest.Mode mode)
+            throws MPIException {
+        CommState c = state();
+        Buffers.checkNonblocking(buf, c.engine().config().strictBuffers());
+        try {
+            Messages.checkSend(c, buf, items(count, type), base(type), dest, tag);
+            return new Prequest(c, buf, items(count, type), base(type), dest, tag, mode);
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+    }
+
     // ---- packing (mpi-java-api.md section 2.5; the format is in org.portals3j.mpi.internal.Packing) ----
 
     /** Packs {@code incount} items of {@code inbuf} into {@code outbuf} at {@code position}; the new position. */
@@ -483,7 +551,7 @@ public class Comm implements Freeable, Cloneable {
 
     public final void bcast(@Nullable Object buf, int count, @Nullable Datatype type, int root) throws MPIException {
         collective(c -> {
-            Side b = c.rank() == root ? Side.of(buf, count, type, true, false) : Side.of(buf, count, type, false, true);
+            Side b = isRoot(c, root) ? Side.of(buf, count, type, true, false) : Side.of(buf, count, type, false, true);
             RootedCollectives.bcast(c, b.buf, b.elements, b.base, root);
             b.done();
         });
@@ -493,7 +561,7 @@ public class Comm implements Freeable, Cloneable {
             @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype, int root) throws MPIException {
         collective(c -> {
             Side s = Side.of(sendbuf, sendcount, sendtype, true, false);
-            Side r = c.rank() == root ? Side.blocks(recvbuf, blocks(recvcount, c), null, recvtype, false, true)
+            Side r = isRoot(c, root) ? Side.blocks(recvbuf, blocks(recvcount, c), null, recvtype, false, true)
                     : Side.of(null, 0, null, false, false);
             RootedCollectives.gatherv(c, s.buf, s.elements, s.base, r.buf, r.counts, r.displs, r.base, root,
                     RootedForm.FULL);
@@ -504,15 +572,16 @@ public class Comm implements Freeable, Cloneable {
     /** In place: the root receives into {@code buf} (its own block already there), the others send from it. */
     public final void gather(@Nullable Object buf, int count, @Nullable Datatype type, int root) throws MPIException {
         collective(c -> {
-            if (c.rank() != root) {
+            if (!isRoot(c, root)) {
                 Side s = Side.of(buf, count, type, true, false);
                 RootedCollectives.gatherv(c, s.buf, s.elements, s.base, null, null, null, null, root,
                         RootedForm.IN_PLACE);
                 return;
             }
             Side r = Side.blocks(buf, blocks(count, c), null, type, true, true);
-            RootedCollectives.gatherv(c, r.buf, r.counts == null ? 0 : r.counts[root], r.base, r.buf, r.counts,
-                    r.displs, r.base, root, RootedForm.IN_PLACE);
+            int own = r.counts == null || c.isInter() ? 0 : r.counts[root];
+            RootedCollectives.gatherv(c, r.buf, own, r.base, r.buf, r.counts, r.displs, r.base, root,
+                    RootedForm.IN_PLACE);
             r.done();
         });
     }
@@ -522,7 +591,7 @@ public class Comm implements Freeable, Cloneable {
             int root) throws MPIException {
         collective(c -> {
             Side s = Side.of(sendbuf, sendcount, sendtype, true, false);
-            Side r = c.rank() == root ? Side.blocks(recvbuf, recvcount, displs, recvtype, false, true)
+            Side r = isRoot(c, root) ? Side.blocks(recvbuf, recvcount, displs, recvtype, false, true)
                     : Side.of(null, 0, null, false, false);
             RootedCollectives.gatherv(c, s.buf, s.elements, s.base, r.buf, r.counts, r.displs, r.base, root,
                     RootedForm.FULL);
@@ -534,7 +603,7 @@ public class Comm implements Freeable, Cloneable {
     public final void gatherv(@Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] displs,
             @Nullable Datatype recvtype, int root) throws MPIException {
         collective(c -> {
-            Side r = c.rank() == root ? Side.blocks(recvbuf, recvcount, displs, recvtype, true, true)
+            Side r = isRoot(c, root) ? Side.blocks(recvbuf, recvcount, displs, recvtype, true, true)
                     : Side.of(null, 0, null, false, false);
             RootedCollectives.gatherv(c, null, 0, null, r.buf, r.counts, r.displs, r.base, root,
                     RootedForm.ROOT_ONLY);
@@ -555,7 +624,7 @@ public class Comm implements Freeable, Cloneable {
     public final void scatter(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype, int root) throws MPIException {
         collective(c -> {
-            Side s = c.rank() == root ? Side.blocks(sendbuf, blocks(sendcount, c), null, sendtype, true, false)
+            Side s = isRoot(c, root) ? Side.blocks(sendbuf, blocks(sendcount, c), null, sendtype, true, false)
                     : Side.of(null, 0, null, false, false);
             Side r = Side.of(recvbuf, recvcount, recvtype, false, true);
             RootedCollectives.scatterv(c, s.buf, s.counts, s.displs, s.base, r.buf, r.elements, r.base, root,
@@ -567,10 +636,10 @@ public class Comm implements Freeable, Cloneable {
     /** In place: the root sends from {@code buf} (keeping its own block), the others receive into it. */
     public final void scatter(@Nullable Object buf, int count, @Nullable Datatype type, int root) throws MPIException {
         collective(c -> {
-            if (c.rank() == root) {
+            if (isRoot(c, root)) {
                 Side s = Side.blocks(buf, blocks(count, c), null, type, true, false);
                 RootedCollectives.scatterv(c, s.buf, s.counts, s.displs, s.base, s.buf,
-                        s.counts == null ? 0 : s.counts[root], s.base, root, RootedForm.IN_PLACE);
+                        s.counts == null || c.isInter() ? 0 : s.counts[root], s.base, root, RootedForm.IN_PLACE);
                 return;
             }
             Side r = Side.of(buf, count, type, false, true);
@@ -584,7 +653,7 @@ public class Comm implements Freeable, Cloneable {
             @Nullable Datatype sendtype, @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype, int root)
             throws MPIException {
         collective(c -> {
-            Side s = c.rank() == root ? Side.blocks(sendbuf, sendcount, displs, sendtype, true, false)
+            Side s = isRoot(c, root) ? Side.blocks(sendbuf, sendcount, displs, sendtype, true, false)
                     : Side.of(null, 0, null, false, false);
             Side r = Side.of(recvbuf, recvcount, recvtype, false, true);
             RootedCollectives.scatterv(c, s.buf, s.counts, s.displs, s.base, r.buf, r.elements, r.base, root,
@@ -597,7 +666,7 @@ public class Comm implements Freeable, Cloneable {
     public final void scatterv(@Nullable Object sendbuf, int @Nullable [] sendcount, int @Nullable [] displs,
             @Nullable Datatype sendtype, int root) throws MPIException {
         collective(c -> {
-            Side s = c.rank() == root ? Side.blocks(sendbuf, sendcount, displs, sendtype, true, false)
+            Side s = isRoot(c, root) ? Side.blocks(sendbuf, sendcount, displs, sendtype, true, false)
                     : Side.of(null, 0, null, false, false);
             RootedCollectives.scatterv(c, s.buf, s.counts, s.displs, s.base, null, 0, null, root,
                     RootedForm.ROOT_ONLY);
@@ -681,7 +750,7 @@ public class Comm implements Freeable, Cloneable {
             @Nullable Op op, int root) throws MPIException {
         collective(c -> {
             Side s = Side.of(sendbuf, count, type, true, false);
-            Side r = c.rank() == root ? Side.of(recvbuf, count, type, false, true) : Side.of(recvbuf, 0, null,
+            Side r = isRoot(c, root) ? Side.of(recvbuf, count, type, false, true) : Side.of(recvbuf, 0, null,
                     false, false);
             ReductionCollectives.reduce(c, s.buf, r.buf, s.elements, s.base, reduction(op, type), root, false);
             r.done();
@@ -692,7 +761,7 @@ public class Comm implements Freeable, Cloneable {
     public final void reduce(@Nullable Object buf, int count, @Nullable Datatype type, @Nullable Op op, int root)
             throws MPIException {
         collective(c -> {
-            Side b = Side.of(buf, count, type, true, c.rank() == root);
+            Side b = Side.of(buf, count, type, true, isRoot(c, root));
             ReductionCollectives.reduce(c, null, b.buf, b.elements, b.base, reduction(op, type), root, true);
             b.done();
         });
@@ -744,6 +813,215 @@ public class Comm implements Freeable, Cloneable {
         collective(c -> ReductionCollectives.reduceScatter(c, null, buf, null, items(count, type),
                 base(type),
                 Op.reduction(op, type), true));
+    }
+
+    // ---- nonblocking collectives (mpi-java-api.md section 2.9) ------------------------------------
+    // One copy of each algorithm: the blocking collectives' code lays its steps down in a CollectiveSchedule, which
+    // the rank's progress advances (org.portals3j.mpi.internal.CollectiveSchedule). The buffers belong to the
+    // operation from the call until the request completes (section 4.7); Java arrays' heap buffers are accepted
+    // unless portals3j.mpi.strictBuffers is set. iAllToAllw is absent: it needs the derived-datatype engine.
+
+    /** Lays a collective's steps down on the calling rank's state of this communicator. */
+    @FunctionalInterface
+    interface Schedule {
+        void record(CollectiveSteps steps, CommState c);
+    }
+
+    /**
+     * Starts the nonblocking collective {@code plan}, its argument errors through the error handler (nothing has
+     * been sent then); {@code buffers}: the {@code Buffer} arguments, checked against the strict-buffer switch.
+     */
+    final Request startCollective(Schedule plan, @Nullable Buffer... buffers) throws MPIException {
+        CommState c = state();
+        boolean strict = c.engine().config().strictBuffers();
+        for (Buffer b : buffers) {
+            if (b != null) {
+                Buffers.checkNonblocking(b, strict);
+            }
+        }
+        try {
+            return new Request(c, CollectiveSchedule.start(c, s -> plan.record(s, c)));
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+    }
+
+    public final Request iBarrier() throws MPIException {
+        return startCollective((s, c) -> Collectives.barrier(s));
+    }
+
+    public final Request iBcast(@Nullable Buffer buf, int count, @Nullable Datatype type, int root)
+            throws MPIException {
+        return startCollective((s, c) -> RootedCollectives.bcast(s, buf, items(count, type), base(type), root), buf);
+    }
+
+    public final Request iGather(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype, int root) throws MPIException {
+        return startCollective((s, c) -> RootedCollectives.gatherv(s, sendbuf, items(sendcount, sendtype),
+                base(sendtype), recvbuf, blocks(items(recvcount, recvtype), c), null, base(recvtype), root,
+                RootedForm.FULL), sendbuf, recvbuf);
+    }
+
+    /** In place: the root receives into {@code buf} (its own block already there), the others send from it. */
+    public final Request iGather(@Nullable Buffer buf, int count, @Nullable Datatype type, int root)
+            throws MPIException {
+        return startCollective((s, c) -> RootedCollectives.gatherv(s, buf, items(count, type), base(type), buf,
+                blocks(items(count, type), c), null, base(type), root, RootedForm.IN_PLACE), buf);
+    }
+
+    public final Request iGatherv(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Buffer recvbuf, int @Nullable [] recvcount, int @Nullable [] displs, @Nullable Datatype recvtype,
+            int root) throws MPIException {
+        return startCollective((s, c) -> RootedCollectives.gatherv(s, sendbuf, items(sendcount, sendtype),
+                base(sendtype), recvbuf, items(recvcount, recvtype), items(displs, recvtype), base(recvtype), root,
+                RootedForm.FULL), sendbuf, recvbuf);
+    }
+
+    /** The root's in-place form. */
+    public final Request iGatherv(@Nullable Buffer recvbuf, int @Nullable [] recvcount, int @Nullable [] displs,
+            @Nullable Datatype recvtype, int root) throws MPIException {
+        return startCollective((s, c) -> RootedCollectives.gatherv(s, null, 0, null, recvbuf,
+                items(recvcount, recvtype), items(displs, recvtype), base(recvtype), root, RootedForm.ROOT_ONLY),
+                recvbuf);
+    }
+
+    /** The form of the ranks other than the root. */
+    public final Request iGatherv(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype, int root)
+            throws MPIException {
+        return startCollective((s, c) -> RootedCollectives.gatherv(s, sendbuf, items(sendcount, sendtype),
+                base(sendtype), null, null, null, null, root, RootedForm.NON_ROOT), sendbuf);
+    }
+
+    public final Request iScatter(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype, int root) throws MPIException {
+        return startCollective((s, c) -> RootedCollectives.scatterv(s, sendbuf, blocks(items(sendcount, sendtype), c),
+                null, base(sendtype), recvbuf, items(recvcount, recvtype), base(recvtype), root, RootedForm.FULL),
+                sendbuf, recvbuf);
+    }
+
+    /** In place: the root sends from {@code buf} (keeping its own block), the others receive into it. */
+    public final Request iScatter(@Nullable Buffer buf, int count, @Nullable Datatype type, int root)
+            throws MPIException {
+        return startCollective((s, c) -> RootedCollectives.scatterv(s, buf, blocks(items(count, type), c), null,
+                base(type), buf, items(count, type), base(type), root, RootedForm.IN_PLACE), buf);
+    }
+
+    public final Request iScatterv(@Nullable Buffer sendbuf, int @Nullable [] sendcount, int @Nullable [] displs,
+            @Nullable Datatype sendtype, @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype,
+            int root) throws MPIException {
+        return startCollective((s, c) -> RootedCollectives.scatterv(s, sendbuf, items(sendcount, sendtype),
+                items(displs, sendtype), base(sendtype), recvbuf, items(recvcount, recvtype), base(recvtype), root,
+                RootedForm.FULL), sendbuf, recvbuf);
+    }
+
+    /** The root's in-place form. */
+    public final Request iScatterv(@Nullable Buffer sendbuf, int @Nullable [] sendcount, int @Nullable [] displs,
+            @Nullable Datatype sendtype, int root) throws MPIException {
+        return startCollective((s, c) -> RootedCollectives.scatterv(s, sendbuf, items(sendcount, sendtype),
+                items(displs, sendtype), base(sendtype), null, 0, null, root, RootedForm.ROOT_ONLY), sendbuf);
+    }
+
+    /** The form of the ranks other than the root. */
+    public final Request iScatterv(@Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype, int root)
+            throws MPIException {
+        return startCollective((s, c) -> RootedCollectives.scatterv(s, null, null, null, null, recvbuf,
+                items(recvcount, recvtype), base(recvtype), root, RootedForm.NON_ROOT), recvbuf);
+    }
+
+    public final Request iAllGather(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
+        return startCollective((s, c) -> Collectives.allGatherv(s, sendbuf, items(sendcount, sendtype),
+                base(sendtype), recvbuf, blocks(items(recvcount, recvtype), c), null, base(recvtype), false),
+                sendbuf, recvbuf);
+    }
+
+    /** In place: each rank's block is already at its place in {@code buf}. */
+    public final Request iAllGather(@Nullable Buffer buf, int count, @Nullable Datatype type) throws MPIException {
+        return startCollective((s, c) -> Collectives.allGatherv(s, null, 0, null, buf, blocks(items(count, type), c),
+                null, base(type), true), buf);
+    }
+
+    public final Request iAllGatherv(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Buffer recvbuf, int @Nullable [] recvcount, int @Nullable [] displs, @Nullable Datatype recvtype)
+            throws MPIException {
+        return startCollective((s, c) -> Collectives.allGatherv(s, sendbuf, items(sendcount, sendtype),
+                base(sendtype), recvbuf, items(recvcount, recvtype), items(displs, recvtype), base(recvtype), false),
+                sendbuf, recvbuf);
+    }
+
+    /** In place: each rank's block is already at its place in {@code buf}. */
+    public final Request iAllGatherv(@Nullable Buffer buf, int @Nullable [] count, int @Nullable [] displs,
+            @Nullable Datatype type) throws MPIException {
+        return startCollective((s, c) -> Collectives.allGatherv(s, null, 0, null, buf, items(count, type),
+                items(displs, type), base(type), true), buf);
+    }
+
+    public final Request iAllToAll(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
+        return startCollective((s, c) -> Collectives.allToAllv(s, sendbuf, blocks(items(sendcount, sendtype), c),
+                null, base(sendtype), recvbuf, blocks(items(recvcount, recvtype), c), null, base(recvtype)),
+                sendbuf, recvbuf);
+    }
+
+    public final Request iAllToAllv(@Nullable Buffer sendbuf, int @Nullable [] sendcount, int @Nullable [] sdispls,
+            @Nullable Datatype sendtype, @Nullable Buffer recvbuf, int @Nullable [] recvcount,
+            int @Nullable [] rdispls, @Nullable Datatype recvtype) throws MPIException {
+        return startCollective((s, c) -> Collectives.allToAllv(s, sendbuf, items(sendcount, sendtype),
+                items(sdispls, sendtype), base(sendtype), recvbuf, items(recvcount, recvtype),
+                items(rdispls, recvtype), base(recvtype)), sendbuf, recvbuf);
+    }
+
+    /** {@code recvbuf} is used at the root only (it may be null elsewhere). */
+    public final Request iReduce(@Nullable Buffer sendbuf, @Nullable Buffer recvbuf, int count,
+            @Nullable Datatype type, @Nullable Op op, int root) throws MPIException {
+        return startCollective((s, c) -> ReductionCollectives.reduce(s, sendbuf, recvbuf, items(count, type),
+                base(type), Op.reduction(op, type), root, false), sendbuf, recvbuf);
+    }
+
+    /** In place: {@code buf} is the input everywhere and the output at the root. */
+    public final Request iReduce(@Nullable Buffer buf, int count, @Nullable Datatype type, @Nullable Op op,
+            int root) throws MPIException {
+        return startCollective((s, c) -> ReductionCollectives.reduce(s, null, buf, items(count, type), base(type),
+                Op.reduction(op, type), root, true), buf);
+    }
+
+    public final Request iAllReduce(@Nullable Buffer sendbuf, @Nullable Buffer recvbuf, int count,
+            @Nullable Datatype type, @Nullable Op op) throws MPIException {
+        return startCollective((s, c) -> ReductionCollectives.allReduce(s, sendbuf, recvbuf, items(count, type),
+                base(type), Op.reduction(op, type), false), sendbuf, recvbuf);
+    }
+
+    /** In place. */
+    public final Request iAllReduce(@Nullable Buffer buf, int count, @Nullable Datatype type, @Nullable Op op)
+            throws MPIException {
+        return startCollective((s, c) -> ReductionCollectives.allReduce(s, null, buf, items(count, type),
+                base(type), Op.reduction(op, type), true), buf);
+    }
+
+    public final Request iReduceScatter(@Nullable Buffer sendbuf, @Nullable Buffer recvbuf,
+            int @Nullable [] recvcounts, @Nullable Datatype type, @Nullable Op op) throws MPIException {
+        return startCollective((s, c) -> ReductionCollectives.reduceScatter(s, sendbuf, recvbuf,
+                items(recvcounts, type), 0, base(type), Op.reduction(op, type), false), sendbuf, recvbuf);
+    }
+
+    /** In place: {@code buf} holds the whole input, and this rank's block of the result at its start. */
+    public final Request iReduceScatter(@Nullable Buffer buf, int @Nullable [] counts, @Nullable Datatype type,
+            @Nullable Op op) throws MPIException {
+        return startCollective((s, c) -> ReductionCollectives.reduceScatter(s, null, buf, items(counts, type), 0,
+                base(type), Op.reduction(op, type), true), buf);
+    }
+
+    public final Request iReduceScatterBlock(@Nullable Buffer sendbuf, @Nullable Buffer recvbuf, int recvcount,
+            @Nullable Datatype type, @Nullable Op op) throws MPIException {
+        return startCollective((s, c) -> ReductionCollectives.reduceScatter(s, sendbuf, recvbuf, null,
+                items(recvcount, type), base(type), Op.reduction(op, type), false), sendbuf, recvbuf);
+    }
+
+    /** In place: {@code buf} holds the whole input, and this rank's block of the result at its start. */
+    public final Request iReduceScatterBlock(@Nullable Buffer buf, int count, @Nullable Datatype type,
+            @Nullable Op op) throws MPIException {
+        return startCollective((s, c) -> ReductionCollectives.reduceScatter(s, null, buf, null, items(count, type),
+                base(type), Op.reduction(op, type), true), buf);
     }
 
     /** Applies {@code op} locally: {@code inOutBuf[i] = inBuf[i] op inOutBuf[i]}; errors go to COMM_WORLD's handler. */
@@ -999,6 +1277,14 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /** {@code n} copies of {@code count}. */
+    /**
+     * Whether this rank is the root of a rooted collective: its rank on an intracommunicator; on an
+     * intercommunicator the process of the root's group that passes {@code MPI.ROOT} (MPI 4.1 section 6.2.2).
+     */
+    private static boolean isRoot(CommState c, int root) {
+        return c.isInter() ? root == MPI.ROOT : c.rank() == root;
+    }
+
     private static int[] blocks(int count, int n) {
         int[] counts = new int[n];
         Arrays.fill(counts, count);

@@ -1,5 +1,6 @@
 package mpi;
 
+import java.nio.Buffer;
 import java.util.Arrays;
 import java.util.Map;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -230,6 +231,34 @@ public class Intracomm extends Comm {
         state();
         int[] members = group.members();
         return new Intracomm(derive((c, ids) -> Communicators.createGroup(c, ids, members, tag)));
+    }
+
+    // ---- nonblocking scans (mpi-java-api.md section 2.9; the engine is described in Comm) ---------
+
+    public final Request iScan(@Nullable Buffer sendbuf, @Nullable Buffer recvbuf, int count, @Nullable Datatype type,
+            @Nullable Op op) throws MPIException {
+        return startCollective((s, c) -> ReductionCollectives.scan(s, sendbuf, recvbuf, items(count, type),
+                base(type), Op.reduction(op, type), false, false), sendbuf, recvbuf);
+    }
+
+    /** In place. */
+    public final Request iScan(@Nullable Buffer buf, int count, @Nullable Datatype type, @Nullable Op op)
+            throws MPIException {
+        return startCollective((s, c) -> ReductionCollectives.scan(s, null, buf, items(count, type), base(type),
+                Op.reduction(op, type), true, false), buf);
+    }
+
+    public final Request iExScan(@Nullable Buffer sendbuf, @Nullable Buffer recvbuf, int count,
+            @Nullable Datatype type, @Nullable Op op) throws MPIException {
+        return startCollective((s, c) -> ReductionCollectives.scan(s, sendbuf, recvbuf, items(count, type),
+                base(type), Op.reduction(op, type), false, true), sendbuf, recvbuf);
+    }
+
+    /** In place. */
+    public final Request iExScan(@Nullable Buffer buf, int count, @Nullable Datatype type, @Nullable Op op)
+            throws MPIException {
+        return startCollective((s, c) -> ReductionCollectives.scan(s, null, buf, items(count, type), base(type),
+                Op.reduction(op, type), true, true), buf);
     }
 
     // ---- dynamic processes and name service (mpi-java-api.md section 2.12; out of scope) ----------

@@ -566,6 +566,32 @@ public final class MPI {
         return DoubleBuffer.wrap(buf, offset, buf.length - offset).slice();
     }
 
+    // ---- buffered sends (mpi-java-api.md sections 1.2 and 4.4; org.portals3j.mpi.internal.BufferedSends) ----
+
+    /**
+     * Gives {@code buffer} to the calling rank's buffered-mode sends ({@code bSend}, {@code ibSend},
+     * {@code bSendInit}): each message takes its length rounded up to 8 bytes plus {@code BSEND_OVERHEAD} of it.
+     * {@code ERR_BUFFER} if a buffer is attached already.
+     */
+    public static void attachBuffer(byte[] buffer) throws MPIException {
+        MpiProcess p = process();
+        try {
+            p.bufferedSends().attach(buffer);
+        } catch (MpiError e) {
+            throw raise(p.world(), e);
+        }
+    }
+
+    /** Waits until every buffered message has been sent, then hands the buffer back; ERR_BUFFER if none is attached. */
+    public static byte[] detachBuffer() throws MPIException {
+        MpiProcess p = process();
+        try {
+            return p.bufferedSends().detach(p.engine());
+        } catch (MpiError e) {
+            throw raise(p.world(), e);
+        }
+    }
+
     // ---- for the other classes of the package -------------------------------------------------
 
     /** Throws unless MPI is initialised and not finalised on the calling rank (whatever the error handler). */

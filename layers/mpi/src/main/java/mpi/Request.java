@@ -80,6 +80,7 @@ public class Request implements Freeable {
     @Override
     public final void free() throws MPIException {
         MPI.check();
+        freeHandle();
         release();
     }
 
@@ -102,7 +103,7 @@ public class Request implements Freeable {
     }
 
     public final boolean isNull() {
-        return op == null;
+        return op == null && !keepsHandle();
     }
 
     private void release() {
@@ -113,6 +114,28 @@ public class Request implements Freeable {
     private boolean isDone() {
         Operation o = op;
         return o != null && o.isDone();
+    }
+
+    // ---- persistent requests (Prequest): an inactive one has no operation but is not null ----------
+
+    /** Whether the handle stays valid while no operation is under way (a persistent request until freed). */
+    boolean keepsHandle() {
+        return false;
+    }
+
+    /** Called by {@link #free()} before the request is released. */
+    void freeHandle() {
+    }
+
+    /** Whether an operation is under way (not yet completed through this request). */
+    final boolean isActive() {
+        return op != null;
+    }
+
+    /** Makes {@code started} the operation of this request (a persistent request's start). */
+    final void activate(CommState c, Operation started) {
+        comm = c;
+        op = started;
     }
 
     // ---- arrays of requests -----------------------------------------------------------------------

@@ -6,28 +6,28 @@
  *
  * <h2>What this version has</h2>
  * The environment ({@code MPI}: init, finalize, thread levels, timers, names, versions, the buffer helpers, every
- * constant), the predefined basic datatypes ({@code BYTE} to {@code DOUBLE}, {@code PACKED},
- * {@code DATATYPE_NULL}) and their queries, the complex types {@code FLOAT_COMPLEX} and {@code DOUBLE_COMPLEX}
- * (two floats or doubles per item; {@code FloatComplex}, {@code DoubleComplex}; SUM and PROD), the pair types of
- * {@code MINLOC} and {@code MAXLOC} ({@code INT2}, {@code SHORT_INT}, {@code LONG_INT}, {@code FLOAT_INT},
- * {@code DOUBLE_INT}, read and written through {@code MPI.int2} ... {@code MPI.doubleInt}), {@code Struct} for
- * user-defined struct layouts (moved as whole items of bytes), {@code Comm.pack}, {@code unpack} and
- * {@code packSize} with {@code PACKED} (the items' bytes in native order), derived datatypes (every
- * {@code Datatype.create*}, {@code commit}, {@code free}, {@code dup}, {@code clone}, in point-to-point calls,
- * probe counts, packing, the blocking collectives and {@code allToAllw}; how they travel and the choices made are
- * in {@code org.portals3j.mpi.internal}), {@code Status},
- * {@code Request} with all its completion forms,
- * {@code Group}, {@code Info}, the three error handlers, and every point-to-point call of {@code Comm} but the
- * buffered and persistent ones, and matched probe ({@code Message}: {@code mProbe}, {@code imProbe}, {@code mRecv},
- * {@code imRecv}; the message is tied to the handle, so no other receive or probe, of any thread, can take it); the
- * predefined reduction operations and user-defined ones ({@code Op},
- * {@code UserFunction}, {@code Comm.reduceLocal}); new communicators ({@code dup}, {@code clone}, {@code split},
- * {@code create}, {@code free}, {@code compare}) and the extras ({@code iDup} with {@code getRequest},
- * {@code dupWithInfo}, {@code splitType} with {@code Comm.TYPE_SHARED}, {@code createGroup}, {@code setInfo},
- * {@code getInfo}); attribute caching on communicators and datatypes ({@code createKeyval}, {@code freeKeyval},
- * {@code setAttr}, {@code getAttr}, {@code deleteAttr}, the predefined keys on {@code COMM_WORLD}); every
- * blocking collective with its in-place overloads. Classes carry only the methods implemented: nonblocking
- * collectives come later.
+ * constant); datatypes: the predefined basic types ({@code BYTE} to {@code DOUBLE}, {@code PACKED},
+ * {@code DATATYPE_NULL}) and their queries, the complex types {@code FLOAT_COMPLEX} and {@code DOUBLE_COMPLEX} (two
+ * floats or doubles per item; {@code FloatComplex}, {@code DoubleComplex}; SUM and PROD), the pair types of
+ * {@code MINLOC} and {@code MAXLOC} ({@code INT2} ... {@code DOUBLE_INT}, read and written through {@code MPI.int2}
+ * ... {@code MPI.doubleInt}), {@code Struct} for user-defined struct layouts (moved as whole items of bytes), and the
+ * derived types (every {@code Datatype.create*}, {@code commit}, {@code free}, {@code dup}, {@code clone}, usable in
+ * point-to-point calls, probe counts, packing, the blocking collectives and {@code allToAllw}; how they travel and
+ * the choices made are in {@code org.portals3j.mpi.internal}); {@code Comm.pack}, {@code unpack} and
+ * {@code packSize} with {@code PACKED} (the items' bytes in native order); {@code Status}; {@code Request} with all
+ * its completion forms; {@code Group}; {@code Info}; the three error handlers; every point-to-point call of
+ * {@code Comm}, with the persistent requests ({@code sendInit} ... {@code recvInit}, {@code Prequest}), the buffered
+ * mode ({@code MPI.attachBuffer}, {@code detachBuffer}, {@code bSend}, {@code ibSend}, {@code bSendInit}) and
+ * matched probe ({@code Message}: {@code mProbe}, {@code imProbe}, {@code mRecv}, {@code imRecv}; the message is
+ * tied to the handle, so no other receive or probe, of any thread, can take it); the predefined reduction
+ * operations and user-defined ones ({@code Op}, {@code UserFunction}, {@code Comm.reduceLocal}); new communicators
+ * ({@code dup}, {@code clone}, {@code split}, {@code create}, {@code free}, {@code compare}) and the extras
+ * ({@code iDup} with {@code getRequest}, {@code dupWithInfo}, {@code splitType} with {@code Comm.TYPE_SHARED},
+ * {@code createGroup}, {@code setInfo}, {@code getInfo}); attribute caching on communicators and datatypes
+ * ({@code createKeyval}, {@code freeKeyval}, {@code setAttr}, {@code getAttr}, {@code deleteAttr}, the predefined
+ * keys on {@code COMM_WORLD}); every blocking collective with its in-place overloads; every nonblocking collective
+ * of section 2.9 with its in-place overloads but {@code iAllToAllw}, each returning a {@code Request} that works
+ * with every completion call (on intracommunicators).
  *
  * <h2>Out of scope, present so that every program compiles</h2>
  * One-sided communication ({@code Win} and its constants), MPI-IO ({@code File}, {@code FileView}) and dynamic
@@ -68,18 +68,18 @@
  * engine of tier 2 item 3) and {@code neighborAllToAllw} (Open MPI's bindings have none).
  *
  * <h2>Intercommunicators (mpi-java-api.md section 3, tier 2 item 8)</h2>
- * {@code Comm.createIntercomm} (called on the peer communicator, as Open MPI declares it), {@code Intercomm}
- * ({@code getRemoteSize}, {@code getRemoteGroup}, {@code merge}, {@code dup}, {@code clone}), point-to-point naming
- * the remote group, and the blocking collectives between the groups as MPI 4.1 section 6.2.2 defines them:
- * {@code barrier}, {@code bcast}, {@code reduce}, {@code allReduce}, {@code gather(v)}, {@code scatter(v)},
- * {@code allGather(v)}, {@code allToAll(v)} (the root passes {@code MPI.ROOT}, the rest of its group
- * {@code MPI.PROC_NULL}). Choices: the in-place forms on an intercommunicator are ERR_COMM (MPI has no in-place
- * option there); {@code reduceScatter(Block)} on one is ERR_UNSUPPORTED_OPERATION in this version; a
- * {@code localComm} that is an intercommunicator is ERR_COMM, a {@code localLeader} outside it ERR_RANK, groups that
- * share a process ERR_COMM (errors through {@code localComm}'s handler, which the new intercommunicator inherits);
- * a {@code merge} in which both groups pass the same {@code high} puts first the group whose first process has the
- * lower job rank (MPI 4.1 section 7.6.2 leaves it open). A wrong {@code remoteLeader} or {@code tag} is seen by the
- * leader alone: the rest of its group then waits for ever (MPI makes it erroneous, and nothing tells them).
+ * {@code Comm.createIntercomm} (called on the peer communicator, as Open MPI declares it), {@code Intercomm} ({@code
+ * getRemoteSize}, {@code getRemoteGroup}, {@code merge}, {@code dup}, {@code clone}), point-to-point naming the remote
+ * group, and the blocking collectives between the groups as MPI 4.1 section 6.2.2 defines them: {@code barrier}, {@code
+ * bcast}, {@code reduce}, {@code allReduce}, {@code gather(v)}, {@code scatter(v)}, {@code allGather(v)}, {@code
+ * allToAll(v)} (the root passes {@code MPI.ROOT}, the rest of its group {@code MPI.PROC_NULL}). Choices: the in-place
+ * forms on an intercommunicator are ERR_COMM (MPI has no in-place option there); {@code reduceScatter(Block)} and the
+ * nonblocking collectives on one are ERR_UNSUPPORTED_OPERATION in this version; a {@code localComm} that is an
+ * intercommunicator is ERR_COMM, a {@code localLeader} outside it ERR_RANK, groups that share a process ERR_COMM
+ * (errors through {@code localComm}'s handler, which the new intercommunicator inherits); a {@code merge} in which both
+ * groups pass the same {@code high} puts first the group whose first process has the lower job rank (MPI 4.1 section
+ * 7.6.2 leaves it open). A wrong {@code remoteLeader} or {@code tag} is seen by the leader alone: the rest of its group
+ * then waits for ever (MPI makes it erroneous, and nothing tells them).
  *
  * <h2>Behaviour a program may notice</h2>
  * <ul>

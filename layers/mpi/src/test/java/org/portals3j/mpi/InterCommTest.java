@@ -228,6 +228,9 @@ class InterCommTest {
                     .isEqualTo(MPI.ERR_COMM);
             assertThat(MpiErrors.errorClassOf(() -> inter.reduceScatterBlock(buf, buf, 1, MPI.INT, MPI.SUM)))
                     .isEqualTo(MPI.ERR_UNSUPPORTED_OPERATION);
+            assertThat(MpiErrors.errorClassOf(() -> inter.iBarrier()))
+                    .as("nonblocking collectives are blocking-only on intercommunicators")
+                    .isEqualTo(MPI.ERR_UNSUPPORTED_OPERATION);
             // nothing was lost: the intercommunicator still works
             int[] all = new int[1];
             inter.allReduce(new int[] {1}, all, 1, MPI.INT, MPI.SUM);

@@ -5,14 +5,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The messages of one collective call of one rank on a communicator's hidden collective context (the context id
- * after the communicator's point-to-point one, mpi-java-api.md sections 4.5 and 4.6), so that no user receive,
- * however wild its source and tag, can take them. Every receive names its source, and the engine keeps the order
- * of messages between two ranks, so consecutive collectives on a communicator cannot cross. Operations are started
- * and then awaited together ({@link #complete()}), so a rank never blocks on one while another it started could
- * make its peer wait.
+ * The blocking form of {@link CollectiveSteps}: the messages of one collective call of one rank on a communicator's
+ * hidden collective context (the context id after the communicator's point-to-point one, mpi-java-api.md sections 4.5
+ * and 4.6), so that no user receive, however wild its source and tag, can take them. Every receive names its source,
+ * and the engine keeps the order of messages between two ranks, so consecutive collectives on a communicator cannot
+ * cross. Operations are started and then awaited together ({@link #endRound()}), so a rank never blocks on one while
+ * another it started could make its peer wait.
  */
-final class CollectiveChannel {
+final class CollectiveChannel implements CollectiveSteps {
     /** Tags of the kinds of collective (for clarity in traces: matching needs only the source and the order). */
     static final int BARRIER = 1;
     static final int BCAST = 2;
@@ -32,24 +32,23 @@ final class CollectiveChannel {
         this.context = comm.context() + 1;
     }
 
-    int rank() {
-        return comm.rank();
-    }
-
-    int size() {
-        return comm.size();
+    @Override
+    public CommState comm() {
+        return comm;
     }
 
     /** Starts sending {@code data} to rank {@code dest} of the communicator. */
-    void send(MemorySegment data, int dest, int tag) {
+    @Override
+    public void send(MemorySegment data, int dest, int kind) {
         SendOperation op = new SendOperation(data);
         started.add(op);
-        comm.engine().startSend(op, comm.jobRank(dest), MatchBits.of(context, comm.rank(), tag), false);
+        comm.engine().startSend(op, comm.jobRank(dest), MatchBits.of(context, comm.rank(), kind), false);
     }
 
     /** Starts receiving into {@code into} from rank {@code source} of the communicator. */
-    void receive(MemorySegment into, int source, int tag) {
-        ReceiveOperation op = new ReceiveOperation(into, MatchBits.of(context, source, tag),
+    @Override
+    public void receive(MemorySegment into, int source, int kind) {
+        ReceiveOperation op = new ReceiveOperation(into, MatchBits.of(context, source, kind),
                 MatchBits.ignore(false, false), null);
         started.add(op);
         comm.engine().startReceive(op);
@@ -59,7 +58,8 @@ final class CollectiveChannel {
      * Waits for every operation started since the last call; then reports the first failure (a message longer than
      * its receive is ERR_TRUNCATE: the ranks disagree on the counts).
      */
-    void complete() {
+    @Override
+    public void endRound() {
         MpiError failure = null;
         for (Operation op : started) {
             comm.engine().await(op);
@@ -74,10 +74,10 @@ final class CollectiveChannel {
         }
     }
 
-    /** Sends to {@code dest} and receives from {@code source} at the same time, and waits for both. */
-    void exchange(MemorySegment out, int dest, MemorySegment in, int source, int tag) {
-        receive(in, source, tag);
-        send(out, dest, tag);
-        complete();
+    /** Waits for the operations started, then runs {@code step} at once. */
+    @Override
+    public void local(Runnable step) {
+        endRound();
+        step.run();
     }
 }

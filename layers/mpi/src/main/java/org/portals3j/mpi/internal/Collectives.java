@@ -7,7 +7,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * The unrooted data-movement collectives: {@code barrier} by dissemination (ceil(log2 n) rounds of empty
  * messages, for any n), {@code allGather(v)} by a ring (n - 1 steps, each rank passing on the block it received
  * last), {@code allToAll(v)} by posting every receive and then starting every send. {@code inPlace}: the
- * single-buffer overload, each rank's own block already in place in the receive buffer.
+ * single-buffer overload, each rank's own block already in place in the receive buffer. Each takes the
+ * {@link CollectiveSteps} it runs on: the {@code CommState} forms are the blocking calls.
  */
 public final class Collectives {
     private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
@@ -20,9 +21,12 @@ public final class Collectives {
             InterCollectives.barrier(c);
             return;
         }
-        CollectiveChannel ch = new CollectiveChannel(c);
-        int n = c.size();
-        int me = c.rank();
+        barrier(new CollectiveChannel(c));
+    }
+
+    public static void barrier(CollectiveSteps ch) {
+        int n = ch.size();
+        int me = ch.rank();
         for (int mask = 1; mask < n; mask <<= 1) {
             ch.exchange(EMPTY, (me + mask) % n, EMPTY, (me - mask + n) % n, CollectiveChannel.BARRIER);
         }
@@ -39,6 +43,14 @@ public final class Collectives {
             InterCollectives.allGatherv(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
             return;
         }
+        allGatherv(new CollectiveChannel(c), sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                inPlace);
+    }
+
+    public static void allGatherv(CollectiveSteps s, @Nullable Object sendbuf, int sendcount,
+                                  @Nullable BaseType sendtype, @Nullable Object recvbuf, int @Nullable [] recvcounts,
+                                  int @Nullable [] displs, @Nullable BaseType recvtype, boolean inPlace) {
+        CommState c = s.comm();
         BaseType rt = CollectiveArgs.type(recvtype);
         int[] counts = CollectiveArgs.counts(c, recvcounts);
         long extent = CollectiveArgs.extent(c, counts, displs);
@@ -51,12 +63,12 @@ public final class Collectives {
         if (in != null) {
             CollectiveArgs.copy(in.all(), out.elements(at[me], counts[me]));
         }
-        ring(new CollectiveChannel(c), out, counts, at);
-        out.commit();
+        ring(s, out, counts, at);
+        s.local(out::commit);
     }
 
     /** The ring of {@code allGatherv} over the blocks of {@code out}, each rank's own block in place. */
-    static void ring(CollectiveChannel ch, UserData out, int[] counts, int[] at) {
+    static void ring(CollectiveSteps ch, UserData out, int[] counts, int[] at) {
         int n = ch.size();
         int me = ch.rank();
         int right = (me + 1) % n;
@@ -78,6 +90,14 @@ public final class Collectives {
                     recvtype);
             return;
         }
+        allToAllv(new CollectiveChannel(c), sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                recvtype);
+    }
+
+    public static void allToAllv(CollectiveSteps ch, @Nullable Object sendbuf, int @Nullable [] sendcounts,
+                                 int @Nullable [] sdispls, @Nullable BaseType sendtype, @Nullable Object recvbuf,
+                                 int @Nullable [] recvcounts, int @Nullable [] rdispls, @Nullable BaseType recvtype) {
+        CommState c = ch.comm();
         BaseType st = CollectiveArgs.type(sendtype);
         BaseType rt = CollectiveArgs.type(recvtype);
         int[] sc = CollectiveArgs.counts(c, sendcounts);
@@ -91,7 +111,6 @@ public final class Collectives {
         UserData in = UserData.of(sendbuf, sendExtent, st, false);
         UserData out = UserData.of(recvbuf, recvExtent, rt, true);
         CollectiveArgs.copy(in.elements(sat[me], sc[me]), out.elements(rat[me], rc[me]));
-        CollectiveChannel ch = new CollectiveChannel(c);
         for (int k = 1; k < n; k++) {
             int from = (me - k + n) % n;
             ch.receive(out.elements(rat[from], rc[from]), from, CollectiveChannel.ALL_TO_ALL);
@@ -100,8 +119,8 @@ public final class Collectives {
             int to = (me + k) % n;
             ch.send(in.elements(sat[to], sc[to]), to, CollectiveChannel.ALL_TO_ALL);
         }
-        ch.complete();
-        out.commit();
+        ch.endRound();
+        ch.local(out::commit);
     }
 
     private static int checkedCount(int count) {

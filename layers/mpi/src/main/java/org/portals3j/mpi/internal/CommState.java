@@ -24,6 +24,8 @@ public final class CommState {
     private final @Nullable CommState localGroup;
     private volatile ErrorHandling errorHandling = ErrorHandling.FATAL;
     private volatile String name;
+    /** Nonblocking collectives started on this communicator by this rank (their tags: {@link CollectiveSchedule}). */
+    private int nonblockingCollectives;
 
     /**
      * @param context  the point-to-point context id (even; the next odd id is kept for the collectives)
@@ -175,5 +177,12 @@ public final class CommState {
         hints = from.hints();
         predefinedAttributes = from.predefined();
         from.attributes().copyTo(attributes);
+    }
+
+    // ---- nonblocking collectives ----------------------------------------------------------------
+
+    /** The number of the next nonblocking collective this rank starts on the communicator (0, 1, ...). */
+    public synchronized int nextNonblockingCollective() {
+        return nonblockingCollectives++;
     }
 }

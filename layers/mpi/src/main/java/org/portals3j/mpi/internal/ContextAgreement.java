@@ -29,10 +29,13 @@ import java.lang.foreign.ValueLayout;
  * that the missing members must finish first. With one thread per rank the right is always free: two rounds.
  */
 final class ContextAgreement {
-    /** Bit 31 of the tag marks the agreements on a collective context; bit 30 a {@code createGroup}'s. */
-    private static final int AGREEMENT_TAG = 0x8000_0000;
-    private static final int GROUP_TAG = 0x4000_0000;
-    private static final int VALUE_BITS = 0x3FFF_FFFF;
+    /**
+     * Bits 31 and 30 of the tag mark the agreements on a collective context (bit 31 alone: the nonblocking
+     * collectives, {@link CollectiveSchedule}); bit 29 a {@code createGroup}'s.
+     */
+    private static final int AGREEMENT_TAG = 0xC000_0000;
+    private static final int GROUP_TAG = 0x2000_0000;
+    private static final int VALUE_BITS = 0x1FFF_FFFF;
 
     private ContextAgreement() {
     }

@@ -47,13 +47,13 @@ final class InterCollectives {
         UserData data = UserData.of(buf, count, t, side == OTHER_GROUP);
         if (side == AT_ROOT) {
             ch.send(data.all(), 0, CollectiveChannel.BCAST);
-            ch.complete();
+            ch.endRound();
             return;
         }
         CommState local = local(c);
         if (local.rank() == 0) {
             ch.receive(data.all(), root, CollectiveChannel.BCAST);
-            ch.complete();
+            ch.endRound();
         }
         RootedCollectives.bcast(new CollectiveChannel(local), data.all(), 0);
         data.commit();
@@ -70,7 +70,7 @@ final class InterCollectives {
         if (side == AT_ROOT) { // the root: the result comes from the other group's leader
             UserData out = UserData.of(recvbuf, count, t, true);
             ch.receive(out.all(), 0, CollectiveChannel.REDUCE);
-            ch.complete();
+            ch.endRound();
             out.commit();
             return;
         }
@@ -78,7 +78,7 @@ final class InterCollectives {
         MemorySegment result = ReductionCollectives.toRankZero(new CollectiveChannel(local(c)), in.all(), count, op);
         if (result != null) {
             ch.send(result, root, CollectiveChannel.REDUCE);
-            ch.complete();
+            ch.endRound();
         }
     }
 
@@ -106,7 +106,7 @@ final class InterCollectives {
             CollectiveArgs.count(sendcount);
             UserData in = UserData.of(sendbuf, sendcount, CollectiveArgs.type(sendtype), false);
             ch.send(in.all(), root, CollectiveChannel.GATHER);
-            ch.complete();
+            ch.endRound();
         } else if (side == AT_ROOT) {
             int[] counts = CollectiveArgs.counts(c, recvcounts);
             long extent = CollectiveArgs.extent(c, counts, displs);
@@ -115,7 +115,7 @@ final class InterCollectives {
             for (int r = 0; r < c.size(); r++) {
                 ch.receive(out.elements(at[r], counts[r]), r, CollectiveChannel.GATHER);
             }
-            ch.complete();
+            ch.endRound();
             out.commit();
         }
     }
@@ -130,7 +130,7 @@ final class InterCollectives {
             CollectiveArgs.count(recvcount);
             UserData out = UserData.of(recvbuf, recvcount, CollectiveArgs.type(recvtype), true);
             ch.receive(out.all(), root, CollectiveChannel.SCATTER);
-            ch.complete();
+            ch.endRound();
             out.commit();
         } else if (side == AT_ROOT) {
             int[] counts = CollectiveArgs.counts(c, sendcounts);
@@ -140,7 +140,7 @@ final class InterCollectives {
             for (int r = 0; r < c.size(); r++) {
                 ch.send(in.elements(at[r], counts[r]), r, CollectiveChannel.SCATTER);
             }
-            ch.complete();
+            ch.endRound();
         }
     }
 
@@ -159,7 +159,7 @@ final class InterCollectives {
             ch.receive(out.elements(at[r], counts[r]), r, CollectiveChannel.ALL_GATHER);
             ch.send(in.all(), r, CollectiveChannel.ALL_GATHER);
         }
-        ch.complete();
+        ch.endRound();
         out.commit();
     }
 
@@ -180,7 +180,7 @@ final class InterCollectives {
             ch.receive(out.elements(rat[r], rc[r]), r, CollectiveChannel.ALL_TO_ALL);
             ch.send(in.elements(sat[r], sc[r]), r, CollectiveChannel.ALL_TO_ALL);
         }
-        ch.complete();
+        ch.endRound();
         out.commit();
     }
 

@@ -102,4 +102,48 @@ public final class Messages {
                     + (c.size() - 1) + (receive ? ", ANY_SOURCE" : "") + " and PROC_NULL");
         }
     }
+
+    // ---- persistent and buffered sends -------------------------------------------------------------
+
+    /**
+     * A buffered-mode send ({@code bSend}, {@code ibSend}): the checks of {@link #send}, then the message is copied
+     * into {@code attached} and sent from there. The operation returned is complete: the message has been copied.
+     *
+     * @throws MpiError ERR_BUFFER if no buffer is attached or it has no room (nothing is sent)
+     */
+    public static SendOperation bufferedSend(CommState c, BufferedSends attached, @Nullable Object buf, int count,
+                                             @Nullable BaseType type, int dest, int tag) {
+        BaseType t = checkSend(c, count, type, dest, tag);
+        MemorySegment memory = Buffers.segment(buf, count, t, false);
+        SendOperation op = new SendOperation(memory);
+        if (dest != Constants.PROC_NULL) {
+            attached.send(c.engine(), memory, c.jobRank(dest), MatchBits.of(c.context(), c.rank(), tag));
+        }
+        Operation.completeAtOnce(op, Constants.PROC_NULL, Constants.ANY_TAG);
+        return op;
+    }
+
+    /** The checks of a send with these arguments ({@code sendInit} and its kin make them when the request is made). */
+    public static void checkSend(CommState c, @Nullable Object buf, int count, @Nullable BaseType type, int dest,
+                                 int tag) {
+        Buffers.segment(buf, count, checkSend(c, count, type, dest, tag), false);
+    }
+
+    /** The checks of a receive with these arguments ({@code recvInit}). */
+    public static void checkReceive(CommState c, @Nullable Object buf, int count, @Nullable BaseType type,
+                                    int source, int tag) {
+        BaseType t = checkCountAndType(count, type);
+        checkReceiveTag(tag);
+        checkRank(c, source, true, "source");
+        Buffers.segment(buf, count, t, true);
+    }
+
+    private static BaseType checkSend(CommState c, int count, @Nullable BaseType type, int dest, int tag) {
+        BaseType t = checkCountAndType(count, type);
+        if (tag < 0) {
+            throw new MpiError(ErrorClass.TAG, "invalid tag " + tag + ": a send's tag must be 0.." + MatchBits.TAG_UB);
+        }
+        checkRank(c, dest, false, "destination");
+        return t;
+    }
 }

@@ -21,6 +21,8 @@ public final class MpiProcess {
     private final int threadLevel;
     private final Thread mainThread;
     private volatile boolean finalized;
+    /** The buffer of buffered-mode sends ({@code MPI.attachBuffer}). */
+    private final BufferedSends bufferedSends = new BufferedSends();
 
     MpiProcess(JobContext job, MpiConfig config, int threadLevel) throws TransportException {
         if (job.size() > MatchBits.MAX_RANKS) {
@@ -69,6 +71,11 @@ public final class MpiProcess {
 
     public boolean isMainThread() {
         return Thread.currentThread() == mainThread;
+    }
+
+    /** The buffer of this rank's buffered-mode sends. */
+    public BufferedSends bufferedSends() {
+        return bufferedSends;
     }
 
     public boolean isFinalized() {

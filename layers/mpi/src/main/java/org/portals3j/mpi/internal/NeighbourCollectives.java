@@ -46,7 +46,7 @@ public final class NeighbourCollectives {
                 ch.send(block, n.destinations()[i], NEIGHBOUR_TAG + n.destinationTags()[i]);
             }
         }
-        ch.complete();
+        ch.endRound();
         out.commit();
     }
 

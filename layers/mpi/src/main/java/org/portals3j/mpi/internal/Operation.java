@@ -5,11 +5,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.MdHandle;
 
 /**
- * One point-to-point operation in flight: what a {@code Request} stands for. Written by the engine under its lock;
- * {@link #isDone()} may be read by any thread. Its segment keeps the user's buffer reachable until the operation
- * has finished, whatever happens to the request (mpi-java-api.md section 4.7).
+ * One operation in flight (a send, a receive, or a nonblocking collective): what a {@code Request} stands for.
+ * Written by the engine under its lock; {@link #isDone()} may be read by any thread. Its segment keeps the user's
+ * buffer reachable until the operation has finished, whatever happens to the request (mpi-java-api.md section 4.7).
  */
-public abstract sealed class Operation permits SendOperation, ReceiveOperation, BackgroundDup {
+public abstract sealed class Operation permits SendOperation, ReceiveOperation, BackgroundDup, CollectiveSchedule {
     /** The user's memory (or a staging copy of it). */
     final MemorySegment buffer;
     /** The MD bound or attached for the data, while there is one. */

@@ -78,6 +78,8 @@ public final class PointToPoint {
     private final Region[] regions;
     private final UnexpectedQueue unexpected = new UnexpectedQueue();
     private final Event event = new Event();
+    /** The rank's nonblocking collectives under way ({@link #progress()} moves them on). */
+    private final CollectiveProgress collectives = new CollectiveProgress();
     private final ReentrantLock lock = new ReentrantLock();
     private final Arena arena = Arena.ofShared();
     private final Polling polling;
@@ -369,14 +371,26 @@ public final class PointToPoint {
 
     // ---- progress -----------------------------------------------------------------------------
 
-    /** Handles the events waiting; returns how many. */
+    /** Handles the events waiting, then moves the nonblocking collectives on; returns how much it did. */
     public int progress() {
+        int n;
         lock.lock();
         try {
-            return finished ? 0 : drain();
+            if (finished) {
+                return 0;
+            }
+            n = drain();
         } finally {
             lock.unlock();
         }
+        return n + collectives.advance();
+    }
+
+    // ---- nonblocking collectives (their schedules advance in every progress round) ----------------
+
+    /** The rank's nonblocking collectives under way. */
+    public CollectiveProgress collectives() {
+        return collectives;
     }
 
     /** Waits until {@code op} is done, making progress meanwhile (the lock is free between rounds). */

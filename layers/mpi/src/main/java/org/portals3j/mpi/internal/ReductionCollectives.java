@@ -15,7 +15,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *   <li>{@code reduceScatter(Block)}: the reduction to rank 0, then a scatter of the result;</li>
  *   <li>{@code scan}, {@code exScan}: a chain, each rank receiving the prefix of the ranks below it.</li>
  * </ul>
- * {@code inPlace}: the single-buffer overload, its buffer the input and the output.
+ * {@code inPlace}: the single-buffer overload, its buffer the input and the output. Each takes the
+ * {@link CollectiveSteps} it runs on (the {@code CommState} forms are the blocking calls); the combining and copying
+ * are local steps, so that a recorded schedule runs them once the data they need has arrived. The input is copied to
+ * a scratch accumulator when the call is made.
  */
 public final class ReductionCollectives {
     private ReductionCollectives() {
@@ -23,59 +26,69 @@ public final class ReductionCollectives {
 
     public static void reduce(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
                               @Nullable BaseType type, Reduction op, int root, boolean inPlace) {
-        BaseType t = CollectiveArgs.type(type);
         if (c.isInter()) {
             if (inPlace) {
                 throw InterCollectives.inPlace(c, "reduce");
             }
-            InterCollectives.reduce(c, sendbuf, recvbuf, count, t, op, root);
+            InterCollectives.reduce(c, sendbuf, recvbuf, count, CollectiveArgs.type(type), op, root);
             return;
         }
+        reduce(new CollectiveChannel(c), sendbuf, recvbuf, count, type, op, root, inPlace);
+    }
+
+    public static void reduce(CollectiveSteps ch, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
+                              @Nullable BaseType type, Reduction op, int root, boolean inPlace) {
+        CommState c = ch.comm();
+        BaseType t = CollectiveArgs.type(type);
         CollectiveArgs.count(count);
         CollectiveArgs.root(c, root);
         int me = c.rank();
         UserData in = UserData.of(inPlace ? recvbuf : sendbuf, count, t, false);
         UserData out = me == root ? UserData.of(recvbuf, count, t, true) : null;
-        CollectiveChannel ch = new CollectiveChannel(c);
         MemorySegment result = toRankZero(ch, in.all(), count, op);
         if (out == null) {
             if (result != null) {
                 ch.send(result, root, CollectiveChannel.REDUCE);
-                ch.complete();
+                ch.endRound();
             }
             return;
         }
         if (result != null) {
-            MemorySegment.copy(result, 0, out.all(), 0, result.byteSize());
+            ch.local(copier(result, out.all(), result.byteSize()));
         } else {
             ch.receive(out.all(), 0, CollectiveChannel.REDUCE);
-            ch.complete();
+            ch.endRound();
         }
-        out.commit();
+        ch.local(out::commit);
     }
 
     public static void allReduce(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
                                  @Nullable BaseType type, Reduction op, boolean inPlace) {
-        BaseType t = CollectiveArgs.type(type);
         if (c.isInter()) {
             if (inPlace) {
                 throw InterCollectives.inPlace(c, "allReduce");
             }
-            InterCollectives.allReduce(c, sendbuf, recvbuf, count, t, op);
+            InterCollectives.allReduce(c, sendbuf, recvbuf, count, CollectiveArgs.type(type), op);
             return;
         }
+        allReduce(new CollectiveChannel(c), sendbuf, recvbuf, count, type, op, inPlace);
+    }
+
+    public static void allReduce(CollectiveSteps ch, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
+                                 @Nullable BaseType type, Reduction op, boolean inPlace) {
+        BaseType t = CollectiveArgs.type(type);
         CollectiveArgs.count(count);
         UserData in = UserData.of(inPlace ? recvbuf : sendbuf, count, t, false);
         UserData out = UserData.of(recvbuf, count, t, true);
-        allReduce(new CollectiveChannel(c), in.all(), out.all(), count, op);
-        out.commit();
+        allReduce(ch, in.all(), out.all(), count, op);
+        ch.local(out::commit);
     }
 
     /** The reduction of every rank's {@code in} into every rank's {@code out} (they may be the same memory). */
-    static void allReduce(CollectiveChannel ch, MemorySegment in, MemorySegment out, int count, Reduction op) {
+    static void allReduce(CollectiveSteps ch, MemorySegment in, MemorySegment out, int count, Reduction op) {
         MemorySegment result = toRankZero(ch, in, count, op);
         if (result != null) {
-            MemorySegment.copy(result, 0, out, 0, result.byteSize());
+            ch.local(copier(result, out, result.byteSize()));
         }
         RootedCollectives.bcast(ch, out, 0);
     }
@@ -88,6 +101,13 @@ public final class ReductionCollectives {
             throw new MpiError(ErrorClass.UNSUPPORTED_OPERATION, "reduceScatter on the intercommunicator "
                     + c.name() + " is not implemented in this version: use reduce and scatterv");
         }
+        reduceScatter(new CollectiveChannel(c), sendbuf, recvbuf, recvcounts, blockCount, type, op, inPlace);
+    }
+
+    public static void reduceScatter(CollectiveSteps ch, @Nullable Object sendbuf, @Nullable Object recvbuf,
+                                     int @Nullable [] recvcounts, int blockCount, @Nullable BaseType type,
+                                     Reduction op, boolean inPlace) {
+        CommState c = ch.comm();
         BaseType t = CollectiveArgs.type(type);
         int n = c.size();
         int me = c.rank();
@@ -105,7 +125,6 @@ public final class ReductionCollectives {
         int[] at = CollectiveArgs.packed(counts, n);
         UserData in = UserData.of(inPlace ? recvbuf : sendbuf, total, t, false);
         UserData out = UserData.of(recvbuf, counts[me], t, true);
-        CollectiveChannel ch = new CollectiveChannel(c);
         MemorySegment result = toRankZero(ch, in.all(), (int) total, op);
         if (result == null) {
             ch.receive(out.all(), 0, CollectiveChannel.SCATTER);
@@ -114,40 +133,51 @@ public final class ReductionCollectives {
                 ch.send(result.asSlice((long) at[r] * t.bytes(), (long) counts[r] * t.bytes()), r,
                         CollectiveChannel.SCATTER);
             }
-            MemorySegment.copy(result, 0, out.all(), 0, (long) counts[0] * t.bytes());
+            ch.local(copier(result, out.all(), (long) counts[0] * t.bytes()));
         }
-        ch.complete();
-        out.commit();
+        ch.endRound();
+        ch.local(out::commit);
     }
 
     /** {@code scan} ({@code exclusive} false) and {@code exScan}. */
     public static void scan(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
                             @Nullable BaseType type, Reduction op, boolean inPlace, boolean exclusive) {
+        scan(new CollectiveChannel(c), sendbuf, recvbuf, count, type, op, inPlace, exclusive);
+    }
+
+    public static void scan(CollectiveSteps ch, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
+                            @Nullable BaseType type, Reduction op, boolean inPlace, boolean exclusive) {
         BaseType t = CollectiveArgs.type(type);
         CollectiveArgs.count(count);
-        int n = c.size();
-        int me = c.rank();
+        int n = ch.size();
+        int me = ch.rank();
         UserData in = UserData.of(inPlace ? recvbuf : sendbuf, count, t, false);
         UserData out = UserData.of(recvbuf, count, t, true);
-        CollectiveChannel ch = new CollectiveChannel(c);
         MemorySegment acc = CollectiveArgs.copyOf(in.all());
         if (me > 0) {
             MemorySegment prefix = CollectiveArgs.scratch(acc.byteSize());
             ch.receive(prefix, me - 1, CollectiveChannel.SCAN);
-            ch.complete();
-            if (exclusive) {
-                MemorySegment.copy(prefix, 0, out.all(), 0, prefix.byteSize());
-            }
-            op.apply(prefix, acc, count);
+            ch.endRound();
+            ch.local(() -> {
+                if (exclusive) {
+                    MemorySegment.copy(prefix, 0, out.all(), 0, prefix.byteSize());
+                }
+                op.apply(prefix, acc, count);
+            });
         }
         if (!exclusive) {
-            MemorySegment.copy(acc, 0, out.all(), 0, acc.byteSize());
+            ch.local(copier(acc, out.all(), acc.byteSize()));
         }
         if (me < n - 1) {
             ch.send(acc, me + 1, CollectiveChannel.SCAN);
-            ch.complete();
+            ch.endRound();
         }
-        out.commit();
+        ch.local(out::commit);
+    }
+
+    /** A local step copying the first {@code bytes} bytes of {@code from} to {@code to}. */
+    private static Runnable copier(MemorySegment from, MemorySegment to, long bytes) {
+        return () -> MemorySegment.copy(from, 0, to, 0, bytes);
     }
 
     /** {@code Comm.reduceLocal}: {@code inOut = in op inOut}, no communication. */
@@ -163,9 +193,10 @@ public final class ReductionCollectives {
 
     /**
      * The binomial reduction of every rank's {@code in} towards rank 0: rank 0 gets the result (a scratch
-     * segment), the others null.
+     * segment), the others null. The two scratch segments swap roles after each combining step; the swap is decided
+     * when the steps are laid down (the ranks alone say which rounds there are), so a schedule replays it exactly.
      */
-    static @Nullable MemorySegment toRankZero(CollectiveChannel ch, MemorySegment in, int count, Reduction op) {
+    static @Nullable MemorySegment toRankZero(CollectiveSteps ch, MemorySegment in, int count, Reduction op) {
         int n = ch.size();
         int me = ch.rank();
         MemorySegment acc = CollectiveArgs.copyOf(in);
@@ -173,16 +204,17 @@ public final class ReductionCollectives {
         for (int mask = 1; mask < n; mask <<= 1) {
             if ((me & mask) != 0) {
                 ch.send(acc, me - mask, CollectiveChannel.REDUCE);
-                ch.complete();
+                ch.endRound();
                 return null;
             }
             if (me + mask < n) {
                 ch.receive(received, me + mask, CollectiveChannel.REDUCE);
-                ch.complete();
-                op.apply(acc, received, count);
-                MemorySegment t = acc;
-                acc = received;
-                received = t;
+                ch.endRound();
+                MemorySegment lower = acc;
+                MemorySegment higher = received;
+                ch.local(() -> op.apply(lower, higher, count));
+                acc = higher;
+                received = lower;
             }
         }
         return acc;

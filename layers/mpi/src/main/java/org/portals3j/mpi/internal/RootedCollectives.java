@@ -8,27 +8,33 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * {@code scatter(v)} linearly (the root posts every receive, or starts every send, at once: one message per rank,
  * as Open MPI's basic linear algorithms do for the v-forms). Arguments that matter only at the root are ignored
  * elsewhere and may be null there (mpi-java-api.md section 4.5), as is the single-buffer overload
- * ({@link RootedForm}).
+ * ({@link RootedForm}). Each takes the {@link CollectiveSteps} it runs on: the {@code CommState} forms are the
+ * blocking calls.
  */
 public final class RootedCollectives {
     private RootedCollectives() {
     }
 
     public static void bcast(CommState c, @Nullable Object buf, int count, @Nullable BaseType type, int root) {
-        BaseType t = CollectiveArgs.type(type);
         if (c.isInter()) {
-            InterCollectives.bcast(c, buf, count, t, root);
+            InterCollectives.bcast(c, buf, count, CollectiveArgs.type(type), root);
             return;
         }
+        bcast(new CollectiveChannel(c), buf, count, type, root);
+    }
+
+    public static void bcast(CollectiveSteps s, @Nullable Object buf, int count, @Nullable BaseType type, int root) {
+        CommState c = s.comm();
+        BaseType t = CollectiveArgs.type(type);
         CollectiveArgs.count(count);
         CollectiveArgs.root(c, root);
         UserData data = UserData.of(buf, count, t, c.rank() != root);
-        bcast(new CollectiveChannel(c), data.all(), root);
-        data.commit();
+        bcast(s, data.all(), root);
+        s.local(data::commit);
     }
 
     /** A binomial-tree broadcast of {@code data} from {@code root}. */
-    static void bcast(CollectiveChannel ch, MemorySegment data, int root) {
+    static void bcast(CollectiveSteps ch, MemorySegment data, int root) {
         int n = ch.size();
         int me = ch.rank();
         int v = (me - root + n) % n;
@@ -36,7 +42,7 @@ public final class RootedCollectives {
         while (mask < n) {
             if ((v & mask) != 0) {
                 ch.receive(data, (me - mask + n) % n, CollectiveChannel.BCAST);
-                ch.complete();
+                ch.endRound();
                 break;
             }
             mask <<= 1;
@@ -46,7 +52,7 @@ public final class RootedCollectives {
                 ch.send(data, (me + mask) % n, CollectiveChannel.BCAST);
             }
         }
-        ch.complete();
+        ch.endRound();
     }
 
     /**
@@ -65,16 +71,23 @@ public final class RootedCollectives {
             InterCollectives.gatherv(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
             return;
         }
+        gatherv(new CollectiveChannel(c), sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                form);
+    }
+
+    public static void gatherv(CollectiveSteps ch, @Nullable Object sendbuf, int sendcount,
+                               @Nullable BaseType sendtype, @Nullable Object recvbuf, int @Nullable [] recvcounts,
+                               int @Nullable [] displs, @Nullable BaseType recvtype, int root, RootedForm form) {
+        CommState c = ch.comm();
         CollectiveArgs.root(c, root);
         int me = c.rank();
         boolean inPlace = form.inPlaceAt(me, root);
-        CollectiveChannel ch = new CollectiveChannel(c);
         if (me != root) {
             BaseType st = CollectiveArgs.type(sendtype);
             CollectiveArgs.count(sendcount);
             UserData in = UserData.of(sendbuf, sendcount, st, false);
             ch.send(in.all(), root, CollectiveChannel.GATHER);
-            ch.complete();
+            ch.endRound();
             return;
         }
         BaseType rt = CollectiveArgs.type(recvtype);
@@ -93,8 +106,8 @@ public final class RootedCollectives {
                 ch.receive(out.elements(at[r], counts[r]), r, CollectiveChannel.GATHER);
             }
         }
-        ch.complete();
-        out.commit();
+        ch.endRound();
+        ch.local(out::commit);
     }
 
     /**
@@ -113,17 +126,24 @@ public final class RootedCollectives {
             InterCollectives.scatterv(c, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
             return;
         }
+        scatterv(new CollectiveChannel(c), sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                form);
+    }
+
+    public static void scatterv(CollectiveSteps ch, @Nullable Object sendbuf, int @Nullable [] sendcounts,
+                                int @Nullable [] displs, @Nullable BaseType sendtype, @Nullable Object recvbuf,
+                                int recvcount, @Nullable BaseType recvtype, int root, RootedForm form) {
+        CommState c = ch.comm();
         CollectiveArgs.root(c, root);
         int me = c.rank();
         boolean inPlace = form.inPlaceAt(me, root);
-        CollectiveChannel ch = new CollectiveChannel(c);
         if (me != root) {
             BaseType rt = CollectiveArgs.type(recvtype);
             CollectiveArgs.count(recvcount);
             UserData out = UserData.of(recvbuf, recvcount, rt, true);
             ch.receive(out.all(), root, CollectiveChannel.SCATTER);
-            ch.complete();
-            out.commit();
+            ch.endRound();
+            ch.local(out::commit);
             return;
         }
         BaseType st = CollectiveArgs.type(sendtype);
@@ -142,9 +162,9 @@ public final class RootedCollectives {
             int r = (me + k) % c.size();
             ch.send(in.elements(at[r], counts[r]), r, CollectiveChannel.SCATTER);
         }
-        ch.complete();
+        ch.endRound();
         if (out != null) {
-            out.commit();
+            ch.local(out::commit);
         }
     }
 }

@@ -83,14 +83,70 @@
  * receives matched, reports credit). A rank that computes without calling MPI does not start those gets until its
  * next call (weak progress, as Open MPI without a progress thread).
  *
+ * <h2>Nonblocking collectives ({@link org.portals3j.mpi.internal.CollectiveSchedule},
+ * {@link org.portals3j.mpi.internal.CollectiveProgress})</h2>
+ * One copy of each collective algorithm serves both forms: the algorithms write their steps to a
+ * {@link org.portals3j.mpi.internal.CollectiveSteps} (send, receive, end of round, local step). The blocking call
+ * runs them at once on a {@code CollectiveChannel}; the nonblocking call records them as a schedule of rounds (the
+ * sends and receives that start together, then the local steps, such as a reduction or a copy, that need their
+ * data). The algorithms' control flow depends only on ranks and counts, so the recording is exact; even the swap of
+ * the reduction's two scratch buffers is decided while recording. Argument checks run at the call, before anything
+ * is sent, so wrong use raises the reference's class from the call itself; a failure while the schedule runs (a
+ * truncated receive, a user function's error) ends it with that error once its round's operations have finished,
+ * reported by the request's completion (ERR_IN_STATUS from the array forms).
+ * <ul>
+ *   <li><b>Progress.</b> The schedules under way are advanced by every progress round of the rank
+ *       ({@code PointToPoint.progress}): every wait and test of any request, every blocking call while it waits
+ *       (point-to-point, probe, collectives), and the start of each nonblocking collective. One thread advances
+ *       them at a time; a local step that calls MPI does not re-enter. As for rendezvous messages, a rank that
+ *       computes without calling MPI does not advance its schedules (weak progress, as Open MPI without a
+ *       progress thread).</li>
+ *   <li><b>Matching (mpi-java-api.md 4.5).</b> The schedules use the communicator's collective context, like the
+ *       blocking collectives, but tags with bit 31 set and bit 30 clear (blocking ones use the small kind numbers, the
+ *       context-id agreements bits 31 and 30), so a blocking collective never takes a nonblocking one's message. Below
+ *       bit 30 the tag holds the number of the nonblocking collective on the communicator (26 bits, counted per rank,
+ *       taken only once the call's checks have passed) and its kind: every rank numbers them in call order, so several
+ *       outstanding collectives, of one kind or several, never take each other's messages however their rounds
+ *       interleave, and a call that failed its checks on some ranks does not shift the numbering. They would collide
+ *       only if 2^26 collectives on one communicator were outstanding at once.</li>
+ *   <li><b>Buffers (mpi-java-api.md 4.7, 4.8).</b> The schedule holds the segments of the user's buffers (and so
+ *       the buffers) until it ends, whatever happens to the request. Inputs are read, and the reduction's
+ *       accumulator copied from them, when the call is made; outputs are written while the schedule runs and are
+ *       complete only when the request is. Heap buffers over Java arrays are accepted (no JNI limit here) unless
+ *       {@code portals3j.mpi.strictBuffers} is set; a {@code boolean} array is staged and written back by the
+ *       schedule's last local step.</li>
+ *   <li>{@code cancel} on a collective's request does nothing (MPI 4.1 section 6.12 makes it erroneous); freeing it
+ *       lets the schedule run to its end in the background.</li>
+ * </ul>
+ *
+ * <h2>Persistent and buffered point-to-point ({@code mpi.Prequest},
+ * {@link org.portals3j.mpi.internal.BufferedSends})</h2>
+ * <ul>
+ *   <li>A persistent request checks its arguments when it is made ({@code sendInit} and its kin give ERR_RANK,
+ *       ERR_TAG, ERR_COUNT, ERR_TYPE, ERR_BUFFER then) and each {@code start} begins an ordinary send or receive
+ *       with them, so it follows every rule of the other operations (order, protocols, truncation). Completed, it
+ *       is inactive: a wait or test returns MPI's empty status at once and the array forms treat it as null
+ *       (MPI 4.1 section 3.7.3), but {@code isNull()} stays false until {@code free()}. Starting an active or
+ *       freed request is ERR_REQUEST.</li>
+ *   <li>Buffered mode (mpi-java-api.md 4.4, MPI 4.1 section 3.6): a message is copied into the attached array,
+ *       in a block of its length rounded up to 8 bytes plus {@code BSEND_OVERHEAD} (128) bytes, placed first-fit,
+ *       and sent from there as a standard send; the call, and the request of {@code ibSend} or a buffered
+ *       {@code Prequest}, completes once the copy is made. The block is free again once its send has completed.
+ *       A message that does not fit, or no buffer attached, is ERR_BUFFER and nothing is sent (the buffer is never
+ *       grown: its size is the program's bound on buffered data). {@code detachBuffer} waits for every buffered
+ *       message to be sent (an eager one at its SEND_END, a rendezvous one once the receiver has read it) and
+ *       returns the array; with none attached it is ERR_BUFFER, as is attaching a second one. A buffered send's
+ *       own failure after the copy (its receiver died) has no request left to report it.</li>
+ * </ul>
+ *
  * <h2>Ranks in one JVM ({@link org.portals3j.mpi.internal.MpiRuntime})</h2>
  * A thread acts for the rank {@code JobRuntime.runAsRank} bound it to ({@code portals run --transport inmem}, the
  * tests); otherwise for the process's rank. {@code MPI.COMM_WORLD} and {@code MPI.COMM_SELF} are one object each;
  * their state (error handler, name) is per rank.
  *
  * <h2>Context ids of new communicators ({@link org.portals3j.mpi.internal.ContextAgreement})</h2>
- * The members of a new communicator agree on its context id by all-reduces over the parent's collective context
- * (over the group's members for {@code createGroup}), each agreement with a tag of its own (bit 31 set, then its
+ * The members of a new communicator agree on its context id by all-reduces over the parent's collective context (over
+ * the group's members for {@code createGroup}), each agreement with a tag of its own (bits 31 and 30 set, then its
  * number among the agreements on the parent, or {@code createGroup}'s tag), so that an {@code iDup} agreeing in the
  * background never matches another collective. The rule that keeps threads of one rank apart (MPI 4.1 section
  * 11.6.3 lets them make communicators from different parents at the same time): a rank's right to claim an id is

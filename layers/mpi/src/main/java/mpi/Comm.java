@@ -194,9 +194,13 @@ public class Comm implements Freeable, Cloneable {
     public final Status recv(@Nullable Object buf, int count, Datatype type, int source, int tag) throws MPIException {
         CommState c = state();
         try {
-            ReceiveOperation op = Messages.receive(c, buf, items(count, type), base(type), source, tag);
-            c.engine().await(op);
-            return Request.statusOf(c, op);
+            ReceiveOperation op = Messages.blockingReceive(c, buf, items(count, type), base(type), source, tag);
+            try {
+                c.engine().await(op);
+                return Request.statusOf(c, op);
+            } finally {
+                Messages.finished(op);
+            }
         } catch (MpiError e) {
             throw MPI.raise(c, e);
         }
@@ -291,9 +295,14 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         CommState c = state();
         try {
-            SendOperation op = Messages.send(c, buf, items(count, type), base(type), dest, tag, synchronous);
-            c.engine().await(op);
-            Request.check(c, op);
+            SendOperation op = Messages.blockingSend(c, buf, items(count, type), base(type), dest, tag,
+                    synchronous);
+            try {
+                c.engine().await(op);
+                Request.check(c, op);
+            } finally {
+                Messages.finished(op);
+            }
         } catch (MpiError e) {
             throw MPI.raise(c, e);
         }

@@ -239,10 +239,20 @@ public class Comm implements Freeable, Cloneable {
     public final Status recv(@Nullable Object buf, int count, Datatype type, int source, int tag) throws MPIException {
         CommState c = state();
         try {
-            Side in = Side.of(buf, count, type, false, true);
-            ReceiveOperation op = Messages.receive(c, in.buf, in.elements, in.base, source, tag, in.staged());
-            c.engine().await(op);
-            return Request.statusOf(c, op);
+            if (type == null || !type.isStaged()) { // the thread's reused operation: no allocation
+                ReceiveOperation op = Messages.blockingReceive(c, buf, items(count, type), base(type), source, tag);
+                try {
+                    c.engine().await(op);
+                    return Request.statusOf(c, op);
+                } finally {
+                    Messages.finished(op);
+                }
+            } else {
+                Side in = Side.of(buf, count, type, false, true);
+                ReceiveOperation op = Messages.receive(c, in.buf, in.elements, in.base, source, tag, in.staged());
+                c.engine().await(op);
+                return Request.statusOf(c, op);
+            }
         } catch (MpiError e) {
             throw MPI.raise(c, e);
         }
@@ -343,10 +353,21 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         CommState c = state();
         try {
-            Side out = Side.of(buf, count, type, true, false);
-            SendOperation op = Messages.send(c, out.buf, out.elements, out.base, dest, tag, synchronous);
-            c.engine().await(op);
-            Request.check(c, op);
+            if (type == null || !type.isStaged()) { // the thread's reused operation: no allocation
+                SendOperation op = Messages.blockingSend(c, buf, items(count, type), base(type), dest, tag,
+                        synchronous);
+                try {
+                    c.engine().await(op);
+                    Request.check(c, op);
+                } finally {
+                    Messages.finished(op);
+                }
+            } else {
+                Side out = Side.of(buf, count, type, true, false);
+                SendOperation op = Messages.send(c, out.buf, out.elements, out.base, dest, tag, synchronous);
+                c.engine().await(op);
+                Request.check(c, op);
+            }
         } catch (MpiError e) {
             throw MPI.raise(c, e);
         }

@@ -24,6 +24,10 @@
  *     {@code --jvm-option}s). Not with {@code --transport inmem} (a usage error: one process per rank is
  *     needed). A program joins the job at its first Portals call, so until then it is not tied to the
  *     rendezvous; the launcher still stops it when another rank fails.</li>
+ * <li><b>MPI programs</b>: the launcher's class path carries the MPI layer (package {@code mpi}, module
+ *     {@code layers/mpi}), so a program compiled against Open MPI's Java API runs with
+ *     {@code portals run -n N -cp app.jar -- Main} in either mode without the layer's jar on {@code -cp};
+ *     {@code MPI.Init} joins the rank's job.</li>
  * <li>Every line a rank writes is prefixed with its rank: {@code [2] hello} (stdout to stdout, stderr to
  *     stderr; a last line without newline gets one).</li>
  * </ul>

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The shaded launcher jar as {@code ./portals} runs it ({@code java -jar portals-launcher.jar ...}): the unit
@@ -48,5 +50,18 @@ class LauncherJarIT {
     void theJarListsItsTransports(@TempDir Path dir) throws Exception {
         List<String> out = run(dir, "info");
         assertThat(out).as(String.join("\n", out)).contains("inmem:", "udp:").last().isEqualTo("exit 0");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"inmem", "udp"})
+    void theJarRunsAnMpiProgramWhoseJarHoldsOnlyTheProgram(String transport, @TempDir Path dir) throws Exception {
+        Path jar = MpiPrograms.appJar("PiByQuadrature",
+                Path.of(System.getProperty("portals3j.mpi.classes", "../layers/mpi/target/classes")), dir);
+        List<String> out = run(dir, "run", "-n", "4", "--transport", transport, "-cp", jar.toString(), "--",
+                "PiByQuadrature", "100000");
+        assertThat(out).as(String.join("\n", out))
+                .contains("[0] pi is 3.141593 on 4 ranks; the token came back from rank 3 as 6",
+                        "[2] rank 2 of 4 passed the token on")
+                .last().isEqualTo("exit 0");
     }
 }

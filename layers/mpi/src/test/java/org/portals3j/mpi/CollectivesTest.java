@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class CollectivesTest {
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ValueSource(ints = {1, 2, 3, 4, 8})
     void barrierAndBroadcastOfEveryBufferForm(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
@@ -50,7 +50,7 @@ class CollectivesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ValueSource(ints = {1, 2, 3, 4, 8})
     void gatherAndScatterInEveryForm(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
@@ -81,7 +81,7 @@ class CollectivesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ValueSource(ints = {1, 2, 3, 4, 8})
     void gathervAndScattervWithDisplacements(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
@@ -137,7 +137,7 @@ class CollectivesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ValueSource(ints = {1, 2, 3, 4, 8})
     void allGatherAndAllToAllInEveryForm(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);

@@ -12,7 +12,8 @@ import mpi.Status;
 import org.junit.jupiter.api.Test;
 
 /**
- * Randomized matching, checked against MPI's order rules: three senders send mixed sizes across the eager limit
+ * Randomized matching, checked against MPI's order rules: three senders (seven on eight ranks) send mixed sizes
+ * across the eager limit
  * (set low, with little credit, so that eager messages also fall back to rendezvous), in every nonblocking mode;
  * the receiver receives with exact and wildcard sources and tags, one at a time and in windows of receives posted
  * together. Every message must arrive once, intact, and no receive may take a message from a sender while an
@@ -50,15 +51,25 @@ class MatchingOrderTest {
         }
     }
 
-    /** One randomized run on {@code transport} (also run on udp by {@link UdpTest}). */
+    @Test
+    void sevenSendersOnEightRanksKeepTheOrderToo() throws Exception {
+        run("inmem", 4, 7);
+    }
+
+    /** One randomized run of three senders on {@code transport} (also run on udp by {@link UdpTest}). */
     static void run(String transport, long seed) throws Exception {
+        run(transport, seed, SENDERS);
+    }
+
+    /** One randomized run of {@code senders} senders and a receiver on {@code transport}. */
+    static void run(String transport, long seed, int senders) throws Exception {
         System.setProperty("portals3j.mpi.eagerLimit", Integer.toString(EAGER));
         System.setProperty("portals3j.mpi.creditBytes", Integer.toString(4 * EAGER));
         try {
-            MpiJob.run(transport, SENDERS + 1, rank -> {
+            MpiJob.run(transport, senders + 1, rank -> {
                 MPI.Init(new String[0]);
                 if (rank == 0) {
-                    receive(seed);
+                    receive(seed, senders);
                 } else {
                     send(rank, seed);
                 }
@@ -88,17 +99,17 @@ class MatchingOrderTest {
         Request.waitAll(requests.toArray(new Request[0]));
     }
 
-    private static void receive(long seed) throws Exception {
+    private static void receive(long seed, int senders) throws Exception {
         Random random = new Random(seed);
         List<List<Message>> sent = new ArrayList<>();
         sent.add(List.of());
-        for (int s = 1; s <= SENDERS; s++) {
+        for (int s = 1; s <= senders; s++) {
             sent.add(plan(s, seed));
         }
         int capacity = 4 * EAGER;
-        boolean[][] received = new boolean[SENDERS + 1][MESSAGES];
+        boolean[][] received = new boolean[senders + 1][MESSAGES];
         List<Message> remaining = new ArrayList<>();
-        for (int s = 1; s <= SENDERS; s++) {
+        for (int s = 1; s <= senders; s++) {
             remaining.addAll(sent.get(s));
         }
         int left = remaining.size();
@@ -131,7 +142,7 @@ class MatchingOrderTest {
 
     private static Message pickUnreceived(Random random, List<List<Message>> sent, boolean[][] received) {
         while (true) {
-            int s = 1 + random.nextInt(SENDERS);
+            int s = 1 + random.nextInt(sent.size() - 1);
             int i = random.nextInt(MESSAGES);
             if (!received[s][i]) {
                 return sent.get(s).get(i);

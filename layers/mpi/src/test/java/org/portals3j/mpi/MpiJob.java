@@ -61,6 +61,14 @@ final class MpiJob {
         run("inmem", size, body);
     }
 
+    /**
+     * How long a job of {@code size} ranks may take: 60 s, and 30 s more per rank above 2, since a loaded 2-core
+     * machine runs 8 rank threads (and on udp 8 protocol threads) for a job of 8.
+     */
+    static long boundSeconds(int size) {
+        return 60 + 30L * Math.max(0, size - 2);
+    }
+
     static void run(String transport, int size, Body body) throws Exception {
         Job job = Job.builder(size).build();
         List<Transport> endpoints = LocalJob.openAll(Transports.require(transport), job, IdleMode.BACKOFF, Map.of());
@@ -87,11 +95,13 @@ final class MpiJob {
                 }));
             }
             threads.forEach(Thread::start);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            long bound = boundSeconds(size);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(bound);
             for (Thread t : threads) {
                 t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
                 if (t.isAlive() && failure.get() == null) {
-                    failure.set(new AssertionError(t.getName() + " did not end within 60 s (a deadlock?)"));
+                    failure.set(new AssertionError(t.getName() + " did not end within " + bound
+                            + " s (a deadlock?)"));
                 }
             }
             threads.forEach(Thread::interrupt);

@@ -53,7 +53,7 @@ class ReductionsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ValueSource(ints = {1, 2, 3, 4, 8})
     void reduceAndAllReduceInEveryForm(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
@@ -102,7 +102,7 @@ class ReductionsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {2, 3, 4})
+    @ValueSource(ints = {2, 3, 4, 8})
     void allReduceGivesTheSameBitsOnEveryRank(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
@@ -133,7 +133,7 @@ class ReductionsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ValueSource(ints = {1, 2, 3, 4, 8})
     void reduceScatterInEveryForm(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
@@ -166,7 +166,7 @@ class ReductionsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ValueSource(ints = {1, 2, 3, 4, 8})
     void scanAndExScanInRankOrder(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);

@@ -76,6 +76,55 @@ public final class Messages {
                 MatchBits.ignore(anySource, anyTag));
     }
 
+    // ---- blocking calls without allocation (mpi-perf) --------------------------------------------
+
+    /**
+     * {@link #send} for a blocking send: the operation and the buffer's segment are the calling thread's, reused
+     * ({@link BlockingOperations}); the caller waits for it and then passes it to {@link #finished}.
+     */
+    public static SendOperation blockingSend(CommState c, @Nullable Object buf, int count, @Nullable BaseType type,
+                                             int dest, int tag, boolean synchronous) {
+        BaseType t = checkCountAndType(count, type);
+        if (tag < 0) {
+            throw new MpiError(ErrorClass.TAG, "invalid tag " + tag + ": a send's tag must be 0.." + MatchBits.TAG_UB);
+        }
+        checkRank(c, dest, false, "destination");
+        BlockingOperations mine = BlockingOperations.ofThread();
+        SendOperation op = mine.takeSend(mine.sendSegment(buf, count, t));
+        if (dest == Constants.PROC_NULL) {
+            Operation.completeAtOnce(op, Constants.PROC_NULL, Constants.ANY_TAG);
+            return op;
+        }
+        c.engine().startSend(op, c.jobRank(dest), MatchBits.of(c.context(), c.rank(), tag), synchronous);
+        return op;
+    }
+
+    /** {@link #receive} for a blocking receive, as {@link #blockingSend} is for a send. */
+    public static ReceiveOperation blockingReceive(CommState c, @Nullable Object buf, int count,
+                                                   @Nullable BaseType type, int source, int tag) {
+        BaseType t = checkCountAndType(count, type);
+        checkReceiveTag(tag);
+        checkRank(c, source, true, "source");
+        BlockingOperations mine = BlockingOperations.ofThread();
+        MemorySegment memory = mine.receiveSegment(buf, count, t);
+        boolean[] booleans = buf instanceof boolean[] b ? b : null;
+        boolean anySource = source == Constants.ANY_SOURCE;
+        boolean anyTag = tag == Constants.ANY_TAG;
+        long want = MatchBits.of(c.context(), anySource ? 0 : source, anyTag ? 0 : tag);
+        ReceiveOperation op = mine.takeReceive(memory, want, MatchBits.ignore(anySource, anyTag), booleans);
+        if (source == Constants.PROC_NULL) {
+            Operation.completeAtOnce(op, Constants.PROC_NULL, Constants.ANY_TAG);
+            return op;
+        }
+        c.engine().startReceive(op);
+        return op;
+    }
+
+    /** A blocking call is done with {@code op} (its status read): the thread may reuse it if it finished. */
+    public static void finished(Operation op) {
+        BlockingOperations.ofThread().giveBack(op);
+    }
+
     static BaseType checkCountAndType(int count, @Nullable BaseType type) {
         if (count < 0) {
             throw new MpiError(ErrorClass.COUNT, "invalid count " + count + ": it must be 0 or more");

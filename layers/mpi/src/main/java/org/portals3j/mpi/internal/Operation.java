@@ -10,8 +10,8 @@ import org.portals3j.portals.MdHandle;
  * buffer reachable until the operation has finished, whatever happens to the request (mpi-java-api.md section 4.7).
  */
 public abstract sealed class Operation permits SendOperation, ReceiveOperation, BackgroundDup, CollectiveSchedule {
-    /** The user's memory (or a staging copy of it). */
-    final MemorySegment buffer;
+    /** The user's memory (or a staging copy of it); replaced only when a finished operation is reused. */
+    MemorySegment buffer;
     /** The MD bound or attached for the data, while there is one. */
     @Nullable MdHandle md;
     private volatile boolean done;
@@ -61,6 +61,22 @@ public abstract sealed class Operation permits SendOperation, ReceiveOperation, 
             errorClass = newErrorClass;
             errorMessage = message;
         }
+    }
+
+    /**
+     * Makes this finished operation new again over {@code newBuffer} ({@link BlockingOperations}): only an
+     * operation the engine no longer refers to (it completed, and its MD is gone) may be reused.
+     */
+    void reuse(MemorySegment newBuffer) {
+        buffer = newBuffer;
+        md = null;
+        errorClass = ErrorClass.SUCCESS;
+        errorMessage = "";
+        source = 0;
+        tag = 0;
+        bytes = 0;
+        cancelled = false;
+        done = false;
     }
 
     /** Marks the operation finished; what it produced must be written before. */

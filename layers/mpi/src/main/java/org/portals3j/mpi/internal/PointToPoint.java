@@ -162,7 +162,7 @@ public final class PointToPoint {
                 EagerCredit credit = credits[dest];
                 long offset = credit.reserve((int) length);
                 if (offset >= 0) {
-                    MdHandle md = lib.mdBind(ni, new MemoryDescriptor(op.buffer, length, 1, length, 0, op, eq));
+                    MdHandle md = lib.mdBind(ni, op.eagerDescriptor(eq));
                     op.md = md;
                     try {
                         lib.put(md, AckRequest.NOACK_REQ, peers[dest], RECEIVE_PORTAL, COOKIE, bits, offset,
@@ -220,9 +220,7 @@ public final class PointToPoint {
                 take(m, op);
                 return;
             }
-            long capacity = op.buffer.byteSize();
-            MemoryDescriptor inactive = new MemoryDescriptor(op.buffer, capacity, 0, capacity,
-                    MdOption.bits(MdOption.OP_PUT, MdOption.TRUNCATE), op, eq);
+            MemoryDescriptor inactive = op.inactiveDescriptor(eq);
             MeHandle me = lib.meInsert(mark, ProcessId.ANY, op.want, op.ignore, Unlink.UNLINK, InsertPosition.BEFORE);
             MdHandle md;
             try {
@@ -231,7 +229,7 @@ public final class PointToPoint {
                 lib.meUnlink(me);
                 throw e;
             }
-            MemoryDescriptor active = inactive.withThreshold(1);
+            MemoryDescriptor active = op.activeDescriptor();
             while (true) {
                 MdUpdateResult r = lib.mdUpdate(md, active, eq);
                 if (r.updated()) {

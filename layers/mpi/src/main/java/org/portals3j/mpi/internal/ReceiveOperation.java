@@ -2,6 +2,8 @@ package org.portals3j.mpi.internal;
 
 import java.lang.foreign.MemorySegment;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.portals.EqHandle;
+import org.portals3j.portals.MdOption;
 import org.portals3j.portals.MeHandle;
 import org.portals3j.portals.MemoryDescriptor;
 
@@ -14,10 +16,10 @@ public final class ReceiveOperation extends Operation {
     enum State { NEW, POSTED, AWAITING_DATA, FETCHING, DONE }
 
     /** Match bits and ignore bits wanted. */
-    final long want;
-    final long ignore;
+    long want;
+    long ignore;
     /** For a {@code boolean[]} receive, the array the staged bytes are copied into at the end. */
-    final boolean @Nullable [] booleans;
+    boolean @Nullable [] booleans;
     /** What to do with the bytes once they have arrived (scatter a staged derived type), or null. */
     @Nullable Arrival arrival;
     State state = State.NEW;
@@ -34,6 +36,45 @@ public final class ReceiveOperation extends Operation {
         this.want = want;
         this.ignore = ignore;
         this.booleans = booleans;
+    }
+
+    /** The inactive (threshold 0) and active (1) MDs last posted for this operation, kept for its reuse. */
+    private @Nullable MemoryDescriptor inactiveMd;
+    private @Nullable MemoryDescriptor activeMd;
+
+    /** Makes this finished receive new again: {@code newBuffer}, matching {@code newWant}/{@code newIgnore}. */
+    void reuse(MemorySegment newBuffer, long newWant, long newIgnore, boolean @Nullable [] newBooleans) {
+        reuse(newBuffer);
+        want = newWant;
+        ignore = newIgnore;
+        booleans = newBooleans;
+        state = State.NEW;
+        me = null;
+        posted = null;
+        bits = 0;
+        messageLength = 0;
+    }
+
+    /** The posted receive's MD, inactive (threshold 0), events to {@code eq}: the last one if nothing changed. */
+    MemoryDescriptor inactiveDescriptor(EqHandle eq) {
+        MemoryDescriptor d = inactiveMd;
+        if (d == null || d.start() != buffer || !d.eventq().equals(eq)) {
+            long capacity = buffer.byteSize();
+            d = new MemoryDescriptor(buffer, capacity, 0, capacity, MdOption.bits(MdOption.OP_PUT,
+                    MdOption.TRUNCATE), this, eq);
+            inactiveMd = d;
+            activeMd = d.withThreshold(1);
+        }
+        return d;
+    }
+
+    /** {@link #inactiveDescriptor}'s twin with threshold 1. */
+    MemoryDescriptor activeDescriptor() {
+        MemoryDescriptor d = activeMd;
+        if (d == null) {
+            throw new IllegalStateException("activeDescriptor before inactiveDescriptor");
+        }
+        return d;
     }
 
     /** Ends the receive with {@code received} bytes of a message of {@code length} bytes from bits {@code bits}. */

@@ -139,6 +139,14 @@
  *       own failure after the copy (its receiver died) has no request left to report it.</li>
  * </ul>
  *
+ * <h2>Blocking calls allocate almost nothing ({@link org.portals3j.mpi.internal.BlockingOperations})</h2>
+ * A blocking send or receive of a contiguous type reuses its thread's operation, the memory descriptors bound for it
+ * and the segment of the last {@code java.nio} buffer it used (same buffer, datatype and count), so a blocking
+ * ping-pong of direct buffers allocates about 110 bytes per round trip per rank (the handles the Portals calls return
+ * and the {@code Status}) instead of about 800 (bench/README.md, {@code MpiAllocations}). An operation a wait left
+ * under way (an interrupted wait) is never reused. The thread's last buffer stays reachable until its next blocking
+ * call with another buffer. Nonblocking calls allocate their operation, since their {@code Request} holds it.
+ *
  * <h2>Ranks in one JVM ({@link org.portals3j.mpi.internal.MpiRuntime})</h2>
  * A thread acts for the rank {@code JobRuntime.runAsRank} bound it to ({@code portals run --transport inmem}, the
  * tests); otherwise for the process's rank. {@code MPI.COMM_WORLD} and {@code MPI.COMM_SELF} are one object each;

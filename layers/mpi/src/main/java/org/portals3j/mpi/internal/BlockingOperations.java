@@ -1,0 +1,102 @@
+package org.portals3j.mpi.internal;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.Buffer;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * The operations of a thread's blocking sends and receives, reused from call to call so that a blocking
+ * ping-pong allocates no operation, no segment and no memory descriptor per message (bench/README.md,
+ * {@code MpiAllocations}). A blocking call takes its thread's operation, waits for it, and gives it back only if it
+ * finished: one left under way by an exception (an interrupted wait) is dropped, and the next call makes a new one.
+ * Each also keeps the segment of the last {@link Buffer} it used (with its datatype and size), which the next call
+ * with the same buffer, type and size reuses; the thread's last such buffer therefore stays reachable until its next
+ * blocking call with another one.
+ */
+final class BlockingOperations {
+    private static final ThreadLocal<@Nullable BlockingOperations> OF_THREAD = new ThreadLocal<>();
+
+    private @Nullable SendOperation send;
+    private @Nullable ReceiveOperation receive;
+    private final SegmentCache sendSegments = new SegmentCache();
+    private final SegmentCache receiveSegments = new SegmentCache();
+
+    /** One buffer's segment, remembered. */
+    private static final class SegmentCache {
+        private @Nullable Object buffer;
+        private @Nullable BaseType type;
+        private long elements;
+        private @Nullable MemorySegment segment;
+
+        MemorySegment segment(@Nullable Object buf, long count, BaseType t, boolean receive) {
+            MemorySegment s = segment;
+            if (s != null && buf == buffer && t == type && count == elements) {
+                return s;
+            }
+            s = Buffers.segment(buf, count, t, receive);
+            if (buf instanceof Buffer) {
+                buffer = buf;
+                type = t;
+                elements = count;
+                segment = s;
+            }
+            return s;
+        }
+    }
+
+    private BlockingOperations() {
+    }
+
+    static BlockingOperations ofThread() {
+        BlockingOperations mine = OF_THREAD.get();
+        if (mine == null) {
+            mine = new BlockingOperations();
+            OF_THREAD.set(mine);
+        }
+        return mine;
+    }
+
+    /** The segment of {@code count} elements of {@code buf} for a send ({@link Buffers#segment}). */
+    MemorySegment sendSegment(@Nullable Object buf, long count, BaseType type) {
+        return sendSegments.segment(buf, count, type, false);
+    }
+
+    /** The segment of {@code count} elements of {@code buf} for a receive ({@link Buffers#segment}). */
+    MemorySegment receiveSegment(@Nullable Object buf, long count, BaseType type) {
+        return receiveSegments.segment(buf, count, type, true);
+    }
+
+    /** The thread's send operation made new over {@code buffer}, or a new one; the thread holds it until given back. */
+    SendOperation takeSend(MemorySegment buffer) {
+        SendOperation op = send;
+        if (op == null) {
+            return new SendOperation(buffer);
+        }
+        send = null;
+        op.reuse(buffer);
+        return op;
+    }
+
+    /** The thread's receive operation, made new, or a new one; the thread holds it until given back. */
+    ReceiveOperation takeReceive(MemorySegment buffer, long want, long ignore, boolean @Nullable [] booleans) {
+        ReceiveOperation op = receive;
+        if (op == null) {
+            return new ReceiveOperation(buffer, want, ignore, booleans);
+        }
+        receive = null;
+        op.reuse(buffer, want, ignore, booleans);
+        return op;
+    }
+
+    /** Gives {@code op} back for the thread's next blocking call, if it finished. */
+    void giveBack(Operation op) {
+        if (!op.isDone()) {
+            return;
+        }
+        if (op instanceof SendOperation s) {
+            send = s;
+        } else if (op instanceof ReceiveOperation r && r.state == ReceiveOperation.State.DONE) {
+            receive = r;
+        }
+    }
+}

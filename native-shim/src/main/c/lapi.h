@@ -19,7 +19,12 @@
  *   at most PKT_PAYLOAD_SZ (Qenv; 4096) bytes of uhdr + udata is one packet: its header handler sees the data
  *   at udata_one_pkt_ptr and may return NULL; a longer one goes by rendezvous, udata_one_pkt_ptr is NULL and
  *   the handler must return a buffer (O-03, O-06). The environment of LAPI_Init can change two of them, for
- *   tests: PORTALS3J_LAPI_MAX_DATA_SZ and PORTALS3J_LAPI_PKT_PAYLOAD_SZ (decimal bytes).
+ *   tests: PORTALS3J_LAPI_MAX_DATA_SZ and PORTALS3J_LAPI_PKT_PAYLOAD_SZ (decimal bytes); and two more things:
+ *   PORTALS3J_LAPI_CREDITS, how many messages a task may have unanswered at one target (default 64; an Amsend,
+ *   Put or Get beyond it waits for a reply, and LAPI_Purge_totask releases it with LAPI_ERR_TGT_PURGED), and
+ *   PORTALS3J_LAPI_INTERRUPT_SET: 1 (the default) a dispatcher thread makes progress and runs header handlers;
+ *   0 polling mode, no such thread: progress, and the handlers, happen in the program's LAPI calls (Waitcntr,
+ *   Getcntr, Fence, Gfence, Probe). LAPI_Senv(INTERRUPT_SET) accepts only the mode Init chose.
  * - ret_flags: LAPI_SEND_REPLY runs the completion handler inline, on the dispatcher thread (O-04);
  *   LAPI_LOCAL_STATE sends no reply, so the origin's cmpl_cntr does not move (O-05).
  * - Blocking calls (LAPI_Waitcntr, LAPI_Fence, LAPI_Gfence, LAPI_Address_init, LAPI_Term) made from a header
@@ -109,7 +114,7 @@ typedef enum {
     MAX_DATA_SZ,     /* LAPI_MAX_MSG_SZ: largest data length (read-only) */
     LOC_ADDRTBL_SZ,  /* LAPI_Addr_set indices are 1 .. LOC_ADDRTBL_SZ-1 (read-only) */
     ERROR_CHK,       /* parameter checking: always on (Senv 1 accepted, 0 refused with LAPI_ERR_SET_VAL) */
-    INTERRUPT_SET,   /* 1: a dispatcher thread makes progress; 0: polling, progress in LAPI calls */
+    INTERRUPT_SET,   /* 1: a dispatcher thread makes progress; 0: polling, progress in LAPI calls (set at Init) */
     PKT_PAYLOAD_SZ   /* extension: largest uhdr_len + udata_len sent as one packet (read-only) */
 } lapi_query_t;
 
@@ -119,12 +124,19 @@ typedef enum {
 #define LAPI_SEND_REPLY 1  /* the completion handler runs inline, on the dispatcher thread */
 #define LAPI_LOCAL_STATE 2 /* no reply: the origin's cmpl_cntr does not move */
 
+/* ctl_flags of lapi_return_info_t (org.portals3j.lapi.ReturnInfo.BURY_MSG). LAPI_BURY_MSG: discard the message's
+ * data: nothing is written, whatever the handler returns (NULL is fine even for a multi-packet message, and is
+ * not reported); a rendezvous message's data is not fetched. The completion handler (if set) still runs, and
+ * tgt_cntr, org_cntr and cmpl_cntr move as for a delivered message. Any other bit is reported to err_hndlr
+ * (AM_ERR) and the data discarded as for LAPI_BURY_MSG: a flag is never silently ignored. */
+#define LAPI_BURY_MSG 1
+
 /* What a header handler's msg_len points to: msg_len first, so *msg_len is the data length. The handler reads
- * msg_len, udata_one_pkt_ptr and src, and may set ret_flags; the other members are 0. */
+ * msg_len, udata_one_pkt_ptr and src, and may set ret_flags and ctl_flags; the other members are 0. */
 typedef struct {
     ulong msg_len;           /* udata_len of the LAPI_Amsend */
     int ret_flags;           /* LAPI_NORMAL (as given), LAPI_SEND_REPLY or LAPI_LOCAL_STATE */
-    int ctl_flags;           /* 0 (no control flag is implemented) */
+    int ctl_flags;           /* 0 (as given) or LAPI_BURY_MSG */
     void *udata_one_pkt_ptr; /* a single-packet message's data in the receive buffer (valid during the call), else NULL */
     int src;                 /* the origin task */
     int reason;              /* 0 */
@@ -137,6 +149,9 @@ typedef void *(hdr_hndlr_t)(lapi_handle_t *hndl, void *uhdr, uint *uhdr_len, ulo
                             compl_hndlr_t **comp_h, void **user_info);
 
 /* ---- LAPI_Init ------------------------------------------------------------------------------- */
+/* err_type of err_hndlr (org.portals3j.lapi.AsyncErrorType): GET_ERR, PUT_ERR, AM_ERR for a LAPI_Get, LAPI_Put or
+ * active message whose problem is at this task; INT_ERR for the layer's own (a packet that is not the layer's, a
+ * lost event); RMW_ERR is never given (no LAPI_Rmw). */
 typedef enum { GET_ERR, PUT_ERR, RMW_ERR, AM_ERR, INT_ERR } lapi_err_t;
 typedef void(LAPI_err_hndlr)(lapi_handle_t *hndl, int *error_code, lapi_err_t *err_type, int *task_id, int *src);
 typedef int lapi_dev_t;

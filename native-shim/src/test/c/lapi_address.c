@@ -4,8 +4,8 @@
  * Amsend to the buddy with the handler address from the table (L-070, L-071). LAPI_Addr_set indices: each task
  * registers its own handler at index 5, odd and even tasks different ones, and an Amsend with index 5 runs the
  * target's (L-064, L-065); re-registering replaces it (L-068); LAPI_Addr_get gives back what was set. An index
- * the target never registered: LAPI_SUCCESS at the origin, no handler at the target, its err_hndlr is told and
- * the origin's cmpl_cntr still moves (L-069, O-09). LAPI_Address_init with NULL fills the table with NULL
+ * the target never registered: LAPI_SUCCESS at the origin, no handler at the target, its err_hndlr is told
+ * (AM_ERR) and the origin's cmpl_cntr still moves (L-069, O-09). LAPI_Address_init with NULL fills the table with NULL
  * (L-073). Run with three tasks or more.
  */
 #include "lapitest.h"
@@ -17,7 +17,7 @@
 static int data_buffer[DATA_LEN];
 static int received[DATA_LEN];
 static volatile int ran_a, ran_b, ran_c, ran_example;
-static volatile int async_errors, async_code;
+static volatile int async_errors, async_code, async_type = -1;
 
 static void *example_handler(lapi_handle_t *hndl, void *uhdr, uint *uhdr_len, ulong *msg_len,
                              compl_hndlr_t **comp_h, void **user_info) {
@@ -50,8 +50,9 @@ static void *handler_c(lapi_handle_t *hndl, void *uhdr, uint *uhdr_len, ulong *m
 }
 
 static void on_error(lapi_handle_t *hndl, int *error_code, lapi_err_t *err_type, int *task_id, int *src) {
-    (void) hndl, (void) err_type, (void) task_id, (void) src;
+    (void) hndl, (void) task_id, (void) src;
     async_code = *error_code;
+    async_type = (int) *err_type;
     __atomic_add_fetch(&async_errors, 1, __ATOMIC_RELEASE);
 }
 
@@ -130,6 +131,7 @@ int main(void) {
                    &cmpl_cntr));
     WAITCNTR(hndl, &cmpl_cntr, 1, NULL);
     lapitest_await_flag(&async_errors, 1, "err_hndlr calls for the unregistered index");
+    CHECK_INT(AM_ERR, async_type); /* an active message's problem, not the layer's own (INT_ERR) */
     OK(LAPI_Gfence(hndl));
     CHECK_INT(1, ran_c);
     int v = -1;

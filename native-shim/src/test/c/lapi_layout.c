@@ -75,6 +75,11 @@ int main(void) {
     CONST(LAPI_NORMAL);
     CONST(LAPI_SEND_REPLY);
     CONST(LAPI_LOCAL_STATE);
+    CONST(LAPI_BURY_MSG);
+    CONST(GET_ERR);
+    CONST(PUT_ERR);
+    CONST(RMW_ERR);
+    CONST(AM_ERR);
     CONST(INT_ERR);
     return 0;
 }

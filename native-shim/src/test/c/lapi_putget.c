@@ -7,7 +7,9 @@
  * accepts): a Put to an unmapped address, a Put to the target's code (not writable), a Get from an unmapped
  * address, an Amsend whose handler address is the target's data (not code) or unmapped, and a Put naming as
  * tgt_cntr memory that was never used as a counter: each is reported to the target's err_hndlr (and the refused
- * Get to the origin's too), nothing is written or called, and the target goes on working (a last Put arrives).
+ * Get to the origin's too), with the err_type of the transfer (three PUT_ERR, two GET_ERR, two AM_ERR), its own
+ * task as task_id and the task concerned as src; nothing is written or called, and the target goes on working (a
+ * last Put arrives).
  */
 #include "lapitest.h"
 
@@ -21,9 +23,18 @@ static unsigned char mine[WINDOW];
 static unsigned char got[WINDOW];
 static volatile int async_errors;
 static volatile int called;
+/* err_hndlr calls by err_type (INT_ERR + 1 for a value outside lapi_err_t), and those whose task_id or src is wrong */
+static volatile int errors_of_type[INT_ERR + 2];
+static volatile int wrong_task;
+static int my_task = -1, prev_task = -1, next_task = -1;
 
 static void on_error(lapi_handle_t *hndl, int *error_code, lapi_err_t *err_type, int *task_id, int *src) {
-    (void) hndl, (void) error_code, (void) err_type, (void) task_id, (void) src;
+    (void) hndl, (void) error_code;
+    int type = (int) *err_type;
+    __atomic_add_fetch(&errors_of_type[type >= 0 && type <= INT_ERR ? type : INT_ERR + 1], 1, __ATOMIC_RELEASE);
+    if (*task_id != my_task || (*src != prev_task && *src != next_task)) {
+        __atomic_add_fetch(&wrong_task, 1, __ATOMIC_RELEASE);
+    }
     __atomic_add_fetch(&async_errors, 1, __ATOMIC_RELEASE);
 }
 
@@ -48,6 +59,9 @@ int main(void) {
     CHECK(t.tasks >= 2 && t.tasks <= 64);
     uint peer = (uint) ((t.task + 1) % t.tasks);
     int from = (t.task + t.tasks - 1) % t.tasks;
+    my_task = t.task;
+    prev_task = from;        /* the origin of what this task's target side reports */
+    next_task = (int) peer;  /* the target that refused this task's Get */
     for (int i = 0; i < WINDOW; i++) {
         window[i] = byte(t.task, i);
         mine[i] = byte(t.task + 100, i);
@@ -112,6 +126,11 @@ int main(void) {
     OK(LAPI_Put(h, peer, 8, remote + 60000, mine, (lapi_cntr_t *) (remote + 50000), NULL, NULL));
     lapitest_await_flag(&async_errors, HOSTILE, "err_hndlr calls for the hostile requests");
     CHECK_INT(0, called);
+    CHECK_INT(3, errors_of_type[PUT_ERR]);
+    CHECK_INT(2, errors_of_type[GET_ERR]);
+    CHECK_INT(2, errors_of_type[AM_ERR]);
+    CHECK_INT(0, errors_of_type[RMW_ERR] + errors_of_type[INT_ERR] + errors_of_type[INT_ERR + 1]);
+    CHECK_INT(0, wrong_task);
     CHECK(memcmp(before, window, 60000) == 0 && memcmp(before + 60008, window + 60008, WINDOW - 60008) == 0);
     OK(LAPI_Gfence(h)); /* after it, the peer's last Put may come */
 

@@ -180,7 +180,8 @@
  * <tr><th>C</th><th>{@code LapiContext}</th><th>what the binding adds</th></tr>
  * <tr><td>{@code LAPI_Init(&hndl, &info)}</td><td>{@code init}</td><td>starts the engine and joins the job (as
  * {@code PtlInit}); the process's 3.2 library, made here if {@code PtlInit} did not (not made live for the
- * program's own Portals calls); {@code num_compl_hndlr_thr}, {@code err_hndlr}; a 3.3 process is refused</td></tr>
+ * program's own Portals calls); {@code num_compl_hndlr_thr}, {@code err_hndlr}; a 3.3 process is refused;
+ * three limits and the progress mode from the environment (lapi.h)</td></tr>
  * <tr><td>{@code LAPI_Term}</td><td>{@code term}</td><td>the handle is forgotten</td></tr>
  * <tr><td>{@code LAPI_Qenv}, {@code LAPI_Senv}</td><td>{@code qenv}, {@code senv}</td><td>values as
  * {@code int}; an unknown {@code lapi_query_t} is {@code LAPI_ERR_QUERY_TYPE}</td></tr>
@@ -200,9 +201,11 @@
  * </table>
  * A header handler is a C function called by downcall on the dispatcher thread with a per-thread frame: the
  * handle, a copy of {@code uhdr} and its length, the {@code lapi_return_info_t} that {@code msg_len} points to
- * ({@code msg_len} first, {@code udata_one_pkt_ptr}, {@code src}, {@code ret_flags} read back), and
- * {@code comp_h}/{@code user_info}. Its return value becomes the {@code msg_len} bytes the data is written to;
- * a completion handler it sets is called by downcall on the thread the layer chooses. A {@code LapiException}
+ * ({@code msg_len} first, {@code udata_one_pkt_ptr}, {@code src}; {@code ret_flags} and {@code ctl_flags} read
+ * back), and {@code comp_h}/{@code user_info}. Its return value becomes the {@code msg_len} bytes the data is
+ * written to; a completion handler it sets is called by downcall on the thread the layer chooses. The
+ * {@code err_hndlr} is called by downcall with the report's {@code err_type} (the layer's
+ * {@code AsyncErrorType}, whose ordinal is the {@code lapi_err_t} value). A {@code LapiException}
  * becomes its code; nothing else crosses into C (anything else is {@code LAPI_ERR_UNKNOWN} with a stack trace
  * on stderr).
  *

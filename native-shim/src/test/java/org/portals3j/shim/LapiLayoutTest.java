@@ -10,9 +10,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.portals3j.lapi.AsyncErrorType;
 import org.portals3j.lapi.LapiError;
 import org.portals3j.lapi.LapiQuery;
 import org.portals3j.lapi.RetFlag;
+import org.portals3j.lapi.ReturnInfo;
 import org.portals3j.shim.internal.ffm.LapiStructs;
 
 /**
@@ -76,6 +78,13 @@ class LapiLayoutTest {
         assertThat(CONSTANTS).containsEntry("LAPI_NORMAL", (long) RetFlag.NORMAL.ordinal())
                 .containsEntry("LAPI_SEND_REPLY", (long) RetFlag.SEND_REPLY.ordinal())
                 .containsEntry("LAPI_LOCAL_STATE", (long) RetFlag.LOCAL_STATE.ordinal())
-                .containsEntry("INT_ERR", 4L);
+                .containsEntry("LAPI_BURY_MSG", (long) ReturnInfo.BURY_MSG);
+    }
+
+    @Test
+    void errTypesAreTheAsyncErrorTypeOrdinals() {
+        for (AsyncErrorType t : AsyncErrorType.values()) {
+            assertThat(CONSTANTS).as(t.name()).containsEntry(t.name(), (long) t.ordinal());
+        }
     }
 }

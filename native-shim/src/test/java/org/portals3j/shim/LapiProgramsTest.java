@@ -17,7 +17,8 @@ class LapiProgramsTest {
 
     @ParameterizedTest(name = "{0} passes on {1} ranks")
     @CsvSource({"lapi_errors, 2", "lapi_amsend, 2", "lapi_amsend, 3", "lapi_address, 3", "lapi_putget, 2",
-        "lapi_putget, 4", "lapi_bench, 2"})
+        "lapi_putget, 4", "lapi_bench, 2", "lapi_control, 2", "lapi_control, 3", "lapi_purge, 2", "lapi_polling, 2",
+        "lapi_polling, 3"})
     void lapiProgramPassesEveryCheck(String name, int ranks) throws Exception {
         Path program = CBuild.compile(name);
         List<CJob.Rank> result = CJob.run(program, ranks);

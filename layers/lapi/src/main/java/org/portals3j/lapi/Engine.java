@@ -1,5 +1,8 @@
 package org.portals3j.lapi;
 
+import static org.portals3j.lapi.AsyncErrorType.GET_ERR;
+import static org.portals3j.lapi.AsyncErrorType.INT_ERR;
+
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -196,8 +199,8 @@ final class Engine {
             if ((flags & Wire.F_FINAL) == 0) {
                 return; // a DATA_DONE overtaken by its final reply: nothing left to do
             }
-            report(src, "a reply for an operation this task does not have in flight (0x" + Long.toHexString(msgId)
-                    + "): ignored", null);
+            report(src, INT_ERR, "a reply for an operation this task does not have in flight (0x"
+                    + Long.toHexString(msgId) + "): ignored", null);
             return;
         }
         if ((flags & Wire.F_DATA_DONE) != 0 && !op.get) {
@@ -215,7 +218,7 @@ final class Engine {
             }
             op.exposureDone = true;
             if (op.get) {
-                report(src, "LAPI_Get: the target refused the address; no data was delivered", null);
+                report(src, GET_ERR, "LAPI_Get: the target refused the address; no data was delivered", null);
             }
         }
         if (me == null || op.exposureDone) {
@@ -266,7 +269,7 @@ final class Engine {
                 rc = endpoint.portals.eqWait(endpoint.eq, waitEvent);
             } catch (PortalsException e) {
                 if (!stopping) {
-                    report(-1, "the dispatcher's event queue failed; the dispatcher stops", e);
+                    report(-1, INT_ERR, "the dispatcher's event queue failed; the dispatcher stops", e);
                 }
                 return;
             }
@@ -292,7 +295,7 @@ final class Engine {
             }
         } catch (PortalsException e) {
             if (!endpoint.closed()) {
-                report(-1, "polling the event queue failed", e);
+                report(-1, INT_ERR, "polling the event queue failed", e);
             }
         } finally {
             progress.dispatching(null);
@@ -303,12 +306,12 @@ final class Engine {
 
     private void handle(ReturnCode rc, Event e) {
         if (rc == ReturnCode.EQ_DROPPED) {
-            report(-1, "the event queue overflowed and lost events; operations may never complete", null);
+            report(-1, INT_ERR, "the event queue overflowed and lost events; operations may never complete", null);
         }
         try {
             dispatch(e);
         } catch (RuntimeException ex) {
-            report(-1, "handling a " + e.type() + " event failed", ex);
+            report(-1, INT_ERR, "handling a " + e.type() + " event failed", ex);
         }
     }
 
@@ -351,13 +354,13 @@ final class Engine {
     }
 
     private void onFailure(Event e, @Nullable Object up) {
-        report(-1, "Portals reported " + e.type() + " (" + e.niFailType() + ") on " + up, null);
+        report(-1, INT_ERR, "Portals reported " + e.type() + " (" + e.niFailType() + ") on " + up, null);
     }
 
     /** Tells the error listener; a listener that throws is ignored. */
-    void report(int src, String what, @Nullable Throwable cause) {
+    void report(int src, AsyncErrorType type, String what, @Nullable Throwable cause) {
         try {
-            config.errorListener().onAsyncError(context(), src, what, cause);
+            config.errorListener().onAsyncError(context(), type, src, what, cause);
         } catch (RuntimeException ignored) {
             // A listener's failure must not stop the dispatcher (lapi-digest.md 3.4).
         }
@@ -375,7 +378,8 @@ final class Engine {
             c.stop(5_000);
         }
         if (!endpoint.drainSends(5_000)) {
-            report(-1, "LAPI_Term: some packets had not left after 5 s; their staging buffers are unlinked anyway",
+            report(-1, INT_ERR,
+                    "LAPI_Term: some packets had not left after 5 s; their staging buffers are unlinked anyway",
                     null);
         }
         endpoint.close();

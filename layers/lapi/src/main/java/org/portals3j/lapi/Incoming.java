@@ -17,6 +17,8 @@ final class Incoming {
     @Nullable CompletionHandler completion;
     @Nullable Object userInfo;
     RetFlag retFlag = RetFlag.NORMAL;
+    /** The header handler's {@code ctl_flags}. */
+    int ctlFlags;
     /** The data was discarded; the origin unlinks what it exposed (O-06, O-09). */
     boolean failed;
     /** No handler or no memory at the given address: tgt_cntr is not touched (O-09). */
@@ -30,6 +32,7 @@ final class Incoming {
         completion = null;
         userInfo = null;
         retFlag = RetFlag.NORMAL;
+        ctlFlags = 0;
         failed = false;
         unresolved = false;
         dataDoneSent = false;

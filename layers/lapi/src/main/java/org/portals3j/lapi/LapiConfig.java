@@ -23,8 +23,9 @@ public record LapiConfig(int completionThreads, int maxUhdr, int uhdrAlign, long
                          int addressTableSize, int firstPortal, boolean interruptMode, AsyncErrorListener errorListener,
                          AddressResolver resolver, int credits) {
     /** Reports asynchronous errors on standard error. */
-    public static final AsyncErrorListener STDERR_LISTENER = (context, srcTask, what, cause) ->
-            System.err.println("LAPI task " + context.taskId() + " (message from task " + srcTask + "): " + what
+    public static final AsyncErrorListener STDERR_LISTENER = (context, type, srcTask, what, cause) ->
+            System.err.println("LAPI task " + context.taskId() + " (" + type + ", message from task " + srcTask + "): "
+                    + what
                     + (cause == null ? "" : ": " + cause));
 
     /** The recommended values of lapi-digest.md 1.12 and 3.5; portals 48 and 49. */

@@ -12,6 +12,7 @@ final class Reply implements ReturnInfo {
     private @Nullable CompletionHandler handler;
     private @Nullable Object userInfo;
     private RetFlag flags = RetFlag.NORMAL;
+    private int ctlFlags;
 
     /** Fills it for a message; {@code packet} is the read-only receive buffer for a single-packet one, else null. */
     void start(long len, int srcTask, @Nullable MemorySegment onePacket, long offset) {
@@ -22,6 +23,7 @@ final class Reply implements ReturnInfo {
         handler = null;
         userInfo = null;
         flags = RetFlag.NORMAL;
+        ctlFlags = 0;
     }
 
     /** Moves the handler's outputs into {@code in} and forgets the message. */
@@ -29,6 +31,7 @@ final class Reply implements ReturnInfo {
         in.completion = handler;
         in.userInfo = userInfo;
         in.retFlag = flags;
+        in.ctlFlags = ctlFlags;
         packet = null;
         handler = null;
         userInfo = null;
@@ -64,5 +67,15 @@ final class Reply implements ReturnInfo {
     @Override
     public RetFlag retFlags() {
         return flags;
+    }
+
+    @Override
+    public void setCtlFlags(int f) {
+        this.ctlFlags = f;
+    }
+
+    @Override
+    public int ctlFlags() {
+        return ctlFlags;
     }
 }

@@ -8,6 +8,15 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * {@code user_info} out-arguments. One object per dispatcher, reused: valid only during the handler's call.
  */
 public interface ReturnInfo {
+    /**
+     * {@code LAPI_BURY_MSG} of {@code ctl_flags}: discard the message's data. Nothing is written, whatever buffer the
+     * handler returns (none is needed, even for a multi-packet message, and no error is reported for that); a
+     * rendezvous message's data is not fetched, its origin releases it. Everything else proceeds as for a delivered
+     * message: the completion handler (if set) runs, {@code tgt_cntr} and the origin's {@code org_cntr} and
+     * {@code cmpl_cntr} move (the digest's O-06 counter rule, without the error).
+     */
+    int BURY_MSG = 1;
+
     /** {@code msg_len}: the message's {@code udata_len}. */
     long msgLen();
 
@@ -27,4 +36,13 @@ public interface ReturnInfo {
     void setRetFlags(RetFlag flags);
 
     RetFlag retFlags();
+
+    /**
+     * {@code ctl_flags}: {@link #BURY_MSG} or 0 (the default). A bit the layer does not know is rejected after the
+     * handler returns: the error listener is told ({@code AM_ERR}) and the data is discarded as for
+     * {@link #BURY_MSG}, never silently ignored.
+     */
+    void setCtlFlags(int flags);
+
+    int ctlFlags();
 }

@@ -1,5 +1,10 @@
 package org.portals3j.lapi;
 
+import static org.portals3j.lapi.AsyncErrorType.AM_ERR;
+import static org.portals3j.lapi.AsyncErrorType.GET_ERR;
+import static org.portals3j.lapi.AsyncErrorType.INT_ERR;
+import static org.portals3j.lapi.AsyncErrorType.PUT_ERR;
+
 import java.lang.foreign.MemorySegment;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.AckRequest;
@@ -44,7 +49,8 @@ final class Target {
         int src = endpoint.taskOfNid(nid);
         MemorySegment seg = rb.segment;
         if (src < 0 || mlength < Wire.HEADER || offset < 0 || offset + mlength > seg.byteSize()) {
-            engine.report(src, "a packet of " + mlength + " bytes from node " + nid + " is not the layer's: dropped",
+            engine.report(src, INT_ERR, "a packet of " + mlength + " bytes from node " + nid
+                    + " is not the layer's: dropped",
                     null);
             return;
         }
@@ -69,10 +75,10 @@ final class Target {
             case Wire.BARRIER_RELEASE -> engine.collectives.onRelease(aux);
             case Wire.ADDRX -> {
                 if (!engine.collectives.onValue(src, aux, Wire.getLong(seg, offset, Wire.ADDR))) {
-                    engine.report(src, "a duplicate LAPI_Address_init value: ignored", null);
+                    engine.report(src, INT_ERR, "a duplicate LAPI_Address_init value: ignored", null);
                 }
             }
-            default -> engine.report(src, "a packet of unknown kind " + kind + ": dropped", null);
+            default -> engine.report(src, INT_ERR, "a packet of unknown kind " + kind + ": dropped", null);
         }
     }
 
@@ -84,13 +90,13 @@ final class Target {
         long needed = Wire.HEADER + (long) uhdrLen + (eager ? len : 0);
         if (uhdrLen < 0 || len < 0 || needed > mlength || (kind != Wire.AM_EAGER && kind != Wire.AM_RNDV
                 && uhdrLen != 0)) {
-            engine.report(src, "a request whose lengths do not fit its packet (uhdr " + uhdrLen + ", data " + len
-                    + ", packet " + mlength + "): dropped", null);
+            engine.report(src, typeOf(kind), "a request whose lengths do not fit its packet (uhdr " + uhdrLen
+                    + ", data " + len + ", packet " + mlength + "): dropped", null);
             return;
         }
         Incoming in = take();
         if (in == null) {
-            engine.report(src, "a request beyond the credits this task granted: dropped", null);
+            engine.report(src, typeOf(kind), "a request beyond the credits this task granted: dropped", null);
             return;
         }
         in.src = src;
@@ -109,7 +115,8 @@ final class Target {
     private void onAmsend(RingBuffer rb, long offset, Incoming in, long hdrHdl, int uhdrLen, boolean eager) {
         HeaderHandler handler = engine.addresses.resolveHandler(hdrHdl, engine.config.resolver());
         if (handler == null) {
-            engine.report(in.src, "LAPI_Amsend names header handler " + describe(hdrHdl) + ", which this task does"
+            engine.report(in.src, AM_ERR, "LAPI_Amsend names header handler " + describe(hdrHdl)
+                    + ", which this task does"
                     + " not have (O-09): the message is dropped, the origin's cmpl_cntr still moves", null);
             in.unresolved = true;
             in.failed = !eager;
@@ -123,19 +130,22 @@ final class Target {
         try {
             buffer = handler.onHeader(engine.context(), uhdr, reply);
         } catch (Throwable t) {
-            engine.report(in.src, "the header handler threw (O-06): the data is discarded", t);
+            engine.report(in.src, AM_ERR, "the header handler threw (O-06): the data is discarded", t);
             in.failed = true;
         }
         reply.finish(in);
+        if (in.ctlFlags != 0 && !in.failed) {
+            buried(in);
+        }
         if (in.len > 0 && !in.failed) {
             if (buffer == null) {
                 if (!eager) {
-                    engine.report(in.src, "the header handler returned no buffer for a multi-packet message of "
+                    engine.report(in.src, AM_ERR, "the header handler returned no buffer for a multi-packet message of "
                             + in.len + " bytes (O-06): the data is discarded", null);
                     in.failed = true;
                 }
             } else if (buffer.byteSize() < in.len || buffer.isReadOnly()) {
-                engine.report(in.src, "the header handler returned a buffer of " + buffer.byteSize() + " bytes"
+                engine.report(in.src, AM_ERR, "the header handler returned a buffer of " + buffer.byteSize() + " bytes"
                         + (buffer.isReadOnly() ? " (read-only)" : "") + " for " + in.len + " (O-06): the data is"
                         + " discarded", null);
                 in.failed = true;
@@ -152,11 +162,23 @@ final class Target {
         delivered(in);
     }
 
+    /**
+     * The handler set {@code ctl_flags}: {@code LAPI_BURY_MSG} discards the data (no report); any other bit is
+     * rejected (reported) and the data discarded too, so that no flag is ever silently ignored.
+     */
+    private void buried(Incoming in) {
+        if ((in.ctlFlags & ~ReturnInfo.BURY_MSG) != 0) {
+            engine.report(in.src, AM_ERR, "the header handler set ctl_flags 0x" + Integer.toHexString(in.ctlFlags)
+                    + ", of which only LAPI_BURY_MSG (0x1) is known: the data is discarded", null);
+        }
+        in.failed = true;
+    }
+
     private void onPut(MemorySegment seg, long offset, Incoming in, long tgtAddr, boolean eager) {
         MemorySegment dst = in.len == 0 ? EMPTY
                 : engine.addresses.resolveMemory(tgtAddr, in.len, true, engine.config.resolver());
         if (dst == null) {
-            engine.report(in.src, "LAPI_Put of " + in.len + " bytes to " + describe(tgtAddr) + ", which is not"
+            engine.report(in.src, PUT_ERR, "LAPI_Put of " + in.len + " bytes to " + describe(tgtAddr) + ", which is not"
                     + " writable memory of this task: dropped (the origin's counters still move)", null);
             in.unresolved = true;
             in.failed = !eager;
@@ -180,7 +202,8 @@ final class Target {
         }
         MemorySegment src = engine.addresses.resolveMemory(tgtAddr, in.len, false, engine.config.resolver());
         if (src == null) {
-            engine.report(in.src, "LAPI_Get of " + in.len + " bytes from " + describe(tgtAddr) + ", which is not"
+            engine.report(in.src, GET_ERR, "LAPI_Get of " + in.len + " bytes from " + describe(tgtAddr)
+                    + ", which is not"
                     + " readable memory of this task: refused", null);
             in.unresolved = true;
             in.failed = true;
@@ -193,7 +216,7 @@ final class Target {
             endpoint.portals.put(md, AckRequest.NOACK_REQ, endpoint.proc(in.src), endpoint.ptSource, 0, in.msgId, 0,
                     0);
         } catch (PortalsException e) {
-            engine.report(in.src, "LAPI_Get: sending the data failed", e);
+            engine.report(in.src, GET_ERR, "LAPI_Get: sending the data failed", e);
             in.failed = true;
             in.unresolved = true;
             MdHandle md = in.md;
@@ -220,7 +243,8 @@ final class Target {
             in.md = md;
             endpoint.portals.get(md, endpoint.proc(in.src), endpoint.ptSource, 0, in.msgId, 0);
         } catch (PortalsException e) {
-            engine.report(in.src, "fetching " + in.len + " bytes from the origin failed: the data is discarded", e);
+            engine.report(in.src, typeOf(in.kind), "fetching " + in.len
+                    + " bytes from the origin failed: the data is discarded", e);
             in.failed = true;
             delivered(in);
         }
@@ -250,7 +274,7 @@ final class Target {
         in.dataDoneSent = true;
         endpoint.sendControl(in.src, Wire.COMPLETE, Wire.F_DATA_DONE, 0, in.msgId, 0);
         if (!engine.completions().offer(in)) {
-            engine.report(in.src, "the completion queue is full (a peer beyond its credits): run inline", null);
+            engine.report(in.src, AM_ERR, "the completion queue is full (a peer beyond its credits): run inline", null);
             runCompletion(in);
         }
     }
@@ -262,7 +286,8 @@ final class Target {
             try {
                 ch.onComplete(engine.context(), in.userInfo);
             } catch (Throwable t) {
-                engine.report(in.src, "the completion handler threw (O-06): counters move as if it returned", t);
+                engine.report(in.src, AM_ERR, "the completion handler threw (O-06): counters move as if it returned",
+                        t);
             }
         }
         finish(in);
@@ -273,8 +298,8 @@ final class Target {
         if (!in.unresolved && in.tgtCntr != 0) {
             LapiCounter c = engine.addresses.resolveCounter(in.tgtCntr, engine.context(), engine.config.resolver());
             if (c == null) {
-                engine.report(in.src, "tgt_cntr " + describe(in.tgtCntr) + " is not a counter of this task (O-09):"
-                        + " not incremented", null);
+                engine.report(in.src, typeOf(in.kind), "tgt_cntr " + describe(in.tgtCntr)
+                        + " is not a counter of this task (O-09): not incremented", null);
             } else {
                 c.increment();
             }
@@ -283,12 +308,23 @@ final class Target {
                 | (in.failed ? Wire.F_FAILED : 0);
         int src = in.src;
         long msgId = in.msgId;
+        int kind = in.kind;
         release(in);
         try {
             endpoint.sendControl(src, Wire.COMPLETE, flags, 0, msgId, 0);
         } catch (LapiException e) {
-            engine.report(src, "sending the completion reply failed", e);
+            engine.report(src, typeOf(kind), "sending the completion reply failed", e);
         }
+    }
+
+    /** The {@code err_type} of an error about a request of {@code kind}. */
+    private static AsyncErrorType typeOf(int kind) {
+        return switch (kind) {
+            case Wire.AM_EAGER, Wire.AM_RNDV -> AsyncErrorType.AM_ERR;
+            case Wire.PUT_EAGER, Wire.PUT_RNDV -> AsyncErrorType.PUT_ERR;
+            case Wire.GET_REQ -> AsyncErrorType.GET_ERR;
+            default -> AsyncErrorType.INT_ERR;
+        };
     }
 
     private static String describe(long address) {

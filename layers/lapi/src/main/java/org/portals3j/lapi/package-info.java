@@ -39,7 +39,9 @@
  * <tr><td>{@code LAPI_Purge_totask}</td><td>{@link org.portals3j.lapi.LapiContext#purgeToTask}</td>
  * <td></td></tr>
  * <tr><td>{@code err_hndlr}</td><td>{@link org.portals3j.lapi.AsyncErrorListener}</td><td>target-side failures
- * no call can return</td></tr>
+ * no call can return; {@code err_type}: {@link org.portals3j.lapi.AsyncErrorType}</td></tr>
+ * <tr><td>{@code ctl_flags}</td><td>{@link org.portals3j.lapi.ReturnInfo#setCtlFlags}</td><td>
+ * {@link org.portals3j.lapi.ReturnInfo#BURY_MSG}</td></tr>
  * </table>
  *
  * <h2>Protocols (lapi-digest.md 3.2, 3.3)</h2>
@@ -113,6 +115,18 @@
  *       or read-only: the data is discarded, the listener told, the completion handler set before the failure
  *       still runs, {@code tgt_cntr} and {@code cmpl_cntr} still move. A completion handler that throws: reported,
  *       counters move as if it returned.</li>
+ *   <li>{@code ctl_flags} (lapi-digest.md 1.6, outside: the Programming Guide that defines it was not read):
+ *       {@code LAPI_BURY_MSG} is the one flag the digest names. It is taken to mean "discard this message's
+ *       data": the same path as O-06 without the report, so nothing is written (even into a returned buffer), a
+ *       NULL return is fine for a multi-packet message and a rendezvous message's data is never fetched, while
+ *       the completion handler and every counter proceed (the O-06 counter rule, so no origin waits forever). A
+ *       bit the layer does not know is reported ({@code AM_ERR}) and the data discarded the same way: a flag the
+ *       handler set is never silently ignored.</li>
+ *   <li>{@code err_type} ({@code lapi_err_t}; the names are IBM's {@code lapi.h}'s, which report gets which is
+ *       this layer's reading): {@code AM_ERR}, {@code PUT_ERR}, {@code GET_ERR} name the kind of the
+ *       transfer a report concerns (at its target, or a refused Get at its origin); {@code INT_ERR} is for what
+ *       belongs to no transfer (a packet that is not the layer's, a reply for nothing in flight, an event queue
+ *       overflow, a Portals failure event). {@code RMW_ERR} is never given: there is no {@code LAPI_Rmw}.</li>
  *   <li>O-07: codes in parameter order; Put and Get: HNDL_INVALID, TGT, DATA_LEN, TGT_ADDR_NULL,
  *       ORG_ADDR_NULL.</li>
  *   <li>O-08: parameters are always checked; Qenv(ERROR_CHK) is 1 and Senv(ERROR_CHK, 0) is {@code SET_VAL}.

@@ -110,8 +110,10 @@ class HandlersTest {
             a.amsend(1, 9, null, 0, job.pattern(big, 1), big, 0, org, cmpl);
             a.waitcntr(cmpl, 2);
             assertThat(a.getcntr(org)).isEqualTo(2);
-            assertThat(job.asyncErrors).anyMatch(e -> e.contains("which this task does not have"));
-            assertThat(job.asyncErrors).anyMatch(e -> e.contains("returned no buffer"));
+            assertThat(job.asyncErrors).anyMatch(e -> e.startsWith("task 1 from 0 (AM_ERR)")
+                    && e.contains("which this task does not have"));
+            assertThat(job.asyncErrors).anyMatch(e -> e.startsWith("task 1 from 0 (AM_ERR)")
+                    && e.contains("returned no buffer"));
         }
     }
 

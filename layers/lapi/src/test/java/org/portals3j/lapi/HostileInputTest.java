@@ -33,10 +33,12 @@ class HostileInputTest {
                 raw.put(md, AckRequest.NOACK_REQ, target, portal, 0, Wire.MATCH_REQUEST, 0, 0);
             }
             LapiJob.await(() -> job.asyncErrors.size() >= 5, "five reports at task 1");
-            assertThat(job.asyncErrors).anyMatch(e -> e.contains("do not fit its packet"));
-            assertThat(job.asyncErrors).anyMatch(e -> e.contains("unknown kind 99"));
-            assertThat(job.asyncErrors).anyMatch(e -> e.contains("does not have in flight"));
-            assertThat(job.asyncErrors).anyMatch(e -> e.contains("is not the layer's"));
+            // err_type: a request's own kind (AM_ERR, PUT_ERR); INT_ERR for what is no transfer of the layer's
+            assertThat(job.asyncErrors).anyMatch(e -> e.contains("(AM_ERR)") && e.contains("do not fit its packet"));
+            assertThat(job.asyncErrors).anyMatch(e -> e.contains("(PUT_ERR)") && e.contains("do not fit its packet"));
+            assertThat(job.asyncErrors).anyMatch(e -> e.contains("(INT_ERR)") && e.contains("unknown kind 99"));
+            assertThat(job.asyncErrors).anyMatch(e -> e.contains("(INT_ERR)") && e.contains("does not have in flight"));
+            assertThat(job.asyncErrors).anyMatch(e -> e.contains("(INT_ERR)") && e.contains("is not the layer's"));
             MemorySegment dst = job.allocate(8);
             job.task(1).addrSet((ctx, uhdr, info) -> dst, 1);
             LapiCounter cmpl = job.task(0).newCounter();

@@ -43,8 +43,8 @@ final class LapiJob implements AutoCloseable {
         for (int r = 0; r < n; r++) {
             Portals portals = Portals.create(job, endpoints.get(r));
             libraries.add(portals);
-            LapiConfig config = configs.apply(r).withErrorListener((c, src, what, cause) ->
-                    asyncErrors.add("task " + c.taskId() + " from " + src + ": " + what));
+            LapiConfig config = configs.apply(r).withErrorListener((c, type, src, what, cause) ->
+                    asyncErrors.add("task " + c.taskId() + " from " + src + " (" + type + "): " + what));
             tasks.add(LapiContext.init(portals, config));
         }
     }

@@ -88,8 +88,13 @@ class PutGetTest {
             a.get(1, 100, addr[1], job.allocate(100), 0, org);
             a.waitcntr(org, 1);
             assertThat(region.mismatch(job.allocate(64))).isEqualTo(-1);
-            assertThat(job.asyncErrors).filteredOn(e -> e.contains("not writable memory")).hasSize(4);
-            assertThat(job.asyncErrors).anyMatch(e -> e.contains("not readable memory"));
+            assertThat(job.asyncErrors).filteredOn(e -> e.contains("not writable memory")).hasSize(4)
+                    .allMatch(e -> e.startsWith("task 1 from 0 (PUT_ERR)"));
+            assertThat(job.asyncErrors).anyMatch(e -> e.startsWith("task 1 from 0 (GET_ERR)")
+                    && e.contains("not readable memory"));
+            LapiJob.await(() -> job.asyncErrors.stream().anyMatch(e -> e.startsWith("task 0 from 1 (GET_ERR)")),
+                    "the origin told that its Get was refused");
+            assertThat(job.asyncErrors).noneMatch(e -> e.contains("(INT_ERR)") || e.contains("(AM_ERR)"));
         }
     }
 

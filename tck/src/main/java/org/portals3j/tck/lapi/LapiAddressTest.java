@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.Timeout.ThreadMode;
+import org.portals3j.lapi.AsyncErrorType;
 import org.portals3j.lapi.LapiContext;
 import org.portals3j.lapi.LapiCounter;
 import org.portals3j.lapi.LapiError;
@@ -87,6 +88,7 @@ class LapiAddressTest {
             LapiCounter cmpl = job.task(0).newCounter();
             send(job.task(0), 1, 17, null, job.pattern(32, 0), tgt.address(), null, cmpl);
             LapiJob.awaitCondition("an asynchronous error at task 1", () -> !job.asyncErrors(1).isEmpty());
+            assertThat(job.asyncErrors(1).get(0).type()).as("err_type").isEqualTo(AsyncErrorType.AM_ERR);
             LapiJob.awaitCounter(job.task(0), cmpl, 1, "cmpl_cntr (the reply is still sent, O-09)");
             job.gfenceAll();
             assertThat(atOrigin.count()).isZero();

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.Timeout.ThreadMode;
+import org.portals3j.lapi.AsyncErrorType;
 import org.portals3j.lapi.LapiContext;
 import org.portals3j.lapi.LapiCounter;
 import org.portals3j.lapi.LapiError;
@@ -192,6 +193,7 @@ class LapiHeaderHandlerTest {
             assertThat(completions.get()).isEqualTo(1);
             LapiJob.awaitCondition("an asynchronous error at task 1", () -> !job.asyncErrors(1).isEmpty());
             assertThat(job.asyncErrors(1).get(0).srcTask()).isZero();
+            assertThat(job.asyncErrors(1).get(0).type()).as("err_type").isEqualTo(AsyncErrorType.AM_ERR);
         }
     }
 

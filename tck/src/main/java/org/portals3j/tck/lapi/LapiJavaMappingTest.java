@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.Timeout.ThreadMode;
+import org.portals3j.lapi.AsyncErrorType;
 import org.portals3j.lapi.LapiCounter;
 import org.portals3j.tck.SpecAssertion;
 
@@ -31,6 +32,7 @@ class LapiJavaMappingTest {
             send(job.task(0), 1, job.task(1).address(handler), null, job.pattern(32, 0), 0, null, cmpl);
             LapiJob.awaitCondition("an asynchronous error at task 1", () -> !job.asyncErrors(1).isEmpty());
             assertThat(job.asyncErrors(1).get(0).cause() == thrown).as("the report carries the exception").isTrue();
+            assertThat(job.asyncErrors(1).get(0).type()).as("err_type").isEqualTo(AsyncErrorType.AM_ERR);
             LapiJob.awaitCounter(job.task(0), cmpl, 1, "cmpl_cntr of the failed message (O-06)");
             send(job.task(0), 1, job.task(1).address(handler), null, job.pattern(32, 0), 0, null, cmpl);
             LapiJob.awaitCounter(job.task(0), cmpl, 2, "cmpl_cntr of the next message");
@@ -53,6 +55,7 @@ class LapiJavaMappingTest {
             assertThat(job.task(1).getcntr(tgt)).isEqualTo(1);
             LapiJob.awaitCondition("an asynchronous error at task 1", () -> !job.asyncErrors(1).isEmpty());
             assertThat(job.asyncErrors(1).get(0).cause() == thrown).as("the report carries the exception").isTrue();
+            assertThat(job.asyncErrors(1).get(0).type()).as("err_type").isEqualTo(AsyncErrorType.AM_ERR);
             send(job.task(0), 1, job.task(1).address(handler), null, job.pattern(32, 0), tgt.address(), null, cmpl);
             LapiJob.awaitCounter(job.task(0), cmpl, 2, "cmpl_cntr after the completion thread's exception");
         }

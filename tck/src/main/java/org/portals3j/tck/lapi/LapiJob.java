@@ -15,6 +15,7 @@ import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.lapi.AsyncErrorListener;
+import org.portals3j.lapi.AsyncErrorType;
 import org.portals3j.lapi.LapiConfig;
 import org.portals3j.lapi.LapiContext;
 import org.portals3j.lapi.LapiCounter;
@@ -42,7 +43,7 @@ final class LapiJob implements AutoCloseable {
     static final long TEST_TIMEOUT_SECONDS = 180;
 
     /** One asynchronous error a task's listener was told of. */
-    record AsyncError(int task, int srcTask, String what, @Nullable Throwable cause) {
+    record AsyncError(int task, AsyncErrorType type, int srcTask, String what, @Nullable Throwable cause) {
     }
 
     private final TckJob portals;
@@ -55,8 +56,8 @@ final class LapiJob implements AutoCloseable {
         try {
             for (int t = 0; t < size; t++) {
                 int task = t;
-                LapiConfig config = configure.apply(defaults((ctx, src, what, cause) ->
-                        errors.add(new AsyncError(task, src, what, cause))));
+                LapiConfig config = configure.apply(defaults((ctx, type, src, what, cause) ->
+                        errors.add(new AsyncError(task, type, src, what, cause))));
                 tasks.add(LapiContext.init(portals.rank(t).portals(), config));
             }
         } catch (RuntimeException e) {

@@ -86,6 +86,11 @@ public final class LapiStructs {
         return CStructs.MEMORY.get(JAVA_INT_UNALIGNED, address + RI_RET_FLAGS);
     }
 
+    /** {@code ctl_flags} of the {@code lapi_return_info_t} at {@code address}. */
+    static int ctlFlags(long address) {
+        return CStructs.MEMORY.get(JAVA_INT_UNALIGNED, address + RI_CTL_FLAGS);
+    }
+
     /** {@code num_compl_hndlr_thr} of the {@code lapi_info_t} at {@code address}. */
     static int completionThreads(long address) {
         return CStructs.MEMORY.get(JAVA_INT_UNALIGNED, address + INFO_THREADS);

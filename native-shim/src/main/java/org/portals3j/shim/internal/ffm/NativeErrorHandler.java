@@ -8,6 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.lapi.AsyncErrorListener;
+import org.portals3j.lapi.AsyncErrorType;
 import org.portals3j.lapi.LapiContext;
 import org.portals3j.lapi.LapiError;
 import org.portals3j.lapi.LapiException;
@@ -15,12 +16,10 @@ import org.portals3j.lapi.LapiException;
 /**
  * {@code lapi_info_t.err_hndlr} as the layer's {@link AsyncErrorListener}: every report is said on stderr (one
  * line) and, if the program gave a handler, passed to it with {@code error_code} (the {@link LapiException}'s
- * code, else {@code LAPI_ERR_UNKNOWN}), {@code err_type} {@code INT_ERR} (the layer does not say which kind of
- * transfer), {@code task_id} this task and {@code src} the origin (-1 if none).
+ * code, else {@code LAPI_ERR_UNKNOWN}), {@code err_type} the layer's {@link AsyncErrorType} (its ordinal is the
+ * {@code lapi_err_t} value), {@code task_id} this task and {@code src} the origin (-1 if none).
  */
 final class NativeErrorHandler implements AsyncErrorListener {
-    /** {@code INT_ERR} of {@code lapi_err_t}. */
-    static final int INT_ERR = 4;
     private static final MethodHandle CALL = Linker.nativeLinker().downcallHandle(
             FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
 
@@ -32,9 +31,10 @@ final class NativeErrorHandler implements AsyncErrorListener {
     }
 
     @Override
-    public void onAsyncError(LapiContext context, int srcTask, String what, @Nullable Throwable cause) {
+    public void onAsyncError(LapiContext context, AsyncErrorType type, int srcTask, String what,
+            @Nullable Throwable cause) {
         int task = context.taskId();
-        Failures.say("LAPI task " + task + ": " + what + (cause != null ? " (" + cause + ")" : ""));
+        Failures.say("LAPI task " + task + " (" + type + "): " + what + (cause != null ? " (" + cause + ")" : ""));
         MemorySegment f = function;
         if (f == null) {
             return;
@@ -43,7 +43,7 @@ final class NativeErrorHandler implements AsyncErrorListener {
         HandlerFrame frame = HandlerFrame.current(0);
         LapiStructs.writeInt(frame.at(HandlerFrame.HNDL), context.handle());
         LapiStructs.writeInt(frame.at(HandlerFrame.ERROR_CODE), code);
-        LapiStructs.writeInt(frame.at(HandlerFrame.ERROR_TYPE), INT_ERR);
+        LapiStructs.writeInt(frame.at(HandlerFrame.ERROR_TYPE), type.ordinal());
         LapiStructs.writeInt(frame.at(HandlerFrame.ERROR_TASK), task);
         LapiStructs.writeInt(frame.at(HandlerFrame.ERROR_SRC), srcTask);
         try {

@@ -19,7 +19,8 @@ import org.portals3j.lapi.ReturnInfo;
  * the handle, a copy of {@code uhdr}, its length, the {@code lapi_return_info_t} ({@code msg_len}),
  * {@code comp_h} and {@code user_info}, all in the thread's {@link HandlerFrame}. Its return value becomes the
  * {@code msg_len} bytes the data is written to (NULL: none); {@code *comp_h} a {@link NativeCompletionHandler}
- * given {@code *user_info}; {@code ret_flags} the {@link RetFlag}. Pointers are passed as 64-bit integers (the
+ * given {@code *user_info}; {@code ret_flags} the {@link RetFlag}; {@code ctl_flags} goes to
+ * {@link ReturnInfo#setCtlFlags} as it is (the layer rejects a bit it does not know). Pointers are passed as 64-bit integers (the
  * same registers on x86-64 and AArch64), so a call allocates no segment for them.
  */
 final class NativeHeaderHandler implements HeaderHandler {
@@ -84,6 +85,7 @@ final class NativeHeaderHandler implements HeaderHandler {
                     + " set ret_flags " + flags + ": use LAPI_NORMAL, LAPI_SEND_REPLY or LAPI_LOCAL_STATE");
         }
         info.setRetFlags(FLAGS[flags]);
+        info.setCtlFlags(LapiStructs.ctlFlags(returnInfo));
         long completion = LapiStructs.readLong(frame.at(HandlerFrame.COMP_H));
         if (completion != 0L) {
             info.setCompletion(NativeCompletionHandler.of(completion),

@@ -14,7 +14,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "portals", mixinStandardHelpOptions = true, versionProvider = PortalsCommand.Version.class,
         description = "Portals3J: Portals 3.2 messaging on the JVM.",
-        subcommands = {RunCommand.class, TckCommand.class, InfoCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, TckCommand.class, InfoCommand.class, InstallCommand.class,
+            CommandLine.HelpCommand.class})
 public final class PortalsCommand implements Runnable {
     /** Exit status of a usage or configuration error (the shell convention). */
     public static final int USAGE_ERROR = 2;

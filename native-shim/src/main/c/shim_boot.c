@@ -2,7 +2,8 @@
  * shim_boot.c: starts the Java engine inside this process on the first PtlInit or ptl_rt_* call.
  *
  * A JVM is created through the JNI invocation API (libjvm.so from PORTALS3J_JAVA_HOME, else the JDK
- * libportals3 was built with; classes from PORTALS3J_CLASSPATH, else the build's class path), on a
+ * libportals3 was built with; classes from PORTALS3J_CLASSPATH, else portals3j/portals-launcher.jar beside
+ * this library when `portals install` put it there, else the build's class path), on a
  * thread of its own as the java launcher does (the primordial thread's stack is not the JVM's to guard).
  * org.portals3j.shim.ShimBootstrap.install(table) then fills the table of upcall stubs, and every later
  * call goes straight through it. A thread of the program is attached to the JVM here, before its first
@@ -68,6 +69,26 @@ static void say(const char *fmt, ...) {
 static const char *env_or(const char *name, const char *fallback) {
     const char *v = getenv(name);
     return v != NULL && *v != '\0' ? v : fallback;
+}
+
+/* An installed library (portals install --prefix DIR) finds its classes beside itself, wherever DIR is:
+ * DIR/lib/portals3j/portals-launcher.jar for DIR/lib/libportals3.so. NULL when that jar is not there. */
+static const char *installed_class_path(void) {
+    static char jar[4096];
+    Dl_info self;
+    if (dladdr((void *) installed_class_path, &self) == 0 || self.dli_fname == NULL) {
+        return NULL;
+    }
+    const char *slash = strrchr(self.dli_fname, '/');
+    if (slash == NULL) {
+        return NULL;
+    }
+    int dir = (int) (slash - self.dli_fname);
+    if ((size_t) snprintf(jar, sizeof jar, "%.*s/portals3j/portals-launcher.jar", dir, self.dli_fname)
+            >= sizeof jar || access(jar, R_OK) != 0) {
+        return NULL;
+    }
+    return jar;
 }
 
 /* The message of the pending Java exception (toString()), or "?"; clears it. */
@@ -259,7 +280,9 @@ static int boot(void) {
             " or newer", path);
         return -1;
     }
-    const char *class_path = env_or("PORTALS3J_CLASSPATH", PORTALS3J_DEFAULT_CLASSPATH);
+    const char *beside = installed_class_path();
+    const char *class_path = env_or("PORTALS3J_CLASSPATH",
+            beside != NULL ? beside : PORTALS3J_DEFAULT_CLASSPATH);
     JavaVM *vm = NULL;
     JNIEnv *env = NULL;
     jsize existing = 0;

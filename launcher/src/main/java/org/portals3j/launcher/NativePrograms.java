@@ -47,6 +47,24 @@ final class NativePrograms {
         return p;
     }
 
+    /**
+     * For a bare {@code name} that is neither a class nor on {@code PATH}: the one line that says to write
+     * {@code ./name} when {@code dir} (the current directory) has an executable of that name, as a shell user
+     * expects (a shell, too, looks a name without '/' up on PATH only); null otherwise.
+     */
+    static @Nullable String currentDirectoryHint(String name, Path dir) {
+        try {
+            Path p = dir.resolve(name);
+            if (Files.isRegularFile(p) && Files.isExecutable(p)) {
+                return "no class " + name + " on the class path and no program " + name + " on PATH; to run the"
+                        + " program in this folder, write ./" + name;
+            }
+        } catch (InvalidPathException e) {
+            // not a file name: no hint
+        }
+        return null;
+    }
+
     /** The executable called {@code name} on {@code PATH}, or null. */
     static @Nullable Path onPath(String name, @Nullable String path) {
         if (path == null || name.isEmpty()) {

@@ -1,6 +1,9 @@
 package org.portals3j.launcher;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
+import java.util.Properties;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -14,7 +17,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "portals", mixinStandardHelpOptions = true, versionProvider = PortalsCommand.Version.class,
         description = "Portals3J: Portals 3.2 messaging on the JVM.",
-        subcommands = {RunCommand.class, TckCommand.class, InfoCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, TckCommand.class, InfoCommand.class, InstallCommand.class,
+            CommandLine.HelpCommand.class})
 public final class PortalsCommand implements Runnable {
     /** Exit status of a usage or configuration error (the shell convention). */
     public static final int USAGE_ERROR = 2;
@@ -63,11 +67,24 @@ public final class PortalsCommand implements Runnable {
         System.exit(execute(args));
     }
 
+    /**
+     * {@code portals --version} / {@code -V}: the version Maven wrote into the launcher jar
+     * ({@code META-INF/maven/org.portals3j/launcher/pom.properties}); "(development build)" from classes that
+     * were not packaged.
+     */
     static final class Version implements CommandLine.IVersionProvider {
+        static final String POM_PROPERTIES = "/META-INF/maven/org.portals3j/launcher/pom.properties";
+
         @Override
-        public String[] getVersion() {
-            @Nullable Package p = PortalsCommand.class.getPackage();
-            @Nullable String v = p == null ? null : p.getImplementationVersion();
+        public String[] getVersion() throws IOException {
+            @Nullable String v = null;
+            try (@Nullable InputStream in = PortalsCommand.class.getResourceAsStream(POM_PROPERTIES)) {
+                if (in != null) {
+                    Properties pom = new Properties();
+                    pom.load(in);
+                    v = pom.getProperty("version");
+                }
+            }
             return new String[] {"portals " + (v == null ? "(development build)" : v)};
         }
     }

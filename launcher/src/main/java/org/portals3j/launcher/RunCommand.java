@@ -135,7 +135,8 @@ public final class RunCommand implements Callable<Integer> {
         } catch (LauncherException notAClass) {
             @Nullable Path onPath = NativePrograms.onPath(mainClass, System.getenv("PATH"));
             if (onPath == null) {
-                throw notAClass;
+                @Nullable String hint = NativePrograms.currentDirectoryHint(mainClass, Path.of("").toAbsolutePath());
+                throw hint == null ? notAClass : new LauncherException(hint);
             }
             return onPath;
         }

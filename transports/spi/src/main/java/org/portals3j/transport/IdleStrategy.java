@@ -18,7 +18,7 @@ public interface IdleStrategy {
 
     /**
      * Whether the next {@code idle(0)} parks the thread (rather than spinning or yielding): a thread that other
-     * threads must wake announces it before (see {@link Transport#pollingStopped}).
+     * threads must wake announces it before (see {@link Polling#pollingStopped}).
      */
     boolean parksNext();
 }

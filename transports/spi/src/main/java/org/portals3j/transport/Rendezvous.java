@@ -10,8 +10,8 @@ import java.util.Optional;
  *
  * <p>Publishing never waits; looking up waits until the other rank has published or the timeout
  * passes. That split is what lets one thread open every endpoint of an in-JVM job in turn
- * ({@link LocalJob#openAll}) while the same transport code, in a multi-process job, blocks until its
- * peers have started.
+ * ({@link org.portals3j.runtime.LocalJob#openAll}) while the same transport code, in a multi-process job,
+ * blocks until its peers have started.
  *
  * <p>Implementations: {@link LocalRendezvous} for ranks that share a JVM; a TCP client for ranks in
  * separate processes (the launcher or rank 0 serves it).

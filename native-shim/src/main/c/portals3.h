@@ -4,18 +4,19 @@
  *
  * Names, types, signatures and constants are chapter 3's. The spec gives no numeric values; the values
  * here are Portals3J's and stable (the Java API uses the same numbers: ReturnCode, MdOption, EventKind,
- * ProcessId, StatusRegister, NiFailType). Line references (L1234) are to portals-3.2.numbered.lyx.
+ * ProcessId, StatusRegister, NiFailType). Line references (Portals 3.2 spec §1.1) are to portals-3.2.numbered.lyx.
  *
  * How the C API maps onto the Java engine, and where this header decides what the spec leaves open:
- *  - Handles are 64-bit values; every handle type converts to ptl_handle_any_t and back without loss (L2395).
+ *  - Handles are 64-bit values; every handle type converts to ptl_handle_any_t and back without loss
+ *  (Portals 3.2 spec §3.2.2).
  *  - ptl_nid_t, ptl_pid_t, ptl_uid_t, ptl_pt_index_t, ptl_ac_index_t are 32-bit unsigned; the wildcards
  *    PTL_NID_ANY, PTL_PID_ANY, PTL_UID_ANY and PTL_PT_INDEX_ANY are all ones (0xFFFFFFFF).
  *  - Argument checking order: PTL_NOINIT first, then a NULL out-pointer the function needs (PTL_SEGV),
  *    then the engine's own checks (handles, then values). The spec does not order codes (digest 2.6);
  *    checking NULL before anything is created means no object is made that the caller cannot name.
- *    NULL is legal where the spec says so: PtlNIInit's desired, PtlMDAttach's handle (L5548),
+ *    NULL is legal where the spec says so: PtlNIInit's desired, PtlMDAttach's handle (Portals 3.2 spec §3.8.2.2),
  *    PtlMDUpdate's old_md and new_md. PtlNIInit's actual: PTL_SEGV for NULL in 3.2, which lists that code
- *    for it (L2952); NULL is legal in 3.3, where the limits are then not returned (below).
+ *    for it (Portals 3.2 spec §3.4.1.1); NULL is legal in 3.3, where the limits are then not returned (below).
  *  - PtlErrorStr, PtlNIFailStr and PtlEventKindStr (extensions of the 3.3 reference implementation, in both
  *    dialects here) need no PtlInit: each returns the name of its value as the dialect spells it, e.g.
  *    "PTL_MD_INVALID" (3.3) or "PTL_INV_MD" (3.2) for the same code, and "PTL_UNKNOWN_ERROR",
@@ -68,57 +69,57 @@ extern "C" {
 #error "portals3.h: the Portals 3.3 dialect binds its functions to their entry points with GNU C asm labels: use gcc, clang or another GNU C compiler"
 #endif
 
-/* ---- base types (L2334), the same in 3.2 and 3.3 -------------------------------------------------- */
+/* ---- base types (Portals 3.2 spec §3.1), the same in 3.2 and 3.3 ------------------------------------------------ */
 
-typedef uint64_t ptl_size_t;            /* sizes: unsigned 64-bit (L2353) */
-typedef uint64_t ptl_handle_any_t;      /* handles (L2368) */
+typedef uint64_t ptl_size_t;            /* sizes: unsigned 64-bit (Portals 3.2 spec §3.2.1) */
+typedef uint64_t ptl_handle_any_t;      /* handles (Portals 3.2 spec §3.2.2) */
 typedef ptl_handle_any_t ptl_handle_ni_t;
 typedef ptl_handle_any_t ptl_handle_eq_t;
 typedef ptl_handle_any_t ptl_handle_md_t;
 typedef ptl_handle_any_t ptl_handle_me_t;
-typedef uint32_t ptl_pt_index_t;        /* Portal table indexes (L2445) */
-typedef uint32_t ptl_ac_index_t;        /* access control table indexes (L2445) */
-typedef uint64_t ptl_match_bits_t;      /* match and ignore bits: all 64 used, bit 63 too (L2472) */
-typedef uint32_t ptl_interface_t;       /* network interface identifiers (L2487) */
-typedef uint32_t ptl_nid_t;             /* node ids (L2509) */
-typedef uint32_t ptl_pid_t;             /* process ids (L2509) */
-typedef uint32_t ptl_uid_t;             /* user ids (L2509) */
-typedef uint32_t ptl_sr_index_t;        /* status register indexes (L2556) */
-typedef int64_t ptl_sr_value_t;         /* status register values: signed, at least 32 bits (L2582) */
-typedef uint64_t ptl_hdr_data_t;        /* 64 bits of out-of-band user data (L6647) */
-typedef uint64_t ptl_seq_t;             /* event sequence numbers and links (L6575); 64 bits in 3.3 too */
-typedef uint32_t ptl_ni_fail_t;         /* network-interface failure kinds (L6532) */
+typedef uint32_t ptl_pt_index_t;        /* Portal table indexes (Portals 3.2 spec §3.2.3) */
+typedef uint32_t ptl_ac_index_t;        /* access control table indexes (Portals 3.2 spec §3.2.3) */
+typedef uint64_t ptl_match_bits_t;      /* match and ignore bits: all 64 used, bit 63 too (Portals 3.2 spec §3.2.4) */
+typedef uint32_t ptl_interface_t;       /* network interface identifiers (Portals 3.2 spec §3.2.5) */
+typedef uint32_t ptl_nid_t;             /* node ids (Portals 3.2 spec §3.2.6) */
+typedef uint32_t ptl_pid_t;             /* process ids (Portals 3.2 spec §3.2.6) */
+typedef uint32_t ptl_uid_t;             /* user ids (Portals 3.2 spec §3.2.6) */
+typedef uint32_t ptl_sr_index_t;        /* status register indexes (Portals 3.2 spec §3.2.7) */
+typedef int64_t ptl_sr_value_t;         /* status register values: signed, at least 32 bits (Portals 3.2 spec §3.2.7) */
+typedef uint64_t ptl_hdr_data_t;        /* 64 bits of out-of-band user data (Portals 3.2 spec §3.9.4) */
+typedef uint64_t ptl_seq_t;             /* event sequence numbers (Portals 3.2 spec §3.9.4); 64 bits in 3.3 too */
+typedef uint32_t ptl_ni_fail_t;         /* network-interface failure kinds (Portals 3.2 spec §3.9.3) */
 
 typedef struct {
     ptl_nid_t nid;
     ptl_pid_t pid;
-} ptl_process_id_t;                     /* (L3905) */
+} ptl_process_id_t;                     /* (Portals 3.2 spec §3.6.1) */
 
-typedef enum { PTL_RETAIN, PTL_UNLINK } ptl_unlink_t;                  /* (L4088) */
-typedef enum { PTL_INS_BEFORE, PTL_INS_AFTER } ptl_ins_pos_t;          /* (L4093) */
+typedef enum { PTL_RETAIN, PTL_UNLINK } ptl_unlink_t;                  /* (Portals 3.2 spec §3.7.1) */
+typedef enum { PTL_INS_BEFORE, PTL_INS_AFTER } ptl_ins_pos_t;          /* (Portals 3.2 spec §3.7.1) */
 
 #ifndef PTL_DIALECT_33
 /* ---- Portals 3.2 structs and enums ---------------------------------------------------------------- */
 
 typedef struct {
-    int max_match_entries;              /* most MEs at one time (L2869) */
-    int max_mem_descriptors;            /* most MDs at one time (L2873) */
-    int max_event_queues;               /* most EQs at one time (L2877) */
-    ptl_ac_index_t max_atable_index;    /* largest access control index, inclusive (L2881) */
-    ptl_pt_index_t max_ptable_index;    /* largest Portal table index, inclusive (L2889) */
-} ptl_ni_limits_t;                      /* (L2835) */
+    int max_match_entries;              /* most MEs at one time (Portals 3.2 spec §3.4.1) */
+    int max_mem_descriptors;            /* most MDs at one time (Portals 3.2 spec §3.4.1) */
+    int max_event_queues;               /* most EQs at one time (Portals 3.2 spec §3.4.1) */
+    ptl_ac_index_t max_atable_index;    /* largest access control index, inclusive (Portals 3.2 spec §3.4.1) */
+    ptl_pt_index_t max_ptable_index;    /* largest Portal table index, inclusive (Portals 3.2 spec §3.4.1) */
+} ptl_ni_limits_t;                      /* (Portals 3.2 spec §3.4.1) */
 
-typedef enum { PTL_ACK_REQ, PTL_NOACK_REQ } ptl_ack_req_t;             /* (L7571) */
+typedef enum { PTL_ACK_REQ, PTL_NOACK_REQ } ptl_ack_req_t;             /* (Portals 3.2 spec §3.11.1) */
 
 typedef struct {
-    void *start;                        /* region start; NULL only with length 0 (L5076) */
-    ptl_size_t length;                  /* region length in bytes (L5076) */
-    int threshold;                      /* operations left; 0 inactive; PTL_MD_THRESH_INF (L5103) */
-    unsigned int max_offset;            /* inactive once the local offset exceeds it (L5135) */
-    unsigned int options;               /* PTL_MD_* bits (L5144) */
-    void *user_ptr;                     /* reported back unchanged in every event (L5253) */
-    ptl_handle_eq_t eventq;             /* where events go; PTL_EQ_NONE for none (L5279) */
-} ptl_md_t;                             /* (L5046) */
+    void *start;                        /* region start; NULL only with length 0 (Portals 3.2 spec §3.8.1.1) */
+    ptl_size_t length;                  /* region length in bytes (Portals 3.2 spec §3.8.1.1) */
+    int threshold;                      /* operations left; 0 inactive; PTL_MD_THRESH_INF (Portals 3.2 spec §3.8.1.1) */
+    unsigned int max_offset;            /* inactive once the local offset exceeds it (Portals 3.2 spec §3.8.1.1) */
+    unsigned int options;               /* PTL_MD_* bits (Portals 3.2 spec §3.8.1.1) */
+    void *user_ptr;                     /* reported back unchanged in every event (Portals 3.2 spec §3.8.1.1) */
+    ptl_handle_eq_t eventq;             /* where events go; PTL_EQ_NONE for none (Portals 3.2 spec §3.8.1.1) */
+} ptl_md_t;                             /* (Portals 3.2 spec §3.8.1) */
 
 typedef enum {
     PTL_EVENT_GET_START, PTL_EVENT_GET_END, PTL_EVENT_GET_FAIL,
@@ -127,24 +128,24 @@ typedef enum {
     PTL_EVENT_SEND_START, PTL_EVENT_SEND_END, PTL_EVENT_SEND_FAIL,
     PTL_EVENT_ACK,
     PTL_EVENT_UNLINK
-} ptl_event_kind_t;                     /* (L6295); no PTL_EVENT_ACK_START/END/FAIL */
+} ptl_event_kind_t;                     /* (Portals 3.2 spec §3.9.1); no PTL_EVENT_ACK_START/END/FAIL */
 
 typedef struct {
-    ptl_event_kind_t type;              /* (L6587) */
-    ptl_process_id_t initiator;         /* (L6589) */
+    ptl_event_kind_t type;              /* (Portals 3.2 spec §3.9.4) */
+    ptl_process_id_t initiator;         /* (Portals 3.2 spec §3.9.4) */
     ptl_uid_t uid;                      /* the initiator's user id */
-    ptl_pt_index_t portal;              /* (L6593) */
-    ptl_match_bits_t match_bits;        /* (L6597) */
-    ptl_size_t rlength;                 /* (L6608) */
-    ptl_size_t mlength;                 /* (L6612) */
-    ptl_size_t offset;                  /* (L6620) */
-    ptl_handle_md_t md_handle;          /* (L6639) */
-    ptl_md_t mem_desc;                  /* the MD right after the event (L6642) */
-    ptl_hdr_data_t hdr_data;            /* (L6647) */
-    ptl_seq_t link;                     /* (L6657) */
-    ptl_ni_fail_t ni_fail_type;         /* PTL_NI_OK unless a *_FAIL event (L6520) */
-    volatile ptl_seq_t sequence;        /* written last (L6690) */
-} ptl_event_t;                          /* (L6548) */
+    ptl_pt_index_t portal;              /* (Portals 3.2 spec §3.9.4) */
+    ptl_match_bits_t match_bits;        /* (Portals 3.2 spec §3.9.4) */
+    ptl_size_t rlength;                 /* (Portals 3.2 spec §3.9.4) */
+    ptl_size_t mlength;                 /* (Portals 3.2 spec §3.9.4) */
+    ptl_size_t offset;                  /* (Portals 3.2 spec §3.9.4) */
+    ptl_handle_md_t md_handle;          /* (Portals 3.2 spec §3.9.4) */
+    ptl_md_t mem_desc;                  /* the MD right after the event (Portals 3.2 spec §3.9.4) */
+    ptl_hdr_data_t hdr_data;            /* (Portals 3.2 spec §3.9.4) */
+    ptl_seq_t link;                     /* (Portals 3.2 spec §3.9.4) */
+    ptl_ni_fail_t ni_fail_type;         /* PTL_NI_OK unless a *_FAIL event (Portals 3.2 spec §3.9.3) */
+    volatile ptl_seq_t sequence;        /* written last (Portals 3.2 spec §3.9.4) */
+} ptl_event_t;                          /* (Portals 3.2 spec §3.9.4) */
 
 #else
 /* ---- Portals 3.3 types, structs and enums --------------------------------------------------------- */
@@ -221,7 +222,7 @@ typedef struct {
 typedef void (*ptl_eq_handler_t)(ptl_event_t *event);
 #endif /* PTL_DIALECT_33 */
 
-/* ---- return codes (table L10217, plus PTL_PT_INV_INDEX of PtlACEntry, L7345) --------------------- */
+/* ---- return codes (Portals 3.2 spec §3.12, plus PTL_PT_INV_INDEX of PtlACEntry, §3.10.1.1) -------------------- */
 
 #define PTL_OK               0
 #define PTL_AC_INV_INDEX     1
@@ -276,10 +277,10 @@ typedef void (*ptl_eq_handler_t)(ptl_event_t *event);
 #define PTL_SR_INDEX_INVALID PTL_INV_SR_INDX
 #endif
 
-/* ---- other constants (table L11069) ------------------------------------------------------------ */
+/* ---- other constants (table Portals 3.2 spec §3.12) ------------------------------------------------------------ */
 
-#define PTL_EQ_NONE          ((ptl_handle_eq_t) 0)     /* no event queue (L2414) */
-#define PTL_MD_NONE          ((ptl_handle_md_t) 0)     /* no MD: "no ack" on the wire (L13099, A-30) */
+#define PTL_EQ_NONE          ((ptl_handle_eq_t) 0)     /* no event queue (Portals 3.2 spec §3.2.2) */
+#define PTL_MD_NONE          ((ptl_handle_md_t) 0)     /* no MD: "no ack" on the wire (Portals 3.2 spec §4.1, A-30) */
 #define PTL_NID_ANY          ((ptl_nid_t) 0xFFFFFFFFu)
 #define PTL_PID_ANY          ((ptl_pid_t) 0xFFFFFFFFu)
 #define PTL_UID_ANY          ((ptl_uid_t) 0xFFFFFFFFu)
@@ -293,7 +294,7 @@ typedef void (*ptl_eq_handler_t)(ptl_event_t *event);
 #define PTL_MD_ACK_DISABLE   16u
 #define PTL_MD_THRESH_INF    (-1)
 
-/* Status registers: the spec defines PTL_SR_DROP_COUNT (L3411); the rest break it down (Portals3J). */
+/* Status registers: Portals 3.2 spec §3.4.3.2 defines PTL_SR_DROP_COUNT; the rest break it down (Portals3J). */
 #define PTL_SR_DROP_COUNT       ((ptl_sr_index_t) 0)
 #define PTL_SR_DROP_INV_PORTAL  ((ptl_sr_index_t) 1)
 #define PTL_SR_DROP_ACL         ((ptl_sr_index_t) 2)
@@ -311,7 +312,7 @@ typedef void (*ptl_eq_handler_t)(ptl_event_t *event);
  * not delivered (the peer died): only the ACK, if asked for, reports delivery. */
 #define PTL_SR_SENDS_LOST       ((ptl_sr_index_t) 13)
 
-/* ptl_ni_fail_t values: the spec defines none (L6532); PTL_NI_OK is "no failure". */
+/* ptl_ni_fail_t values: the spec defines none (Portals 3.2 spec §3.9.3); PTL_NI_OK is "no failure". */
 #define PTL_NI_OK            ((ptl_ni_fail_t) 0)
 #define PTL_NI_FAIL          ((ptl_ni_fail_t) 1)
 #define PTL_NI_PEER_DEAD     ((ptl_ni_fail_t) 2)
@@ -452,60 +453,60 @@ int PtlHandleIsEqual(ptl_handle_any_t handle1, ptl_handle_any_t handle2) PTL_33_
 /* ---- Portals 3.2 functions (chapter 3) ------------------------------------------------------------- */
 
 /* 3.1 initialisation and cleanup */
-int PtlInit(int *max_interfaces);                                                   /* L2618 */
-void PtlFini(void);                                                                 /* L2705 */
+int PtlInit(int *max_interfaces);                                                   /* Portals 3.2 spec §3.3.1 */
+void PtlFini(void);                                                                 /* Portals 3.2 spec §3.3.2 */
 
 /* 3.2 network interfaces */
 int PtlNIInit(ptl_interface_t interface, ptl_pid_t pid, ptl_ni_limits_t *desired,
-              ptl_ni_limits_t *actual, ptl_handle_ni_t *handle);                    /* L2852 */
-int PtlNIFini(ptl_handle_ni_t interface);                                           /* L3156 */
+              ptl_ni_limits_t *actual, ptl_handle_ni_t *handle);                    /* Portals 3.2 spec §3.4.1 */
+int PtlNIFini(ptl_handle_ni_t interface);                                           /* Portals 3.2 spec §3.4.2 */
 int PtlNIStatus(ptl_handle_ni_t interface, ptl_sr_index_t status_register,
-                ptl_sr_value_t *status);                                            /* L3246 */
+                ptl_sr_value_t *status);                                            /* Portals 3.2 spec §3.4.3 */
 int PtlNIDist(ptl_handle_ni_t interface, ptl_process_id_t process,
-              unsigned long *distance);                                             /* L3428 */
-int PtlNIHandle(ptl_handle_any_t handle, ptl_handle_ni_t *interface);               /* L3598 */
+              unsigned long *distance);                                             /* Portals 3.2 spec §3.4.4 */
+int PtlNIHandle(ptl_handle_any_t handle, ptl_handle_ni_t *interface);               /* Portals 3.2 spec §3.4.5 */
 
 /* 3.3 user and process identification */
-int PtlGetUid(ptl_handle_ni_t ni_handle, ptl_uid_t *uid);                           /* L3749 */
-int PtlGetId(ptl_handle_ni_t ni_handle, ptl_process_id_t *id);                      /* L3931 */
+int PtlGetUid(ptl_handle_ni_t ni_handle, ptl_uid_t *uid);                           /* Portals 3.2 spec §3.5.1 */
+int PtlGetId(ptl_handle_ni_t ni_handle, ptl_process_id_t *id);                      /* Portals 3.2 spec §3.6.2 */
 
 /* 3.4 match list entries */
 int PtlMEAttach(ptl_handle_ni_t interface, ptl_pt_index_t index, ptl_process_id_t matchid,
                 ptl_match_bits_t match_bits, ptl_match_bits_t ignorebits, ptl_unlink_t unlink,
-                ptl_ins_pos_t position, ptl_handle_me_t *handle);                   /* L4098 */
+                ptl_ins_pos_t position, ptl_handle_me_t *handle);                   /* Portals 3.2 spec §3.7.1 */
 int PtlMEAttachAny(ptl_handle_ni_t interface, ptl_pt_index_t *index, ptl_process_id_t matchid,
                    ptl_match_bits_t match_bits, ptl_match_bits_t ignorebits, ptl_unlink_t unlink,
-                   ptl_handle_me_t *handle);                                        /* L4465 */
+                   ptl_handle_me_t *handle);                                        /* Portals 3.2 spec §3.7.2 */
 /* As the listing writes it (no unlink argument): the entry is made with PTL_UNLINK. */
 int PtlMEInsert(ptl_handle_me_t current, ptl_process_id_t matchid, ptl_match_bits_t match_bits,
                 ptl_match_bits_t ignorebits, ptl_ins_pos_t position,
-                ptl_handle_me_t *handle);                                           /* L4679 */
-int PtlMEUnlink(ptl_handle_me_t entry);                                             /* L4924 */
+                ptl_handle_me_t *handle);                                           /* Portals 3.2 spec §3.7.3 */
+int PtlMEUnlink(ptl_handle_me_t entry);                                             /* Portals 3.2 spec §3.7.4 */
 
 /* 3.5 memory descriptors */
 int PtlMDAttach(ptl_handle_me_t match, ptl_md_t mem_desc, ptl_unlink_t unlink_op,
-                ptl_unlink_t unlink_nofit, ptl_handle_md_t *handle);                /* L5297 */
-int PtlMDBind(ptl_handle_ni_t interface, ptl_md_t mem_desc, ptl_handle_md_t *handle); /* L5597 */
-int PtlMDUnlink(ptl_handle_md_t mem_desc);                                          /* L5810 */
+                ptl_unlink_t unlink_nofit, ptl_handle_md_t *handle);                /* Portals 3.2 spec §3.8.2 */
+int PtlMDBind(ptl_handle_ni_t interface, ptl_md_t mem_desc, ptl_handle_md_t *handle); /* Portals 3.2 spec §3.8.3 */
+int PtlMDUnlink(ptl_handle_md_t mem_desc);                                          /* Portals 3.2 spec §3.8.4 */
 int PtlMDUpdate(ptl_handle_md_t mem_desc, ptl_md_t *old_md, ptl_md_t *new_md,
-                ptl_handle_eq_t testq);                                             /* L5905 */
+                ptl_handle_eq_t testq);                                             /* Portals 3.2 spec §3.8.5 */
 
 /* 3.6 event queues */
-int PtlEQAlloc(ptl_handle_ni_t interface, ptl_size_t count, ptl_handle_eq_t *handle); /* L6716 */
-int PtlEQFree(ptl_handle_eq_t eventq);                                              /* L6879 */
-int PtlEQGet(ptl_handle_eq_t eventq, ptl_event_t *event);                           /* L6966 */
-int PtlEQWait(ptl_handle_eq_t eventq, ptl_event_t *event);                          /* L7119 */
+int PtlEQAlloc(ptl_handle_ni_t interface, ptl_size_t count, ptl_handle_eq_t *handle); /* Portals 3.2 spec §3.9.5 */
+int PtlEQFree(ptl_handle_eq_t eventq);                                              /* Portals 3.2 spec §3.9.6 */
+int PtlEQGet(ptl_handle_eq_t eventq, ptl_event_t *event);                           /* Portals 3.2 spec §3.9.7 */
+int PtlEQWait(ptl_handle_eq_t eventq, ptl_event_t *event);                          /* Portals 3.2 spec §3.9.8 */
 
 /* 3.7 access control */
 int PtlACEntry(ptl_handle_ni_t interface, ptl_ac_index_t index, ptl_process_id_t matchid,
-               ptl_uid_t user_id, ptl_pt_index_t portal);                           /* L7291 */
+               ptl_uid_t user_id, ptl_pt_index_t portal);                           /* Portals 3.2 spec §3.10.1 */
 
 /* 3.8 data movement */
 int PtlPut(ptl_handle_md_t mem_desc, ptl_ack_req_t ack_req, ptl_process_id_t target,
            ptl_pt_index_t portal, ptl_ac_index_t cookie, ptl_match_bits_t match_bits,
-           ptl_size_t offset, ptl_hdr_data_t hdr_data);                             /* L7571 */
+           ptl_size_t offset, ptl_hdr_data_t hdr_data);                             /* Portals 3.2 spec §3.11.1 */
 int PtlGet(ptl_handle_md_t mem_desc, ptl_process_id_t target, ptl_pt_index_t portal,
-           ptl_ac_index_t cookie, ptl_match_bits_t match_bits, ptl_size_t offset);  /* L7973 */
+           ptl_ac_index_t cookie, ptl_match_bits_t match_bits, ptl_size_t offset);  /* Portals 3.2 spec §3.11.2 */
 
 /* Extensions of the 3.3 reference implementation, provided for 3.2 programs too (see the notes at the top):
  * the names of return codes (3.2 spelling), ptl_ni_fail_t values and the fourteen 3.2 event kinds. */

@@ -6,7 +6,7 @@
  * dialect's member of the table (`member` in 3.2, `member_33` in 3.3).
  *
  * Before PtlInit has started the engine, a function answers PTL_NOINIT (PTL_NO_INIT in 3.3: the same
- * code) without starting one (L10833); PtlInit starts it, and answers PTL_FAIL if it cannot be started.
+ * code) without starting one (Portals 3.2 spec §3.12); PtlInit starts it, and answers PTL_FAIL if it cannot be started.
  * Structs passed by value travel as the address of this call's copy, process ids as their two fields:
  * see shim_table.h. No include guard: included once by each of the two files.
  */

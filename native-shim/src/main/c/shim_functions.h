@@ -36,8 +36,8 @@ PTL_SHIM_BOTH(VOID, fini, PtlFini,
     (void),
     (void),
     ())
-/* Where the dialects differ, on the Java side: a NULL actual is PTL_SEGV in 3.2 (L2952), legal in 3.3 (the
- * limits are then not returned); actual and desired are each dialect's ptl_ni_limits_t. */
+/* Where the dialects differ, on the Java side: a NULL actual is PTL_SEGV in 3.2 (Portals 3.2 spec §3.4.1.1),
+ * legal in 3.3 (the limits are then not returned); actual and desired are each dialect's ptl_ni_limits_t. */
 PTL_SHIM_BOTH(FORWARD, ni_init, PtlNIInit,
     (ptl_interface_t iface, ptl_pid_t pid, ptl_ni_limits_t *desired, ptl_ni_limits_t *actual,
      ptl_handle_ni_t *ni_handle),

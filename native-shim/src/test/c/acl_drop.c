@@ -1,6 +1,6 @@
 /*
  * acl_drop: every put names an access control entry by its cookie; the target checks the requester's id,
- * user id and the portal against that entry (L1975, L7263). A rejected put is dropped silently: the
+ * user id and the portal against that entry (Portals 3.2 spec §2.3, §3.9.8.2). A rejected put is dropped silently: the
  * initiator still sees SEND_START and SEND_END but never an ACK (pitfall 10), and the target counts it
  * in PTL_SR_DROP_COUNT (and PTL_SR_DROP_ACL). Also PtlACEntry's own return codes.
  */
@@ -40,7 +40,7 @@ int main(void) {
         ptltest_await_register(t.ni, PTL_SR_DROP_ACL, 5);
         CHECK_RC(PTL_EQ_EMPTY, PtlEQGet(t.eq, &ev));
         ptltest_barrier();
-        /* Accepted: cookie 1 on OPEN_PORTAL, and cookie 0 (same user, any portal: L7271). */
+        /* Accepted: cookie 1 on OPEN_PORTAL, and cookie 0 (same user, any portal: Portals 3.2 spec §3.10). */
         for (int i = 0; i < 2; i++) {
             ptltest_next(t.eq, PTL_EVENT_PUT_START, &ev, "put start");
             ptltest_next(t.eq, PTL_EVENT_PUT_END, &ev, "put end");

@@ -1,7 +1,7 @@
 /*
- * eq_overflow: a full event queue never rejects a put (Rev 1.1, L293): the new events are lost, counted
- * in PTL_SR_EVENTS_DROPPED, and the next event taken comes with PTL_EQ_DROPPED, a success code carrying
- * a valid event (L6987, A-36). The data of every put still lands.
+ * eq_overflow: a full event queue never rejects a put (Rev 1.1, Portals 3.2 spec "Summary of Changes for Revision
+ * 1.1"): the new events are lost, counted in PTL_SR_EVENTS_DROPPED, and the next event taken comes with PTL_EQ_DROPPED,
+ * a success code carrying a valid event (Portals 3.2 spec §3.9.7.1, A-36). The data of every put still lands.
  */
 #include "ptltest.h"
 

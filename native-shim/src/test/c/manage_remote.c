@@ -1,7 +1,7 @@
 /*
  * manage_remote: with PTL_MD_MANAGE_REMOTE the target MD uses the offset each request carries; without
  * it, the offset PtlPut/PtlGet pass is ignored and the MD's local offset (0, then advancing by mlength)
- * is used (L5180, A-23). Checked for puts and gets, on the data and on the events' offset field.
+ * is used (Portals 3.2 spec §3.8.1.1, A-23). Checked for puts and gets, on the data and on the events' offset field.
  */
 #include "ptltest.h"
 
@@ -31,7 +31,7 @@ int main(void) {
         OK(PtlMEAttach(t.ni, REMOTE_PORTAL, t.peer, 1, 0, PTL_RETAIN, PTL_INS_AFTER, &me));
         ptl_md_t r = {remote_md, SIZE, PTL_MD_THRESH_INF, SIZE, PTL_MD_OP_PUT | PTL_MD_OP_GET | PTL_MD_MANAGE_REMOTE,
                       NULL, t.eq};
-        OK(PtlMDAttach(me, r, PTL_RETAIN, PTL_RETAIN, NULL)); /* handle may be NULL (L5548) */
+        OK(PtlMDAttach(me, r, PTL_RETAIN, PTL_RETAIN, NULL)); /* handle may be NULL (Portals 3.2 spec §3.8.2.2) */
         OK(PtlMEAttach(t.ni, LOCAL_PORTAL, t.peer, 1, 0, PTL_RETAIN, PTL_INS_AFTER, &me));
         ptl_md_t l = {local_md, SIZE, PTL_MD_THRESH_INF, SIZE, PTL_MD_OP_PUT, NULL, t.eq};
         OK(PtlMDAttach(me, l, PTL_RETAIN, PTL_RETAIN, NULL));

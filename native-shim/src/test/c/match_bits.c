@@ -1,7 +1,8 @@
 /*
- * match_bits: an entry matches when ((incoming ^ match_bits) & ~ignore_bits) == 0 (L4309, A-22), on all
- * 64 bits: bit 63 (the MPI protocol bit) is an ordinary bit. The requester must also match the entry's
- * matchid, where PTL_NID_ANY / PTL_PID_ANY are wildcards (L4265). Requests that no entry takes are dropped.
+ * match_bits: an entry matches when ((incoming ^ match_bits) & ~ignore_bits) == 0 (Portals 3.2 spec §3.7.1.2, A-22), on
+ * all 64 bits: bit 63 (the MPI protocol bit) is an ordinary bit. The requester must also match the entry's
+ * matchid, where PTL_NID_ANY / PTL_PID_ANY are wildcards (Portals 3.2 spec §3.7.1.2). Requests that no entry takes are
+ * dropped.
  */
 #include "ptltest.h"
 

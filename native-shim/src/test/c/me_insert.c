@@ -1,8 +1,8 @@
 /*
  * me_insert: the order of a match list built with PtlMEAttach (PTL_INS_BEFORE: at the head,
  * PTL_INS_AFTER: at the tail) and PtlMEInsert (before or after a given entry) decides which entry a
- * request takes: the walk starts at the head (L1964, L4115). Five entries that all match take five puts
- * in list order; each MD has threshold 1 and unlinks. PtlMEInsert's entries are PTL_UNLINK (A-02) and go
+ * request takes: the walk starts at the head (Portals 3.2 spec §2.2, §3.7.1). Five entries that all match take five
+ * puts in list order; each MD has threshold 1 and unlinks. PtlMEInsert's entries are PTL_UNLINK (A-02) and go
  * with their MD; the PTL_RETAIN entry stays without an MD and is skipped, so a sixth put is dropped.
  */
 #include "ptltest.h"

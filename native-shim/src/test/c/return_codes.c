@@ -21,7 +21,7 @@ int main(void) {
     ptl_md_t d = {buf, sizeof buf, PTL_MD_THRESH_INF, sizeof buf, PTL_MD_OP_PUT | PTL_MD_OP_GET | PTL_MD_MANAGE_REMOTE,
                   NULL, PTL_EQ_NONE};
 
-    /* Before PtlInit: PTL_NOINIT from everything but PtlInit (L10833), and no JVM is started for it. */
+    /* Before PtlInit: PTL_NOINIT from everything but PtlInit (Portals 3.2 spec §3.12), and no JVM is started for it. */
     CHECK_RC(PTL_NOINIT, PtlNIInit(PTL_IFACE_DEFAULT, PTL_PID_ANY, NULL, &limits, &ni));
     CHECK_RC(PTL_NOINIT, PtlEQAlloc(1, 8, &eq));
     CHECK_RC(PTL_NOINIT, PtlMDBind(1, d, &md));
@@ -32,7 +32,7 @@ int main(void) {
     CHECK_RC(PTL_SEGV, PtlInit(NULL));
     int max_interfaces;
     OK(PtlInit(&max_interfaces));
-    OK(PtlInit(&max_interfaces)); /* any number of times (L2629) */
+    OK(PtlInit(&max_interfaces)); /* any number of times (Portals 3.2 spec §3.3.1) */
     ptltest_rank = ptl_rt_rank();
     CHECK(ptl_rt_process_id(ptl_rt_rank(), &self) == 0);
     CHECK(ptl_rt_process_id(-1, &self) < 0);             /* each prints why on stderr */
@@ -49,7 +49,7 @@ int main(void) {
     OK(PtlNIInit(PTL_IFACE_DEFAULT, PTL_PID_ANY, NULL, &limits, &ni));
     ptl_handle_ni_t again;
     OK(PtlNIInit(PTL_IFACE_DEFAULT, PTL_PID_ANY, NULL, &limits, &again));
-    CHECK_U64(ni, again); /* a repeat returns the same handle (L2897, A-08) */
+    CHECK_U64(ni, again); /* a repeat returns the same handle (Portals 3.2 spec §3.4.1, A-08) */
     CHECK_RC(PTL_INIT_DUP, PtlNIInit(PTL_IFACE_DEFAULT, self.pid + 42, NULL, &limits, &again));
     ptl_handle_ni_t bad_ni = ni ^ 0x1234; /* not a handle of anything */
 

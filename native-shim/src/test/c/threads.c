@@ -1,6 +1,6 @@
 /*
  * threads: Portals calls from several threads of the C program at once (every function but PtlEQWait is
- * atomic with respect to other threads, L2042; the JVM attaches each native thread on its first call).
+ * atomic with respect to other threads, Portals 3.2 spec §2.4; the JVM attaches each native thread on its first call).
  * Rank 0 puts from THREADS threads, each with its own MD and event queue; rank 1 takes the events in a
  * thread of its own while its main thread reads the status registers.
  */

@@ -1,10 +1,11 @@
 /*
  * threshold_unlink: an MD attached with PTL_UNLINK is unlinked automatically once it becomes inactive,
- * with a PTL_EVENT_UNLINK linked to the event that caused it (L6440, L6657):
+ * with a PTL_EVENT_UNLINK linked to the event that caused it (Portals 3.2 spec §3.9.1, §3.9.4):
  *  - by threshold: threshold 2 takes two puts, then unlinks; a third put finds no entry and is dropped;
  *  - by max_offset: inactive once the local offset is strictly greater than max_offset (A-24);
- *  - an ME made with PTL_UNLINK goes with its MD (L4346), one made with PTL_RETAIN stays, without MD;
- *  - an explicit PtlMDUnlink posts no UNLINK event (L6444).
+ *  - an ME made with PTL_UNLINK goes with its MD (Portals 3.2 spec §3.7.1.2), one made with PTL_RETAIN stays, without
+ *  MD;
+ *  - an explicit PtlMDUnlink posts no UNLINK event (Portals 3.2 spec §3.9.1).
  */
 #include "ptltest.h"
 

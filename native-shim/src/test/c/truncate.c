@@ -1,6 +1,6 @@
 /*
  * truncate: a put longer than the space an MD has left is rejected by an MD without PTL_MD_TRUNCATE and
- * the match list walk goes on to the next entry (L1964, A-23); an MD with PTL_MD_TRUNCATE takes the
+ * the match list walk goes on to the next entry (Portals 3.2 spec §2.2, A-23); an MD with PTL_MD_TRUNCATE takes the
  * first bytes only: the target's events say rlength = what was sent, mlength = what was taken, and the
  * initiator's ACK reports the manipulated length. A get is truncated the same way: the reply carries
  * what the target MD had room for.

@@ -14,11 +14,11 @@ import org.portals3j.runtime.JobContext;
 import org.portals3j.runtime.JobRuntime;
 
 /**
- * Replicated state kept consistent by isotach ordering alone, the report's motivating use (L130): every host keeps
- * a replica of a small table, and each of its {@code updates} updates (argument, default 50) goes to every host,
- * itself included, as one isochron. Because every host applies isochrons in the same total order, the replicas end
- * equal without locks or a sequencer; each host folds the order it applied them in into a digest and sends it to
- * host 0 over the noniso layer, which checks that all digests agree.
+ * Replicated state kept consistent by isotach ordering alone, the report's motivating use (Isotach report §1.1.1,
+ * pp. 1-2): every host keeps a replica of a small table, and each of its {@code updates} updates (argument, default 50)
+ * goes to every host, itself included, as one isochron. Because every host applies isochrons in the same total order,
+ * the replicas end equal without locks or a sequencer; each host folds the order it applied them in into a digest and
+ * sends it to host 0 over the noniso layer, which checks that all digests agree.
  *
  * <pre>./portals run -n 4 -- org.portals3j.examples.IsotachReplicas 50</pre>
  *

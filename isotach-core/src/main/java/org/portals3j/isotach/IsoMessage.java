@@ -5,23 +5,28 @@ import java.lang.foreign.ValueLayout;
 import java.util.Objects;
 
 /**
- * What {@link IsotachNet#isoReceive} fills in: the report's {@code iso_mbm} (L3438-3449, C L6250-6265), either
- * an Isotach message ({@link #tag()} {@link #ISO_MBM}) or a bs-notice ({@link #BS_NOTICE}) that reports
- * signals and barrier completions. One holder is reused across calls, so receiving allocates nothing.
+ * What {@link IsotachNet#isoReceive} fills in: the report's {@code iso_mbm} (Isotach report App. A.5, pp. 98-99;
+ * App. J, isotach.h, pp. 162-165), either an Isotach message ({@link #tag()} {@link #ISO_MBM}) or a bs-notice ({@link
+ * #BS_NOTICE}) that reports signals and barrier completions. One holder is reused across calls, so receiving allocates
+ * nothing.
  *
  * <p>A message's payload is a view of the layer's receive slot, valid only until the next
- * {@code isoReceive} call (L333, L2055-2059), which frees the slot and returns the Isotach credit. The holder keeps
- * the receive buffer, an offset and a length, and {@link #data()} makes the view when asked: storing a new view in a
- * holder the application keeps for long would run the garbage collector's write barrier on every message.
+ * {@code isoReceive} call (Isotach report §3.3.2, pp. 10-14; §6.8.5, pp. 56-59), which frees the slot and returns the
+ * Isotach credit. The holder keeps the receive buffer, an offset and a length, and {@link #data()} makes the view when
+ * asked: storing a new view in a holder the application keeps for long would run the garbage collector's write barrier
+ * on every message.
  *
  * <p>A bs-notice's {@link #bits()}: bits 2-7 are signal channels 0-5 (channel c is bit {@code c + 2}), bits
- * 0-1 are barrier channels 0-1 (C L10779-10810). One notice reports the signals of one pulse, a separate one
- * its barrier completions (C L12105-12127).
+ * 0-1 are barrier channels 0-1 (Isotach report App. J, iso_signal.c, pp. 231-235). One notice reports the signals of
+ * one pulse, a separate one its barrier completions (Isotach report App. J, iom.c, pp. 255-261).
  */
 public final class IsoMessage {
     /** Tag of an Isotach message (the report's {@code ISO_MBM}, 0x10). */
     public static final int ISO_MBM = 0x10;
-    /** Tag of a bs-notice (the report's {@code BS_MARKER}, 0x16: notices and markers share the value, L506). */
+    /**
+     * Tag of a bs-notice (the report's {@code BS_MARKER}, 0x16: notices and markers share the value,
+     * Isotach report §3.5.4, pp. 18-20).
+     */
     public static final int BS_NOTICE = 0x16;
 
     private int tag;

@@ -1,9 +1,9 @@
 package org.portals3j.isotach;
 
 /**
- * A local variable an {@link IsotachNet#isoRead} fills in: the report's {@code struct isovar} (L431,
- * L1909-1918). It becomes valid when the read's response arrives and stays valid until it is passed to
- * another {@code isoRead}. {@link IsotachNet#isoRetrieve} waits for it.
+ * A local variable an {@link IsotachNet#isoRead} fills in: the report's {@code struct isovar} (Isotach report §3.4,
+ * pp. 14-18; §6.6.2, p. 54). It becomes valid when the read's response arrives and stays valid until it
+ * is passed to another {@code isoRead}. {@link IsotachNet#isoRetrieve} waits for it.
  */
 public final class IsoVar {
     private volatile boolean valid;
@@ -31,7 +31,7 @@ public final class IsoVar {
         readPulse = -1;
     }
 
-    /** Stores a read's value and marks the variable valid (layer use; L1914-1918). */
+    /** Stores a read's value and marks the variable valid (layer use; Isotach report §6.6.2, p. 54). */
     public void fill(long newValue, long atPulse) {
         this.value = newValue;
         this.readPulse = atPulse;

@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * The layer's configuration: the hosts, their logical distances, the shared-memory layout, and the tunables of
- * the report's Appendix C (L3758-3868). {@link #defaults()} needs nothing: the host count comes from the job,
+ * the report's Appendix C (pp. 109-112). {@link #defaults()} needs nothing: the host count comes from the job,
  * host names are {@code node0}, {@code node1}, ..., every pair is one unit of logical distance apart, and
  * one 4096-word shared region is replicated on every host. A file in the spirit of Appendix E overrides any
  * of it ({@code IsotachConfigFile}).
@@ -235,12 +235,12 @@ public final class IsotachConfig {
         return stampBatchNanos;
     }
 
-    /** MAX_PAYLOAD_SIZE (L3774). */
+    /** MAX_PAYLOAD_SIZE (Isotach report App. C, pp. 109-112). */
     public int maxPayload() {
         return maxPayload;
     }
 
-    /** MBM_VER: 1 = no ordering, 2 = ordering and self-messages (L3768). */
+    /** MBM_VER: 1 = no ordering, 2 = ordering and self-messages (Isotach report App. C, pp. 109-112). */
     public int mbmVersion() {
         return mbmVersion;
     }
@@ -255,12 +255,12 @@ public final class IsotachConfig {
         return isoSendBufSize;
     }
 
-    /** HIT_BUF_SIZE: self-messages held for their isochron marker (L1295). */
+    /** HIT_BUF_SIZE: self-messages held for their isochron marker (Isotach report §6.2.4, pp. 41-45). */
     public int hitBufSize() {
         return hitBufSize;
     }
 
-    /** self_ref_buf size: self-references of shared memory (L754). */
+    /** self_ref_buf size: self-references of shared memory (Isotach report §4.1, pp. 26-30). */
     public int selfRefBufSize() {
         return selfRefBufSize;
     }
@@ -270,27 +270,35 @@ public final class IsotachConfig {
         return nonisoSlotsPerPeer;
     }
 
-    /** Isotach credits (= ordered receive slots) a host grants each peer; N - 1 may be outstanding (L541). */
+    /**
+     * Isotach credits (= ordered receive slots) a host grants each peer; N - 1 may be outstanding
+     * (Isotach report §3.6.3, pp. 20-23).
+     */
     public int isoCreditsPerPeer() {
         return isoCreditsPerPeer;
     }
 
-    /** CREDIT_PACKET_THRESHOLD_PERCENTAGE (0.90, C L11077). */
+    /** CREDIT_PACKET_THRESHOLD_PERCENTAGE (0.90, Isotach report App. J, processing/flow/locals.h, pp. 239-241). */
     public double creditThreshold() {
         return creditThreshold;
     }
 
-    /** ISO_CREDIT_PACKET_THRESHOLD_PERCENTAGE (0.50, C L11476). */
+    /**
+     * ISO_CREDIT_PACKET_THRESHOLD_PERCENTAGE (0.50, Isotach report App. J, processing/iso_flow/locals.h, pp. 246-248).
+     */
     public double isoCreditThreshold() {
         return isoCreditThreshold;
     }
 
-    /** MAX_SEND_ATTEMPTS before a credit request (50 in the prose, L2178). */
+    /** MAX_SEND_ATTEMPTS before a credit request (50 in the prose, Isotach report §7.1.2, pp. 59-62). */
     public int maxSendAttempts() {
         return maxSendAttempts;
     }
 
-    /** BUCKET_SIZE as configured: entries one pulse may hold at a host (L3864), or 0 for automatic. */
+    /**
+     * BUCKET_SIZE as configured: entries one pulse may hold at a host (Isotach report App. C, pp. 109-112), or 0 for
+     * automatic.
+     */
     public int bucketSize() {
         return bucketSize;
     }
@@ -299,10 +307,10 @@ public final class IsotachConfig {
      * The entries one pulse may hold at a host of a job of {@code hosts}: the configured {@link #bucketSize()}, or,
      * when that is 0 (the default), as many as the credits let arrive in one pulse, so that a correct job can
      * never overflow a bucket. The report's buckets were "protected only probabilistically" and overflow aborted
-     * (L546, L2426); it names dynamic extension as the fix. Here: every remote host holds at most
-     * {@code isoCreditsPerPeer - 1} unfreed packets towards this host (a packet's credit comes back only after
-     * its pulse is delivered), and the local host adds at most one isochron marker per hit-buffer slot; hence
-     * {@code (hosts - 1) * (isoCreditsPerPeer - 1) + hitBufSize}, and never less than the report's 256. Buckets
+     * (Isotach report §3.6.3, pp. 20-23; §7.3.4, pp. 66-69); it names dynamic extension as the fix. Here: every remote
+     * host holds at most {@code isoCreditsPerPeer - 1} unfreed packets towards this host (a packet's credit comes back
+     * only after its pulse is delivered), and the local host adds at most one isochron marker per hit-buffer slot;
+     * hence {@code (hosts - 1) * (isoCreditsPerPeer - 1) + hitBufSize}, and never less than the report's 256. Buckets
      * start small and grow up to this bound; beyond it an entry is still a fatal error (I-112), which only a
      * configured size below the bound or a hostile peer can cause.
      */
@@ -314,7 +322,10 @@ public final class IsotachConfig {
         return (int) Math.min(Integer.MAX_VALUE - 8, Math.max(256, bound));
     }
 
-    /** read_cap: outstanding iso_reads a process may have (L3459; the report gives no value). */
+    /**
+     * read_cap: outstanding iso_reads a process may have (Isotach report App. A.6, pp. 99-100; the report gives no
+     * value).
+     */
     public int readCap() {
         return readCap;
     }

@@ -19,8 +19,8 @@ import java.util.regex.Pattern;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Reads an Isotach configuration file: the report's {@code network.cfg} (Appendix E, L3904-3993; digest §5.5)
- * adapted to an emulated network. The host list keeps the report's form; routes are gone (the transport finds
+ * Reads an Isotach configuration file: the report's {@code network.cfg} (Isotach report App. E, pp. 113-115; digest
+ * §5.5) adapted to an emulated network. The host list keeps the report's form; routes are gone (the transport finds
  * the hosts), logical distances take their place, and shared-memory regions and tunables can be given too.
  *
  * <pre>
@@ -48,9 +48,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *       A {@code #} starts a comment, also after a setting. The keywords {@code hosts}, {@code distance},
  *       {@code shmem}, {@code set} and {@code node} cannot be host names.</li>
  *   <li>A host line is {@code <name> <id>}: a short host name (letters, digits, {@code -} and {@code _}, starting
- *       with a letter; the report's names are short forms, L3944) and its node id. Every id 0..n-1 appears exactly
- *       once; names are unique (ignoring case, as host names are). The report's template separates them with a
- *       comma (L3914), its sample and parser with spaces (L3952, A23): spaces it is.</li>
+ *       with a letter; the report's names are short forms, Isotach report App. E, pp. 113-115) and its node id. Every
+ *       id 0..n-1 appears exactly once; names are unique (ignoring case, as host names are). The report's template
+ *       separates them with a comma (Isotach report App. E, pp. 113-115), its sample and parser with spaces
+ *       (Isotach report App. E, pp. 113-115, A23): spaces it is.</li>
  *   <li>{@code distance <A> <B> <D>}: host ids A != B, D in 1..64. Without a line for B A, it also sets B-&gt;A.
  *       Pairs the file does not mention keep the base configuration's distance (1 by default).</li>
  *   <li>{@code shmem <base> <words> <copyset>}: base &gt;= 0 and words &gt;= 1 (decimal or {@code 0x} hex), copyset
@@ -197,7 +198,8 @@ public final class IsotachConfigFile {
             String name = tokens[0];
             if (tokens.length == 1 && name.contains(",")) {
                 throw error(number, "'" + name + "' separates name and id with a comma",
-                        "write '" + name.replace(',', ' ') + "' (a space, as in the report's sample file, L3952)");
+                        "write '" + name.replace(',', ' ') + "' (a space, as in the report's sample file,"
+                        + " Isotach report App. E, pp. 113-115)");
             }
             if (tokens.length != 2 || !HOST_NAME.matcher(name).matches()) {
                 if (INTEGER.matcher(name).matches() && tokens.length == 2) {
@@ -208,7 +210,7 @@ public final class IsotachConfigFile {
                 if (tokens.length == 2 && name.contains(".")) {
                     throw error(number, "host name '" + name + "' is not a short name",
                             "write the short form, '" + name.substring(0, name.indexOf('.')) + " " + tokens[1]
-                                    + "' (L3944)");
+                                    + "' (Isotach report App. E, pp. 113-115)");
                 }
                 throw error(number, "unknown keyword '" + name + "'", "write hosts=<n>, '<name> <id>', 'distance <A>"
                         + " <B> <D>', 'shmem <base> <words> <copyset>' or 'set <name>=<value>'; host names are"

@@ -48,23 +48,24 @@ import org.portals3j.transport.TransportException;
  *
  * <h2>Return codes</h2>
  * As in Appendix A: {@link #SUCCESS} (0), {@link #FAILURE} (1, any failure), and for the receive calls and
- * {@link #poll()} {@link #NO_MESSAGE} (-1) when nothing is available (L3312, L3386, L3436; the listing's 1
- * for "nothing" is not followed, digest A2). Misuse that C could not detect (a null holder) throws
- * {@link NullPointerException}; an internal inconsistency the report treats as fatal (a wrong EOP count,
- * a bucket overflow, a mismatched isochron marker) throws {@link IsotachFatalError} and closes the layer.
+ * {@link #poll()} {@link #NO_MESSAGE} (-1) when nothing is available (Isotach report App. A.2, pp. 95-96; App. A.3,
+ * pp. 96-97; App. A.5, pp. 98-99; the listing's 1 for "nothing" is not followed, digest A2). Misuse that C could not
+ * detect (a null holder) throws {@link NullPointerException}; an internal inconsistency the report treats as fatal (a
+ * wrong EOP count, a bucket overflow, a mismatched isochron marker) throws {@link IsotachFatalError} and closes the
+ * layer.
  *
  * <h2>Threading</h2>
- * One application per host (L3274): the methods of one {@code IsotachNet} are called by one thread at a time
- * (confine it to a thread or synchronise outside). The emulated switch interface unit and token manager run
- * inside the transport's message handler, so logical time advances while the application computes;
- * deliveries reach the application only through its own calls, as in the report (L227-231).
+ * One application per host (Isotach report App. A, p. 94): the methods of one {@code IsotachNet} are called by one
+ * thread at a time (confine it to a thread or synchronise outside). The emulated switch interface unit and token
+ * manager run inside the transport's message handler, so logical time advances while the application computes;
+ * deliveries reach the application only through its own calls, as in the report (Isotach report §2, pp. 4-8).
  */
 public final class IsotachNet implements AutoCloseable {
     /** Success (C {@code SUCCESS}). */
     public static final int SUCCESS = 0;
     /** Failure (C {@code FAILURE}). */
     public static final int FAILURE = 1;
-    /** Nothing to receive (Appendix A's -1, L3312). */
+    /** Nothing to receive (Appendix A's -1, Isotach report App. A.2, pp. 95-96). */
     public static final int NO_MESSAGE = -1;
     /** {@link #getSiuState()} values. */
     public static final int TRUE = 1;
@@ -132,13 +133,13 @@ public final class IsotachNet implements AutoCloseable {
     // ---- A.1 initialisation and shutdown ---------------------------------------------------------------
 
     /**
-     * open_net (L3282-3288): initialises the layer for {@code interfaces} and synchronises with every host;
-     * in an Isotach mode, host 0 then sends the system reset and every host waits until it comes back in an
-     * EOP marker (L1120). Blocks until then or until {@code timeout}.
+     * open_net (Isotach report App. A.1, pp. 94-95): initialises the layer for {@code interfaces} and synchronises with
+     * every host; in an Isotach mode, host 0 then sends the system reset and every host waits until it comes back in an
+     * EOP marker (Isotach report §5.2, pp. 35-36). Blocks until then or until {@code timeout}.
      *
      * @return {@link #SUCCESS}; {@link #FAILURE} when {@code interfaces} is empty, names both {@link Interface#ISO_MBM}
-     *         and {@link Interface#ISO_SMM} (L3274), the layer is already open, or the hosts did not synchronise in
-     *         time
+     *         and {@link Interface#ISO_SMM} (Isotach report App. A, p. 94), the layer is already open, or the hosts did
+     *         not synchronise in time
      */
     public int openNet(Set<Interface> interfaces, Duration timeout) {
         return engine.openNet(interfaces, timeout);
@@ -150,10 +151,10 @@ public final class IsotachNet implements AutoCloseable {
     }
 
     /**
-     * try_close_net (L3290-3300): succeeds only once every host has called it and the closing barrier
-     * completed (the noniso barrier for noniso-only use, the Isotach STRONG shutdown barrier otherwise), and
-     * not while undelivered noniso messages are queued here (C L8356-8370). Call it repeatedly until it
-     * returns {@link #SUCCESS}, receiving what arrives in between. Afterwards the layer is closed.
+     * try_close_net (Isotach report App. A.1, pp. 94-95): succeeds only once every host has called it and the closing
+     * barrier completed (the noniso barrier for noniso-only use, the Isotach STRONG shutdown barrier otherwise), and
+     * not while undelivered noniso messages are queued here (Isotach report App. J, hostman.c, pp. 181-197). Call it
+     * repeatedly until it returns {@link #SUCCESS}, receiving what arrives in between. Afterwards the layer is closed.
      */
     public int tryCloseNet() {
         return engine.tryCloseNet();
@@ -162,38 +163,42 @@ public final class IsotachNet implements AutoCloseable {
     // ---- A.2 housekeeping ------------------------------------------------------------------------------
 
     /**
-     * poll (L3306-3312): makes progress; {@link #SUCCESS} if a message or notice is waiting, else {@link #NO_MESSAGE}.
+     * poll (Isotach report App. A.2, pp. 95-96): makes progress; {@link #SUCCESS} if a message or notice is waiting,
+     * else {@link #NO_MESSAGE}.
      */
     public int poll() {
         return engine.poll();
     }
 
-    /** get_node_number (L3314-3322): the id of the host named {@code hostname}, or -1. */
+    /** get_node_number (Isotach report App. A.2, pp. 95-96): the id of the host named {@code hostname}, or -1. */
     public int getNodeNumber(String hostname) {
         return engine.getNodeNumber(hostname);
     }
 
-    /** get_my_node_number (L3324-3330): this host's id, or -1 if this rank is not a host. */
+    /** get_my_node_number (Isotach report App. A.2, pp. 95-96): this host's id, or -1 if this rank is not a host. */
     public int getMyNodeNumber() {
         return engine.getMyNodeNumber();
     }
 
-    /** get_max_payload (L3332-3338): MAX_PAYLOAD_SIZE. */
+    /** get_max_payload (Isotach report App. A.2, pp. 95-96): MAX_PAYLOAD_SIZE. */
     public int getMaxPayload() {
         return engine.getMaxPayload();
     }
 
-    /** get_number_of_hosts (L3340-3346): hosts, excluding a token-manager process. */
+    /** get_number_of_hosts (Isotach report App. A.2, pp. 95-96): hosts, excluding a token-manager process. */
     public int getNumberOfHosts() {
         return engine.getNumberOfHosts();
     }
 
-    /** get_MBM_ver (L3348-3354): 1 (no ordering) or 2 (ordering and self-messages). */
+    /** get_MBM_ver (Isotach report App. A.2, pp. 95-96): 1 (no ordering) or 2 (ordering and self-messages). */
     public int getMbmVer() {
         return engine.getMbmVer();
     }
 
-    /** get_SIU_state (L3356-3362): {@link #TRUE} when the (emulated) switch interface units order Isotach traffic. */
+    /**
+     * get_SIU_state (Isotach report App. A.2, pp. 95-96): {@link #TRUE} when the (emulated) switch interface units
+     * order Isotach traffic.
+     */
     public int getSiuState() {
         return engine.getSiuState();
     }
@@ -201,9 +206,9 @@ public final class IsotachNet implements AutoCloseable {
     // ---- A.3 / A.4 non-Isotach ---------------------------------------------------------------------------
 
     /**
-     * send (L3366-3378): sends {@code size} bytes of {@code data} to {@code target}; the bytes are copied, the
-     * buffer is reusable on return. Fails for an invalid target, this host itself (no noniso self-messages,
-     * L3374), {@code size} above the max payload, or a full send buffer.
+     * send (Isotach report App. A.3, pp. 96-97): sends {@code size} bytes of {@code data} to {@code target}; the bytes
+     * are copied, the buffer is reusable on return. Fails for an invalid target, this host itself (no noniso
+     * self-messages, Isotach report App. A.3, pp. 96-97), {@code size} above the max payload, or a full send buffer.
      */
     public int send(int target, MemorySegment data, int size) {
         return engine.send(target, data, size);
@@ -214,17 +219,26 @@ public final class IsotachNet implements AutoCloseable {
         return engine.send(target, MemorySegment.ofArray(data), data.length);
     }
 
-    /** receive (L3380-3392): fills {@code message} with the next noniso message; {@link #NO_MESSAGE} when none. */
+    /**
+     * receive (Isotach report App. A.3, pp. 96-97): fills {@code message} with the next noniso message; {@link
+     * #NO_MESSAGE} when none.
+     */
     public int receive(NonisoMessage message) {
         return engine.receive(message);
     }
 
-    /** initiate_barrier (L3398-3404): joins a noniso barrier; fails while the previous one is in progress. */
+    /**
+     * initiate_barrier (Isotach report App. A.4, pp. 97-98): joins a noniso barrier; fails while the previous one is in
+     * progress.
+     */
     public int initiateBarrier() {
         return engine.initiateBarrier();
     }
 
-    /** barrier_completed (L3406-3412): {@link #SUCCESS} once, when the current barrier has completed. */
+    /**
+     * barrier_completed (Isotach report App. A.4, pp. 97-98): {@link #SUCCESS} once, when the current barrier has
+     * completed.
+     */
     public int barrierCompleted() {
         return engine.barrierCompleted();
     }
@@ -232,9 +246,9 @@ public final class IsotachNet implements AutoCloseable {
     // ---- A.5 Isotach MBM and A.7 ---------------------------------------------------------------------------
 
     /**
-     * iso_send (L3416-3426): sends {@code size} bytes isochronously to {@code target}, this host included;
-     * {@code lastInIsochron} ends the isochron. Fails for an invalid target or size, or full buffers (retry after
-     * receiving/polling).
+     * iso_send (Isotach report App. A.5, pp. 98-99): sends {@code size} bytes isochronously to {@code target}, this
+     * host included; {@code lastInIsochron} ends the isochron. Fails for an invalid target or size, or full buffers
+     * (retry after receiving/polling).
      */
     public int isoSend(int target, MemorySegment data, int size, boolean lastInIsochron) {
         return engine.isoSend(target, data, size, lastInIsochron);
@@ -245,74 +259,104 @@ public final class IsotachNet implements AutoCloseable {
         return engine.isoSend(target, MemorySegment.ofArray(data), data.length, lastInIsochron);
     }
 
-    /** iso_receive (L3428-3449): the next Isotach message or bs-notice; {@link #NO_MESSAGE} when none. */
+    /**
+     * iso_receive (Isotach report App. A.5, pp. 98-99): the next Isotach message or bs-notice; {@link #NO_MESSAGE} when
+     * none.
+     */
     public int isoReceive(IsoMessage message) {
         return engine.isoReceive(message);
     }
 
-    /** iso_end (L3512-3520): ends the current isochron; a no-op success when none is in progress. */
+    /**
+     * iso_end (Isotach report App. A.7, p. 100): ends the current isochron; a no-op success when none is in progress.
+     */
     public int isoEnd() {
         return engine.isoEnd();
     }
 
     // ---- A.6 Isotach shared memory ---------------------------------------------------------------------------
 
-    /** iso_read (L3455-3464): schedules a read of shared word {@code address} into {@code lvar}. */
+    /**
+     * iso_read (Isotach report App. A.6, pp. 99-100): schedules a read of shared word {@code address} into {@code
+     * lvar}.
+     */
     public int isoRead(long address, IsoVar lvar, boolean lastInIsochron) {
         return engine.isoRead(address, lvar, lastInIsochron);
     }
 
-    /** iso_retrieve (L3466-3474): waits (polling) until {@code lvar}'s read has returned, and returns the value. */
+    /**
+     * iso_retrieve (Isotach report App. A.6, pp. 99-100): waits (polling) until {@code lvar}'s read has returned, and
+     * returns the value.
+     */
     public long isoRetrieve(IsoVar lvar) {
         return engine.isoRetrieve(lvar);
     }
 
-    /** iso_write (L3476-3484): a sched and its assign in one access. */
+    /** iso_write (Isotach report App. A.6, pp. 99-100): a sched and its assign in one access. */
     public int isoWrite(long address, long value, boolean lastInIsochron) {
         return engine.isoWrite(address, value, lastInIsochron);
     }
 
-    /** iso_sched (L3486-3496): reserves the next post of {@code address}; its value follows with {@link #isoAssign}. */
+    /**
+     * iso_sched (Isotach report App. A.6, pp. 99-100): reserves the next post of {@code address}; its value follows
+     * with {@link #isoAssign}.
+     */
     public int isoSched(long address, boolean lastInIsochron) {
         return engine.isoSched(address, lastInIsochron);
     }
 
-    /** iso_assign (L3498-3508): supplies the value of this host's outstanding sched on {@code address}. */
+    /**
+     * iso_assign (Isotach report App. A.6, pp. 99-100): supplies the value of this host's outstanding sched on {@code
+     * address}.
+     */
     public int isoAssign(long address, long value, boolean lastInIsochron) {
         return engine.isoAssign(address, value, lastInIsochron);
     }
 
     // ---- A.8 Isotach signals and barriers ----------------------------------------------------------------------
 
-    /** iso_register_signal (L3539-3548): claims application signal channel 1-4 (0 and 5 are the layer's). */
+    /**
+     * iso_register_signal (Isotach report App. A.8.1, pp. 100-104): claims application signal channel 1-4 (0 and 5 are
+     * the layer's).
+     */
     public int isoRegisterSignal(int channel) {
         return engine.isoRegisterSignal(channel);
     }
 
-    /** iso_clear_signal (L3551-3560): releases a channel; a no-op success for a channel not held. */
+    /**
+     * iso_clear_signal (Isotach report App. A.8.1, pp. 100-104): releases a channel; a no-op success for a channel not
+     * held.
+     */
     public int isoClearSignal(int channel) {
         return engine.isoClearSignal(channel);
     }
 
-    /** iso_send_signal (L3590-3600): signals every host that registered {@code channel}. */
+    /** iso_send_signal (Isotach report App. A.8.2, pp. 100-104): signals every host that registered {@code channel}. */
     public int isoSendSignal(int channel) {
         return engine.isoSendSignal(channel);
     }
 
     /**
-     * iso_register_barrier (L3563-3572): claims barrier channel 1 (0 is the layer's shutdown barrier). Argument
-     * order follows the design and listing, (channel, mode) (L1690, C L6222), not Appendix A's (digest A12).
+     * iso_register_barrier (Isotach report App. A.8.1, pp. 100-104): claims barrier channel 1 (0 is the layer's
+     * shutdown barrier). Argument order follows the design and listing, (channel, mode) (Isotach report §6.5.1,
+     * pp. 50-54; App. J, isotach.h, pp. 162-165), not Appendix A's (digest A12).
      */
     public int isoRegisterBarrier(int channel, BarrierMode mode) {
         return engine.isoRegisterBarrier(channel, mode);
     }
 
-    /** iso_clear_barrier (L3574-3582): releases a barrier channel; a no-op success for a channel not held (A9). */
+    /**
+     * iso_clear_barrier (Isotach report App. A.8.1, pp. 100-104): releases a barrier channel; a no-op success for a
+     * channel not held (A9).
+     */
     public int isoClearBarrier(int channel) {
         return engine.isoClearBarrier(channel);
     }
 
-    /** iso_barrier (L3602-3610): participates; completion arrives as a bs-notice through {@link #isoReceive}. */
+    /**
+     * iso_barrier (Isotach report App. A.8.2, pp. 100-104): participates; completion arrives as a bs-notice through
+     * {@link #isoReceive}.
+     */
     public int isoBarrier(int channel, BarrierMode mode) {
         return engine.isoBarrier(channel, mode);
     }
@@ -338,7 +382,9 @@ public final class IsotachNet implements AutoCloseable {
         return engine.counters();
     }
 
-    /** Closes the layer without the closing barrier (abnormal termination, L1191); idempotent. */
+    /**
+     * Closes the layer without the closing barrier (abnormal termination, Isotach report §5.7, pp. 39-40); idempotent.
+     */
     @Override
     public void close() {
         engine.close();

@@ -4,13 +4,13 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * What {@link IsotachNet#receive} fills in: the report's {@code noniso_mbm} (C L6046-6055). One holder is
- * reused across calls, so receiving allocates nothing.
+ * What {@link IsotachNet#receive} fills in: the report's {@code noniso_mbm} (Isotach report App. J, noniso.h,
+ * pp. 159-162). One holder is reused across calls, so receiving allocates nothing.
  *
  * <p>The payload is a view of the layer's receive slot, valid only until the next {@code receive} call
- * (L271, L3382): that call frees the slot and returns its credit to the sender. Copy what you keep.
- * The report's inline-data union for payloads of at most 4 bytes (L3384) has no Java form: the
- * payload is always {@link #data()}.
+ * (Isotach report §3.1.2, pp. 8-9; App. A.3, pp. 96-97): that call frees the slot and returns its credit to the sender.
+ * Copy what you keep. The report's inline-data union for payloads of at most 4 bytes (Isotach report App. A.3,
+ * pp. 96-97) has no Java form: the payload is always {@link #data()}.
  */
 public final class NonisoMessage {
     private int senderId = -1;

@@ -7,8 +7,8 @@ package org.portals3j.isotach;
  *
  * <p><b>When it is called.</b> Once per executed sRef, on the host's application thread. Writes, scheds,
  * assigns and reads of a substantiated copy are reported when they execute, in execution order. A read of an
- * unsubstantiated copy pends until the assign with the read's vId executes (L396-422); its value is known only
- * then, so it is reported then, right after that assign. {@code sequence} therefore carries the execution
+ * unsubstantiated copy pends until the assign with the read's vId executes (Isotach report §3.4, pp. 14-18); its value
+ * is known only then, so it is reported then, right after that assign. {@code sequence} therefore carries the execution
  * order: it numbers the sRefs a host executes 0, 1, 2, ... in isotach order (pulse, sender id, issue order;
  * digest §1.2), so sorting one host's records by {@code sequence} gives the order in which they executed,
  * including the issue order of one sender's sRefs within one pulse.
@@ -18,7 +18,7 @@ package org.portals3j.isotach;
  */
 @FunctionalInterface
 public interface SharedMemoryObserver {
-    /** A read sRef (the report's {@code ISO_READ}, 0x11, C L6603-6640). */
+    /** A read sRef (the report's {@code ISO_READ}, 0x11, Isotach report App. J, utils.h, pp. 169-175). */
     int READ = 0x11;
     /** A write sRef: a sched and its assign issued together ({@code ISO_WRITE}, 0x12). */
     int WRITE = 0x12;
@@ -33,7 +33,8 @@ public interface SharedMemoryObserver {
      * @param copyHost the host whose copy executed it (the observer's own host)
      * @param sequence its position in that host's execution order, from 0
      * @param pulse the logical time it executed at (for a pending read: the pulse of the read, not the assign)
-     * @param source the host that issued it: the reader of a read, the vId of a sched or assign (L374)
+     * @param source the host that issued it: the reader of a read, the vId of a sched or assign (Isotach report §3.4,
+     * pp. 14-18)
      * @param kind {@link #READ}, {@link #WRITE}, {@link #ASSIGN} or {@link #SCHED}
      * @param address the shared address
      * @param operand READ: the reader's lvar slot; WRITE and ASSIGN: the value carried; SCHED: 0

@@ -5,8 +5,9 @@ import java.util.Arrays;
 /**
  * A range of Isotach shared memory: {@code words} 64-bit words at shared addresses {@code [base, base + words)},
  * with a copy on each host of {@code copyset} (the report's page copysets, read from a configuration file it
- * never wrote, L1327-1329). A read goes to the nearest copy (the local one if this host holds one, else the
- * copy at the smallest logical distance, ties to the lowest id); a change goes to every copy (L372, L435).
+ * never wrote, Isotach report §6.2.5, pp. 41-45). A read goes to the nearest copy (the local one if this host holds
+ * one, else the copy at the smallest logical distance, ties to the lowest id); a change goes to every copy
+ * (Isotach report §3.4, pp. 14-18).
  */
 public record SharedRegion(long base, int words, int[] copyset) {
     public SharedRegion {

@@ -26,7 +26,7 @@ import org.portals3j.isotach.internal.smm.SharedMap;
  *   <li><b>Reads return their corresponding post</b> (I-079, I-080, I-084, G7). The corresponding post of a read
  *       is the last WRITE or SCHED of its address executed before it at its copy, in (pulse, source, issue)
  *       order; the read returns the written value, or for a SCHED the value of the next ASSIGN of the same
- *       address by the same host (the vId, L374) — which must exist.</li>
+ *       address by the same host (the vId, Isotach report §3.4, pp. 14-18) — which must exist.</li>
  *   <li><b>Initial value.</b> A read with no post before it returns 0.</li>
  *   <li><b>Caveats</b> (I-092). At each copy, one host's SCHEDs and ASSIGNs of an address alternate, starting
  *       with a SCHED.</li>
@@ -222,17 +222,19 @@ public final class SmmHistory implements SharedMemoryObserver {
                 case SCHED -> {
                     if (r.value != r.source) {
                         error(errors, r.describe() + " stored vId " + r.value + ", not its issuer " + r.source
-                                + " (L374)");
+                                + " (Isotach report §3.4, pp. 14-18)");
                     }
                     if (Boolean.TRUE.equals(schedOpen.put(new Key(r.address, r.source), Boolean.TRUE))) {
                         error(errors, r.describe() + ": host " + r.source
-                                + " already had a sched outstanding on this address (caveat L3496, I-092)");
+                                + " already had a sched outstanding on this address"
+                                + " (caveat Isotach report App. A.6, pp. 99-100, I-092)");
                     }
                 }
                 case ASSIGN -> {
                     if (!Boolean.TRUE.equals(schedOpen.put(new Key(r.address, r.source), Boolean.FALSE))) {
                         error(errors, r.describe() + ": host " + r.source
-                                + " had no sched outstanding on this address (caveat L3508, I-092)");
+                                + " had no sched outstanding on this address"
+                                + " (caveat Isotach report App. A.6, pp. 99-100, I-092)");
                     }
                 }
                 default -> {

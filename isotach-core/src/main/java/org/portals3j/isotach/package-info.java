@@ -21,10 +21,11 @@
  *     window allows; when all are idle it ticks once per {@code idleTickMicros} on host 0's polls (I-144), so an idle
  *     job costs nothing but host 0's poll loop.</li>
  * <li>{@link org.portals3j.isotach.TmPlacement#OWN_PROCESS}: the job's last rank runs only the token manager
- *     ({@link org.portals3j.isotach.IsotachNet#runTokenManager}); it is not a host (L3342). Marks and bs-markers reach
- *     it over the transport; it returns when every host has closed. With {@code portals run}, put
- *     {@code set tm=own-process} in the file named by {@code PORTALS_ISOTACH_CONFIG} and start one more rank
- *     (see {@code examples.IsotachReplicas}). Costs one more process and, per pulse, one more mark per host.</li>
+ *     ({@link org.portals3j.isotach.IsotachNet#runTokenManager}); it is not a host (Isotach report App. A.2,
+ *     pp. 95-96). Marks and bs-markers reach it over the transport; it returns when every host has closed. With {@code
+ *     portals run}, put {@code set tm=own-process} in the file named by {@code PORTALS_ISOTACH_CONFIG} and start one
+ *     more rank (see {@code examples.IsotachReplicas}). Costs one more process and, per pulse, one more mark per
+ *     host.</li>
  * </ul>
  *
  * <h2>Choices where the report is open or inconsistent (digest §7.4)</h2>
@@ -42,8 +43,8 @@
  * <li>The reset that open_net sends carries only the reset bit: the report's 0x83 also primed the hardware TM's barrier
  *     credits, which the software TM does not need; barrier bits in the reset pulse would reach barriers in states
  *     where the report treats a completion as impossible.</li>
- * <li>The Isotach MBM sends payload and ordering in one frame (the report's future-work item, L3196); the receive slot
- * is
+ * <li>The Isotach MBM sends payload and ordering in one frame (the report's future-work item, Isotach report §11.3,
+ * pp. 89-91); the receive slot is
  *     still chosen by the sender's credit count, as the ordered packet's was (§3.2).</li>
  * <li>Shared memory (never implemented in the report): a write is one reference that sets the value and answers no
  *     pending read; reads go to the nearest copy, changes to every copy, all as one isochron's references.</li>

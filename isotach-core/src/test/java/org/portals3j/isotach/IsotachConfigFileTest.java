@@ -14,7 +14,10 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The configuration file (digest §5.5, Appendix E L3904-3993, adapted); I-135: malformed files fail cleanly. */
+/**
+ * The configuration file (digest §5.5, Isotach report App. E, pp. 113-115, adapted); I-135: malformed files fail
+ * cleanly.
+ */
 class IsotachConfigFileTest {
 
     private static final String HOSTS = "hosts=4\nbugs 0\ndaffy 1\nporky 2\nfudd 3\n";

@@ -48,7 +48,7 @@
  * value outside its C enum is {@code PTL_FAIL}.
  *
  * <p>{@code PtlNIInit}'s {@code actual}: a 3.2 program gets {@code PTL_SEGV} for {@code NULL}, which Portals 3.2
- * lists for it (L2952, catalogue P-016), with one line on stderr saying that a 3.3 program may pass
+ * lists for it (Portals 3.2 spec §3.4.1.1, catalogue P-016), with one line on stderr saying that a 3.3 program may pass
  * {@code NULL}; a 3.3 program may pass {@code NULL} and gets no limits back. The 3.3 reference implementation
  * copies the limits only if given ({@code p3api/ni.c}), and 3.3 programs rely on it: its own tests, and
  * GASNet's and ARMCI's Portals code call {@code PtlNIInit(iface, pid, NULL, NULL, &h)}. No 3.2 program

@@ -3,7 +3,7 @@ package org.portals3j.portals;
 /** {@code ptl_handle_eq_t}: a handle to a event queue. */
 public record EqHandle(long value) implements Handle {
 
-    /** {@code PTL_EQ_NONE}: "no event queue" (L2414). Never the handle of a live queue. */
+    /** {@code PTL_EQ_NONE}: "no event queue" (Portals 3.2 spec §3.2.2). Never the handle of a live queue. */
     public static final EqHandle NONE = new EqHandle(0L);
 
     /** True if this is {@link #NONE}. */

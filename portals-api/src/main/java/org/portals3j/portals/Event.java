@@ -5,7 +5,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.internal.engine.EventFields;
 
 /**
- * {@code ptl_event_t} (L6548): one event taken from an event queue.
+ * {@code ptl_event_t} (Portals 3.2 spec §3.9.4): one event taken from an event queue.
  *
  * <p>Mutable and reusable: {@link Portals#eqGet} and {@link Portals#eqWait} fill an {@code Event} the
  * caller owns, so taking events allocates nothing. The getters that return objects
@@ -57,32 +57,32 @@ public final class Event extends EventFields {
         return jid;
     }
 
-    /** {@code portal}: the portal index named by the request (L6593). */
+    /** {@code portal}: the portal index named by the request (Portals 3.2 spec §3.9.4). */
     public int portal() {
         return portal;
     }
 
-    /** {@code match_bits}: the request's match bits (L6597); all 64 bits, bit 63 included. */
+    /** {@code match_bits}: the request's match bits (Portals 3.2 spec §3.9.4); all 64 bits, bit 63 included. */
     public long matchBits() {
         return matchBits;
     }
 
-    /** {@code rlength}: the length the request asked for (L6608). */
+    /** {@code rlength}: the length the request asked for (Portals 3.2 spec §3.9.4). */
     public long rlength() {
         return rlength;
     }
 
-    /** {@code mlength}: the number of bytes actually manipulated (L6612). */
+    /** {@code mlength}: the number of bytes actually manipulated (Portals 3.2 spec §3.9.4). */
     public long mlength() {
         return mlength;
     }
 
-    /** {@code offset}: the displacement into the region the operation used (L6620). */
+    /** {@code offset}: the displacement into the region the operation used (Portals 3.2 spec §3.9.4). */
     public long offset() {
         return offset;
     }
 
-    /** {@code md_handle}: the memory descriptor the event is about (L6639). */
+    /** {@code md_handle}: the memory descriptor the event is about (Portals 3.2 spec §3.9.4). */
     public MdHandle mdHandle() {
         return new MdHandle(mdHandle);
     }
@@ -91,7 +91,10 @@ public final class Event extends EventFields {
         return mdHandle;
     }
 
-    /** {@code mem_desc}: the descriptor's state immediately after the event was processed (L6642, A-58). */
+    /**
+     * {@code mem_desc}: the descriptor's state immediately after the event was processed (Portals 3.2 spec §3.9.4,
+     * A-58).
+     */
     public MemoryDescriptor memDesc() {
         return new MemoryDescriptor(mdStart, mdLength, mdThreshold, mdMaxOffset, mdOptions, mdUserPtr,
                 new EqHandle(mdEventq), mdMaxSize);
@@ -137,7 +140,9 @@ public final class Event extends EventFields {
         return mdUserPtr;
     }
 
-    /** {@code hdr_data}: the 64 bits of out-of-band data given to {@code PtlPut} (L6647); 0 otherwise. */
+    /**
+     * {@code hdr_data}: the 64 bits of out-of-band data given to {@code PtlPut} (Portals 3.2 spec §3.9.4); 0 otherwise.
+     */
     public long hdrData() {
         return hdrData;
     }

@@ -1,7 +1,7 @@
 package org.portals3j.portals;
 
 /**
- * {@code ptl_event_kind_t}: the fourteen kinds of event of Portals 3.2 (L6295, L6312), whose ordinals are
+ * {@code ptl_event_kind_t}: the fourteen kinds of event of Portals 3.2 (Portals 3.2 spec §3.9.1), whose ordinals are
  * the C enum's implied values (declaration order; the spec writes no initialisers), then the two kinds
  * Portals 3.3 adds for {@code PtlGetPut}, which only a {@link Portals33} library logs.
  *

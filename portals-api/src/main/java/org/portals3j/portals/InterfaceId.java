@@ -1,7 +1,7 @@
 package org.portals3j.portals;
 
 /**
- * {@code ptl_interface_t}: which network interface {@link Portals#niInit} initialises (L2487).
+ * {@code ptl_interface_t}: which network interface {@link Portals#niInit} initialises (Portals 3.2 spec §3.2.5).
  *
  * <p>Which interfaces exist is site-defined (I-01). Here every process has
  * {@link PortalsConfig#interfaces()} interfaces, numbered from 0, all carried over the job's transport;

@@ -5,7 +5,7 @@ public record MdHandle(long value) implements Handle {
 
     /**
      * {@code PTL_MD_NONE}: "no memory descriptor"; on the wire it means "no acknowledgement requested"
-     * (L13099; the spec uses the name without defining it, A-30). Never the handle of a live MD.
+     * (Portals 3.2 spec §4.1; the spec uses the name without defining it, A-30). Never the handle of a live MD.
      */
     public static final MdHandle NONE = new MdHandle(0L);
 

@@ -4,8 +4,8 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * The memory descriptor options: the five of Portals 3.2 (L5144, A-17), and the three that Portals 3.3
- * added (legal only through {@link Portals33}). Each is one bit; the 3.2 values are this
+ * The memory descriptor options: the five of Portals 3.2 (Portals 3.2 spec §3.8.1.1, A-17), and the three that Portals
+ * 3.3 added (legal only through {@link Portals33}). Each is one bit; the 3.2 values are this
  * implementation's (the 3.2 spec gives none) and match the C header; the 3.3 values are those of the
  * Portals 3.3 reference implementation's header ({@code jkmcnk/portals3ib},
  * {@code include/p3api/types.h}), which keeps the five 3.2 bits where they are here.
@@ -15,15 +15,18 @@ import java.util.Set;
  * 3.3) is not implemented: a {@code ptl_md_t} here always describes one contiguous region.
  */
 public enum MdOption {
-    /** {@code PTL_MD_OP_PUT}: accept put operations (L5154). */
+    /** {@code PTL_MD_OP_PUT}: accept put operations (Portals 3.2 spec §3.8.1.1). */
     OP_PUT(1),
-    /** {@code PTL_MD_OP_GET}: accept get operations (L5167). */
+    /** {@code PTL_MD_OP_GET}: accept get operations (Portals 3.2 spec §3.8.1.1). */
     OP_GET(2),
-    /** {@code PTL_MD_MANAGE_REMOTE}: use the offset carried by the request, not the local offset (L5180). */
+    /**
+     * {@code PTL_MD_MANAGE_REMOTE}: use the offset carried by the request, not the local offset
+     * (Portals 3.2 spec §3.8.1.1).
+     */
     MANAGE_REMOTE(4),
-    /** {@code PTL_MD_TRUNCATE}: accept a request longer than the space left, truncated (L5188). */
+    /** {@code PTL_MD_TRUNCATE}: accept a request longer than the space left, truncated (Portals 3.2 spec §3.8.1.1). */
     TRUNCATE(8),
-    /** {@code PTL_MD_ACK_DISABLE}: never acknowledge puts into this MD (L5197). */
+    /** {@code PTL_MD_ACK_DISABLE}: never acknowledge puts into this MD (Portals 3.2 spec §3.8.1.1). */
     ACK_DISABLE(16),
     /**
      * {@code PTL_MD_MAX_SIZE} (Portals 3.3 only, &sect;3.10.1): {@link MemoryDescriptor#maxSize()} is the

@@ -6,12 +6,12 @@ import java.util.Set;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * {@code ptl_md_t} (L5046): the values a memory descriptor is created or updated with. Immutable; as
- * the spec requires, there is no link between this value and the live descriptor (L5435, L5728).
+ * {@code ptl_md_t} (Portals 3.2 spec §3.8.1): the values a memory descriptor is created or updated with. Immutable; as
+ * the spec requires, there is no link between this value and the live descriptor (Portals 3.2 spec §3.8.2.2, §3.8.3.2).
  *
  * <p>{@code start} and {@code length} are kept apart, as in C: the region is
  * {@code start[0, length)}. {@code start} is {@link MemorySegment#NULL} for a C {@code NULL}, which is
- * legal only with {@code length == 0} (L5076, A-55). The values are checked when the descriptor is
+ * legal only with {@code length == 0} (Portals 3.2 spec §3.8.1.1, A-55). The values are checked when the descriptor is
  * attached, bound or updated, and refused there with {@code PTL_ILL_MD}.
  *
  * <p>{@code maxOffset} is an {@code unsigned int} in C; in Java any value from 0 to
@@ -24,11 +24,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * @param start     the start of the region ({@code MemorySegment.NULL} for none)
  * @param length    the region's length in bytes
- * @param threshold operations still allowed; 0 = inactive; {@link #THRESH_INF} = unbounded (L5103)
- * @param maxOffset the descriptor becomes inactive once its local offset exceeds this (L5135, A-24)
- * @param options   bitwise OR of {@link MdOption} bits (L5144)
- * @param userPtr   the user's own value, copied into every event on this descriptor (L5253)
- * @param eventq    the event queue events go to, or {@link EqHandle#NONE} (L5279)
+ * @param threshold operations still allowed; 0 = inactive; {@link #THRESH_INF} = unbounded (Portals 3.2 spec §3.8.1.1)
+ * @param maxOffset the descriptor becomes inactive once its local offset exceeds this (Portals 3.2 spec §3.8.1.1, A-24)
+ * @param options   bitwise OR of {@link MdOption} bits (Portals 3.2 spec §3.8.1.1)
+ * @param userPtr   the user's own value, copied into every event on this descriptor (Portals 3.2 spec §3.8.1.1)
+ * @param eventq    the event queue events go to, or {@link EqHandle#NONE} (Portals 3.2 spec §3.8.1.1)
  * @param maxSize   Portals 3.3 only: with {@link MdOption#MAX_SIZE}, the largest request the MD responds
  *                  to; the MD becomes inactive once {@code length - local offset < maxSize} (3.3 &sect;3.10.1)
  */
@@ -57,7 +57,10 @@ public record MemoryDescriptor(MemorySegment start, long length, int threshold, 
         return new MemoryDescriptor(region, region.byteSize(), THRESH_INF, region.byteSize(), 0, null, EqHandle.NONE);
     }
 
-    /** A descriptor with no memory ({@code start = NULL, length = 0}), useful to record events (L5076). */
+    /**
+     * A descriptor with no memory ({@code start = NULL, length = 0}), useful to record events
+     * (Portals 3.2 spec §3.8.1.1).
+     */
     public static MemoryDescriptor empty() {
         return of(MemorySegment.NULL);
     }

@@ -2,7 +2,7 @@ package org.portals3j.portals;
 
 /**
  * {@code ptl_ni_fail_t}: why an operation completed with a {@code *_FAIL} event. The spec defines the
- * type but no values (L6532, I-08); these are this implementation's, with {@link #OK} as the "no
+ * type but no values (Portals 3.2 spec §3.9.3, I-08); these are this implementation's, with {@link #OK} as the "no
  * failure" value every non-failure event carries (A-18).
  */
 public enum NiFailType {

@@ -1,7 +1,7 @@
 package org.portals3j.portals;
 
 /**
- * {@code ptl_ni_limits_t} (L2835): how many objects a network interface may hold at once, and the
+ * {@code ptl_ni_limits_t} (Portals 3.2 spec §3.4.1): how many objects a network interface may hold at once, and the
  * largest valid indexes of its tables (both inclusive).
  *
  * <p>Exceeding a count limit makes the creating call fail with {@code PTL_NOSPACE} (P-021..P-023; the

@@ -22,7 +22,7 @@ import org.portals3j.transport.Transport;
  *   <li>Out-arguments are return values. An out-argument the caller supplies ({@link #eqGet}'s and
  *       {@link #eqWait}'s {@link Event}), or any other reference argument, that is {@code null} is the
  *       Java form of "not a legal address": {@code PTL_SEGV}.</li>
- *   <li>Every method is atomic with respect to other threads and incoming operations (L2042); only
+ *   <li>Every method is atomic with respect to other threads and incoming operations (Portals 3.2 spec §2.4); only
  *       {@link #eqWait} blocks.</li>
  *   <li>Before {@link #init()} (and after {@link #fini()}) every other method fails with {@code PTL_NOINIT}.</li>
  * </ul>
@@ -48,8 +48,8 @@ public final class Portals extends PortalsLibrary {
     // ---- 3.4 match entries ----------------------------------------------------------------------
 
     /**
-     * {@code PtlMEInsert} (L4679) as the function listing writes it, without an {@code unlink} argument:
-     * the entry is created with {@link Unlink#UNLINK}, what both chapter-5 examples pass (A-02). With the
+     * {@code PtlMEInsert} (Portals 3.2 spec §3.7.3) as the function listing writes it, without an {@code unlink}
+     * argument: the entry is created with {@link Unlink#UNLINK}, what both chapter-5 examples pass (A-02). With the
      * {@code unlink} argument of its argument table it is {@link PortalsLibrary#meInsert}.
      */
     public MeHandle meInsert(MeHandle current, ProcessId matchId, long matchBits, long ignoreBits,
@@ -59,20 +59,23 @@ public final class Portals extends PortalsLibrary {
 
     // ---- 3.5 memory descriptors -----------------------------------------------------------------
 
-    /** {@code PtlMDAttach} (L5297). The returned handle may be ignored ({@code handle} may be NULL, L5548). */
+    /**
+     * {@code PtlMDAttach} (Portals 3.2 spec §3.8.2). The returned handle may be ignored ({@code handle} may be NULL,
+     * Portals 3.2 spec §3.8.2.2).
+     */
     public MdHandle mdAttach(MeHandle me, MemoryDescriptor md, Unlink unlinkOp, Unlink unlinkNofit) {
         return new MdHandle(engine.mdAttach(required(me).value(), required(md), required(unlinkOp),
                 required(unlinkNofit)));
     }
 
-    /** {@code PtlMDBind} (L5597): a free-floating MD for {@link #put} and {@link #get}. */
+    /** {@code PtlMDBind} (Portals 3.2 spec §3.8.3): a free-floating MD for {@link #put} and {@link #get}. */
     public MdHandle mdBind(NiHandle ni, MemoryDescriptor md) {
         return new MdHandle(engine.mdBind(required(ni).value(), required(md)));
     }
 
     // ---- 3.6 event queues -----------------------------------------------------------------------
 
-    /** {@code PtlEQAlloc} (L6716): a queue that holds {@code count} events. */
+    /** {@code PtlEQAlloc} (Portals 3.2 spec §3.9.5): a queue that holds {@code count} events. */
     public EqHandle eqAlloc(NiHandle ni, long count) {
         return new EqHandle(engine.eqAlloc(required(ni).value(), count));
     }
@@ -80,7 +83,7 @@ public final class Portals extends PortalsLibrary {
     // ---- 3.7 access control ---------------------------------------------------------------------
 
     /**
-     * {@code PtlACEntry} (L7291): sets access control entry {@code index}.
+     * {@code PtlACEntry} (Portals 3.2 spec §3.10.1): sets access control entry {@code index}.
      *
      * @param uid    the user allowed, or {@link #UID_ANY}
      * @param portal the portal index allowed, or {@link #PT_INDEX_ANY}

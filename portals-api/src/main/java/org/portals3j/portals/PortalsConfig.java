@@ -14,7 +14,7 @@ import org.portals3j.transport.IdleMode;
  *                              spec has no field for it; by default there is no limit beyond
  *                              {@code max_match_entries})
  * @param aclEntryZeroEverywhere whether ACL entry 0 allows same-uid processes on every interface, not
- *                              only the default one (A-29; L7271 defines it only for the default)
+ *                              only the default one (A-29; Portals 3.2 spec §3.10 defines it only for the default)
  * @param idle                  how {@code PtlEQWait} waits
  * @param stagedSendLimit       the largest payload, in bytes, that a put (or a get's reply) copies into a buffer of
  *                              the library's before the transport takes it, so that SEND_END (GET_END) is logged

@@ -17,12 +17,15 @@ import org.portals3j.transport.Transport;
  * {@code PTL_NOUPDATE} are returned, a {@code null} argument is {@code PTL_SEGV}, every method is atomic
  * with respect to other threads and incoming operations, and before {@link #init()} (and after
  * {@link #fini()}) every other method fails with {@code PTL_NOINIT}. Each method cites the 3.2 text by line
- * ({@code L1234}) and the 3.3 document by section ({@code 3.3 §3.5}).
+ * ({@code Portals 3.2 spec §1.1}) and the 3.3 document by section ({@code 3.3 §3.5}).
  */
 public abstract sealed class PortalsLibrary permits Portals, Portals33 {
-    /** {@code PTL_UID_ANY}: wildcard user id in access control entries (L7469). */
+    /** {@code PTL_UID_ANY}: wildcard user id in access control entries (Portals 3.2 spec §3.10.1.2). */
     public static final int UID_ANY = -1;
-    /** {@code PTL_PT_INDEX_ANY}: wildcard portal index, valid only in {@code acEntry} (L7504, A-61). */
+    /**
+     * {@code PTL_PT_INDEX_ANY}: wildcard portal index, valid only in {@code acEntry} (Portals 3.2 spec §3.10.1.2,
+     * A-61).
+     */
     public static final int PT_INDEX_ANY = -1;
 
     /** The engine of this library; its dialect is the subclass's. */
@@ -50,7 +53,8 @@ public abstract sealed class PortalsLibrary permits Portals, Portals33 {
     // ---- initialisation (3.2 section 3.1, 3.3 §3.4) ----------------------------------------------
 
     /**
-     * {@code PtlInit} (L2618; 3.3 &sect;3.4). May be called any number of times (L2629).
+     * {@code PtlInit} (Portals 3.2 spec §3.3.1; 3.3 &sect;3.4). May be called any number of times
+     * (Portals 3.2 spec §3.3.1).
      *
      * @return {@code max_interfaces}: how many interfaces can be initialised
      */
@@ -58,7 +62,10 @@ public abstract sealed class PortalsLibrary permits Portals, Portals33 {
         return engine.init();
     }
 
-    /** {@code PtlFini} (L2705; 3.3 &sect;3.4): releases everything. Later calls answer {@code PTL_NOINIT}. */
+    /**
+     * {@code PtlFini} (Portals 3.2 spec §3.3.2; 3.3 &sect;3.4): releases everything. Later calls answer {@code
+     * PTL_NOINIT}.
+     */
     public final void fini() {
         engine.fini();
     }
@@ -66,7 +73,7 @@ public abstract sealed class PortalsLibrary permits Portals, Portals33 {
     // ---- network interfaces (3.2 section 3.2, 3.3 §3.5) ------------------------------------------
 
     /**
-     * {@code PtlNIInit} (L2852; 3.3 &sect;3.5).
+     * {@code PtlNIInit} (Portals 3.2 spec §3.4.1; 3.3 &sect;3.5).
      *
      * @param iface   which interface; {@link InterfaceId#DEFAULT} is interface 0
      * @param pid     the process id wanted (a well-known pid), or {@link ProcessId#PID_ANY}
@@ -79,34 +86,40 @@ public abstract sealed class PortalsLibrary permits Portals, Portals33 {
         return engine.niInit(required(iface).value(), pid, desired);
     }
 
-    /** {@code PtlNIFini} (L3156; 3.3 &sect;3.5): every handle of the interface dies. */
+    /** {@code PtlNIFini} (Portals 3.2 spec §3.4.2; 3.3 &sect;3.5): every handle of the interface dies. */
     public final void niFini(NiHandle ni) {
         engine.niFini(required(ni).value());
     }
 
-    /** {@code PtlNIStatus} (L3246; 3.3 &sect;3.5): the value of a status register. */
+    /** {@code PtlNIStatus} (Portals 3.2 spec §3.4.3; 3.3 &sect;3.5): the value of a status register. */
     public final long niStatus(NiHandle ni, StatusRegister register) {
         return engine.niStatus(required(ni).value(), required(register));
     }
 
-    /** {@code PtlNIDist} (L3428; 3.3 &sect;3.5): 0 to this process, 1 to any other (a static measure, A-52). */
+    /**
+     * {@code PtlNIDist} (Portals 3.2 spec §3.4.4; 3.3 &sect;3.5): 0 to this process, 1 to any other (a static measure,
+     * A-52).
+     */
     public final long niDist(NiHandle ni, ProcessId process) {
         return engine.niDist(required(ni).value(), required(process));
     }
 
-    /** {@code PtlNIHandle} (L3598; 3.3 &sect;3.5): the interface an object belongs to; an NI handle answers itself. */
+    /**
+     * {@code PtlNIHandle} (Portals 3.2 spec §3.4.5; 3.3 &sect;3.5): the interface an object belongs to; an NI handle
+     * answers itself.
+     */
     public final NiHandle niHandle(Handle handle) {
         return new NiHandle(engine.niHandle(required(handle).value()));
     }
 
     // ---- identification (3.2 section 3.3, 3.3 §3.6-3.7) -------------------------------------------
 
-    /** {@code PtlGetUid} (L3749; 3.3 &sect;3.6). */
+    /** {@code PtlGetUid} (Portals 3.2 spec §3.5.1; 3.3 &sect;3.6). */
     public final int getUid(NiHandle ni) {
         return engine.getUid(required(ni).value());
     }
 
-    /** {@code PtlGetId} (L3931; 3.3 &sect;3.7): this process's id on the interface. */
+    /** {@code PtlGetId} (Portals 3.2 spec §3.6.2; 3.3 &sect;3.7): this process's id on the interface. */
     public final ProcessId getId(NiHandle ni) {
         return engine.getId(required(ni).value());
     }
@@ -114,7 +127,7 @@ public abstract sealed class PortalsLibrary permits Portals, Portals33 {
     // ---- match entries (3.2 section 3.4, 3.3 §3.9) -----------------------------------------------
 
     /**
-     * {@code PtlMEAttach} (L4098; 3.3 &sect;3.9): a new entry at the head ({@code BEFORE}) or tail
+     * {@code PtlMEAttach} (Portals 3.2 spec §3.7.1; 3.3 &sect;3.9): a new entry at the head ({@code BEFORE}) or tail
      * ({@code AFTER}) of the portal's match list; {@code position} does not matter on an empty list.
      */
     public final MeHandle meAttach(NiHandle ni, int portal, ProcessId matchId, long matchBits, long ignoreBits,
@@ -123,7 +136,10 @@ public abstract sealed class PortalsLibrary permits Portals, Portals33 {
                 required(unlink), required(position)));
     }
 
-    /** {@code PtlMEAttachAny} (L4465; 3.3 &sect;3.9): a one-entry list on the lowest unused portal index. */
+    /**
+     * {@code PtlMEAttachAny} (Portals 3.2 spec §3.7.2; 3.3 &sect;3.9): a one-entry list on the lowest unused portal
+     * index (A-06).
+     */
     public final AttachedEntry meAttachAny(NiHandle ni, ProcessId matchId, long matchBits, long ignoreBits,
                                            Unlink unlink) {
         return engine.meAttachAny(required(ni).value(), required(matchId), matchBits, ignoreBits, required(unlink));
@@ -131,8 +147,9 @@ public abstract sealed class PortalsLibrary permits Portals, Portals33 {
 
     /**
      * {@code PtlMEInsert} with an {@code unlink} argument: a new entry before or after {@code base}. 3.3
-     * (&sect;3.9) writes {@code unlink} in the signature; 3.2 has it in its argument table (L4785, A-02) but
-     * not in its listing, whose form is {@link Portals#meInsert(MeHandle, ProcessId, long, long, InsertPosition)}.
+     * (&sect;3.9) writes {@code unlink} in the signature; 3.2 has it in its argument table (Portals 3.2 spec §3.7.3.2,
+     * A-02) but not in its listing, whose form is {@link Portals#meInsert(MeHandle, ProcessId, long, long,
+     * InsertPosition)}.
      */
     public final MeHandle meInsert(MeHandle base, ProcessId matchId, long matchBits, long ignoreBits, Unlink unlink,
                                    InsertPosition position) {
@@ -141,7 +158,8 @@ public abstract sealed class PortalsLibrary permits Portals, Portals33 {
     }
 
     /**
-     * {@code PtlMEUnlink} (L4924; 3.3 &sect;3.9): removes the entry and releases its MD; posts no UNLINK event (A-37).
+     * {@code PtlMEUnlink} (Portals 3.2 spec §3.7.4; 3.3 &sect;3.9): removes the entry and releases its MD; posts no
+     * UNLINK event (A-37).
      */
     public final void meUnlink(MeHandle me) {
         engine.meUnlink(required(me).value());
@@ -149,14 +167,17 @@ public abstract sealed class PortalsLibrary permits Portals, Portals33 {
 
     // ---- memory descriptors (3.2 section 3.5, 3.3 §3.10) -----------------------------------------
 
-    /** {@code PtlMDUnlink} (L5810; 3.3 &sect;3.10): {@code PTL_MD_INUSE} while operations are pending on it. */
+    /**
+     * {@code PtlMDUnlink} (Portals 3.2 spec §3.8.4; 3.3 &sect;3.10): {@code PTL_MD_INUSE} while operations are pending
+     * on it.
+     */
     public final void mdUnlink(MdHandle md) {
         engine.mdUnlink(required(md).value());
     }
 
     /**
-     * {@code PtlMDUpdate} (L5905; 3.3 &sect;3.10): sets the MD to {@code newMd} (if not null), atomically, only
-     * if {@code testq} is {@link EqHandle#NONE} or empty; an MD so set takes its next request at local
+     * {@code PtlMDUpdate} (Portals 3.2 spec §3.8.5; 3.3 &sect;3.10): sets the MD to {@code newMd} (if not null),
+     * atomically, only if {@code testq} is {@link EqHandle#NONE} or empty; an MD so set takes its next request at local
      * offset 0 again (A-38). {@code newMd} is read as the library's dialect reads an MD.
      *
      * @return {@code OK} or {@code NOUPDATE}, and the MD's value before the call ({@code old_md})
@@ -167,13 +188,16 @@ public abstract sealed class PortalsLibrary permits Portals, Portals33 {
 
     // ---- event queues (3.2 section 3.6, 3.3 §3.11) ------------------------------------------------
 
-    /** {@code PtlEQFree} (L6879; 3.3 &sect;3.11). Threads waiting on it wake with {@code PTL_INV_EQ}. */
+    /**
+     * {@code PtlEQFree} (Portals 3.2 spec §3.9.6; 3.3 &sect;3.11). Threads waiting on it wake with {@code PTL_INV_EQ}.
+     */
     public final void eqFree(EqHandle eq) {
         engine.eqFree(required(eq).value());
     }
 
     /**
-     * {@code PtlEQGet} (L6966; 3.3 &sect;3.11): takes the next event into {@code event}, without blocking.
+     * {@code PtlEQGet} (Portals 3.2 spec §3.9.7; 3.3 &sect;3.11): takes the next event into {@code event}, without
+     * blocking.
      *
      * @return {@code OK}; {@code EQ_DROPPED} (an event was taken, and events were lost before it); or
      *         {@code EQ_EMPTY} (nothing to take, or another thread is waiting; {@code event} untouched)
@@ -183,8 +207,8 @@ public abstract sealed class PortalsLibrary permits Portals, Portals33 {
     }
 
     /**
-     * {@code PtlEQWait} (L7119; 3.3 &sect;3.11): blocks until an event arrives and takes it. Several waiting
-     * threads are served one event each, in the order they started waiting.
+     * {@code PtlEQWait} (Portals 3.2 spec §3.9.8; 3.3 &sect;3.11): blocks until an event arrives and takes it. Several
+     * waiting threads are served one event each, in the order they started waiting.
      *
      * @return {@code OK} or {@code EQ_DROPPED}
      * @throws PortalsException {@code INV_EQ} also if the queue is freed while waiting
@@ -196,7 +220,7 @@ public abstract sealed class PortalsLibrary permits Portals, Portals33 {
     // ---- data movement (3.2 section 3.8, 3.3 §3.13) -----------------------------------------------
 
     /**
-     * {@code PtlPut} (L7571; 3.3 &sect;3.13): sends the whole of the MD to {@code target}.
+     * {@code PtlPut} (Portals 3.2 spec §3.11.1; 3.3 &sect;3.13): sends the whole of the MD to {@code target}.
      *
      * @param remoteOffset used only if the target MD has {@link MdOption#MANAGE_REMOTE}
      * @param hdrData      64 bits delivered in the target's PUT events
@@ -207,7 +231,10 @@ public abstract sealed class PortalsLibrary permits Portals, Portals33 {
                 hdrData);
     }
 
-    /** {@code PtlGet} (L7973; 3.3 &sect;3.13): reads the MD's length of bytes from {@code target} into the MD. */
+    /**
+     * {@code PtlGet} (Portals 3.2 spec §3.11.2; 3.3 &sect;3.13): reads the MD's length of bytes from {@code target}
+     * into the MD.
+     */
     public final void get(MdHandle md, ProcessId target, int portal, int cookie, long matchBits, long remoteOffset) {
         engine.get(required(md).value(), required(target), portal, cookie, matchBits, remoteOffset);
     }

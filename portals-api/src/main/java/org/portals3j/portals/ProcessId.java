@@ -1,11 +1,11 @@
 package org.portals3j.portals;
 
 /**
- * {@code ptl_process_id_t}: a node id and a process id (L3905).
+ * {@code ptl_process_id_t}: a node id and a process id (Portals 3.2 spec §3.6.1).
  *
  * <p>Either field may be a wildcard where the spec allows one (match entries and access control
- * entries, L4265, L7425): {@link #NID_ANY}, {@link #PID_ANY}. The values are this implementation's
- * (the spec gives none): {@code -1}, i.e. {@code 0xFFFFFFFF} seen as an unsigned 32-bit C value. Any
+ * entries, Portals 3.2 spec §3.7.1.2, §3.10.1.2): {@link #NID_ANY}, {@link #PID_ANY}. The values are this
+ * implementation's (the spec gives none): {@code -1}, i.e. {@code 0xFFFFFFFF} seen as an unsigned 32-bit C value. Any
  * other negative value is invalid ({@code PTL_INV_PROC}, A-62).
  */
 public record ProcessId(int nid, int pid) {

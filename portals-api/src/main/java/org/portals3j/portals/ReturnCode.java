@@ -1,8 +1,8 @@
 package org.portals3j.portals;
 
 /**
- * The return codes of the Portals 3.2 API (table "Function Return Codes", L10217, plus
- * {@code PTL_PT_INV_INDEX}, which only the text of {@code PtlACEntry} names, L7345; A-11).
+ * The return codes of the Portals 3.2 API (table "Function Return Codes", Portals 3.2 spec §3.12, plus
+ * {@code PTL_PT_INV_INDEX}, which only the text of {@code PtlACEntry} names, Portals 3.2 spec §3.10.1.1; A-11).
  *
  * <p>The spec gives no numeric values. The values here are this implementation's and are stable:
  * the C header of the native shim uses the same numbers.

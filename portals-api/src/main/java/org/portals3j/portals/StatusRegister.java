@@ -3,14 +3,14 @@ package org.portals3j.portals;
 /**
  * {@code ptl_sr_index_t}: a status register of a network interface, read with {@link Portals#niStatus}.
  *
- * <p>The spec defines only {@link #DROP_COUNT} (L3411); the others are this implementation's
- * ({@code PTL_SR_*} names, as L3411 asks) and break the drop count down by reason, so that a user can
- * tell <em>why</em> messages are dropped. Every register starts at 0 when the interface is initialised
+ * <p>The spec defines only {@link #DROP_COUNT} (Portals 3.2 spec §3.4.3.2); the others are this implementation's
+ * ({@code PTL_SR_*} names, as Portals 3.2 spec §3.4.3.2 asks) and break the drop count down by reason, so that a user
+ * can tell <em>why</em> messages are dropped. Every register starts at 0 when the interface is initialised
  * and never decreases.
  */
 public record StatusRegister(int index) {
 
-    /** {@code PTL_SR_DROP_COUNT}: every message this interface discarded (L2556, L15105). */
+    /** {@code PTL_SR_DROP_COUNT}: every message this interface discarded (Portals 3.2 spec §3.2.7, §4.2). */
     public static final StatusRegister DROP_COUNT = new StatusRegister(0);
     /** {@code PTL_SR_DROP_INV_PORTAL}: requests for a portal index outside the table. */
     public static final StatusRegister DROP_INV_PORTAL = new StatusRegister(1);
@@ -20,9 +20,9 @@ public record StatusRegister(int index) {
     public static final StatusRegister DROP_NO_MATCH = new StatusRegister(3);
     /** {@code PTL_SR_DROP_STALE_MD}: acks and replies for a memory descriptor that no longer exists. */
     public static final StatusRegister DROP_STALE_MD = new StatusRegister(4);
-    /** {@code PTL_SR_DROP_ACK_NO_EQ}: acks whose MD has no event queue, or a full one (L15051). */
+    /** {@code PTL_SR_DROP_ACK_NO_EQ}: acks whose MD has no event queue, or a full one (Portals 3.2 spec §4.2). */
     public static final StatusRegister DROP_ACK_NO_EQ = new StatusRegister(5);
-    /** {@code PTL_SR_DROP_WRONG_PID}: messages for a pid this interface does not have (L15027). */
+    /** {@code PTL_SR_DROP_WRONG_PID}: messages for a pid this interface does not have (Portals 3.2 spec §4.2). */
     public static final StatusRegister DROP_WRONG_PID = new StatusRegister(6);
     /** {@code PTL_SR_DROP_MALFORMED}: frames that failed validation (remote input is hostile). */
     public static final StatusRegister DROP_MALFORMED = new StatusRegister(7);

@@ -5,7 +5,7 @@
  * their common supertype, which has the functions the two dialects share; everything else here is the
  * types their functions take and return.
  *
- * <p>Line references ({@code L1234}) are to {@code portals-3.2.numbered.lyx}; {@code A-xx} are the open
+ * <p>Line references ({@code Portals 3.2 spec §1.1}) are to {@code portals-3.2.numbered.lyx}; {@code A-xx} are the open
  * points of the digest's §7, each resolved as written at the place it matters.
  *
  * <h2>Spec function &rarr; Java method</h2>
@@ -17,50 +17,50 @@
  * <table>
  * <caption>Every function of chapter 3</caption>
  * <tr><th>Spec function</th><th>Java</th><th>C out-arguments become</th></tr>
- * <tr><td>{@code PtlInit} (L2618)</td> <td>{@link org.portals3j.portals.Portals#init()}</td>
+ * <tr><td>{@code PtlInit} (Portals 3.2 spec §3.3.1)</td> <td>{@link org.portals3j.portals.Portals#init()}</td>
  * <td>{@code max_interfaces}: the return value</td></tr>
- * <tr><td>{@code PtlFini} (L2705)</td><td>{@link org.portals3j.portals.Portals#fini()}</td><td></td></tr>
- * <tr><td>{@code PtlNIInit} (L2852)</td> <td>{@link org.portals3j.portals.Portals#niInit}</td> <td>{@code handle},
- * {@code actual}: {@link org.portals3j.portals.NiInit}</td></tr>
- * <tr><td>{@code PtlNIFini} (L3156)</td><td>{@link org.portals3j.portals.Portals#niFini}</td><td></td></tr>
- * <tr><td>{@code PtlNIStatus} (L3246)</td> <td>{@link org.portals3j.portals.Portals#niStatus}</td> <td>{@code status}:
- * the return value</td></tr>
- * <tr><td>{@code PtlNIDist} (L3428)</td> <td>{@link org.portals3j.portals.Portals#niDist}</td> <td>{@code distance}:
- * the return value</td></tr>
- * <tr><td>{@code PtlNIHandle} (L3598)</td> <td>{@link org.portals3j.portals.Portals#niHandle}</td>
+ * <tr><td>{@code PtlFini} (Portals 3.2 spec §3.3.2)</td><td>{@link
+ * org.portals3j.portals.Portals#fini()}</td><td></td></tr> <tr><td>{@code PtlNIInit} (Portals 3.2 spec §3.4.1)</td>
+ * <td>{@link org.portals3j.portals.Portals#niInit}</td> <td>{@code handle}, {@code actual}: {@link
+ * org.portals3j.portals.NiInit}</td></tr> <tr><td>{@code PtlNIFini} (Portals 3.2 spec §3.4.2)</td><td>{@link
+ * org.portals3j.portals.Portals#niFini}</td><td></td></tr> <tr><td>{@code PtlNIStatus} (Portals 3.2 spec §3.4.3)</td>
+ * <td>{@link org.portals3j.portals.Portals#niStatus}</td> <td>{@code status}: the return value</td></tr>
+ * <tr><td>{@code PtlNIDist} (Portals 3.2 spec §3.4.4)</td> <td>{@link org.portals3j.portals.Portals#niDist}</td>
+ * <td>{@code distance}: the return value</td></tr>
+ * <tr><td>{@code PtlNIHandle} (Portals 3.2 spec §3.4.5)</td> <td>{@link org.portals3j.portals.Portals#niHandle}</td>
  * <td>{@code interface}: the return value</td></tr>
- * <tr><td>{@code PtlGetUid} (L3749)</td> <td>{@link org.portals3j.portals.Portals#getUid}</td> <td>{@code uid}: the
- * return value</td></tr>
- * <tr><td>{@code PtlGetId} (L3931)</td> <td>{@link org.portals3j.portals.Portals#getId}</td> <td>{@code id}: the return
- * value</td></tr>
- * <tr><td>{@code PtlMEAttach} (L4098)</td> <td>{@link org.portals3j.portals.Portals#meAttach}</td> <td>{@code handle}:
- * the return value</td></tr>
- * <tr><td>{@code PtlMEAttachAny} (L4465)</td> <td>{@link org.portals3j.portals.Portals#meAttachAny}</td>
- * <td>{@code index}, {@code handle}: {@link org.portals3j.portals.AttachedEntry}</td></tr>
- * <tr><td>{@code PtlMEInsert} (L4679)</td>
+ * <tr><td>{@code PtlGetUid} (Portals 3.2 spec §3.5.1)</td> <td>{@link org.portals3j.portals.Portals#getUid}</td>
+ * <td>{@code uid}: the return value</td></tr>
+ * <tr><td>{@code PtlGetId} (Portals 3.2 spec §3.6.2)</td> <td>{@link org.portals3j.portals.Portals#getId}</td>
+ * <td>{@code id}: the return value</td></tr>
+ * <tr><td>{@code PtlMEAttach} (Portals 3.2 spec §3.7.1)</td> <td>{@link org.portals3j.portals.Portals#meAttach}</td>
+ * <td>{@code handle}: the return value</td></tr>
+ * <tr><td>{@code PtlMEAttachAny} (Portals 3.2 spec §3.7.2)</td> <td>{@link
+ * org.portals3j.portals.Portals#meAttachAny}</td> <td>{@code index}, {@code handle}: {@link
+ * org.portals3j.portals.AttachedEntry}</td></tr> <tr><td>{@code PtlMEInsert} (Portals 3.2 spec §3.7.3)</td>
  * <td>{@link org.portals3j.portals.Portals#meInsert(MeHandle, ProcessId, long, long, InsertPosition)},
  *     and with {@code unlink} (A-02)
  *     {@link org.portals3j.portals.Portals#meInsert(MeHandle, ProcessId, long, long, Unlink, InsertPosition)}</td>
  *     <td>{@code handle}: the return value</td></tr>
- * <tr><td>{@code PtlMEUnlink} (L4924)</td><td>{@link org.portals3j.portals.Portals#meUnlink}</td><td></td></tr>
- * <tr><td>{@code PtlMDAttach} (L5297)</td> <td>{@link org.portals3j.portals.Portals#mdAttach}</td> <td>{@code handle}:
- * the return value (may be ignored, as NULL may be passed in C)</td></tr>
- * <tr><td>{@code PtlMDBind} (L5597)</td> <td>{@link org.portals3j.portals.Portals#mdBind}</td> <td>{@code handle}: the
- * return value</td></tr>
- * <tr><td>{@code PtlMDUnlink} (L5810)</td><td>{@link org.portals3j.portals.Portals#mdUnlink}</td><td></td></tr>
- * <tr><td>{@code PtlMDUpdate} (L5905)</td> <td>{@link org.portals3j.portals.Portals#mdUpdate}</td> <td>{@code old_md}
- * and the status: {@link org.portals3j.portals.MdUpdateResult}</td></tr>
- * <tr><td>{@code PtlEQAlloc} (L6716)</td> <td>{@link org.portals3j.portals.Portals#eqAlloc}</td> <td>{@code handle}:
- * the return value</td></tr>
- * <tr><td>{@code PtlEQFree} (L6879)</td><td>{@link org.portals3j.portals.Portals#eqFree}</td><td></td></tr>
- * <tr><td>{@code PtlEQGet} (L6966)</td> <td>{@link org.portals3j.portals.Portals#eqGet}</td> <td>{@code event}: a
- * caller-owned {@link org.portals3j.portals.Event}, filled</td></tr>
- * <tr><td>{@code PtlEQWait} (L7119)</td> <td>{@link org.portals3j.portals.Portals#eqWait}</td> <td>{@code event}: a
- * caller-owned {@link org.portals3j.portals.Event}, filled</td></tr>
- * <tr><td>{@code PtlACEntry} (L7291)</td><td>{@link org.portals3j.portals.Portals#acEntry}</td><td></td></tr>
- * <tr><td>{@code PtlPut} (L7571)</td><td>{@link org.portals3j.portals.Portals#put}</td><td></td></tr>
- * <tr><td>{@code PtlGet} (L7973)</td><td>{@link org.portals3j.portals.Portals#get}</td><td></td></tr>
- * </table>
+ * <tr><td>{@code PtlMEUnlink} (Portals 3.2 spec §3.7.4)</td><td>{@link
+ * org.portals3j.portals.Portals#meUnlink}</td><td></td></tr> <tr><td>{@code PtlMDAttach} (Portals 3.2 spec §3.8.2)</td>
+ * <td>{@link org.portals3j.portals.Portals#mdAttach}</td> <td>{@code handle}: the return value (may be ignored, as NULL
+ * may be passed in C)</td></tr> <tr><td>{@code PtlMDBind} (Portals 3.2 spec §3.8.3)</td> <td>{@link
+ * org.portals3j.portals.Portals#mdBind}</td> <td>{@code handle}: the return value</td></tr>
+ * <tr><td>{@code PtlMDUnlink} (Portals 3.2 spec §3.8.4)</td><td>{@link
+ * org.portals3j.portals.Portals#mdUnlink}</td><td></td></tr> <tr><td>{@code PtlMDUpdate} (Portals 3.2 spec §3.8.5)</td>
+ * <td>{@link org.portals3j.portals.Portals#mdUpdate}</td> <td>{@code old_md} and the status: {@link
+ * org.portals3j.portals.MdUpdateResult}</td></tr> <tr><td>{@code PtlEQAlloc} (Portals 3.2 spec §3.9.5)</td> <td>{@link
+ * org.portals3j.portals.Portals#eqAlloc}</td> <td>{@code handle}: the return value</td></tr>
+ * <tr><td>{@code PtlEQFree} (Portals 3.2 spec §3.9.6)</td><td>{@link
+ * org.portals3j.portals.Portals#eqFree}</td><td></td></tr> <tr><td>{@code PtlEQGet} (Portals 3.2 spec §3.9.7)</td>
+ * <td>{@link org.portals3j.portals.Portals#eqGet}</td> <td>{@code event}: a caller-owned {@link
+ * org.portals3j.portals.Event}, filled</td></tr> <tr><td>{@code PtlEQWait} (Portals 3.2 spec §3.9.8)</td> <td>{@link
+ * org.portals3j.portals.Portals#eqWait}</td> <td>{@code event}: a caller-owned {@link org.portals3j.portals.Event},
+ * filled</td></tr> <tr><td>{@code PtlACEntry} (Portals 3.2 spec §3.10.1)</td><td>{@link
+ * org.portals3j.portals.Portals#acEntry}</td><td></td></tr> <tr><td>{@code PtlPut}
+ * (Portals 3.2 spec §3.11.1)</td><td>{@link org.portals3j.portals.Portals#put}</td><td></td></tr> <tr><td>{@code
+ * PtlGet} (Portals 3.2 spec §3.11.2)</td><td>{@link org.portals3j.portals.Portals#get}</td><td></td></tr> </table>
  *
  * <p>Return codes: a failure is a {@link org.portals3j.portals.PortalsException} carrying the
  * {@link org.portals3j.portals.ReturnCode}; {@code PTL_EQ_EMPTY}, {@code PTL_EQ_DROPPED} and
@@ -178,7 +178,7 @@
  *       and deliveries go on); a JVM without the memory makes {@code PtlEQAlloc} fail with
  *       {@code PTL_NOSPACE}, taking no queue. A chunk the JVM cannot allocate later loses its event as a
  *       full queue does ({@code PTL_EQ_DROPPED}, {@code PTL_SR_EVENTS_DROPPED}: "dropped due to limited
- *       space in the event queue", L6987).</li>
+ *       space in the event queue", Portals 3.2 spec §3.9.7.1).</li>
  *   <li>A-59: SEND_END is always logged before the ACK of the same put. An ack that arrives before the
  *       transport has reported the send complete proves the target has the whole message: SEND_END and
  *       ACK are logged then, not when the transport's report comes.</li>
@@ -236,7 +236,7 @@
  *       3.7.3.1, 3.10.1.1), the rule {@code PtlPut}, {@code PtlGet} and {@code PtlNIDist} follow for the same
  *       nid: no process there can ever send a request, so such an entry could never match. The wildcards
  *       stay legal in either field, and a concrete pid is not checked (which pids another node has is not
- *       known locally; a request for a pid a node does not have is dropped there, L15027).</li>
+ *       known locally; a request for a pid a node does not have is dropped there, Portals 3.2 spec §4.2).</li>
  * </ul>
  *
  * <h2>The Portals 3.3 dialect</h2>

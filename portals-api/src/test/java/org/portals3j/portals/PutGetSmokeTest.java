@@ -68,7 +68,7 @@ class PutGetSmokeTest {
             assertThat(e.type()).isEqualTo(EventKind.REPLY_START);
             assertThat(a.eqWait(eqa, e)).isEqualTo(ReturnCode.OK);
             assertThat(e.type()).isEqualTo(EventKind.REPLY_END);
-            // The reply echoes the request's offset (reply table L14596, A-34); the get read 8 bytes.
+            // The reply echoes the request's offset (reply table Portals 3.2 spec §4.1, A-34); the get read 8 bytes.
             assertThat(e.offset()).isZero();
             assertThat(e.mlength()).isEqualTo(8);
             assertThat(b.niStatus(nb, StatusRegister.DROP_COUNT)).isZero();

@@ -230,7 +230,7 @@ public final class IsotachEngine extends CacheLinePadding {
     public int openNet(Set<Interface> interfaces, Duration timeout) {
         if (state != State.CREATED || interfaces.isEmpty()
                 || (interfaces.contains(Interface.ISO_MBM) && interfaces.contains(Interface.ISO_SMM))) {
-            return FAILURE; // I-125: MBM and SMM exclude each other (L3274)
+            return FAILURE; // I-125: MBM and SMM exclude each other (Isotach report App. A, p. 94)
         }
         if (!config.hostNames().isEmpty() && config.hostNames().size() != hosts) {
             // I-135: the configuration names another set of hosts than the job has: this host is not (or not
@@ -244,7 +244,8 @@ public final class IsotachEngine extends CacheLinePadding {
             host.sharedMemoryMode(executor);
         }
         try {
-            // Synchronise (L1153-1163): tell every host what we reserved for it, then a done round (a barrier).
+            // Synchronise (Isotach report §5.5, pp. 37-38): tell every host what we reserved for it, then a done round
+            // (a barrier).
             syncHello[me] = true;
             syncDone[me] = true;
             broadcastSync(SYNC_HELLO);
@@ -258,7 +259,8 @@ public final class IsotachEngine extends CacheLinePadding {
             if (isotach()) {
                 siu.startClock();
                 if (me == 0) {
-                    // Host 0 resets the system (L1120); every host waits until the reset comes back (I-134).
+                    // Host 0 resets the system (Isotach report §5.2, pp. 35-36); every host waits until the reset comes
+                    // back (I-134).
                     awaitLoop.await(new HostWait() {
                         @Override
                         public boolean isOver() {
@@ -382,8 +384,8 @@ public final class IsotachEngine extends CacheLinePadding {
                 }
                 state(State.CLOSE_BARRIER);
             }
-            // barrier_completed answers 0 once; remember it, then wait for the queue to drain (C L8356-8370): every
-            // message a peer sent before its barrier packet is queued here by then.
+            // barrier_completed answers 0 once; remember it, then wait for the queue to drain (Isotach report App. J,
+            // hostman.c, pp. 181-197): every message a peer sent before its barrier packet is queued here by then.
             if (state == State.CLOSE_BARRIER && noniso.barrierCompleted() == SUCCESS) {
                 state(State.DRAINING);
             }
@@ -393,7 +395,8 @@ public final class IsotachEngine extends CacheLinePadding {
             }
             return FAILURE;
         }
-        // Isotach: the STRONG shutdown barrier on channel 0 once our sends have drained (C L8374-8410, without A8).
+        // Isotach: the STRONG shutdown barrier on channel 0 once our sends have drained (Isotach report App. J,
+        // hostman.c, pp. 181-197, without A8).
         if (state == State.OPEN) {
             if (!host.sendBuffersEmpty() || !noniso.sendBufferEmpty() || host.midNetIsochron()) {
                 return FAILURE;
@@ -453,7 +456,8 @@ public final class IsotachEngine extends CacheLinePadding {
             host.receiving();
             noniso.poll();
             if (signals.resetCount() > 1) {
-                throw new IsotachFatalError("a reset arrived after initialisation: the layer shuts down (L1663-1665)");
+                throw new IsotachFatalError("a reset arrived after initialisation: the layer shuts down"
+                        + " (Isotach report §6.4.5, pp. 47-50)");
             }
             if (state.isOpen() && isotach()) {
                 barriers.poll();
@@ -618,7 +622,7 @@ public final class IsotachEngine extends CacheLinePadding {
         return change(SharedReferenceKind.ASSIGN, address, value, last);
     }
 
-    /** A change: one sRef per copy, all or nothing (L437, L1410-1428). */
+    /** A change: one sRef per copy, all or nothing (Isotach report §3.4.1, pp. 14-18; §6.2.8, pp. 41-45). */
     private int change(SharedReferenceKind kind, long address, long value, boolean last) {
         if (!usable(Interface.ISO_SMM)) {
             return FAILURE;

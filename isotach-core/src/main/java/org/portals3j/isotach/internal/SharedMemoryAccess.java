@@ -7,7 +7,8 @@ import org.portals3j.isotach.internal.smm.SharedMemory;
 
 /**
  * The shared-memory calls of A.6 on an open net: an access becomes one sRef per copy it reaches (a read: the nearest),
- * queued in the current isochron all or nothing (L437, L1410-1428); the caller polls afterwards.
+ * queued in the current isochron all or nothing (Isotach report §3.4.1, pp. 14-18; §6.2.8, pp. 41-45); the caller polls
+ * afterwards.
  */
 final class SharedMemoryAccess {
     private static final int SUCCESS = 0;
@@ -40,7 +41,10 @@ final class SharedMemoryAccess {
         return endAccess(last);
     }
 
-    /** A change (write, sched, assign): one sRef per copy, all or nothing (L437, L1410-1428). */
+    /**
+     * A change (write, sched, assign): one sRef per copy, all or nothing (Isotach report §3.4.1, pp. 14-18; §6.2.8,
+     * pp. 41-45).
+     */
     int change(SharedReferenceKind kind, long address, long value, boolean last) {
         int n = sharedMemory.copies(address, copies);
         if (n < 0 || sharedMemory.checkChange(kind, address) != SUCCESS) {

@@ -17,8 +17,9 @@ import org.portals3j.transport.internal.AwaitLoop;
 import org.portals3j.transport.internal.ParkingIdle;
 
 /**
- * The token manager as a rank of its own, the job's last (the report's TM was a device, L142, not a host, L3342):
- * starts the clock once every host has synced, then serves the hosts until they have all left or the time is up.
+ * The token manager as a rank of its own, the job's last (the report's TM was a device, Isotach report §1.1.3, pp. 1-2,
+ * not a host, Isotach report App. A.2, pp. 95-96): starts the clock once every host has synced, then serves the hosts
+ * until they have all left or the time is up.
  */
 final class TokenManagerProcess implements PollingHandler {
     /** How long the token manager's thread parks between its looks (and idle ticks). */

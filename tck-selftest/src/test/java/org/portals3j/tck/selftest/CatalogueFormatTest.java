@@ -19,13 +19,16 @@ class CatalogueFormatTest {
     void parsesRowsSkippingCommentsAndKeepsEveryColumn() {
         Catalogue c = Catalogue.parse(Spec.PORTALS, "t.tsv", List.of(
                 "# a comment", HEADER,
-                "P-001\tInitialisation\t3.1.1 PtlInit\tL2629\tkit\tPtlInit succeeds.\t",
-                "P-003\tInitialisation\t3.1.1 PtlInit\tL2641\tno\tA NULL holder is refused.\tnot applicable to Java"));
+                "P-001\tInitialisation\t3.1.1 PtlInit\t§3.3.1\tkit\tPtlInit succeeds.\t",
+                "P-003\tInitialisation\t3.1.1 PtlInit\t§3.3.1.1\tno\tA NULL holder is refused.\t"
+                        + "not applicable to Java"));
         assertThat(c.all()).extracting(Assertion::id).containsExactly("P-001", "P-003");
         Assertion a = c.find("P-003").orElseThrow();
         assertThat(a.testability()).isEqualTo(Testability.NO);
         assertThat(a.note()).isEqualTo("not applicable to Java");
-        assertThat(a.specLocation()).isEqualTo("Portals 3.2 §3.1.1 PtlInit, portals-3.2.numbered.lyx L2641");
+        assertThat(a.specLocation())
+                .isEqualTo("Portals 3.2 §3.1.1 PtlInit: The Portals 3.2 Message Passing Interface, Revision 1.1"
+                        + " §3.3.1.1");
         assertThat(c.areas(Spec.PORTALS)).containsExactly("Initialisation");
     }
 

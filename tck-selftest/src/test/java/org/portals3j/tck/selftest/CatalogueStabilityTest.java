@@ -13,7 +13,7 @@ import org.portals3j.tck.catalogue.Catalogue;
 
 /**
  * Assertion ids are stable across releases: every id ever published ({@code published-ids.tsv}) is still in
- * the catalogue and still rests on the same spec lines. Rewording an assertion is fine; renumbering one,
+ * the catalogue and still rests on the same spec references. Rewording an assertion is fine; renumbering one,
  * or giving its id to another assertion, fails here. A new assertion gets the next free id, added to both.
  */
 class CatalogueStabilityTest {
@@ -25,9 +25,9 @@ class CatalogueStabilityTest {
         List<String> published = published();
         for (String row : published) {
             String[] f = row.split("\t");
-            String lines = catalogue.find(f[0]).map(Assertion::lines).orElse("(missing)");
-            if (!lines.equals(f[1])) {
-                moved.add(f[0] + " rested on " + f[1] + ", now " + lines);
+            String refs = catalogue.find(f[0]).map(Assertion::refs).orElse("(missing)");
+            if (!refs.equals(f[1])) {
+                moved.add(f[0] + " rested on " + f[1] + ", now " + refs);
             }
         }
         assertThat(moved).as("published ids whose assertion moved or vanished (give new assertions new ids)").isEmpty();

@@ -30,13 +30,13 @@ class HtmlReportTest {
 
     /** Three areas: one with a passing, a failing and an untestable assertion, one engine-tested, one skipped. */
     private static final Catalogue CATALOGUE = Catalogue.parse(Spec.PORTALS, "p.tsv", List.of(Catalogue.HEADER,
-            "P-001\tInitialisation\t3.3.1 PtlInit\tL2627\tkit\tPtlInit succeeds.\t",
-            "P-002\tInitialisation\t3.3.1 PtlInit\tL2629\tkit\tPtlInit may be called again.\tresolution A-01",
-            "P-003\tInitialisation\t3.3.1.1 Return Codes\tL2641\tno\tA NULL holder fails with PTL_SEGV.\t"
+            "P-001\tInitialisation\t3.3.1 PtlInit\t§3.3.1, §3.3.1.2\tkit\tPtlInit succeeds.\t",
+            "P-002\tInitialisation\t3.3.1 PtlInit\t§3.3.1\tkit\tPtlInit may be called again.\tresolution A-01",
+            "P-003\tInitialisation\t3.3.1.1 Return Codes\t§3.3.1.1\tno\tA NULL holder fails with PTL_SEGV.\t"
             + "not applicable to Java",
-            "P-004\tNetwork interfaces\t3.4.1 PtlNIInit\tL2899\tengine\tThe NI table is sized <max>.\t"
+            "P-004\tNetwork interfaces\t3.4.1 PtlNIInit\t§3.4.1\tengine\tThe NI table is sized <max>.\t"
             + "NiTableTest checks it",
-            "P-005\tEvents\t3.11 Events\tL7000\tkit\tAn event is delivered once.\t"));
+            "P-005\tEvents\t3.11 Events\t§3.9.2\tkit\tAn event is delivered once.\t"));
 
     private static final KitTest INIT = test("InitTest", "initSucceeds", "P-001");
     private static final KitTest AGAIN = test("InitTest", "initAgain", "P-002");
@@ -101,8 +101,8 @@ class HtmlReportTest {
                 .contains("data-transport=\"inmem\" data-verdict=\"failed\"")
                 .contains("<li class=\"failing\"><code "
                         + "title=\"org.portals3j.tck.portals.InitTest\">InitTest.<wbr>init<wbr>Again</code></li>")
-                .contains("Where the spec says it: <span class=\"loc\">Portals 3.2 §3.3.1 PtlInit, "
-                        + "portals-3.2.numbered.lyx L2629</span>")
+                .contains("Where the spec says it: <span class=\"loc\">Portals 3.2 §3.3.1 PtlInit: "
+                        + "The Portals 3.2 Message Passing Interface, Revision 1.1 §3.3.1</span>")
                 .contains("<details class=\"trace\"><summary>stack trace</summary><pre>java.lang.AssertionError: "
                         + HOSTILE_ESCAPED
                         + "\n\tat org.portals3j.tck.portals.InitTest.initAgain(InitTest.java:12)</pre></details>")

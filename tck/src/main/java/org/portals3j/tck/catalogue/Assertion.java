@@ -10,15 +10,16 @@ import java.util.Objects;
  * @param area the row of the results matrix it counts in, e.g. {@code Match entries}
  * @param section the section of the original spec text, number and title; for the Portals 3.3 dialect's
  *        assertions (in the Portals catalogue) {@code Portals 3.3 §n.n title}, a section of the 3.3 document
- * @param lines the source lines it rests on, e.g. {@code L5677, L5761} (lines of {@link Spec#sourceFile()});
- *        for a Portals 3.3 assertion the sources the rule was read from (no 3.3 text is among the specs); for a
- *        LAPI assertion the documents and sections it rests on, e.g. {@code lapi-amsend.txt Return Values}
+ * @param refs the parts of {@link Spec#document()} it rests on: sections, e.g. {@code §3.8.1.1, §3.9.4}, and for
+ *        the Isotach report also pages, e.g. {@code §3.3.3, pp. 10-14; App. C, pp. 109-112}; for a Portals 3.3
+ *        assertion the sources the rule was read from (the 3.3 document was not at hand); for a LAPI assertion the
+ *        documents and sections it rests on, e.g. {@code lapi-amsend.txt Return Values}
  * @param testability how it is checked
  * @param text the assertion, in the kit's words
  * @param note why it is not in the kit (for {@link Testability#ENGINE} and {@link Testability#NO}), or the
  *        open-point resolution it depends on; may be empty
  */
-public record Assertion(String id, Spec spec, String area, String section, String lines, Testability testability,
+public record Assertion(String id, Spec spec, String area, String section, String refs, Testability testability,
         String text, String note) {
 
     public Assertion {
@@ -26,7 +27,7 @@ public record Assertion(String id, Spec spec, String area, String section, Strin
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(area, "area");
         Objects.requireNonNull(section, "section");
-        Objects.requireNonNull(lines, "lines");
+        Objects.requireNonNull(refs, "refs");
         Objects.requireNonNull(testability, "testability");
         Objects.requireNonNull(text, "text");
         Objects.requireNonNull(note, "note");
@@ -36,16 +37,16 @@ public record Assertion(String id, Spec spec, String area, String section, Strin
     public static final String PORTALS_33 = "Portals 3.3 §";
 
     /**
-     * Where to read the spec: section and lines of the source text, for a failure hint. A Portals 3.3
+     * Where to read the spec: section and references into the published document, for a failure hint. A Portals 3.3
      * assertion names its own document and sources: the 3.2 text is not where to read it.
      */
     public String specLocation() {
         if (section.startsWith(PORTALS_33)) {
-            return section + ", " + lines;
+            return section + ", " + refs;
         }
         if (spec == Spec.LAPI) {
-            return spec.title() + " " + spec.sourceFile() + " §" + section + ", resting on " + lines;
+            return spec.title() + " " + spec.document() + " §" + section + ", resting on " + refs;
         }
-        return spec.title() + " §" + section + ", " + spec.sourceFile() + " " + lines;
+        return spec.title() + " §" + section + ": " + spec.document() + " " + refs;
     }
 }

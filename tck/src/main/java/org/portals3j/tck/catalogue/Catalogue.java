@@ -19,14 +19,14 @@ import java.util.regex.Pattern;
 /**
  * Every conformance assertion of the kit's specifications: the machine-readable catalogue the kit is traced
  * to. It is kept as one tab-separated file per spec beside this class ({@code portals-3.2.tsv},
- * {@code isotach.tsv}, {@code lapi.tsv}), with the columns {@code id area section lines testable assertion note}; lines
+ * {@code isotach.tsv}, {@code lapi.tsv}), with the columns {@code id area section refs testable assertion note}; lines
  * starting with {@code #} are comments. {@code testable} is {@code kit}, {@code partial} (the kit sees only part
  * of it), {@code engine} or {@code no} ({@link Testability}); every row but a {@code kit} one needs its note. Ids are
  * stable across releases: an assertion that changes meaning gets a new id, and an id is never reused.
  */
 public final class Catalogue {
     /** The header line each catalogue file starts with (after comments). */
-    public static final String HEADER = "id\tarea\tsection\tlines\ttestable\tassertion\tnote";
+    public static final String HEADER = "id\tarea\tsection\trefs\ttestable\tassertion\tnote";
 
     private static final Pattern ID = Pattern.compile("[PIL]-\\d{3}");
 
@@ -107,7 +107,7 @@ public final class Catalogue {
                 throw new CatalogueException(where + e.getMessage());
             }
             String note = f.length == 7 ? f[6] : "";
-            String[] names = {"id", "area", "section", "lines", "testable", "assertion"};
+            String[] names = {"id", "area", "section", "refs", "testable", "assertion"};
             for (int k = 0; k < names.length; k++) {
                 if (f[k].isBlank() || !f[k].equals(f[k].strip())) {
                     throw new CatalogueException(where + names[k] + " is empty or has spaces around it");

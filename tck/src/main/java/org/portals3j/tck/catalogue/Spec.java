@@ -2,10 +2,10 @@ package org.portals3j.tck.catalogue;
 
 /** The specifications the kit checks, each with its own id prefix and catalogue file. */
 public enum Spec {
-    /** Portals 3.2 (Sandia); line numbers refer to {@code portals-3.2.numbered.lyx}. */
-    PORTALS("P", "Portals 3.2", "portals-3.2.tsv", "portals-3.2.numbered.lyx"),
-    /** The Isotach messaging layer (UVa TR CS-2000-17); line numbers refer to {@code isotach-ironman.txt}. */
-    ISOTACH("I", "Isotach", "isotach.tsv", "isotach-ironman.txt"),
+    /** Portals 3.2 (Sandia); its catalogue cites the document by section (the document has no page numbers). */
+    PORTALS("P", "Portals 3.2", "portals-3.2.tsv", "The Portals 3.2 Message Passing Interface, Revision 1.1"),
+    /** The Isotach messaging layer; its catalogue cites the report by section and page. */
+    ISOTACH("I", "Isotach", "isotach.tsv", "The Isotach Messaging Layer: Ironman Design (UVa TR CS-2000-17)"),
     /**
      * LAPI-style active messages (IBM's LAPI_Amsend man page and its surrounding calls), as digested in
      * {@code lapi-digest.md} section 4. Its catalogue cites documents and sections, not lines.
@@ -15,13 +15,13 @@ public enum Spec {
     private final String prefix;
     private final String title;
     private final String catalogueFile;
-    private final String sourceFile;
+    private final String document;
 
-    Spec(String prefix, String title, String catalogueFile, String sourceFile) {
+    Spec(String prefix, String title, String catalogueFile, String document) {
         this.prefix = prefix;
         this.title = title;
         this.catalogueFile = catalogueFile;
-        this.sourceFile = sourceFile;
+        this.document = document;
     }
 
     /** The letter its assertion ids start with ({@code P} of {@code P-061}). */
@@ -40,11 +40,11 @@ public enum Spec {
     }
 
     /**
-     * The spec text the catalogue's line numbers refer to; for {@link #LAPI}, whose rows cite documents and
-     * sections instead, the digest the section numbers are those of.
+     * The document the catalogue's sections and pages are those of, by its published title; for {@link #LAPI},
+     * whose rows cite the man pages by document and section, the digest its section numbers are those of.
      */
-    public String sourceFile() {
-        return sourceFile;
+    public String document() {
+        return document;
     }
 
     /** The spec an assertion id belongs to, by its prefix. */

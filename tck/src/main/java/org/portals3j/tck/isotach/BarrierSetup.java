@@ -9,13 +9,13 @@ import org.portals3j.tck.TckTransport;
  * Registers application barrier channel 1 on every host so that the hosts' first application barrier calls all
  * fall into one execution.
  *
- * <p>Why this takes care: an unclaimed channel is re-joined automatically on every completion (L473), so
- * executions run back to back before anyone registers; a host that registers while its automatic participation
- * is out waits for that execution in TRANSITION (L488-490), and one that registers just before an execution
- * completes holds the channel without having joined the next one. Registering everywhere at once can therefore
- * leave the hosts one execution apart, and then one host's application barrier completes together with
- * another's automatic participation. The report accepts this (known limitation L488-490); a test of the
- * barrier's guarantee must avoid it:
+ * <p>Why this takes care: an unclaimed channel is re-joined automatically on every completion (Isotach report §3.5.1,
+ * pp. 18-20), so executions run back to back before anyone registers; a host that registers while its automatic
+ * participation is out waits for that execution in TRANSITION (Isotach report §3.5.1, pp. 18-20), and one that
+ * registers just before an execution completes holds the channel without having joined the next one. Registering
+ * everywhere at once can therefore leave the hosts one execution apart, and then one host's application barrier
+ * completes together with another's automatic participation. The report accepts this (known limitation
+ * Isotach report §3.5.1, pp. 18-20); a test of the barrier's guarantee must avoid it:
  * <ol>
  * <li>host 0 registers; once the execution it waits for has completed it holds the channel, and no execution can
  *     complete without it - the automatic executions stop, every other host having joined the next one;</li>

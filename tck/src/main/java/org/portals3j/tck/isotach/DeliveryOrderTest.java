@@ -225,19 +225,21 @@ class DeliveryOrderTest {
             t.receiveFor(TckTransport.quietPeriod().multipliedBy(2));
             for (int h = 0; h < 3; h++) {
                 OrderChecks.exactlyOnce("", h, expected(h), t.all(h));
-                OrderChecks.perSenderIssueOrder("", h, t.all(h)); // arrival order = per-sender FIFO (L535)
-                assertThat(t.notices(h)).as("bs-notices at host %d with MBM_VER=1 (L2450-2456)", h).isEmpty();
+                // arrival order = per-sender FIFO (Isotach report §3.6.2, pp. 20-23)
+                OrderChecks.perSenderIssueOrder("", h, t.all(h));
+                assertThat(t.notices(h))
+                        .as("bs-notices at host %d with MBM_VER=1 (Isotach report §7.3.5, pp. 66-69)", h).isEmpty();
             }
         }
     }
 
     /**
      * With MBM version 1 the ordering module is bypassed: a message is handed out as it arrives, without waiting for
-     * the end-of-pulse marker of the pulse it is stamped with (L2450-2456), which version 2 never does (I-001). A
-     * logical distance of 64 stamps each isochron 64 pulses after the pulse it was issued at, and the kit looks for a
-     * delivery at which the receiver's logical time is still below the message's pulse. Whether the receiver takes
-     * the message before time has run 64 pulses depends on scheduling, so rounds go on until one did, for up to 20
-     * seconds.
+     * the end-of-pulse marker of the pulse it is stamped with (Isotach report §7.3.5, pp. 66-69), which version 2 never
+     * does (I-001). A logical distance of 64 stamps each isochron 64 pulses after the pulse it was issued at, and the
+     * kit looks for a delivery at which the receiver's logical time is still below the message's pulse. Whether the
+     * receiver takes the message before time has run 64 pulses depends on scheduling, so rounds go on until one did,
+     * for up to 20 seconds.
      */
     @Test
     @SpecAssertion("I-014")

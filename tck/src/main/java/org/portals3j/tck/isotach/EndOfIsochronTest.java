@@ -136,8 +136,10 @@ class EndOfIsochronTest {
             ok(net.isoRegisterSignal(1), "register signal 1");
             ok(net.isoRegisterBarrier(1, BarrierMode.WEAK), "register barrier 1");
             ok(net.isoSend(1, msg(0, 0), false), "iso_send(1, not last)");
-            assertThat(net.isoSendSignal(1)).as("signal between SOI and EOI (L1649)").isEqualTo(IsotachNet.FAILURE);
-            assertThat(net.isoBarrier(1, BarrierMode.WEAK)).as("barrier between SOI and EOI (L1854)")
+            assertThat(net.isoSendSignal(1)).as("signal between SOI and EOI (Isotach report §6.4.5, pp. 47-50)")
+                    .isEqualTo(IsotachNet.FAILURE);
+            assertThat(net.isoBarrier(1, BarrierMode.WEAK))
+                    .as("barrier between SOI and EOI (Isotach report §6.5.5, pp. 50-54)")
                     .isEqualTo(IsotachNet.FAILURE);
             ok(net.isoSend(0, msg(0, 1), true), "iso_send(self, last)");
             ok(net.isoSendSignal(1), "signal after the EOI");

@@ -27,7 +27,8 @@ import org.portals3j.tck.isotach.IsotachJob.Delivered;
  * <p>Every test registers the channel on its hosts straight after open_net, before anything else runs on them: a
  * host that has not registered takes part in every execution on its own (I-069), so registering later makes the
  * first application execution depend on how far those automatic executions got (the TRANSITION/READY states,
- * L488-490, tested on purpose in {@link #registeringWhileAnAutomaticExecutionIsOutstandingStillWorks}).
+ * Isotach report §3.5.1, pp. 18-20, tested on purpose in {@link
+ * #registeringWhileAnAutomaticExecutionIsOutstandingStillWorks}).
  *
  * <p>Covered inside the module: the barrier count a bs-marker carries (I-073, isotach-core {@code BarrierTableTest
  * .barrierCountsFollowTheNetworkDiameter_I073} and {@code barrierWhileHoldingEnqueuesTheMarker_I073}); every row of
@@ -179,9 +180,9 @@ class IsoBarrierTest {
     }
 
     /**
-     * L488-490: a host registers while its automatic participation is still out (the execution cannot complete: the
-     * other hosts have not run since open_net). Its iso_barrier still succeeds; its participation goes out after
-     * the old execution, whose completion it is not told about; unregistered host 2 never blocks it.
+     * Isotach report §3.5.1, pp. 18-20: a host registers while its automatic participation is still out (the execution
+     * cannot complete: the other hosts have not run since open_net). Its iso_barrier still succeeds; its participation
+     * goes out after the old execution, whose completion it is not told about; unregistered host 2 never blocks it.
      */
     @Test
     @SpecAssertion({"I-071", "I-069", "I-065"})

@@ -69,7 +69,8 @@ class IsoFlowControlTest {
     void oneWayTrafficProgressesWhateverTheExplicitCreditThreshold() {
         // With N credits at most N - 1 packets are outstanding, so at most N - 1 can be freed before one is reported:
         // a threshold of N (fraction 1.0, which the configuration accepts) must not leave the sender waiting for
-        // ever - the report's answer to one-way traffic is the credit request (L2219-2223, L3659).
+        // ever - the report's answer to one-way traffic is the credit request (Isotach report §7.1.3, pp. 59-62;
+        // App. B.1.1, pp. 104-107).
         IsotachConfig config = IsotachConfig.builder().isoCreditsPerPeer(8).isoCreditThreshold(1.0).build();
         try (IsotachJob job = job(2, config)) {
             IsoTraffic t = new IsoTraffic(job);

@@ -95,7 +95,10 @@ class IsoSharedMemoryTest {
         });
     }
 
-    /** A read whose corresponding post is a sched waits for that sched's assign and returns its value (L417-422). */
+    /**
+     * A read whose corresponding post is a sched waits for that sched's assign and returns its value
+     * (Isotach report §3.4, pp. 14-18).
+     */
     @Test
     @SpecAssertion({"I-080", "I-081", "I-084", "I-082"})
     void aReadAfterASchedWaitsForItsAssignEvenPastALaterWrite() {

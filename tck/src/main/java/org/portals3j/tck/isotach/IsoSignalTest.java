@@ -167,7 +167,7 @@ class IsoSignalTest {
 
     /**
      * Messages issued before a signal are delivered before its notice everywhere, also when they are held back by
-     * the lack of Isotach credits at the sender: the bs-marker waits behind them (L500).
+     * the lack of Isotach credits at the sender: the bs-marker waits behind them (Isotach report §3.5.3, pp. 18-20).
      */
     @Test
     @SpecAssertion({"I-057", "I-060"})

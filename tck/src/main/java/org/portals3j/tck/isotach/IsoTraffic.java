@@ -32,7 +32,10 @@ final class IsoTraffic {
     private final int[] seq;
     private final int[] iso;
     private final IsoMessage holder = new IsoMessage();
-    /** I-001 holds with MBM_VER=2 only: version 1 delivers iso-pointers as they arrive (L2450-2456). */
+    /**
+     * I-001 holds with MBM_VER=2 only: version 1 delivers iso-pointers as they arrive (Isotach report §7.3.5,
+     * pp. 66-69).
+     */
     private final boolean ordered;
 
     IsoTraffic(IsotachJob job) {
@@ -49,7 +52,8 @@ final class IsoTraffic {
     /**
      * Runs {@code body} on a thread of the job and waits at most {@code limit}. If the body has not returned by then
      * (the layer kept the calling thread), the job is closed - which makes the layer's sends fail and lets that
-     * thread go - and the test fails: an API call must return (every call is non-blocking, L3422-3436).
+     * thread go - and the test fails: an API call must return (every call is non-blocking, Isotach report App. A.5,
+     * pp. 98-99).
      */
     static void withinTime(IsotachJob job, Duration limit, String what, Runnable body) {
         Future<Object> f = job.submit(() -> {

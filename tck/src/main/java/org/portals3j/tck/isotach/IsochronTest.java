@@ -45,7 +45,8 @@ class IsochronTest {
     @SpecAssertion({"I-017", "I-011", "I-018", "I-022"})
     void concurrentMulticastIsochronsAreAtomicAndKeepReplicasIdentical() {
         // Every host multicasts updates to all hosts (itself included), several messages per replica per isochron;
-        // each host folds what it receives into a replica. Isotach order alone keeps the replicas identical (L130).
+        // each host folds what it receives into a replica. Isotach order alone keeps the replicas identical
+        // (Isotach report §1.1.1, pp. 1-2).
         int hosts = 4;
         Random rnd = new Random(22);
         List<List<Action>> plans = new ArrayList<>();
@@ -110,7 +111,8 @@ class IsochronTest {
     @SpecAssertion({"I-021", "I-020", "I-037", "I-043"})
     void isochronMarkersMatchTheirIsochronsPastTheWrapOfTheIsochronId() {
         // 300 net-isochrons from one host, each with a self-message, some followed by self-isochrons: every marker
-        // must match the oldest outstanding isochron (a mismatch is fatal, L2475) across the 8-bit id's wrap.
+        // must match the oldest outstanding isochron (a mismatch is fatal, Isotach report §7.3.5, pp. 66-69) across the
+        // 8-bit id's wrap.
         try (IsotachJob job = IsotachJob.open(2, Interface.ISO_MBM)) {
             IsoTraffic t = new IsoTraffic(job);
             int self = 0;

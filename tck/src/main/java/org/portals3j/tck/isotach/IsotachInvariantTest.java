@@ -72,7 +72,7 @@ class IsotachInvariantTest {
     @SpecAssertion({"I-002", "I-005", "I-007", "I-011"})
     void orderingHoldsAcrossTheWrapOfTheOneByteTimestamp() {
         // A short idle tick lets logical time pass pulse 256 (and 512) quickly; the report's TS is one byte
-        // (L3860), the engine's pulse a 64-bit count: the order must not notice the wrap.
+        // (Isotach report App. C, pp. 109-112), the engine's pulse a 64-bit count: the order must not notice the wrap.
         IsotachConfig config = IsotachConfig.builder().idleTickMicros(50).build();
         try (IsotachJob job = IsotachJob.builder(3).config(config).interfaces(EnumSet.of(Interface.ISO_MBM)).open()) {
             IsoTraffic t = new IsoTraffic(job);

@@ -189,7 +189,10 @@ class IsotachStatusTest {
         }
     }
 
-    /** An application that only polls still gets its traffic moved and delivered (L229, L3308). */
+    /**
+     * An application that only polls still gets its traffic moved and delivered (Isotach report §2, pp. 4-8; App. A.2,
+     * pp. 95-96).
+     */
     @Test
     @SpecAssertion("I-128")
     void trafficMovesWhenTheApplicationOnlyPolls() {
@@ -223,7 +226,10 @@ class IsotachStatusTest {
         }
     }
 
-    /** No poll() at all: the sending and receiving calls alone move flow-controlled traffic both ways (L229). */
+    /**
+     * No poll() at all: the sending and receiving calls alone move flow-controlled traffic both ways
+     * (Isotach report §2, pp. 4-8).
+     */
     @Test
     @SpecAssertion("I-129")
     void everySendAndReceiveCallMakesProgress() {

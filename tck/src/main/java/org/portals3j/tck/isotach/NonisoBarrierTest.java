@@ -63,7 +63,10 @@ class NonisoBarrierTest {
         }
     }
 
-    /** The race of L1529-1530: a host that finished early starts the next barrier; its packet must not be lost. */
+    /**
+     * The race of Isotach report §6.3.4, pp. 45-47: a host that finished early starts the next barrier; its packet must
+     * not be lost.
+     */
     @Test
     @SpecAssertion("I-076")
     void anEarlyFinishersNextBarrierIsNotLost() {

@@ -134,8 +134,8 @@ class NonisoCreditTest {
                     }
                 } else {
                     // Once everything is in send_buf, host 0 ships only when it gets control: a program that is
-                    // not sending or receiving must call poll (L3306-3312). Without this the test stalled whenever
-                    // all 200 sends were buffered before the credit came back.
+                    // not sending or receiving must call poll (Isotach report App. A.2, pp. 95-96). Without this the
+                    // test stalled whenever all 200 sends were buffered before the credit came back.
                     job.net(0).poll();
                 }
                 if (job.net(1).receive(m) == IsotachNet.SUCCESS) {

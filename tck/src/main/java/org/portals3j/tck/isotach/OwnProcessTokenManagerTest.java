@@ -20,7 +20,8 @@ import org.portals3j.tck.isotach.IsotachJob.Delivered;
 
 /**
  * The token manager as its own process ({@link TmPlacement#OWN_PROCESS}): the job's last rank runs only the token
- * manager and is not a host (L3342). The layer must behave exactly as with the token manager in host 0.
+ * manager and is not a host (Isotach report App. A.2, pp. 95-96). The layer must behave exactly as with the token
+ * manager in host 0.
  */
 class OwnProcessTokenManagerTest {
 

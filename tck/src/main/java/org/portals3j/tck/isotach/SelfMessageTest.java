@@ -22,7 +22,8 @@ class SelfMessageTest {
         try (IsotachJob job = IsotachJob.open(2, Interface.NONISO, Interface.ISO_MBM)) {
             IsotachNet net = job.net(1);
             assertThat(net.isoSend(1, IsoTraffic.payload(1, 0, 0, 0, 1, 0, 16), true)).isEqualTo(IsotachNet.SUCCESS);
-            assertThat(net.send(1, new byte[8])).as("noniso send to itself (L3374)").isEqualTo(IsotachNet.FAILURE);
+            assertThat(net.send(1, new byte[8])).as("noniso send to itself (Isotach report App. A.3, pp. 96-97)")
+                    .isEqualTo(IsotachNet.FAILURE);
             IsoTraffic t = new IsoTraffic(job);
             t.awaitMessages(0, 1);
             assertThat(t.messages(1).get(0).sender()).isEqualTo(1);
@@ -66,7 +67,8 @@ class SelfMessageTest {
                 }
                 byte[] copy = data.clone();
                 assertThat(net.isoSend(0, data, true)).as("self-send of %d bytes", size).isEqualTo(IsotachNet.SUCCESS);
-                Arrays.fill(data, (byte) 0x55); // the caller's buffer is reusable at once (L3422)
+                // the caller's buffer is reusable at once (Isotach report App. A.5, pp. 98-99)
+                Arrays.fill(data, (byte) 0x55);
                 Delivered d = job.awaitIso(0);
                 assertThat(d.sender()).as("sender of a self-message").isZero();
                 assertThat(d.data()).as("payload of %d bytes", size).isEqualTo(copy);
@@ -84,11 +86,14 @@ class SelfMessageTest {
                     == IsotachNet.SUCCESS) {
                 accepted++;
             }
-            assertThat(accepted).as("self-messages accepted before hit_buf was full (HIT_BUF_SIZE, L1295)")
+            assertThat(accepted)
+                    .as("self-messages accepted before hit_buf was full"
+                            + " (HIT_BUF_SIZE, Isotach report §6.2.4, pp. 41-45)")
                     .isEqualTo(512);
             assertThat(net.isoSend(0, IsoTraffic.payload(0, 999, 999, 0, 1, 0, 16), true)).as("again")
                     .isEqualTo(IsotachNet.FAILURE);
-            // still running: net traffic flows, and receiving frees hit_buf (at the next iso_receive, L2055)
+            // still running: net traffic flows, and receiving frees hit_buf (at the next iso_receive,
+            // Isotach report §6.8.5, pp. 56-59)
             IsoTraffic t = new IsoTraffic(job);
             t.isochron(1, 0, 16, 0);
             t.awaitMessages(513, 0);

@@ -38,7 +38,7 @@ import org.portals3j.tck.SpecAssertion;
  * A bounded multi-threaded run against one interface of a target: several initiator threads put and
  * get concurrently while another thread of the target attaches, inserts, updates and unlinks match
  * entries and MDs on the same match list, and a third drains the target's event queues. Every API call
- * is atomic with respect to other threads and to incoming operations (L2042), so nothing may be lost,
+ * is atomic with respect to other threads and to incoming operations (Portals 3.2 spec §2.4), so nothing may be lost,
  * duplicated, torn or misdirected, and nothing may deadlock.
  */
 @DisplayName("Concurrency stress: puts and gets against list churn on one interface")

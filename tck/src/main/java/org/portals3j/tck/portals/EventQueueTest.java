@@ -43,9 +43,9 @@ import org.portals3j.tck.TckTransport;
 
 /**
  * §8.6 of the digest: event queues. {@code PtlEQAlloc}, {@code PtlEQFree}, {@code PtlEQGet} and
- * {@code PtlEQWait} (L6223-L7262). The spec leaves open which events an overflow loses (A-36): the tests of
- * P-137 and P-144 accept either, and the {@code @Resolves("A-36")} tests pin this implementation's choice (the
- * newest event is lost; the next Get/Wait reports {@code PTL_EQ_DROPPED}).
+ * {@code PtlEQWait} (Portals 3.2 spec §3.8.5.2 to §3.9.8.2). The spec leaves open which events an overflow loses
+ * (A-36): the tests of P-137 and P-144 accept either, and the {@code @Resolves("A-36")} tests pin this implementation's
+ * choice (the newest event is lost; the next Get/Wait reports {@code PTL_EQ_DROPPED}).
  *
  * <p>Rank 0 puts, rank 1 logs. Every put is 8 bytes into a {@code MANAGE_REMOTE} MD (so each one
  * fits) and logs {@code PUT_START} and {@code PUT_END}. Threads blocked in {@code PtlEQWait} are always
@@ -274,7 +274,7 @@ class EventQueueTest {
             }
             // 8 events were logged into room for 4, whichever 4 were lost (this library counts them)
             awaitStatus(b, StatusRegister.EVENTS_DROPPED, 4);
-            // the puts themselves were not refused (L293)
+            // the puts themselves were not refused (Portals 3.2 spec "Summary of Changes for Revision 1.1")
             assertThat(b.drops()).isZero();
 
             List<ReturnCode> codes = new ArrayList<>();

@@ -42,7 +42,7 @@ import org.portals3j.tck.TckTransport;
 /**
  * §8.9 of the digest: the event kinds, START/END pairing, every field of {@code ptl_event_t} for each
  * kind as the table of §4.4 and the implementation's documented choices give it (A-18, A-34, A-51,
- * A-58), UNLINK events, and the ordering guarantees of §4.3 (L6454, A-59, L6325).
+ * A-58), UNLINK events, and the ordering guarantees of §4.3 (Portals 3.2 spec §3.9.2, A-59, Portals 3.2 spec §3.9.1).
  *
  * <p>Field tests run the initiator and the target under different uids and pids, so that
  * {@code initiator} and {@code uid} cannot be right by accident.
@@ -152,7 +152,7 @@ class EventTest {
             Rank a = job.rank(0);
             Rank b = job.rank(1);
             EqHandle teq = b.eq(8);
-            // threshold 1 and PTL_UNLINK: only a successful completion may unlink it (L5468)
+            // threshold 1 and PTL_UNLINK: only a successful completion may unlink it (Portals 3.2 spec §3.8.2.2)
             b.attach(PORTAL, ProcessId.ANY, 0L, ~0L, MemoryDescriptor.of(job.allocate(32))
                     .withOptions(MdOption.OP_PUT).withThreshold(1).withEventQueue(teq), Unlink.UNLINK, Unlink.RETAIN);
             EqHandle eq = a.eq(8);
@@ -321,7 +321,8 @@ class EventTest {
             b.next(teq, EventKind.PUT_END);
             assertThat(b.next(teq, EventKind.PUT_START).offset()).as("PUT_START.offset (local)").isEqualTo(16);
             Event ack = lastOf(a, eq, EventKind.ACK, 5);
-            // the ack's offset is echoed from the put request (wire table L13674: "offset | offset | echo")
+            // the ack's offset is echoed from the put request (wire table Portals 3.2 spec §4.1: "offset | offset |
+            // echo")
             assertThat(ack.offset()).as("ACK.offset").isEqualTo(44);
             assertThat(ack.mdHandle()).isEqualTo(md);
         }

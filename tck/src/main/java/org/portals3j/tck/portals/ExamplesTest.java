@@ -33,15 +33,15 @@ import org.portals3j.tck.SpecAssertion;
 import org.portals3j.tck.TckTransport;
 
 /**
- * §8.13 of the digest: the chapter-5 examples (L15133-L15923), re-implemented against the chapter-3 API
- * as §6 of the digest describes them (the examples' own code is stale, L15141): the parallel file
+ * §8.13 of the digest: the chapter-5 examples (Portals 3.2 spec §4.2 to §5.3), re-implemented against the chapter-3 API
+ * as §6 of the digest describes them (the examples' own code is stale, Portals 3.2 spec §5): the parallel file
  * server, the catch-all for dropped requests, and MPI's short, long and race-free receive protocols.
  */
 @DisplayName("Chapter-5 example scenarios (§8.13, P-263..P-271)")
 class ExamplesTest {
 
     // =============================================================================================
-    // 6.1 Parallel file server (L15158-L15245)
+    // 6.1 Parallel file server (Portals 3.2 spec §5)
     // =============================================================================================
 
     private static final int CLIENT_UID = 5000;
@@ -53,7 +53,7 @@ class ExamplesTest {
     /** Servers: the portal requests are sent to, and the ACL entry that lets clients send them. */
     private static final int REQUEST_PORTAL = 2;
     private static final int REQUEST_ACL = 1;
-    /** Client: the portal and ACL entry it sets aside for the servers (L15214). */
+    /** Client: the portal and ACL entry it sets aside for the servers (Portals 3.2 spec §5.1). */
     private static final int CLIENT_PORTAL = 10;
     private static final int CLIENT_ACL = 3;
     private static final long IO_BITS = 0x10L;
@@ -180,7 +180,7 @@ class ExamplesTest {
         }
     }
 
-    /** Adds up {@code kind}'s mlength until it reaches the I/O size (the completion rule of L15227). */
+    /** Adds up {@code kind}'s mlength until it reaches the I/O size (the completion rule of Portals 3.2 spec §5.1). */
     private static long awaitCompletion(Rank client, EqHandle eq, EventKind end) {
         long sum = 0;
         int ends = 0;
@@ -279,7 +279,7 @@ class ExamplesTest {
     }
 
     // =============================================================================================
-    // 6.2 Dealing with dropped requests (L15246-L15412)
+    // 6.2 Dealing with dropped requests (Portals 3.2 spec §5.1, §5.2)
     // =============================================================================================
 
     private static final int DROP_SIZE = 32;
@@ -396,7 +396,7 @@ class ExamplesTest {
     }
 
     // =============================================================================================
-    // 6.3 MPI (L15413-L15923)
+    // 6.3 MPI (Portals 3.2 spec §5.2, §5.3)
     // =============================================================================================
 
     /** MPI over Portals, as §6.3 of the digest rewrites the example against the chapter-3 API. */
@@ -404,7 +404,7 @@ class ExamplesTest {
         static final int SEND_PINDEX = 4;
         static final int GET_PINDEX = 5;
         static final int AINDEX = 0;
-        /** The protocol bit: 1 = long, 0 = short (L15445). */
+        /** The protocol bit: 1 = long, 0 = short (Portals 3.2 spec §5.3). */
         static final long LONG_BIT = 1L << 63;
         /** Messages of this length or more are long. */
         static final int LONG_LENGTH = 32;
@@ -414,7 +414,7 @@ class ExamplesTest {
         final Rank rank;
         final Portals p;
         final NiHandle ni;
-        /** The EQ all unexpected-message MDs share (L15610). */
+        /** The EQ all unexpected-message MDs share (Portals 3.2 spec §5.3). */
         final EqHandle unexpQueue;
         /** The EQ of this process's sends and receives. */
         final EqHandle eventq;
@@ -436,7 +436,7 @@ class ExamplesTest {
             rcvMark = p.meAttach(ni, SEND_PINDEX, ProcessId.ANY, 0, 0, Unlink.RETAIN, InsertPosition.AFTER); // no MD
             for (int i = 0; i < shortEntries; i++) {
                 MemorySegment buffer = rank.job().allocate(SHORT_BUFFER);
-                // "A 0 in the most significant bit" (L15648).
+                // "A 0 in the most significant bit" (Portals 3.2 spec §5.3).
                 MeHandle me = p.meAttach(ni, SEND_PINDEX, ProcessId.ANY, 0, ~LONG_BIT, Unlink.UNLINK,
                         InsertPosition.AFTER);
                 MdHandle md = p.mdAttach(me, new MemoryDescriptor(buffer, SHORT_BUFFER, MemoryDescriptor.THRESH_INF,
@@ -450,7 +450,7 @@ class ExamplesTest {
             p.mdAttach(longMe, new MemoryDescriptor(MemorySegment.NULL, 0, MemoryDescriptor.THRESH_INF, 0,
                     MdOption.bits(MdOption.OP_PUT, MdOption.TRUNCATE, MdOption.ACK_DISABLE), "long", unexpQueue),
                     Unlink.RETAIN, Unlink.RETAIN);
-            // Get portal: EndGet is last, and its MD rejects every get (L15450).
+            // Get portal: EndGet is last, and its MD rejects every get (Portals 3.2 spec §5.3).
             endGet = p.meAttach(ni, GET_PINDEX, ProcessId.ANY, 0, ~0L, Unlink.RETAIN, InsertPosition.AFTER);
             p.mdAttach(endGet, MemoryDescriptor.empty(), Unlink.RETAIN, Unlink.RETAIN);
         }
@@ -464,7 +464,7 @@ class ExamplesTest {
         record Send(MdHandle sendMd, @Nullable MeHandle getMe, @Nullable MdHandle getMd) {
         }
 
-        /** {@code MPIsend} (L15468). */
+        /** {@code MPIsend} (Portals 3.2 spec §5.3). */
         Send send(MemorySegment buf, ProcessId target, long match) {
             long len = buf.byteSize();
             MemoryDescriptor md = new MemoryDescriptor(buf, len, 1, len, MdOption.OP_GET.bit(), "send", eventq);
@@ -493,7 +493,8 @@ class ExamplesTest {
         }
 
         /**
-         * {@code MPIreceive} (L15755), with the race-free posting of L15695; {@code window} runs between steps 3 and 4.
+         * {@code MPIreceive} (Portals 3.2 spec §5.3), with the race-free posting of Portals 3.2 spec §5.3; {@code
+         * window} runs between steps 3 and 4.
          */
         Receive receive(MemorySegment buf, ProcessId source, long match, long ignore, Runnable window) {
             MemoryDescriptor mdBuf = new MemoryDescriptor(buf, buf.byteSize(), 0, buf.byteSize(),

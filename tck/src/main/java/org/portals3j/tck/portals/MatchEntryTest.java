@@ -36,7 +36,7 @@ import org.portals3j.tck.SpecAssertion;
 import org.portals3j.tck.TckTransport;
 
 /**
- * §8.4 of the digest: PtlMEAttach, PtlMEAttachAny, PtlMEInsert and PtlMEUnlink (L4045-L5006).
+ * §8.4 of the digest: PtlMEAttach, PtlMEAttachAny, PtlMEInsert and PtlMEUnlink (Portals 3.2 spec §3.6.2.2 to §3.7.4.2).
  *
  * <p>The order of a match list is observed, never assumed: every entry gets its own memory descriptor,
  * with its own buffer and event queue (a {@link Probe}), and a test looks at which of them a put lands
@@ -44,7 +44,7 @@ import org.portals3j.tck.TckTransport;
  * <ul>
  *   <li><em>consumption order</em>: every entry matches the puts and its MD has threshold 1, so the
  *       k-th put lands in the k-th entry of the list (an MD with threshold 0 is inactive and skipped,
- *       L5116); a put after the last one is dropped;</li>
+ *       Portals 3.2 spec §3.8.1.1); a put after the last one is dropped;</li>
  *   <li><em>pairs</em>: entry i ignores the bits of the pairs it belongs to, so a put carrying the bit
  *       of pair (i, j) matches exactly entries i and j, and lands in whichever comes first.</li>
  * </ul>

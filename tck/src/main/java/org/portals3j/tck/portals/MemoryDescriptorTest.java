@@ -28,7 +28,8 @@ import org.portals3j.tck.TckTransport;
 
 /**
  * §8.5 of the digest: memory descriptors. What makes a {@code ptl_md_t} legal, and
- * {@code PtlMDAttach}, {@code PtlMDBind}, {@code PtlMDUnlink} and {@code PtlMDUpdate} (L5007-L6222).
+ * {@code PtlMDAttach}, {@code PtlMDBind}, {@code PtlMDUnlink} and {@code PtlMDUpdate} (Portals 3.2 spec §3.7.4.2 to
+ * §3.8.5.2).
  *
  * <p>Rank 0 is the initiator, rank 1 the target. Not applicable to the Java binding: P-100
  * ({@code PtlMDBind} with a NULL {@code handle}): the out-argument is the return value.

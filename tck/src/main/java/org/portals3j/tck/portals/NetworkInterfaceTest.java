@@ -42,7 +42,10 @@ import org.portals3j.tck.SpecAssertion;
 import org.portals3j.tck.TckTransport;
 import org.portals3j.transport.Job;
 
-/** §8.2 of the digest: PtlNIInit, PtlNIFini, PtlNIStatus, PtlNIDist and PtlNIHandle (L2722-L3733). */
+/**
+ * §8.2 of the digest: PtlNIInit, PtlNIFini, PtlNIStatus, PtlNIDist and PtlNIHandle (Portals 3.2 spec §3.3.2 to
+ * §3.4.5.2).
+ */
 @DisplayName("Network interfaces")
 class NetworkInterfaceTest {
 
@@ -106,9 +109,9 @@ class NetworkInterfaceTest {
     }
 
     /**
-     * An implementation may honour desired limits or ignore them (L3144): either way the call succeeds, and the
-     * limits it reports are the ones the interface keeps. Which of the two this library does is pinned by
-     * {@link #desiredLimitsAreHonoured} ({@code @Resolves("I-02")}).
+     * An implementation may honour desired limits or ignore them (Portals 3.2 spec §3.4.1.2): either way the call
+     * succeeds, and the limits it reports are the ones the interface keeps. Which of the two this library does is
+     * pinned by {@link #desiredLimitsAreHonoured} ({@code @Resolves("I-02")}).
      */
     @Test
     @SpecAssertion({"P-008", "P-009", "P-011"})
@@ -387,7 +390,7 @@ class NetworkInterfaceTest {
             job.rank(1).next(targetEq, EventKind.PUT_START);
             assertThat(job.rank(1).next(targetEq, EventKind.PUT_END).initiator()).isEqualTo(p0.getId(ni0));
 
-            // ...a put to the pid the job would have assigned does not (L15027).
+            // ...a put to the pid the job would have assigned does not (Portals 3.2 spec §4.2).
             p0.put(src, AckRequest.NOACK_REQ, ProcessId.of(1, Job.DEFAULT_PID), 0, 0, BITS, 0, 0);
             job.rank(0).next(sendEq, EventKind.SEND_START);
             job.rank(0).next(sendEq, EventKind.SEND_END);
@@ -765,7 +768,7 @@ class NetworkInterfaceTest {
             assertThat(p.niHandle(bound)).isEqualTo(ni);
             assertThat(p.niHandle(bound.toAny())).isEqualTo(ni);
 
-            // A handle converts to ptl_handle_any_t and back without loss (L2395).
+            // A handle converts to ptl_handle_any_t and back without loss (Portals 3.2 spec §3.2.2).
             assertThat(MdHandle.of(bound.toAny())).isEqualTo(bound);
         }
     }
@@ -846,7 +849,8 @@ class NetworkInterfaceTest {
             p.meUnlink(me);
             p.eqFree(eq);
             assertCode(ReturnCode.INV_HANDLE, () -> p.niHandle(me));
-            assertCode(ReturnCode.INV_HANDLE, () -> p.niHandle(md)); // released with its entry (L4927)
+            // released with its entry (Portals 3.2 spec §3.7.4)
+            assertCode(ReturnCode.INV_HANDLE, () -> p.niHandle(md));
             assertCode(ReturnCode.INV_HANDLE, () -> p.niHandle(eq));
         }
     }

@@ -27,8 +27,8 @@ public final class PortalsAssertions {
 
     /**
      * Asserts that {@code events} are exactly {@code operations} START/END pairs of the given kinds: each
-     * END links to a START that came before it (L7263: an end event's link is its start's sequence). How
-     * the pairs of different operations interleave is left open: inline delivery ends each operation
+     * END links to a START that came before it (Portals 3.2 spec §3.9.8.2: an end event's link is its start's
+     * sequence). How the pairs of different operations interleave is left open: inline delivery ends each operation
      * before the next starts, a network transport need not.
      */
     public static void assertStartEndPairs(List<Event> events, EventKind start, EventKind end, int operations) {

@@ -32,9 +32,9 @@ import org.portals3j.tck.SpecAssertion;
 import org.portals3j.tck.TckTransport;
 
 /**
- * §8.8 of the digest: {@code PtlPut} (L7571) and {@code PtlGet} (L7973) seen from the initiator: return
- * codes, the events on the local MD's queue, what reaches the target, acks, and the threshold profile
- * A-27 (put and get take one unit when called; acks and replies take none). Rank 0 initiates, rank 1
+ * §8.8 of the digest: {@code PtlPut} (Portals 3.2 spec §3.11.1) and {@code PtlGet} (Portals 3.2 spec §3.11.2) seen from
+ * the initiator: return codes, the events on the local MD's queue, what reaches the target, acks, and the threshold
+ * profile A-27 (put and get take one unit when called; acks and replies take none). Rank 0 initiates, rank 1
  * is the target.
  */
 @DisplayName("PtlPut / PtlGet at the initiator")
@@ -146,7 +146,7 @@ class PutGetInitiatorTest {
             a.ptl().put(md, AckRequest.NOACK_REQ, b.id(), PORTAL, 0, 0L, 0L, 0L);
             a.next(eq, EventKind.SEND_START);
             a.next(eq, EventKind.SEND_END);
-            source.fill((byte) 0xC3); // the buffer may be reused now (L6421)
+            source.fill((byte) 0xC3); // the buffer may be reused now (Portals 3.2 spec §3.9.1)
             b.next(teq, EventKind.PUT_START);
             Event end = b.next(teq, EventKind.PUT_END);
             assertThat(end.mlength()).isEqualTo(256);
@@ -248,7 +248,7 @@ class PutGetInitiatorTest {
             b.next(teq, EventKind.PUT_START);
             b.next(teq, EventKind.PUT_END);
             assertThat(bytes(target)).isEqualTo(bytes(source));
-            // an ack would have reached an MD with no queue and been dropped and counted (L15051)
+            // an ack would have reached an MD with no queue and been dropped and counted (Portals 3.2 spec §4.2)
             Rank.sleep(TckTransport.quietPeriod());
             assertThat(a.drops()).as("initiator PTL_SR_DROP_COUNT").isZero();
             assertThat(a.ptl().niStatus(a.ni(), StatusRegister.DROP_ACK_NO_EQ)).isZero();

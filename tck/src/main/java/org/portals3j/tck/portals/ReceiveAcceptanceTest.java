@@ -28,7 +28,7 @@ import org.portals3j.tck.TckTransport;
 /**
  * §8.10 of the digest, second half: whether a matched MD accepts an operation (options, threshold,
  * space, max_offset), where the data goes (local and remote offsets, truncation), and the unlink rules
- * (§1.5, §5.3; L5103-L5252, L5468, L5511, L4346).
+ * (§1.5, §5.3; Portals 3.2 spec §3.8.1.1, §3.8.2.2, §3.7.1.2).
  *
  * <p>Rank 0 ({@code a}) initiates; rank 1 ({@code b}) is the target. {@link #put} and {@link #get} return
  * the target's events for an operation that was accepted, or null for one the target dropped (its drop

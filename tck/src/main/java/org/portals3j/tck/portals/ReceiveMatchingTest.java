@@ -27,7 +27,7 @@ import org.portals3j.tck.TckTransport;
 
 /**
  * §8.10 of the digest, first half: the target and portal checks and the match-list walk of the
- * receive algorithm (§5.3; L15019-L15108, L1964, L4265, L4309).
+ * receive algorithm (§5.3; Portals 3.2 spec §4.1, §4.2, §2.2, §3.7.1.2).
  *
  * <p>Rank 0 ({@code a}) initiates; rank 1 ({@code b}) is the target. A put either lands (the target logs
  * PUT_START and PUT_END) or is dropped (the target's {@code PTL_SR_DROP_COUNT} rises by one and nothing
@@ -220,7 +220,7 @@ class ReceiveMatchingTest {
             assertThat(lands(a, b, eqb, PT, BIT63 | 1L)).isFalse();
             assertThat(lands(a, b, eqb, PT, Long.MAX_VALUE)).isFalse();
 
-            // "A 0 in the most significant bit" (the MPI short-message entry, L15648).
+            // "A 0 in the most significant bit" (the MPI short-message entry, Portals 3.2 spec §5.3).
             EqHandle eqs = b.eq(32);
             b.attach(PT + 1, 0L, ~BIT63, job.allocate(16), eqs, MdOption.OP_PUT, MdOption.MANAGE_REMOTE);
             assertThat(lands(a, b, eqs, PT + 1, Long.MAX_VALUE)).isTrue();

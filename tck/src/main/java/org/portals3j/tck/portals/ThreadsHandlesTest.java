@@ -38,7 +38,7 @@ import org.portals3j.portals.Unlink;
 import org.portals3j.tck.SpecAssertion;
 import org.portals3j.transport.JobMember;
 
-/** §8.12 of the digest: threads, atomicity and handles (L2028-L2055, L2395, L2408). */
+/** §8.12 of the digest: threads, atomicity and handles (Portals 3.2 spec §2.4, §3.2.2). */
 @DisplayName("Threads, atomicity, handles (§8.12, P-257..P-262)")
 class ThreadsHandlesTest {
     private static final int PT = 2;

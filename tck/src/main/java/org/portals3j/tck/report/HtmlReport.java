@@ -364,7 +364,7 @@ public final class HtmlReport {
                 .append(String.join(" ", verdicts.stream().map(HtmlReport::css).toList())).append("\">\n<tr>")
                 .append("<td class=\"id\"><a href=\"#a-").append(id).append("\">").append(id).append("</a></td>")
                 .append("<td class=\"section\">").append(escape(a.section()))
-                .append("<span class=\"lines\">").append(escape(a.lines())).append("</span>")
+                .append("<span class=\"refs\">").append(escape(a.refs())).append("</span>")
                 .append("<span class=\"area\">").append(escape(a.area())).append("</span></td>")
                 .append("<td class=\"text\"><p>").append(escape(a.text())).append("</p>");
         note(a);

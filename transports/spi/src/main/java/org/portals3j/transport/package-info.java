@@ -47,7 +47,7 @@
  *
  * <p><b>Node ids.</b> A node id names an endpoint of the fabric: the runtime gives rank {@code r} the
  * node id {@code r}. Routing therefore needs the node id only; the target checks the pid on arrival,
- * as chapter 4 of the Portals 3.2 spec describes (L15027), which is what lets a process take a
+ * as chapter 4 of the Portals 3.2 spec describes (Portals 3.2 spec §4.2), which is what lets a process take a
  * well-known pid at {@code PtlNIInit} without telling anyone.
  */
 package org.portals3j.transport;

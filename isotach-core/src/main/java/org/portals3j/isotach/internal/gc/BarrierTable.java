@@ -6,24 +6,30 @@ import org.portals3j.isotach.BarrierMode;
 import org.portals3j.isotach.IsotachFatalError;
 
 /**
- * Isotach barriers at one host (digest §2.7, report L467-492, L1672-1881): each channel's owner, mode and state,
- * when this host sends a barrier bs-marker, and which completions reach the application (package doc: the table).
+ * Isotach barriers at one host (digest §2.7, Isotach report §3.5.1, pp. 18-20; §6.5, pp. 50-54): each channel's owner,
+ * mode and state, when this host sends a barrier bs-marker, and which completions reach the application (package doc:
+ * the table).
  */
 public final class BarrierTable {
-    /** The facade's success code (C {@code SUCCESS}, L5978). */
+    /** The facade's success code (C {@code SUCCESS}, Isotach report App. J, noniso.h, pp. 159-162). */
     public static final int SUCCESS = SignalTable.SUCCESS;
-    /** The facade's failure code (C {@code FAILURE}, L5979). */
+    /** The facade's failure code (C {@code FAILURE}, Isotach report App. J, noniso.h, pp. 159-162). */
     public static final int FAILURE = SignalTable.FAILURE;
 
-    /** {@code NUM_BARRIERS} (L1742). */
+    /** {@code NUM_BARRIERS} (Isotach report §6.5.4, pp. 50-54). */
     public static final int NUM_BARRIERS = 2;
-    /** {@code SHUTDOWN_BARRIER} (L1730-1732): the mLayer's channel, used by {@code try_close_net}. */
+    /**
+     * {@code SHUTDOWN_BARRIER} (Isotach report §6.5.3, pp. 50-54): the mLayer's channel, used by {@code try_close_net}.
+     */
     public static final int SHUTDOWN_BARRIER = 0;
-    /** The one channel the application can register (C L10154-10157). */
+    /** The one channel the application can register (Isotach report App. J, iso_barrier.c, pp. 224-229). */
     public static final int APPLICATION_BARRIER = 1;
-    /** {@code MIN_BARRIER_COUNT} (C L10060): the TICK count. */
+    /** {@code MIN_BARRIER_COUNT} (Isotach report App. J, api/iso_barrier/locals.h, pp. 223-224): the TICK count. */
     public static final int MIN_BARRIER_COUNT = 2;
-    /** {@code MAX_BARRIER_COUNT} (C L10061): the MAX count, used by unclaimed channels. */
+    /**
+     * {@code MAX_BARRIER_COUNT} (Isotach report App. J, api/iso_barrier/locals.h, pp. 223-224): the MAX count, used by
+     * unclaimed channels.
+     */
     public static final int MAX_BARRIER_COUNT = 37;
 
     /** Where a barrier bs-marker goes: the engine's {@code iso_send_buf}, behind every earlier Isotach packet. */
@@ -47,10 +53,11 @@ public final class BarrierTable {
     private boolean started;
 
     /**
-     * A table in the initial state of {@code iso_barrier_init} (L1788-1813).
+     * A table in the initial state of {@code iso_barrier_init} (Isotach report §6.5.5, pp. 50-54).
      *
-     * @param networkDiameter the emulated network diameter (the C derives it from route lengths, C L10130-10152;
-     *     the engine from {@code IsotachConfig.networkDiameter}); 0..254 so that diameter + 1 fits the count byte
+     * @param networkDiameter the emulated network diameter (the C derives it from route lengths, Isotach report App. J,
+     *     iso_barrier.c, pp. 224-229; the engine from {@code IsotachConfig.networkDiameter}); 0..254 so that diameter +
+     *     1 fits the count byte
      * @param sink where bs-markers go
      */
     public BarrierTable(int networkDiameter, MarkerSink sink) {
@@ -60,13 +67,17 @@ public final class BarrierTable {
         }
         this.sink = Objects.requireNonNull(sink, "sink");
         counts[InternalBarrierMode.WEAK.ordinal()] = networkDiameter + 1;
-        // "because the send delta is zero" (L1776): send deltas are not used (L1365), so STRONG = WEAK.
+        // "because the send delta is zero" (Isotach report §6.5.4, pp. 50-54): send deltas are not used
+        // (Isotach report §6.2.6, pp. 41-45), so STRONG = WEAK.
         counts[InternalBarrierMode.STRONG.ordinal()] = networkDiameter + 1;
         counts[InternalBarrierMode.TICK.ordinal()] = MIN_BARRIER_COUNT;
         counts[InternalBarrierMode.MAX.ordinal()] = MAX_BARRIER_COUNT;
     }
 
-    /** Barrier channel {@code c}'s bit in a bits byte: {@code 1 << c} (C L10206, I-130). */
+    /**
+     * Barrier channel {@code c}'s bit in a bits byte: {@code 1 << c} (Isotach report App. J, iso_barrier.c,
+     * pp. 224-229, I-130).
+     */
     public static int wireBit(int channel) {
         if (!inRange(channel)) {
             throw new IllegalArgumentException(
@@ -75,16 +86,16 @@ public final class BarrierTable {
         return 1 << channel;
     }
 
-    /** {@code barrier_count[mode]}: the ticks a bs-marker of that mode carries (L1772-1780). */
+    /** {@code barrier_count[mode]}: the ticks a bs-marker of that mode carries (Isotach report §6.5.4, pp. 50-54). */
     public int barrierCount(InternalBarrierMode mode) {
         return counts[mode.ordinal()];
     }
 
     /**
-     * Begin: called once, after {@code open_net}'s reset has come back (the first reset bit, C L7963-7976).
-     * Every channel in SEND - unclaimed channel 1, unless the application registered it already - sends its
-     * initial participation (L475; the C never does, A7). Until then no marker is sent and completion bits are
-     * ignored (see the class comment).
+     * Begin: called once, after {@code open_net}'s reset has come back (the first reset bit, Isotach report App. J,
+     * hostman.c, pp. 181-197). Every channel in SEND - unclaimed channel 1, unless the application registered it
+     * already - sends its initial participation (Isotach report §3.5.1, pp. 18-20; the C never does, A7). Until then no
+     * marker is sent and completion bits are ignored (see the class comment).
      *
      * @throws IllegalStateException if called twice
      */
@@ -102,10 +113,10 @@ public final class BarrierTable {
     }
 
     /**
-     * {@code iso_register_barrier(c, bmode)} (L1829-1835, C L10218-10262; I-063): the application claims an
-     * unclaimed channel. If this host still holds the credit (SEND: its unclaimed participation has not left)
-     * it keeps it - HOLDING; if its unclaimed participation is out (NOT_HOLDING) the channel waits for that
-     * execution in TRANSITION (L488).
+     * {@code iso_register_barrier(c, bmode)} (Isotach report §6.5.5, pp. 50-54; App. J, iso_barrier.c, pp. 224-229;
+     * I-063): the application claims an unclaimed channel. If this host still holds the credit (SEND: its unclaimed
+     * participation has not left) it keeps it - HOLDING; if its unclaimed participation is out (NOT_HOLDING) the
+     * channel waits for that execution in TRANSITION (Isotach report §3.5.1, pp. 18-20).
      *
      * @return {@link #SUCCESS}; {@link #FAILURE} if {@code channel} is out of range, not unclaimed (the mLayer's
      *     channel 0, or already registered) or {@code mode} is null
@@ -122,11 +133,12 @@ public final class BarrierTable {
     }
 
     /**
-     * {@code iso_clear_barrier(c)} (L1837-1846; I-072): the application gives the channel back; from now on this
-     * host takes part in the channel's executions automatically and reports none of them. A credit it holds
-     * (HOLDING) is spent on an unclaimed participation at once; a participation the application already made
+     * {@code iso_clear_barrier(c)} (Isotach report §6.5.5, pp. 50-54; I-072): the application gives the channel back;
+     * from now on this host takes part in the channel's executions automatically and reports none of them. A credit it
+     * holds (HOLDING) is spent on an unclaimed participation at once; a participation the application already made
      * (NOT_HOLDING, SEND) or asked for (READY) continues as an unclaimed one. Clearing a channel the application
-     * does not own is a successful no-op (L1842, L3578; the C fails, C L10273-10275 - A9).
+     * does not own is a successful no-op (Isotach report §6.5.5, pp. 50-54; App. A.8.1, pp. 100-104; the C fails,
+     * Isotach report App. J, iso_barrier.c, pp. 224-229 - A9).
      *
      * @return {@link #SUCCESS}; {@link #FAILURE} only if {@code channel} is out of range
      */
@@ -143,7 +155,7 @@ public final class BarrierTable {
             case TRANSITION, READY -> states[channel] = BarrierState.NOT_HOLDING;
             case HOLDING -> states[channel] = BarrierState.SEND;
             case SEND, NOT_HOLDING -> {
-                // unchanged (L1845)
+                // unchanged (Isotach report §6.5.5, pp. 50-54)
             }
         }
         if (states[channel] == BarrierState.SEND) {
@@ -153,8 +165,9 @@ public final class BarrierTable {
     }
 
     /**
-     * {@code iso_barrier(c, bmode)} (L1848-1859, C L10300-10341; I-064, I-065, I-070, I-071): the application
-     * participates. The engine has already refused calls made between an SOI and its EOI (L1854).
+     * {@code iso_barrier(c, bmode)} (Isotach report §6.5.5, pp. 50-54; App. J, iso_barrier.c, pp. 224-229; I-064,
+     * I-065, I-070, I-071): the application participates. The engine has already refused calls made between an SOI and
+     * its EOI (Isotach report §6.5.5, pp. 50-54).
      *
      * <p>HOLDING: the bs-marker is enqueued (or left in SEND for {@link #poll} when the send buffer is full - the
      * call still succeeds, the participation is on its way). TRANSITION: remembered (READY) and sent when the old
@@ -173,8 +186,9 @@ public final class BarrierTable {
     }
 
     /**
-     * {@code iso_mLayer_barrier(SHUTDOWN_BARRIER, STRONG)} (C L10346-10381, called by {@code try_close_net},
-     * C L8383): the mLayer participates in its own channel. Completion is seen through {@link #mLayerCompleted}.
+     * {@code iso_mLayer_barrier(SHUTDOWN_BARRIER, STRONG)} (Isotach report App. J, iso_barrier.c, pp. 224-229, called
+     * by {@code try_close_net}, Isotach report App. J, hostman.c, pp. 181-197): the mLayer participates in its own
+     * channel. Completion is seen through {@link #mLayerCompleted}.
      *
      * @return {@link #SUCCESS}; {@link #FAILURE} if {@code channel} is out of range or not the mLayer's, or the
      *     mLayer's previous execution on it has not completed
@@ -216,17 +230,17 @@ public final class BarrierTable {
     }
 
     /**
-     * {@code iso_barrier_notify(bits)} (L1861-1876, C L10408-10444): the barrier bits of one EOP marker, each a
-     * completed execution of that channel. Moves each channel on as the class comment's table says and returns
-     * the completions the application is told about: only those of executions it started itself (NOT_HOLDING +
-     * APPLICATION). Completions of executions this host joined as unclaimed (including TRANSITION/READY), and of
-     * the mLayer's, are masked (I-069, I-071, I-072).
+     * {@code iso_barrier_notify(bits)} (Isotach report §6.5.5, pp. 50-54; App. J, iso_barrier.c, pp. 224-229): the
+     * barrier bits of one EOP marker, each a completed execution of that channel. Moves each channel on as the class
+     * comment's table says and returns the completions the application is told about: only those of executions it
+     * started itself (NOT_HOLDING + APPLICATION). Completions of executions this host joined as unclaimed (including
+     * TRANSITION/READY), and of the mLayer's, are masked (I-069, I-071, I-072).
      *
      * @param endOfPulseBarrierBits the EOP marker's bits byte; only bits 0-1 are looked at
      * @return the application's notice bits (channel c = bit {@code 1 << c}), 0 when there is nothing to report
      * @throws IsotachFatalError if a channel completes while this host has not participated in it (SEND or
      *     HOLDING): the token manager completed an execution without this host, which the report treats as
-     *     fatal (removable assertion, L1867, C L10417-10422)
+     *     fatal (removable assertion, Isotach report §6.5.5, pp. 50-54; App. J, iso_barrier.c, pp. 224-229)
      */
     public int notify(int endOfPulseBarrierBits) {
         if (!started) {
@@ -268,8 +282,8 @@ public final class BarrierTable {
     }
 
     /**
-     * {@code iso_barrier_poll()} (L1878-1881): retry the enqueue of every channel in SEND (A7: the C never calls
-     * it). Does nothing before {@link #start}.
+     * {@code iso_barrier_poll()} (Isotach report §6.5.5, pp. 50-54): retry the enqueue of every channel in SEND (A7:
+     * the C never calls it). Does nothing before {@link #start}.
      */
     public void poll() {
         if (!started) {
@@ -282,7 +296,7 @@ public final class BarrierTable {
         }
     }
 
-    /** {@code enqueue_barrier(c)} (L1815-1827): only in SEND, only after {@link #start}. */
+    /** {@code enqueue_barrier(c)} (Isotach report §6.5.5, pp. 50-54): only in SEND, only after {@link #start}. */
     private void trySend(int channel) {
         if (started && sink.enqueueBarrier(channel, counts[modes[channel].ordinal()])) {
             states[channel] = BarrierState.NOT_HOLDING;

@@ -1,28 +1,32 @@
 package org.portals3j.isotach.internal.gc;
 
 /**
- * Isotach signals at one host (digest §2.7, report L1533-1670): channel ownership, the accumulator that feeds
- * bs-markers, and the filtering of signal bits arriving in end-of-pulse markers (package doc: channels and bits).
+ * Isotach signals at one host (digest §2.7, Isotach report §6.4, pp. 47-50): channel ownership, the accumulator that
+ * feeds bs-markers, and the filtering of signal bits arriving in end-of-pulse markers (package doc: channels and bits).
  */
 public final class SignalTable {
-    /** The facade's success code (C {@code SUCCESS}, L5978). */
+    /** The facade's success code (C {@code SUCCESS}, Isotach report App. J, noniso.h, pp. 159-162). */
     public static final int SUCCESS = 0;
-    /** The facade's failure code (C {@code FAILURE}, L5979). */
+    /** The facade's failure code (C {@code FAILURE}, Isotach report App. J, noniso.h, pp. 159-162). */
     public static final int FAILURE = 1;
 
-    /** {@code NUM_SIGNALS} (L1601). */
+    /** {@code NUM_SIGNALS} (Isotach report §6.4.4, pp. 47-50). */
     public static final int NUM_SIGNALS = 6;
-    /** {@code RESET_SIGNAL} (L1589-1591): the mLayer's reset channel, wire bit 7. */
+    /** {@code RESET_SIGNAL} (Isotach report §6.4.3, pp. 47-50): the mLayer's reset channel, wire bit 7. */
     public static final int RESET_SIGNAL = 5;
-    /** The mLayer's other signal channel (C L10561-10564); the report never says what it is for. */
+    /**
+     * The mLayer's other signal channel (Isotach report App. J, api/iso_signal/locals.h, pp. 230-231); the report never
+     * says what it is for.
+     */
     public static final int MLAYER_SIGNAL = 0;
     /** The lowest channel the application can register (see "Channels (A11)"). */
     public static final int FIRST_APPLICATION_SIGNAL = 1;
     /** The highest channel the application can register (see "Channels (A11)"). */
     public static final int LAST_APPLICATION_SIGNAL = 4;
     /**
-     * {@code INITIAL_RESET_SIGNAL} = 0x83 (L1603-1605, C L10554-10559): the reset bit plus both barrier bits,
-     * which node 0 sends once at initialisation "to prime the Token Manager with barrier credits".
+     * {@code INITIAL_RESET_SIGNAL} = 0x83 (Isotach report §6.4.4, pp. 47-50; App. J, api/iso_signal/locals.h,
+     * pp. 230-231): the reset bit plus both barrier bits, which node 0 sends once at initialisation "to prime the Token
+     * Manager with barrier credits".
      */
     public static final int INITIAL_RESET_SIGNAL = 0x83;
 
@@ -35,12 +39,16 @@ public final class SignalTable {
     private int accumulator;
     private int resetCount;
 
-    /** A table in the initial state of {@code iso_signal_init} (L1617-1619): empty accumulator, no resets. */
+    /**
+     * A table in the initial state of {@code iso_signal_init} (Isotach report §6.4.5, pp. 47-50): empty accumulator, no
+     * resets.
+     */
     public SignalTable() {
     }
 
     /**
-     * {@code iso_register_signal(c)} (L1631-1636): claim an unclaimed channel for the application (I-052).
+     * {@code iso_register_signal(c)} (Isotach report §6.4.5, pp. 47-50): claim an unclaimed channel for the application
+     * (I-052).
      *
      * @return {@link #SUCCESS}; {@link #FAILURE} if {@code channel} is outside 0-5 or already claimed (by the
      *     mLayer - channels 0 and 5 - or by an earlier registration)
@@ -54,8 +62,9 @@ public final class SignalTable {
     }
 
     /**
-     * {@code iso_clear_signal(c)} (L1638-1643): give an application channel back. Clearing a channel the
-     * application does not hold - unclaimed or the mLayer's - is a successful no-op (L1643, L3556; I-053).
+     * {@code iso_clear_signal(c)} (Isotach report §6.4.5, pp. 47-50): give an application channel back. Clearing a
+     * channel the application does not hold - unclaimed or the mLayer's - is a successful no-op (Isotach report §6.4.5,
+     * pp. 47-50; App. A.8.1, pp. 100-104; I-053).
      *
      * @return {@link #SUCCESS}; {@link #FAILURE} only if {@code channel} is outside 0-5
      */
@@ -70,8 +79,9 @@ public final class SignalTable {
     }
 
     /**
-     * The ownership half of {@code iso_send_signal}'s checks (L1649, C L10685-10699; I-054): the application may
-     * send only on a channel it registered. The other half - not between an SOI and its EOI - is the engine's.
+     * The ownership half of {@code iso_send_signal}'s checks (Isotach report §6.4.5, pp. 47-50; App. J, iso_signal.c,
+     * pp. 231-235; I-054): the application may send only on a channel it registered. The other half - not between an
+     * SOI and its EOI - is the engine's.
      *
      * @return {@link #SUCCESS} if the application may send on {@code channel}, else {@link #FAILURE}
      */
@@ -80,7 +90,8 @@ public final class SignalTable {
     }
 
     /**
-     * Signal channel {@code c}'s bit in a bits byte: {@code 1 << (c + 2)} (C L10713); the reset channel is bit 7.
+     * Signal channel {@code c}'s bit in a bits byte: {@code 1 << (c + 2)} (Isotach report App. J, iso_signal.c,
+     * pp. 231-235); the reset channel is bit 7.
      *
      * @throws IllegalArgumentException if {@code channel} is outside 0-5
      */
@@ -93,9 +104,9 @@ public final class SignalTable {
     }
 
     /**
-     * {@code iso_send_signal(c)} without the mid-isochron check and without the enqueue (L1645-1651): after
-     * {@link #checkSend} passes, set the channel's bit in the accumulator. The engine then drains it with
-     * {@link #takeAccumulated} as soon as {@code iso_send_buf} has room.
+     * {@code iso_send_signal(c)} without the mid-isochron check and without the enqueue (Isotach report §6.4.5,
+     * pp. 47-50): after {@link #checkSend} passes, set the channel's bit in the accumulator. The engine then drains it
+     * with {@link #takeAccumulated} as soon as {@code iso_send_buf} has room.
      *
      * @return {@link #SUCCESS}, or {@link #FAILURE} (accumulator unchanged) when {@link #checkSend} fails
      */
@@ -108,9 +119,10 @@ public final class SignalTable {
     }
 
     /**
-     * {@code iso_send_mLayer_signal(c)} without the mid-isochron check and the enqueue (L1653-1656,
-     * C L10730-10758): the mLayer sends on a channel it owns. The first reset - while no reset has been seen -
-     * carries {@link #INITIAL_RESET_SIGNAL} (reset plus both barrier bits); a later one only the reset bit.
+     * {@code iso_send_mLayer_signal(c)} without the mid-isochron check and the enqueue (Isotach report §6.4.5,
+     * pp. 47-50; App. J, iso_signal.c, pp. 231-235): the mLayer sends on a channel it owns. The first
+     * reset - while no reset has been seen - carries {@link #INITIAL_RESET_SIGNAL} (reset plus both barrier bits); a
+     * later one only the reset bit.
      *
      * @return {@link #SUCCESS}, or {@link #FAILURE} if {@code channel} is out of range or not the mLayer's
      */
@@ -123,8 +135,8 @@ public final class SignalTable {
     }
 
     /**
-     * The bits the next bs-marker carries, and clear the accumulator ({@code enqueue_signals}, L1621-1629): the
-     * engine calls this only when it can enqueue the marker, so the bits are never lost.
+     * The bits the next bs-marker carries, and clear the accumulator ({@code enqueue_signals}, Isotach report §6.4.5,
+     * pp. 47-50): the engine calls this only when it can enqueue the marker, so the bits are never lost.
      *
      * @return the pending bits byte, or 0 when no signal is pending (no marker to send)
      */
@@ -140,12 +152,13 @@ public final class SignalTable {
     }
 
     /**
-     * {@code iso_signal_notify(bits)} (L1658-1666, C L10774-10811): the signal bits of one EOP marker. The reset
-     * bit (7) is counted - see {@link #resetCount()}. Bits of channels the application registered are returned
-     * in bs-notice form (channel c at bit c + 2, I-130) for one notice; bits of unclaimed and mLayer channels are
-     * dropped (I-056). All application bits of one EOP come back together, so signals that take effect in the
-     * same pulse make one notice (I-058, I-059). The application never sees the reset bit: it is "implicitly
-     * registered" to resets (L3544) in the sense that a reset after initialisation shuts the layer down (L1665).
+     * {@code iso_signal_notify(bits)} (Isotach report §6.4.5, pp. 47-50; App. J, iso_signal.c, pp. 231-235): the signal
+     * bits of one EOP marker. The reset bit (7) is counted - see {@link #resetCount()}. Bits of channels the
+     * application registered are returned in bs-notice form (channel c at bit c + 2, I-130) for one notice; bits of
+     * unclaimed and mLayer channels are dropped (I-056). All application bits of one EOP come back together, so signals
+     * that take effect in the same pulse make one notice (I-058, I-059). The application never sees the reset bit: it
+     * is "implicitly registered" to resets (Isotach report App. A.8.1, pp. 100-104) in the sense that a reset after
+     * initialisation shuts the layer down (Isotach report §6.4.5, pp. 47-50).
      *
      * @param endOfPulseSignalBits the EOP marker's bits byte; the barrier bits 0-1 and anything above bit 7 are ignored
      * @return the application's notice bits, 0 when there is nothing to report
@@ -166,9 +179,10 @@ public final class SignalTable {
     }
 
     /**
-     * How many reset bits have arrived ({@code reset_count}, L1593-1595, L1664). The first one ends initialisation
-     * ({@code open_net} waits for it, C L7963-7976); any later one is a real reset, after which the layer must
-     * shut down (L1665, I-062) - the engine throws {@code IsotachFatalError} and closes.
+     * How many reset bits have arrived ({@code reset_count}, Isotach report §6.4.3, pp. 47-50; §6.4.5, pp. 47-50). The
+     * first one ends initialisation ({@code open_net} waits for it, Isotach report App. J, hostman.c, pp. 181-197); any
+     * later one is a real reset, after which the layer must shut down (Isotach report §6.4.5, pp. 47-50, I-062) - the
+     * engine throws {@code IsotachFatalError} and closes.
      */
     public int resetCount() {
         return resetCount;

@@ -104,8 +104,9 @@ public final class IsotachHost extends CacheLinePadding {
     private int lastDelivered = -2; // -2 none, me: self, else sender of a net message
     private final HostLink.Record record = new HostLink.Record();
     /**
-     * Freed-but-unreported credits that trigger an explicit credit packet (L2332). At most N - 1 can be outstanding,
-     * so a threshold above N - 1 would never fire and one-way traffic would stall (I-109): it is clamped to 1..N-1.
+     * Freed-but-unreported credits that trigger an explicit credit packet (Isotach report §7.2.3, pp. 62-66). At most N
+     * - 1 can be outstanding, so a threshold above N - 1 would never fire and one-way traffic would stall (I-109): it
+     * is clamped to 1..N-1.
      */
     private final long explicitCreditThreshold;
     private final MemorySegment creditFrame = MemorySegment.ofArray(new byte[Frame.ISO_CREDIT_LENGTH]);
@@ -268,7 +269,7 @@ public final class IsotachHost extends CacheLinePadding {
         entryOperand[i] = operand;
     }
 
-    /** iso_end (L1367-1370): EOI_found; a no-op when nothing is pending (A18). */
+    /** iso_end (Isotach report §6.2.6, pp. 41-45): EOI_found; a no-op when nothing is pending (A18). */
     public int isoEnd() {
         endOfIsochronFound();
         return SUCCESS;
@@ -278,7 +279,10 @@ public final class IsotachHost extends CacheLinePadding {
         return midNetIsochron || selfCount > 0;
     }
 
-    /** Whether a net isochron has begun and not ended (signals and barriers are refused then, L1649). */
+    /**
+     * Whether a net isochron has begun and not ended (signals and barriers are refused then, Isotach report §6.4.5,
+     * pp. 47-50).
+     */
     public boolean midNetIsochron() {
         return midNetIsochron;
     }
@@ -336,7 +340,7 @@ public final class IsotachHost extends CacheLinePadding {
         while (sendHead < sendTail) {
             int i = (int) (sendHead % sendBufferSize);
             if (entryKind[i] == 2) {
-                // bs-markers need no credit, but keep their place (L500)
+                // bs-markers need no credit, but keep their place (Isotach report §3.5.3, pp. 18-20)
                 siu.shipBarrierSignalMarker(entryBits[i], entryLength[i], entryAddress[i] != 0);
                 sendHead++;
                 continue;
@@ -437,12 +441,13 @@ public final class IsotachHost extends CacheLinePadding {
     // delivery
     // =========================================================================================================
 
-    /** iso_receive (L2053-2090) without its poll (the engine polls). */
+    /** iso_receive (Isotach report §6.8.5, pp. 56-59) without its poll (the engine polls). */
     public int isoReceive(IsoMessage m) {
         releaseLast();
         m.clear();
         if (smm) {
-            // SMM hosts receive only notices here (L3432); references are executed, not delivered.
+            // SMM hosts receive only notices here (Isotach report App. A.5, pp. 98-99); references are executed, not
+            // delivered.
             if (!delivery.isEmpty() && delivery.type(delivery.oldest()) == DeliveryQueue.NOTICE) {
                 int i = delivery.oldest();
                 m.setNotice(delivery.noticeBits(i), delivery.pulse(i));
@@ -490,7 +495,7 @@ public final class IsotachHost extends CacheLinePadding {
         return !smm || delivery.type(delivery.oldest()) == DeliveryQueue.NOTICE;
     }
 
-    /** Frees what the previous iso_receive handed out (deferred deletion, L2055-2059). */
+    /** Frees what the previous iso_receive handed out (deferred deletion, Isotach report §6.8.5, pp. 56-59). */
     private void releaseLast() {
         if (lastDelivered == -2) {
             return;
@@ -503,7 +508,10 @@ public final class IsotachHost extends CacheLinePadding {
         lastDelivered = -2;
     }
 
-    /** iso_delete_packet (L2324-2334): one more of {@code sender}'s packets consumed; explicit credit at threshold. */
+    /**
+     * iso_delete_packet (Isotach report §7.2.3, pp. 62-66): one more of {@code sender}'s packets consumed; explicit
+     * credit at threshold.
+     */
     private void freeCredit(int sender) {
         freedFromPeer[sender]++;
         if (freedFromPeer[sender] - freedReportedToPeer[sender] >= explicitCreditThreshold) {

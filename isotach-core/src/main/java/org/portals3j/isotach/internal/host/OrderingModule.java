@@ -5,8 +5,9 @@ import org.portals3j.isotach.IsotachFatalError;
 import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
- * The host's ordering module (the report's IOM, L2463-2466): buckets what the SIU delivers by pulse and, at a pulse's
- * end, checks the count and queues its entries for delivery in sort-vector (or sender) order, then its notices.
+ * The host's ordering module (the report's IOM, Isotach report §7.3.5, pp. 66-69): buckets what the SIU delivers by
+ * pulse and, at a pulse's end, checks the count and queues its entries for delivery in sort-vector (or sender) order,
+ * then its notices.
  */
 final class OrderingModule extends CacheLinePadding {
     /** The subtype of an isochron marker's bucket entry (its slot is the isochron id). */
@@ -142,7 +143,10 @@ final class OrderingModule extends CacheLinePadding {
         }
     }
 
-    /** End-of-pulse processing (L2463-2466): count check, order, then the pulse's signal and barrier notices. */
+    /**
+     * End-of-pulse processing (Isotach report §7.3.5, pp. 66-69): count check, order, then the pulse's signal and
+     * barrier notices.
+     */
     private void endOfPulse(long p, int count, int bits, byte[] sortVector) {
         int b = (int) (p & 0xFF);
         int n = bucketPulse[b] == p ? bucketSize[b] : 0;
@@ -165,7 +169,8 @@ final class OrderingModule extends CacheLinePadding {
                     processEntry(b, idx, p);
                 }
             } else {
-                // More than the sort vector can hold: by sender id, stable in arrival order (L2465).
+                // More than the sort vector can hold: by sender id, stable in arrival order (Isotach report §7.3.5,
+                // pp. 66-69).
                 processBySender(b, n, p);
             }
             bucketSize[b] = 0;
@@ -173,7 +178,7 @@ final class OrderingModule extends CacheLinePadding {
         closedPulse = p;
         if (bits != 0) {
             int signalBits = notices.signals(bits & 0xFC); // also counts resets, in every version
-            if (signalBits != 0 && ordering) { // MBM 1 queues no notices (I-014, L2450-2456)
+            if (signalBits != 0 && ordering) { // MBM 1 queues no notices (I-014, Isotach report §7.3.5, pp. 66-69)
                 delivery.append(DeliveryQueue.NOTICE, -1, signalBits, 0, 0, 0, p);
             }
             if (ordering) {
@@ -221,22 +226,23 @@ final class OrderingModule extends CacheLinePadding {
     }
 
     /**
-     * post_isochron (L352-358, C L12196-12253), with the zero-count guard of A18: a net-isochron waits for its marker
-     * with its {@code self} self-messages; a self-isochron's go with the newest outstanding net-isochron, or, when none
-     * is outstanding, are executable now (SMM: in the next pulse).
+     * post_isochron (Isotach report §3.3.3, pp. 10-14; App. J, iom.c, pp. 255-261), with the zero-count guard of A18: a
+     * net-isochron waits for its marker with its {@code self} self-messages; a self-isochron's go with the newest
+     * outstanding net-isochron, or, when none is outstanding, are executable now (SMM: in the next pulse).
      */
     void postIsochron(boolean net, int self, int id) {
         if (net) {
             outstanding.add(id, self);
         } else if (outstanding.isEmpty() && sharedMemory) {
             // Shared memory: the references execute in the next pulse at this host's place among that pulse's
-            // senders, as if looped back through the network (the alternative of L341), so that every copy's
-            // history stays in (pulse, sender, issue) order (G7).
+            // senders, as if looped back through the network (the alternative of Isotach report §3.3.3, pp. 10-14), so
+            // that every copy's history stays in (pulse, sender, issue) order (G7).
             bucket(closedPulse + 1, SELF_REFERENCES, me, self, 0, 0, 0);
             localEntries[(int) ((closedPulse + 1) & 0xFF)]++;
         } else if (outstanding.isEmpty()) {
             // Never join a run of an earlier pulse: a self-message issued after net-isochron I is no earlier than I's
-            // pulse (I-034, L344), and I's marker may have closed a later pulse with no delivery of its own.
+            // pulse (I-034, Isotach report §3.3.3, pp. 10-14), and I's marker may have closed a later pulse with no
+            // delivery of its own.
             if (!delivery.extendNewestSelfMessages(self, closedPulse)) {
                 delivery.append(DeliveryQueue.SELF_MESSAGES, me, self, 0, 0, 0, closedPulse);
             }

@@ -5,7 +5,8 @@ import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
  * The net-isochrons this host sent whose isochron marker has not come back, oldest first, each with the self-messages
- * that execute with it (the report's {@code hit_q} of isochron slots, L352-358); bounded, overflow is fatal.
+ * that execute with it (the report's {@code hit_q} of isochron slots, Isotach report §3.3.3, pp. 10-14); bounded,
+ * overflow is fatal.
  */
 final class OutstandingIsochrons extends CacheLinePadding {
     private final int[] isochronId;
@@ -52,7 +53,10 @@ final class OutstandingIsochrons extends CacheLinePadding {
         head++;
     }
 
-    /** Self-messages issued after the newest net-isochron execute with its marker (L346; not empty). */
+    /**
+     * Self-messages issued after the newest net-isochron execute with its marker (Isotach report §3.3.3, pp. 10-14; not
+     * empty).
+     */
     void addSelfToNewest(int self) {
         selfCount[(int) ((tail - 1) % isochronId.length)] += self;
     }

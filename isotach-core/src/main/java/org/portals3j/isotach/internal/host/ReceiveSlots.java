@@ -32,8 +32,8 @@ public final class ReceiveSlots extends ReceiveSlotsFields {
 
     /**
      * Picks the ordered receive slot for an ISO frame from {@code source} and returns its offset in {@link #segment()}.
-     * The sender chose it from its credit count; it must be exactly the next one (per-sender FIFO, L535) and the length
-     * must fit: anything else is hostile and refused (-1).
+     * The sender chose it from its credit count; it must be exactly the next one (per-sender FIFO,
+     * Isotach report §3.6.2, pp. 20-23) and the length must fit: anything else is hostile and refused (-1).
      */
     public long offsetFor(int source, MemorySegment h, long payloadLength) {
         if (source < 0 || source >= hosts || source == me) {

@@ -4,7 +4,8 @@ import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
  * Shared-memory references to this host's own copies, in issue order, until executed with their isochron (the
- * report's self-references, L341-348); bounded: a change that does not fit is refused before any is queued.
+ * report's self-references, Isotach report §3.3.3, pp. 10-14); bounded: a change that does not fit is refused before
+ * any is queued.
  */
 final class SelfReferences extends CacheLinePadding {
     private final int[] subtype;

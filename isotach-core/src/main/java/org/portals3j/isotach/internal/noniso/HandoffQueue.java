@@ -4,8 +4,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * Data-ring arrivals from the transport side to the host's thread (the report's niu_delivery_q, L846-864,
- * L2739-2761): bounded, preallocated, allocation-free, several producers and one consumer.
+ * Data-ring arrivals from the transport side to the host's thread (the report's niu_delivery_q, Isotach report §4.2.2,
+ * pp. 30-32; §8.3.4, pp. 73-76): bounded, preallocated, allocation-free, several producers and one
+ * consumer.
  */
 final class HandoffQueue {
     /** A data frame whose payload is in its slot. */

@@ -21,12 +21,12 @@ final class NonisoCounters {
     static final int DELIVERED = 4;
     static final int READ_RESPONSE_SENT = 5;
     static final int READ_RESPONSE_RECEIVED = 6;
-    /** Data-ring frames that carried a piggybacked credit (the head had changed, L2217). */
+    /** Data-ring frames that carried a piggybacked credit (the head had changed, Isotach report §7.1.3, pp. 59-62). */
     static final int CREDIT_PIGGYBACK = 7;
-    /** Explicit credit packets sent (threshold or answer to a request, L2190-2206). */
+    /** Explicit credit packets sent (threshold or answer to a request, Isotach report §7.1.3, pp. 59-62). */
     static final int CREDIT_EXPLICIT = 8;
     static final int CREDIT_EXPLICIT_RECEIVED = 9;
-    /** Credit requests sent after maxSendAttempts blocked approvals (L2219-2223). */
+    /** Credit requests sent after maxSendAttempts blocked approvals (Isotach report §7.1.3, pp. 59-62). */
     static final int CREDIT_REQUEST = 10;
     static final int CREDIT_REQUEST_RECEIVED = 11;
     /** Approval passes that found the head of send_buf blocked on credit. */

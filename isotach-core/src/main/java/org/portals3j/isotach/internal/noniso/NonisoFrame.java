@@ -6,9 +6,9 @@ import java.nio.ByteOrder;
 
 /**
  * The noniso module's frame layout: our transport header in place of the report's 20-byte noniso packet header
- * (digest §5.2, L3622-3639, I-136). Byte 0 is the frame kind (the engine dispatches on it; kinds 0x20-0x2F belong
- * to this module), byte 1 a layout version that every receiver checks. Multi-byte fields are big-endian, as on
- * the report's wire (network byte order).
+ * (digest §5.2, Isotach report App. B.1.1, pp. 104-107, I-136). Byte 0 is the frame kind (the engine dispatches on it;
+ * kinds 0x20-0x2F belong to this module), byte 1 a layout version that every receiver checks. Multi-byte fields are
+ * big-endian, as on the report's wire (network byte order).
  *
  * <pre>
  * common prefix (16 bytes), every kind:
@@ -16,8 +16,9 @@ import java.nio.ByteOrder;
  *   1  version  u8   {@link #VERSION}
  *   2  flags    u8   bit 0 = credit present ({@link #FLAG_CREDIT}); other bits must be 0
  *   3  reserved u8   must be 0
- *   4  slot     i32  the receiver slot the SENDER chose (the report's DMA base, remote_t[j], L2214):
- *                    data ring slot 0..ring-1, or ring + CONTROL_* for control frames (C L7008-7019)
+ *   4  slot     i32  the receiver slot the SENDER chose (the report's DMA base, remote_t[j], Isotach report
+ *                    §7.1.3, pp. 59-62): data ring slot 0..ring-1, or ring + CONTROL_* for control frames
+ *                    (Isotach report App. J, host_utils.h, pp. 175-179)
  *   8  credit   i64  freed-slot count of the sender's receive ring for the receiver (the report's receive_h,
  *                    as an unbounded counter); meaningful only when the credit flag is set
  * data (0x20), 20 bytes:            16 length i32 (payload bytes, the payload follows as the transport payload)
@@ -40,7 +41,10 @@ final class NonisoFrame {
     static final byte VERSION = 1;
     static final int FLAG_CREDIT = 0x01;
 
-    /** Control slots follow the data ring (the report puts them before it, C L7008-7019; the order is ours). */
+    /**
+     * Control slots follow the data ring (the report puts them before it, Isotach report App. J, host_utils.h,
+     * pp. 175-179; the order is ours).
+     */
     static final int CONTROL_CREDIT = 0;
     static final int CONTROL_CREDIT_REQUEST = 1;
     static final int CONTROL_BARRIER = 2;

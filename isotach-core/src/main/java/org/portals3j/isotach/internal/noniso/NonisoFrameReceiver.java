@@ -165,12 +165,13 @@ final class NonisoFrameReceiver {
         if (len < 0 || len > maxPayload || len != payloadLength || (!data && len != 0)) {
             return NonisoCounters.DROP_OVERSIZE;
         }
-        // Per-sender FIFO (L2203): the sender assigns slots in order, so anything but the next slot is hostile.
+        // Per-sender FIFO (Isotach report §7.1.3, pp. 59-62): the sender assigns slots in order, so anything but the
+        // next slot is hostile.
         if (slot != (int) (arrivals[source] % ring)) {
             return NonisoCounters.DROP_SLOT;
         }
-        // A correct sender keeps at most ring - 1 slots outstanding (L2213); one that does not would overwrite an
-        // undelivered message (I-094).
+        // A correct sender keeps at most ring - 1 slots outstanding (Isotach report §7.1.3, pp. 59-62); one that does
+        // not would overwrite an undelivered message (I-094).
         if (arrivals[source] - peers.freedPublished.get(source) >= ring - 1) {
             return NonisoCounters.DROP_OVERRUN;
         }

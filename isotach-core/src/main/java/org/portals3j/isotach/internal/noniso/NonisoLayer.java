@@ -21,7 +21,7 @@ public final class NonisoLayer {
     public static final int SUCCESS = 0;
     /** C {@code FAILURE}. */
     public static final int FAILURE = 1;
-    /** Nothing to receive (Appendix A's -1, L3386; digest A2). */
+    /** Nothing to receive (Appendix A's -1, Isotach report App. A.3, pp. 96-97; digest A2). */
     public static final int NO_MESSAGE = -1;
 
     /** Completion tokens this module issues carry 0x01 in their top byte (0x02 is the engine's). */
@@ -35,8 +35,8 @@ public final class NonisoLayer {
     /** What the engine does with arrivals that are not application messages. */
     public interface Upcalls {
         /**
-         * A read response arrived (SMM, L455-459, L2593-2604): called on the HOST thread from {@link #poll()}.
-         * The response's receive slot has already been freed when this runs.
+         * A read response arrived (SMM, Isotach report §3.4.3, pp. 14-18; §7.4.5, pp. 69-72): called on the HOST thread
+         * from {@link #poll()}. The response's receive slot has already been freed when this runs.
          */
         void onReadResponse(int source, long value, int readSlot, long pulse);
     }
@@ -56,9 +56,15 @@ public final class NonisoLayer {
     // ---- receive side ---------------------------------------------------------------------------------------
     /** Slots this host reserves for each peer (the report's REMOTE_NONISO_SIZE). */
     private final int ring;
-    /** Freed-but-unreported slots that make the receiver send an explicit credit packet (L2162-2166, L2206). */
+    /**
+     * Freed-but-unreported slots that make the receiver send an explicit credit packet (Isotach report §7.1.2,
+     * pp. 59-62; §7.1.3, pp. 59-62).
+     */
     private final int creditThresholdSlots;
-    /** The rings of all peers, one after the other (none for this host: no noniso self-messages, L1225). */
+    /**
+     * The rings of all peers, one after the other (none for this host: no noniso self-messages, Isotach report §6.1.2,
+     * pp. 40-41).
+     */
     private final MemorySegment receiveRegion;
 
     /** The transport side: frames checked and deposited, arrivals handed over. */
@@ -70,26 +76,31 @@ public final class NonisoLayer {
     // Host side.
     /** Data-ring descriptors the host has taken off the handoff queue, per source. */
     private final long[] hostArrivals;
-    /** Slots freed per source: the report's receive_h (L2198-2206). */
+    /** Slots freed per source: the report's receive_h (Isotach report §7.1.3, pp. 59-62). */
     private final long[] freed;
-    /** The freed count last reported to each source: receive_last_h (L2217). */
+    /** The freed count last reported to each source: receive_last_h (Isotach report §7.1.3, pp. 59-62). */
     private final long[] lastReported;
     /** Slots freed out of order (a read response behind an undelivered message), per source x ring. */
     private final boolean[] released;
     /** Exact-length views of the slots, reused while a slot's messages keep their length. */
     private final MemorySegment[] views;
-    /** delivery_q (L766-786): sized to every slot that can be occupied, so it cannot overflow. */
+    /** delivery_q (Isotach report §4.1, pp. 26-30): sized to every slot that can be occupied, so it cannot overflow. */
     private final int[] deliverySource;
     private final int[] deliverySlot;
     private final int[] deliveryLength;
     private long deliveryHead;
     private long deliveryTail;
-    /** The message the last receive() handed out; freed at the next receive() (L271-273, I-097). */
+    /**
+     * The message the last receive() handed out; freed at the next receive() (Isotach report §3.1.2, pp. 8-9, I-097).
+     */
     private int heldSource = -1;
     private int heldSlot;
 
     // ---- send side ------------------------------------------------------------------------------------------
-    /** send_buf (L624-646): payloads off-heap (the transport reads them until completion), metadata on heap. */
+    /**
+     * send_buf (Isotach report §4.1, pp. 26-30): payloads off-heap (the transport reads them until completion),
+     * metadata on heap.
+     */
     private final int sendCap;
     private final MemorySegment sendRegion;
     private final int[] sendTarget;
@@ -106,11 +117,14 @@ public final class NonisoLayer {
     private long nextToApprove;
     /** The oldest cell not yet reusable (send_h). */
     private long sendHead;
-    /** Ring size each peer reserved for us (learned at open_net sync, L516); the report's remote_noniso_size. */
+    /**
+     * Ring size each peer reserved for us (learned at open_net sync, Isotach report §3.6.1, pp. 20-23); the report's
+     * remote_noniso_size.
+     */
     private final int[] remoteSlots;
     /** remote_t as a counter: data-ring slots assigned per destination. */
     private final long[] assigned;
-    /** Consecutive approval passes blocked on credit (L2176-2178, L2219-2223). */
+    /** Consecutive approval passes blocked on credit (Isotach report §7.1.2, pp. 59-62; §7.1.3, pp. 59-62). */
     private int sendAttempts;
     private final int maxSendAttempts;
     private final MemorySegment header;
@@ -149,8 +163,9 @@ public final class NonisoLayer {
         this.ring = config.nonisoSlotsPerPeer();
         this.maxSendAttempts = config.maxSendAttempts();
         // The report: threshold = ring x CREDIT_PACKET_THRESHOLD_PERCENTAGE, sent when the distance exceeds it
-        // (L2162-2166, L2206). At most ring - 1 slots can be outstanding (L2213), so a threshold above that
-        // would never fire for one-way traffic; clamp it to [1, ring - 1] and compare with >= (A14).
+        // (Isotach report §7.1.2, pp. 59-62; §7.1.3, pp. 59-62). At most ring - 1 slots can be outstanding
+        // (Isotach report §7.1.3, pp. 59-62), so a threshold above that would never fire for one-way traffic; clamp it
+        // to [1, ring - 1] and compare with >= (A14).
         this.creditThresholdSlots = (int) Math.max(1, Math.min(ring - 1L,
                 (long) Math.floor(ring * config.creditThreshold())));
 
@@ -199,8 +214,8 @@ public final class NonisoLayer {
     }
 
     /**
-     * The number of slots {@code peer} reserved for this host (learned from its sync packet at open_net, L516,
-     * I-132). Must be called before the first packet to that peer; the default is
+     * The number of slots {@code peer} reserved for this host (learned from its sync packet at open_net,
+     * Isotach report §3.6.1, pp. 20-23, I-132). Must be called before the first packet to that peer; the default is
      * {@code config.nonisoSlotsPerPeer()}.
      */
     public void peerRegion(int peer, int slots) {
@@ -221,12 +236,13 @@ public final class NonisoLayer {
     // ==== host thread: API ======================================================================================
 
     /**
-     * send (L1219-1235, L3370-3378): queues a copy of {@code data[0, size)} for {@code target}; the caller may
-     * reuse {@code data} at once. Then polls.
+     * send (Isotach report §6.1.2, pp. 40-41; App. A.3, pp. 96-97): queues a copy of {@code data[0, size)} for {@code
+     * target}; the caller may reuse {@code data} at once. Then polls.
      *
      * @return {@link #SUCCESS}, or {@link #FAILURE} when {@code target} is not a remote live host (no noniso
-     *         self-messages, L1225, L3374; I-116), {@code size} is negative, larger than the max payload or than
-     *         {@code data}, or send_buf is full (L1223). A failed send changes no queued packet (A1, I-117).
+     *         self-messages, Isotach report §6.1.2, pp. 40-41; App. A.3, pp. 96-97; I-116), {@code size} is negative,
+     *         larger than the max payload or than {@code data}, or send_buf is full (Isotach report §6.1.2, pp. 40-41).
+     *         A failed send changes no queued packet (A1, I-117).
      */
     public int send(int target, MemorySegment data, int size) {
         Objects.requireNonNull(data, "data");
@@ -250,12 +266,13 @@ public final class NonisoLayer {
     }
 
     /**
-     * A read response for the SMM (L455-459, L2593-2604, I-091): a noniso frame through flow control (it takes
-     * a receive slot like a message, L2747-2761). Does not run the full poll (the engine calls this from its own
-     * poll, possibly inside an upcall), but approves and ships at once when credit allows.
+     * A read response for the SMM (Isotach report §3.4.3, pp. 14-18; §7.4.5, pp. 69-72, I-091): a noniso frame through
+     * flow control (it takes a receive slot like a message, Isotach report §8.3.4, pp. 73-76). Does not run the full
+     * poll (the engine calls this from its own poll, possibly inside an upcall), but approves and ships at once when
+     * credit allows.
      *
      * @return {@link #SUCCESS}, or {@link #FAILURE} if {@code target} is not a remote live host or send_buf is
-     *         full (the SMM retries later, L2593)
+     *         full (the SMM retries later, Isotach report §7.4.5, pp. 69-72)
      */
     public int sendReadResponse(int target, long value, int readSlot, long pulse) {
         retireCompleted();
@@ -280,9 +297,10 @@ public final class NonisoLayer {
     }
 
     /**
-     * receive (L1979-1992, L3380-3392): first frees the slot of the message the previous call handed out and
-     * returns its credit (L271-273, I-097), then polls, then hands out the oldest arrived message. The payload
-     * in {@code m} is a view of the receive slot, valid only until the next call (L3382, I-115).
+     * receive (Isotach report §6.7.5, pp. 54-56; App. A.3, pp. 96-97): first frees the slot of the message the previous
+     * call handed out and returns its credit (Isotach report §3.1.2, pp. 8-9, I-097), then polls, then hands out the
+     * oldest arrived message. The payload in {@code m} is a view of the receive slot, valid only until the next call
+     * (Isotach report App. A.3, pp. 96-97, I-115).
      *
      * @return {@link #SUCCESS}, or {@link #NO_MESSAGE} (and {@code m} cleared) when nothing is waiting (I-114)
      */
@@ -311,8 +329,8 @@ public final class NonisoLayer {
     }
 
     /**
-     * initiate_barrier (L1503-1513, L3398-3404): sends a barrier frame to every other host, bypassing flow
-     * control (L281, I-078).
+     * initiate_barrier (Isotach report §6.3.4, pp. 45-47; App. A.4, pp. 97-98): sends a barrier frame to every other
+     * host, bypassing flow control (Isotach report §3.2.1, pp. 9-10, I-078).
      *
      * @return {@link #SUCCESS}, or {@link #FAILURE} while the previous barrier is not locally complete (I-075)
      */
@@ -334,13 +352,14 @@ public final class NonisoLayer {
     }
 
     /**
-     * barrier_completed (L1515-1523, L3406-3412): polls, then {@link #SUCCESS} exactly once when every other host
-     * has reached the barrier this host initiated (I-076); {@link #FAILURE} when no barrier is in progress
-     * (I-077) or it is not complete.
+     * barrier_completed (Isotach report §6.3.4, pp. 45-47; App. A.4, pp. 97-98): polls, then {@link #SUCCESS} exactly
+     * once when every other host has reached the barrier this host initiated (I-076); {@link #FAILURE} when no barrier
+     * is in progress (I-077) or it is not complete.
      *
      * <p>The peers' generations are read BEFORE the poll: every message a peer sent before its barrier frame
      * (per-peer FIFO) is then in the delivery queue when this returns SUCCESS, so a shutdown that checks
-     * {@link #deliveryQueueEmpty()} after a successful barrier cannot miss one (C L8356-8370, I-127).
+     * {@link #deliveryQueueEmpty()} after a successful barrier cannot miss one (Isotach report App. J, hostman.c,
+     * pp. 181-197, I-127).
      */
     public int barrierCompleted() {
         boolean reached = inBarrier && allPeersReached(barrierGen);
@@ -353,10 +372,10 @@ public final class NonisoLayer {
     }
 
     /**
-     * One pass of the report's noniso_poll (receive_poll, flow_poll, shipping_poll; C L8070-8075): takes the
-     * arrivals off the handoff queue (messages to the delivery queue, read responses to the upcall), answers
-     * credit requests, approves send_buf in FIFO order and ships, and reclaims send_buf cells the transport has
-     * finished with. Reentrant calls (from inside an upcall) return at once.
+     * One pass of the report's noniso_poll (receive_poll, flow_poll, shipping_poll; Isotach report App. J, hostman.c,
+     * pp. 181-197): takes the arrivals off the handoff queue (messages to the delivery queue, read responses to the
+     * upcall), answers credit requests, approves send_buf in FIFO order and ships, and reclaims send_buf cells the
+     * transport has finished with. Reentrant calls (from inside an upcall) return at once.
      */
     public void poll() {
         if (polling) {
@@ -425,7 +444,7 @@ public final class NonisoLayer {
 
     /**
      * A peer failed: later sends to it fail, and packets already queued for it are discarded at approval so
-     * they do not hold back the others forever (head-of-line blocking, L2098).
+     * they do not hold back the others forever (head-of-line blocking, Isotach report §7.1, pp. 59-62).
      */
     public void onPeerFailure(int peer) {
         if (peer >= 0 && peer < hosts && peer != me && peers.peerFailed.getAndSet(peer, 1) == 0) {
@@ -463,7 +482,7 @@ public final class NonisoLayer {
         return v;
     }
 
-    /** receive_poll (L2739-2761) for what the transport side handed over. */
+    /** receive_poll (Isotach report §8.3.4, pp. 73-76) for what the transport side handed over. */
     private void drainArrivals() {
         int cell;
         while ((cell = handoff.peek()) >= 0) {
@@ -478,7 +497,7 @@ public final class NonisoLayer {
             hostArrivals[s]++;
             if (kind == HandoffQueue.DATA) {
                 if (deliveryTail - deliveryHead >= deliverySource.length) {
-                    // The report aborts here (L2753); the credits make it impossible.
+                    // The report aborts here (Isotach report §8.3.4, pp. 73-76); the credits make it impossible.
                     throw new IsotachFatalError("noniso delivery queue overflow at host " + me);
                 }
                 int i = (int) (deliveryTail % deliverySource.length);
@@ -496,9 +515,9 @@ public final class NonisoLayer {
     }
 
     /**
-     * delete_packet (L2198-2206): frees a slot of {@code source}'s ring. The head advances over every slot freed
-     * so far in ring order (a read response may be freed while an older message is still undelivered); past the
-     * threshold an explicit credit packet goes back (I-099).
+     * delete_packet (Isotach report §7.1.3, pp. 59-62): frees a slot of {@code source}'s ring. The head advances over
+     * every slot freed so far in ring order (a read response may be freed while an older message is still undelivered);
+     * past the threshold an explicit credit packet goes back (I-099).
      */
     private void releaseSlot(int source, int slot) {
         int base = source * ring;
@@ -515,7 +534,7 @@ public final class NonisoLayer {
         }
     }
 
-    /** send_credit_packet (L2190-2192): the current head, to the credit control slot. */
+    /** send_credit_packet (Isotach report §7.1.3, pp. 59-62): the current head, to the credit control slot. */
     private void sendCredit(int dest) {
         lastReported[dest] = freed[dest];
         if (peers.peerFailed.get(dest) == 0) {
@@ -530,15 +549,16 @@ public final class NonisoLayer {
         }
         for (int p = 0; p < hosts; p++) {
             if (peers.creditRequested.get(p) != 0 && peers.creditRequested.getAndSet(p, 0) != 0) {
-                sendCredit(p); // L2758-2759, I-101
+                sendCredit(p); // Isotach report §8.3.4, pp. 73-76, I-101
             }
         }
     }
 
     /**
-     * flow_poll + shipping_poll (L2096-2223, §3.1 steps 1-3): approves send_buf in FIFO order; the first packet
-     * without credit stops the pass, holding back packets to every destination (L2098, I-096). After
-     * maxSendAttempts blocked passes in a row, a credit request goes to the blocking destination (I-100).
+     * flow_poll + shipping_poll (Isotach report §7.1, pp. 59-62, §3.1 steps 1-3): approves send_buf in FIFO order; the
+     * first packet without credit stops the pass, holding back packets to every destination (Isotach report §7.1,
+     * pp. 59-62, I-096). After maxSendAttempts blocked passes in a row, a credit request goes to the blocking
+     * destination (I-100).
      */
     private void flow() {
         while (nextToApprove < sendTail) {
@@ -550,7 +570,8 @@ public final class NonisoLayer {
                 nextToApprove++;
                 continue;
             }
-            // (remote_t + 1) mod SIZE == remote_h means full (L2213): at most ring - 1 outstanding (I-093).
+            // (remote_t + 1) mod SIZE == remote_h means full (Isotach report §7.1.3, pp. 59-62): at most ring - 1
+            // outstanding (I-093).
             if (assigned[j] - peers.peerFreed.get(j) >= remoteSlots[j] - 1) {
                 counters.inc(NonisoCounters.FLOW_BLOCKED);
                 if (++sendAttempts >= maxSendAttempts) {
@@ -571,7 +592,7 @@ public final class NonisoLayer {
     }
 
     private void ship(int cell, int j, int slot) {
-        // Piggyback the head only when it changed since the last report to j (L2217, I-098).
+        // Piggyback the head only when it changed since the last report to j (Isotach report §7.1.3, pp. 59-62, I-098).
         boolean creditPresent = freed[j] != lastReported[j];
         if (creditPresent) {
             lastReported[j] = freed[j];
@@ -608,7 +629,10 @@ public final class NonisoLayer {
         }
     }
 
-    /** ship_packet for control frames (L2630, L2651-2656): header only, outside flow control. */
+    /**
+     * ship_packet for control frames (Isotach report §8.1.1, pp. 72-73; §8.1.3, pp. 72-73): header only, outside flow
+     * control.
+     */
     private void sendControl(int dest, byte kind, int control, boolean creditPresent, long credit, long generation) {
         NonisoFrame.writePrefix(header, kind, creditPresent, remoteSlots[dest] + control, credit);
         int length = NonisoFrame.lengthOf(kind);

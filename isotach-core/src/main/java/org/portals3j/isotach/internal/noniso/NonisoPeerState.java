@@ -13,9 +13,11 @@ final class NonisoPeerState {
     final AtomicLongArray freedPublished;
     /** Host -> transport: slots assigned per destination (remote_t), bounds a credit a peer may report. */
     final AtomicLongArray assignedPublished;
-    /** Transport -> host: highest freed count each destination reported (remote_h, L2194-2196). */
+    /**
+     * Transport -> host: highest freed count each destination reported (remote_h, Isotach report §7.1.3, pp. 59-62).
+     */
     final AtomicLongArray peerFreed;
-    /** Transport -> host: a credit request from this peer awaits an answer (L2758-2759). */
+    /** Transport -> host: a credit request from this peer awaits an answer (Isotach report §8.3.4, pp. 73-76). */
     final AtomicIntegerArray creditRequested;
     /** Transport -> host: the last barrier generation each peer reached. */
     final AtomicLongArray barrierSeen;

@@ -4,8 +4,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
- * What the SIU gives its host (the report's NIU receive buffer, L321-333: packets, isochron markers, end-of-pulse
- * markers) and what else the host must hear; written and taken under the switch node's lock.
+ * What the SIU gives its host (the report's NIU receive buffer, Isotach report §3.3.2, pp. 10-14: packets, isochron
+ * markers, end-of-pulse markers) and what else the host must hear; written and taken under the switch node's lock.
  */
 public final class HostLink extends CacheLinePadding {
     public static final int ISO = 1;

@@ -133,7 +133,7 @@ public final class SwitchNode extends CacheLinePadding {
         SwitchInterfaceUnit unit = hostSiu();
         synchronized (lock) {
             if (unit.isochronOpen()) {
-                throw new IllegalStateException("bs-marker inside an open isochron (L1649)");
+                throw new IllegalStateException("bs-marker inside an open isochron (Isotach report §6.4.5, pp. 47-50)");
             }
             TokenManager manager = tokenManager;
             if (manager != null) {

@@ -213,9 +213,10 @@ final class TokenManager extends CacheLinePadding {
 
     /**
      * Completes every barrier execution all live hosts have joined (contract item 9). Hosts that have not registered a
-     * channel join every execution automatically (L473); an execution that only such hosts joined completes too (a
-     * host waiting to register needs it, digest §2.7 TRANSITION/READY), but lazily: its bit rides on a later token
-     * ({@link #lazyDue}) and does not make time advance faster, or unclaimed channels would keep the clock busy.
+     * channel join every execution automatically (Isotach report §3.5.1, pp. 18-20); an execution that only such hosts
+     * joined completes too (a host waiting to register needs it, digest §2.7 TRANSITION/READY), but lazily: its bit
+     * rides on a later token ({@link #lazyDue}) and does not make time advance faster, or unclaimed channels would keep
+     * the clock busy.
      */
     private void completeBarriers() {
         for (int c = 0; c < 2; c++) {
@@ -255,9 +256,9 @@ final class TokenManager extends CacheLinePadding {
 
     /**
      * Whether the token being issued carries the pending lazy completions: at most once per idle tick, since every
-     * host re-joins an unclaimed channel at once (L473) and, carried by every token, that cycle would put a bs-marker
-     * per host on the wire every few pulses of a busy job; at once, though, when some host has already joined the
-     * channel's next execution (it waits behind this one), or when time runs free (idle tick 0).
+     * host re-joins an unclaimed channel at once (Isotach report §3.5.1, pp. 18-20) and, carried by every token, that
+     * cycle would put a bs-marker per host on the wire every few pulses of a busy job; at once, though, when some host
+     * has already joined the channel's next execution (it waits behind this one), or when time runs free (idle tick 0).
      */
     private boolean lazyDue(long now) {
         if (lazyBarrierBits == 0) {

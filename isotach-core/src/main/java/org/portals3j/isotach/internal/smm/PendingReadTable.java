@@ -3,8 +3,9 @@ package org.portals3j.isotach.internal.smm;
 import java.util.Arrays;
 
 /**
- * Reads of an unsubstantiated variable waiting for the assign they depend on (the report's pending-read table, L392,
- * L2581-2586), keyed by (address, vId) and answered in execution order; preallocated, allocation-free.
+ * Reads of an unsubstantiated variable waiting for the assign they depend on (the report's pending-read table,
+ * Isotach report §3.4, pp. 14-18; §7.4.5, pp. 69-72), keyed by (address, vId) and answered in execution
+ * order; preallocated, allocation-free.
  */
 final class PendingReadTable {
     private static final int NONE = -1;
@@ -107,8 +108,9 @@ final class PendingReadTable {
      */
     int take(long addr, int id) {
         // The report suggests "a hash table (hashing on v or v concatenated with vId)", worst case n * read_cap
-        // entries (L392): here parallel arrays, a free list and a power-of-two array of bucket chains, each chain in
-        // insertion order (head and tail) so that the reads pending on one key come out in the order they executed.
+        // entries (Isotach report §3.4, pp. 14-18): here parallel arrays, a free list and a power-of-two array of
+        // bucket chains, each chain in insertion order (head and tail) so that the reads pending on one key come out in
+        // the order they executed.
         int b = bucket(addr, id);
         int prev = NONE;
         for (int e = head[b]; e != NONE; prev = e, e = next[e]) {

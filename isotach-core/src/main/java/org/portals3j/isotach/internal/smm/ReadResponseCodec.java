@@ -5,9 +5,10 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
 /**
- * The body of a read response (L455-459, L2593-2604, Appendix B.1.1 L3673-3675): the report's 8-byte payload
- * {@code {value (word), lvar (word)}} in that order (I-140), widened to Java's 64-bit shared words and followed
- * by the logical time the read executed at, which fills {@link org.portals3j.isotach.IsoVar#readPulse()}:
+ * The body of a read response (Isotach report §3.4.3, pp. 14-18; §7.4.5, pp. 69-72; App. B.1.1, pp. 104-107): the
+ * report's 8-byte payload {@code {value (word), lvar (word)}} in that order (I-140), widened to Java's 64-bit shared
+ * words and followed by the logical time the read executed at, which fills {@link
+ * org.portals3j.isotach.IsoVar#readPulse()}:
  *
  * <pre>
  *   offset 0   value      8 bytes, big-endian (network order, as the report's packets)

@@ -7,8 +7,9 @@ import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.SharedRegion;
 
 /**
- * The report's {@code shmem_map} seen from one host (L433-437, L1404-1428): which shared addresses exist, who holds a
- * copy of each, which copy is nearest; immutable, lookups allocation-free (copysets from the configuration's regions).
+ * The report's {@code shmem_map} seen from one host (Isotach report §3.4.1, pp. 14-18; §6.2.8, pp. 41-45): which shared
+ * addresses exist, who holds a copy of each, which copy is nearest; immutable, lookups allocation-free (copysets from
+ * the configuration's regions).
  */
 public final class SharedMap {
     private final int me;
@@ -137,7 +138,7 @@ public final class SharedMap {
         return false;
     }
 
-    /** The read target of region {@code r} from this host (L372, L435). */
+    /** The read target of region {@code r} from this host (Isotach report §3.4, pp. 14-18). */
     public int nearest(int r) {
         return nearest[r];
     }

@@ -22,9 +22,9 @@ public final class SharedMemory {
     static final int MAX_PENDING = 1 << 22;
 
     /**
-     * The engine's way to send a read response (L455-459): a noniso {@code read_response} packet to a remote
-     * reader, or {@link SharedMemory#completeRead} directly when {@code reader} is this host (I-086: a read of
-     * a local copy is answered without network).
+     * The engine's way to send a read response (Isotach report §3.4.3, pp. 14-18): a noniso {@code read_response}
+     * packet to a remote reader, or {@link SharedMemory#completeRead} directly when {@code reader} is this host (I-086:
+     * a read of a local copy is answered without network).
      */
     @FunctionalInterface
     public interface ReadResponder {
@@ -187,7 +187,8 @@ public final class SharedMemory {
     // =============================================================================================================
 
     /**
-     * The hosts holding a copy of {@code address}, ascending: a change sends one sRef to each (I-087, L435).
+     * The hosts holding a copy of {@code address}, ascending: a change sends one sRef to each (I-087,
+     * Isotach report §3.4.1, pp. 14-18).
      *
      * @param out receives the hosts; an array of the job's host count always suffices
      * @return how many, or -1 if {@code address} is not shared memory (the access fails, I-088)
@@ -206,10 +207,10 @@ public final class SharedMemory {
     }
 
     /**
-     * Whether this host may issue the change {@code kind} on {@code address} now (I-092, caveats L3496, L3508):
-     * a SCHED needs no outstanding sched of this host on the address (else the vId would name two scheds,
-     * L374); an ASSIGN needs one; a WRITE is always allowed (its sched is never outstanding, see the class
-     * comment). An address that is not shared memory fails (I-088).
+     * Whether this host may issue the change {@code kind} on {@code address} now (I-092, caveats Isotach report
+     * App. A.6, pp. 99-100): a SCHED needs no outstanding sched of this host on the address (else the vId would name
+     * two scheds, Isotach report §3.4, pp. 14-18); an ASSIGN needs one; a WRITE is always allowed (its sched is never
+     * outstanding, see the class comment). An address that is not shared memory fails (I-088).
      *
      * @return {@link #SUCCESS} or {@link #FAILURE}
      * @throws IllegalArgumentException for {@link SharedReferenceKind#READ} (not a change)
@@ -269,11 +270,12 @@ public final class SharedMemory {
     }
 
     /**
-     * Gives a read an lvar slot: the id the read's sRef carries and its response echoes (L449, L2602). Fails when
-     * {@code read_cap} reads are outstanding (I-089), leaving {@code lvar} untouched. Otherwise {@code lvar} is
-     * invalidated (L431: it is reused). If {@code lvar} was still waiting for an earlier read, that read stays
-     * outstanding (it holds its slot until its response arrives) but its response no longer fills {@code lvar}:
-     * {@code iso_retrieve} waits for the most recent read naming the variable (L3470).
+     * Gives a read an lvar slot: the id the read's sRef carries and its response echoes (Isotach report §3.4.2,
+     * pp. 14-18; §7.4.5, pp. 69-72). Fails when {@code read_cap} reads are outstanding (I-089), leaving {@code lvar}
+     * untouched. Otherwise {@code lvar} is invalidated (Isotach report §3.4, pp. 14-18: it is reused). If {@code lvar}
+     * was still waiting for an earlier read, that read stays outstanding (it holds its slot until its response arrives)
+     * but its response no longer fills {@code lvar}: {@code iso_retrieve} waits for the most recent read naming the
+     * variable (Isotach report App. A.6, pp. 99-100).
      *
      * <p>The slot id carries a generation in its high bits, so a response for a slot that has since been freed
      * and reused is recognised as stale. Cost: one pass over the {@code read_cap} slots (to find an earlier read
@@ -301,8 +303,8 @@ public final class SharedMemory {
 
     /**
      * A read response arrived (or a local read was answered): fills the read's {@link IsoVar} with
-     * {@code value} and the read's {@code pulse} and frees the slot (L1914-1918). A slot id that is not
-     * outstanding (never allocated, already completed, stale generation, out of range: a hostile or duplicated
+     * {@code value} and the read's {@code pulse} and frees the slot (Isotach report §6.6.2, p. 54). A slot id that is
+     * not outstanding (never allocated, already completed, stale generation, out of range: a hostile or duplicated
      * response) is ignored and counted.
      */
     public void completeRead(int readSlot, long value, long pulse) {
@@ -335,7 +337,7 @@ public final class SharedMemory {
     // =============================================================================================================
 
     /**
-     * Executes one sRef on this host's copy, in isotach order (L2492-2592).
+     * Executes one sRef on this host's copy, in isotach order (Isotach report §7.4, pp. 69-72).
      *
      * <ul>
      *   <li>READ: if the variable is unsubstantiated the read pends on (address, vId) (I-081); otherwise its
@@ -387,7 +389,7 @@ public final class SharedMemory {
         switch (kind) {
             case READ -> read(val, unsubBits, w, source, address, (int) operand, pulse, responder);
             case SCHEDULE -> {
-                // L409-411: set V.unsub; V.val = pId
+                // Isotach report §3.4, pp. 14-18: set V.unsub; V.val = pId
                 setBit(unsubBits, w);
                 val[w] = source;
                 executedSchedules.increment();
@@ -395,7 +397,8 @@ public final class SharedMemory {
             }
             case ASSIGN -> assign(val, unsubBits, w, source, address, operand, pulse, responder);
             case WRITE -> {
-                // L424-426: reset V.unsub; V.val = val. Pending reads belong to earlier scheds: untouched.
+                // Isotach report §3.4, pp. 14-18: reset V.unsub; V.val = val. Pending reads belong to earlier scheds:
+                // untouched.
                 clearBit(unsubBits, w);
                 val[w] = operand;
                 executedWrites.increment();
@@ -418,7 +421,8 @@ public final class SharedMemory {
     private void read(long[] val, long[] unsubBits, int w, int reader, long address, int readSlot, long pulse,
             ReadResponder responder) {
         if (bit(unsubBits, w)) {
-            // L399-404: the corresponding post is an unsubstantiated sched; wait for its assign (I-080, I-081)
+            // Isotach report §3.4, pp. 14-18: the corresponding post is an unsubstantiated sched; wait for its assign
+            // (I-080, I-081)
             if (pendingPerReader[reader] >= readCap) {
                 readsDroppedOverCap.increment();
                 return;
@@ -434,7 +438,8 @@ public final class SharedMemory {
             pendingPeak.set(Math.max(pendingPeak.get(), pending.size()));
             return;
         }
-        // L405-406: substantiated; answer now (locally when reader == me: the responder completes it, I-086)
+        // Isotach report §3.4, pp. 14-18: substantiated; answer now (locally when reader == me: the responder completes
+        // it, I-086)
         long value = val[w];
         executedReads.increment();
         observe(nextSequence++, pulse, reader, SharedReferenceKind.READ, address, readSlot, value);
@@ -443,7 +448,7 @@ public final class SharedMemory {
 
     private void assign(long[] val, long[] unsubBits, int w, int vId, long address, long value, long pulse,
             ReadResponder responder) {
-        // L413-416: the assign substantiates V only if it corresponds to V's last post
+        // Isotach report §3.4, pp. 14-18: the assign substantiates V only if it corresponds to V's last post
         if (bit(unsubBits, w) && val[w] == vId) {
             val[w] = value;
             clearBit(unsubBits, w);
@@ -451,7 +456,8 @@ public final class SharedMemory {
         }
         executedAssigns.increment();
         observe(nextSequence++, pulse, vId, SharedReferenceKind.ASSIGN, address, value, value);
-        // L417-422: every read pending on (V, vId) gets this assign's value, whatever V holds now (I-084)
+        // Isotach report §3.4, pp. 14-18: every read pending on (V, vId) gets this assign's value, whatever V holds now
+        // (I-084)
         for (int e = pending.take(address, vId); e >= 0; e = pending.take(address, vId)) {
             int reader = pending.reader(e);
             int readSlot = pending.slot(e);

@@ -22,8 +22,8 @@ import java.nio.ByteOrder;
  *                tokenPulse(8) | effectPulse(8) | mark(8) | seen(8) | need(8)                           = 48
  * </pre>
  *
- * The ISO frame is the report's iso-pointer and ordered packet in one (its future-work item, L3196): the payload
- * travels with the ordering information, so a message is one transport message, not two.
+ * The ISO frame is the report's iso-pointer and ordered packet in one (its future-work item, Isotach report §11.3,
+ * pp. 89-91): the payload travels with the ordering information, so a message is one transport message, not two.
  *
  * <p>The emulated hardware's own traffic (a token from the TM, a pulse mark between SIUs, a wake-up to the TM) is a
  * {@link ClockSection}: it rides behind an ISO packet still waiting in the sender's outbox for the same link, or

@@ -15,7 +15,7 @@ import org.portals3j.isotach.BarrierMode;
  * completes once every host has sent one bs-marker for c since the previous completion, and the completion bit
  * reaches every host in the same pulse. The model fails the test if a host ever sends two markers for one
  * execution, so these tests also check that the tables' state machines keep exactly one participation per
- * host per execution - what makes barriers work at all (L473).
+ * host per execution - what makes barriers work at all (Isotach report §3.5.1, pp. 18-20).
  */
 class BarrierTableGroupTest {
 

@@ -18,8 +18,8 @@ import org.portals3j.isotach.BarrierMode;
 import org.portals3j.isotach.IsotachFatalError;
 
 /**
- * Isotach barriers at one host: every row of the state table of digest §2.7 (report L1815-1881, C L10188-10444)
- * and the single-host parts of I-063..I-074.
+ * Isotach barriers at one host: every row of the state table of digest §2.7 (Isotach report §6.5.5, pp. 50-54; App. J,
+ * iso_barrier.c, pp. 224-229) and the single-host parts of I-063..I-074.
  */
 class BarrierTableTest {
 
@@ -84,7 +84,7 @@ class BarrierTableTest {
 
     @Nested
     class InitialStateAndCounts {
-        /** L1795-1800, C L10154-10169. */
+        /** Isotach report §6.5.5, pp. 50-54; App. J, iso_barrier.c, pp. 224-229. */
         @Test
         void channelZeroIsTheMLayersHoldingStrongAndChannelOneUnclaimedSendMax() {
             expectState(SHUT, Owner.MLAYER, InternalBarrierMode.STRONG, HOLDING);
@@ -93,7 +93,7 @@ class BarrierTableTest {
             assertThat(sink.markers).isEmpty();
         }
 
-        /** I-073, L1772-1780: WEAK = STRONG = diameter + 1, TICK = 2, MAX = 37. */
+        /** I-073, Isotach report §6.5.4, pp. 50-54: WEAK = STRONG = diameter + 1, TICK = 2, MAX = 37. */
         @Test
         void barrierCountsFollowTheNetworkDiameter_I073() {
             assertThat(table.barrierCount(InternalBarrierMode.WEAK)).isEqualTo(4);
@@ -108,7 +108,7 @@ class BarrierTableTest {
                     .hasMessageContaining("0..254");
         }
 
-        /** I-130, C L10206: barrier channel c is bit c of the bits byte. */
+        /** I-130, Isotach report App. J, iso_barrier.c, pp. 224-229: barrier channel c is bit c of the bits byte. */
         @Test
         void wireBitOfChannelCIsBitC_I130() {
             assertThat(BarrierTable.wireBit(0)).isEqualTo(0x01);
@@ -122,7 +122,10 @@ class BarrierTableTest {
 
     @Nested
     class StartAndPoll {
-        /** A7, L475: start sends the unclaimed channel's initial participation with the MAX count. */
+        /**
+         * A7, Isotach report §3.5.1, pp. 18-20: start sends the unclaimed channel's initial participation with the MAX
+         * count.
+         */
         @Test
         void startSendsTheInitialUnclaimedParticipation_A7_I069() {
             table.start();
@@ -148,7 +151,10 @@ class BarrierTableTest {
             assertThat(table.state(APP)).isEqualTo(NOT_HOLDING);
         }
 
-        /** L1120, digest §1.9 "Reset": the 0x83 echo in the reset EOP arrives before start and is ignored. */
+        /**
+         * Isotach report §5.2, pp. 35-36, digest §1.9 "Reset": the 0x83 echo in the reset EOP arrives before start and
+         * is ignored.
+         */
         @Test
         void completionBitsBeforeStartAreTheResetsPrimingEchoAndIgnored() {
             assertThat(table.notify(SignalTable.INITIAL_RESET_SIGNAL)).isZero();
@@ -158,7 +164,10 @@ class BarrierTableTest {
             assertThat(sink.markers).isEmpty();
         }
 
-        /** A7 fix, L1878-1881: a refused enqueue stays SEND and poll retries it until it is accepted. */
+        /**
+         * A7 fix, Isotach report §6.5.5, pp. 50-54: a refused enqueue stays SEND and poll retries it until it is
+         * accepted.
+         */
         @Test
         void pollRetriesARefusedEnqueueUntilTheSinkAcceptsIt_A7() {
             sink.full = true;
@@ -368,7 +377,10 @@ class BarrierTableTest {
             assertThat(sink.take()).containsExactly(marker(APP, 37));
         }
 
-        /** L1845: clear in NOT_HOLDING or SEND leaves the state; a SEND marker then leaves as unclaimed (MAX). */
+        /**
+         * Isotach report §6.5.5, pp. 50-54: clear in NOT_HOLDING or SEND leaves the state; a SEND marker then leaves as
+         * unclaimed (MAX).
+         */
         @Test
         void clearInNotHoldingOrSendKeepsTheStateAndTheParticipationContinuesUnclaimed() {
             holdingApplicationChannel();
@@ -403,7 +415,10 @@ class BarrierTableTest {
             assertThat(sink.markers).isEmpty();
         }
 
-        /** Row "SEND/HOLDING | completion | assertion failure" (L1867, C L10417-10422): fatal, never ignored. */
+        /**
+         * Row "SEND/HOLDING | completion | assertion failure" (Isotach report §6.5.5, pp. 50-54; App. J, iso_barrier.c,
+         * pp. 224-229): fatal, never ignored.
+         */
         @Test
         void completionOfAChannelThisHostHasNotJoinedIsFatal() {
             startAndForget();
@@ -460,7 +475,10 @@ class BarrierTableTest {
             assertThat(table.barrier(APP, BarrierMode.STRONG)).isEqualTo(SUCCESS);
         }
 
-        /** A9, L1842, L3578: clearing what the application does not own is a successful no-op. */
+        /**
+         * A9, Isotach report §6.5.5, pp. 50-54; App. A.8.1, pp. 100-104: clearing what the application does not own is
+         * a successful no-op.
+         */
         @Test
         void clearOfAChannelTheApplicationDoesNotOwnIsASuccessfulNop_A9() {
             startAndForget();

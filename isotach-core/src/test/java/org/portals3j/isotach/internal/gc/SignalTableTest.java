@@ -7,12 +7,18 @@ import static org.portals3j.isotach.internal.gc.SignalTable.SUCCESS;
 
 import org.junit.jupiter.api.Test;
 
-/** Isotach signals at one host: digest §2.7 "Signals", report L1533-1670, C L10614-10811. */
+/**
+ * Isotach signals at one host: digest §2.7 "Signals", Isotach report §6.4, pp. 47-50; App. J, iso_signal.c,
+ * pp. 231-235.
+ */
 class SignalTableTest {
 
     private final SignalTable table = new SignalTable();
 
-    /** L1609, C L10564: [MLAYER, UNCLAIMED x 4, MLAYER]; A11: the application's channels are 1..4. */
+    /**
+     * Isotach report §6.4.4, pp. 47-50; App. J, api/iso_signal/locals.h, pp. 230-231: [MLAYER, UNCLAIMED x 4, MLAYER];
+     * A11: the application's channels are 1..4.
+     */
     @Test
     void initialOwnersGiveChannelsZeroAndFiveToTheMLayer() {
         assertThat(table.owner(0)).isEqualTo(Owner.MLAYER);
@@ -97,7 +103,7 @@ class SignalTableTest {
         assertThatThrownBy(() -> SignalTable.wireBit(-1)).isInstanceOf(IllegalArgumentException.class);
     }
 
-    /** L1621-1629, L1668-1670: the accumulator gathers bits until the engine takes them for one bs-marker. */
+    /** Isotach report §6.4.5, pp. 47-50: the accumulator gathers bits until the engine takes them for one bs-marker. */
     @Test
     void accumulatedBitsAreTakenOnceAndThenCleared() {
         table.register(2);
@@ -111,7 +117,10 @@ class SignalTableTest {
         assertThat(table.pending()).isZero();
     }
 
-    /** C L10702-10711 (acknowledged open issue), L496: two pending sends on one channel leave as one bit. */
+    /**
+     * Isotach report App. J, iso_signal.c, pp. 231-235 (acknowledged open issue), Isotach report §3.5.2, pp. 18-20: two
+     * pending sends on one channel leave as one bit.
+     */
     @Test
     void twoSendsOnOneChannelWaitingTogetherLeaveAsOneBit() {
         table.register(4);
@@ -121,7 +130,9 @@ class SignalTableTest {
         assertThat(table.takeAccumulated()).isZero();
     }
 
-    /** I-062, L3544: the application can neither register nor send the reset channel. */
+    /**
+     * I-062, Isotach report App. A.8.1, pp. 100-104: the application can neither register nor send the reset channel.
+     */
     @Test
     void theApplicationCannotRegisterOrSendTheResetChannel_I062() {
         assertThat(table.register(SignalTable.RESET_SIGNAL)).isEqualTo(FAILURE);
@@ -130,7 +141,10 @@ class SignalTableTest {
         assertThat(table.pending()).isZero();
     }
 
-    /** L1603-1605, L1656, C L10741-10752: the first mLayer reset carries 0x83, a later one only bit 7. */
+    /**
+     * Isotach report §6.4.4, pp. 47-50; §6.4.5, pp. 47-50; App. J, iso_signal.c, pp. 231-235: the first mLayer reset
+     * carries 0x83, a later one only bit 7.
+     */
     @Test
     void theFirstMLayerResetCarriesTheInitialResetSignalWithBothBarrierBits() {
         assertThat(table.accumulateMLayer(SignalTable.RESET_SIGNAL)).isEqualTo(SUCCESS);
@@ -141,7 +155,7 @@ class SignalTableTest {
         assertThat(table.takeAccumulated()).isEqualTo(0x80);
     }
 
-    /** L1653-1656: the mLayer sends only on its own channels. */
+    /** Isotach report §6.4.5, pp. 47-50: the mLayer sends only on its own channels. */
     @Test
     void mLayerSendsOnlyOnMLayerChannels() {
         assertThat(table.accumulateMLayer(1)).isEqualTo(FAILURE);
@@ -154,7 +168,10 @@ class SignalTableTest {
         assertThat(table.takeAccumulated()).isEqualTo(0x04);
     }
 
-    /** I-062, L1662-1665, C L10781-10792: reset bits are counted, never reported to the application. */
+    /**
+     * I-062, Isotach report §6.4.5, pp. 47-50; App. J, iso_signal.c, pp. 231-235: reset bits are counted, never
+     * reported to the application.
+     */
     @Test
     void resetBitsAreCountedAndNeverReported_I062() {
         for (int c = 1; c <= 4; c++) {
@@ -181,7 +198,10 @@ class SignalTableTest {
         assertThat(table.notify(SignalTable.wireBit(2))).as("cleared = no more notices").isZero();
     }
 
-    /** I-058, I-059, C L12105-12114: all application bits of one EOP come back as one notice value. */
+    /**
+     * I-058, I-059, Isotach report App. J, iom.c, pp. 255-261: all application bits of one EOP come back as one notice
+     * value.
+     */
     @Test
     void signalsOfOnePulseMakeOneNoticeWithSeveralBits_I058_I059() {
         table.register(1);

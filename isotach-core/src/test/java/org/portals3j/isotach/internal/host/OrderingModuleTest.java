@@ -79,7 +79,8 @@ class OrderingModuleTest {
     void anIsochronMarkerReleasesTheSelfMessagesOfTheOldestOutstandingIsochron() {
         OrderingModule m = module(true);
         m.postIsochron(true, 2, 7); // a net-isochron with two self-messages
-        m.postIsochron(false, 1, -1); // a self-isochron after it: executes with its marker (L346)
+        // a self-isochron after it: executes with its marker (Isotach report §3.3.3, pp. 10-14)
+        m.postIsochron(false, 1, -1);
         m.isochronMarker(4, 7);
         m.packet(4, IsotachHost.ISO_MBM, 2, 0, 8, 0, 0);
         m.endOfPulses(0, 4, 2, 0, new byte[] {0, 1}); // the marker is host 1's entry: before host 2's packet

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** The transport-to-host handoff queue (the report's niu_delivery_q, L846-864). */
+/** The transport-to-host handoff queue (the report's niu_delivery_q, Isotach report §4.2.2, pp. 30-32). */
 class HandoffQueueTest {
 
     @Test

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.NonisoMessage;
 
-/** Protocol 2, the noniso n x n barrier (digest §2.5, §4.4, L1447-1531). */
+/** Protocol 2, the noniso n x n barrier (digest §2.5, §4.4, Isotach report §6.3, pp. 45-47). */
 class NonisoBarrierTest {
 
     /**
@@ -65,8 +65,8 @@ class NonisoBarrierTest {
     }
 
     /**
-     * I-078: barrier frames bypass flow control (L281, L1475): the barrier completes while every data credit
-     * in both directions is in use and packets are waiting for credit.
+     * I-078: barrier frames bypass flow control (Isotach report §3.2.1, pp. 9-10; §6.3.2, pp. 45-47): the barrier
+     * completes while every data credit in both directions is in use and packets are waiting for credit.
      */
     @Test
     void i078_completesWithAllCreditsInUse() {
@@ -90,9 +90,9 @@ class NonisoBarrierTest {
     }
 
     /**
-     * The race of L1529-1530: host 0 completes barrier 1 and starts barrier 2 while host 1 has not yet seen
-     * barrier 1 complete. Host 0's second frame must not be lost (the listing asserted barrier_recv[s] == FALSE
-     * and lost it): it is counted as host 0's generation 2, so host 1 completes both barriers.
+     * The race of Isotach report §6.3.4, pp. 45-47: host 0 completes barrier 1 and starts barrier 2 while host 1 has
+     * not yet seen barrier 1 complete. Host 0's second frame must not be lost (the listing asserted barrier_recv[s] ==
+     * FALSE and lost it): it is counted as host 0's generation 2, so host 1 completes both barriers.
      */
     @Test
     void l1529_frameOfTheNextBarrierIsNotLost() {
@@ -170,8 +170,8 @@ class NonisoBarrierTest {
 
     /**
      * A SUCCESS from barrier_completed means every message a peer sent before its barrier frame is already in
-     * the delivery queue (the shutdown check of C L8356-8370, I-127): the peers' generations are read before
-     * the poll that drains the handoff queue.
+     * the delivery queue (the shutdown check of Isotach report App. J, hostman.c, pp. 181-197, I-127): the peers'
+     * generations are read before the poll that drains the handoff queue.
      */
     @Test
     void messagesSentBeforeAPeersBarrierAreQueuedWhenItCompletes() {

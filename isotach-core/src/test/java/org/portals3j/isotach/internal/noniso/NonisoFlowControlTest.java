@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.NonisoMessage;
 
-/** Specific sender-based flow control (digest §3.1 steps 1-8, L512-523, L2096-2223). */
+/** Specific sender-based flow control (digest §3.1 steps 1-8, Isotach report §3.6.1, pp. 20-23; §7.1, pp. 59-62). */
 class NonisoFlowControlTest {
 
     /** The frames of {@code kind} that {@code rank} sent, in order. */
@@ -65,7 +65,7 @@ class NonisoFlowControlTest {
 
     /**
      * I-096: a packet blocked for credit holds back all later packets of the sender, including those to other
-     * destinations (L2098), until credit comes back.
+     * destinations (Isotach report §7.1, pp. 59-62), until credit comes back.
      */
     @Test
     void i096_headOfLineBlockingAcrossDestinations() {
@@ -99,7 +99,7 @@ class NonisoFlowControlTest {
 
     /**
      * I-098: a data frame carries the receiver's head only when it changed since the last report to that peer
-     * (L2217), flagged explicitly rather than with NULL_CREDIT.
+     * (Isotach report §7.1.3, pp. 59-62), flagged explicitly rather than with NULL_CREDIT.
      */
     @Test
     void i098_creditPiggybackedOnlyWhenChanged() {
@@ -136,7 +136,8 @@ class NonisoFlowControlTest {
 
     /**
      * I-099: once the freed-but-unreported slots reach the threshold (ring x CREDIT_PACKET_THRESHOLD_PERCENTAGE,
-     * L2162-2166; compared with >=, A14), an explicit credit packet goes to the credit control slot.
+     * Isotach report §7.1.2, pp. 59-62; compared with >=, A14), an explicit credit packet goes to the credit control
+     * slot.
      */
     @Test
     void i099_explicitCreditAtThreshold() {
@@ -181,9 +182,10 @@ class NonisoFlowControlTest {
     }
 
     /**
-     * I-100, I-101: a sender blocked for maxSendAttempts approval passes (the prose's MAX_SEND_ATTEMPTS, L2178;
-     * A14) sends a credit request to the credit-request control slot; the receiver answers with an explicit
-     * credit packet carrying its current head (L2758-2759), which unblocks the sender.
+     * I-100, I-101: a sender blocked for maxSendAttempts approval passes (the prose's MAX_SEND_ATTEMPTS,
+     * Isotach report §7.1.2, pp. 59-62; A14) sends a credit request to the credit-request control slot; the receiver
+     * answers with an explicit credit packet carrying its current head (Isotach report §8.3.4, pp. 73-76), which
+     * unblocks the sender.
      */
     @Test
     void i100_i101_creditRequestAfterBlockedAttemptsIsAnsweredWithCredit() {
@@ -244,7 +246,8 @@ class NonisoFlowControlTest {
                     assertThat(step).as("progress at threshold %s: sent %d, received %d", threshold, sent, next)
                             .isLessThan(100_000);
                     if (sent == count) {
-                        c.host(0).poll(); // an application that has nothing left to send still polls (L3306)
+                        // an application that has nothing left to send still polls (Isotach report App. A.2, pp. 95-96)
+                        c.host(0).poll();
                     } else if (c.host(0).send(1, c.payload(sent, 16), 16) == NonisoLayer.SUCCESS) {
                         sent++;
                     }

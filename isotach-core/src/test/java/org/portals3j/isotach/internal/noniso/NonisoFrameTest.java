@@ -9,8 +9,9 @@ import org.junit.jupiter.api.Test;
 class NonisoFrameTest {
 
     /**
-     * I-136: a data frame's header is 20 bytes, like the report's noniso packet header (C L6591-6592); byte 0 is
-     * the kind, byte 1 the version, and the fields are big-endian (network order, as on the report's wire).
+     * I-136: a data frame's header is 20 bytes, like the report's noniso packet header (Isotach report App. J, utils.h,
+     * pp. 169-175); byte 0 is the kind, byte 1 the version, and the fields are big-endian (network order, as on the
+     * report's wire).
      */
     @Test
     void i136_dataFrameLayout() {

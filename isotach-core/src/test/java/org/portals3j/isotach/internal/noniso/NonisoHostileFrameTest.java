@@ -177,7 +177,8 @@ class NonisoHostileFrameTest {
 
     /**
      * I-094 against a sender that ignores its credits: the frame that would take the last free slot of the ring
-     * (ring - 1 are allowed, L2213) is dropped, so an undelivered message is never overwritten.
+     * (ring - 1 are allowed, Isotach report §7.1.3, pp. 59-62) is dropped, so an undelivered message is never
+     * overwritten.
      */
     @Test
     void i094_aSenderExceedingItsCreditsCannotOverwriteTheRing() {

@@ -102,7 +102,7 @@ class NonisoMessagingTest {
      */
     @Test
     void i115_i097_payloadValidUntilNextReceiveWhichFreesTheSlot() {
-        // Ring of 2: one usable credit (ring - 1, L2213), slots used 0, 1, 0, ...
+        // Ring of 2: one usable credit (ring - 1, Isotach report §7.1.3, pp. 59-62), slots used 0, 1, 0, ...
         IsotachConfig cfg = NonisoCluster.config().nonisoSlotsPerPeer(2).build();
         try (NonisoCluster c = new NonisoCluster(2, cfg)) {
             NonisoMessage m = new NonisoMessage();
@@ -187,8 +187,8 @@ class NonisoMessagingTest {
 
     /**
      * I-117, A1: send() on a full send_buf fails, and the packets already queued are delivered unchanged (the
-     * listing's commented-out {@code return FAILURE} overwrote the tail, C L8674-8676). The loopback reads
-     * payloads only at delivery time, so a reused cell would show up as a corrupted payload.
+     * listing's commented-out {@code return FAILURE} overwrote the tail, Isotach report App. J, send.c, pp. 199-201).
+     * The loopback reads payloads only at delivery time, so a reused cell would show up as a corrupted payload.
      */
     @Test
     void i117_fullSendBufFailsWithoutCorruptingQueuedPackets() {
@@ -319,7 +319,7 @@ class NonisoMessagingTest {
 
     /**
      * A failed peer: send() to it fails, and packets already queued for it are discarded instead of holding back
-     * the packets behind them forever (head-of-line blocking, L2098).
+     * the packets behind them forever (head-of-line blocking, Isotach report §7.1, pp. 59-62).
      */
     @Test
     void failedPeerNeitherAcceptsSendsNorBlocksOthers() {

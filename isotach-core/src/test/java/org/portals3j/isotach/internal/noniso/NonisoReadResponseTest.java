@@ -12,7 +12,10 @@ import org.portals3j.isotach.internal.noniso.NonisoCluster.ReadResponse;
 import org.portals3j.transport.Deposit;
 import org.portals3j.transport.MessageHandler;
 
-/** SMM read responses as noniso frames (L455-459, L2593-2604, L3675; I-091, I-140 as far as noniso goes). */
+/**
+ * SMM read responses as noniso frames (Isotach report §3.4.3, pp. 14-18; §7.4.5, pp. 69-72; App. B.1.1, pp. 104-107;
+ * I-091, I-140 as far as noniso goes).
+ */
 class NonisoReadResponseTest {
 
     /** I-091: value, lvar slot and pulse arrive unchanged, through the upcall on poll, from the right source. */
@@ -34,8 +37,8 @@ class NonisoReadResponseTest {
     }
 
     /**
-     * Read responses go through flow control (L2747-2761): they take ring credits, wait behind data in FIFO
-     * order, fail only when send_buf is full, and their slots come back without any receive() call.
+     * Read responses go through flow control (Isotach report §8.3.4, pp. 73-76): they take ring credits, wait behind
+     * data in FIFO order, fail only when send_buf is full, and their slots come back without any receive() call.
      */
     @Test
     void readResponsesUseFlowControlAndGiveTheirSlotsBackOnPoll() {
@@ -61,7 +64,10 @@ class NonisoReadResponseTest {
         }
     }
 
-    /** sendReadResponse refuses this host itself (a local read is answered locally, L2570) and bad targets. */
+    /**
+     * sendReadResponse refuses this host itself (a local read is answered locally, Isotach report §7.4.5, pp. 69-72)
+     * and bad targets.
+     */
     @Test
     void readResponseTargetsAreChecked() {
         try (NonisoCluster c = new NonisoCluster(2, NonisoCluster.config().build())) {

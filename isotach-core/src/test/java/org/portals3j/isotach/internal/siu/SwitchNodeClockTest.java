@@ -368,7 +368,8 @@ class SwitchNodeClockTest {
         int from = t.sent().size();
         ship(n, 1);
         assertThat(tokenBitsToHost1(t, from)).as("tokens issued for the isochron").first().isEqualTo(0x02);
-        // Both re-join at once (the report's rule, L473). Busy tokens within the idle tick do not carry it ...
+        // Both re-join at once (the report's rule, Isotach report §3.5.1, pp. 18-20). Busy tokens within the idle tick
+        // do not carry it ...
         n.shipBarrierSignalMarker(0x02, 37, true);
         n.onBarrierSignalMarker(1, automaticBarrier1());
         now[0] += 100_000; // 100 us

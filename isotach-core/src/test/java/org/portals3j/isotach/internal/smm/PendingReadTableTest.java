@@ -8,7 +8,10 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The pending-read table (L392, L2581-2586): a preallocated hash table keyed by (address, vId). */
+/**
+ * The pending-read table (Isotach report §3.4, pp. 14-18; §7.4.5, pp. 69-72): a preallocated hash table keyed by
+ * (address, vId).
+ */
 class PendingReadTableTest {
 
     private static List<Integer> drainSlots(PendingReadTable t, long address, int vId) {
@@ -79,7 +82,10 @@ class PendingReadTableTest {
         }
     }
 
-    /** The table is bounded (n * read_cap entries, L392): when full, add refuses; freed entries are reused. */
+    /**
+     * The table is bounded (n * read_cap entries, Isotach report §3.4, pp. 14-18): when full, add refuses; freed
+     * entries are reused.
+     */
     @Test
     void aFullTableRefusesAndFreedEntriesAreReused() {
         PendingReadTable t = new PendingReadTable(3);

@@ -7,7 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.junit.jupiter.api.Test;
 
-/** The read-response body (L2602-2603, L3675). */
+/** The read-response body (Isotach report §7.4.5, pp. 69-72; App. B.1.1, pp. 104-107). */
 class ReadResponseCodecTest {
 
     /** I-140: the payload is the value, then the lvar, in network byte order; the read pulse follows. */

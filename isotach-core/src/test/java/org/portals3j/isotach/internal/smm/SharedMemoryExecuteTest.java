@@ -22,9 +22,9 @@ import org.portals3j.isotach.internal.smm.SmmFixtures.Seen;
 import org.portals3j.isotach.internal.smm.SmmFixtures.Sent;
 
 /**
- * The execute path of the shared-memory manager (digest §2.8 pseudo-code, L396-427, L2565-2592), driven in a
- * chosen isotach order as the engine would: host 0 holds the copy of region [0, 16) and executes sRefs from
- * hosts 0-3 of a 4-host job.
+ * The execute path of the shared-memory manager (digest §2.8 pseudo-code, Isotach report §3.4, pp. 14-18; §7.4.5,
+ * pp. 69-72), driven in a chosen isotach order as the engine would: host 0 holds the copy of region [0, 16) and
+ * executes sRefs from hosts 0-3 of a 4-host job.
  */
 class SharedMemoryExecuteTest {
     private static final long V = 5;
@@ -41,7 +41,7 @@ class SharedMemoryExecuteTest {
         assertThat(copy.execute(kind, source, V, operand, pulse, responder)).as("%s from %d", kind, source).isTrue();
     }
 
-    /** I-079 (L378) and initial value: a read before any post returns 0. */
+    /** I-079 (Isotach report §3.4, pp. 14-18) and initial value: a read before any post returns 0. */
     @Test
     void readOfAWordNeverPostedReturnsZero_I079() {
         exec(READ, 2, 7, 1);
@@ -49,7 +49,9 @@ class SharedMemoryExecuteTest {
         assertThat(observer.last()).isEqualTo(new Seen(0, 0, 1, 2, SharedMemoryObserver.READ, V, 7, 0));
     }
 
-    /** I-079 (L378): a read returns the value of the last write preceding it in isotach order. */
+    /**
+     * I-079 (Isotach report §3.4, pp. 14-18): a read returns the value of the last write preceding it in isotach order.
+     */
     @Test
     void readReturnsTheValueOfItsCorrespondingWrite_I079() {
         exec(WRITE, 1, 10, 1);
@@ -60,7 +62,9 @@ class SharedMemoryExecuteTest {
         assertThat(copy.localValue(V)).isEqualTo(30);
     }
 
-    /** I-083 (L409-411, L424-426): sched by p leaves V unsubstantiated with vId p; write substantiates it. */
+    /**
+     * I-083 (Isotach report §3.4, pp. 14-18): sched by p leaves V unsubstantiated with vId p; write substantiates it.
+     */
     @Test
     void schedMakesTheVariableUnsubstantiatedWithTheIssuersIdAndWriteSubstantiatesIt_I083() {
         exec(SCHEDULE, 3, 0, 1);
@@ -73,8 +77,8 @@ class SharedMemoryExecuteTest {
     }
 
     /**
-     * I-080, I-081 (L378, L396-422): a read after a sched pends as one entry and is answered with the matching
-     * assign's value when that assign executes, not before, and with the read's own pulse.
+     * I-080, I-081 (Isotach report §3.4, pp. 14-18): a read after a sched pends as one entry and is answered with the
+     * matching assign's value when that assign executes, not before, and with the read's own pulse.
      */
     @Test
     void readOfAnUnsubstantiatedVariablePendsUntilTheMatchingAssign_I080_I081() {
@@ -108,8 +112,8 @@ class SharedMemoryExecuteTest {
     }
 
     /**
-     * I-082 (L413-422): a matching assign substantiates V; a non-matching one leaves V unchanged but still
-     * answers the reads pending on its own vId.
+     * I-082 (Isotach report §3.4, pp. 14-18): a matching assign substantiates V; a non-matching one leaves V unchanged
+     * but still answers the reads pending on its own vId.
      */
     @Test
     void aNonMatchingAssignLeavesTheVariableButAnswersItsPendingReads_I082() {
@@ -129,7 +133,10 @@ class SharedMemoryExecuteTest {
         assertThat(copy.counters()).containsEntry("sref.assignSubstantiating", 1L);
     }
 
-    /** I-084 (L417-422): reads pending on (V, vId) get the assign's value even after a later write changed V. */
+    /**
+     * I-084 (Isotach report §3.4, pp. 14-18): reads pending on (V, vId) get the assign's value even after a later write
+     * changed V.
+     */
     @Test
     void pendingReadsGetTheAssignsValueEvenAfterALaterWrite_I084() {
         exec(SCHEDULE, 1, 0, 1);
@@ -146,8 +153,9 @@ class SharedMemoryExecuteTest {
     }
 
     /**
-     * Write = sched + assign issued together (L372, L3480): its vId is never visible, so a write by the host
-     * whose sched is outstanding does not answer the reads pending on that sched; the sched's own assign does.
+     * Write = sched + assign issued together (Isotach report §3.4, pp. 14-18; App. A.6, pp. 99-100): its vId is never
+     * visible, so a write by the host whose sched is outstanding does not answer the reads pending on that sched; the
+     * sched's own assign does.
      */
     @Test
     void aWriteDoesNotAnswerReadsPendingOnASchedOfTheSameHost() {
@@ -172,7 +180,8 @@ class SharedMemoryExecuteTest {
                 exec(READ, reader, slot, 1 + slot);
             }
         }
-        assertThat(copy.pendingReads()).isEqualTo(16); // hosts * read_cap: the table's bound (L392)
+        // hosts * read_cap: the table's bound (Isotach report §3.4, pp. 14-18)
+        assertThat(copy.pendingReads()).isEqualTo(16);
         exec(ASSIGN, 1, 8, 9);
         assertThat(responder.sent).hasSize(16).allMatch(s -> s.value() == 8);
         List<Sent> expected = new ArrayList<>();
@@ -204,7 +213,10 @@ class SharedMemoryExecuteTest {
         assertThat(observer.seen).extracting(Seen::sequence).containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L, 5L, 6L);
     }
 
-    /** I-086 (L406, L2570): a read of a local substantiated copy goes to the responder for this host at once. */
+    /**
+     * I-086 (Isotach report §3.4, pp. 14-18; §7.4.5, pp. 69-72): a read of a local substantiated copy goes to the
+     * responder for this host at once.
+     */
     @Test
     void aLocalReadIsAnsweredLocallyAndFillsTheLvarAtOnce_I086() {
         IsoVar lvar = new IsoVar();
@@ -284,8 +296,8 @@ class SharedMemoryExecuteTest {
     }
 
     /**
-     * I-090 (L130, L372): copies that execute the same sRefs in the same isotach order apply the same changes,
-     * answer reads alike and hold the same values.
+     * I-090 (Isotach report §1.1.1, pp. 1-2; §3.4, pp. 14-18): copies that execute the same sRefs in the same isotach
+     * order apply the same changes, answer reads alike and hold the same values.
      */
     @Test
     void copiesExecutingTheSameOrderAgree_I090() {

@@ -20,7 +20,10 @@ class SharedMemoryIssueTest {
 
     // ---- routing ------------------------------------------------------------------------------------------------
 
-    /** I-087 (L372, L435): a change goes to every copy, listed ascending; I-088: an unknown address fails. */
+    /**
+     * I-087 (Isotach report §3.4, pp. 14-18): a change goes to every copy, listed ascending; I-088: an unknown address
+     * fails.
+     */
     @Test
     void copiesListsTheCopysetAscendingAndMinusOneForAnAddressOutsideSharedMemory_I087_I088() {
         IsotachConfig c = config(1, region(100, 10, 3, 0, 2), region(0, 4, 1));
@@ -62,7 +65,10 @@ class SharedMemoryIssueTest {
         assertThat(new SharedMemory(0, 3, c).nearestCopy(3)).isEqualTo(0);
     }
 
-    /** I-087 (L435): otherwise the copy at the smallest logical distance from this host, ties to the lowest id. */
+    /**
+     * I-087 (Isotach report §3.4.1, pp. 14-18): otherwise the copy at the smallest logical distance from this host,
+     * ties to the lowest id.
+     */
     @Test
     void nearestCopyIsTheSmallestDistanceTiesToTheLowestId_I087() {
         int[][] d = {
@@ -122,7 +128,10 @@ class SharedMemoryIssueTest {
 
     // ---- caveats (I-092) ------------------------------------------------------------------------------------------
 
-    /** I-092 (L3496): a second sched by this host before its assign is refused; after the assign it is allowed. */
+    /**
+     * I-092 (Isotach report App. A.6, pp. 99-100): a second sched by this host before its assign is refused; after the
+     * assign it is allowed.
+     */
     @Test
     void aSecondSchedBeforeTheAssignIsRefused_I092() {
         SharedMemory m = new SharedMemory(0, 2, config(1, region(0, 8, 0, 1)));
@@ -136,7 +145,7 @@ class SharedMemoryIssueTest {
         assertThat(m.counters()).containsEntry("issue.changesRefused", 1L);
     }
 
-    /** I-092 (L3508): an assign without an outstanding sched is refused. */
+    /** I-092 (Isotach report App. A.6, pp. 99-100): an assign without an outstanding sched is refused. */
     @Test
     void anAssignWithoutAnOutstandingSchedIsRefused_I092() {
         SharedMemory m = new SharedMemory(0, 2, config(1, region(0, 8, 1)));
@@ -148,8 +157,8 @@ class SharedMemoryIssueTest {
     }
 
     /**
-     * A write is a sched and its assign issued together (L372, L3480): never an outstanding sched, so it is
-     * allowed whether or not one is outstanding and neither opens nor closes one.
+     * A write is a sched and its assign issued together (Isotach report §3.4, pp. 14-18; App. A.6, pp. 99-100): never
+     * an outstanding sched, so it is allowed whether or not one is outstanding and neither opens nor closes one.
      */
     @Test
     void aWriteIsAllowedWithOrWithoutAnOutstandingSchedAndLeavesTheCaveatStateAlone_I092() {
@@ -178,7 +187,10 @@ class SharedMemoryIssueTest {
 
     // ---- read_cap and lvar slots ----------------------------------------------------------------------------------
 
-    /** I-089 (L3459): with read_cap reads outstanding a read fails and leaves its lvar alone. */
+    /**
+     * I-089 (Isotach report App. A.6, pp. 99-100): with read_cap reads outstanding a read fails and leaves its lvar
+     * alone.
+     */
     @Test
     void aReadFailsWhenReadCapReadsAreOutstanding_I089() {
         SharedMemory m = new SharedMemory(0, 2, config(3, region(0, 8, 1)));
@@ -202,7 +214,10 @@ class SharedMemoryIssueTest {
         assertThat(fourth.isValid()).isFalse();
     }
 
-    /** I-085 (L431, L1909-1918): a read invalidates its lvar; the response fills value and read pulse. */
+    /**
+     * I-085 (Isotach report §3.4, pp. 14-18; §6.6.2, p. 54): a read invalidates its lvar; the response fills value and
+     * read pulse.
+     */
     @Test
     void aReadInvalidatesItsLvarAndTheResponseFillsIt_I085() {
         SharedMemory m = new SharedMemory(0, 2, config(2, region(0, 8, 1)));
@@ -244,8 +259,9 @@ class SharedMemoryIssueTest {
     }
 
     /**
-     * L3470: iso_retrieve waits for the most recent read naming the lvar. Reusing an lvar whose read is still
-     * outstanding detaches the old read: its response no longer fills the lvar, but it still holds its slot.
+     * Isotach report App. A.6, pp. 99-100: iso_retrieve waits for the most recent read naming the lvar. Reusing an lvar
+     * whose read is still outstanding detaches the old read: its response no longer fills the lvar, but it still holds
+     * its slot.
      */
     @Test
     void reusingAnLvarWhileItsReadIsOutstandingKeepsOnlyTheNewestReadsValue() {

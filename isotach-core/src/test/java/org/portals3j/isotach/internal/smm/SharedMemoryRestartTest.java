@@ -17,9 +17,9 @@ import org.portals3j.isotach.internal.smm.SmmFixtures.Seen;
 import org.portals3j.isotach.internal.smm.SmmFixtures.Sent;
 
 /**
- * Restartable execution (L2539-2545: shmem stops when a read response cannot be sent and retries later): a
- * refused response makes {@link SharedMemory#execute} return false; calling it again with the same sRef only
- * retries the owed responses, and the sRef is never applied twice.
+ * Restartable execution (Isotach report §7.4.3, pp. 69-72; §7.4.4, pp. 69-72: shmem stops when a read response cannot
+ * be sent and retries later): a refused response makes {@link SharedMemory#execute} return false; calling it again with
+ * the same sRef only retries the owed responses, and the sRef is never applied twice.
  */
 class SharedMemoryRestartTest {
     private final SharedMemory copy = new SharedMemory(0, 4, config(4, region(0, 8, 0, 1)));

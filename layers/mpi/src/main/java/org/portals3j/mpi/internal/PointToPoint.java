@@ -108,7 +108,7 @@ public final class PointToPoint {
             credits[r] = new EagerCredit(config.creditBytes());
             ledgers[r] = new CreditLedger(config.creditBytes());
         }
-        // the mark: an entry without an MD, which nothing matches (skipped, L1964)
+        // the mark: an entry without an MD, which nothing matches (skipped, Portals 3.2 spec §2.2)
         mark = lib.meAttach(ni, RECEIVE_PORTAL, ProcessId.ANY, 0, 0, Unlink.RETAIN, InsertPosition.AFTER);
         int regionOptions = MdOption.bits(MdOption.OP_PUT, MdOption.MANAGE_REMOTE, MdOption.ACK_DISABLE);
         for (int r = 0; r < size; r++) {

@@ -186,7 +186,9 @@ public final class CStructs {
         putLong(address + MD_EVENTQ, eventq);
     }
 
-    /** Writes {@code event} as a {@code ptl_event_t}; {@code sequence} last, after a fence (L6690). */
+    /**
+     * Writes {@code event} as a {@code ptl_event_t}; {@code sequence} last, after a fence (Portals 3.2 spec §3.9.4).
+     */
     static void writeEvent(long address, Event event) {
         putInt(address + EV_TYPE, event.type().ordinal());
         writeProcessId(address + EV_INITIATOR, event.initiatorNid(), event.initiatorPid());

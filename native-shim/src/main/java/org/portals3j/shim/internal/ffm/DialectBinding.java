@@ -38,7 +38,7 @@ enum DialectBinding {
             return false;
         }
 
-        /** 3.2 lists {@code PTL_SEGV} for it (L2952). */
+        /** 3.2 lists {@code PTL_SEGV} for it (Portals 3.2 spec §3.4.1.1). */
         @Override
         boolean acceptsNullActual() {
             return false;

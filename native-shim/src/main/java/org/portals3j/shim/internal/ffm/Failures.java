@@ -27,7 +27,7 @@ final class Failures {
     /**
      * The answer of a call compiled for {@code calledAs} that found no live library of its dialect:
      * {@code PTL_NOINIT} if the process has not chosen the other dialect (no {@code PtlInit}, or
-     * {@code PtlFini} since: L10833), else {@code PTL_FAIL} with the {@link DialectMismatch} message.
+     * {@code PtlFini} since: Portals 3.2 spec §3.12), else {@code PTL_FAIL} with the {@link DialectMismatch} message.
      */
     static int notLive(String function, CDialect calledAs) {
         @Nullable CDialect chosen = ShimProcess.chosen();

@@ -88,7 +88,7 @@ final class Portals33Upcalls {
         }
     }
 
-    /** {@code handle} may be NULL, as in 3.2 (L5548). */
+    /** {@code handle} may be NULL, as in 3.2 (Portals 3.2 spec §3.8.2.2). */
     static int mdAttach(long me, long md, int unlinkOp, long handle) {
         try {
             Portals33 p = ShimProcess.live33();
@@ -194,8 +194,8 @@ final class Portals33Upcalls {
 
     /**
      * A bad portal index is {@code PTL_PT_INDEX_INVALID}: 3.3 has one code for it where 3.2's
-     * {@code PtlACEntry} has its own ({@code PTL_PT_INV_INDEX}, L7345), so the engine's 3.2 code is
-     * translated here.
+     * {@code PtlACEntry} has its own ({@code PTL_PT_INV_INDEX}, Portals 3.2 spec §3.10.1.1), so the engine's 3.2 code
+     * is translated here.
      */
     static int acEntry(long ni, int index, int nid, int pid, int uid, int jid, int portal) {
         try {

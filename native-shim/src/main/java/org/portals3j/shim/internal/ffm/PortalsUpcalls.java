@@ -53,7 +53,7 @@ final class PortalsUpcalls {
         }
     }
 
-    /** {@code handle} may be NULL here (L5548): the MD is attached and its handle not returned. */
+    /** {@code handle} may be NULL here (Portals 3.2 spec §3.8.2.2): the MD is attached and its handle not returned. */
     static int mdAttach(long me, long md, int unlinkOp, int unlinkNofit, long handle) {
         try {
             Portals p = ShimProcess.live();

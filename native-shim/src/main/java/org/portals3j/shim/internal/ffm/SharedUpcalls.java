@@ -89,8 +89,8 @@ final class SharedUpcalls {
 
     /**
      * {@code desired} may be NULL (the defaults); of a 3.3 {@code ptl_ni_limits_t} the five 3.2 limits are
-     * honoured. {@code actual} NULL is {@code PTL_SEGV} in 3.2, which lists that code for it (L2952), and
-     * legal in 3.3 ({@link DialectBinding#acceptsNullActual}).
+     * honoured. {@code actual} NULL is {@code PTL_SEGV} in 3.2, which lists that code for it
+     * (Portals 3.2 spec §3.4.1.1), and legal in 3.3 ({@link DialectBinding#acceptsNullActual}).
      */
     static int niInit(DialectBinding d, int iface, int pid, long desired, long actual, long handle) {
         try {
@@ -100,7 +100,8 @@ final class SharedUpcalls {
             }
             if (actual == 0L && !d.acceptsNullActual()) {
                 Failures.sayOnce("PtlNIInit-actual", "PtlNIInit: actual is NULL, which Portals 3.2 answers with"
-                        + " PTL_SEGV (L2952); a Portals 3.3 program may pass NULL: compile it with -DPTL_DIALECT_33");
+                        + " PTL_SEGV (Portals 3.2 spec §3.4.1.1); a Portals 3.3 program may pass NULL:"
+                        + " compile it with -DPTL_DIALECT_33");
                 return SEGV;
             }
             if (handle == 0L) {
@@ -285,7 +286,8 @@ final class SharedUpcalls {
     }
 
     /**
-     * {@code old_md} and {@code new_md} may be NULL (L5939); {@code *old_md} is written also on PTL_NOUPDATE (A-38).
+     * {@code old_md} and {@code new_md} may be NULL (Portals 3.2 spec §3.8.5); {@code *old_md} is written also on
+     * PTL_NOUPDATE (A-38).
      */
     static int mdUpdate(DialectBinding d, long md, long oldMd, long newMd, long testq) {
         try {

@@ -15,7 +15,7 @@ final class AccessControl {
         this.library = library;
     }
 
-    /** PtlACEntry (L7291): overwrites entry {@code index}. */
+    /** PtlACEntry (Portals 3.2 spec §3.10.1): overwrites entry {@code index}. */
     void acEntry(long niHandle, int index, ProcessId matchId, int uid, int portal) {
         acEntry(niHandle, index, matchId, uid, AccessControlEntry.JID_ANY, portal);
     }

@@ -1,8 +1,8 @@
 package org.portals3j.portals.internal.engine;
 
 /**
- * One entry of the access control table (L7263): who may use which portal with this cookie. Portals 3.3
- * added the job id ({@code PtlACEntry}'s {@code job_id}, 3.3 &sect;3.12.1); a 3.2 entry allows every job
+ * One entry of the access control table (Portals 3.2 spec §3.9.8.2): who may use which portal with this cookie. Portals
+ * 3.3 added the job id ({@code PtlACEntry}'s {@code job_id}, 3.3 &sect;3.12.1); a 3.2 entry allows every job
  * ({@code PTL_JID_ANY}).
  */
 final class AccessControlEntry {
@@ -27,7 +27,7 @@ final class AccessControlEntry {
     }
 
     /**
-     * The checks of L15085-L15100 plus the uid (A-29) and, in 3.3, the job id: the reference
+     * The checks of Portals 3.2 spec §4.2 plus the uid (A-29) and, in 3.3, the job id: the reference
      * implementation checks it beside the uid ({@code p3lib/move.c}, "P3.3 API spec: sections 2.3 &amp;
      * 3.12.1").
      */

@@ -6,7 +6,7 @@ import org.portals3j.portals.EventKind;
 import org.portals3j.portals.NiFailType;
 
 /**
- * The fields of {@code ptl_event_t} (L6548), written by the engine and read through the public
+ * The fields of {@code ptl_event_t} (Portals 3.2 spec §3.9.4), written by the engine and read through the public
  * {@link org.portals3j.portals.Event}. The fields are {@code protected}: the engine (this package) writes
  * them; users see only the getters of {@code Event}.
  */
@@ -23,7 +23,7 @@ public abstract class EventFields {
     protected long mlength;
     protected long offset;
     protected long mdHandle;
-    // mem_desc: the descriptor's state immediately after the event (L6642)
+    // mem_desc: the descriptor's state immediately after the event (Portals 3.2 spec §3.9.4)
     protected MemorySegment mdStart = MemorySegment.NULL;
     protected long mdLength;
     protected int mdThreshold;
@@ -64,7 +64,7 @@ public abstract class EventFields {
         hdrData = other.hdrData;
         link = other.link;
         niFailType = other.niFailType;
-        // Written last, as the spec asks of ptl_event_t.sequence (L6690).
+        // Written last, as the spec asks of ptl_event_t.sequence (Portals 3.2 spec §3.9.4).
         sequence = other.sequence;
     }
 }

@@ -6,7 +6,7 @@ import org.portals3j.portals.EventHandler;
 import org.portals3j.portals.ReturnCode;
 
 /**
- * An event queue (L6223): a ring of {@code count} events, plus the FIFO of threads blocked in
+ * An event queue (Portals 3.2 spec §3.8.5.2): a ring of {@code count} events, plus the FIFO of threads blocked in
  * {@code PtlEQWait}. All methods run under the engine lock.
  *
  * <p>Storage: the ring's events live in chunks of {@link EventStorage#CHUNK} preallocated events. The
@@ -18,13 +18,14 @@ import org.portals3j.portals.ReturnCode;
  * loses the event as a full ring does (below).
  *
  * <p>Invariant: the ring is empty whenever a thread waits. An event logged while threads wait is handed
- * straight to the longest-waiting one, so exactly one thread wakes per event, in FIFO order (L7124,
- * change log L586), and {@code PtlEQGet} from another thread sees {@code PTL_EQ_EMPTY} (L7005, A-56).
+ * straight to the longest-waiting one, so exactly one thread wakes per event, in FIFO order (Portals 3.2 spec §3.9.8,
+ * change log Portals 3.2 spec "Thread Issues"), and {@code PtlEQGet} from another thread sees {@code PTL_EQ_EMPTY}
+ * (Portals 3.2 spec §3.9.7.1, A-56).
  *
  * <p>Overflow: when the ring is full the <em>new</em> event is discarded (A-36); the next event taken
- * comes with {@code PTL_EQ_DROPPED} (L6987). Read literally, L6987 puts the flag on the first event
- * <em>after</em> the gap; with the newest events discarded that event may never come, and the loss
- * would go unreported. Reporting it with the next event taken, as the digest recommends (A-36, P-137),
+ * comes with {@code PTL_EQ_DROPPED} (Portals 3.2 spec §3.9.7.1). Read literally, Portals 3.2 spec §3.9.7.1 puts the
+ * flag on the first event <em>after</em> the gap; with the newest events discarded that event may never come, and the
+ * loss would go unreported. Reporting it with the next event taken, as the digest recommends (A-36, P-137),
  * tells the application at once.
  *
  * <p>A queue of a Portals 3.3 library differs in two ways. It numbers its own events

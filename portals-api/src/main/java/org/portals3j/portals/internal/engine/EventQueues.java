@@ -38,7 +38,7 @@ final class EventQueues {
         this.awaitLoop = new AwaitLoop(library.polling);
     }
 
-    /** PtlEQAlloc (L6716): {@code count} 0 is PTL_NOSPACE. */
+    /** PtlEQAlloc (Portals 3.2 spec §3.9.5): {@code count} 0 is PTL_NOSPACE. */
     long eqAlloc(long niHandle, long count) {
         return eqAlloc(niHandle, count, null);
     }
@@ -123,7 +123,10 @@ final class EventQueues {
                 + ni.limits.maxEventQueues() + " event queues");
     }
 
-    /** PtlEQFree (L6879): threads waiting on it wake with PTL_INV_EQ; MDs still naming it log nothing. */
+    /**
+     * PtlEQFree (Portals 3.2 spec §3.9.6): threads waiting on it wake with PTL_INV_EQ; MDs still naming it log nothing
+     * (A-39).
+     */
     void eqFree(long eqHandle) {
         library.acquire();
         try {
@@ -138,7 +141,7 @@ final class EventQueues {
         }
     }
 
-    /** PtlEQGet (L6966): never blocks; OK, EQ_DROPPED or EQ_EMPTY. */
+    /** PtlEQGet (Portals 3.2 spec §3.9.7): never blocks; OK, EQ_DROPPED or EQ_EMPTY. */
     ReturnCode eqGet(long eqHandle, Event into) {
         ReturnCode rc = takeNow(eqHandle, into);
         // An empty queue: let this thread take what the network holds (Polling.poll), then look again.
@@ -161,7 +164,7 @@ final class EventQueues {
         }
     }
 
-    /** PtlEQWait (L7119): blocks with the configured idle strategy until an event is handed over. */
+    /** PtlEQWait (Portals 3.2 spec §3.9.8): blocks with the configured idle strategy until an event is handed over. */
     ReturnCode eqWait(long eqHandle, Event into) {
         EqWaiter w = waiter();
         library.acquire();

@@ -31,10 +31,10 @@ abstract class IncomingPutFields extends CacheLinePadding {
     long mlength;
     /** The offset used in the MD (reported in the PUT events). */
     long offset;
-    /** The offset the request carried: the ack echoes it (L13674). */
+    /** The offset the request carried: the ack echoes it (Portals 3.2 spec §4.1). */
     long requestOffset;
     long hdrData;
-    /** The initiator's MD handle: not PTL_MD_NONE means an ack was asked for (L13099). */
+    /** The initiator's MD handle: not PTL_MD_NONE means an ack was asked for (Portals 3.2 spec §4.1). */
     long ackMd;
     long exchange;
 

@@ -35,10 +35,10 @@ final class Initiator implements SendingSide {
     // ==== sending ================================================================================
 
     /**
-     * PtlPut (L7571): sends the whole MD (A-54). Takes one unit of the MD's threshold now; an MD whose
-     * threshold is 0 is PTL_INV_MD; the ack takes none (A-27; in 3.3 it takes one when it arrives, see
+     * PtlPut (Portals 3.2 spec §3.11.1): sends the whole MD (A-54). Takes one unit of the MD's threshold now; an MD
+     * whose threshold is 0 is PTL_INV_MD; the ack takes none (A-27; in 3.3 it takes one when it arrives, see
      * {@link #acceptAck}). An ack is asked for (a handle other than PTL_MD_NONE on
-     * the wire) only with PTL_ACK_REQ and an event queue on the MD (L7724, A-30).
+     * the wire) only with PTL_ACK_REQ and an event queue on the MD (Portals 3.2 spec §3.11.1.2, A-30).
      */
     void put(long mdHandle, AckRequest ack, ProcessId target, int portal, int cookie, long matchBits,
              long offset, long hdrData) {
@@ -109,9 +109,9 @@ final class Initiator implements SendingSide {
     }
 
     /**
-     * PtlGet (L7973): asks for the MD's length (L14496); the reply lands at offset 0 of the MD, truncated
-     * to fit (A-34). Takes one unit of threshold now; the reply takes none (A-27). The MD is pending (and
-     * cannot be unlinked) until the reply arrives (L14073).
+     * PtlGet (Portals 3.2 spec §3.11.2): asks for the MD's length (Portals 3.2 spec §4.1); the reply lands at offset 0
+     * of the MD, truncated to fit (A-34). Takes one unit of threshold now; the reply takes none (A-27). The MD is
+     * pending (and cannot be unlinked) until the reply arrives (Portals 3.2 spec §4.1).
      */
     void get(long mdHandle, ProcessId target, int portal, int cookie, long matchBits, long offset) {
         get(mdHandle, false, 0L, 0L, target, portal, cookie, matchBits, offset);
@@ -322,7 +322,7 @@ final class Initiator implements SendingSide {
     // ==== acks and replies ========================================================================
 
     /**
-     * An ack (L15039). One that overtook its put's send completion (the transport reports it later)
+     * An ack (Portals 3.2 spec §4.2). One that overtook its put's send completion (the transport reports it later)
      * completes the send now: the ack says the target has the whole message, so the buffer may be reused,
      * and SEND_END is logged, then the ACK (A-59). Keeping the ACK until the transport's report would let a
      * message the target sent after it (an answer to the put) be logged first. The op stays in flight,
@@ -350,7 +350,7 @@ final class Initiator implements SendingSide {
     }
 
     /**
-     * A reply (L15056): accepted by the MD of the get it answers, whatever its options, truncated to the
+     * A reply (Portals 3.2 spec §4.2): accepted by the MD of the get it answers, whatever its options, truncated to the
      * MD's length and placed at offset 0 (A-34). A reply naming no pending get is dropped and counted.
      * For a PtlGetRegion it is placed at the region's local offset, truncated to the region and to what
      * the MD holds after that offset now; a 3.3 library reports that local offset in the REPLY events
@@ -414,8 +414,8 @@ final class Initiator implements SendingSide {
     }
 
     /**
-     * Logs an ACK (L15039): only if the MD still exists and has an event queue with room; otherwise the
-     * ack is dropped and counted (L15049-L15055, A-35). The threshold is not touched (A-27).
+     * Logs an ACK (Portals 3.2 spec §4.2): only if the MD still exists and has an event queue with room; otherwise the
+     * ack is dropped and counted (Portals 3.2 spec §4.2, A-35). The threshold is not touched (A-27).
      *
      * <p>Portals 3.3 counts an acknowledgement against the threshold: "an operation is any action that
      * could possibly generate an event" (3.3 &sect;3.10.1, as LNet's {@code lnet_md_t} keeps the text), and
@@ -552,7 +552,7 @@ final class Initiator implements SendingSide {
         library.ops.release(op);
     }
 
-    /** REPLY_END or REPLY_FAIL once the reply's data is in place (L6384). */
+    /** REPLY_END or REPLY_FAIL once the reply's data is in place (Portals 3.2 spec §3.9.1). */
     private void completeReply(PendingOp op, Deposit deposit) {
         if (endReply(op, op.md, EventKind.REPLY_FAIL, op.offset, deposit)) {
             library.ops.release(op);
@@ -585,9 +585,9 @@ final class Initiator implements SendingSide {
     }
 
     /**
-     * SEND_END once the buffer may be reused (L6421), then a waiting ack, then the automatic unlink; a staged send
-     * (its SEND_END logged once its payload was copied) that the transport then failed to deliver is counted
-     * ({@link StatusRegister#SENDS_LOST}): the SEND_END cannot be taken back.
+     * SEND_END once the buffer may be reused (Portals 3.2 spec §3.9.1), then a waiting ack, then the automatic unlink;
+     * a staged send (its SEND_END logged once its payload was copied) that the transport then failed to deliver is
+     * counted ({@link StatusRegister#SENDS_LOST}): the SEND_END cannot be taken back.
      */
     private void completeSend(PendingOp op, boolean delivered) {
         if (op.sendEnded) {
@@ -625,7 +625,8 @@ final class Initiator implements SendingSide {
 
     /**
      * A get that will never be answered (its target failed): REPLY_START and REPLY_FAIL, so that the
-     * operation still reports an initiation and a completion (L1601), with {@code ni_fail_type} saying why.
+     * operation still reports an initiation and a completion (Portals 3.2 spec §1.7), with {@code ni_fail_type} saying
+     * why.
      */
     private void failGet(PendingOp op, NiFailType why) {
         NetworkInterfaceState ni = op.ni;

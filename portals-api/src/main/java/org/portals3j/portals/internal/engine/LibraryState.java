@@ -20,7 +20,7 @@ import org.portals3j.transport.internal.SpinLock;
 final class LibraryState {
     private static final AtomicInteger LIBRARIES = new AtomicInteger();
 
-    /** Makes every API call atomic with respect to other threads and incoming operations (L2042). */
+    /** Makes every API call atomic with respect to other threads and incoming operations (Portals 3.2 spec §2.4). */
     final SpinLock lock = new SpinLock();
     final int libraryId = LIBRARIES.getAndIncrement() & 0xFF;
     final Dialect dialect;

@@ -19,7 +19,7 @@ final class MatchEntries {
         this.library = library;
     }
 
-    /** PtlMEAttach (L4098). */
+    /** PtlMEAttach (Portals 3.2 spec §3.7.1). */
     long meAttach(long niHandle, int portal, ProcessId matchId, long matchBits, long ignoreBits,
                   Unlink unlink, InsertPosition position) {
         library.acquire();
@@ -41,7 +41,7 @@ final class MatchEntries {
         }
     }
 
-    /** PtlMEAttachAny (L4465): the lowest portal index whose match list is empty. */
+    /** PtlMEAttachAny (Portals 3.2 spec §3.7.2): the lowest portal index whose match list is empty. */
     AttachedEntry meAttachAny(long niHandle, ProcessId matchId, long matchBits, long ignoreBits,
                               Unlink unlink) {
         library.acquire();
@@ -64,7 +64,9 @@ final class MatchEntries {
         }
     }
 
-    /** PtlMEInsert (L4679), with the unlink argument of the argument table and the examples. */
+    /**
+     * PtlMEInsert (Portals 3.2 spec §3.7.3), with the unlink argument of the argument table and the examples (A-02).
+     */
     long meInsert(long current, ProcessId matchId, long matchBits, long ignoreBits, Unlink unlink,
                   InsertPosition position) {
         library.acquire();
@@ -104,7 +106,7 @@ final class MatchEntries {
     }
 
     /**
-     * PtlMEUnlink (L4924): removes the entry and releases its MD. No UNLINK event (the unlink is
+     * PtlMEUnlink (Portals 3.2 spec §3.7.4): removes the entry and releases its MD. No UNLINK event (the unlink is
      * explicit). If operations are pending on the MD they complete and their END events are still
      * logged; the MD's handle dies at once (A-37).
      */

@@ -3,7 +3,9 @@ package org.portals3j.portals.internal.engine;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.Unlink;
 
-/** A match list entry (L4045): match criteria, the unlink flag, at most one MD, and its list links. */
+/**
+ * A match list entry (Portals 3.2 spec §3.6.2.2): match criteria, the unlink flag, at most one MD, and its list links.
+ */
 final class MatchEntryState extends Slotted {
     int portal;
     int matchNid;
@@ -36,7 +38,7 @@ final class MatchEntryState extends Slotted {
         return (matchNid == -1 || matchNid == nid) && (matchPid == -1 || matchPid == pid);
     }
 
-    /** {@code ((incoming ^ match_bits) & ~ignore_bits) == 0} (L4309, A-22); all 64 bits alike. */
+    /** {@code ((incoming ^ match_bits) & ~ignore_bits) == 0} (Portals 3.2 spec §3.7.1.2, A-22); all 64 bits alike. */
     boolean matchesBits(long incoming) {
         return ((incoming ^ matchBits) & ~ignoreBits) == 0;
     }

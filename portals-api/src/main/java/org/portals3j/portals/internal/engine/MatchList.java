@@ -4,7 +4,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.InsertPosition;
 
 /**
- * The match list of one portal index (L1822): entries in the order the spec's walk visits them.
+ * The match list of one portal index (Portals 3.2 spec §2.2): entries in the order the spec's walk visits them.
  *
  * <p>Besides the list itself, every entry sits on one <em>chain</em>: entries without ignore bits on
  * the {@link ExactIndex} bucket of their match bits, all others on the wildcard chain. Each entry
@@ -24,7 +24,7 @@ final class MatchList {
 
     /**
      * Inserts {@code me} before or after {@code anchor}, or, with no anchor, at the head
-     * ({@code BEFORE}) or tail ({@code AFTER}) (L4115, L4753).
+     * ({@code BEFORE}) or tail ({@code AFTER}) (Portals 3.2 spec §3.7.1, §3.7.3.2).
      */
     void insert(MatchEntryState me, @Nullable MatchEntryState anchor, InsertPosition position) {
         MatchEntryState before;

@@ -8,7 +8,7 @@ import org.portals3j.portals.EqHandle;
 import org.portals3j.portals.Unlink;
 
 /**
- * A live memory descriptor (L5007): the values of its {@code ptl_md_t}, plus what the spec keeps
+ * A live memory descriptor (Portals 3.2 spec §3.7.4.2): the values of its {@code ptl_md_t}, plus what the spec keeps
  * hidden: the local offset, the count of pending operations, its match entry and its unlink options.
  *
  * <p>A Portals 3.3 descriptor ({@link #dialect33}) differs in what makes it inactive: 3.3's
@@ -85,7 +85,7 @@ abstract class MemoryDescriptorFields extends Slotted {
     }
 
     /**
-     * Threshold reached 0 or the local offset passed max_offset (L5116, L5138, A-24: strictly greater);
+     * Threshold reached 0 or the local offset passed max_offset (Portals 3.2 spec §3.8.1.1, A-24: strictly greater);
      * in 3.3, threshold 0 or, with {@code PTL_MD_MAX_SIZE}, {@code length - local offset < max_size}
      * (3.3 &sect;3.10.1: "when the unused portion of a MD (length - local offset) falls below this value,
      * the MD becomes inactive").

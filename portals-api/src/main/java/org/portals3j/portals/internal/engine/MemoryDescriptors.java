@@ -23,8 +23,8 @@ final class MemoryDescriptors {
     }
 
     /**
-     * PtlMDAttach (L5297): a bad {@code eventq} is PTL_ILL_MD here (A-14). Portals 3.3's PtlMDAttach has
-     * no {@code unlink_nofit} (3.3 &sect;3.10, {@code PtlMDAttach(me, md, unlink_op, &handle)}): a 3.3
+     * PtlMDAttach (Portals 3.2 spec §3.8.2): a bad {@code eventq} is PTL_ILL_MD here (A-14). Portals 3.3's PtlMDAttach
+     * has no {@code unlink_nofit} (3.3 &sect;3.10, {@code PtlMDAttach(me, md, unlink_op, &handle)}): a 3.3
      * caller passes {@link Unlink#RETAIN}, so an MD a request does not fit is passed over, never unlinked.
      */
     long mdAttach(long meHandle, MemoryDescriptor value, Unlink unlinkOp, Unlink unlinkNofit) {
@@ -52,7 +52,7 @@ final class MemoryDescriptors {
         }
     }
 
-    /** PtlMDBind (L5597): a free-floating MD, never auto-unlinked. */
+    /** PtlMDBind (Portals 3.2 spec §3.8.3): a free-floating MD, never auto-unlinked. */
     long mdBind(long niHandle, MemoryDescriptor value) {
         return mdBind(niHandle, value, Unlink.RETAIN);
     }
@@ -82,14 +82,14 @@ final class MemoryDescriptors {
     }
 
     /**
-     * Checks a {@code ptl_md_t} (grounds for PTL_ILL_MD: L5362, L5639, L6003) and resolves its event queue.
-     * A 3.3 library checks the 3.3 {@code ptl_md_t}: no {@code max_offset} to check, the three 3.3
+     * Checks a {@code ptl_md_t} (grounds for PTL_ILL_MD: Portals 3.2 spec §3.8.2.1, §3.8.3.1, §3.8.5.1) and resolves
+     * its event queue. A 3.3 library checks the 3.3 {@code ptl_md_t}: no {@code max_offset} to check, the three 3.3
      * option bits allowed, and with {@code PTL_MD_MAX_SIZE} a {@code max_size} from 0 to the length
      * (LNet's {@code lnet_md_build} refuses other values with -EINVAL, the ILL_MD of 3.3).
      *
      * @param badQueue the code for an {@code eventq} that names no queue at all: PTL_ILL_MD for
-     *                 PtlMDAttach/PtlMDUpdate, PTL_INV_EQ for PtlMDBind (L5664, A-14). A live queue of
-     *                 another interface is PTL_ILL_MD everywhere (L5362, L5639).
+     *                 PtlMDAttach/PtlMDUpdate, PTL_INV_EQ for PtlMDBind (Portals 3.2 spec §3.8.3.1, A-14). A live queue
+     *                 of another interface is PTL_ILL_MD everywhere (Portals 3.2 spec §3.8.2.1, §3.8.3.1).
      */
     private @Nullable EventQueueState validate(NetworkInterfaceState ni, MemoryDescriptor md, ReturnCode badQueue) {
         String problem = null;
@@ -104,8 +104,8 @@ final class MemoryDescriptors {
         } else if (!md.start().scope().isAlive()) {
             problem = "the memory of start has been freed (its arena is closed)";
         } else if (!md.start().isAccessibleBy(NOT_AN_OWNER)) {
-            // An invalid region for a network (L5362, L5639): the transport reads and writes the MD from
-            // its own threads, so a confined segment would fail at random, depending on which thread
+            // An invalid region for a network (Portals 3.2 spec §3.8.2.1, §3.8.3.1): the transport reads and writes the
+            // MD from its own threads, so a confined segment would fail at random, depending on which thread
             // delivers. Refuse it at once, saying what to do.
             problem = "start is confined to one thread (Arena.ofConfined); the network reaches it from other"
                     + " threads: allocate it from Arena.ofShared(), Arena.global() or Arena.ofAuto()";
@@ -146,7 +146,10 @@ final class MemoryDescriptors {
                 + " is neither a live event queue nor PTL_EQ_NONE");
     }
 
-    /** PtlMDUnlink (L5810): PTL_MD_INUSE while operations are pending (L5824); no UNLINK event (L6444). */
+    /**
+     * PtlMDUnlink (Portals 3.2 spec §3.8.4): PTL_MD_INUSE while operations are pending (Portals 3.2 spec §3.8.4); no
+     * UNLINK event (Portals 3.2 spec §3.9.1).
+     */
     void mdUnlink(long mdHandle) {
         library.acquire();
         try {
@@ -164,10 +167,11 @@ final class MemoryDescriptors {
     }
 
     /**
-     * PtlMDUpdate (L5905): atomically, only if {@code testq} is PTL_EQ_NONE or empty (L5914). The old
-     * value is always returned, also on PTL_NOUPDATE; an update restarts the local offset at 0, as both
-     * reference implementations rebuild the MD (A-38); it does not count against the threshold (L5129).
-     * With {@code newValue} null nothing changes, but the {@code testq} test still decides the status.
+     * PtlMDUpdate (Portals 3.2 spec §3.8.5): atomically, only if {@code testq} is PTL_EQ_NONE or empty
+     * (Portals 3.2 spec §3.8.5). The old value is always returned, also on PTL_NOUPDATE; an update restarts the local
+     * offset at 0, as both reference implementations rebuild the MD (A-38); it does not count against the threshold
+     * (Portals 3.2 spec §3.8.1.1). With {@code newValue} null nothing changes, but the {@code testq} test still decides
+     * the status.
      */
     MdUpdateResult mdUpdate(long mdHandle, @Nullable MemoryDescriptor newValue, long testq) {
         library.acquire();

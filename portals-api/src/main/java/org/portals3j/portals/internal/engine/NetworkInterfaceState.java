@@ -16,8 +16,9 @@ import org.portals3j.portals.Unlink;
 import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
- * One network interface of a process (L2722), from PtlNIInit to PtlNIFini ({@link State}): its Portal table,
- * access control table, objects, status registers, event logging ({@link #post}) and unlink rules; under the lock.
+ * One network interface of a process (Portals 3.2 spec §3.3.2), from PtlNIInit to PtlNIFini ({@link State}): its Portal
+ * table, access control table, objects, status registers, event logging ({@link #post}) and unlink rules; under the
+ * lock.
  */
 final class NetworkInterfaceState {
     /** Passed as {@code link} to {@link #post}: the event links to itself (START events and ACK, A-51). */
@@ -128,7 +129,7 @@ final class NetworkInterfaceState {
             acl[i] = new AccessControlEntry();
         }
         if (aclEntryZero) {
-            // Entry 0 lets every process of the same user id in, on any portal (L7271, A-29).
+            // Entry 0 lets every process of the same user id in, on any portal (Portals 3.2 spec §3.10, A-29).
             acl[0].set(-1, -1, newUid, AccessControlEntry.JID_ANY, -1);
         }
         mes.limit(newLimits.maxMatchEntries());
@@ -249,9 +250,9 @@ final class NetworkInterfaceState {
     }
 
     /**
-     * Unlinks an MD: posts UNLINK first if asked (automatic unlinks only, L6440), detaches it from its
-     * entry, and removes the entry too if the entry was made with {@code PTL_UNLINK} (L4346, A-04). The
-     * MD's handles die at once; its slot is freed once no operation is pending on it (A-37).
+     * Unlinks an MD: posts UNLINK first if asked (automatic unlinks only, Portals 3.2 spec §3.9.1), detaches it from
+     * its entry, and removes the entry too if the entry was made with {@code PTL_UNLINK} (Portals 3.2 spec §3.7.1.2,
+     * A-04). The MD's handles die at once; its slot is freed once no operation is pending on it (A-37).
      *
      * @param cause the sequence of the event that caused the unlink, or 0 (A-51, A-25)
      */
@@ -292,8 +293,8 @@ final class NetworkInterfaceState {
     }
 
     /**
-     * The automatic unlink after a successful operation (L5468): PTL_UNLINK and now inactive. In 3.2 only
-     * an attached MD can have PTL_UNLINK (PtlMDBind has no unlink argument, A-50); a 3.3 PtlMDBind takes
+     * The automatic unlink after a successful operation (Portals 3.2 spec §3.8.2.2): PTL_UNLINK and now inactive. In
+     * 3.2 only an attached MD can have PTL_UNLINK (PtlMDBind has no unlink argument, A-50); a 3.3 PtlMDBind takes
      * one (3.3 &sect;3.10, {@code PtlMDBind(ni, md, unlink_op, &handle)}), so a bound 3.3 MD unlinks too.
      */
     void autoUnlinkIfInactive(MemoryDescriptorState md, long cause, int initNid, int initPid, int initUid,
@@ -306,8 +307,8 @@ final class NetworkInterfaceState {
     // ---- events -------------------------------------------------------------------------------
 
     /**
-     * Logs an event on {@code md}'s queue, if it has one (L5279): the fields of §4.4 of the digest, the
-     * MD's state now (L6642), a sequence unique on this interface (A-51).
+     * Logs an event on {@code md}'s queue, if it has one (Portals 3.2 spec §3.8.1.1): the fields of §4.4 of the digest,
+     * the MD's state now (Portals 3.2 spec §3.9.4), a sequence unique on this interface (A-51).
      *
      * <p>Portals 3.3 (options reach here only through a 3.3 library):
      * <ul>
@@ -456,7 +457,7 @@ final class NetworkInterfaceState {
         long q0, q1, q2, q3, q4, q5, q6, q7;
     }
 
-    /** Counts a discarded message (L15105) under {@code PTL_SR_DROP_COUNT} and its reason. */
+    /** Counts a discarded message (Portals 3.2 spec §4.2) under {@code PTL_SR_DROP_COUNT} and its reason. */
     void drop(StatusRegister reason) {
         registers[StatusRegister.DROP_COUNT.index()]++;
         registers[reason.index()]++;

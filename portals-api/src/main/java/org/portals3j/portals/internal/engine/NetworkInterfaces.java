@@ -24,8 +24,8 @@ final class NetworkInterfaces {
     }
 
     /**
-     * PtlInit (L2618): may be called any number of times; returns max_interfaces. PTL_FAIL ("an error
-     * during initialization", L2637) when the process's network endpoint is closed: no interface
+     * PtlInit (Portals 3.2 spec §3.3.1): may be called any number of times; returns max_interfaces. PTL_FAIL ("an error
+     * during initialization", Portals 3.2 spec §3.3.1.1) when the process's network endpoint is closed: no interface
      * could work.
      */
     int init() {
@@ -42,7 +42,7 @@ final class NetworkInterfaces {
         }
     }
 
-    /** PtlFini (L2705): tears down every interface. Calls after it answer PTL_NOINIT. */
+    /** PtlFini (Portals 3.2 spec §3.3.2): tears down every interface. Calls after it answer PTL_NOINIT. */
     void fini() {
         library.acquire();
         try {
@@ -58,8 +58,8 @@ final class NetworkInterfaces {
     }
 
     /**
-     * PtlNIInit (L2852). A repeat call with the same pid or PTL_PID_ANY returns the existing handle and
-     * its limits, ignoring {@code desired} (L2911); asking for a different explicit pid is
+     * PtlNIInit (Portals 3.2 spec §3.4.1). A repeat call with the same pid or PTL_PID_ANY returns the existing handle
+     * and its limits, ignoring {@code desired} (Portals 3.2 spec §3.4.1); asking for a different explicit pid is
      * PTL_INIT_DUP (A-08). {@code desired} is honoured within {@link NiLimits#MAXIMUM}; a negative
      * {@code max_atable_index} is PTL_INV_ASIZE.
      */
@@ -110,7 +110,7 @@ final class NetworkInterfaces {
         return Math.max(lo, Math.min(hi, v));
     }
 
-    /** PtlNIFini (L3156). */
+    /** PtlNIFini (Portals 3.2 spec §3.4.2). */
     void niFini(long niHandle) {
         library.acquire();
         try {
@@ -145,7 +145,7 @@ final class NetworkInterfaces {
         op.replyMd = null;
     }
 
-    /** PtlNIStatus (L3246). */
+    /** PtlNIStatus (Portals 3.2 spec §3.4.3). */
     long niStatus(long niHandle, StatusRegister register) {
         library.acquire();
         try {
@@ -161,7 +161,7 @@ final class NetworkInterfaces {
         }
     }
 
-    /** PtlNIDist (L3428): 0 to oneself, 1 to any other process of the job (A-52). */
+    /** PtlNIDist (Portals 3.2 spec §3.4.4): 0 to oneself, 1 to any other process of the job (A-52). */
     long niDist(long niHandle, ProcessId process) {
         library.acquire();
         try {
@@ -174,7 +174,7 @@ final class NetworkInterfaces {
         }
     }
 
-    /** PtlNIHandle (L3598): the interface an object belongs to; an NI handle gives itself back. */
+    /** PtlNIHandle (Portals 3.2 spec §3.4.5): the interface an object belongs to; an NI handle gives itself back. */
     long niHandle(long anyHandle) {
         library.acquire();
         try {
@@ -201,7 +201,7 @@ final class NetworkInterfaces {
         }
     }
 
-    /** PtlGetUid (L3749). */
+    /** PtlGetUid (Portals 3.2 spec §3.5.1). */
     int getUid(long niHandle) {
         library.acquire();
         try {
@@ -212,7 +212,7 @@ final class NetworkInterfaces {
         }
     }
 
-    /** PtlGetId (L3931). */
+    /** PtlGetId (Portals 3.2 spec §3.6.2). */
     ProcessId getId(long niHandle) {
         library.acquire();
         try {

@@ -338,7 +338,7 @@ public final class PortalsEngine implements MessageHandler {
                 return;
             }
             if (h.targetNid() != library.self.nid() || h.targetPid() != ni.pid) {
-                ni.drop(StatusRegister.DROP_WRONG_PID); // L15027
+                ni.drop(StatusRegister.DROP_WRONG_PID); // Portals 3.2 spec §4.2
                 return;
             }
             switch (type) {

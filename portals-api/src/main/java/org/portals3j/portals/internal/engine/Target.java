@@ -120,9 +120,9 @@ final class Target implements SendingSide {
         deposit.attach(op);
     }
 
-    // ==== the receive algorithm (L15068-L15125) =================================================
+    // ==== the receive algorithm (Portals 3.2 spec §4.2) =================================================
 
-    /** Portal index and access control checks for a put or get (L15085-L15100, A-29). */
+    /** Portal index and access control checks for a put or get (Portals 3.2 spec §4.2, A-29). */
     private static boolean admit(NetworkInterfaceState ni, MessageHeader rx) {
         int portal = rx.portal();
         if (portal < 0 || portal >= ni.portals.length) {
@@ -139,9 +139,9 @@ final class Target implements SendingSide {
     }
 
     /**
-     * The walk of L15068: the first entry, in list order, whose criteria match and whose MD has every option of
-     * {@code required} and accepts. On acceptance the threshold, local offset and pending count are updated here,
-     * atomically with the match (L2042), and {@link #accepted} says where.
+     * The walk of Portals 3.2 spec §4.2: the first entry, in list order, whose criteria match and whose MD has every
+     * option of {@code required} and accepts. On acceptance the threshold, local offset and pending count are updated
+     * here, atomically with the match (Portals 3.2 spec §2.4), and {@link #accepted} says where.
      */
     private @Nullable MemoryDescriptorState match(NetworkInterfaceState ni, int required, MessageHeader rx) {
         int nid = rx.initiatorNid();
@@ -156,7 +156,7 @@ final class Target implements SendingSide {
             }
             MemoryDescriptorState md = me.md;
             if (md == null || (md.options & required) != required || md.inactive()) {
-                continue; // no MD, op not enabled (L15113), threshold 0 or past max_offset (L5116, L5138)
+                continue; // no MD, op not enabled (Portals 3.2 spec §4.2), threshold 0 or past max_offset (§3.8.1.1)
             }
             long off = md.has(MdOption.MANAGE_REMOTE) ? rx.offset() : md.localOffset;
             long avail = off >= md.length ? 0 : md.length - off;
@@ -170,10 +170,10 @@ final class Target implements SendingSide {
             if (rlength <= avail) {
                 mlength = rlength;
             } else if (md.has(MdOption.TRUNCATE)) {
-                mlength = avail; // L5188
+                mlength = avail; // Portals 3.2 spec §3.8.1.1
             } else {
                 if (md.unlinkNofit == Unlink.UNLINK) {
-                    // L5511, A-25: unlinked; the request goes on down the list. No event caused it.
+                    // Portals 3.2 spec §3.8.2.2, A-25: unlinked; the request goes on down the list. No event caused it.
                     ni.unlinkMd(md, true, 0L, nid, initPid, rx.user(), rx.portal(), bits, rlength, 0L, off);
                 }
                 continue;
@@ -184,7 +184,7 @@ final class Target implements SendingSide {
                 mlength = library.maxPayload;
             }
             if (md.threshold > 0) {
-                md.threshold--; // L5114; PTL_MD_THRESH_INF is negative and never changes
+                md.threshold--; // Portals 3.2 spec §3.8.1.1; PTL_MD_THRESH_INF is negative and never changes
             }
             if (!md.has(MdOption.MANAGE_REMOTE)) {
                 md.localOffset = off + mlength; // by the manipulated length
@@ -238,7 +238,7 @@ final class Target implements SendingSide {
      * allows both puts and gets (the reference implementation's {@code lib_find_md}, {@code PTL_MSG_GETPUT}),
      * chosen and advanced as for a put, and its events carry the request's {@code hdr_data}. The reply is sent
      * once the lock is released, for a {@code PtlGetPut} once its bytes are in and swapped; GET_END or
-     * GETPUT_END follows when it has been sent (L6325).
+     * GETPUT_END follows when it has been sent (Portals 3.2 spec §3.9.1).
      *
      * @return the MD, or null if the request was dropped (counted)
      */
@@ -318,8 +318,8 @@ final class Target implements SendingSide {
     }
 
     /**
-     * Whether the put that {@code p} describes gets an ack (asked for and allowed, L7724; not for a failed
-     * deposit): if so, the ack is written into {@link #response}, ready to be sent.
+     * Whether the put that {@code p} describes gets an ack (asked for and allowed, Portals 3.2 spec §3.11.1.2; not for
+     * a failed deposit): if so, the ack is written into {@link #response}, ready to be sent.
      */
     private boolean prepareAck(IncomingPut p, Deposit deposit) {
         NetworkInterfaceState ni = p.ni;
@@ -334,13 +334,13 @@ final class Target implements SendingSide {
         return true;
     }
 
-    /** PUT_END or PUT_FAIL, and the automatic unlink (L5468). */
+    /** PUT_END or PUT_FAIL, and the automatic unlink (Portals 3.2 spec §3.8.2.2). */
     private void completePut(IncomingPut p, Deposit deposit) {
         NetworkInterfaceState ni = p.ni;
         MemoryDescriptorState md = p.md;
         p.clear();
         if (ni == null || md == null || !ni.isLive() || ni.incarnation != p.incarnation) {
-            return; // the interface was finalised meanwhile: undefined by the spec (L3159)
+            return; // the interface was finalised meanwhile: undefined by the spec (Portals 3.2 spec §3.4.2)
         }
         boolean failed = deposit.failed();
         long mlength = failed ? deposit.deposited() : p.mlength;
@@ -438,7 +438,7 @@ final class Target implements SendingSide {
 
     /**
      * GET_END (GET_FAIL if not {@code delivered}) of a get, or GETPUT_END of a {@code PtlGetPut}, once the reply has
-     * been sent (L6325, A-48), and the automatic unlink.
+     * been sent (Portals 3.2 spec §3.9.1, A-48), and the automatic unlink.
      */
     private void endReplySend(PendingOp op, boolean delivered) {
         NetworkInterfaceState ni = op.ni;

@@ -28,7 +28,7 @@
  *
  * <h2>Concurrency</h2>
  * One lock per process ({@link org.portals3j.portals.internal.engine.LibraryState#lock}) makes every
- * API function atomic with respect to other threads and to incoming operations (L2042). The lock is
+ * API function atomic with respect to other threads and to incoming operations (Portals 3.2 spec §2.4). The lock is
  * never held while the transport is called: the in-memory transport delivers inline, and a message
  * may come straight back (an ack, a reply). A 3.3 event handler runs with the lock held, so the engine
  * refuses Portals calls from it ({@code HandlerCalls}).

@@ -1,7 +1,7 @@
 package org.portals3j.portals.internal.wire;
 
 /**
- * The four message types of chapter 4 (L13063), and the Portals 3.3 reference implementation's GETPUT
+ * The four message types of chapter 4 (Portals 3.2 spec §4), and the Portals 3.3 reference implementation's GETPUT
  * (the request of {@code PtlGetPut}, answered by a REPLY), with their wire codes.
  */
 public enum MessageType {

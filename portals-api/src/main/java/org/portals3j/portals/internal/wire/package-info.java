@@ -1,5 +1,5 @@
 /**
- * The Portals wire messages (chapter 4, L13055): put request, acknowledgement, get request and reply,
+ * The Portals wire messages (chapter 4, Portals 3.2 spec §3.12): put request, acknowledgement, get request and reply,
  * in one fixed little-endian layout with a version byte. Internal: not API.
  */
 package org.portals3j.portals.internal.wire;

@@ -28,25 +28,25 @@ import org.portals3j.tck.runner.Verdict;
  * fails none of them.
  *
  * <p>Ten assertions are chosen (the runner's assertion filter), both specs, each for what it needs of the
- * network: <b>P-207</b> (event order follows message order, §3.9.2 L6454), <b>P-227</b> (two puts land back to
- * back in a locally managed MD, L5180), <b>P-184</b> (the reply brings the target's bytes, L6384), <b>P-212</b>
- * (a put to an empty match list is counted exactly once, L1971), <b>I-012</b> (a big pulse is delivered by
- * sender, then issue order), <b>I-045</b> (the iso_receive payload is the message, and stays valid),
- * <b>I-113</b> (noniso: per-sender order, exactly once, none missing, L136), <b>I-137</b> (malformed frames are
- * dropped and counted, never delivered); and two that any one message proves and no fault here touches,
- * <b>P-053</b> and <b>I-120</b>. The kit's tests of these also name P-183, P-229, I-010, I-018, I-103, I-104,
- * I-105 and I-118, which therefore share their verdicts.
+ * network: <b>P-207</b> (event order follows message order, Portals 3.2 spec §3.9.2), <b>P-227</b> (two puts land back
+ * to back in a locally managed MD, Portals 3.2 spec §3.8.1.1), <b>P-184</b> (the reply brings the target's bytes,
+ * Portals 3.2 spec §3.9.1), <b>P-212</b> (a put to an empty match list is counted exactly once, Portals 3.2 spec §2.2),
+ * <b>I-012</b> (a big pulse is delivered by sender, then issue order), <b>I-045</b> (the iso_receive payload is the
+ * message, and stays valid), <b>I-113</b> (noniso: per-sender order, exactly once, none missing, Isotach report §1.1.2,
+ * pp. 1-2), <b>I-137</b> (malformed frames are dropped and counted, never delivered); and two that any one message
+ * proves and no fault here touches, <b>P-053</b> and <b>I-120</b>. The kit's tests of these also name P-183, P-229,
+ * I-010, I-018, I-103, I-104, I-105 and I-118, which therefore share their verdicts.
  *
  * <h2>What each fault must fail, and why</h2>
  * <ul>
  *   <li>{@code broken-reorder} (y overtakes x): <b>P-207</b>, PUT_START comes in the order the puts arrived, not
  *       the order they were sent. <b>I-012</b> (with I-010, I-018) and <b>I-113</b> (with I-118): both Isotach
- *       modules take a sender's packets only in that sender's slot turn (per-sender FIFO, L535), so the overtaking
- *       packet is refused as hostile and its message never arrives. <b>I-137</b>: an Isotach packet held back past
- *       its own pulse's marks arrives after the pulse closed, and the layer stops with a fatal error (the check
- *       of I-009). P-227 and P-184 pass: their traffic has one data message in flight at a time (the tests wait
- *       for each), so nothing overtakes; P-212 counts drops, whatever their order. <b>I-045</b> (with I-103,
- *       I-104, I-105) may go either way, and only by timing out: its credits allow one data message in flight,
+ *       modules take a sender's packets only in that sender's slot turn (per-sender FIFO, Isotach report §3.6.2,
+ *       pp. 20-23), so the overtaking packet is refused as hostile and its message never arrives. <b>I-137</b>: an
+ *       Isotach packet held back past its own pulse's marks arrives after the pulse closed, and the layer stops with a
+ *       fatal error (the check of I-009). P-227 and P-184 pass: their traffic has one data message in flight at a time
+ *       (the tests wait for each), so nothing overtakes; P-212 counts drops, whatever their order. <b>I-045</b> (with
+ *       I-103, I-104, I-105) may go either way, and only by timing out: its credits allow one data message in flight,
  *       but the next message to host 1 need not be the test's own. When the sending thread polls before the
  *       switch sends host 1 its next pulse mark, the poll releases the held message in time and the test
  *       passes; when the thread is descheduled in between (a loaded machine), the mark overtakes it, the
@@ -62,7 +62,7 @@ import org.portals3j.tck.runner.Verdict;
  *       (extra PUT_STARTs), <b>P-227</b>/P-229 (the copy lands at offset 60), <b>P-212</b> (3 drops, not 2); and
  *       <b>I-137</b> (one frame counted twice as malformed). The Isotach modules refuse a copy as out of turn, so
  *       I-012, I-045 and I-113 pass: above them exactly-once still holds. P-184 passes: a copied reply answers no
- *       pending get any more and is discarded (§4.2, L15062).</li>
+ *       pending get any more and is discarded (Portals 3.2 spec §4.2).</li>
  *   <li>{@code broken-corrupt} (last payload byte of the 2nd, 4th, ... inverted): every assertion that compares
  *       the bytes: <b>P-227</b>/P-229, <b>P-184</b>/P-183, <b>I-045</b>/I-103/I-104/I-105, <b>I-113</b>/I-118. Order
  *       and counts are intact, so P-207, P-212 and I-012 pass; I-137 passes too, see below.</li>
@@ -73,10 +73,10 @@ import org.portals3j.tck.runner.Verdict;
  * under load it failed in 2 of 4 runs, and that is why the check allows it.
  *
  * <h2>A damaged frame that I-137 does not see</h2>
- * I-137 says a frame damaged on the way is detected and never delivered (the report's CRC, L2746). The Isotach
- * layer carries no checksum of its own: it trusts the transport's integrity, which the SPI promises. So
- * {@code broken-corrupt}'s damaged packets reach the application, and I-137's test, which injects malformed
- * headers, still passes; the damage is caught by the assertions that compare payloads (I-045, I-113/I-118).
+ * I-137 says a frame damaged on the way is detected and never delivered (the report's CRC, Isotach report §8.3.4,
+ * pp. 73-76). The Isotach layer carries no checksum of its own: it trusts the transport's integrity, which the SPI
+ * promises. So {@code broken-corrupt}'s damaged packets reach the application, and I-137's test, which injects
+ * malformed headers, still passes; the damage is caught by the assertions that compare payloads (I-045, I-113/I-118).
  */
 class BrokenTransportSelfTest {
     /** The assertions the kit runs on every transport here. */

@@ -1,0 +1,104 @@
+package org.portals3j.checks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Spec references are ones a user can follow: no source, doc or catalogue file of the build cites a spec by
+ * the line numbers of a local copy (users have the published documents, not our copies), and none names a
+ * folder of a build machine as where a document lives.
+ */
+class SpecCitationTest {
+
+    /** An L-number citation ("L" and 3 to 5 digits, alone or after a tab escape); ids like L-021 do not match. */
+    private static final Pattern LINE_CITATION =
+            Pattern.compile("(?<![A-Za-z0-9_])L\\d{3,5}(?![0-9])|\\\\tL\\d{3,5}(?![0-9])|\\blines? \\d{3,5}\\b");
+
+    /** A home or work folder of a build machine. */
+    private static final Pattern MACHINE_PATH = Pattern.compile("(?<![\\w.])/(?:work|home|Users|root)/\\w");
+
+    private static final Set<String> TEXT = Set.of("java", "c", "h", "md", "tsv", "txt", "xml", "properties", "cfg",
+            "sh", "css", "html", "py", "yml", "yaml", "json", "in", "pc", "mk", "3");
+
+    private static final String HOW = "cite the published document by section, and page where it has pages:"
+            + " \"Isotach report §3.3.3, pp. 10-14\" (the report's sections and its table of contents' pages),"
+            + " \"Portals 3.2 spec §3.8.1\" (the Portals 3.2 document has no page numbers); Appendix J of the"
+            + " Isotach report as \"Isotach report App. J, iom.c, pp. 255-261\"";
+
+    @Test
+    void noFileCitesASpecByLineNumbers() throws IOException {
+        assertThat(offences(LINE_CITATION))
+                .as("citations by line numbers of a local spec copy; instead, " + HOW)
+                .isEmpty();
+    }
+
+    @Test
+    void noFileNamesAFolderOfABuildMachine() throws IOException {
+        assertThat(offences(MACHINE_PATH))
+                .as("absolute paths of a build machine; name the document (or a path relative to the repository)"
+                        + " instead")
+                .isEmpty();
+    }
+
+    @Test
+    void thePatternsCatchWhatTheyAreFor() {
+        String l = "L";
+        assertThat(LINE_CITATION.matcher("(" + l + "2372, C " + l + "10779-10810)").find()).isTrue();
+        assertThat(LINE_CITATION.matcher("\"P-001\\t" + l + "2629\\tkit\"").find()).isTrue();
+        assertThat(LINE_CITATION.matcher("see lines " + "120-130").find()).isTrue();
+        assertThat(LINE_CITATION.matcher("assertions L-021, A-19 and P-226; L1 cache").find()).isFalse();
+        assertThat(MACHINE_PATH.matcher("in /" + "work/shared/specs").find()).isTrue();
+        assertThat(MACHINE_PATH.matcher("the tests' /tmp/tck and src/main/work/x").find()).isFalse();
+    }
+
+    /** "file:line: text" for every match of {@code pattern} in the text files of the build, outside build output. */
+    private static List<String> offences(Pattern pattern) throws IOException {
+        Path root = Build.root();
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path file : files.filter(p -> isSource(root, p)).sorted().toList()) {
+                List<String> lines;
+                try {
+                    lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+                } catch (CharacterCodingException e) {
+                    continue; // not text
+                }
+                for (int i = 0; i < lines.size(); i++) {
+                    Matcher m = pattern.matcher(lines.get(i));
+                    if (m.find()) {
+                        found.add(root.relativize(file) + ":" + (i + 1) + ": " + m.group());
+                    }
+                }
+            }
+        }
+        return found;
+    }
+
+    private static boolean isSource(Path root, Path file) {
+        if (!Files.isRegularFile(file)) {
+            return false;
+        }
+        for (Path part : root.relativize(file)) {
+            String name = part.toString();
+            boolean hidden = name.startsWith(".") && !Set.of(".github", ".ci", ".mvn").contains(name);
+            if (hidden || name.equals("target") || name.equals("build") || name.equals("node_modules")) {
+                return false;
+            }
+        }
+        String name = String.valueOf(file.getFileName());
+        int dot = name.lastIndexOf('.');
+        return name.equals("Makefile") || dot > 0 && TEXT.contains(name.substring(dot + 1));
+    }
+}

@@ -20,8 +20,8 @@ import org.portals3j.lapi.ReturnInfo;
  * {@code comp_h} and {@code user_info}, all in the thread's {@link HandlerFrame}. Its return value becomes the
  * {@code msg_len} bytes the data is written to (NULL: none); {@code *comp_h} a {@link NativeCompletionHandler}
  * given {@code *user_info}; {@code ret_flags} the {@link RetFlag}; {@code ctl_flags} goes to
- * {@link ReturnInfo#setCtlFlags} as it is (the layer rejects a bit it does not know). Pointers are passed as 64-bit integers (the
- * same registers on x86-64 and AArch64), so a call allocates no segment for them.
+ * {@link ReturnInfo#setCtlFlags} as it is (the layer rejects a bit it does not know). Pointers are passed as 64-bit
+ * integers (the same registers on x86-64 and AArch64), so a call allocates no segment for them.
  */
 final class NativeHeaderHandler implements HeaderHandler {
     private static final MethodHandle CALL = Linker.nativeLinker().downcallHandle(FunctionDescriptor.of(JAVA_LONG,

@@ -1277,16 +1277,69 @@ public class Comm implements Freeable, Cloneable {
     private void neighbourhood(NeighbourCall call) throws MPIException {
         CommState c = state();
         try {
-            Neighbours n = neighbours(c.rank());
-            if (n == null) {
-                throw new MpiError(MPI.ERR_TOPOLOGY, "a neighbourhood collective needs a communicator with a"
-                        + " Cartesian or graph topology (createCart, createGraph, createDistGraph): " + c.name()
-                        + " has none");
-            }
-            call.run(c, n);
+            call.run(c, topology(c));
         } catch (MpiError e) {
             throw MPI.raise(c, e);
         }
+    }
+
+    /** This rank's neighbourhood; ERR_TOPOLOGY without a Cartesian or graph topology. */
+    private Neighbours topology(CommState c) {
+        Neighbours n = neighbours(c.rank());
+        if (n == null) {
+            throw new MpiError(MPI.ERR_TOPOLOGY, "a neighbourhood collective needs a communicator with a"
+                    + " Cartesian or graph topology (createCart, createGraph, createDistGraph): " + c.name()
+                    + " has none");
+        }
+        return n;
+    }
+
+    // ---- nonblocking neighbourhood collectives (mpi-java-api.md section 2.10) ---------------------------------
+    // The blocking forms' algorithm (internal.NeighbourCollectives) laid down in a nonblocking-collective schedule.
+
+    /** Lays a neighbourhood collective's steps down for this rank's neighbourhood {@code n}. */
+    @FunctionalInterface
+    interface NeighbourSchedule {
+        void record(CollectiveSteps steps, Neighbours n);
+    }
+
+    private Request startNeighbourhood(NeighbourSchedule plan, @Nullable Buffer sendbuf, @Nullable Buffer recvbuf)
+            throws MPIException {
+        return startCollective((s, c) -> plan.record(s, topology(c)), sendbuf, recvbuf);
+    }
+
+    /** {@link #neighborAllGather} as a nonblocking collective. */
+    public final Request iNeighborAllGather(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
+        return startNeighbourhood((s, n) -> NeighbourCollectives.schedule(s, n, sendbuf, items(sendcount, sendtype),
+                null, null, base(sendtype), recvbuf, blocks(items(recvcount, recvtype), n.sources().length), null,
+                base(recvtype)), sendbuf, recvbuf);
+    }
+
+    /** {@link #neighborAllGatherv} as a nonblocking collective. */
+    public final Request iNeighborAllGatherv(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Buffer recvbuf, int[] recvcount, int[] displs, @Nullable Datatype recvtype)
+            throws MPIException {
+        return startNeighbourhood((s, n) -> NeighbourCollectives.schedule(s, n, sendbuf, items(sendcount, sendtype),
+                null, null, base(sendtype), recvbuf, present(items(recvcount, recvtype)), items(displs, recvtype),
+                base(recvtype)), sendbuf, recvbuf);
+    }
+
+    /** {@link #neighborAllToAll} as a nonblocking collective. */
+    public final Request iNeighborAllToAll(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
+        return startNeighbourhood((s, n) -> NeighbourCollectives.schedule(s, n, sendbuf, 0,
+                blocks(items(sendcount, sendtype), n.destinations().length), null, base(sendtype), recvbuf,
+                blocks(items(recvcount, recvtype), n.sources().length), null, base(recvtype)), sendbuf, recvbuf);
+    }
+
+    /** {@link #neighborAllToAllv} as a nonblocking collective. */
+    public final Request iNeighborAllToAllv(@Nullable Buffer sendbuf, int[] sendcount, int[] sdispls,
+            @Nullable Datatype sendtype, @Nullable Buffer recvbuf, int[] recvcount, int[] rdispls,
+            @Nullable Datatype recvtype) throws MPIException {
+        return startNeighbourhood((s, n) -> NeighbourCollectives.schedule(s, n, sendbuf, 0,
+                present(items(sendcount, sendtype)), items(sdispls, sendtype), base(sendtype), recvbuf,
+                present(items(recvcount, recvtype)), items(rdispls, recvtype), base(recvtype)), sendbuf, recvbuf);
     }
 
     /** {@code counts} (a null array there is ERR_ARG). */

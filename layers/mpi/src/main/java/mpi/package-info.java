@@ -68,8 +68,10 @@
  * outside the graph ERR_TOPOLOGY. The messages of a Cartesian neighbourhood carry their direction, so a periodic
  * dimension of extent 1 or 2 (both neighbours the same process) still delivers block {@code 2d} of a process to
  * its {@code -1} neighbour's block {@code 2d + 1}; several edges between two processes of a graph match in the
- * order of the edges. Not here: the nonblocking {@code iNeighbor*} forms (they need the nonblocking-collective
- * engine of tier 2 item 3) and {@code neighborAllToAllw} (Open MPI's bindings have none).
+ * order of the edges. The nonblocking {@code iNeighborAllGather(v)} and {@code iNeighborAllToAll(v)} run the same
+ * algorithm as a nonblocking-collective schedule; a schedule has 16 message kinds, so on a Cartesian grid of more
+ * than 8 dimensions (18 or more directions) they are ERR_UNSUPPORTED_OPERATION (use the blocking forms). Not here:
+ * {@code neighborAllToAllw} (Open MPI's bindings have none).
  *
  * <h2>Intercommunicators (mpi-java-api.md section 3, tier 2 item 8)</h2>
  * {@code Comm.createIntercomm} (called on the peer communicator, as Open MPI declares it), {@code Intercomm} ({@code

@@ -1,7 +1,9 @@
 package mpi;
 
 import java.util.function.Function;
+import java.util.Map;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.mpi.internal.BackgroundDup;
 import org.portals3j.mpi.internal.CartTopology;
 import org.portals3j.mpi.internal.CommState;
 import org.portals3j.mpi.internal.Communicators;
@@ -20,6 +22,12 @@ public final class CartComm extends Intracomm {
     /** A grid communicator this rank made, or a null one ({@code own} null: a process outside the grid). */
     CartComm(@Nullable CommState own, CartTopology grid) {
         super(own);
+        this.grid = grid;
+    }
+
+    /** The communicator an {@code iDup} of {@code parent} makes in the background, with the same grid. */
+    CartComm(CommState parent, BackgroundDup dup, CartTopology grid) {
+        super(parent, dup);
         this.grid = grid;
     }
 
@@ -47,6 +55,22 @@ public final class CartComm extends Intracomm {
     @Override
     public CartComm dup() throws MPIException {
         return new CartComm(derive(Communicators::dup), grid);
+    }
+
+    // ---- covariant communicator extras (mpi-java-api.md section 2.13) -------------------------------------------
+
+    /** {@link Intracomm#iDup()} keeping the grid: the result is usable once its request completes. */
+    @Override
+    public CartComm iDup() throws MPIException {
+        CommState c = state();
+        return new CartComm(c, BackgroundDup.start(c, MPI.process().contexts(), s -> s), grid);
+    }
+
+    /** {@link #dup()}, with {@code info}'s hints on the new communicator instead of this one's. */
+    @Override
+    public CartComm dupWithInfo(Info info) throws MPIException {
+        Map<String, String> hints = hintsOf(info);
+        return new CartComm(withHints(derive(Communicators::dup), hints), grid);
     }
 
     /** The grid's dimensions and periods, and the calling process's coordinates. */

@@ -840,7 +840,7 @@ public class Comm implements Freeable, Cloneable {
     // One copy of each algorithm: the blocking collectives' code lays its steps down in a CollectiveSchedule, which
     // the rank's progress advances (org.portals3j.mpi.internal.CollectiveSchedule). The buffers belong to the
     // operation from the call until the request completes (section 4.7); Java arrays' heap buffers are accepted
-    // unless portals3j.mpi.strictBuffers is set. iAllToAllw is absent: it needs the derived-datatype engine.
+    // unless portals3j.mpi.strictBuffers is set. iAllToAllw is with allToAllw (derived datatypes, below).
 
     /** Lays a collective's steps down on the calling rank's state of this communicator. */
     @FunctionalInterface
@@ -1277,16 +1277,69 @@ public class Comm implements Freeable, Cloneable {
     private void neighbourhood(NeighbourCall call) throws MPIException {
         CommState c = state();
         try {
-            Neighbours n = neighbours(c.rank());
-            if (n == null) {
-                throw new MpiError(MPI.ERR_TOPOLOGY, "a neighbourhood collective needs a communicator with a"
-                        + " Cartesian or graph topology (createCart, createGraph, createDistGraph): " + c.name()
-                        + " has none");
-            }
-            call.run(c, n);
+            call.run(c, topology(c));
         } catch (MpiError e) {
             throw MPI.raise(c, e);
         }
+    }
+
+    /** This rank's neighbourhood; ERR_TOPOLOGY without a Cartesian or graph topology. */
+    private Neighbours topology(CommState c) {
+        Neighbours n = neighbours(c.rank());
+        if (n == null) {
+            throw new MpiError(MPI.ERR_TOPOLOGY, "a neighbourhood collective needs a communicator with a"
+                    + " Cartesian or graph topology (createCart, createGraph, createDistGraph): " + c.name()
+                    + " has none");
+        }
+        return n;
+    }
+
+    // ---- nonblocking neighbourhood collectives (mpi-java-api.md section 2.10) ---------------------------------
+    // The blocking forms' algorithm (internal.NeighbourCollectives) laid down in a nonblocking-collective schedule.
+
+    /** Lays a neighbourhood collective's steps down for this rank's neighbourhood {@code n}. */
+    @FunctionalInterface
+    interface NeighbourSchedule {
+        void record(CollectiveSteps steps, Neighbours n);
+    }
+
+    private Request startNeighbourhood(NeighbourSchedule plan, @Nullable Buffer sendbuf, @Nullable Buffer recvbuf)
+            throws MPIException {
+        return startCollective((s, c) -> plan.record(s, topology(c)), sendbuf, recvbuf);
+    }
+
+    /** {@link #neighborAllGather} as a nonblocking collective. */
+    public final Request iNeighborAllGather(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
+        return startNeighbourhood((s, n) -> NeighbourCollectives.schedule(s, n, sendbuf, items(sendcount, sendtype),
+                null, null, base(sendtype), recvbuf, blocks(items(recvcount, recvtype), n.sources().length), null,
+                base(recvtype)), sendbuf, recvbuf);
+    }
+
+    /** {@link #neighborAllGatherv} as a nonblocking collective. */
+    public final Request iNeighborAllGatherv(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Buffer recvbuf, int[] recvcount, int[] displs, @Nullable Datatype recvtype)
+            throws MPIException {
+        return startNeighbourhood((s, n) -> NeighbourCollectives.schedule(s, n, sendbuf, items(sendcount, sendtype),
+                null, null, base(sendtype), recvbuf, present(items(recvcount, recvtype)), items(displs, recvtype),
+                base(recvtype)), sendbuf, recvbuf);
+    }
+
+    /** {@link #neighborAllToAll} as a nonblocking collective. */
+    public final Request iNeighborAllToAll(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
+        return startNeighbourhood((s, n) -> NeighbourCollectives.schedule(s, n, sendbuf, 0,
+                blocks(items(sendcount, sendtype), n.destinations().length), null, base(sendtype), recvbuf,
+                blocks(items(recvcount, recvtype), n.sources().length), null, base(recvtype)), sendbuf, recvbuf);
+    }
+
+    /** {@link #neighborAllToAllv} as a nonblocking collective. */
+    public final Request iNeighborAllToAllv(@Nullable Buffer sendbuf, int[] sendcount, int[] sdispls,
+            @Nullable Datatype sendtype, @Nullable Buffer recvbuf, int[] recvcount, int[] rdispls,
+            @Nullable Datatype recvtype) throws MPIException {
+        return startNeighbourhood((s, n) -> NeighbourCollectives.schedule(s, n, sendbuf, 0,
+                present(items(sendcount, sendtype)), items(sdispls, sendtype), base(sendtype), recvbuf,
+                present(items(recvcount, recvtype)), items(rdispls, recvtype), base(recvtype)), sendbuf, recvbuf);
     }
 
     /** {@code counts} (a null array there is ERR_ARG). */
@@ -1350,16 +1403,37 @@ public class Comm implements Freeable, Cloneable {
     public final void allToAllw(@Nullable Object sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
             @Nullable Object recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
         collective(c -> {
-            if (sendCount.length < c.size() || recvCount.length < c.size()) {
-                throw new MpiError(MPI.ERR_ARG, "allToAllw needs a count, displacement and type for each of the "
-                        + c.size() + " ranks");
-            }
-            Staged s = Staged.typed(sendBuf, sendCount, sDispls, maps(sendTypes, sendCount), true, false);
+            Staged s = stagedSend(c, sendBuf, sendCount, sDispls, sendTypes, recvCount);
             Staged r = Staged.typed(recvBuf, recvCount, rDispls, maps(recvTypes, recvCount), false, true);
             Collectives.allToAllv(c, s.array(), s.counts(), s.displs(), s.wireBase(), r.array(), r.counts(),
                     r.displs(), r.wireBase());
             r.scatter();
         });
+    }
+
+    /**
+     * {@link #allToAllw} as a nonblocking collective (the schedule of {@code iAllToAllv} on packed copies): the send
+     * blocks are packed by the call, the received ones unpacked into {@code recvBuf} by the schedule's last step.
+     */
+    public final Request iAllToAllw(@Nullable Buffer sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
+            @Nullable Buffer recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
+        return startCollective((steps, c) -> {
+            Staged s = stagedSend(c, sendBuf, sendCount, sDispls, sendTypes, recvCount);
+            Staged r = Staged.typed(recvBuf, recvCount, rDispls, maps(recvTypes, recvCount), false, true);
+            Collectives.allToAllv(steps, s.array(), s.counts(), s.displs(), s.wireBase(), r.array(), r.counts(),
+                    r.displs(), r.wireBase());
+            steps.local(r::scatter);
+        }, sendBuf, recvBuf);
+    }
+
+    /** The packed send blocks of an {@code allToAllw}, once both count arrays have an entry for every rank. */
+    private static Staged stagedSend(CommState c, @Nullable Object sendBuf, int[] sendCount, int[] sDispls,
+            Datatype[] sendTypes, int[] recvCount) {
+        if (sendCount.length < c.size() || recvCount.length < c.size()) {
+            throw new MpiError(MPI.ERR_ARG, "allToAllw needs a count, displacement and type for each of the "
+                    + c.size() + " ranks");
+        }
+        return Staged.typed(sendBuf, sendCount, sDispls, maps(sendTypes, sendCount), true, false);
     }
 
     /** The type maps of {@code types}; an entry with a count of 0 may be any type (or null). */

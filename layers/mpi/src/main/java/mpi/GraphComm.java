@@ -1,7 +1,9 @@
 package mpi;
 
 import java.util.function.Function;
+import java.util.Map;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.mpi.internal.BackgroundDup;
 import org.portals3j.mpi.internal.CommState;
 import org.portals3j.mpi.internal.Communicators;
 import org.portals3j.mpi.internal.GraphTopology;
@@ -20,6 +22,12 @@ public final class GraphComm extends Intracomm {
     /** A graph communicator this rank made, or a null one ({@code own} null: a process outside the graph). */
     GraphComm(@Nullable CommState own, GraphTopology graph) {
         super(own);
+        this.graph = graph;
+    }
+
+    /** The communicator an {@code iDup} of {@code parent} makes in the background, with the same graph. */
+    GraphComm(CommState parent, BackgroundDup dup, GraphTopology graph) {
+        super(parent, dup);
         this.graph = graph;
     }
 
@@ -47,6 +55,22 @@ public final class GraphComm extends Intracomm {
     @Override
     public GraphComm dup() throws MPIException {
         return new GraphComm(derive(Communicators::dup), graph);
+    }
+
+    // ---- covariant communicator extras (mpi-java-api.md section 2.13) -------------------------------------------
+
+    /** {@link Intracomm#iDup()} keeping the graph: the result is usable once its request completes. */
+    @Override
+    public GraphComm iDup() throws MPIException {
+        CommState c = state();
+        return new GraphComm(c, BackgroundDup.start(c, MPI.process().contexts(), s -> s), graph);
+    }
+
+    /** {@link #dup()}, with {@code info}'s hints on the new communicator instead of this one's. */
+    @Override
+    public GraphComm dupWithInfo(Info info) throws MPIException {
+        Map<String, String> hints = hintsOf(info);
+        return new GraphComm(withHints(derive(Communicators::dup), hints), graph);
     }
 
     /** The index and edges of a {@code createGraph} graph; {@code ERR_TOPOLOGY} for a distributed graph. */

@@ -1,5 +1,6 @@
 package mpi;
 
+import java.util.Map;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.mpi.internal.CommState;
 import org.portals3j.mpi.internal.InterCommunicators;
@@ -36,6 +37,13 @@ public final class Intercomm extends Comm {
     @Override
     public Intercomm dup() throws MPIException {
         return new Intercomm(derive(InterCommunicators::dup));
+    }
+
+    /** {@link #dup()}, with {@code info}'s hints on the new communicator instead of this one's. */
+    @Override
+    public Intercomm dupWithInfo(Info info) throws MPIException {
+        Map<String, String> hints = hintsOf(info);
+        return new Intercomm(withHints(derive(InterCommunicators::dup), hints));
     }
 
     /** The size of the remote group. */

@@ -12,7 +12,8 @@
  * {@code MINLOC} and {@code MAXLOC} ({@code INT2} ... {@code DOUBLE_INT}, read and written through {@code MPI.int2}
  * ... {@code MPI.doubleInt}), {@code Struct} for user-defined struct layouts (moved as whole items of bytes), and the
  * derived types (every {@code Datatype.create*}, {@code commit}, {@code free}, {@code dup}, {@code clone}, usable in
- * point-to-point calls, probe counts, packing, the blocking collectives and {@code allToAllw}; how they travel and
+ * point-to-point calls, probe counts, packing, the blocking collectives, {@code allToAllw} and {@code iAllToAllw};
+ * how they travel and
  * the choices made are in {@code org.portals3j.mpi.internal}); {@code Comm.pack}, {@code unpack} and
  * {@code packSize} with {@code PACKED} (the items' bytes in native order); {@code Status}; {@code Request} with all
  * its completion forms; {@code Group}; {@code Info}; the three error handlers; every point-to-point call of
@@ -26,8 +27,9 @@
  * {@code createGroup}, {@code setInfo}, {@code getInfo}); attribute caching on communicators and datatypes
  * ({@code createKeyval}, {@code freeKeyval}, {@code setAttr}, {@code getAttr}, {@code deleteAttr}, the predefined
  * keys on {@code COMM_WORLD}); every blocking collective with its in-place overloads; every nonblocking collective
- * of section 2.9 with its in-place overloads but {@code iAllToAllw}, each returning a {@code Request} that works
- * with every completion call (on intracommunicators).
+ * of section 2.9 with its in-place overloads, each returning a {@code Request} that works with every completion
+ * call (on intracommunicators; {@code iAllToAllw} packs its send blocks when called and unpacks the received ones
+ * as the last step of its schedule).
  *
  * <h2>Out of scope, present so that every program compiles</h2>
  * One-sided communication ({@code Win} and its constants), MPI-IO ({@code File}, {@code FileView}) and dynamic
@@ -41,7 +43,8 @@
  *
  * <h2>Topologies (mpi-java-api.md section 3, tier 2 item 7)</h2>
  * {@code Intracomm.createCart}, {@code CartComm} ({@code getTopo}, {@code getRank}, {@code getCoords},
- * {@code shift}, {@code sub}, {@code map}, {@code createDims}, {@code dup}, {@code clone}), {@code CartParms} and
+ * {@code shift}, {@code sub}, {@code map}, {@code createDims}, {@code dup}, {@code clone}, and the covariant
+ * {@code iDup} and {@code dupWithInfo} of mpi-java-api.md section 2.13, which keep the grid), {@code CartParms} and
  * {@code ShiftParms}. {@code reorder} is ignored (MPI 4.1 section 8.5.1 allows it): rank r of the grid is rank r of
  * the parent, and the parent's ranks from the grid's size on get a null communicator. {@code createDims} picks,
  * among the factorisations MPI 4.1 section 8.5.2 allows, the non-increasing one whose largest entry is smallest,
@@ -54,24 +57,29 @@
  * <h2>Graphs and neighbourhood collectives (mpi-java-api.md section 3, tier 2 item 9)</h2>
  * {@code Intracomm.createGraph}, {@code createDistGraph} and {@code createDistGraphAdjacent} (both overloads each),
  * {@code GraphComm} ({@code getDims}, {@code getNeighbors}, {@code getDistGraphNeighbors}, {@code map}, {@code dup},
- * {@code clone}), {@code GraphParms}, {@code DistGraphNeighbors}, and the blocking {@code neighborAllGather(v)} and
- * {@code neighborAllToAll(v)} on Cartesian and graph communicators (MPI 4.1 section 8.6). Choices: {@code reorder}
- * is ignored; {@code createGraph}'s ranks from the graph's size on get a null communicator; {@code createDistGraph}
- * gathers every edge at every member (an allGatherv), so an edge naming a rank outside the communicator is ERR_RANK
+ * {@code clone}, the covariant {@code iDup} and {@code dupWithInfo}, which keep the graph), {@code GraphParms},
+ * {@code DistGraphNeighbors}, and the blocking {@code neighborAllGather(v)} and {@code neighborAllToAll(v)} on
+ * Cartesian and graph communicators (MPI 4.1 section 8.6). Choices: {@code reorder} is ignored;
+ * {@code createGraph}'s ranks from the graph's size on get a null communicator; {@code createDistGraph} gathers
+ * every edge at every member (an allGatherv), so an edge naming a rank outside the communicator is ERR_RANK
  * everywhere; {@code getDistGraphNeighbors} also answers on a {@code createGraph} graph (its neighbours both ways,
  * unweighted), while {@code getDims} and {@code getNeighbors} on a distributed graph are ERR_TOPOLOGY, as is a
  * neighbourhood collective on a communicator without a topology; a malformed index is ERR_ARG, an edge to a node
  * outside the graph ERR_TOPOLOGY. The messages of a Cartesian neighbourhood carry their direction, so a periodic
  * dimension of extent 1 or 2 (both neighbours the same process) still delivers block {@code 2d} of a process to
  * its {@code -1} neighbour's block {@code 2d + 1}; several edges between two processes of a graph match in the
- * order of the edges. Not here: the nonblocking {@code iNeighbor*} forms (they need the nonblocking-collective
- * engine of tier 2 item 3) and {@code neighborAllToAllw} (Open MPI's bindings have none).
+ * order of the edges. The nonblocking {@code iNeighborAllGather(v)} and {@code iNeighborAllToAll(v)} run the same
+ * algorithm as a nonblocking-collective schedule; a schedule has 16 message kinds, so on a Cartesian grid of more
+ * than 8 dimensions (18 or more directions) they are ERR_UNSUPPORTED_OPERATION (use the blocking forms). Not here:
+ * {@code neighborAllToAllw} (Open MPI's bindings have none).
  *
  * <h2>Intercommunicators (mpi-java-api.md section 3, tier 2 item 8)</h2>
  * {@code Comm.createIntercomm} (called on the peer communicator, as Open MPI declares it), {@code Intercomm} ({@code
- * getRemoteSize}, {@code getRemoteGroup}, {@code merge}, {@code dup}, {@code clone}), point-to-point naming the remote
- * group, and the blocking collectives between the groups as MPI 4.1 section 6.2.2 defines them: {@code barrier}, {@code
- * bcast}, {@code reduce}, {@code allReduce}, {@code gather(v)}, {@code scatter(v)}, {@code allGather(v)}, {@code
+ * getRemoteSize}, {@code getRemoteGroup}, {@code merge}, {@code dup}, {@code clone}, {@code dupWithInfo}; not
+ * {@code iDup}: its agreement across the groups is not keyed as an intracommunicator's is, so it cannot yet run in
+ * the background beside the program's collectives), point-to-point naming the remote group, and the blocking
+ * collectives between the groups as MPI 4.1 section 6.2.2 defines them: {@code barrier}, {@code bcast},
+ * {@code reduce}, {@code allReduce}, {@code gather(v)}, {@code scatter(v)}, {@code allGather(v)}, {@code
  * allToAll(v)} (the root passes {@code MPI.ROOT}, the rest of its group {@code MPI.PROC_NULL}). Choices: the in-place
  * forms on an intercommunicator are ERR_COMM (MPI has no in-place option there); {@code reduceScatter(Block)} and the
  * nonblocking collectives on one are ERR_UNSUPPORTED_OPERATION in this version; a {@code localComm} that is an

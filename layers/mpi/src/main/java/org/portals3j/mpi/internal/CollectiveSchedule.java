@@ -26,6 +26,8 @@ public final class CollectiveSchedule extends Operation implements CollectiveSte
     private static final int NONBLOCKING = 1 << 31;
     private static final int SEQUENCE_BITS = 26;
     private static final int KIND_BITS = 4;
+    /** The largest kind a step may carry ({@link CollectiveSteps#send}, {@link CollectiveSteps#receive}). */
+    public static final int MAX_KIND = (1 << KIND_BITS) - 1;
 
     /** One round: the sends and receives that start together, then the local steps that run once they are done. */
     private static final class Round {

@@ -5,10 +5,14 @@ import java.util.Arrays;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * The blocking neighbourhood collectives (MPI 4.1 section 8.6) on the communicator's hidden collective context:
- * every receive from an in-neighbour and every send to an out-neighbour started at once, then awaited together; a
+ * The neighbourhood collectives (MPI 4.1 section 8.6) on the communicator's hidden collective context, one
+ * algorithm laid down through {@link CollectiveSteps} for the blocking and the nonblocking forms: every receive from
+ * an in-neighbour and every send to an out-neighbour in one round, then the write-back of the receive buffer; a
  * {@code PROC_NULL} neighbour's block is neither sent nor written. {@code neighborAllGather(v)} sends the same block
- * to every out-neighbour; {@code neighborAllToAll(v)} block {@code i} to out-neighbour {@code i}.
+ * to every out-neighbour; {@code neighborAllToAll(v)} block {@code i} to out-neighbour {@code i}. A message's kind
+ * is its neighbour tag (a Cartesian direction), after the blocking collectives' kinds in the blocking form; a
+ * nonblocking schedule has room for {@link CollectiveSchedule#MAX_KIND} + 1 kinds, so its Cartesian form takes
+ * grids of up to 8 dimensions.
  */
 public final class NeighbourCollectives {
     /** The first tag of the neighbourhood collectives (a Cartesian message adds its direction). */
@@ -24,6 +28,34 @@ public final class NeighbourCollectives {
     public static void exchange(CommState c, Neighbours n, @Nullable Object sendbuf, int sendcount,
             int @Nullable [] sendcounts, int @Nullable [] senddispls, @Nullable BaseType sendtype,
             @Nullable Object recvbuf, int[] recvcounts, int @Nullable [] recvdispls, @Nullable BaseType recvtype) {
+        exchange(new CollectiveChannel(c), n, NEIGHBOUR_TAG, sendbuf, sendcount, sendcounts, senddispls, sendtype,
+                recvbuf, recvcounts, recvdispls, recvtype);
+    }
+
+    /**
+     * {@link #exchange(CommState, Neighbours, Object, int, int[], int[], BaseType, Object, int[], int[], BaseType)}
+     * laid down in the schedule of a nonblocking collective; ERR_UNSUPPORTED_OPERATION for a neighbour tag past
+     * the schedule's kinds (a Cartesian grid of more than 8 dimensions: use the blocking form).
+     */
+    public static void schedule(CollectiveSteps steps, Neighbours n, @Nullable Object sendbuf, int sendcount,
+            int @Nullable [] sendcounts, int @Nullable [] senddispls, @Nullable BaseType sendtype,
+            @Nullable Object recvbuf, int[] recvcounts, int @Nullable [] recvdispls, @Nullable BaseType recvtype) {
+        for (int[] tags : new int[][] {n.sourceTags(), n.destinationTags()}) {
+            for (int tag : tags) {
+                if (tag > CollectiveSchedule.MAX_KIND) {
+                    throw new MpiError(ErrorClass.UNSUPPORTED_OPERATION, "the nonblocking neighbourhood"
+                            + " collectives take Cartesian grids of up to 8 dimensions: use the blocking form");
+                }
+            }
+        }
+        exchange(steps, n, 0, sendbuf, sendcount, sendcounts, senddispls, sendtype, recvbuf, recvcounts, recvdispls,
+                recvtype);
+    }
+
+    /** The algorithm, its messages' kinds from {@code firstTag} on. */
+    private static void exchange(CollectiveSteps ch, Neighbours n, int firstTag, @Nullable Object sendbuf,
+            int sendcount, int @Nullable [] sendcounts, int @Nullable [] senddispls, @Nullable BaseType sendtype,
+            @Nullable Object recvbuf, int[] recvcounts, int @Nullable [] recvdispls, @Nullable BaseType recvtype) {
         BaseType st = CollectiveArgs.type(sendtype);
         BaseType rt = CollectiveArgs.type(recvtype);
         int outs = n.destinations().length;
@@ -34,20 +66,19 @@ public final class NeighbourCollectives {
         int[] rat = at(rc, recvdispls, ins);
         UserData in = UserData.of(sendbuf, extent(sc, sat, outs), st, false);
         UserData out = UserData.of(recvbuf, extent(rc, rat, ins), rt, true);
-        CollectiveChannel ch = new CollectiveChannel(c);
         for (int i = 0; i < ins; i++) {
             if (n.sources()[i] != Constants.PROC_NULL) {
-                ch.receive(out.elements(rat[i], rc[i]), n.sources()[i], NEIGHBOUR_TAG + n.sourceTags()[i]);
+                ch.receive(out.elements(rat[i], rc[i]), n.sources()[i], firstTag + n.sourceTags()[i]);
             }
         }
         for (int i = 0; i < outs; i++) {
             if (n.destinations()[i] != Constants.PROC_NULL) {
                 MemorySegment block = in.elements(sat[i], sc[i]);
-                ch.send(block, n.destinations()[i], NEIGHBOUR_TAG + n.destinationTags()[i]);
+                ch.send(block, n.destinations()[i], firstTag + n.destinationTags()[i]);
             }
         }
         ch.endRound();
-        out.commit();
+        ch.local(out::commit);
     }
 
     private static int[] uniform(int count, int n) {

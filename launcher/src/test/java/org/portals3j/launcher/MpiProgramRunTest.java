@@ -3,7 +3,7 @@ package org.portals3j.launcher;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.util.Objects;
+import java.security.CodeSource;
 import mpi.MPI;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,8 +20,11 @@ class MpiProgramRunTest {
     @ValueSource(strings = {"inmem", "udp"})
     void anOpenMpiStyleProgramRunsOnFourRanksWithoutTheLayerOnItsClassPath(String transport, @TempDir Path dir)
             throws Exception {
-        Path mpiClasses = Path.of(Objects.requireNonNull(MPI.class.getProtectionDomain().getCodeSource())
-                .getLocation().toURI());
+        CodeSource layer = MPI.class.getProtectionDomain().getCodeSource();
+        if (layer == null) {
+            throw new IllegalStateException("package mpi has no code source to compile the program against");
+        }
+        Path mpiClasses = Path.of(layer.getLocation().toURI());
         Path jar = MpiPrograms.appJar("PiByQuadrature", mpiClasses, dir);
         LauncherProcess run = LauncherProcess.start("run", "-n", "4", "--transport", transport, "-cp",
                 jar.toString(), "--", "PiByQuadrature", "100000");

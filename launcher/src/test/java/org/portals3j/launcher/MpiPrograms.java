@@ -22,8 +22,8 @@ final class MpiPrograms {
 
     /** Compiles program {@code name} against {@code mpiClasses} and packs its classes into {@code dir/app.jar}. */
     static Path appJar(String name, Path mpiClasses, Path dir) throws IOException {
-        Path source = dir.resolve("src").resolve(name + ".java");
-        Files.createDirectories(source.getParent());
+        Path sources = Files.createDirectories(dir.resolve("src"));
+        Path source = sources.resolve(name + ".java");
         try (InputStream in = MpiPrograms.class.getResourceAsStream("/mpi-programs/" + name + ".java")) {
             if (in == null) {
                 throw new IOException("no test program mpi-programs/" + name + ".java on the class path");
@@ -41,7 +41,7 @@ final class MpiPrograms {
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
              Stream<Path> files = Files.list(classes)) {
             for (Path f : files.toList()) {
-                out.putNextEntry(new JarEntry(f.getFileName().toString()));
+                out.putNextEntry(new JarEntry(classes.relativize(f).toString()));
                 copy(f, out);
                 out.closeEntry();
             }

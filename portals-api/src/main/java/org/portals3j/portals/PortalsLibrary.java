@@ -217,6 +217,20 @@ public abstract sealed class PortalsLibrary permits Portals, Portals33 {
         return engine.eqWait(required(eq).value(), required(event));
     }
 
+    /**
+     * {@code PtlEQWait} that a Java interrupt ends, as {@link java.util.concurrent.locks.Lock#lockInterruptibly}
+     * is to {@code lock}: {@link #eqWait} ignores interrupts (the spec's PtlEQWait has no way to end but an event or
+     * the queue's end); this form stops waiting when its thread is interrupted, before or while it waits, and
+     * takes no event. An event handed to the thread before the interrupt is returned, the interrupt status left set.
+     *
+     * @return {@code OK} or {@code EQ_DROPPED}
+     * @throws InterruptedException the thread was interrupted (its interrupt status is cleared)
+     * @throws PortalsException {@code INV_EQ} also if the queue is freed while waiting
+     */
+    public final ReturnCode eqWaitInterruptibly(EqHandle eq, Event event) throws InterruptedException {
+        return engine.eqWaitInterruptibly(required(eq).value(), required(event));
+    }
+
     // ---- data movement (3.2 section 3.8, 3.3 §3.13) -----------------------------------------------
 
     /**

@@ -57,7 +57,8 @@
  * <td>{@link org.portals3j.portals.Portals#eqGet}</td> <td>{@code event}: a caller-owned {@link
  * org.portals3j.portals.Event}, filled</td></tr> <tr><td>{@code PtlEQWait} (Portals 3.2 spec §3.9.8)</td> <td>{@link
  * org.portals3j.portals.Portals#eqWait}</td> <td>{@code event}: a caller-owned {@link org.portals3j.portals.Event},
- * filled</td></tr> <tr><td>{@code PtlACEntry} (Portals 3.2 spec §3.10.1)</td><td>{@link
+ * filled; {@link org.portals3j.portals.Portals#eqWaitInterruptibly} is the same wait ended by a Java interrupt (the
+ * spec's has no such end)</td></tr> <tr><td>{@code PtlACEntry} (Portals 3.2 spec §3.10.1)</td><td>{@link
  * org.portals3j.portals.Portals#acEntry}</td><td></td></tr> <tr><td>{@code PtlPut}
  * (Portals 3.2 spec §3.11.1)</td><td>{@link org.portals3j.portals.Portals#put}</td><td></td></tr> <tr><td>{@code
  * PtlGet} (Portals 3.2 spec §3.11.2)</td><td>{@link org.portals3j.portals.Portals#get}</td><td></td></tr> </table>

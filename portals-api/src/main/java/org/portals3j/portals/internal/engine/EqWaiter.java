@@ -33,6 +33,8 @@ final class EqWaiter extends EqWaiterSignal implements AwaitLoop.Wait {
     private long ticket;
     /** The signal a deferred wake will write ({@link Wakeups}). */
     long pendingSignal;
+    /** Whether an interrupt ends the current wait ({@link #endsOnInterrupt}). */
+    boolean interruptible;
     /** The next waiter of the queue's FIFO. */
     @Nullable EqWaiter next;
     /** The next waiter of a {@link Wakeups} list. */
@@ -73,6 +75,11 @@ final class EqWaiter extends EqWaiterSignal implements AwaitLoop.Wait {
     @Override
     public void parking() {
         mayPark = true;
+    }
+
+    @Override
+    public boolean endsOnInterrupt() {
+        return interruptible;
     }
 
     /** How the ended wait ended: {@link #OK}, {@link #DROPPED} or {@link #CANCELLED}. */

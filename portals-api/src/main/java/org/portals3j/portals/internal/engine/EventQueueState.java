@@ -232,6 +232,31 @@ final class EventQueueState extends EqWaiterSide {
         lastWaiter = w;
     }
 
+    /**
+     * Takes {@code w} out of the FIFO of waiters (its thread stops waiting). False if it is not there: an event
+     * was handed to it, whose wake may still be on its way.
+     */
+    boolean removeWaiter(EqWaiter w) {
+        EqWaiter prev = null;
+        for (EqWaiter at = firstWaiter; at != null; prev = at, at = at.next) {
+            if (at != w) {
+                continue;
+            }
+            EqWaiter next = w.next;
+            w.next = null;
+            if (prev == null) {
+                becomeFirst(next);
+            } else {
+                prev.next = next;
+            }
+            if (lastWaiter == w) {
+                lastWaiter = prev;
+            }
+            return true;
+        }
+        return false;
+    }
+
     private void becomeFirst(@Nullable EqWaiter w) {
         firstWaiter = w;
         firstEvent = w == null ? null : w.event;

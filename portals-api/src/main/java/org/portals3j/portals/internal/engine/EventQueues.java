@@ -166,26 +166,62 @@ final class EventQueues {
 
     /** PtlEQWait (Portals 3.2 spec §3.9.8): blocks with the configured idle strategy until an event is handed over. */
     ReturnCode eqWait(long eqHandle, Event into) {
+        ReturnCode rc = awaitEvent(eqHandle, into, false);
+        if (rc == null) {
+            throw new IllegalStateException("an uninterruptible PtlEQWait ended without an event");
+        }
+        return rc;
+    }
+
+    /**
+     * PtlEQWait that an interrupt ends: as {@link #eqWait}, but a thread interrupted before or while it waits leaves
+     * the queue's waiters and gets {@link InterruptedException} (its status cleared), unless an event was handed to
+     * it first, which it then returns with its status still set.
+     */
+    ReturnCode eqWaitInterruptibly(long eqHandle, Event into) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted before PtlEQWait");
+        }
+        ReturnCode rc = awaitEvent(eqHandle, into, true);
+        if (rc == null) {
+            Thread.interrupted();
+            throw new InterruptedException("interrupted in PtlEQWait");
+        }
+        return rc;
+    }
+
+    /** Waits for an event; null if an interrupt ended an interruptible wait before one was handed over. */
+    private @Nullable ReturnCode awaitEvent(long eqHandle, Event into, boolean interruptible) {
         EqWaiter w = waiter();
+        EventQueueState q;
         library.acquire();
         try {
             library.requireInit();
             NetworkInterfaceState ni = library.niOf(eqHandle, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
-            EventQueueState q = requireEq(ni, eqHandle);
+            q = requireEq(ni, eqHandle);
             ReturnCode now = q.take(into);
             if (now != ReturnCode.EQ_EMPTY) {
                 return now;
             }
             w.arm(into);
+            w.interruptible = interruptible;
             q.enqueueWaiter(w);
         } finally {
             library.release();
         }
         // The loop polls the transport while the idle strategy spins (the message this thread waits for is then
         // received, matched and posted here, with no hand-over from another thread), and sets mayPark before its
-        // first park (EqWaiter.wake unparks only such waiters). PtlEQWait cannot be interrupted: the loop keeps the
-        // flag for the caller.
-        awaitLoop.await(w, idler(), AwaitLoop.FOREVER);
+        // first park (EqWaiter.wake unparks only such waiters). An uninterruptible wait keeps the interrupt flag
+        // for the caller.
+        boolean over = awaitLoop.await(w, idler(), AwaitLoop.FOREVER);
+        if (!over && leftWaiting(q, w)) {
+            w.mayPark = false;
+            w.event = w.spare;
+            return null;
+        }
+        while (!w.isOver()) { // an event was handed over under the lock; its wake follows the lock's release
+            Thread.onSpinWait();
+        }
         w.mayPark = false;
         w.event = w.spare; // do not keep the caller's event reachable
         if (w.outcome() == EqWaiter.CANCELLED) {
@@ -193,6 +229,16 @@ final class EventQueues {
                     "the event queue was freed (or its interface finalised) while waiting");
         }
         return w.result();
+    }
+
+    /** An interrupted waiter leaves {@code q}'s waiters; false if an event (or the queue's end) reached it first. */
+    private boolean leftWaiting(EventQueueState q, EqWaiter w) {
+        library.lock.lock(); // not acquire(): this must not fail, and this thread runs no handler
+        try {
+            return !w.isOver() && q.removeWaiter(w);
+        } finally {
+            library.release();
+        }
     }
 
     /**

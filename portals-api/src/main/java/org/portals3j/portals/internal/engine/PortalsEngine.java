@@ -259,6 +259,11 @@ public final class PortalsEngine implements MessageHandler {
         return eventQueues.eqWait(eqHandle, into);
     }
 
+    /** PtlEQWait that an interrupt ends: see {@link EventQueues#eqWaitInterruptibly}. */
+    public ReturnCode eqWaitInterruptibly(long eqHandle, Event into) throws InterruptedException {
+        return eventQueues.eqWaitInterruptibly(eqHandle, into);
+    }
+
     /** Portals 3.3 PtlEQPoll: see {@link EventQueues#eqPoll}. */
     public EqPollResult eqPoll(EqHandle[] queues, long timeoutMillis, Event into) {
         return eventQueues.eqPoll(queues, timeoutMillis, into);

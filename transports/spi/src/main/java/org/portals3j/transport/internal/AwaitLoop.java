@@ -34,6 +34,11 @@ public final class AwaitLoop {
         /** Called once before the first park of a wait that {@link #handsOver}: from now on a waker must unpark. */
         default void parking() {
         }
+
+        /** True: an interrupt ends the wait ({@link #await} returns false with the interrupt status set). */
+        default boolean endsOnInterrupt() {
+            return false;
+        }
     }
 
     private final Polling polling;
@@ -52,10 +57,10 @@ public final class AwaitLoop {
 
     /**
      * Waits until {@code wait} is over or {@code timeoutNanos} have passed ({@link #FOREVER}: no limit), idling with
-     * {@code idle} (reset first). An interrupt does not end the wait: the flag is cleared so that parks keep parking,
-     * and set again on return.
+     * {@code idle} (reset first). An interrupt ends only a wait that {@linkplain Wait#endsOnInterrupt ends on one};
+     * otherwise the flag is cleared so that parks keep parking. Either way it is set again on return.
      *
-     * @return true when the wait is over, false at the deadline
+     * @return true when the wait is over, false at the deadline or on an interrupt that ends it
      */
     public boolean await(Wait wait, IdleStrategy idle, long timeoutNanos) {
         if (wait.isOver()) {
@@ -87,6 +92,9 @@ public final class AwaitLoop {
                 }
                 if (Thread.interrupted()) {
                     interrupted = true;
+                    if (wait.endsOnInterrupt()) {
+                        return wait.isOver();
+                    }
                 }
             }
             return true;

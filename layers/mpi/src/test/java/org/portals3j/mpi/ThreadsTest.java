@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import mpi.MPI;
 import mpi.MPIException;
+import mpi.Request;
 import mpi.Status;
 import org.junit.jupiter.api.Test;
 
@@ -36,6 +39,37 @@ class ThreadsTest {
                 t.join();
             }
             assertThat(failures).isEmpty();
+            MPI.Finalize();
+        });
+    }
+
+    /**
+     * A thread blocked waiting for a receive that another thread cancels wakes up: the cancel completes the request
+     * without an event, so the waiting thread, blocked in PtlEQWait for the rank's next event, is woken by the
+     * 0-byte put the rank sends itself. One rank: no other traffic could wake it.
+     */
+    @Test
+    void aReceiveCancelledByAnotherThreadWakesTheThreadWaitingForIt() throws Exception {
+        MpiJob.run(1, rank -> {
+            MPI.InitThread(new String[0], MPI.THREAD_MULTIPLE);
+            Request posted = MPI.COMM_WORLD.iRecv(MPI.newIntBuffer(1), 1, MPI.INT, 0, 77);
+            CompletableFuture<Status> waited = new CompletableFuture<>();
+            Thread waiter = Thread.ofPlatform().start(() -> {
+                try {
+                    waited.complete(posted.waitStatus());
+                } catch (Throwable e) {
+                    waited.completeExceptionally(e);
+                }
+            });
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (waiter.getState() != Thread.State.WAITING && waiter.getState() != Thread.State.TIMED_WAITING) {
+                assertThat(System.nanoTime()).as("the waiter blocks within 60 s").isLessThan(deadline);
+                Thread.sleep(1);
+            }
+
+            posted.cancel();
+
+            assertThat(waited.get(60, TimeUnit.SECONDS).isCancelled()).isTrue();
             MPI.Finalize();
         });
     }

@@ -36,6 +36,7 @@ public final class BackgroundDup extends Operation {
                 op.fail(ErrorClass.INTERN, "iDup failed: " + e);
             } finally {
                 op.complete();
+                parent.engine().changedLocally();
             }
         });
         return op;

@@ -87,11 +87,13 @@ final class ContextAgreement {
                     return value[1];
                 }
                 ids.release(key);
+                parent.engine().changedLocally(); // another thread's agreement may wait for this one's hold
                 parent.engine().idleRound(first);
                 first = false;
             }
         } finally {
             ids.gone(key);
+            parent.engine().changedLocally();
         }
     }
 

@@ -2,6 +2,7 @@ package org.portals3j.mpi.internal;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.AckRequest;
@@ -41,6 +42,8 @@ public final class PointToPoint {
     static final int GET_PORTAL = 5;
     /** The portal credit reports arrive on. */
     static final int CREDIT_PORTAL = 6;
+    /** The portal a rank puts 0 bytes to itself on, to wake its thread blocked in {@code PtlEQWait}. */
+    static final int WAKE_PORTAL = 7;
     /** Access control entry 0: same user, any portal (the default). */
     private static final int COOKIE = 0;
     /** A rendezvous header's hdr_data: the message length in the low bits, the get's id above. */
@@ -52,12 +55,19 @@ public final class PointToPoint {
     private static final int DRAIN_BATCH = 256;
     private static final Object HEADER_SINK = new Object();
     private static final Object CREDIT_SINK = new Object();
+    private static final Object WAKE_SINK = new Object();
     /** As many match entries and MDs as an interface can have: one per posted receive and message under way. */
     private static final NiLimits LIMITS = new NiLimits(NiLimits.MAXIMUM.maxMatchEntries(),
             NiLimits.MAXIMUM.maxMemDescriptors(), NiLimits.DEFAULT.maxEventQueues(), NiLimits.DEFAULT.maxAtableIndex(),
             NiLimits.DEFAULT.maxPtableIndex());
-    /** How the waits of each thread back off (an idle strategy keeps state, so one per thread). */
-    private static final ThreadLocal<@Nullable IdleStrategy> IDLE = new ThreadLocal<>();
+    /** Each thread's waiting state (an idle strategy keeps state, so one per thread). */
+    private static final ThreadLocal<@Nullable WaitState> WAITS = new ThreadLocal<>();
+
+    /** How a thread's waits back off, and the {@link #localChanges} it saw at the end of its last idle round. */
+    private static final class WaitState {
+        final IdleStrategy idle = IdleMode.BACKOFF.newStrategy();
+        int seen;
+    }
 
     /** The user pointer of a sender's credit region. */
     private record Region(int peer, MemorySegment memory) {
@@ -78,6 +88,14 @@ public final class PointToPoint {
     private final Region[] regions;
     private final UnexpectedQueue unexpected = new UnexpectedQueue();
     private final Event event = new Event();
+    /** The event the blocker's {@code PtlEQWait} fills (only the blocker touches it). */
+    private final Event blockerEvent = new Event();
+    /** The thread blocked in {@code PtlEQWait} for the rank's next event, if one is: it alone takes events then. */
+    private volatile @Nullable Thread blocker;
+    /** Changes other than by an event ({@link #changedLocally}) so far: a thread about to block must look again. */
+    private final AtomicInteger localChanges = new AtomicInteger();
+    /** Threads waiting for the blocker to hand the events back ({@link #lockExclusive}); no one blocks meanwhile. */
+    private int recalling;
     /** The rank's nonblocking collectives under way ({@link #progress()} moves them on). */
     private final CollectiveProgress collectives = new CollectiveProgress();
     private final ReentrantLock lock = new ReentrantLock();
@@ -128,6 +146,10 @@ public final class PointToPoint {
                 InsertPosition.AFTER);
         lib.mdAttach(creditMe, new MemoryDescriptor(MemorySegment.NULL, 0, MemoryDescriptor.THRESH_INF, 0,
                 sinkOptions, CREDIT_SINK, eq), Unlink.RETAIN, Unlink.RETAIN);
+        // only this rank may wake itself: a put from any other process does not match and is dropped
+        MeHandle wakeMe = lib.meAttach(ni, WAKE_PORTAL, peers[rank], 0, ~0L, Unlink.RETAIN, InsertPosition.AFTER);
+        lib.mdAttach(wakeMe, new MemoryDescriptor(MemorySegment.NULL, 0, MemoryDescriptor.THRESH_INF, 0,
+                sinkOptions, WAKE_SINK, eq), Unlink.RETAIN, Unlink.RETAIN);
         MemoryDescriptor empty = new MemoryDescriptor(MemorySegment.NULL, 0, MemoryDescriptor.THRESH_INF, 0, 0,
                 null, EqHandle.NONE);
         headerMd = lib.mdBind(ni, empty);
@@ -211,7 +233,7 @@ public final class PointToPoint {
      * every event found in between is handled first, and a matching unexpected message among them is taken.
      */
     public void startReceive(ReceiveOperation op) {
-        lock.lock();
+        lockExclusive();
         try {
             checkOpen();
             drain();
@@ -338,6 +360,7 @@ public final class PointToPoint {
             op.cancelled = true;
             op.state = ReceiveOperation.State.DONE;
             Operation.completeAtOnce(op, MatchBits.source(op.want), MatchBits.tag(op.want));
+            changedLocally();
             return true;
         } finally {
             lock.unlock();
@@ -349,7 +372,7 @@ public final class PointToPoint {
         lock.lock();
         try {
             checkOpen();
-            drain();
+            drainUnlessBlocked();
             UnexpectedMessage m = unexpected.find(want, ignore);
             return m == null ? null : new ProbeResult(MatchBits.source(m.bits), MatchBits.tag(m.bits), m.length);
         } finally {
@@ -377,7 +400,7 @@ public final class PointToPoint {
             if (finished) {
                 return 0;
             }
-            n = drain();
+            n = drainUnlessBlocked();
         } finally {
             lock.unlock();
         }
@@ -393,27 +416,147 @@ public final class PointToPoint {
 
     /** Waits until {@code op} is done, making progress meanwhile (the lock is free between rounds). */
     public void await(Operation op) {
-        IdleStrategy idle = idle();
+        IdleStrategy idle = waitState().idle;
         idle.reset();
         while (!op.isDone()) {
+            int seen = localChanges.get();
             int n = progress();
             if (op.isDone()) {
                 return;
             }
             checkInterrupt();
-            idleStep(idle, n);
+            if (n == 0 && blockForEvent(seen)) {
+                idle.reset();
+            } else {
+                idleStep(idle, n);
+            }
         }
     }
 
-    /** One round of waiting for something: progress, then an idle step if there was nothing to do. */
+    /**
+     * One round of a wait whose caller checks its own condition between rounds: progress, then, if there was nothing
+     * to do, a block or an idle step. It blocks only from the second round on, when nothing changed locally
+     * ({@link #changedLocally}) since the end of the previous round, before the caller last checked.
+     */
     public void idleRound(boolean first) {
-        IdleStrategy idle = idle();
+        WaitState w = waitState();
         if (first) {
-            idle.reset();
+            w.idle.reset();
         }
         int n = progress();
         checkInterrupt();
-        idleStep(idle, n);
+        if (first || n != 0 || !blockForEvent(w.seen)) {
+            idleStep(w.idle, n);
+        } else {
+            w.idle.reset();
+        }
+        w.seen = localChanges.get();
+    }
+
+    /**
+     * Becomes the rank's blocker, unless another thread is: waits in {@code PtlEQWait} (which polls the network, then
+     * parks until an event is logged), then handles that event and the ones behind it. Only one thread blocks; the
+     * others back off meanwhile and leave the events to it, so that events are handled in the queue's order.
+     *
+     * @param seen {@link #localChanges} before the caller last looked at what it waits for
+     * @return false if it did not block (another thread is the blocker, or an operation completed since)
+     */
+    private boolean blockForEvent(int seen) {
+        Thread me = Thread.currentThread();
+        lock.lock();
+        try {
+            if (finished || blocker != null || recalling > 0) {
+                return false;
+            }
+            blocker = me;
+            if (localChanges.get() != seen) { // blocker written, then this read; the reverse in changedLocally
+                blocker = null;
+                return false;
+            }
+        } finally {
+            lock.unlock();
+        }
+        ReturnCode rc = null;
+        try {
+            rc = lib.eqWaitInterruptibly(eq, blockerEvent);
+        } catch (InterruptedException e) {
+            me.interrupt(); // the caller's next checkInterrupt ends its wait
+        } finally {
+            lock.lock();
+            try {
+                blocker = null;
+                if (rc != null && !finished) {
+                    if (rc == ReturnCode.EQ_DROPPED) {
+                        throw eventsLost();
+                    }
+                    handle(blockerEvent);
+                    drain();
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Handles the events waiting, unless another thread is the blocker: while it waits, or holds an event it has not
+     * handled yet, a drain here would take later events before that one. It handles them all once it has the lock.
+     * Under the lock.
+     */
+    private int drainUnlessBlocked() {
+        Thread b = blocker;
+        return b == null || b == Thread.currentThread() ? drain() : 0;
+    }
+
+    /**
+     * Takes the lock with no other thread blocked in {@code PtlEQWait}: what needs every event so far handled and
+     * the queue's emptiness to mean something (posting a receive: Portals 3.2 section 5.3) first wakes the blocker with
+     * a 0-byte put to this rank and waits for it to hand back (an event a waiter takes never enters the queue).
+     */
+    private void lockExclusive() {
+        lock.lock();
+        Thread b = blocker;
+        if (b == null || b == Thread.currentThread()) {
+            return;
+        }
+        recalling++;
+        try {
+            wake();
+            while (blocker != null) {
+                lock.unlock();
+                Thread.yield(); // the blocker needs the lock to hand back, and maybe this core
+                lock.lock();
+            }
+        } finally {
+            recalling--;
+        }
+    }
+
+    /** Makes an event for the blocker: a 0-byte put to this rank's wake portal. Under the lock. */
+    private void wake() {
+        if (!finished) {
+            lib.put(creditMd, AckRequest.NOACK_REQ, peers[rank], WAKE_PORTAL, COOKIE, 0, 0, 0);
+        }
+    }
+
+    /**
+     * Says that something a thread of this rank may wait for changed other than by an event (an operation cancelled
+     * or completed by a background iDup, a context id given up), and wakes the blocker, if another thread is blocked,
+     * with a 0-byte put to this rank: what it waits for may be that change.
+     */
+    public void changedLocally() {
+        localChanges.incrementAndGet();
+        Thread b = blocker;
+        if (b == null || b == Thread.currentThread()) {
+            return;
+        }
+        lock.lock();
+        try {
+            wake();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -443,10 +586,10 @@ public final class PointToPoint {
      * releases the library. A receive still posted, or a message never received, goes with it.
      */
     public void finish() {
-        IdleStrategy idle = idle();
+        IdleStrategy idle = waitState().idle;
         idle.reset();
         while (true) {
-            lock.lock();
+            lockExclusive();
             try {
                 int n = drain();
                 if (inFlight == 0) {
@@ -462,22 +605,26 @@ public final class PointToPoint {
         }
     }
 
-    private static IdleStrategy idle() {
-        IdleStrategy idle = IDLE.get();
-        if (idle == null) {
-            idle = IdleMode.BACKOFF.newStrategy();
-            IDLE.set(idle);
+    private static WaitState waitState() {
+        WaitState w = WAITS.get();
+        if (w == null) {
+            w = new WaitState();
+            WAITS.set(w);
         }
-        return idle;
+        return w;
     }
 
     private boolean next() {
         ReturnCode rc = lib.eqGet(eq, event);
         if (rc == ReturnCode.EQ_DROPPED) {
-            throw new MpiError(ErrorClass.INTERN, "rank " + rank + " lost events of its event queue (more than "
-                    + EQ_SIZE + " waiting): messages may be lost; the job cannot go on");
+            throw eventsLost();
         }
         return rc != ReturnCode.EQ_EMPTY;
+    }
+
+    private MpiError eventsLost() {
+        return new MpiError(ErrorClass.INTERN, "rank " + rank + " lost events of its event queue (more than "
+                + EQ_SIZE + " waiting): messages may be lost; the job cannot go on");
     }
 
     private int drain() {
@@ -632,7 +779,7 @@ public final class PointToPoint {
         lock.lock();
         try {
             checkOpen();
-            drain();
+            drainUnlessBlocked();
             UnexpectedMessage m = unexpected.find(want, ignore);
             if (m == null) {
                 return null;

@@ -78,10 +78,26 @@
  *
  * <h2>Progress</h2>
  * Portals itself moves data and answers gets on its own threads, without the program. Every MPI call, and every
- * round of a blocking wait (a back-off of spin, yield, then park of at most 100 us), handles the rank's events: a
- * rank blocked in any call serves every message under way (starts the gets of rendezvous messages its posted
- * receives matched, reports credit). A rank that computes without calling MPI does not start those gets until its
- * next call (weak progress, as Open MPI without a progress thread).
+ * round of a blocking wait, handles the rank's events: a rank blocked in any call serves every message under way
+ * (starts the gets of rendezvous messages its posted receives matched, reports credit). A rank that computes without
+ * calling MPI does not start those gets until its next call (weak progress, as Open MPI without a progress thread).
+ * <ul>
+ *   <li><b>Blocking.</b> A wait with nothing to do blocks in {@code PtlEQWait} (in its interruptible form, so that
+ *       an interrupt still ends an MPI wait with {@code ERR_OTHER}): the library polls the network while it spins,
+ *       then parks until the next event is logged, which wakes the thread at once. Only one thread of a rank, the
+ *       <i>blocker</i>, waits there; it handles the event it is handed and every one behind it. Other waiting
+ *       threads back off (spin, yield, then park of at most 100 us) and leave the events to it: an event handed to
+ *       a waiter never enters the queue, so a second thread draining the queue meanwhile would handle later events
+ *       before it.</li>
+ *   <li><b>Recall.</b> Posting a receive needs every event so far handled and the queue's emptiness to mean "no
+ *       message in between" (Portals 3.2 section 5.3, see "Posting a receive" above), which a waiter in
+ *       {@code PtlEQWait} breaks: the posting thread wakes the blocker with a 0-byte put of the rank to itself
+ *       (portal 7, which only the rank itself matches) and waits until it has handed back; no thread blocks
+ *       meanwhile. So does {@code MPI.Finalize}. Probes handle the queue only when no thread is blocked.</li>
+ *   <li><b>Changes without an event.</b> A cancel, a background {@code iDup}'s completion and a context-id hold
+ *       given up change what another thread may wait for without an event: they wake the blocker the same way, and
+ *       a thread about to block looks again if such a change came after it last checked.</li>
+ * </ul>
  *
  * <h2>Nonblocking collectives ({@link org.portals3j.mpi.internal.CollectiveSchedule},
  * {@link org.portals3j.mpi.internal.CollectiveProgress})</h2>

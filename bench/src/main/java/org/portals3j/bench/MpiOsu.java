@@ -136,8 +136,10 @@ public final class MpiOsu {
                 double[] b = collectives[i + 1];
                 int ranks = (int) a[0];
                 ratio(out, "allreduce 8 B, " + ranks + " ranks: layer / Open MPI", a[1], a[2], "us", null);
-                ratio(out, "allreduce " + run.maxSize() + " B, " + ranks + " ranks: layer / Open MPI", a[3], a[4],
-                        "us", null);
+                if (run.maxSize() > 8) {
+                    ratio(out, "allreduce " + run.maxSize() + " B, " + ranks + " ranks: layer / Open MPI", a[3],
+                            a[4], "us", null);
+                }
                 ratio(out, "barrier, " + ranks + " ranks: layer / Open MPI", b[1], b[2], "us", null);
             }
         }

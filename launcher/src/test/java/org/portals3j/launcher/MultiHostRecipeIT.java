@@ -7,6 +7,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,8 +24,8 @@ import org.portals3j.transport.JobKey;
 
 /**
  * The README's multi-host recipe on four "hosts": network namespaces on one bridge, each with its own address
- * and a 1500-byte MTU, a rank in each with the environment srun or mpirun gives it across nodes and the
- * recipe's settings (rank 0's address and port, one job key, fixed udp ports). Root only; skipped otherwise.
+ * and name and a 1500-byte MTU, a rank in each with the environment srun or mpirun gives it across nodes and
+ * the recipe's settings (rank 0's port, one job key, fixed udp ports). Root only; skipped otherwise.
  */
 class MultiHostRecipeIT {
     private static final int HOSTS = 4;
@@ -66,12 +67,22 @@ class MultiHostRecipeIT {
             must("ip", "-n", ns, "link", "set", inHost, "up");
             must("ip", "-n", ns, "link", "set", "lo", "up");
         }
+        // each host resolves the others' names as DNS would: ip netns exec puts /etc/netns/NS/hosts on /etc/hosts
+        StringBuilder hosts = new StringBuilder("127.0.0.1 localhost\n");
+        for (int h = 0; h < HOSTS; h++) {
+            hosts.append(address(h)).append(' ').append(nodeName(h)).append('\n');
+        }
+        for (int h = 0; h < HOSTS; h++) {
+            Path etc = Files.createDirectories(Path.of("/etc/netns", host(h)));
+            Files.writeString(etc.resolve("hosts"), hosts.toString(), StandardCharsets.UTF_8);
+        }
     }
 
     @AfterAll
     static void removeTheHosts() throws Exception {
         for (String ns : MADE) {
             Commands.run("ip", "netns", "del", ns); // takes its veth ends (and the hub its bridge) with it
+            Commands.run("rm", "-rf", Path.of("/etc/netns", ns).toString());
         }
         MADE.clear();
     }
@@ -113,16 +124,26 @@ class MultiHostRecipeIT {
         }
     }
 
-    /** What srun puts in the environment of task {@code rank} of a 4-task step. */
+    /**
+     * What srun puts in the environment of task {@code rank} of a 4-task step on 4 nodes, and the recipe's
+     * {@code PORTALS_RENDEZVOUS=:PORT}: rank 0's node is the first of the step's node list.
+     */
     private static Map<String, String> slurmTask(int rank) {
         return Map.of("SLURM_PROCID", Integer.toString(rank), "SLURM_NTASKS", Integer.toString(HOSTS),
-                "SLURM_NODEID", Integer.toString(rank), "SLURM_JOB_ID", "4242", "SLURM_STEP_ID", "0");
+                "SLURM_NODEID", Integer.toString(rank), "SLURM_JOB_ID", "4242", "SLURM_STEP_ID", "0",
+                "SLURM_STEP_NUM_NODES", Integer.toString(HOSTS), "SLURM_NNODES", Integer.toString(HOSTS),
+                "SLURM_STEP_NODELIST", "p3j" + SUFFIX + "n[0-" + (HOSTS - 1) + "]",
+                "PORTALS_RENDEZVOUS", ":" + RENDEZVOUS_PORT);
     }
 
-    /** What mpirun puts in the environment of process {@code rank} of a 4-process job. */
+    /**
+     * What mpirun puts in the environment of process {@code rank} of a 4-process job, one per host, and the
+     * recipe's {@code PORTALS_RENDEZVOUS=$(hostname):PORT} from the first host, where mpirun places rank 0.
+     */
     private static Map<String, String> openMpiProcess(int rank) {
         return Map.of("OMPI_COMM_WORLD_RANK", Integer.toString(rank), "OMPI_COMM_WORLD_SIZE",
-                Integer.toString(HOSTS), "OMPI_MCA_ess_base_jobid", "31337");
+                Integer.toString(HOSTS), "OMPI_COMM_WORLD_LOCAL_SIZE", "1", "OMPI_MCA_ess_base_jobid", "31337",
+                "PORTALS_RENDEZVOUS", nodeName(0) + ":" + RENDEZVOUS_PORT);
     }
 
     /**
@@ -143,7 +164,6 @@ class MultiHostRecipeIT {
                 pb.environment().keySet().removeIf(k -> k.startsWith("PORTALS") || k.startsWith("SLURM_")
                         || k.startsWith("OMPI_"));
                 pb.environment().putAll(starterEnv.apply(h));
-                pb.environment().put("PORTALS_RENDEZVOUS", address(0) + ":" + RENDEZVOUS_PORT);
                 pb.environment().put("PORTALS_JOB_KEY", key);
                 pb.environment().put("PORTALS_TRANSPORT_OPTIONS", "udp.port=" + UDP_BASE + ",udp.datagramSize=1472");
                 pb.environment().put("PORTALS_RENDEZVOUS_TIMEOUT", "120");
@@ -186,6 +206,11 @@ class MultiHostRecipeIT {
 
     private static String host(int h) {
         return "p3j-host" + h + "-" + SUFFIX;
+    }
+
+    /** Host {@code h}'s name, which every host resolves to its address. */
+    private static String nodeName(int h) {
+        return "p3j" + SUFFIX + "n" + h;
     }
 
     private static String address(int h) {

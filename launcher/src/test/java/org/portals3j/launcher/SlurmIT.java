@@ -48,6 +48,12 @@ class SlurmIT extends StarterJobs {
         return List.of("srun", "-n", Integer.toString(RANKS), "--overcommit", "--kill-on-bad-exit=1");
     }
 
+    /** The recipe's {@code :PORT}: rank 0's node is the first of the step's node list. */
+    @Override
+    String rendezvous(int port) {
+        return ":" + port;
+    }
+
     @Override
     Map<String, String> starterEnvironment() {
         SlurmCluster c = cluster;

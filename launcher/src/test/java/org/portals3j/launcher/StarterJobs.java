@@ -39,6 +39,9 @@ abstract class StarterJobs {
     /** What the starter itself needs in its environment (the cluster's configuration, root permission). */
     abstract Map<String, String> starterEnvironment();
 
+    /** {@code PORTALS_RENDEZVOUS} as the recipe writes it for this starter, with a free port of this host. */
+    abstract String rendezvous(int port);
+
     @Test
     void javaRanksFromTheLauncherJarPassATokenRoundTheRing() throws Exception {
         Outcome job = run(List.of(JAVA, "-XX:TieredStopAtLevel=1", "--enable-native-access=ALL-UNNAMED", "-cp",
@@ -87,7 +90,7 @@ abstract class StarterJobs {
 
     /**
      * Runs {@code program} under the starter with the recipe's environment: {@code PORTALS_RENDEZVOUS} (rank 0
-     * serves it, on a free port of this host) and a random {@code PORTALS_JOB_KEY}.
+     * serves it) and a random {@code PORTALS_JOB_KEY}.
      */
     Outcome run(List<String> program, Map<String, String> extraEnv) throws Exception {
         List<String> cmd = new ArrayList<>(starter());
@@ -96,7 +99,7 @@ abstract class StarterJobs {
         pb.environment().keySet().removeIf(k -> k.startsWith("PORTALS") || k.startsWith("SLURM_")
                 || k.startsWith("OMPI_"));
         Map<String, String> env = new HashMap<>(starterEnvironment());
-        env.put("PORTALS_RENDEZVOUS", "127.0.0.1:" + freePort());
+        env.put("PORTALS_RENDEZVOUS", rendezvous(freePort()));
         env.put("PORTALS_JOB_KEY", JobKey.random().toHex());
         env.put("PORTALS_RENDEZVOUS_TIMEOUT", "120");
         env.putAll(extraEnv);

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,6 +91,12 @@ final class SlurmCluster implements AutoCloseable {
         String host = Commands.run("hostname", "-s").output().strip();
         if (host.isEmpty()) {
             throw new Unavailable("hostname -s printed nothing: slurmd needs this node's short host name");
+        }
+        try {
+            InetAddress.getByName(host);
+        } catch (UnknownHostException e) {
+            throw new Unavailable("this host's name '" + host + "' does not resolve (add it to /etc/hosts): srun's"
+                    + " node list names it, and the recipe's PORTALS_RENDEZVOUS=:PORT resolves it");
         }
         Files.writeString(conf, slurmConf(host, socket, freePort(), freePort()), StandardCharsets.UTF_8);
         daemons.add(daemon("slurmctld", "/usr/sbin/slurmctld", "-D", "-f", conf.toString()));

@@ -1,6 +1,8 @@
 package org.portals3j.runtime;
 
 import java.math.BigDecimal;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -26,7 +28,8 @@ import org.portals3j.transport.internal.OsUser;
  *     {@code PORTALS_TRANSPORT_OPTIONS};</li>
  * <li>Open MPI ({@code OMPI_COMM_WORLD_RANK}, {@code OMPI_COMM_WORLD_SIZE}) or Slurm ({@code SLURM_PROCID},
  *     {@code SLURM_NTASKS}), with {@code PORTALS_RENDEZVOUS} and {@code PORTALS_JOB_KEY}: rank 0 serves the
- *     rendezvous on that address;</li>
+ *     rendezvous on that address (under Slurm {@code :PORT} names that port on the first node of
+ *     {@code SLURM_STEP_NODELIST}, where task 0 runs); rank 0 of a job across hosts refuses a loopback address;</li>
  * <li>none of these: a job of one rank on {@code inmem}.</li>
  * </ol>
  * Every rank of a multi-process job publishes its uid through the rendezvous and the peer table is built
@@ -116,14 +119,18 @@ public final class JobRuntime {
             return fromPortalsRun(env);
         }
         if (has(env, "OMPI_COMM_WORLD_RANK")) {
-            String jobId = env.getOrDefault(JOB_ID, "ompi-" + env.getOrDefault("OMPI_MCA_ess_base_jobid", "job"));
+            String jobId = env.getOrDefault(JOB_ID, "ompi-" + env.getOrDefault("OMPI_MCA_ess_base_jobid",
+                    env.getOrDefault("PMIX_NAMESPACE", "job")));
             return fromScheduler(env, JobSource.OPEN_MPI, "Open MPI", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE",
-                    jobId, "mpirun");
+                    jobId, "mpirun", null, openMpiSpread(env));
         }
         if (has(env, "SLURM_PROCID")) {
             String jobId = env.getOrDefault(JOB_ID, "slurm-" + env.getOrDefault("SLURM_JOB_ID", "job")
                     + (has(env, "SLURM_STEP_ID") ? "." + env.get("SLURM_STEP_ID") : ""));
-            return fromScheduler(env, JobSource.SLURM, "Slurm", "SLURM_PROCID", "SLURM_NTASKS", jobId, "srun");
+            @Nullable String nodes = has(env, "SLURM_STEP_NODELIST") ? env.get("SLURM_STEP_NODELIST")
+                    : env.get("SLURM_JOB_NODELIST");
+            return fromScheduler(env, JobSource.SLURM, "Slurm", "SLURM_PROCID", "SLURM_NTASKS", jobId, "srun", nodes,
+                    slurmSpread(env));
         }
         Job job = Job.builder(1).id("singleton-" + ProcessHandle.current().pid()).build();
         return new JobBootstrap(JobSource.SINGLETON, job, 0, "inmem", Map.of(), idle(env), LocalRendezvous.of(job),
@@ -161,8 +168,14 @@ public final class JobRuntime {
         return join(env, JobSource.PORTALS_RUN, jobId, rank, size, at, key, false);
     }
 
+    /**
+     * @param nodeList the scheduler's host list of the job (rank 0 on its first host), which a port-only
+     *                 {@code PORTALS_RENDEZVOUS} ({@code :7010}) completes; null if it gives none
+     * @param spread   why the job is known to span several hosts, or null if it is not or that is unknown
+     */
     private static JobBootstrap fromScheduler(Map<String, String> env, JobSource source, String scheduler,
-                                              String rankVar, String sizeVar, String jobId, String starter)
+                                              String rankVar, String sizeVar, String jobId, String starter,
+                                              @Nullable String nodeList, @Nullable String spread)
             throws TransportException {
         int size = positive(env, sizeVar, scheduler + " sets it for every task");
         int rank = rankIn(env, rankVar, size, sizeVar);
@@ -171,10 +184,92 @@ public final class JobRuntime {
                     + rankVar + "), but " + RENDEZVOUS + " is not set: export " + RENDEZVOUS
                     + "=<host of rank 0>:<free port> and " + JOB_KEY + "=$(openssl rand -hex 32) before " + starter);
         }
-        RendezvousAddress at = address(env, "");
+        RendezvousAddress at = schedulerAddress(env, scheduler, starter, nodeList);
         JobKey key = key(env, "under " + scheduler + " every rank needs the same key: export " + JOB_KEY
                 + "=$(openssl rand -hex 32) before " + starter);
+        if (rank == 0 && spread != null) {
+            requireReachable(at, spread);
+        }
         return join(env, source, jobId, rank, size, at, key, rank == 0);
+    }
+
+    /** {@code PORTALS_RENDEZVOUS}, where {@code :PORT} means that port on the first host of {@code nodeList}. */
+    private static RendezvousAddress schedulerAddress(Map<String, String> env, String scheduler, String starter,
+                                                      @Nullable String nodeList) throws TransportException {
+        String v = require(env, RENDEZVOUS, "");
+        if (!v.startsWith(":")) {
+            return address(env, "");
+        }
+        if (nodeList == null || nodeList.isBlank()) {
+            throw new TransportException(RENDEZVOUS + "='" + v + "' gives only a port, and " + scheduler
+                    + " does not say where rank 0 runs: give its host too (" + RENDEZVOUS + "=<host of rank 0>" + v
+                    + ", passed to every rank by " + starter + ")");
+        }
+        String host;
+        try {
+            host = SlurmHostList.first(nodeList);
+        } catch (IllegalArgumentException e) {
+            throw new TransportException(RENDEZVOUS + "='" + v + "' gives only a port, and the host of rank 0 cannot"
+                    + " be taken from the node list: " + e.getMessage() + "; give it (" + RENDEZVOUS
+                    + "=<host of rank 0>" + v + ")");
+        }
+        try {
+            return RendezvousAddress.parse(host + v);
+        } catch (IllegalArgumentException e) {
+            throw new TransportException(String.valueOf(e.getMessage()));
+        }
+    }
+
+    /**
+     * Refuses to serve a job that spans hosts on a loopback address (a host name that resolves to 127.0.1.1, as
+     * Debian's /etc/hosts has it), which the ranks on the other hosts could never reach.
+     */
+    private static void requireReachable(RendezvousAddress at, String spread) throws TransportException {
+        InetAddress address;
+        try {
+            address = InetAddress.getByName(at.host());
+        } catch (UnknownHostException e) {
+            return; // serving says that the host is unknown
+        }
+        if (address.isLoopbackAddress()) {
+            throw new TransportException("the rendezvous " + at + " is a loopback address on rank 0's host ("
+                    + at.host() + " is " + address.getHostAddress() + "), but " + spread + ": the ranks on the"
+                    + " other hosts cannot reach it; name rank 0's host by an address they reach (its DNS name or"
+                    + " IP address; /etc/hosts may map the host name to 127.0.1.1)");
+        }
+    }
+
+    /** Why a Slurm step spans several nodes ({@code SLURM_STEP_NUM_NODES}, else {@code SLURM_NNODES}), or null. */
+    private static @Nullable String slurmSpread(Map<String, String> env) {
+        for (String name : new String[] {"SLURM_STEP_NUM_NODES", "SLURM_NNODES"}) {
+            @Nullable String v = env.get(name);
+            if (v != null && !v.isBlank()) {
+                try {
+                    int nodes = Integer.parseInt(v.trim());
+                    return nodes > 1 ? "the job spans " + nodes + " nodes (" + name + ")" : null;
+                } catch (NumberFormatException e) {
+                    return null;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Why an Open MPI job spans several hosts (fewer processes on this host than in the job), or null. */
+    private static @Nullable String openMpiSpread(Map<String, String> env) {
+        @Nullable String local = env.get("OMPI_COMM_WORLD_LOCAL_SIZE");
+        @Nullable String all = env.get("OMPI_COMM_WORLD_SIZE");
+        if (local == null || all == null) {
+            return null;
+        }
+        try {
+            int here = Integer.parseInt(local.trim());
+            int size = Integer.parseInt(all.trim());
+            return here < size ? "only " + here + " of its " + size + " processes run on this host"
+                    + " (OMPI_COMM_WORLD_LOCAL_SIZE)" : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     private static JobBootstrap join(Map<String, String> env, JobSource source, String jobId, int rank, int size,

@@ -8,6 +8,16 @@
  * <p><b>Node ids.</b> The runtime gives rank {@code r} the node id {@code r} (see
  * {@link org.portals3j.transport.Job}).
  *
+ * <p><b>Rank 0's rendezvous under a scheduler.</b> Rank 0 ({@code SLURM_PROCID} or {@code OMPI_COMM_WORLD_RANK} 0)
+ * serves the rendezvous on {@code PORTALS_RENDEZVOUS}, which every rank is given. Under Slurm a value of
+ * {@code :PORT} names that port on the first host of {@code SLURM_STEP_NODELIST} (else {@code SLURM_JOB_NODELIST}):
+ * Slurm's block and cyclic distributions place task 0 there, and srun is often run on a login node, whose
+ * {@code $(hostname)} is no host of the job. Open MPI tells a process no host list, so there the host is given.
+ * Rank 0 of a job known to span hosts ({@code SLURM_STEP_NUM_NODES} or {@code SLURM_NNODES} above 1, or
+ * {@code OMPI_COMM_WORLD_LOCAL_SIZE} below {@code OMPI_COMM_WORLD_SIZE}) refuses a rendezvous host that resolves to a
+ * loopback address (Debian's {@code /etc/hosts} maps the host name to 127.0.1.1): the other hosts could not reach it,
+ * and they would wait out their timeout instead of rank 0 saying why.
+ *
  * <h2>The TCP rendezvous: admission, and what it guarantees</h2>
  * A multi-process job's ranks meet at a TCP rendezvous ({@link org.portals3j.runtime.RendezvousServer}, served by
  * {@code portals run} on {@code 127.0.0.1}, or by rank 0 on {@code PORTALS_RENDEZVOUS} under Slurm and Open MPI).

@@ -3,7 +3,9 @@ package org.portals3j.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -51,6 +53,50 @@ class JobRuntimeEnvironmentTest {
         assertThatThrownBy(() -> JobRuntime.bootstrap(Map.of("PORTALS_RANK", "0", "PORTALS_SIZE", "2",
                 "PORTALS_RENDEZVOUS", "127.0.0.1:9", "PORTALS_JOB_KEY", KEY, "PORTALS_TRANSPORT_OPTIONS", "mtu")))
                 .hasMessage("PORTALS_TRANSPORT_OPTIONS entry 'mtu' is not key=value (write k=v,k=v)");
+    }
+
+    @Test
+    void aPortOnlyRendezvousUnderSlurmIsServedOnTheFirstNodeOfTheStep() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        try (JobBootstrap b = JobRuntime.bootstrap(Map.of("SLURM_PROCID", "0", "SLURM_NTASKS", "1",
+                "SLURM_STEP_NODELIST", "localhost,node[02-04]", "SLURM_JOB_NODELIST", "elsewhere",
+                "PORTALS_RENDEZVOUS", ":" + port, "PORTALS_JOB_KEY", KEY));
+             Socket rendezvous = new Socket(InetAddress.getByName("localhost"), port)) {
+            assertThat(b.source()).isEqualTo(JobSource.SLURM);
+            assertThat(rendezvous.isConnected()).isTrue();
+        }
+    }
+
+    @Test
+    void aPortOnlyRendezvousWithoutANodeListSaysToGiveTheHost() {
+        assertThatThrownBy(() -> JobRuntime.bootstrap(Map.of("OMPI_COMM_WORLD_RANK", "1", "OMPI_COMM_WORLD_SIZE", "2",
+                "PORTALS_RENDEZVOUS", ":7010", "PORTALS_JOB_KEY", KEY)))
+                .isInstanceOf(TransportException.class)
+                .hasMessage("PORTALS_RENDEZVOUS=':7010' gives only a port, and Open MPI does not say where rank 0 runs:"
+                        + " give its host too (PORTALS_RENDEZVOUS=<host of rank 0>:7010, passed to every rank by"
+                        + " mpirun)");
+        assertThatThrownBy(() -> JobRuntime.bootstrap(Map.of("SLURM_PROCID", "1", "SLURM_NTASKS", "2",
+                "SLURM_STEP_NODELIST", "node[01-02", "PORTALS_RENDEZVOUS", ":7010", "PORTALS_JOB_KEY", KEY)))
+                .hasMessage("PORTALS_RENDEZVOUS=':7010' gives only a port, and the host of rank 0 cannot be taken from"
+                        + " the node list: 'node[01-02' is not a Slurm host list: '[' is not closed; give it"
+                        + " (PORTALS_RENDEZVOUS=<host of rank 0>:7010)");
+    }
+
+    @Test
+    void rankZeroOfAJobAcrossHostsRefusesToServeOnALoopbackAddress() {
+        assertThatThrownBy(() -> JobRuntime.bootstrap(Map.of("SLURM_PROCID", "0", "SLURM_NTASKS", "8",
+                "SLURM_STEP_NUM_NODES", "4", "PORTALS_RENDEZVOUS", "127.0.0.1:7010", "PORTALS_JOB_KEY", KEY)))
+                .isInstanceOf(TransportException.class)
+                .hasMessage("the rendezvous 127.0.0.1:7010 is a loopback address on rank 0's host (127.0.0.1 is"
+                        + " 127.0.0.1), but the job spans 4 nodes (SLURM_STEP_NUM_NODES): the ranks on the other hosts"
+                        + " cannot reach it; name rank 0's host by an address they reach (its DNS name or IP address;"
+                        + " /etc/hosts may map the host name to 127.0.1.1)");
+        assertThatThrownBy(() -> JobRuntime.bootstrap(Map.of("OMPI_COMM_WORLD_RANK", "0", "OMPI_COMM_WORLD_SIZE", "4",
+                "OMPI_COMM_WORLD_LOCAL_SIZE", "2", "PORTALS_RENDEZVOUS", "localhost:7010", "PORTALS_JOB_KEY", KEY)))
+                .hasMessageContaining("but only 2 of its 4 processes run on this host (OMPI_COMM_WORLD_LOCAL_SIZE)");
     }
 
     @Test

@@ -4,6 +4,52 @@
  * {@code portals run -n N -cp app.jar:mpi.jar -- Main} on any transport, or under Slurm or Open MPI's {@code mpirun}
  * like any rank ({@code MPI.Init} joins the job, {@code MPI.Finalize} leaves it).
  *
+ * <h2>API area &rarr; Java classes</h2>
+ * The classes, methods and signatures are Open MPI's; each area of mpi-java-api.md is where the table says.
+ * <table class="striped">
+ * <caption>Every area of mpi-java-api.md sections 1 and 2</caption>
+ * <tr><th>mpi-java-api.md</th><th>Java</th><th>In this version</th></tr>
+ * <tr><td>1.2 start-up, shutdown, environment</td><td>{@link mpi.MPI} ({@code Init}, {@code InitThread},
+ *     {@code Finalize}, {@code wtime}, ...)</td><td>all</td></tr>
+ * <tr><td>1.3 how buffers are passed</td><td>{@code MPI.newIntBuffer} ... and every call taking {@code Object}
+ *     or a {@code java.nio} buffer</td><td>all (see "Behaviour a program may notice")</td></tr>
+ * <tr><td>1.4 datatypes</td><td>{@link mpi.Datatype}, {@link mpi.Struct}, the pair types ({@link mpi.Int2} ...)
+ *     and {@link mpi.FloatComplex}, {@link mpi.DoubleComplex}</td><td>all</td></tr>
+ * <tr><td>1.5 reduction operations</td><td>{@link mpi.Op}, {@link mpi.UserFunction}</td><td>all</td></tr>
+ * <tr><td>1.6, 1.7 status and requests</td><td>{@link mpi.Status}, {@link mpi.Request}, {@link mpi.Prequest}
+ *     </td><td>all</td></tr>
+ * <tr><td>1.8 constants</td><td>{@link mpi.MPI}</td><td>all</td></tr>
+ * <tr><td>1.9 errors and error handlers</td><td>{@link mpi.MPIException}, {@link mpi.Errhandler}</td>
+ *     <td>all</td></tr>
+ * <tr><td>2.1 identity and inspection</td><td>{@link mpi.Comm} ({@code getRank}, {@code getSize},
+ *     {@code getGroup}, {@code compare}, ...)</td><td>all</td></tr>
+ * <tr><td>2.2 - 2.4 point-to-point: blocking, nonblocking, persistent</td><td>{@link mpi.Comm} ({@code send}
+ *     ... {@code recv}, {@code iSend} ... {@code iRecv}, {@code sendInit} ... {@code recvInit}, {@code probe},
+ *     {@code iProbe})</td><td>all</td></tr>
+ * <tr><td>2.5 packing</td><td>{@link mpi.Comm} ({@code pack}, {@code unpack}, {@code packSize})</td>
+ *     <td>all</td></tr>
+ * <tr><td>2.6 communicator management</td><td>{@link mpi.Comm}, {@link mpi.Intracomm} ({@code dup},
+ *     {@code split}, {@code create}, {@code free}, ...)</td><td>all</td></tr>
+ * <tr><td>2.7 attributes and error handlers</td><td>{@link mpi.Comm} ({@code createKeyval}, {@code setAttr},
+ *     {@code setErrhandler}, ...)</td><td>all</td></tr>
+ * <tr><td>2.8 collectives, blocking</td><td>{@link mpi.Comm}, {@link mpi.Intracomm} ({@code barrier},
+ *     {@code bcast}, {@code allReduce}, ...)</td><td>all</td></tr>
+ * <tr><td>2.9 collectives, nonblocking</td><td>{@link mpi.Comm}, {@link mpi.Intracomm} ({@code iBarrier},
+ *     {@code iBcast}, ...)</td><td>all, on intracommunicators</td></tr>
+ * <tr><td>2.10 neighbourhood collectives</td><td>{@link mpi.Comm} ({@code neighborAllGather} ...), on a
+ *     {@link mpi.CartComm} or {@link mpi.GraphComm}</td><td>all (see "Graphs and neighbourhood
+ *     collectives")</td></tr>
+ * <tr><td>2.11 topology constructors</td><td>{@link mpi.Intracomm} ({@code createCart}, {@code createGraph},
+ *     {@code createDistGraph}, {@code createDistGraphAdjacent})</td><td>all</td></tr>
+ * <tr><td>2.12 dynamic processes and name service</td><td>{@link mpi.Intracomm} ({@code spawn}, {@code accept},
+ *     {@code connect}, ...)</td><td>out of scope: {@code MPI.ERR_UNSUPPORTED_OPERATION}</td></tr>
+ * <tr><td>2.13 the other communicator classes</td><td>{@link mpi.Intercomm}, {@link mpi.CartComm},
+ *     {@link mpi.GraphComm}</td><td>all but {@code Intercomm.iDup} (see "Intercommunicators")</td></tr>
+ * <tr><td>2.14 one-sided and MPI-IO</td><td>{@link mpi.Win}, {@link mpi.File}, {@link mpi.FileView}</td>
+ *     <td>out of scope: {@code MPI.ERR_UNSUPPORTED_OPERATION}</td></tr>
+ * <tr><td>2.15 other classes</td><td>{@link mpi.Group}, {@link mpi.Info}, {@link mpi.Message}</td><td>all</td></tr>
+ * </table>
+ *
  * <h2>What this version has</h2>
  * The environment ({@code MPI}: init, finalize, thread levels, timers, names, versions, the buffer helpers, every
  * constant); datatypes: the predefined basic types ({@code BYTE} to {@code DOUBLE}, {@code PACKED},

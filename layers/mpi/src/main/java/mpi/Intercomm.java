@@ -1,6 +1,5 @@
 package mpi;
 
-import java.util.Map;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.mpi.internal.CommState;
 import org.portals3j.mpi.internal.InterCommunicators;
@@ -42,8 +41,7 @@ public final class Intercomm extends Comm {
     /** {@link #dup()}, with {@code info}'s hints on the new communicator instead of this one's. */
     @Override
     public Intercomm dupWithInfo(Info info) throws MPIException {
-        Map<String, String> hints = hintsOf(info);
-        return new Intercomm(withHints(derive(InterCommunicators::dup), hints));
+        return new Intercomm(dupState(InterCommunicators::dup, info));
     }
 
     /** The size of the remote group. */

@@ -1,8 +1,10 @@
 package mpi;
 
+import static mpi.CommArgs.base;
+import static mpi.CommArgs.items;
+
 import java.nio.Buffer;
 import java.util.Arrays;
-import java.util.Map;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.mpi.internal.BackgroundDup;
 import org.portals3j.mpi.internal.CartTopology;
@@ -203,14 +205,12 @@ public class Intracomm extends Comm {
 
     @Override
     public Intracomm iDup() throws MPIException {
-        CommState c = state();
-        return new Intracomm(c, BackgroundDup.start(c, MPI.process().contexts(), s -> s));
+        return iDupAs(Intracomm::new);
     }
 
     @Override
     public Intracomm dupWithInfo(Info info) throws MPIException {
-        Map<String, String> hints = hintsOf(info);
-        return new Intracomm(withHints(derive(Communicators::dup), hints));
+        return new Intracomm(dupState(Communicators::dup, info));
     }
 
     /**

@@ -13,6 +13,7 @@ import org.portals3j.mpi.internal.CommState;
 import org.portals3j.mpi.internal.MpiError;
 import org.portals3j.mpi.internal.NeighbourCollectives;
 import org.portals3j.mpi.internal.Neighbours;
+import org.portals3j.mpi.internal.Reduction;
 import org.portals3j.mpi.internal.ReductionCollectives;
 import org.portals3j.mpi.internal.RootedCollectives;
 import org.portals3j.mpi.internal.RootedForm;
@@ -274,32 +275,90 @@ final class CommCollectives {
 
     static void reduceScatter(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf,
             int @Nullable [] recvcounts, @Nullable Datatype type, @Nullable Op op) throws MPIException {
-        run(c, () -> ReductionCollectives.reduceScatter(c, sendbuf, recvbuf, items(recvcounts, type), 0,
-                base(type), Op.reduction(op, type), false));
+        run(c, () -> reduceScatter(c, sendbuf, recvbuf, recvcounts, 0, type, op, false));
     }
 
     static void reduceScatter(CommState c, @Nullable Object buf, int @Nullable [] counts, @Nullable Datatype type,
             @Nullable Op op) throws MPIException {
-        run(c, () -> ReductionCollectives.reduceScatter(c, null, buf, items(counts, type), 0, base(type),
-                Op.reduction(op, type), true));
+        run(c, () -> reduceScatter(c, null, buf, counts, 0, type, op, true));
     }
 
     static void reduceScatterBlock(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf, int recvcount,
             @Nullable Datatype type, @Nullable Op op) throws MPIException {
-        run(c, () -> ReductionCollectives.reduceScatter(c, sendbuf, recvbuf, null, items(recvcount, type),
-                base(type), Op.reduction(op, type), false));
+        run(c, () -> reduceScatter(c, sendbuf, recvbuf, null, recvcount, type, op, false));
     }
 
     static void reduceScatterBlock(CommState c, @Nullable Object buf, int count, @Nullable Datatype type,
             @Nullable Op op) throws MPIException {
-        run(c, () -> ReductionCollectives.reduceScatter(c, null, buf, null, items(count, type), base(type),
-                Op.reduction(op, type), true));
+        run(c, () -> reduceScatter(c, null, buf, null, count, type, op, true));
+    }
+
+    /**
+     * A reduce-scatter of {@code counts[i]} items of {@code type} to rank {@code i} (null: {@code block} to each).
+     * A non-contiguous derived type is staged: the whole input packed, reduced as its packed base elements (the
+     * operations {@link CommArgs#reduction} allows), and this rank's block unpacked into the output; in place, only
+     * that block of {@code recvbuf} is written.
+     */
+    private static void reduceScatter(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf,
+            int @Nullable [] counts, int block, @Nullable Datatype type, @Nullable Op op, boolean inPlace) {
+        Reduction r = reduction(op, type);
+        if (type == null || !type.isStaged()) {
+            ReductionCollectives.reduceScatter(c, sendbuf, recvbuf, items(counts, type), items(block, type),
+                    base(type), r, inPlace);
+            return;
+        }
+        int[] all = counts != null ? counts : blocks(block, c.isInter() ? c.localSize() : c.size());
+        int ranks = c.isInter() ? c.localSize() : c.size();
+        if (all.length < ranks) {
+            throw new MpiError(MPI.ERR_ARG, "reduceScatter needs a count for each of the " + ranks + " ranks, not "
+                    + all.length);
+        }
+        long total = 0;
+        for (int i = 0; i < ranks; i++) {
+            if (all[i] < 0) {
+                throw new MpiError(MPI.ERR_COUNT, "a count cannot be negative: " + all[i]);
+            }
+            total += all[i];
+        }
+        if (total > Integer.MAX_VALUE) {
+            throw new MpiError(MPI.ERR_COUNT, "more than 2^31 items to reduce: " + total);
+        }
+        int mine = all[c.rank()];
+        TypeMap map = Datatype.committedMap(type);
+        Staged in = Staged.of(inPlace ? recvbuf : sendbuf, (int) total, map, true, inPlace);
+        Staged out = inPlace ? in : Staged.of(recvbuf, mine, map, false, true);
+        int per = total == 0 ? 0 : (int) (in.elements() / total);
+        int[] packed = new int[ranks];
+        for (int i = 0; i < ranks; i++) {
+            packed[i] = all[i] * per;
+        }
+        ReductionCollectives.reduceScatter(c, inPlace ? null : in.array(), out.array(), packed, 0, in.wireBase(),
+                r, inPlace);
+        out.arrived(mine * map.size());
+    }
+
+    /** An inclusive or exclusive scan; a non-contiguous derived type staged (the output read too where kept). */
+    static void scan(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
+            @Nullable Datatype type, @Nullable Op op, boolean inPlace, boolean exclusive) throws MPIException {
+        run(c, () -> {
+            Reduction r = reduction(op, type);
+            Side out = Side.of(recvbuf, count, type, inPlace || exclusive, true);
+            Side in = inPlace ? out : Side.of(sendbuf, count, type, true, false);
+            ReductionCollectives.scan(c, inPlace ? null : in.buf, out.buf, out.elements, out.base, r, inPlace,
+                    exclusive);
+            out.done();
+        });
     }
 
     static void reduceLocal(@Nullable Object inBuf, @Nullable Object inOutBuf, int count, @Nullable Datatype type,
             @Nullable Op op) throws MPIException {
-        MPI.COMM_WORLD.collective(c -> ReductionCollectives.local(inBuf, inOutBuf, items(count, type), base(type),
-                Op.reduction(op, type)));
+        MPI.COMM_WORLD.collective(c -> {
+            Reduction r = reduction(op, type);
+            Side in = Side.of(inBuf, count, type, true, false);
+            Side inOut = Side.of(inOutBuf, count, type, true, true);
+            ReductionCollectives.local(in.buf, inOut.buf, inOut.elements, inOut.base, r);
+            inOut.done();
+        });
     }
 
     static void neighborAllGather(Comm comm, @Nullable Object sendbuf, int sendcount,

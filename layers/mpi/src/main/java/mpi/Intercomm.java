@@ -10,8 +10,8 @@ import org.portals3j.mpi.internal.InterCommunicators;
  * {@code getSize}, {@code getRank} and {@code getGroup} describe the local one. The blocking collectives of
  * {@link Comm} act between the groups (MPI 4.1 section 6.2.2): the root of {@code bcast}, {@code reduce},
  * {@code gather(v)} and {@code scatter(v)} passes {@code MPI.ROOT}, the rest of its group {@code MPI.PROC_NULL}, and
- * the other group the root's rank in it; their in-place forms are {@code ERR_COMM}, and {@code reduceScatter} and
- * {@code reduceScatterBlock} are {@code ERR_UNSUPPORTED_OPERATION} in this version
+ * the other group the root's rank in it; their in-place forms are {@code ERR_COMM}. {@code reduceScatter} gives each
+ * group the other's reduction, and the nonblocking collectives run the same algorithms
  * ({@code org.portals3j.mpi.internal.InterCollectives}). Those of dynamic processes ({@code spawn},
  * {@code accept}, {@code connect}) are out of scope: {@link #getParent()} answers "was I spawned?" as a job of
  * fixed size must: no.

@@ -1,6 +1,7 @@
 package mpi;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.mpi.internal.BackgroundDup;
 import org.portals3j.mpi.internal.CommState;
 import org.portals3j.mpi.internal.InterCommunicators;
 
@@ -22,6 +23,11 @@ public final class Intercomm extends Comm {
         super(own);
     }
 
+    /** The communicator an {@code iDup} of {@code parent} makes in the background. */
+    Intercomm(CommState parent, BackgroundDup dup) {
+        super(parent, dup);
+    }
+
     /** {@link #dup()}, with a failure as a {@code RuntimeException} (the signature has no {@code throws}). */
     @Override
     public Intercomm clone() {
@@ -36,6 +42,15 @@ public final class Intercomm extends Comm {
     @Override
     public Intercomm dup() throws MPIException {
         return new Intercomm(derive(InterCommunicators::dup));
+    }
+
+    /**
+     * {@link Comm#iDup()} of an intercommunicator: the same groups in new contexts, agreed across both groups in the
+     * background; the result is usable once its request ({@code getRequest()}) completes.
+     */
+    @Override
+    public Intercomm iDup() throws MPIException {
+        return iDupAs(Intercomm::new);
     }
 
     /** {@link #dup()}, with {@code info}'s hints on the new communicator instead of this one's. */

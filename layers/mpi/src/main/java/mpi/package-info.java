@@ -75,9 +75,9 @@
  *
  * <h2>Intercommunicators (mpi-java-api.md section 3, tier 2 item 8)</h2>
  * {@code Comm.createIntercomm} (called on the peer communicator, as Open MPI declares it), {@code Intercomm} ({@code
- * getRemoteSize}, {@code getRemoteGroup}, {@code merge}, {@code dup}, {@code clone}, {@code dupWithInfo}; not
- * {@code iDup}: its agreement across the groups is not keyed as an intracommunicator's is, so it cannot yet run in
- * the background beside the program's collectives), point-to-point naming the remote group, and the blocking
+ * getRemoteSize}, {@code getRemoteGroup}, {@code merge}, {@code dup}, {@code clone}, {@code dupWithInfo}, and
+ * {@code iDup}, whose context agreement across both groups is keyed like an intracommunicator's, so it runs in the
+ * background beside the program's collectives), point-to-point naming the remote group, and the blocking
  * collectives between the groups as MPI 4.1 section 6.2.2 defines them: {@code barrier}, {@code bcast},
  * {@code reduce}, {@code allReduce}, {@code gather(v)}, {@code scatter(v)}, {@code allGather(v)}, {@code
  * allToAll(v)} (the root passes {@code MPI.ROOT}, the rest of its group {@code MPI.PROC_NULL}), {@code

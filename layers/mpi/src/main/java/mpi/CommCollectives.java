@@ -307,8 +307,8 @@ final class CommCollectives {
                     base(type), r, inPlace);
             return;
         }
-        int[] all = counts != null ? counts : blocks(block, c.isInter() ? c.localSize() : c.size());
-        int ranks = c.isInter() ? c.localSize() : c.size();
+        int ranks = c.isInter() ? c.localSize() : c.size(); // an intercommunicator's counts are its local group's
+        int[] all = counts != null ? counts : blocks(block, ranks);
         if (all.length < ranks) {
             throw new MpiError(MPI.ERR_ARG, "reduceScatter needs a count for each of the " + ranks + " ranks, not "
                     + all.length);

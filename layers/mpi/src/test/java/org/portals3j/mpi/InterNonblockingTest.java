@@ -3,6 +3,9 @@ package org.portals3j.mpi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.IntBuffer;
+import java.util.Arrays;
+import java.util.stream.IntStream;
+import mpi.Datatype;
 import mpi.Intercomm;
 import mpi.Intracomm;
 import mpi.MPI;
@@ -148,6 +151,22 @@ class InterNonblockingTest {
                 int expected = 100 * remoteSum + remote * (first + k);
                 assertThat(mine[k]).isEqualTo(expected);
                 assertThat(nb.get(k)).isEqualTo(expected);
+            }
+            Datatype pairs = Datatype.createVector(2, 1, 2, MPI.INT); // ints 0 and 2 of every three
+            pairs.commit();
+            int[] strided = new int[3 * total / 2];
+            for (int j = 0; j < total; j++) {
+                strided[j / 2 * 3 + j % 2 * 2] = 100 * rank + j;
+            }
+            if (total % (2 * local) == 0 && total % (2 * remote) == 0) { // whole pairs per rank in both groups
+                int[] itemCounts = IntStream.of(counts).map(k -> k / 2).toArray();
+                int[] out = new int[3 * itemCounts[me]];
+                Arrays.fill(out, -1);
+                inter.reduceScatter(strided, out, itemCounts, pairs, MPI.SUM);
+                for (int k = 0; k < counts[me]; k++) {
+                    assertThat(out[k / 2 * 3 + k % 2 * 2]).isEqualTo(100 * remoteSum + remote * (first + k));
+                    assertThat(out[k / 2 * 3 + 1]).as("the gaps untouched").isEqualTo(-1);
+                }
             }
             if (local == remote) { // reduceScatterBlock needs the same total in both groups
                 int[] block = new int[2];

@@ -1,7 +1,6 @@
 package mpi;
 
 import java.util.function.Function;
-import java.util.Map;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.mpi.internal.BackgroundDup;
 import org.portals3j.mpi.internal.CartTopology;
@@ -62,15 +61,13 @@ public final class CartComm extends Intracomm {
     /** {@link Intracomm#iDup()} keeping the grid: the result is usable once its request completes. */
     @Override
     public CartComm iDup() throws MPIException {
-        CommState c = state();
-        return new CartComm(c, BackgroundDup.start(c, MPI.process().contexts(), s -> s), grid);
+        return iDupAs((parent, dup) -> new CartComm(parent, dup, grid));
     }
 
     /** {@link #dup()}, with {@code info}'s hints on the new communicator instead of this one's. */
     @Override
     public CartComm dupWithInfo(Info info) throws MPIException {
-        Map<String, String> hints = hintsOf(info);
-        return new CartComm(withHints(derive(Communicators::dup), hints), grid);
+        return new CartComm(dupState(Communicators::dup, info), grid);
     }
 
     /** The grid's dimensions and periods, and the calling process's coordinates. */

@@ -1,38 +1,17 @@
 package mpi;
 
-import java.io.UncheckedIOException;
 import java.nio.Buffer;
-import java.util.Arrays;
 import java.util.Map;
+import java.util.function.BiFunction;
 import org.checkerframework.checker.nullness.qual.Nullable;
-import org.portals3j.mpi.internal.Attributes;
 import org.portals3j.mpi.internal.BackgroundDup;
-import org.portals3j.mpi.internal.BaseType;
-import org.portals3j.mpi.internal.Buffers;
-import org.portals3j.mpi.internal.CollectiveSchedule;
 import org.portals3j.mpi.internal.CollectiveSteps;
-import org.portals3j.mpi.internal.Collectives;
 import org.portals3j.mpi.internal.CommState;
 import org.portals3j.mpi.internal.Communicators;
 import org.portals3j.mpi.internal.ContextIds;
-import org.portals3j.mpi.internal.InterCommunicators;
 import org.portals3j.mpi.internal.JobAbort;
-import org.portals3j.mpi.internal.Keyvals;
-import org.portals3j.mpi.internal.Messages;
 import org.portals3j.mpi.internal.MpiError;
-import org.portals3j.mpi.internal.NeighbourCollectives;
 import org.portals3j.mpi.internal.Neighbours;
-import org.portals3j.mpi.internal.Operation;
-import org.portals3j.mpi.internal.Packing;
-import org.portals3j.mpi.internal.ProbeResult;
-import org.portals3j.mpi.internal.ReceiveOperation;
-import org.portals3j.mpi.internal.Reduction;
-import org.portals3j.mpi.internal.ReductionCollectives;
-import org.portals3j.mpi.internal.RootedCollectives;
-import org.portals3j.mpi.internal.RootedForm;
-import org.portals3j.mpi.internal.SendOperation;
-import org.portals3j.mpi.internal.Staged;
-import org.portals3j.mpi.internal.TypeMap;
 
 /**
  * A communicator: identity, point-to-point, error handlers, management and blocking collectives (mpi-java-api.md
@@ -47,15 +26,20 @@ import org.portals3j.mpi.internal.TypeMap;
  */
 public class Comm implements Freeable, Cloneable {
     static final int WORLD = 1;
+
     static final int SELF = 2;
 
     /** Which predefined communicator this is (0: none, a communicator this rank made). */
     private final int predefined;
+
     /** The state of a communicator this rank made (null: a null communicator, or an iDup not complete yet). */
     private volatile @Nullable CommState own;
+
     private volatile boolean freed;
+
     /** The iDup that makes this communicator, or null. */
     private final @Nullable BackgroundDup pending;
+
     /** {@link #getRequest()}: the request of that iDup, or null. */
     private final @Nullable Request request;
 
@@ -109,8 +93,6 @@ public class Comm implements Freeable, Cloneable {
         return c;
     }
 
-    // ---- identity ---------------------------------------------------------------------------------
-
     /** The size of the group this process is in (the local group of an intercommunicator). */
     public final int getSize() throws MPIException {
         return state().localSize();
@@ -135,19 +117,7 @@ public class Comm implements Freeable, Cloneable {
      * 7.4.1), and {@code UNEQUAL} for an intercommunicator and an intracommunicator.
      */
     public static int compare(Comm comm1, Comm comm2) throws MPIException {
-        CommState a = comm1.state();
-        CommState b = comm2.state();
-        if (a == b) {
-            return MPI.IDENT;
-        }
-        if (a.isInter() != b.isInter()) {
-            return MPI.UNEQUAL;
-        }
-        int groups = Group.compareRanks(a.jobRanks(), b.jobRanks());
-        if (a.isInter()) {
-            groups = Math.max(groups, Group.compareRanks(a.localJobRanks(), b.localJobRanks()));
-        }
-        return groups == MPI.IDENT ? MPI.CONGRUENT : groups;
+        return CommManagement.compare(comm1, comm2);
     }
 
     /** The group this process is in (the local group of an intercommunicator). */
@@ -204,8 +174,6 @@ public class Comm implements Freeable, Cloneable {
         return MPI.unsupported(state(), call, why);
     }
 
-    // ---- error handlers ---------------------------------------------------------------------------
-
     public final void setErrhandler(Errhandler errhandler) throws MPIException {
         state().setErrorHandling(errhandler.handling);
     }
@@ -220,301 +188,113 @@ public class Comm implements Freeable, Cloneable {
         throw MPI.raise(c, errorCode, "callErrhandler(" + errorCode + ") on " + c.name());
     }
 
-    // ---- blocking point-to-point -----------------------------------------------------------------
-
     public final void send(@Nullable Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        blockingSend(buf, count, type, dest, tag, false);
+        CommPointToPoint.send(state(), buf, count, type, dest, tag);
     }
 
     /** A synchronous send: returns once the matching receive has started (rendezvous). */
     public final void sSend(@Nullable Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        blockingSend(buf, count, type, dest, tag, true);
+        CommPointToPoint.sSend(state(), buf, count, type, dest, tag);
     }
 
     /** A ready send, done as a standard send. */
     public final void rSend(@Nullable Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        blockingSend(buf, count, type, dest, tag, false);
+        CommPointToPoint.rSend(state(), buf, count, type, dest, tag);
     }
 
     public final Status recv(@Nullable Object buf, int count, Datatype type, int source, int tag) throws MPIException {
-        CommState c = state();
-        try {
-            if (type == null || !type.isStaged()) { // the thread's reused operation: no allocation
-                ReceiveOperation op = Messages.blockingReceive(c, buf, items(count, type), base(type), source, tag);
-                try {
-                    c.engine().await(op);
-                    return Request.statusOf(c, op);
-                } finally {
-                    Messages.finished(op);
-                }
-            } else {
-                Side in = Side.of(buf, count, type, false, true);
-                ReceiveOperation op = Messages.receive(c, in.buf, in.elements, in.base, source, tag, in.staged());
-                c.engine().await(op);
-                return Request.statusOf(c, op);
-            }
-        } catch (MpiError e) {
-            throw MPI.raise(c, e);
-        }
+        return CommPointToPoint.recv(state(), buf, count, type, source, tag);
     }
 
     /** Sends and receives at the same time (both are under way together, so two ranks may exchange). */
     public final Status sendRecv(@Nullable Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
                                  @Nullable Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag)
             throws MPIException {
-        CommState c = state();
-        try {
-            Side r = Side.of(recvbuf, recvcount, recvtype, false, true);
-            Side s = Side.of(sendbuf, sendcount, sendtype, true, false);
-            ReceiveOperation in = Messages.receive(c, r.buf, r.elements, r.base, source, recvtag, r.staged());
-            SendOperation out = Messages.send(c, s.buf, s.elements, s.base, dest, sendtag, false);
-            c.engine().await(out);
-            c.engine().await(in);
-            Request.check(c, out);
-            return Request.statusOf(c, in);
-        } catch (MpiError e) {
-            throw MPI.raise(c, e);
-        }
+        return CommPointToPoint.sendRecv(state(), sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                recvtype, source, recvtag);
     }
 
     /** {@link #sendRecv} with one buffer: the data to send is staged in a copy first. */
     public final Status sendRecvReplace(@Nullable Object buf, int count, Datatype type, int dest, int sendtag,
                                         int source, int recvtag) throws MPIException {
-        CommState c = state();
-        try {
-            BaseType t = base(type);
-            if (type != null && type.isStaged()) {
-                Side copy = Side.of(buf, count, type, true, false);
-                return sendRecv(copy.buf, copy.elements, Datatype.basic(typed(copy.base)), dest, sendtag, buf, count,
-                        type, source, recvtag);
-            }
-            Object staged = t == null ? buf : Buffers.copyOf(buf, items(count, type), t);
-            return sendRecv(staged, count, type, dest, sendtag, buf, count, type, source, recvtag);
-        } catch (MpiError e) {
-            throw MPI.raise(c, e);
-        }
+        return CommPointToPoint.sendRecvReplace(state(), buf, count, type, dest, sendtag, source, recvtag);
     }
 
     /** Waits until a message {@code source}/{@code tag} would receive has arrived; does not receive it. */
     public final Status probe(int source, int tag) throws MPIException {
-        CommState c = state();
-        try {
-            boolean first = true;
-            while (true) {
-                ProbeResult r = Messages.probe(c, source, tag);
-                if (r != null) {
-                    return new Status(r.source(), r.tag(), MPI.SUCCESS, r.bytes(), false);
-                }
-                c.engine().idleRound(first);
-                first = false;
-            }
-        } catch (MpiError e) {
-            throw MPI.raise(c, e);
-        }
+        return CommPointToPoint.probe(state(), source, tag);
     }
 
     /** The status of a message {@code source}/{@code tag} would receive, or null if none has arrived. */
     public final @Nullable Status iProbe(int source, int tag) throws MPIException {
-        CommState c = state();
-        try {
-            ProbeResult r = Messages.probe(c, source, tag);
-            return r == null ? null : new Status(r.source(), r.tag(), MPI.SUCCESS, r.bytes(), false);
-        } catch (MpiError e) {
-            throw MPI.raise(c, e);
-        }
+        return CommPointToPoint.iProbe(state(), source, tag);
     }
 
-    // ---- nonblocking point-to-point --------------------------------------------------------------
-
     public final Request iSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return nonblockingSend(buf, count, type, dest, tag, false);
+        return CommPointToPoint.iSend(state(), buf, count, type, dest, tag);
     }
 
     public final Request isSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return nonblockingSend(buf, count, type, dest, tag, true);
+        return CommPointToPoint.isSend(state(), buf, count, type, dest, tag);
     }
 
     public final Request irSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return nonblockingSend(buf, count, type, dest, tag, false);
+        return CommPointToPoint.irSend(state(), buf, count, type, dest, tag);
     }
 
     public final Request iRecv(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
-        CommState c = state();
-        Buffers.checkNonblocking(buf, c.engine().config().strictBuffers());
-        try {
-            Side in = Side.of(buf, count, type, false, true);
-            return new Request(c, Messages.receive(c, in.buf, in.elements, in.base, source, tag, in.staged()));
-        } catch (MpiError e) {
-            throw MPI.raise(c, e);
-        }
+        return CommPointToPoint.iRecv(state(), buf, count, type, source, tag);
     }
-
-    private void blockingSend(@Nullable Object buf, int count, Datatype type, int dest, int tag, boolean synchronous)
-            throws MPIException {
-        CommState c = state();
-        try {
-            if (type == null || !type.isStaged()) { // the thread's reused operation: no allocation
-                SendOperation op = Messages.blockingSend(c, buf, items(count, type), base(type), dest, tag,
-                        synchronous);
-                try {
-                    c.engine().await(op);
-                    Request.check(c, op);
-                } finally {
-                    Messages.finished(op);
-                }
-            } else {
-                Side out = Side.of(buf, count, type, true, false);
-                SendOperation op = Messages.send(c, out.buf, out.elements, out.base, dest, tag, synchronous);
-                c.engine().await(op);
-                Request.check(c, op);
-            }
-        } catch (MpiError e) {
-            throw MPI.raise(c, e);
-        }
-    }
-
-    private Request nonblockingSend(Buffer buf, int count, Datatype type, int dest, int tag, boolean synchronous)
-            throws MPIException {
-        CommState c = state();
-        Buffers.checkNonblocking(buf, c.engine().config().strictBuffers());
-        try {
-            Side out = Side.of(buf, count, type, true, false);
-            Operation op = Messages.send(c, out.buf, out.elements, out.base, dest, tag, synchronous);
-            return new Request(c, op);
-        } catch (MpiError e) {
-            throw MPI.raise(c, e);
-        }
-    }
-
-    // ---- buffered and persistent point-to-point (mpi-java-api.md sections 2.2-2.4, 4.4) ------------
 
     /**
      * A buffered-mode send: the message is copied into the buffer given to {@code MPI.attachBuffer} and the call
      * returns; {@code ERR_BUFFER} if none is attached or it has no room left (nothing is sent).
      */
     public final void bSend(@Nullable Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        CommState c = state();
-        try {
-            Messages.bufferedSend(c, MPI.process().bufferedSends(), buf, items(count, type), base(type), dest, tag);
-        } catch (MpiError e) {
-            throw MPI.raise(c, e);
-        }
+        CommPointToPoint.bSend(state(), buf, count, type, dest, tag);
     }
 
     /** {@link #bSend}, as a request that is complete at once (the message has been copied). */
     public final Request ibSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        CommState c = state();
-        Buffers.checkNonblocking(buf, c.engine().config().strictBuffers());
-        try {
-            return new Request(c, Messages.bufferedSend(c, MPI.process().bufferedSends(), buf, items(count, type),
-                    base(type), dest, tag));
-        } catch (MpiError e) {
-            throw MPI.raise(c, e);
-        }
+        return CommPointToPoint.ibSend(state(), buf, count, type, dest, tag);
     }
 
     public final Prequest sendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return persistentSend(buf, count, type, dest, tag, Prequest.Mode.STANDARD);
+        return CommPointToPoint.sendInit(state(), buf, count, type, dest, tag);
     }
 
     public final Prequest bSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return persistentSend(buf, count, type, dest, tag, Prequest.Mode.BUFFERED);
+        return CommPointToPoint.bSendInit(state(), buf, count, type, dest, tag);
     }
 
     public final Prequest sSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return persistentSend(buf, count, type, dest, tag, Prequest.Mode.SYNCHRONOUS);
+        return CommPointToPoint.sSendInit(state(), buf, count, type, dest, tag);
     }
 
     public final Prequest rSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return persistentSend(buf, count, type, dest, tag, Prequest.Mode.READY);
+        return CommPointToPoint.rSendInit(state(), buf, count, type, dest, tag);
     }
 
     public final Prequest recvInit(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
-        CommState c = state();
-        Buffers.checkNonblocking(buf, c.engine().config().strictBuffers());
-        try {
-            Messages.checkReceive(c, buf, items(count, type), base(type), source, tag);
-            return new Prequest(c, buf, items(count, type), base(type), source, tag, Prequest.Mode.RECEIVE);
-        } catch (MpiError e) {
-            throw MPI.raise(c, e);
-        }
+        return CommPointToPoint.recvInit(state(), buf, count, type, source, tag);
     }
-
-    private Prequest persistentSend(Buffer buf, int count, Datatype type, int dest, int tag, Prequest.Mode mode)
-            throws MPIException {
-        CommState c = state();
-        Buffers.checkNonblocking(buf, c.engine().config().strictBuffers());
-        try {
-            Messages.checkSend(c, buf, items(count, type), base(type), dest, tag);
-            return new Prequest(c, buf, items(count, type), base(type), dest, tag, mode);
-        } catch (MpiError e) {
-            throw MPI.raise(c, e);
-        }
-    }
-
-    // ---- packing (mpi-java-api.md section 2.5; the format is in org.portals3j.mpi.internal.Packing) ----
 
     /** Packs {@code incount} items of {@code inbuf} into {@code outbuf} at {@code position}; the new position. */
     public final int pack(@Nullable Object inbuf, int incount, Datatype type, byte[] outbuf, int position)
             throws MPIException {
-        CommState c = state();
-        try {
-            if (type != null && type.isStaged()) {
-                return Packing.pack(inbuf, incount, Datatype.committedMap(type), outbuf, position);
-            }
-            return Packing.pack(inbuf, items(incount, type), typed(type), outbuf, position);
-        } catch (MpiError e) {
-            throw MPI.raise(c, e);
-        }
+        return CommPointToPoint.pack(state(), inbuf, incount, type, outbuf, position);
     }
 
     /** Unpacks {@code outcount} items into {@code outbuf} from {@code inbuf} at {@code position}; the new position. */
     public final int unpack(byte[] inbuf, int position, @Nullable Object outbuf, int outcount, Datatype type)
             throws MPIException {
-        CommState c = state();
-        try {
-            if (type != null && type.isStaged()) {
-                return Packing.unpack(inbuf, position, outbuf, outcount, Datatype.committedMap(type));
-            }
-            return Packing.unpack(inbuf, position, outbuf, items(outcount, type), typed(type));
-        } catch (MpiError e) {
-            throw MPI.raise(c, e);
-        }
+        return CommPointToPoint.unpack(state(), inbuf, position, outbuf, outcount, type);
     }
 
     /** The bytes {@code incount} items of {@code type} take packed. */
     public final int packSize(int incount, Datatype type) throws MPIException {
-        CommState c = state();
-        try {
-            if (type != null && type.isStaged()) {
-                return Packing.size(incount, Datatype.committedMap(type));
-            }
-            return Packing.size(items(incount, type), typed(type));
-        } catch (MpiError e) {
-            throw MPI.raise(c, e);
-        }
+        return CommPointToPoint.packSize(state(), incount, type);
     }
-
-    /** The base type of {@code type}; ERR_TYPE for {@code DATATYPE_NULL}. */
-    private static BaseType typed(@Nullable Datatype type) {
-        return typed(base(type));
-    }
-
-    private static BaseType typed(@Nullable BaseType b) {
-        if (b == null) {
-            throw new MpiError(MPI.ERR_TYPE, "invalid datatype: DATATYPE_NULL (or null) carries no data");
-        }
-        return b;
-    }
-
-    static @Nullable BaseType base(@Nullable Datatype type) {
-        if (type != null && type.base() != null) {
-            Datatype.committedMap(type);
-        }
-        return type == null ? null : type.base();
-    }
-
-    // ---- communicator management (mpi-java-api.md section 2.6) -----------------------------------
 
     /** Makes a communicator from the calling rank's state of this one and its context ids. */
     @FunctionalInterface
@@ -547,10 +327,6 @@ public class Comm implements Freeable, Cloneable {
         return new Comm(derive(Communicators::dup));
     }
 
-    // ---- blocking collectives (mpi-java-api.md section 2.8) --------------------------------------
-    // The algorithms are in org.portals3j.mpi.internal (Collectives, RootedCollectives, ReductionCollectives), on
-    // the communicator's hidden collective context. A single-buffer overload is the in-place form.
-
     /** A collective on the calling rank's state; its {@code MpiError} goes through the error handler. */
     @FunctionalInterface
     interface Collective {
@@ -559,288 +335,150 @@ public class Comm implements Freeable, Cloneable {
 
     final void collective(Collective call) throws MPIException {
         CommState c = state();
-        try {
-            call.run(c);
-        } catch (MpiError e) {
-            throw MPI.raise(c, e);
-        }
+        CommCollectives.run(c, () -> call.run(c));
     }
 
     public final void barrier() throws MPIException {
-        collective(Collectives::barrier);
+        CommCollectives.barrier(state());
     }
 
     public final void bcast(@Nullable Object buf, int count, @Nullable Datatype type, int root) throws MPIException {
-        collective(c -> {
-            Side b = isRoot(c, root) ? Side.of(buf, count, type, true, false) : Side.of(buf, count, type, false, true);
-            RootedCollectives.bcast(c, b.buf, b.elements, b.base, root);
-            b.done();
-        });
+        CommCollectives.bcast(state(), buf, count, type, root);
     }
 
     public final void gather(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype, int root) throws MPIException {
-        collective(c -> {
-            Side s = Side.of(sendbuf, sendcount, sendtype, true, false);
-            Side r = isRoot(c, root) ? Side.blocks(recvbuf, blocks(recvcount, c), null, recvtype, false, true)
-                    : Side.of(null, 0, null, false, false);
-            RootedCollectives.gatherv(c, s.buf, s.elements, s.base, r.buf, r.counts, r.displs, r.base, root,
-                    RootedForm.FULL);
-            r.done();
-        });
+        CommCollectives.gather(state(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
     }
 
     /** In place: the root receives into {@code buf} (its own block already there), the others send from it. */
     public final void gather(@Nullable Object buf, int count, @Nullable Datatype type, int root) throws MPIException {
-        collective(c -> {
-            if (!isRoot(c, root)) {
-                Side s = Side.of(buf, count, type, true, false);
-                RootedCollectives.gatherv(c, s.buf, s.elements, s.base, null, null, null, null, root,
-                        RootedForm.IN_PLACE);
-                return;
-            }
-            Side r = Side.blocks(buf, blocks(count, c), null, type, true, true);
-            int own = r.counts == null || c.isInter() ? 0 : r.counts[root];
-            RootedCollectives.gatherv(c, r.buf, own, r.base, r.buf, r.counts, r.displs, r.base, root,
-                    RootedForm.IN_PLACE);
-            r.done();
-        });
+        CommCollectives.gather(state(), buf, count, type, root);
     }
 
     public final void gatherv(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] displs, @Nullable Datatype recvtype,
             int root) throws MPIException {
-        collective(c -> {
-            Side s = Side.of(sendbuf, sendcount, sendtype, true, false);
-            Side r = isRoot(c, root) ? Side.blocks(recvbuf, recvcount, displs, recvtype, false, true)
-                    : Side.of(null, 0, null, false, false);
-            RootedCollectives.gatherv(c, s.buf, s.elements, s.base, r.buf, r.counts, r.displs, r.base, root,
-                    RootedForm.FULL);
-            r.done();
-        });
+        CommCollectives.gatherv(state(), sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root);
     }
 
     /** The root's in-place form. */
     public final void gatherv(@Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] displs,
             @Nullable Datatype recvtype, int root) throws MPIException {
-        collective(c -> {
-            Side r = isRoot(c, root) ? Side.blocks(recvbuf, recvcount, displs, recvtype, true, true)
-                    : Side.of(null, 0, null, false, false);
-            RootedCollectives.gatherv(c, null, 0, null, r.buf, r.counts, r.displs, r.base, root,
-                    RootedForm.ROOT_ONLY);
-            r.done();
-        });
+        CommCollectives.gatherv(state(), recvbuf, recvcount, displs, recvtype, root);
     }
 
     /** The form of the ranks other than the root. */
     public final void gatherv(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype, int root)
             throws MPIException {
-        collective(c -> {
-            Side s = Side.of(sendbuf, sendcount, sendtype, true, false);
-            RootedCollectives.gatherv(c, s.buf, s.elements, s.base, null, null, null, null, root,
-                    RootedForm.NON_ROOT);
-        });
+        CommCollectives.gatherv(state(), sendbuf, sendcount, sendtype, root);
     }
 
     public final void scatter(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype, int root) throws MPIException {
-        collective(c -> {
-            Side s = isRoot(c, root) ? Side.blocks(sendbuf, blocks(sendcount, c), null, sendtype, true, false)
-                    : Side.of(null, 0, null, false, false);
-            Side r = Side.of(recvbuf, recvcount, recvtype, false, true);
-            RootedCollectives.scatterv(c, s.buf, s.counts, s.displs, s.base, r.buf, r.elements, r.base, root,
-                    RootedForm.FULL);
-            r.done();
-        });
+        CommCollectives.scatter(state(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
     }
 
     /** In place: the root sends from {@code buf} (keeping its own block), the others receive into it. */
     public final void scatter(@Nullable Object buf, int count, @Nullable Datatype type, int root) throws MPIException {
-        collective(c -> {
-            if (isRoot(c, root)) {
-                Side s = Side.blocks(buf, blocks(count, c), null, type, true, false);
-                RootedCollectives.scatterv(c, s.buf, s.counts, s.displs, s.base, s.buf,
-                        s.counts == null || c.isInter() ? 0 : s.counts[root], s.base, root, RootedForm.IN_PLACE);
-                return;
-            }
-            Side r = Side.of(buf, count, type, false, true);
-            RootedCollectives.scatterv(c, null, null, null, null, r.buf, r.elements, r.base, root,
-                    RootedForm.IN_PLACE);
-            r.done();
-        });
+        CommCollectives.scatter(state(), buf, count, type, root);
     }
 
     public final void scatterv(@Nullable Object sendbuf, int @Nullable [] sendcount, int @Nullable [] displs,
             @Nullable Datatype sendtype, @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype, int root)
             throws MPIException {
-        collective(c -> {
-            Side s = isRoot(c, root) ? Side.blocks(sendbuf, sendcount, displs, sendtype, true, false)
-                    : Side.of(null, 0, null, false, false);
-            Side r = Side.of(recvbuf, recvcount, recvtype, false, true);
-            RootedCollectives.scatterv(c, s.buf, s.counts, s.displs, s.base, r.buf, r.elements, r.base, root,
-                    RootedForm.FULL);
-            r.done();
-        });
+        CommCollectives.scatterv(state(), sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root);
     }
 
     /** The root's in-place form. */
     public final void scatterv(@Nullable Object sendbuf, int @Nullable [] sendcount, int @Nullable [] displs,
             @Nullable Datatype sendtype, int root) throws MPIException {
-        collective(c -> {
-            Side s = isRoot(c, root) ? Side.blocks(sendbuf, sendcount, displs, sendtype, true, false)
-                    : Side.of(null, 0, null, false, false);
-            RootedCollectives.scatterv(c, s.buf, s.counts, s.displs, s.base, null, 0, null, root,
-                    RootedForm.ROOT_ONLY);
-        });
+        CommCollectives.scatterv(state(), sendbuf, sendcount, displs, sendtype, root);
     }
 
     /** The form of the ranks other than the root. */
     public final void scatterv(@Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype, int root)
             throws MPIException {
-        collective(c -> {
-            Side r = Side.of(recvbuf, recvcount, recvtype, false, true);
-            RootedCollectives.scatterv(c, null, null, null, null, r.buf, r.elements, r.base, root,
-                    RootedForm.NON_ROOT);
-            r.done();
-        });
+        CommCollectives.scatterv(state(), recvbuf, recvcount, recvtype, root);
     }
 
     public final void allGather(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
-        collective(c -> {
-            Side s = Side.of(sendbuf, sendcount, sendtype, true, false);
-            Side r = Side.blocks(recvbuf, blocks(recvcount, c), null, recvtype, false, true);
-            Collectives.allGatherv(c, s.buf, s.elements, s.base, r.buf, r.counts, r.displs, r.base, false);
-            r.done();
-        });
+        CommCollectives.allGather(state(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     }
 
     /** In place: each rank's block is already at its place in {@code buf}. */
     public final void allGather(@Nullable Object buf, int count, @Nullable Datatype type) throws MPIException {
-        collective(c -> {
-            Side r = Side.blocks(buf, blocks(count, c), null, type, true, true);
-            Collectives.allGatherv(c, null, 0, null, r.buf, r.counts, r.displs, r.base, true);
-            r.done();
-        });
+        CommCollectives.allGather(state(), buf, count, type);
     }
 
     public final void allGatherv(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] displs, @Nullable Datatype recvtype)
             throws MPIException {
-        collective(c -> {
-            Side s = Side.of(sendbuf, sendcount, sendtype, true, false);
-            Side r = Side.blocks(recvbuf, recvcount, displs, recvtype, false, true);
-            Collectives.allGatherv(c, s.buf, s.elements, s.base, r.buf, r.counts, r.displs, r.base, false);
-            r.done();
-        });
+        CommCollectives.allGatherv(state(), sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype);
     }
 
     /** In place: each rank's block is already at its place in {@code recvbuf}. */
     public final void allGatherv(@Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] displs,
             @Nullable Datatype recvtype) throws MPIException {
-        collective(c -> {
-            Side r = Side.blocks(recvbuf, recvcount, displs, recvtype, true, true);
-            Collectives.allGatherv(c, null, 0, null, r.buf, r.counts, r.displs, r.base, true);
-            r.done();
-        });
+        CommCollectives.allGatherv(state(), recvbuf, recvcount, displs, recvtype);
     }
 
     public final void allToAll(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
-        collective(c -> {
-            Side s = Side.blocks(sendbuf, blocks(sendcount, c), null, sendtype, true, false);
-            Side r = Side.blocks(recvbuf, blocks(recvcount, c), null, recvtype, false, true);
-            Collectives.allToAllv(c, s.buf, s.counts, s.displs, s.base, r.buf, r.counts, r.displs, r.base);
-            r.done();
-        });
+        CommCollectives.allToAll(state(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     }
 
     public final void allToAllv(@Nullable Object sendbuf, int @Nullable [] sendcount, int @Nullable [] sdispls,
             @Nullable Datatype sendtype, @Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] rdispls,
             @Nullable Datatype recvtype) throws MPIException {
-        collective(c -> {
-            Side s = Side.blocks(sendbuf, sendcount, sdispls, sendtype, true, false);
-            Side r = Side.blocks(recvbuf, recvcount, rdispls, recvtype, false, true);
-            Collectives.allToAllv(c, s.buf, s.counts, s.displs, s.base, r.buf, r.counts, r.displs, r.base);
-            r.done();
-        });
+        CommCollectives.allToAllv(state(), sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
+                recvtype);
     }
 
     /** {@code recvbuf} is used at the root only (it may be null elsewhere). */
     public final void reduce(@Nullable Object sendbuf, @Nullable Object recvbuf, int count, @Nullable Datatype type,
             @Nullable Op op, int root) throws MPIException {
-        collective(c -> {
-            Side s = Side.of(sendbuf, count, type, true, false);
-            Side r = isRoot(c, root) ? Side.of(recvbuf, count, type, false, true) : Side.of(recvbuf, 0, null,
-                    false, false);
-            ReductionCollectives.reduce(c, s.buf, r.buf, s.elements, s.base, reduction(op, type), root, false);
-            r.done();
-        });
+        CommCollectives.reduce(state(), sendbuf, recvbuf, count, type, op, root);
     }
 
     /** In place: {@code buf} is the input everywhere and the output at the root. */
     public final void reduce(@Nullable Object buf, int count, @Nullable Datatype type, @Nullable Op op, int root)
             throws MPIException {
-        collective(c -> {
-            Side b = Side.of(buf, count, type, true, isRoot(c, root));
-            ReductionCollectives.reduce(c, null, b.buf, b.elements, b.base, reduction(op, type), root, true);
-            b.done();
-        });
+        CommCollectives.reduce(state(), buf, count, type, op, root);
     }
 
     public final void allReduce(@Nullable Object sendbuf, @Nullable Object recvbuf, int count, @Nullable Datatype type,
             @Nullable Op op) throws MPIException {
-        collective(c -> {
-            Side s = Side.of(sendbuf, count, type, true, false);
-            Side r = Side.of(recvbuf, count, type, false, true);
-            ReductionCollectives.allReduce(c, s.buf, r.buf, s.elements, s.base, reduction(op, type), false);
-            r.done();
-        });
+        CommCollectives.allReduce(state(), sendbuf, recvbuf, count, type, op);
     }
 
     public final void allReduce(@Nullable Object buf, int count, @Nullable Datatype type, @Nullable Op op)
             throws MPIException {
-        collective(c -> {
-            Side b = Side.of(buf, count, type, true, true);
-            ReductionCollectives.allReduce(c, null, b.buf, b.elements, b.base, reduction(op, type), true);
-            b.done();
-        });
+        CommCollectives.allReduce(state(), buf, count, type, op);
     }
 
     public final void reduceScatter(@Nullable Object sendbuf, @Nullable Object recvbuf, int @Nullable [] recvcounts,
             @Nullable Datatype type, @Nullable Op op) throws MPIException {
-        collective(c -> ReductionCollectives.reduceScatter(c, sendbuf, recvbuf, items(recvcounts, type), 0,
-                base(type),
-                Op.reduction(op, type), false));
+        CommCollectives.reduceScatter(state(), sendbuf, recvbuf, recvcounts, type, op);
     }
 
     /** In place: {@code buf} holds the whole input, and this rank's block of the result at its start. */
     public final void reduceScatter(@Nullable Object buf, int @Nullable [] counts, @Nullable Datatype type,
             @Nullable Op op) throws MPIException {
-        collective(c -> ReductionCollectives.reduceScatter(c, null, buf, items(counts, type), 0, base(type),
-                Op.reduction(op, type), true));
+        CommCollectives.reduceScatter(state(), buf, counts, type, op);
     }
 
     public final void reduceScatterBlock(@Nullable Object sendbuf, @Nullable Object recvbuf, int recvcount,
             @Nullable Datatype type, @Nullable Op op) throws MPIException {
-        collective(c -> ReductionCollectives.reduceScatter(c, sendbuf, recvbuf, null, items(recvcount, type),
-                base(type),
-                Op.reduction(op, type), false));
+        CommCollectives.reduceScatterBlock(state(), sendbuf, recvbuf, recvcount, type, op);
     }
 
     /** In place: {@code buf} holds the whole input, and this rank's block of the result at its start. */
     public final void reduceScatterBlock(@Nullable Object buf, int count, @Nullable Datatype type, @Nullable Op op)
             throws MPIException {
-        collective(c -> ReductionCollectives.reduceScatter(c, null, buf, null, items(count, type),
-                base(type),
-                Op.reduction(op, type), true));
+        CommCollectives.reduceScatterBlock(state(), buf, count, type, op);
     }
-
-    // ---- nonblocking collectives (mpi-java-api.md section 2.9) ------------------------------------
-    // One copy of each algorithm: the blocking collectives' code lays its steps down in a CollectiveSchedule, which
-    // the rank's progress advances (org.portals3j.mpi.internal.CollectiveSchedule). The buffers belong to the
-    // operation from the call until the request completes (section 4.7); Java arrays' heap buffers are accepted
-    // unless portals3j.mpi.strictBuffers is set. iAllToAllw is with allToAllw (derived datatypes, below).
 
     /** Lays a collective's steps down on the calling rank's state of this communicator. */
     @FunctionalInterface
@@ -854,205 +492,167 @@ public class Comm implements Freeable, Cloneable {
      */
     final Request startCollective(Schedule plan, @Nullable Buffer... buffers) throws MPIException {
         CommState c = state();
-        boolean strict = c.engine().config().strictBuffers();
-        for (Buffer b : buffers) {
-            if (b != null) {
-                Buffers.checkNonblocking(b, strict);
-            }
-        }
-        try {
-            return new Request(c, CollectiveSchedule.start(c, s -> plan.record(s, c)));
-        } catch (MpiError e) {
-            throw MPI.raise(c, e);
-        }
+        return CommNonblockingCollectives.start(c, s -> plan.record(s, c), buffers);
     }
 
     public final Request iBarrier() throws MPIException {
-        return startCollective((s, c) -> Collectives.barrier(s));
+        return CommNonblockingCollectives.iBarrier(state());
     }
 
     public final Request iBcast(@Nullable Buffer buf, int count, @Nullable Datatype type, int root)
             throws MPIException {
-        return startCollective((s, c) -> RootedCollectives.bcast(s, buf, items(count, type), base(type), root), buf);
+        return CommNonblockingCollectives.iBcast(state(), buf, count, type, root);
     }
 
     public final Request iGather(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype, int root) throws MPIException {
-        return startCollective((s, c) -> RootedCollectives.gatherv(s, sendbuf, items(sendcount, sendtype),
-                base(sendtype), recvbuf, blocks(items(recvcount, recvtype), c), null, base(recvtype), root,
-                RootedForm.FULL), sendbuf, recvbuf);
+        return CommNonblockingCollectives.iGather(state(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                root);
     }
 
     /** In place: the root receives into {@code buf} (its own block already there), the others send from it. */
     public final Request iGather(@Nullable Buffer buf, int count, @Nullable Datatype type, int root)
             throws MPIException {
-        return startCollective((s, c) -> RootedCollectives.gatherv(s, buf, items(count, type), base(type), buf,
-                blocks(items(count, type), c), null, base(type), root, RootedForm.IN_PLACE), buf);
+        return CommNonblockingCollectives.iGather(state(), buf, count, type, root);
     }
 
     public final Request iGatherv(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Buffer recvbuf, int @Nullable [] recvcount, int @Nullable [] displs, @Nullable Datatype recvtype,
             int root) throws MPIException {
-        return startCollective((s, c) -> RootedCollectives.gatherv(s, sendbuf, items(sendcount, sendtype),
-                base(sendtype), recvbuf, items(recvcount, recvtype), items(displs, recvtype), base(recvtype), root,
-                RootedForm.FULL), sendbuf, recvbuf);
+        return CommNonblockingCollectives.iGatherv(state(), sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
+                recvtype, root);
     }
 
     /** The root's in-place form. */
     public final Request iGatherv(@Nullable Buffer recvbuf, int @Nullable [] recvcount, int @Nullable [] displs,
             @Nullable Datatype recvtype, int root) throws MPIException {
-        return startCollective((s, c) -> RootedCollectives.gatherv(s, null, 0, null, recvbuf,
-                items(recvcount, recvtype), items(displs, recvtype), base(recvtype), root, RootedForm.ROOT_ONLY),
-                recvbuf);
+        return CommNonblockingCollectives.iGatherv(state(), recvbuf, recvcount, displs, recvtype, root);
     }
 
     /** The form of the ranks other than the root. */
     public final Request iGatherv(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype, int root)
             throws MPIException {
-        return startCollective((s, c) -> RootedCollectives.gatherv(s, sendbuf, items(sendcount, sendtype),
-                base(sendtype), null, null, null, null, root, RootedForm.NON_ROOT), sendbuf);
+        return CommNonblockingCollectives.iGatherv(state(), sendbuf, sendcount, sendtype, root);
     }
 
     public final Request iScatter(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype, int root) throws MPIException {
-        return startCollective((s, c) -> RootedCollectives.scatterv(s, sendbuf, blocks(items(sendcount, sendtype), c),
-                null, base(sendtype), recvbuf, items(recvcount, recvtype), base(recvtype), root, RootedForm.FULL),
-                sendbuf, recvbuf);
+        return CommNonblockingCollectives.iScatter(state(), sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                recvtype, root);
     }
 
     /** In place: the root sends from {@code buf} (keeping its own block), the others receive into it. */
     public final Request iScatter(@Nullable Buffer buf, int count, @Nullable Datatype type, int root)
             throws MPIException {
-        return startCollective((s, c) -> RootedCollectives.scatterv(s, buf, blocks(items(count, type), c), null,
-                base(type), buf, items(count, type), base(type), root, RootedForm.IN_PLACE), buf);
+        return CommNonblockingCollectives.iScatter(state(), buf, count, type, root);
     }
 
     public final Request iScatterv(@Nullable Buffer sendbuf, int @Nullable [] sendcount, int @Nullable [] displs,
             @Nullable Datatype sendtype, @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype,
             int root) throws MPIException {
-        return startCollective((s, c) -> RootedCollectives.scatterv(s, sendbuf, items(sendcount, sendtype),
-                items(displs, sendtype), base(sendtype), recvbuf, items(recvcount, recvtype), base(recvtype), root,
-                RootedForm.FULL), sendbuf, recvbuf);
+        return CommNonblockingCollectives.iScatterv(state(), sendbuf, sendcount, displs, sendtype, recvbuf, recvcount,
+                recvtype, root);
     }
 
     /** The root's in-place form. */
     public final Request iScatterv(@Nullable Buffer sendbuf, int @Nullable [] sendcount, int @Nullable [] displs,
             @Nullable Datatype sendtype, int root) throws MPIException {
-        return startCollective((s, c) -> RootedCollectives.scatterv(s, sendbuf, items(sendcount, sendtype),
-                items(displs, sendtype), base(sendtype), null, 0, null, root, RootedForm.ROOT_ONLY), sendbuf);
+        return CommNonblockingCollectives.iScatterv(state(), sendbuf, sendcount, displs, sendtype, root);
     }
 
     /** The form of the ranks other than the root. */
     public final Request iScatterv(@Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype, int root)
             throws MPIException {
-        return startCollective((s, c) -> RootedCollectives.scatterv(s, null, null, null, null, recvbuf,
-                items(recvcount, recvtype), base(recvtype), root, RootedForm.NON_ROOT), recvbuf);
+        return CommNonblockingCollectives.iScatterv(state(), recvbuf, recvcount, recvtype, root);
     }
 
     public final Request iAllGather(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
-        return startCollective((s, c) -> Collectives.allGatherv(s, sendbuf, items(sendcount, sendtype),
-                base(sendtype), recvbuf, blocks(items(recvcount, recvtype), c), null, base(recvtype), false),
-                sendbuf, recvbuf);
+        return CommNonblockingCollectives.iAllGather(state(), sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                recvtype);
     }
 
     /** In place: each rank's block is already at its place in {@code buf}. */
     public final Request iAllGather(@Nullable Buffer buf, int count, @Nullable Datatype type) throws MPIException {
-        return startCollective((s, c) -> Collectives.allGatherv(s, null, 0, null, buf, blocks(items(count, type), c),
-                null, base(type), true), buf);
+        return CommNonblockingCollectives.iAllGather(state(), buf, count, type);
     }
 
     public final Request iAllGatherv(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Buffer recvbuf, int @Nullable [] recvcount, int @Nullable [] displs, @Nullable Datatype recvtype)
             throws MPIException {
-        return startCollective((s, c) -> Collectives.allGatherv(s, sendbuf, items(sendcount, sendtype),
-                base(sendtype), recvbuf, items(recvcount, recvtype), items(displs, recvtype), base(recvtype), false),
-                sendbuf, recvbuf);
+        return CommNonblockingCollectives.iAllGatherv(state(), sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                displs, recvtype);
     }
 
     /** In place: each rank's block is already at its place in {@code buf}. */
     public final Request iAllGatherv(@Nullable Buffer buf, int @Nullable [] count, int @Nullable [] displs,
             @Nullable Datatype type) throws MPIException {
-        return startCollective((s, c) -> Collectives.allGatherv(s, null, 0, null, buf, items(count, type),
-                items(displs, type), base(type), true), buf);
+        return CommNonblockingCollectives.iAllGatherv(state(), buf, count, displs, type);
     }
 
     public final Request iAllToAll(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
-        return startCollective((s, c) -> Collectives.allToAllv(s, sendbuf, blocks(items(sendcount, sendtype), c),
-                null, base(sendtype), recvbuf, blocks(items(recvcount, recvtype), c), null, base(recvtype)),
-                sendbuf, recvbuf);
+        return CommNonblockingCollectives.iAllToAll(state(), sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                recvtype);
     }
 
     public final Request iAllToAllv(@Nullable Buffer sendbuf, int @Nullable [] sendcount, int @Nullable [] sdispls,
             @Nullable Datatype sendtype, @Nullable Buffer recvbuf, int @Nullable [] recvcount,
             int @Nullable [] rdispls, @Nullable Datatype recvtype) throws MPIException {
-        return startCollective((s, c) -> Collectives.allToAllv(s, sendbuf, items(sendcount, sendtype),
-                items(sdispls, sendtype), base(sendtype), recvbuf, items(recvcount, recvtype),
-                items(rdispls, recvtype), base(recvtype)), sendbuf, recvbuf);
+        return CommNonblockingCollectives.iAllToAllv(state(), sendbuf, sendcount, sdispls, sendtype, recvbuf,
+                recvcount, rdispls, recvtype);
     }
 
     /** {@code recvbuf} is used at the root only (it may be null elsewhere). */
     public final Request iReduce(@Nullable Buffer sendbuf, @Nullable Buffer recvbuf, int count,
             @Nullable Datatype type, @Nullable Op op, int root) throws MPIException {
-        return startCollective((s, c) -> ReductionCollectives.reduce(s, sendbuf, recvbuf, items(count, type),
-                base(type), Op.reduction(op, type), root, false), sendbuf, recvbuf);
+        return CommNonblockingCollectives.iReduce(state(), sendbuf, recvbuf, count, type, op, root);
     }
 
     /** In place: {@code buf} is the input everywhere and the output at the root. */
     public final Request iReduce(@Nullable Buffer buf, int count, @Nullable Datatype type, @Nullable Op op,
             int root) throws MPIException {
-        return startCollective((s, c) -> ReductionCollectives.reduce(s, null, buf, items(count, type), base(type),
-                Op.reduction(op, type), root, true), buf);
+        return CommNonblockingCollectives.iReduce(state(), buf, count, type, op, root);
     }
 
     public final Request iAllReduce(@Nullable Buffer sendbuf, @Nullable Buffer recvbuf, int count,
             @Nullable Datatype type, @Nullable Op op) throws MPIException {
-        return startCollective((s, c) -> ReductionCollectives.allReduce(s, sendbuf, recvbuf, items(count, type),
-                base(type), Op.reduction(op, type), false), sendbuf, recvbuf);
+        return CommNonblockingCollectives.iAllReduce(state(), sendbuf, recvbuf, count, type, op);
     }
 
     /** In place. */
     public final Request iAllReduce(@Nullable Buffer buf, int count, @Nullable Datatype type, @Nullable Op op)
             throws MPIException {
-        return startCollective((s, c) -> ReductionCollectives.allReduce(s, null, buf, items(count, type),
-                base(type), Op.reduction(op, type), true), buf);
+        return CommNonblockingCollectives.iAllReduce(state(), buf, count, type, op);
     }
 
     public final Request iReduceScatter(@Nullable Buffer sendbuf, @Nullable Buffer recvbuf,
             int @Nullable [] recvcounts, @Nullable Datatype type, @Nullable Op op) throws MPIException {
-        return startCollective((s, c) -> ReductionCollectives.reduceScatter(s, sendbuf, recvbuf,
-                items(recvcounts, type), 0, base(type), Op.reduction(op, type), false), sendbuf, recvbuf);
+        return CommNonblockingCollectives.iReduceScatter(state(), sendbuf, recvbuf, recvcounts, type, op);
     }
 
     /** In place: {@code buf} holds the whole input, and this rank's block of the result at its start. */
     public final Request iReduceScatter(@Nullable Buffer buf, int @Nullable [] counts, @Nullable Datatype type,
             @Nullable Op op) throws MPIException {
-        return startCollective((s, c) -> ReductionCollectives.reduceScatter(s, null, buf, items(counts, type), 0,
-                base(type), Op.reduction(op, type), true), buf);
+        return CommNonblockingCollectives.iReduceScatter(state(), buf, counts, type, op);
     }
 
     public final Request iReduceScatterBlock(@Nullable Buffer sendbuf, @Nullable Buffer recvbuf, int recvcount,
             @Nullable Datatype type, @Nullable Op op) throws MPIException {
-        return startCollective((s, c) -> ReductionCollectives.reduceScatter(s, sendbuf, recvbuf, null,
-                items(recvcount, type), base(type), Op.reduction(op, type), false), sendbuf, recvbuf);
+        return CommNonblockingCollectives.iReduceScatterBlock(state(), sendbuf, recvbuf, recvcount, type, op);
     }
 
     /** In place: {@code buf} holds the whole input, and this rank's block of the result at its start. */
     public final Request iReduceScatterBlock(@Nullable Buffer buf, int count, @Nullable Datatype type,
             @Nullable Op op) throws MPIException {
-        return startCollective((s, c) -> ReductionCollectives.reduceScatter(s, null, buf, null, items(count, type),
-                base(type), Op.reduction(op, type), true), buf);
+        return CommNonblockingCollectives.iReduceScatterBlock(state(), buf, count, type, op);
     }
 
     /** Applies {@code op} locally: {@code inOutBuf[i] = inBuf[i] op inOutBuf[i]}; errors go to COMM_WORLD's handler. */
     public static void reduceLocal(@Nullable Object inBuf, @Nullable Object inOutBuf, int count,
             @Nullable Datatype type, @Nullable Op op) throws MPIException {
-        MPI.COMM_WORLD.collective(c -> ReductionCollectives.local(inBuf, inOutBuf, items(count, type), base(type),
-                Op.reduction(op, type)));
+        CommCollectives.reduceLocal(inBuf, inOutBuf, count, type, op);
     }
-
-    // ---- communicator extras (mpi-java-api.md sections 2.1, 2.6, 2.7; tier 2 item 6) ---------------------------
 
     /** The split type of {@code Intracomm.splitType} for the ranks of one node (a compile-time constant). */
     public static final int TYPE_SHARED = 0;
@@ -1086,26 +686,27 @@ public class Comm implements Freeable, Cloneable {
      * {@link #getRequest()} of the result completes when it is usable.
      */
     public Comm iDup() throws MPIException {
-        CommState c = state();
-        return new Comm(c, BackgroundDup.start(c, MPI.process().contexts(), s -> s));
+        return iDupAs(Comm::new);
     }
 
     /** {@link #dup()}, with {@code info}'s hints on the new communicator instead of this one's. */
     public Comm dupWithInfo(Info info) throws MPIException {
-        Map<String, String> hints = hintsOf(info);
-        return new Comm(withHints(derive(Communicators::dup), hints));
+        return new Comm(dupState(Communicators::dup, info));
     }
 
-    static @Nullable CommState withHints(@Nullable CommState c, Map<String, String> hints) {
-        if (c != null) {
-            c.setHints(hints);
-        }
-        return c;
+    /**
+     * The shared body of the covariant {@code iDup}s: starts the background duplication of this communicator's state
+     * and wraps it as {@code make} says (keeping a subclass's topology).
+     */
+    final <T extends Comm> T iDupAs(BiFunction<CommState, BackgroundDup, T> make) throws MPIException {
+        CommState c = state();
+        return make.apply(c, BackgroundDup.start(c, MPI.process().contexts(), s -> s));
     }
 
-    /** The hints of {@code info} ({@code INFO_NULL}: none); a freed info is ERR_INFO. */
-    static Map<String, String> hintsOf(Info info) throws MPIException {
-        return info == MPI.INFO_NULL ? Map.of() : info.entries();
+    /** The shared body of the covariant {@code dupWithInfo}s: {@code how}'s new state, with {@code info}'s hints. */
+    final @Nullable CommState dupState(Derivation how, Info info) throws MPIException {
+        Map<String, String> hints = CommManagement.hintsOf(info);
+        return CommManagement.withHints(derive(how), hints);
     }
 
     /**
@@ -1114,36 +715,22 @@ public class Comm implements Freeable, Cloneable {
      * info is ERR_INFO.
      */
     public final void setInfo(Info info) throws MPIException {
-        CommState c = state();
-        if (info == MPI.INFO_NULL || info.isNull()) {
-            throw MPI.raise(c, MPI.ERR_INFO, "setInfo needs an info object, not INFO_NULL or a freed one");
-        }
-        c.setHints(info.entries());
+        CommManagement.setInfo(state(), info);
     }
 
     /** A new info object with the hints of this communicator. */
     public final Info getInfo() throws MPIException {
-        return Info.of(state().hints());
+        return CommManagement.getInfo(state());
     }
 
     /** A new attribute keyval for communicators: {@code dup} copies its values, {@code free} drops them. */
     public static int createKeyval() throws MPIException {
-        CommState world = MPI.process().world();
-        try {
-            return MPI.process().keyvals().create(Keyvals.Kind.COMMUNICATOR);
-        } catch (MpiError e) {
-            throw MPI.raise(world, e);
-        }
+        return CommManagement.createKeyval();
     }
 
     /** Frees {@code keyval}; values already set stay until deleted or their communicator is freed. */
     public static void freeKeyval(int keyval) throws MPIException {
-        CommState world = MPI.process().world();
-        try {
-            MPI.process().keyvals().free(keyval, Keyvals.Kind.COMMUNICATOR);
-        } catch (MpiError e) {
-            throw MPI.raise(world, e);
-        }
+        CommManagement.freeKeyval(keyval);
     }
 
     /**
@@ -1151,12 +738,7 @@ public class Comm implements Freeable, Cloneable {
      * error handler, as in Open MPI) under {@code keyval}. A predefined, freed or datatype keyval is ERR_KEYVAL.
      */
     public final void setAttr(int keyval, @Nullable Object value) throws MPIException {
-        CommState c = checkedKeyval(keyval);
-        try {
-            c.attributes().set(keyval, Attributes.serialize(value));
-        } catch (UncheckedIOException e) {
-            throw new MPIException(e.getCause());
-        }
+        CommManagement.setAttr(state(), keyval, value);
     }
 
     /**
@@ -1165,64 +747,13 @@ public class Comm implements Freeable, Cloneable {
      * other communicators.
      */
     public final @Nullable Object getAttr(int keyval) throws MPIException {
-        CommState c = state();
-        try {
-            if (keyval >= 0 && keyval < Keyvals.PREDEFINED_COUNT) {
-                Object value = Keyvals.predefinedValue(keyval, MPI.process().engine().size());
-                return c.hasPredefinedAttributes() ? value : null;
-            }
-            MPI.process().keyvals().check(keyval, Keyvals.Kind.COMMUNICATOR);
-            byte[] bytes = c.attributes().get(keyval);
-            return bytes == null ? null : Attributes.deserialize(bytes);
-        } catch (MpiError e) {
-            throw MPI.raise(c, e);
-        } catch (UncheckedIOException e) {
-            throw new MPIException(e.getCause());
-        }
+        return CommManagement.getAttr(state(), keyval);
     }
 
     /** Deletes the value cached under {@code keyval} (nothing happens if none is). */
     public final void deleteAttr(int keyval) throws MPIException {
-        checkedKeyval(keyval).attributes().delete(keyval);
+        CommManagement.deleteAttr(state(), keyval);
     }
-
-    private CommState checkedKeyval(int keyval) throws MPIException {
-        CommState c = state();
-        try {
-            MPI.process().keyvals().check(keyval, Keyvals.Kind.COMMUNICATOR);
-        } catch (MpiError e) {
-            throw MPI.raise(c, e);
-        }
-        return c;
-    }
-
-    /**
-     * {@code count} items of {@code type} as elements of its base type (2 per item for a complex type); a negative
-     * count stays negative (the callee's ERR_COUNT), a huge one saturates (its ERR_BUFFER).
-     */
-    static int items(int count, @Nullable Datatype type) {
-        if (type != null && type.isStaged()) {
-            throw new MpiError(MPI.ERR_TYPE, "this call does not take a non-contiguous derived datatype: pack the"
-                    + " data (Comm.pack) or use a contiguous type");
-        }
-        int span = type == null ? 1 : type.span();
-        return span == 1 ? count : (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, (long) count * span));
-    }
-
-    /** {@link #items(int, Datatype)} of each of {@code counts} (counts or displacements; null stays null). */
-    static int @Nullable [] items(int @Nullable [] counts, @Nullable Datatype type) {
-        if (counts == null || type == null || type.span() == 1) {
-            items(0, type);
-            return counts;
-        }
-        int[] scaled = new int[counts.length];
-        for (int i = 0; i < counts.length; i++) {
-            scaled[i] = items(counts[i], type);
-        }
-        return scaled;
-    }
-
-    // ---- topologies (mpi-java-api.md sections 2.10, 2.11 and 2.13; the grids are in internal.CartTopology) ----
 
     /** What {@link #getTopology()} answers; the topology communicators override it. */
     int topologyKind() {
@@ -1237,135 +768,59 @@ public class Comm implements Freeable, Cloneable {
     /** Sends {@code sendbuf} to every out-neighbour; receives block {@code i} from in-neighbour {@code i}. */
     public final void neighborAllGather(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
-        neighbourhood((c, n) -> NeighbourCollectives.exchange(c, n, sendbuf, items(sendcount, sendtype), null, null,
-                base(sendtype), recvbuf, blocks(items(recvcount, recvtype), n.sources().length), null,
-                base(recvtype)));
+        CommCollectives.neighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     }
 
     /** {@link #neighborAllGather} with a count and a displacement per in-neighbour. */
     public final void neighborAllGatherv(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Object recvbuf, int[] recvcount, int[] displs, @Nullable Datatype recvtype)
             throws MPIException {
-        neighbourhood((c, n) -> NeighbourCollectives.exchange(c, n, sendbuf, items(sendcount, sendtype), null, null,
-                base(sendtype), recvbuf, present(items(recvcount, recvtype)), items(displs, recvtype),
-                base(recvtype)));
+        CommCollectives.neighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype);
     }
 
     /** Sends block {@code i} to out-neighbour {@code i}; receives block {@code i} from in-neighbour {@code i}. */
     public final void neighborAllToAll(@Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
-        neighbourhood((c, n) -> NeighbourCollectives.exchange(c, n, sendbuf, 0,
-                blocks(items(sendcount, sendtype), n.destinations().length), null, base(sendtype), recvbuf,
-                blocks(items(recvcount, recvtype), n.sources().length), null, base(recvtype)));
+        CommCollectives.neighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     }
 
     /** {@link #neighborAllToAll} with a count and a displacement per neighbour. */
     public final void neighborAllToAllv(@Nullable Object sendbuf, int[] sendcount, int[] sdispls,
             @Nullable Datatype sendtype, @Nullable Object recvbuf, int[] recvcount, int[] rdispls,
             @Nullable Datatype recvtype) throws MPIException {
-        neighbourhood((c, n) -> NeighbourCollectives.exchange(c, n, sendbuf, 0,
-                present(items(sendcount, sendtype)), items(sdispls, sendtype), base(sendtype), recvbuf,
-                present(items(recvcount, recvtype)), items(rdispls, recvtype), base(recvtype)));
-    }
-
-    /** A neighbourhood collective on this rank's neighbours; ERR_TOPOLOGY without a Cartesian or graph topology. */
-    @FunctionalInterface
-    interface NeighbourCall {
-        void run(CommState c, Neighbours n);
-    }
-
-    private void neighbourhood(NeighbourCall call) throws MPIException {
-        CommState c = state();
-        try {
-            call.run(c, topology(c));
-        } catch (MpiError e) {
-            throw MPI.raise(c, e);
-        }
-    }
-
-    /** This rank's neighbourhood; ERR_TOPOLOGY without a Cartesian or graph topology. */
-    private Neighbours topology(CommState c) {
-        Neighbours n = neighbours(c.rank());
-        if (n == null) {
-            throw new MpiError(MPI.ERR_TOPOLOGY, "a neighbourhood collective needs a communicator with a"
-                    + " Cartesian or graph topology (createCart, createGraph, createDistGraph): " + c.name()
-                    + " has none");
-        }
-        return n;
-    }
-
-    // ---- nonblocking neighbourhood collectives (mpi-java-api.md section 2.10) ---------------------------------
-    // The blocking forms' algorithm (internal.NeighbourCollectives) laid down in a nonblocking-collective schedule.
-
-    /** Lays a neighbourhood collective's steps down for this rank's neighbourhood {@code n}. */
-    @FunctionalInterface
-    interface NeighbourSchedule {
-        void record(CollectiveSteps steps, Neighbours n);
-    }
-
-    private Request startNeighbourhood(NeighbourSchedule plan, @Nullable Buffer sendbuf, @Nullable Buffer recvbuf)
-            throws MPIException {
-        return startCollective((s, c) -> plan.record(s, topology(c)), sendbuf, recvbuf);
+        CommCollectives.neighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
+                recvtype);
     }
 
     /** {@link #neighborAllGather} as a nonblocking collective. */
     public final Request iNeighborAllGather(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
-        return startNeighbourhood((s, n) -> NeighbourCollectives.schedule(s, n, sendbuf, items(sendcount, sendtype),
-                null, null, base(sendtype), recvbuf, blocks(items(recvcount, recvtype), n.sources().length), null,
-                base(recvtype)), sendbuf, recvbuf);
+        return CommNonblockingCollectives.iNeighborAllGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                recvtype);
     }
 
     /** {@link #neighborAllGatherv} as a nonblocking collective. */
     public final Request iNeighborAllGatherv(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Buffer recvbuf, int[] recvcount, int[] displs, @Nullable Datatype recvtype)
             throws MPIException {
-        return startNeighbourhood((s, n) -> NeighbourCollectives.schedule(s, n, sendbuf, items(sendcount, sendtype),
-                null, null, base(sendtype), recvbuf, present(items(recvcount, recvtype)), items(displs, recvtype),
-                base(recvtype)), sendbuf, recvbuf);
+        return CommNonblockingCollectives.iNeighborAllGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                displs, recvtype);
     }
 
     /** {@link #neighborAllToAll} as a nonblocking collective. */
     public final Request iNeighborAllToAll(@Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
-        return startNeighbourhood((s, n) -> NeighbourCollectives.schedule(s, n, sendbuf, 0,
-                blocks(items(sendcount, sendtype), n.destinations().length), null, base(sendtype), recvbuf,
-                blocks(items(recvcount, recvtype), n.sources().length), null, base(recvtype)), sendbuf, recvbuf);
+        return CommNonblockingCollectives.iNeighborAllToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                recvtype);
     }
 
     /** {@link #neighborAllToAllv} as a nonblocking collective. */
     public final Request iNeighborAllToAllv(@Nullable Buffer sendbuf, int[] sendcount, int[] sdispls,
             @Nullable Datatype sendtype, @Nullable Buffer recvbuf, int[] recvcount, int[] rdispls,
             @Nullable Datatype recvtype) throws MPIException {
-        return startNeighbourhood((s, n) -> NeighbourCollectives.schedule(s, n, sendbuf, 0,
-                present(items(sendcount, sendtype)), items(sdispls, sendtype), base(sendtype), recvbuf,
-                present(items(recvcount, recvtype)), items(rdispls, recvtype), base(recvtype)), sendbuf, recvbuf);
+        return CommNonblockingCollectives.iNeighborAllToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf,
+                recvcount, rdispls, recvtype);
     }
-
-    /** {@code counts} (a null array there is ERR_ARG). */
-    private static int[] present(int @Nullable [] counts) {
-        if (counts == null) {
-            throw new MpiError(MPI.ERR_ARG, "the count array must have one entry per neighbour");
-        }
-        return counts;
-    }
-
-    /** {@code n} copies of {@code count}. */
-    /**
-     * Whether this rank is the root of a rooted collective: its rank on an intracommunicator; on an
-     * intercommunicator the process of the root's group that passes {@code MPI.ROOT} (MPI 4.1 section 6.2.2).
-     */
-    private static boolean isRoot(CommState c, int root) {
-        return c.isInter() ? root == MPI.ROOT : c.rank() == root;
-    }
-
-    private static int[] blocks(int count, int n) {
-        int[] counts = new int[n];
-        Arrays.fill(counts, count);
-        return counts;
-    }
-
-    // ---- intercommunicators (mpi-java-api.md sections 2.6 and 2.13; internal.InterCommunicators) ----
 
     /**
      * {@code MPI_INTERCOMM_CREATE}, called on the peer communicator by every process of two disjoint groups: an
@@ -1375,24 +830,8 @@ public class Comm implements Freeable, Cloneable {
      */
     public final Intercomm createIntercomm(Comm localComm, int localLeader, int remoteLeader, int tag)
             throws MPIException {
-        CommState peer = state();
-        CommState local = localComm.state();
-        try {
-            return new Intercomm(InterCommunicators.create(peer, local, MPI.process().contexts(), localLeader,
-                    remoteLeader, tag));
-        } catch (MpiError e) {
-            throw MPI.raise(local, e);
-        }
+        return CommManagement.createIntercomm(state(), localComm, localLeader, remoteLeader, tag);
     }
-
-    /** {@code count} elements for each rank of {@code c}. */
-    private static int[] blocks(int count, CommState c) {
-        int[] counts = new int[c.size()];
-        Arrays.fill(counts, count);
-        return counts;
-    }
-
-    // ---- derived datatypes in collectives (mpi-java-api.md section 3 tier 2 item 2; staging is in Side) ------
 
     /**
      * Every rank sends {@code sendCount[j]} items of {@code sendTypes[j]} from byte {@code sDispls[j]} of
@@ -1402,13 +841,8 @@ public class Comm implements Freeable, Cloneable {
      */
     public final void allToAllw(@Nullable Object sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
             @Nullable Object recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
-        collective(c -> {
-            Staged s = stagedSend(c, sendBuf, sendCount, sDispls, sendTypes, recvCount);
-            Staged r = Staged.typed(recvBuf, recvCount, rDispls, maps(recvTypes, recvCount), false, true);
-            Collectives.allToAllv(c, s.array(), s.counts(), s.displs(), s.wireBase(), r.array(), r.counts(),
-                    r.displs(), r.wireBase());
-            r.scatter();
-        });
+        CommCollectives.allToAllw(state(), sendBuf, sendCount, sDispls, sendTypes, recvBuf, recvCount, rDispls,
+                recvTypes);
     }
 
     /**
@@ -1417,66 +851,7 @@ public class Comm implements Freeable, Cloneable {
      */
     public final Request iAllToAllw(@Nullable Buffer sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
             @Nullable Buffer recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
-        return startCollective((steps, c) -> {
-            Staged s = stagedSend(c, sendBuf, sendCount, sDispls, sendTypes, recvCount);
-            Staged r = Staged.typed(recvBuf, recvCount, rDispls, maps(recvTypes, recvCount), false, true);
-            Collectives.allToAllv(steps, s.array(), s.counts(), s.displs(), s.wireBase(), r.array(), r.counts(),
-                    r.displs(), r.wireBase());
-            steps.local(r::scatter);
-        }, sendBuf, recvBuf);
-    }
-
-    /** The packed send blocks of an {@code allToAllw}, once both count arrays have an entry for every rank. */
-    private static Staged stagedSend(CommState c, @Nullable Object sendBuf, int[] sendCount, int[] sDispls,
-            Datatype[] sendTypes, int[] recvCount) {
-        if (sendCount.length < c.size() || recvCount.length < c.size()) {
-            throw new MpiError(MPI.ERR_ARG, "allToAllw needs a count, displacement and type for each of the "
-                    + c.size() + " ranks");
-        }
-        return Staged.typed(sendBuf, sendCount, sDispls, maps(sendTypes, sendCount), true, false);
-    }
-
-    /** The type maps of {@code types}; an entry with a count of 0 may be any type (or null). */
-    private static TypeMap[] maps(Datatype[] types, int[] counts) {
-        if (types.length != counts.length) {
-            throw new MpiError(MPI.ERR_ARG, "allToAllw needs as many types as counts, not " + types.length
-                    + " and " + counts.length);
-        }
-        TypeMap[] maps = new TypeMap[types.length];
-        TypeMap any = null;
-        for (int i = 0; i < types.length; i++) {
-            if (counts[i] != 0) {
-                maps[i] = Datatype.committedMap(types[i]);
-                any = any == null ? maps[i] : any;
-            }
-        }
-        for (int i = 0; i < types.length; i++) {
-            if (maps[i] == null) {
-                maps[i] = any != null ? any : Datatype.committedMap(MPI.BYTE);
-            }
-        }
-        return maps;
-    }
-
-    /**
-     * The reduction of {@code op} on items of {@code type}. A non-contiguous derived type is reduced as its packed
-     * base elements, which is right for the predefined operations on a type built of plain basic types only; a
-     * user-defined operation (which Open MPI calls on the type's extent, gaps included) or a type with pair,
-     * complex or struct parts is ERR_OP.
-     */
-    static Reduction reduction(@Nullable Op op, @Nullable Datatype type) {
-        if (type == null || !type.isStaged()) {
-            return Op.reduction(op, type);
-        }
-        if (op == null || !op.isPredefined()) {
-            throw new MpiError(MPI.ERR_OP, op == null ? "invalid operation: null" : "a user-defined operation"
-                    + " takes contiguous datatypes only: reduce a contiguous copy of the data");
-        }
-        BaseType b = typed(type);
-        if (!type.isReducible()) {
-            throw new MpiError(MPI.ERR_OP, "the predefined operations do not apply to a derived type made of"
-                    + " struct, pair or complex types: use a user-defined Op on a contiguous copy");
-        }
-        return Op.reduction(op, Datatype.basic(b));
+        return CommNonblockingCollectives.iAllToAllw(state(), sendBuf, sendCount, sDispls, sendTypes, recvBuf,
+                recvCount, rDispls, recvTypes);
     }
 }

@@ -1,7 +1,6 @@
 package mpi;
 
 import java.util.function.Function;
-import java.util.Map;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.mpi.internal.BackgroundDup;
 import org.portals3j.mpi.internal.CommState;
@@ -62,15 +61,13 @@ public final class GraphComm extends Intracomm {
     /** {@link Intracomm#iDup()} keeping the graph: the result is usable once its request completes. */
     @Override
     public GraphComm iDup() throws MPIException {
-        CommState c = state();
-        return new GraphComm(c, BackgroundDup.start(c, MPI.process().contexts(), s -> s), graph);
+        return iDupAs((parent, dup) -> new GraphComm(parent, dup, graph));
     }
 
     /** {@link #dup()}, with {@code info}'s hints on the new communicator instead of this one's. */
     @Override
     public GraphComm dupWithInfo(Info info) throws MPIException {
-        Map<String, String> hints = hintsOf(info);
-        return new GraphComm(withHints(derive(Communicators::dup), hints), graph);
+        return new GraphComm(dupState(Communicators::dup, info), graph);
     }
 
     /** The index and edges of a {@code createGraph} graph; {@code ERR_TOPOLOGY} for a distributed graph. */

@@ -1,7 +1,7 @@
 package mpi;
 
-import java.util.Map;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.mpi.internal.BackgroundDup;
 import org.portals3j.mpi.internal.CommState;
 import org.portals3j.mpi.internal.InterCommunicators;
 
@@ -11,8 +11,8 @@ import org.portals3j.mpi.internal.InterCommunicators;
  * {@code getSize}, {@code getRank} and {@code getGroup} describe the local one. The blocking collectives of
  * {@link Comm} act between the groups (MPI 4.1 section 6.2.2): the root of {@code bcast}, {@code reduce},
  * {@code gather(v)} and {@code scatter(v)} passes {@code MPI.ROOT}, the rest of its group {@code MPI.PROC_NULL}, and
- * the other group the root's rank in it; their in-place forms are {@code ERR_COMM}, and {@code reduceScatter} and
- * {@code reduceScatterBlock} are {@code ERR_UNSUPPORTED_OPERATION} in this version
+ * the other group the root's rank in it; their in-place forms are {@code ERR_COMM}. {@code reduceScatter} gives each
+ * group the other's reduction, and the nonblocking collectives run the same algorithms
  * ({@code org.portals3j.mpi.internal.InterCollectives}). Those of dynamic processes ({@code spawn},
  * {@code accept}, {@code connect}) are out of scope: {@link #getParent()} answers "was I spawned?" as a job of
  * fixed size must: no.
@@ -21,6 +21,11 @@ public final class Intercomm extends Comm {
     /** An inter-communicator this rank made, or a null one ({@code own} null). */
     Intercomm(@Nullable CommState own) {
         super(own);
+    }
+
+    /** The communicator an {@code iDup} of {@code parent} makes in the background. */
+    Intercomm(CommState parent, BackgroundDup dup) {
+        super(parent, dup);
     }
 
     /** {@link #dup()}, with a failure as a {@code RuntimeException} (the signature has no {@code throws}). */
@@ -39,11 +44,19 @@ public final class Intercomm extends Comm {
         return new Intercomm(derive(InterCommunicators::dup));
     }
 
+    /**
+     * {@link Comm#iDup()} of an intercommunicator: the same groups in new contexts, agreed across both groups in the
+     * background; the result is usable once its request ({@code getRequest()}) completes.
+     */
+    @Override
+    public Intercomm iDup() throws MPIException {
+        return iDupAs(Intercomm::new);
+    }
+
     /** {@link #dup()}, with {@code info}'s hints on the new communicator instead of this one's. */
     @Override
     public Intercomm dupWithInfo(Info info) throws MPIException {
-        Map<String, String> hints = hintsOf(info);
-        return new Intercomm(withHints(derive(InterCommunicators::dup), hints));
+        return new Intercomm(dupState(InterCommunicators::dup, info));
     }
 
     /** The size of the remote group. */

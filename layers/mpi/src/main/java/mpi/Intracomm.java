@@ -1,8 +1,10 @@
 package mpi;
 
+import static mpi.CommArgs.base;
+import static mpi.CommArgs.items;
+
 import java.nio.Buffer;
 import java.util.Arrays;
-import java.util.Map;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.mpi.internal.BackgroundDup;
 import org.portals3j.mpi.internal.CartTopology;
@@ -76,33 +78,25 @@ public class Intracomm extends Comm {
     /** The inclusive prefix reduction in rank order. */
     public final void scan(@Nullable Object sendbuf, @Nullable Object recvbuf, int count, @Nullable Datatype type,
             @Nullable Op op) throws MPIException {
-        collective(c -> ReductionCollectives.scan(c, sendbuf, recvbuf, items(count, type), base(type),
-                Op.reduction(op, type),
-                false, false));
+        CommCollectives.scan(state(), sendbuf, recvbuf, count, type, op, false, false);
     }
 
     /** In place. */
     public final void scan(@Nullable Object recvbuf, int count, @Nullable Datatype type, @Nullable Op op)
             throws MPIException {
-        collective(c -> ReductionCollectives.scan(c, null, recvbuf, items(count, type), base(type),
-                Op.reduction(op, type),
-                true, false));
+        CommCollectives.scan(state(), null, recvbuf, count, type, op, true, false);
     }
 
     /** The exclusive prefix reduction in rank order; rank 0's {@code recvbuf} is left as it was. */
     public final void exScan(@Nullable Object sendbuf, @Nullable Object recvbuf, int count, @Nullable Datatype type,
             @Nullable Op op) throws MPIException {
-        collective(c -> ReductionCollectives.scan(c, sendbuf, recvbuf, items(count, type), base(type),
-                Op.reduction(op, type),
-                false, true));
+        CommCollectives.scan(state(), sendbuf, recvbuf, count, type, op, false, true);
     }
 
     /** In place. */
     public final void exScan(@Nullable Object buf, int count, @Nullable Datatype type, @Nullable Op op)
             throws MPIException {
-        collective(c -> ReductionCollectives.scan(c, null, buf, items(count, type), base(type),
-                Op.reduction(op, type), true,
-                true));
+        CommCollectives.scan(state(), null, buf, count, type, op, true, true);
     }
 
     // ---- topology constructors (mpi-java-api.md section 2.11; the grid is internal.CartTopology) ----------
@@ -203,14 +197,12 @@ public class Intracomm extends Comm {
 
     @Override
     public Intracomm iDup() throws MPIException {
-        CommState c = state();
-        return new Intracomm(c, BackgroundDup.start(c, MPI.process().contexts(), s -> s));
+        return iDupAs(Intracomm::new);
     }
 
     @Override
     public Intracomm dupWithInfo(Info info) throws MPIException {
-        Map<String, String> hints = hintsOf(info);
-        return new Intracomm(withHints(derive(Communicators::dup), hints));
+        return new Intracomm(dupState(Communicators::dup, info));
     }
 
     /**

@@ -76,7 +76,8 @@ public final class Message {
     public Status mRecv(@Nullable Object buf, int count, Datatype type) throws MPIException {
         CommState c = held();
         try {
-            ReceiveOperation op = MatchedProbe.receive(c, claimed, buf, Comm.items(count, type), Comm.base(type));
+            ReceiveOperation op = MatchedProbe.receive(c, claimed, buf, CommArgs.items(count, type),
+                    CommArgs.base(type));
             release();
             c.engine().await(op);
             return Request.statusOf(c, op);
@@ -90,7 +91,8 @@ public final class Message {
         CommState c = held();
         Buffers.checkNonblocking(buf, c.engine().config().strictBuffers());
         try {
-            ReceiveOperation op = MatchedProbe.receive(c, claimed, buf, Comm.items(count, type), Comm.base(type));
+            ReceiveOperation op = MatchedProbe.receive(c, claimed, buf, CommArgs.items(count, type),
+                    CommArgs.base(type));
             release();
             return new Request(c, op);
         } catch (MpiError e) {

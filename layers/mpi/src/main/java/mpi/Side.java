@@ -31,7 +31,7 @@ final class Side {
     /** {@code count} items of {@code type} from element 0 of {@code buf}. */
     static Side of(@Nullable Object buf, int count, @Nullable Datatype type, boolean read, boolean write) {
         if (type == null || !type.isStaged()) {
-            return new Side(buf, Comm.items(count, type), null, null, Comm.base(type), null);
+            return new Side(buf, CommArgs.items(count, type), null, null, CommArgs.base(type), null);
         }
         Staged s = Staged.of(buf, count, Datatype.committedMap(type), read, write);
         return new Side(s.array(), s.elements(), null, null, s.wireBase(), s);
@@ -41,7 +41,8 @@ final class Side {
     static Side blocks(@Nullable Object buf, int @Nullable [] counts, int @Nullable [] displs,
             @Nullable Datatype type, boolean read, boolean write) {
         if (type == null || !type.isStaged() || counts == null) {
-            return new Side(buf, 0, Comm.items(counts, type), Comm.items(displs, type), Comm.base(type), null);
+            return new Side(buf, 0, CommArgs.items(counts, type), CommArgs.items(displs, type), CommArgs.base(type),
+                    null);
         }
         int[] at = displs;
         if (at == null) {

@@ -58,18 +58,33 @@ public final class Status {
         return new Count(n < 0 ? MPI.UNDEFINED : n);
     }
 
-    /** Sets the count to {@code count} elements of {@code datatype}. */
+    /**
+     * Sets the count to {@code count} basic elements of {@code datatype} (MPI 3.1 section 4.1.11): for a derived
+     * type, the bytes of that many elements of its type map, so that {@link #getElements} answers {@code count} and
+     * {@link #getCount} the whole items, or {@code MPI.UNDEFINED} if the last is partial.
+     */
     public void setElements(Datatype datatype, int count) throws MPIException {
         setElementsX(datatype, new Count(count));
     }
 
-    /** Sets the count to {@code count} elements of {@code datatype}. */
+    /** {@link #setElements} with a {@code Count}. */
     public void setElementsX(Datatype datatype, Count count) throws MPIException {
         MPI.check();
-        if (count.getCount() < 0) {
-            throw MPI.raise(MPI.process().world(), MPI.ERR_COUNT, "a count cannot be negative: " + count.getCount());
+        long n = count.getCount();
+        if (n < 0) {
+            throw MPI.raise(MPI.process().world(), MPI.ERR_COUNT, "a count cannot be negative: " + n);
         }
-        bytes = count.getCount() * datatype.byteSize();
+        TypeMap map = datatype.typeMap();
+        if (map == null || datatype.isNull()) {
+            throw MPI.raise(MPI.process().world(), MPI.ERR_TYPE, "setElements needs a datatype with elements, not"
+                    + " DATATYPE_NULL or a freed type");
+        }
+        long b = map.bytesOf(n);
+        if (b < 0) {
+            throw MPI.raise(MPI.process().world(), MPI.ERR_COUNT, "a datatype of no elements cannot hold " + n
+                    + " elements: pass 0");
+        }
+        bytes = b;
     }
 
     public boolean isCancelled() throws MPIException {

@@ -74,8 +74,8 @@
  * ({@code createKeyval}, {@code freeKeyval}, {@code setAttr}, {@code getAttr}, {@code deleteAttr}, the predefined
  * keys on {@code COMM_WORLD}); every blocking collective with its in-place overloads; every nonblocking collective
  * of section 2.9 with its in-place overloads, each returning a {@code Request} that works with every completion
- * call (on intracommunicators; {@code iAllToAllw} packs its send blocks when called and unpacks the received ones
- * as the last step of its schedule).
+ * call (on intra- and intercommunicators; {@code iAllToAllw} packs its send blocks when called and unpacks the
+ * received ones as the last step of its schedule).
  *
  * <h2>Out of scope, present so that every program compiles</h2>
  * One-sided communication ({@code Win} and its constants), MPI-IO ({@code File}, {@code FileView}) and dynamic
@@ -121,14 +121,17 @@
  *
  * <h2>Intercommunicators (mpi-java-api.md section 3, tier 2 item 8)</h2>
  * {@code Comm.createIntercomm} (called on the peer communicator, as Open MPI declares it), {@code Intercomm} ({@code
- * getRemoteSize}, {@code getRemoteGroup}, {@code merge}, {@code dup}, {@code clone}, {@code dupWithInfo}; not
- * {@code iDup}: its agreement across the groups is not keyed as an intracommunicator's is, so it cannot yet run in
- * the background beside the program's collectives), point-to-point naming the remote group, and the blocking
+ * getRemoteSize}, {@code getRemoteGroup}, {@code merge}, {@code dup}, {@code clone}, {@code dupWithInfo}, and
+ * {@code iDup}, whose context agreement across both groups is keyed like an intracommunicator's, so it runs in the
+ * background beside the program's collectives), point-to-point naming the remote group, and the blocking
  * collectives between the groups as MPI 4.1 section 6.2.2 defines them: {@code barrier}, {@code bcast},
  * {@code reduce}, {@code allReduce}, {@code gather(v)}, {@code scatter(v)}, {@code allGather(v)}, {@code
- * allToAll(v)} (the root passes {@code MPI.ROOT}, the rest of its group {@code MPI.PROC_NULL}). Choices: the in-place
- * forms on an intercommunicator are ERR_COMM (MPI has no in-place option there); {@code reduceScatter(Block)} and the
- * nonblocking collectives on one are ERR_UNSUPPORTED_OPERATION in this version; a {@code localComm} that is an
+ * allToAll(v)} (the root passes {@code MPI.ROOT}, the rest of its group {@code MPI.PROC_NULL}), {@code
+ * reduceScatter} and {@code reduceScatterBlock} (MPI 3.1 section 5.10.1: the counts, one per rank of the local group,
+ * sum to the same total in both groups, and each group gets the other's reduction scattered by its counts), and the
+ * nonblocking form of each of them ({@code iBarrier} ... {@code iReduceScatterBlock}, the same algorithms as a
+ * schedule). Choices: the in-place forms on an intercommunicator are ERR_COMM (MPI has no in-place option there); a
+ * {@code localComm} that is an
  * intercommunicator is ERR_COMM, a {@code localLeader} outside it ERR_RANK, groups that share a process ERR_COMM
  * (errors through {@code localComm}'s handler, which the new intercommunicator inherits); a {@code merge} in which both
  * groups pass the same {@code high} puts first the group whose first process has the lower job rank (MPI 4.1 section

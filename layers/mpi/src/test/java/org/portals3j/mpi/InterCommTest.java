@@ -2,6 +2,7 @@ package org.portals3j.mpi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.IntBuffer;
 import mpi.Comm;
 import mpi.Intercomm;
 import mpi.Intracomm;
@@ -226,11 +227,13 @@ class InterCommTest {
             assertThat(MpiErrors.errorClassOf(() -> inter.allGather(buf, 1, MPI.INT))).isEqualTo(MPI.ERR_COMM);
             assertThat(MpiErrors.errorClassOf(() -> inter.gather(buf, 1, MPI.INT, MPI.ROOT)))
                     .isEqualTo(MPI.ERR_COMM);
-            assertThat(MpiErrors.errorClassOf(() -> inter.reduceScatterBlock(buf, buf, 1, MPI.INT, MPI.SUM)))
-                    .isEqualTo(MPI.ERR_UNSUPPORTED_OPERATION);
-            assertThat(MpiErrors.errorClassOf(() -> inter.iBarrier()))
-                    .as("nonblocking collectives are blocking-only on intercommunicators")
-                    .isEqualTo(MPI.ERR_UNSUPPORTED_OPERATION);
+            assertThat(MpiErrors.errorClassOf(() -> inter.reduceScatterBlock(buf, 1, MPI.INT, MPI.SUM)))
+                    .isEqualTo(MPI.ERR_COMM);
+            IntBuffer direct = MPI.newIntBuffer(4);
+            assertThat(MpiErrors.errorClassOf(() -> inter.iAllReduce(direct, 1, MPI.INT, MPI.SUM)))
+                    .as("no in-place nonblocking form either").isEqualTo(MPI.ERR_COMM);
+            assertThat(MpiErrors.errorClassOf(() -> inter.iBcast(direct, 1, MPI.INT, remoteSize)))
+                    .isEqualTo(MPI.ERR_ROOT);
             // nothing was lost: the intercommunicator still works
             int[] all = new int[1];
             inter.allReduce(new int[] {1}, all, 1, MPI.INT, MPI.SUM);

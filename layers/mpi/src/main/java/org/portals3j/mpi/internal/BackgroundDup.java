@@ -5,12 +5,12 @@ import java.util.function.Function;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * A nonblocking {@code iDup} (MPI 4.1 section 7.4.2): the context-id agreement of {@link Communicators#dup} runs on
- * a thread of its own, so that the caller goes on at once and a rank may send, receive or wait on other requests
- * while the other members have not called {@code iDup} yet. Its number among the parent's agreements, the parent's
- * attributes and hints are taken when the call is made, in call order, so the agreement matches the other
- * members' {@code iDup} and never another collective. Complete when the new communicator's state is there; an
- * agreement that fails (no context id left) completes with its error.
+ * A nonblocking {@code iDup} (MPI 4.1 section 7.4.2): the context-id agreement of {@link Communicators#dup} (of {@link
+ * InterCommunicators#dup} for an intercommunicator) runs on a thread of its own, so that the caller goes on at once and
+ * a rank may send, receive or wait on other requests while the other members have not called {@code iDup} yet. Its
+ * number among the parent's agreements, the parent's attributes and hints are taken when the call is made, in call
+ * order, so the agreement matches the other members' {@code iDup} and never another collective. Complete when the new
+ * communicator's state is there; an agreement that fails (no context id left) completes with its error.
  */
 public final class BackgroundDup extends Operation {
     private volatile @Nullable CommState result;
@@ -29,7 +29,9 @@ public final class BackgroundDup extends Operation {
         CommState.Cached cached = parent.cached();
         Thread.ofPlatform().daemon().name("mpi-idup-rank-" + parent.engine().rank()).start(() -> {
             try {
-                op.result = finish.apply(Communicators.dup(parent, cached, ids, key));
+                CommState made = parent.isInter() ? InterCommunicators.dup(parent, cached, ids, key)
+                        : Communicators.dup(parent, cached, ids, key);
+                op.result = finish.apply(made);
             } catch (MpiError e) {
                 op.fail(e.errorClass(), String.valueOf(e.getMessage()));
             } catch (RuntimeException e) {

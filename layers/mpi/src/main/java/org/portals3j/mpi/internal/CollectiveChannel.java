@@ -37,6 +37,11 @@ final class CollectiveChannel implements CollectiveSteps {
         return comm;
     }
 
+    @Override
+    public CollectiveSteps on(CommState other) {
+        return new CollectiveChannel(other);
+    }
+
     /** Starts sending {@code data} to rank {@code dest} of the communicator. */
     @Override
     public void send(MemorySegment data, int dest, int kind) {

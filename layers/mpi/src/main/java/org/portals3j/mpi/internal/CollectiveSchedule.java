@@ -19,7 +19,8 @@ import java.util.function.Consumer;
  * set: the context-id agreements, {@link ContextAgreement}), then the communicator's count of nonblocking collectives
  * this rank has started (26 bits, {@link CommState}), then the kind. Every rank starts the collectives of a
  * communicator in the same order, so the count names the same collective on every rank, and several outstanding ones
- * never take each other's messages, whatever order their rounds run in.
+ * never take each other's messages, whatever order their rounds run in. On an intercommunicator the steps within the
+ * local group ({@link #on}) go on that group's collective context with the intercommunicator's tags.
  */
 public final class CollectiveSchedule extends Operation implements CollectiveSteps {
     private static final MemorySegment NO_DATA = MemorySegment.ofArray(new byte[0]);
@@ -36,12 +37,55 @@ public final class CollectiveSchedule extends Operation implements CollectiveSte
         boolean closed;
     }
 
-    /** A send ({@code send} true) of {@code data} to {@code peer}, or a receive into it from {@code peer}. */
-    private record Step(boolean send, MemorySegment data, int peer, int kind) {
+    /**
+     * A send ({@code send} true) of {@code data} to {@code peer}, or a receive into it from {@code peer}, on
+     * {@code on} (the schedule's communicator, or an intercommunicator's local group).
+     */
+    private record Step(CommState on, boolean send, MemorySegment data, int peer, int kind) {
+    }
+
+    /** This schedule's steps on another communicator ({@link CollectiveSteps#on}): the same rounds and tags. */
+    public static final class OnGroup implements CollectiveSteps {
+        private final CollectiveSchedule schedule;
+        private final CommState group;
+
+        private OnGroup(CollectiveSchedule schedule, CommState group) {
+            this.schedule = schedule;
+            this.group = group;
+        }
+
+        @Override
+        public CommState comm() {
+            return group;
+        }
+
+        @Override
+        public CollectiveSteps on(CommState other) {
+            return schedule.on(other);
+        }
+
+        @Override
+        public void send(MemorySegment data, int dest, int kind) {
+            schedule.open().transfers.add(new Step(group, true, data, dest, kind));
+        }
+
+        @Override
+        public void receive(MemorySegment into, int source, int kind) {
+            schedule.open().transfers.add(new Step(group, false, into, source, kind));
+        }
+
+        @Override
+        public void endRound() {
+            schedule.endRound();
+        }
+
+        @Override
+        public void local(Runnable step) {
+            schedule.local(step);
+        }
     }
 
     private final CommState comm;
-    private final int context;
     private int tagBase;
     private final List<Round> rounds = new ArrayList<>();
     private final List<Operation> underWay = new ArrayList<>();
@@ -52,7 +96,6 @@ public final class CollectiveSchedule extends Operation implements CollectiveSte
     private CollectiveSchedule(CommState comm) {
         super(NO_DATA);
         this.comm = comm;
-        this.context = comm.context() + 1;
     }
 
     /**
@@ -60,14 +103,9 @@ public final class CollectiveSchedule extends Operation implements CollectiveSte
      * takes its number only once its arguments have passed their checks, so a call that fails (on some ranks or all)
      * leaves the numbering of the next ones as it was.
      *
-     * @throws MpiError the algorithm's argument checks (nothing has been sent then); ERR_UNSUPPORTED_OPERATION on an
-     *         intercommunicator (its collectives are blocking only in this version)
+     * @throws MpiError the algorithm's argument checks (nothing has been sent then)
      */
     public static CollectiveSchedule start(CommState c, Consumer<CollectiveSteps> algorithm) {
-        if (c.isInter()) {
-            throw new MpiError(ErrorClass.UNSUPPORTED_OPERATION, "nonblocking collectives on the intercommunicator "
-                    + c.name() + " are not implemented in this version: use the blocking form");
-        }
         CollectiveSchedule s = new CollectiveSchedule(c);
         algorithm.accept(s);
         s.tagBase = NONBLOCKING | (c.nextNonblockingCollective() & ((1 << SEQUENCE_BITS) - 1)) << KIND_BITS;
@@ -82,13 +120,18 @@ public final class CollectiveSchedule extends Operation implements CollectiveSte
     }
 
     @Override
+    public CollectiveSteps on(CommState other) {
+        return other == comm ? this : new OnGroup(this, other);
+    }
+
+    @Override
     public void send(MemorySegment data, int dest, int kind) {
-        open().transfers.add(new Step(true, data, dest, kind));
+        open().transfers.add(new Step(comm, true, data, dest, kind));
     }
 
     @Override
     public void receive(MemorySegment into, int source, int kind) {
-        open().transfers.add(new Step(false, into, source, kind));
+        open().transfers.add(new Step(comm, false, into, source, kind));
     }
 
     @Override
@@ -164,10 +207,11 @@ public final class CollectiveSchedule extends Operation implements CollectiveSte
         PointToPoint engine = comm.engine();
         try {
             for (Step step : round.transfers) {
-                long bits = MatchBits.of(context, step.send ? comm.rank() : step.peer, tagBase | step.kind);
+                CommState on = step.on;
+                long bits = MatchBits.of(on.context() + 1, step.send ? on.rank() : step.peer, tagBase | step.kind);
                 if (step.send) {
                     SendOperation op = new SendOperation(step.data);
-                    engine.startSend(op, comm.jobRank(step.peer), bits, false);
+                    engine.startSend(op, on.jobRank(step.peer), bits, false);
                     underWay.add(op);
                 } else {
                     ReceiveOperation op = new ReceiveOperation(step.data, bits, MatchBits.ignore(false, false), null);

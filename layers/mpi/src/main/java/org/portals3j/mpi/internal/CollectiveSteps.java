@@ -9,7 +9,7 @@ import java.lang.foreign.MemorySegment;
  * An algorithm only sends, receives, ends rounds and runs local steps through it; its control flow depends on the
  * ranks and counts alone, never on data that has arrived, so a recorded schedule does what the direct run does.
  */
-public sealed interface CollectiveSteps permits CollectiveChannel, CollectiveSchedule {
+public sealed interface CollectiveSteps permits CollectiveChannel, CollectiveSchedule, CollectiveSchedule.OnGroup {
     /** The communicator the collective runs on. */
     CommState comm();
 
@@ -20,6 +20,12 @@ public sealed interface CollectiveSteps permits CollectiveChannel, CollectiveSch
     default int size() {
         return comm().size();
     }
+
+    /**
+     * The same steps on {@code other} (an intercommunicator's local group): its context and ranks, in the same
+     * rounds as this one's steps.
+     */
+    CollectiveSteps on(CommState other);
 
     /** Sends {@code data} to rank {@code dest} of the communicator (it must not change until the round ends). */
     void send(MemorySegment data, int dest, int kind);

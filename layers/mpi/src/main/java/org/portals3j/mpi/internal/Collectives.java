@@ -17,14 +17,14 @@ public final class Collectives {
     }
 
     public static void barrier(CommState c) {
-        if (c.isInter()) {
-            InterCollectives.barrier(c);
-            return;
-        }
         barrier(new CollectiveChannel(c));
     }
 
     public static void barrier(CollectiveSteps ch) {
+        if (ch.comm().isInter()) {
+            InterCollectives.barrier(ch);
+            return;
+        }
         int n = ch.size();
         int me = ch.rank();
         for (int mask = 1; mask < n; mask <<= 1) {
@@ -36,13 +36,6 @@ public final class Collectives {
     public static void allGatherv(CommState c, @Nullable Object sendbuf, int sendcount, @Nullable BaseType sendtype,
                                   @Nullable Object recvbuf, int @Nullable [] recvcounts, int @Nullable [] displs,
                                   @Nullable BaseType recvtype, boolean inPlace) {
-        if (c.isInter()) {
-            if (inPlace) {
-                throw InterCollectives.inPlace(c, "allGather");
-            }
-            InterCollectives.allGatherv(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
-            return;
-        }
         allGatherv(new CollectiveChannel(c), sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                 inPlace);
     }
@@ -50,6 +43,13 @@ public final class Collectives {
     public static void allGatherv(CollectiveSteps s, @Nullable Object sendbuf, int sendcount,
                                   @Nullable BaseType sendtype, @Nullable Object recvbuf, int @Nullable [] recvcounts,
                                   int @Nullable [] displs, @Nullable BaseType recvtype, boolean inPlace) {
+        if (s.comm().isInter()) {
+            if (inPlace) {
+                throw InterCollectives.inPlace(s.comm(), "allGather");
+            }
+            InterCollectives.allGatherv(s, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
+            return;
+        }
         CommState c = s.comm();
         BaseType rt = CollectiveArgs.type(recvtype);
         int[] counts = CollectiveArgs.counts(c, recvcounts);
@@ -85,11 +85,6 @@ public final class Collectives {
     public static void allToAllv(CommState c, @Nullable Object sendbuf, int @Nullable [] sendcounts,
                                  int @Nullable [] sdispls, @Nullable BaseType sendtype, @Nullable Object recvbuf,
                                  int @Nullable [] recvcounts, int @Nullable [] rdispls, @Nullable BaseType recvtype) {
-        if (c.isInter()) {
-            InterCollectives.allToAllv(c, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                    recvtype);
-            return;
-        }
         allToAllv(new CollectiveChannel(c), sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                 recvtype);
     }
@@ -97,6 +92,11 @@ public final class Collectives {
     public static void allToAllv(CollectiveSteps ch, @Nullable Object sendbuf, int @Nullable [] sendcounts,
                                  int @Nullable [] sdispls, @Nullable BaseType sendtype, @Nullable Object recvbuf,
                                  int @Nullable [] recvcounts, int @Nullable [] rdispls, @Nullable BaseType recvtype) {
+        if (ch.comm().isInter()) {
+            InterCollectives.allToAllv(ch, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                    recvtype);
+            return;
+        }
         CommState c = ch.comm();
         BaseType st = CollectiveArgs.type(sendtype);
         BaseType rt = CollectiveArgs.type(recvtype);

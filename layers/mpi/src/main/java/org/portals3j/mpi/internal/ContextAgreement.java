@@ -26,7 +26,8 @@ import java.lang.foreign.ValueLayout;
  * Why it ends: among the agreements whose members are all present, the one with the lowest key gets the right on
  * every member as soon as its current holder's round ends (rounds never block on the right), and no other can
  * take it from there; an agreement whose members are not all present never holds the right, so it cannot stop one
- * that the missing members must finish first. With one thread per rank the right is always free: two rounds.
+ * that the missing members must finish first. With one thread per rank the right is always free: two rounds. An
+ * intercommunicator's agreement ({@link #agreeAcross}) runs the same rounds over both of its groups.
  */
 final class ContextAgreement {
     /**
@@ -95,6 +96,69 @@ final class ContextAgreement {
             ids.gone(key);
             parent.engine().changedLocally();
         }
+    }
+
+    /**
+     * {@link #agree} over both groups of the intercommunicator {@code inter}: each round's all-reduce is one in the
+     * local group (its hidden collective context), a swap of the two leaders' results on {@code inter}'s collective
+     * context, and the leader's send of the combined values to the rest of its group, all with the agreement's tag.
+     * Claims the pairs at the agreed id {@code C} and {@code C + 2} (an intercommunicator's two) on this rank.
+     */
+    static int agreeAcross(CommState inter, ContextIds ids, long key) {
+        CommState local = inter.localGroup();
+        if (local == null) {
+            throw new IllegalStateException(inter.name() + " is not an intercommunicator");
+        }
+        int n = local.size();
+        int[] members = new int[n];
+        for (int i = 0; i < n; i++) {
+            members[i] = i;
+        }
+        CollectiveChannel group = new CollectiveChannel(local);
+        CollectiveChannel between = new CollectiveChannel(inter);
+        int tag = tag(key);
+        int[] value = new int[2];
+        reduceAcross(group, between, members, tag, value);
+        ids.present(key);
+        try {
+            boolean first = true;
+            while (true) {
+                boolean holds = ids.tryHold(key);
+                value[0] = holds ? 1 : 0;
+                value[1] = holds ? ids.lowestUnused() : 0;
+                reduceAcross(group, between, members, tag, value);
+                if (value[0] == 1) {
+                    ids.claim(value[1]);
+                    ids.claim(value[1] + 2);
+                    return value[1];
+                }
+                ids.release(key);
+                inter.engine().idleRound(first);
+                first = false;
+            }
+        } finally {
+            ids.gone(key);
+        }
+    }
+
+    /** {@link #reduce} over both groups: in the local group, between the leaders, then from the leader to its group. */
+    private static void reduceAcross(CollectiveChannel group, CollectiveChannel between, int[] members, int tag,
+            int[] value) {
+        int me = group.rank();
+        reduce(group, members, me, tag, value);
+        MemorySegment out = MemorySegment.ofArray(value);
+        if (me == 0) {
+            int[] theirs = new int[2];
+            between.exchange(out, 0, MemorySegment.ofArray(theirs), 0, tag);
+            value[0] = Math.min(value[0], theirs[0]);
+            value[1] = Math.max(value[1], theirs[1]);
+            for (int r = 1; r < members.length; r++) {
+                group.send(out, r, tag);
+            }
+        } else {
+            group.receive(out, 0, tag);
+        }
+        group.endRound();
     }
 
     /** All-reduce of {@code value} by dissemination: the minimum of element 0, the maximum of element 1. */

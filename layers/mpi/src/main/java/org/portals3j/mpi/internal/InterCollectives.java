@@ -19,8 +19,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *   <li>{@code gather(v)}, {@code scatter(v)}, {@code allGather(v)}, {@code allToAll(v)}: direct, one message per
  *       pair of ranks that exchange data (as the linear algorithms of the intracommunicator versions).</li>
  * </ul>
- * The in-place forms are ERR_COMM (MPI has no in-place option on an intercommunicator); {@code reduceScatter} and
- * {@code reduceScatterBlock} are ERR_UNSUPPORTED_OPERATION in this version.
+ * {@code reduceScatter(Block)}: a reduction to the leader in each group, the leaders swap, each scatters the other
+ * group's result in its own. Each algorithm lays its steps down through {@link CollectiveSteps}, the local group's
+ * through {@link CollectiveSteps#on}, so the nonblocking forms run the same code as a schedule. The in-place forms
+ * are ERR_COMM (MPI has no in-place option on an intercommunicator).
  */
 final class InterCollectives {
     private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
@@ -28,80 +30,127 @@ final class InterCollectives {
     private InterCollectives() {
     }
 
-    static void barrier(CommState c) {
-        CommState local = local(c);
-        Collectives.barrier(local);
-        if (local.rank() == 0) {
-            new CollectiveChannel(c).exchange(EMPTY, 0, EMPTY, 0, CollectiveChannel.BARRIER);
+    static void barrier(CollectiveSteps ch) {
+        CollectiveSteps group = ch.on(local(ch.comm()));
+        Collectives.barrier(group);
+        if (group.rank() == 0) {
+            ch.exchange(EMPTY, 0, EMPTY, 0, CollectiveChannel.BARRIER);
         }
-        Collectives.barrier(local);
+        Collectives.barrier(group);
     }
 
-    static void bcast(CommState c, @Nullable Object buf, int count, BaseType t, int root) {
+    static void bcast(CollectiveSteps ch, @Nullable Object buf, int count, BaseType t, int root) {
+        CommState c = ch.comm();
         CollectiveArgs.count(count);
         int side = side(c, root);
         if (side == SKIP) {
             return;
         }
-        CollectiveChannel ch = new CollectiveChannel(c);
         UserData data = UserData.of(buf, count, t, side == OTHER_GROUP);
         if (side == AT_ROOT) {
             ch.send(data.all(), 0, CollectiveChannel.BCAST);
             ch.endRound();
             return;
         }
-        CommState local = local(c);
-        if (local.rank() == 0) {
+        CollectiveSteps group = ch.on(local(c));
+        if (group.rank() == 0) {
             ch.receive(data.all(), root, CollectiveChannel.BCAST);
             ch.endRound();
         }
-        RootedCollectives.bcast(new CollectiveChannel(local), data.all(), 0);
-        data.commit();
+        RootedCollectives.bcast(group, data.all(), 0);
+        ch.local(data::commit);
     }
 
-    static void reduce(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf, int count, BaseType t,
+    static void reduce(CollectiveSteps ch, @Nullable Object sendbuf, @Nullable Object recvbuf, int count, BaseType t,
                        Reduction op, int root) {
+        CommState c = ch.comm();
         CollectiveArgs.count(count);
         int side = side(c, root);
         if (side == SKIP) {
             return;
         }
-        CollectiveChannel ch = new CollectiveChannel(c);
         if (side == AT_ROOT) { // the root: the result comes from the other group's leader
             UserData out = UserData.of(recvbuf, count, t, true);
             ch.receive(out.all(), 0, CollectiveChannel.REDUCE);
             ch.endRound();
-            out.commit();
+            ch.local(out::commit);
             return;
         }
         UserData in = UserData.of(sendbuf, count, t, false);
-        MemorySegment result = ReductionCollectives.toRankZero(new CollectiveChannel(local(c)), in.all(), count, op);
+        MemorySegment result = ReductionCollectives.toRankZero(ch.on(local(c)), in.all(), count, op);
         if (result != null) {
             ch.send(result, root, CollectiveChannel.REDUCE);
             ch.endRound();
         }
     }
 
-    static void allReduce(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf, int count, BaseType t,
-                          Reduction op) {
+    static void allReduce(CollectiveSteps ch, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
+                          BaseType t, Reduction op) {
         CollectiveArgs.count(count);
         UserData in = UserData.of(sendbuf, count, t, false);
         UserData out = UserData.of(recvbuf, count, t, true);
-        CollectiveChannel group = new CollectiveChannel(local(c));
+        CollectiveSteps group = ch.on(local(ch.comm()));
         MemorySegment mine = ReductionCollectives.toRankZero(group, in.all(), count, op);
         if (mine != null) {
-            new CollectiveChannel(c).exchange(mine, 0, out.all(), 0, CollectiveChannel.REDUCE);
+            ch.exchange(mine, 0, out.all(), 0, CollectiveChannel.REDUCE);
         }
         RootedCollectives.bcast(group, out.all(), 0);
-        out.commit();
+        ch.local(out::commit);
+    }
+
+    /**
+     * {@code reduceScatter} (MPI 3.1 section 5.10.1): {@code recvcounts} (one per rank of the local group, null:
+     * {@code blockCount} each) sum to the same count in both groups; each group reduces its input to its leader, the
+     * leaders swap the results, and each scatters the other group's among its ranks by {@code recvcounts}.
+     */
+    static void reduceScatter(CollectiveSteps ch, @Nullable Object sendbuf, @Nullable Object recvbuf,
+                              int @Nullable [] recvcounts, int blockCount, BaseType t, Reduction op) {
+        CommState c = ch.comm();
+        CommState local = local(c);
+        int n = local.size();
+        int[] counts;
+        if (recvcounts == null) {
+            CollectiveArgs.count(blockCount);
+            counts = CollectiveArgs.uniform(blockCount, n);
+        } else {
+            counts = CollectiveArgs.counts(local, recvcounts);
+        }
+        long total = 0;
+        for (int i = 0; i < n; i++) {
+            total += counts[i];
+        }
+        if (total > Integer.MAX_VALUE) {
+            throw new MpiError(ErrorClass.COUNT, "more than 2^31 elements to reduce: " + total);
+        }
+        CollectiveSteps group = ch.on(local);
+        UserData in = UserData.of(sendbuf, total, t, false);
+        UserData out = UserData.of(recvbuf, counts[group.rank()], t, true);
+        MemorySegment mine = ReductionCollectives.toRankZero(group, in.all(), (int) total, op);
+        if (mine == null) {
+            group.receive(out.all(), 0, CollectiveChannel.SCATTER);
+            group.endRound();
+        } else {
+            MemorySegment theirs = CollectiveArgs.scratch(mine.byteSize());
+            ch.exchange(mine, 0, theirs, 0, CollectiveChannel.REDUCE);
+            long at = (long) counts[0] * t.bytes();
+            MemorySegment own = theirs.asSlice(0, at);
+            ch.local(() -> out.all().copyFrom(own));
+            for (int r = 1; r < n; r++) {
+                long bytes = (long) counts[r] * t.bytes();
+                group.send(theirs.asSlice(at, bytes), r, CollectiveChannel.SCATTER);
+                at += bytes;
+            }
+            group.endRound();
+        }
+        ch.local(out::commit);
     }
 
     /** {@code gatherv}: the root receives block r from rank r of the other group. */
-    static void gatherv(CommState c, @Nullable Object sendbuf, int sendcount, @Nullable BaseType sendtype,
+    static void gatherv(CollectiveSteps ch, @Nullable Object sendbuf, int sendcount, @Nullable BaseType sendtype,
                         @Nullable Object recvbuf, int @Nullable [] recvcounts, int @Nullable [] displs,
                         @Nullable BaseType recvtype, int root) {
+        CommState c = ch.comm();
         int side = side(c, root);
-        CollectiveChannel ch = new CollectiveChannel(c);
         if (side == OTHER_GROUP) {
             CollectiveArgs.count(sendcount);
             UserData in = UserData.of(sendbuf, sendcount, CollectiveArgs.type(sendtype), false);
@@ -116,22 +165,22 @@ final class InterCollectives {
                 ch.receive(out.elements(at[r], counts[r]), r, CollectiveChannel.GATHER);
             }
             ch.endRound();
-            out.commit();
+            ch.local(out::commit);
         }
     }
 
     /** {@code scatterv}: the root sends block r to rank r of the other group. */
-    static void scatterv(CommState c, @Nullable Object sendbuf, int @Nullable [] sendcounts, int @Nullable [] displs,
-                         @Nullable BaseType sendtype, @Nullable Object recvbuf, int recvcount,
-                         @Nullable BaseType recvtype, int root) {
+    static void scatterv(CollectiveSteps ch, @Nullable Object sendbuf, int @Nullable [] sendcounts,
+                         int @Nullable [] displs, @Nullable BaseType sendtype, @Nullable Object recvbuf,
+                         int recvcount, @Nullable BaseType recvtype, int root) {
+        CommState c = ch.comm();
         int side = side(c, root);
-        CollectiveChannel ch = new CollectiveChannel(c);
         if (side == OTHER_GROUP) {
             CollectiveArgs.count(recvcount);
             UserData out = UserData.of(recvbuf, recvcount, CollectiveArgs.type(recvtype), true);
             ch.receive(out.all(), root, CollectiveChannel.SCATTER);
             ch.endRound();
-            out.commit();
+            ch.local(out::commit);
         } else if (side == AT_ROOT) {
             int[] counts = CollectiveArgs.counts(c, sendcounts);
             long extent = CollectiveArgs.extent(c, counts, displs);
@@ -145,28 +194,29 @@ final class InterCollectives {
     }
 
     /** {@code allGatherv}: every rank sends its block to every rank of the other group, and receives theirs. */
-    static void allGatherv(CommState c, @Nullable Object sendbuf, int sendcount, @Nullable BaseType sendtype,
+    static void allGatherv(CollectiveSteps ch, @Nullable Object sendbuf, int sendcount, @Nullable BaseType sendtype,
                            @Nullable Object recvbuf, int @Nullable [] recvcounts, int @Nullable [] displs,
                            @Nullable BaseType recvtype) {
+        CommState c = ch.comm();
         CollectiveArgs.count(sendcount);
         UserData in = UserData.of(sendbuf, sendcount, CollectiveArgs.type(sendtype), false);
         int[] counts = CollectiveArgs.counts(c, recvcounts);
         long extent = CollectiveArgs.extent(c, counts, displs);
         int[] at = displs == null ? CollectiveArgs.packed(counts, c.size()) : displs;
         UserData out = UserData.of(recvbuf, extent, CollectiveArgs.type(recvtype), true);
-        CollectiveChannel ch = new CollectiveChannel(c);
         for (int r = 0; r < c.size(); r++) {
             ch.receive(out.elements(at[r], counts[r]), r, CollectiveChannel.ALL_GATHER);
             ch.send(in.all(), r, CollectiveChannel.ALL_GATHER);
         }
         ch.endRound();
-        out.commit();
+        ch.local(out::commit);
     }
 
     /** {@code allToAllv}: block r of the send buffer goes to rank r of the other group, and comes from it. */
-    static void allToAllv(CommState c, @Nullable Object sendbuf, int @Nullable [] sendcounts,
+    static void allToAllv(CollectiveSteps ch, @Nullable Object sendbuf, int @Nullable [] sendcounts,
                           int @Nullable [] sdispls, @Nullable BaseType sendtype, @Nullable Object recvbuf,
                           int @Nullable [] recvcounts, int @Nullable [] rdispls, @Nullable BaseType recvtype) {
+        CommState c = ch.comm();
         int[] sc = CollectiveArgs.counts(c, sendcounts);
         int[] rc = CollectiveArgs.counts(c, recvcounts);
         long sendExtent = CollectiveArgs.extent(c, sc, sdispls);
@@ -175,13 +225,12 @@ final class InterCollectives {
         int[] rat = rdispls == null ? CollectiveArgs.packed(rc, c.size()) : rdispls;
         UserData in = UserData.of(sendbuf, sendExtent, CollectiveArgs.type(sendtype), false);
         UserData out = UserData.of(recvbuf, recvExtent, CollectiveArgs.type(recvtype), true);
-        CollectiveChannel ch = new CollectiveChannel(c);
         for (int r = 0; r < c.size(); r++) {
             ch.receive(out.elements(rat[r], rc[r]), r, CollectiveChannel.ALL_TO_ALL);
             ch.send(in.elements(sat[r], sc[r]), r, CollectiveChannel.ALL_TO_ALL);
         }
         ch.endRound();
-        out.commit();
+        ch.local(out::commit);
     }
 
     /** ERR_COMM: the in-place form of {@code what} on an intercommunicator. */

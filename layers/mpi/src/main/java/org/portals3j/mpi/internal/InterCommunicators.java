@@ -5,12 +5,13 @@ import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 /**
- * Making intercommunicators without process management (MPI 4.1 section 7.6): {@code createIntercomm},
- * {@code dup} of one, and {@code merge} into an intracommunicator. An intercommunicator takes two pairs of context
- * ids, {@code C} for its traffic between the groups and {@code C + 2} for its local group's hidden
- * intracommunicator; {@code C} must be free at every process of both groups, so each group agrees on the largest
- * of its members' proposals ({@link ContextIds}) by an allReduce(MAX), the leaders swap their groups' proposals, and
- * each leader broadcasts the other's in its group: both groups then take the larger. The leaders' swap of
+ * Making intercommunicators without process management (MPI 4.1 section 7.6): {@code createIntercomm}, {@code dup} of
+ * one, and {@code merge} into an intracommunicator. An intercommunicator takes two pairs of context ids, {@code C} for
+ * its traffic between the groups and {@code C + 2} for its local group's hidden intracommunicator; {@code C} must be
+ * free at every process of both groups, so each group agrees on the largest of its members' proposals ({@link
+ * ContextIds}) by an allReduce(MAX), the leaders swap their groups' proposals, and each leader broadcasts the other's
+ * in its group: both groups then take the larger ({@code dup} runs the keyed agreement of {@link
+ * ContextAgreement#agreeAcross} instead, so that an {@code iDup} can run it in the background). The leaders' swap of
  * {@code createIntercomm} goes on the peer communicator with the caller's tag, as MPI specifies; the others on the
  * intercommunicator's hidden collective context. The new communicator inherits the error handler of the local
  * communicator (or of the intercommunicator it is made from).
@@ -65,11 +66,22 @@ public final class InterCommunicators {
                 + peer.name());
     }
 
-    /** A copy of {@code inter} (the same groups) in new contexts; collective over both groups. */
+    /**
+     * A copy of {@code inter} (the same groups) in new contexts; collective over both groups. The ids come from a
+     * keyed agreement across the groups ({@link ContextAgreement#agreeAcross}), so that an {@code iDup} may run it in
+     * the background beside the program's other collectives and agreements.
+     */
     public static CommState dup(CommState inter, ContextIds ids) {
-        int context = claim(ids, acrossGroups(inter, ids.lowestUnused(), 0)[0]);
-        return inter(inter, context, inter.localJobRanks(), inter.jobRanks(), "MPI INTERCOMMUNICATOR " + context
-                + " DUP FROM " + inter.name());
+        return dup(inter, inter.cached(), ids, Communicators.agreementKey(inter));
+    }
+
+    /** {@link #dup} as agreement {@code key}, with what {@code inter} had cached when the call was made. */
+    static CommState dup(CommState inter, CommState.Cached cached, ContextIds ids, long key) {
+        int context = ContextAgreement.agreeAcross(inter, ids, key);
+        CommState c = inter(inter, context, inter.localJobRanks(), inter.jobRanks(), "MPI INTERCOMMUNICATOR "
+                + context + " DUP FROM " + inter.name());
+        c.adopt(cached);
+        return c;
     }
 
     /**

@@ -26,18 +26,18 @@ public final class ReductionCollectives {
 
     public static void reduce(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
                               @Nullable BaseType type, Reduction op, int root, boolean inPlace) {
-        if (c.isInter()) {
-            if (inPlace) {
-                throw InterCollectives.inPlace(c, "reduce");
-            }
-            InterCollectives.reduce(c, sendbuf, recvbuf, count, CollectiveArgs.type(type), op, root);
-            return;
-        }
         reduce(new CollectiveChannel(c), sendbuf, recvbuf, count, type, op, root, inPlace);
     }
 
     public static void reduce(CollectiveSteps ch, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
                               @Nullable BaseType type, Reduction op, int root, boolean inPlace) {
+        if (ch.comm().isInter()) {
+            if (inPlace) {
+                throw InterCollectives.inPlace(ch.comm(), "reduce");
+            }
+            InterCollectives.reduce(ch, sendbuf, recvbuf, count, CollectiveArgs.type(type), op, root);
+            return;
+        }
         CommState c = ch.comm();
         BaseType t = CollectiveArgs.type(type);
         CollectiveArgs.count(count);
@@ -64,18 +64,18 @@ public final class ReductionCollectives {
 
     public static void allReduce(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
                                  @Nullable BaseType type, Reduction op, boolean inPlace) {
-        if (c.isInter()) {
-            if (inPlace) {
-                throw InterCollectives.inPlace(c, "allReduce");
-            }
-            InterCollectives.allReduce(c, sendbuf, recvbuf, count, CollectiveArgs.type(type), op);
-            return;
-        }
         allReduce(new CollectiveChannel(c), sendbuf, recvbuf, count, type, op, inPlace);
     }
 
     public static void allReduce(CollectiveSteps ch, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
                                  @Nullable BaseType type, Reduction op, boolean inPlace) {
+        if (ch.comm().isInter()) {
+            if (inPlace) {
+                throw InterCollectives.inPlace(ch.comm(), "allReduce");
+            }
+            InterCollectives.allReduce(ch, sendbuf, recvbuf, count, CollectiveArgs.type(type), op);
+            return;
+        }
         BaseType t = CollectiveArgs.type(type);
         CollectiveArgs.count(count);
         UserData in = UserData.of(inPlace ? recvbuf : sendbuf, count, t, false);
@@ -97,16 +97,20 @@ public final class ReductionCollectives {
     public static void reduceScatter(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf,
                                      int @Nullable [] recvcounts, int blockCount, @Nullable BaseType type,
                                      Reduction op, boolean inPlace) {
-        if (c.isInter()) {
-            throw new MpiError(ErrorClass.UNSUPPORTED_OPERATION, "reduceScatter on the intercommunicator "
-                    + c.name() + " is not implemented in this version: use reduce and scatterv");
-        }
         reduceScatter(new CollectiveChannel(c), sendbuf, recvbuf, recvcounts, blockCount, type, op, inPlace);
     }
 
     public static void reduceScatter(CollectiveSteps ch, @Nullable Object sendbuf, @Nullable Object recvbuf,
                                      int @Nullable [] recvcounts, int blockCount, @Nullable BaseType type,
                                      Reduction op, boolean inPlace) {
+        if (ch.comm().isInter()) {
+            if (inPlace) {
+                throw InterCollectives.inPlace(ch.comm(), "reduceScatter");
+            }
+            InterCollectives.reduceScatter(ch, sendbuf, recvbuf, recvcounts, blockCount, CollectiveArgs.type(type),
+                    op);
+            return;
+        }
         CommState c = ch.comm();
         BaseType t = CollectiveArgs.type(type);
         int n = c.size();

@@ -16,14 +16,14 @@ public final class RootedCollectives {
     }
 
     public static void bcast(CommState c, @Nullable Object buf, int count, @Nullable BaseType type, int root) {
-        if (c.isInter()) {
-            InterCollectives.bcast(c, buf, count, CollectiveArgs.type(type), root);
-            return;
-        }
         bcast(new CollectiveChannel(c), buf, count, type, root);
     }
 
     public static void bcast(CollectiveSteps s, @Nullable Object buf, int count, @Nullable BaseType type, int root) {
+        if (s.comm().isInter()) {
+            InterCollectives.bcast(s, buf, count, CollectiveArgs.type(type), root);
+            return;
+        }
         CommState c = s.comm();
         BaseType t = CollectiveArgs.type(type);
         CollectiveArgs.count(count);
@@ -64,13 +64,6 @@ public final class RootedCollectives {
     public static void gatherv(CommState c, @Nullable Object sendbuf, int sendcount, @Nullable BaseType sendtype,
                                @Nullable Object recvbuf, int @Nullable [] recvcounts, int @Nullable [] displs,
                                @Nullable BaseType recvtype, int root, RootedForm form) {
-        if (c.isInter()) {
-            if (form == RootedForm.IN_PLACE || form == RootedForm.ROOT_ONLY) {
-                throw InterCollectives.inPlace(c, "gather");
-            }
-            InterCollectives.gatherv(c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
-            return;
-        }
         gatherv(new CollectiveChannel(c), sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                 form);
     }
@@ -78,6 +71,13 @@ public final class RootedCollectives {
     public static void gatherv(CollectiveSteps ch, @Nullable Object sendbuf, int sendcount,
                                @Nullable BaseType sendtype, @Nullable Object recvbuf, int @Nullable [] recvcounts,
                                int @Nullable [] displs, @Nullable BaseType recvtype, int root, RootedForm form) {
+        if (ch.comm().isInter()) {
+            if (form == RootedForm.IN_PLACE || form == RootedForm.ROOT_ONLY) {
+                throw InterCollectives.inPlace(ch.comm(), "gather");
+            }
+            InterCollectives.gatherv(ch, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
+            return;
+        }
         CommState c = ch.comm();
         CollectiveArgs.root(c, root);
         int me = c.rank();
@@ -119,13 +119,6 @@ public final class RootedCollectives {
     public static void scatterv(CommState c, @Nullable Object sendbuf, int @Nullable [] sendcounts,
                                 int @Nullable [] displs, @Nullable BaseType sendtype, @Nullable Object recvbuf,
                                 int recvcount, @Nullable BaseType recvtype, int root, RootedForm form) {
-        if (c.isInter()) {
-            if (form == RootedForm.IN_PLACE || form == RootedForm.ROOT_ONLY) {
-                throw InterCollectives.inPlace(c, "scatter");
-            }
-            InterCollectives.scatterv(c, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
-            return;
-        }
         scatterv(new CollectiveChannel(c), sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                 form);
     }
@@ -133,6 +126,13 @@ public final class RootedCollectives {
     public static void scatterv(CollectiveSteps ch, @Nullable Object sendbuf, int @Nullable [] sendcounts,
                                 int @Nullable [] displs, @Nullable BaseType sendtype, @Nullable Object recvbuf,
                                 int recvcount, @Nullable BaseType recvtype, int root, RootedForm form) {
+        if (ch.comm().isInter()) {
+            if (form == RootedForm.IN_PLACE || form == RootedForm.ROOT_ONLY) {
+                throw InterCollectives.inPlace(ch.comm(), "scatter");
+            }
+            InterCollectives.scatterv(ch, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
+            return;
+        }
         CommState c = ch.comm();
         CollectiveArgs.root(c, root);
         int me = c.rank();

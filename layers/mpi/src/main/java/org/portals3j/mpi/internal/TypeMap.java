@@ -147,6 +147,25 @@ public final class TypeMap {
     }
 
     /**
+     * The packed bytes of the first {@code elements} basic elements of items of this type (whole items, then the
+     * leading elements of one more): the inverse of {@link #elements}; -1 for a type of no elements and a count above
+     * 0 (MPI 3.1 section 4.1.11: a count of basic elements, not of items).
+     */
+    public long bytesOf(long elements) {
+        if (elementsPerItem == 0) {
+            return elements == 0 ? 0 : -1;
+        }
+        long rest = elements % elementsPerItem;
+        long b = elements / elementsPerItem * size;
+        for (int i = 0; rest > 0 && i < offsets.length; i++) {
+            long take = Math.min(rest, lengths[i] / elementBytes[i]);
+            b += take * elementBytes[i];
+            rest -= take;
+        }
+        return b;
+    }
+
+    /**
      * The number of base elements from element 0 of a buffer that {@code count} items from byte {@code origin}
      * touch (0 if they hold no data).
      *

@@ -264,17 +264,22 @@
  *       is complete when {@code waitFor} or {@code test} returns; a truncated message delivers the first items.
  *       The cost is one allocation and one copy of the data per call.</li>
  *   <li>{@code Status.getCount} divides the bytes received by the type's size ({@code UNDEFINED} if not whole);
- *       {@code getElements} walks the type map over them ({@code UNDEFINED} if they end inside an element). A
- *       pair type or a {@code Struct}'s type counts one element per item, a complex type two.</li>
+ *       {@code getElements} walks the type map over them ({@code UNDEFINED} if they end inside an element), and
+ *       {@code setElements} is its inverse: the bytes of that many basic elements, whole items first and then the
+ *       leading elements of one more (MPI 3.1 section 4.1.11), so a partial item reads back as {@code getCount}
+ *       {@code UNDEFINED}. A pair type or a {@code Struct}'s type counts one element per item, a complex type
+ *       two.</li>
  *   <li>Collectives: each rank stages its own buffers, so ranks may use different types of the same signature.
  *       bcast, gather(v), scatter(v), allGather(v), allToAll(v) and their in-place forms take any type;
  *       {@code allToAllw} takes byte displacements and a type per rank, all the types of one buffer of its base
  *       type (ERR_TYPE otherwise: a Java buffer has one element type), a type with a count of 0 not looked at.
- *       reduce and allReduce reduce a staged type's packed base elements with a predefined operation, which is
- *       exact for types made of basic types only; a user-defined operation on a staged type (Open MPI calls it
- *       on the extent, gaps included), or a type with struct, pair or complex parts, is ERR_OP.
- *       reduceScatter, reduceScatterBlock, scan, exScan and reduceLocal take contiguous types only (ERR_TYPE,
- *       with a message, for a staged one).</li>
+ *       reduce, allReduce, reduceScatter, reduceScatterBlock, scan, exScan and reduceLocal (and their in-place
+ *       forms) reduce a staged type's packed base elements with a predefined operation, which is exact for types
+ *       made of basic types only, and scatter the result into the user's layout, gaps untouched (an in-place
+ *       reduceScatter writes only this rank's block; exScan leaves rank 0's buffer as it was); a user-defined
+ *       operation on a staged type (Open MPI calls it on the extent, gaps included), or a type with struct, pair
+ *       or complex parts, is ERR_OP. The nonblocking reductions take contiguous types only (ERR_TYPE, with a
+ *       message, for a staged one).</li>
  * </ul>
  */
 package org.portals3j.mpi.internal;

@@ -1,0 +1,275 @@
+package mpi;
+
+import static mpi.CommArgs.items;
+import static mpi.CommArgs.base;
+import static mpi.CommArgs.blocks;
+import static mpi.CommArgs.present;
+
+import java.nio.Buffer;
+import java.util.function.Consumer;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.mpi.internal.Buffers;
+import org.portals3j.mpi.internal.CollectiveSchedule;
+import org.portals3j.mpi.internal.MpiError;
+import org.portals3j.mpi.internal.CollectiveSteps;
+import org.portals3j.mpi.internal.Collectives;
+import org.portals3j.mpi.internal.CommState;
+import org.portals3j.mpi.internal.NeighbourCollectives;
+import org.portals3j.mpi.internal.Neighbours;
+import org.portals3j.mpi.internal.ReductionCollectives;
+import org.portals3j.mpi.internal.RootedCollectives;
+import org.portals3j.mpi.internal.RootedForm;
+import org.portals3j.mpi.internal.Staged;
+
+/**
+ * The nonblocking collectives of {@link Comm}: the blocking algorithms laid down in a {@link CollectiveSchedule}
+ * that the rank's progress advances; argument errors through the communicator's handler, before anything is sent.
+ */
+final class CommNonblockingCollectives {
+    private CommNonblockingCollectives() {
+    }
+
+    /**
+     * Starts the nonblocking collective {@code plan} on {@code c}, its argument errors through the error handler
+     * (nothing has been sent then); {@code buffers}: the {@code Buffer} arguments, checked against the strict-buffer
+     * switch.
+     */
+    static Request start(CommState c, Consumer<CollectiveSteps> plan, @Nullable Buffer... buffers)
+            throws MPIException {
+        boolean strict = c.engine().config().strictBuffers();
+        for (Buffer b : buffers) {
+            if (b != null) {
+                Buffers.checkNonblocking(b, strict);
+            }
+        }
+        try {
+            return new Request(c, CollectiveSchedule.start(c, plan));
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
+    }
+
+    static Request iBarrier(CommState c) throws MPIException {
+        return start(c, s -> Collectives.barrier(s));
+    }
+
+    static Request iBcast(CommState c, @Nullable Buffer buf, int count, @Nullable Datatype type,
+            int root) throws MPIException {
+        return start(c, s -> RootedCollectives.bcast(s, buf, items(count, type), base(type), root), buf);
+    }
+
+    static Request iGather(CommState c, @Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype, int root) throws MPIException {
+        return start(c, s -> RootedCollectives.gatherv(s, sendbuf, items(sendcount, sendtype),
+                base(sendtype), recvbuf, blocks(items(recvcount, recvtype), c), null, base(recvtype), root,
+                RootedForm.FULL), sendbuf, recvbuf);
+    }
+
+    static Request iGather(CommState c, @Nullable Buffer buf, int count, @Nullable Datatype type,
+            int root) throws MPIException {
+        return start(c, s -> RootedCollectives.gatherv(s, buf, items(count, type), base(type), buf,
+                blocks(items(count, type), c), null, base(type), root, RootedForm.IN_PLACE), buf);
+    }
+
+    static Request iGatherv(CommState c, @Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Buffer recvbuf, int @Nullable [] recvcount, int @Nullable [] displs,
+            @Nullable Datatype recvtype, int root) throws MPIException {
+        return start(c, s -> RootedCollectives.gatherv(s, sendbuf, items(sendcount, sendtype),
+                base(sendtype), recvbuf, items(recvcount, recvtype), items(displs, recvtype), base(recvtype), root,
+                RootedForm.FULL), sendbuf, recvbuf);
+    }
+
+    static Request iGatherv(CommState c, @Nullable Buffer recvbuf, int @Nullable [] recvcount,
+            int @Nullable [] displs, @Nullable Datatype recvtype, int root) throws MPIException {
+        return start(c, s -> RootedCollectives.gatherv(s, null, 0, null, recvbuf,
+                items(recvcount, recvtype), items(displs, recvtype), base(recvtype), root, RootedForm.ROOT_ONLY),
+                recvbuf);
+    }
+
+    static Request iGatherv(CommState c, @Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            int root) throws MPIException {
+        return start(c, s -> RootedCollectives.gatherv(s, sendbuf, items(sendcount, sendtype),
+                base(sendtype), null, null, null, null, root, RootedForm.NON_ROOT), sendbuf);
+    }
+
+    static Request iScatter(CommState c, @Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype, int root) throws MPIException {
+        return start(c, s -> RootedCollectives.scatterv(s, sendbuf, blocks(items(sendcount, sendtype), c),
+                null, base(sendtype), recvbuf, items(recvcount, recvtype), base(recvtype), root, RootedForm.FULL),
+                sendbuf, recvbuf);
+    }
+
+    static Request iScatter(CommState c, @Nullable Buffer buf, int count, @Nullable Datatype type,
+            int root) throws MPIException {
+        return start(c, s -> RootedCollectives.scatterv(s, buf, blocks(items(count, type), c), null,
+                base(type), buf, items(count, type), base(type), root, RootedForm.IN_PLACE), buf);
+    }
+
+    static Request iScatterv(CommState c, @Nullable Buffer sendbuf, int @Nullable [] sendcount,
+            int @Nullable [] displs, @Nullable Datatype sendtype, @Nullable Buffer recvbuf, int recvcount,
+            @Nullable Datatype recvtype, int root) throws MPIException {
+        return start(c, s -> RootedCollectives.scatterv(s, sendbuf, items(sendcount, sendtype),
+                items(displs, sendtype), base(sendtype), recvbuf, items(recvcount, recvtype), base(recvtype), root,
+                RootedForm.FULL), sendbuf, recvbuf);
+    }
+
+    static Request iScatterv(CommState c, @Nullable Buffer sendbuf, int @Nullable [] sendcount,
+            int @Nullable [] displs, @Nullable Datatype sendtype, int root) throws MPIException {
+        return start(c, s -> RootedCollectives.scatterv(s, sendbuf, items(sendcount, sendtype),
+                items(displs, sendtype), base(sendtype), null, 0, null, root, RootedForm.ROOT_ONLY), sendbuf);
+    }
+
+    static Request iScatterv(CommState c, @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype,
+            int root) throws MPIException {
+        return start(c, s -> RootedCollectives.scatterv(s, null, null, null, null, recvbuf,
+                items(recvcount, recvtype), base(recvtype), root, RootedForm.NON_ROOT), recvbuf);
+    }
+
+    static Request iAllGather(CommState c, @Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
+        return start(c, s -> Collectives.allGatherv(s, sendbuf, items(sendcount, sendtype),
+                base(sendtype), recvbuf, blocks(items(recvcount, recvtype), c), null, base(recvtype), false),
+                sendbuf, recvbuf);
+    }
+
+    static Request iAllGather(CommState c, @Nullable Buffer buf, int count,
+            @Nullable Datatype type) throws MPIException {
+        return start(c, s -> Collectives.allGatherv(s, null, 0, null, buf, blocks(items(count, type), c),
+                null, base(type), true), buf);
+    }
+
+    static Request iAllGatherv(CommState c, @Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Buffer recvbuf, int @Nullable [] recvcount, int @Nullable [] displs,
+            @Nullable Datatype recvtype) throws MPIException {
+        return start(c, s -> Collectives.allGatherv(s, sendbuf, items(sendcount, sendtype),
+                base(sendtype), recvbuf, items(recvcount, recvtype), items(displs, recvtype), base(recvtype), false),
+                sendbuf, recvbuf);
+    }
+
+    static Request iAllGatherv(CommState c, @Nullable Buffer buf, int @Nullable [] count, int @Nullable [] displs,
+            @Nullable Datatype type) throws MPIException {
+        return start(c, s -> Collectives.allGatherv(s, null, 0, null, buf, items(count, type),
+                items(displs, type), base(type), true), buf);
+    }
+
+    static Request iAllToAll(CommState c, @Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
+        return start(c, s -> Collectives.allToAllv(s, sendbuf, blocks(items(sendcount, sendtype), c),
+                null, base(sendtype), recvbuf, blocks(items(recvcount, recvtype), c), null, base(recvtype)),
+                sendbuf, recvbuf);
+    }
+
+    static Request iAllToAllv(CommState c, @Nullable Buffer sendbuf, int @Nullable [] sendcount,
+            int @Nullable [] sdispls, @Nullable Datatype sendtype, @Nullable Buffer recvbuf,
+            int @Nullable [] recvcount, int @Nullable [] rdispls, @Nullable Datatype recvtype) throws MPIException {
+        return start(c, s -> Collectives.allToAllv(s, sendbuf, items(sendcount, sendtype),
+                items(sdispls, sendtype), base(sendtype), recvbuf, items(recvcount, recvtype),
+                items(rdispls, recvtype), base(recvtype)), sendbuf, recvbuf);
+    }
+
+    static Request iReduce(CommState c, @Nullable Buffer sendbuf, @Nullable Buffer recvbuf, int count,
+            @Nullable Datatype type, @Nullable Op op, int root) throws MPIException {
+        return start(c, s -> ReductionCollectives.reduce(s, sendbuf, recvbuf, items(count, type),
+                base(type), Op.reduction(op, type), root, false), sendbuf, recvbuf);
+    }
+
+    static Request iReduce(CommState c, @Nullable Buffer buf, int count, @Nullable Datatype type, @Nullable Op op,
+            int root) throws MPIException {
+        return start(c, s -> ReductionCollectives.reduce(s, null, buf, items(count, type), base(type),
+                Op.reduction(op, type), root, true), buf);
+    }
+
+    static Request iAllReduce(CommState c, @Nullable Buffer sendbuf, @Nullable Buffer recvbuf, int count,
+            @Nullable Datatype type, @Nullable Op op) throws MPIException {
+        return start(c, s -> ReductionCollectives.allReduce(s, sendbuf, recvbuf, items(count, type),
+                base(type), Op.reduction(op, type), false), sendbuf, recvbuf);
+    }
+
+    static Request iAllReduce(CommState c, @Nullable Buffer buf, int count, @Nullable Datatype type,
+            @Nullable Op op) throws MPIException {
+        return start(c, s -> ReductionCollectives.allReduce(s, null, buf, items(count, type),
+                base(type), Op.reduction(op, type), true), buf);
+    }
+
+    static Request iReduceScatter(CommState c, @Nullable Buffer sendbuf, @Nullable Buffer recvbuf,
+            int @Nullable [] recvcounts, @Nullable Datatype type, @Nullable Op op) throws MPIException {
+        return start(c, s -> ReductionCollectives.reduceScatter(s, sendbuf, recvbuf,
+                items(recvcounts, type), 0, base(type), Op.reduction(op, type), false), sendbuf, recvbuf);
+    }
+
+    static Request iReduceScatter(CommState c, @Nullable Buffer buf, int @Nullable [] counts, @Nullable Datatype type,
+            @Nullable Op op) throws MPIException {
+        return start(c, s -> ReductionCollectives.reduceScatter(s, null, buf, items(counts, type), 0,
+                base(type), Op.reduction(op, type), true), buf);
+    }
+
+    static Request iReduceScatterBlock(CommState c, @Nullable Buffer sendbuf, @Nullable Buffer recvbuf, int recvcount,
+            @Nullable Datatype type, @Nullable Op op) throws MPIException {
+        return start(c, s -> ReductionCollectives.reduceScatter(s, sendbuf, recvbuf, null,
+                items(recvcount, type), base(type), Op.reduction(op, type), false), sendbuf, recvbuf);
+    }
+
+    static Request iReduceScatterBlock(CommState c, @Nullable Buffer buf, int count, @Nullable Datatype type,
+            @Nullable Op op) throws MPIException {
+        return start(c, s -> ReductionCollectives.reduceScatter(s, null, buf, null, items(count, type),
+                base(type), Op.reduction(op, type), true), buf);
+    }
+
+    /** Lays a neighbourhood collective's steps down for this rank's neighbourhood {@code n}. */
+    @FunctionalInterface
+    interface NeighbourSchedule {
+        void record(CollectiveSteps steps, Neighbours n);
+    }
+
+    /** Starts the neighbourhood collective {@code plan} on this rank's neighbourhood in {@code comm}. */
+    static Request startNeighbourhood(Comm comm, NeighbourSchedule plan, @Nullable Buffer sendbuf,
+            @Nullable Buffer recvbuf) throws MPIException {
+        CommState c = comm.state();
+        return start(c, s -> plan.record(s, CommCollectives.topology(comm, c)), sendbuf, recvbuf);
+    }
+
+    static Request iNeighborAllGather(Comm comm, @Nullable Buffer sendbuf, int sendcount,
+            @Nullable Datatype sendtype, @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype)
+            throws MPIException {
+        return startNeighbourhood(comm, (s, n) -> NeighbourCollectives.schedule(s, n, sendbuf,
+                items(sendcount, sendtype), null, null, base(sendtype), recvbuf,
+                blocks(items(recvcount, recvtype), n.sources().length), null, base(recvtype)), sendbuf, recvbuf);
+    }
+
+    static Request iNeighborAllGatherv(Comm comm, @Nullable Buffer sendbuf, int sendcount,
+            @Nullable Datatype sendtype, @Nullable Buffer recvbuf, int[] recvcount, int[] displs,
+            @Nullable Datatype recvtype) throws MPIException {
+        return startNeighbourhood(comm, (s, n) -> NeighbourCollectives.schedule(s, n, sendbuf,
+                items(sendcount, sendtype), null, null, base(sendtype), recvbuf,
+                present(items(recvcount, recvtype)), items(displs, recvtype), base(recvtype)), sendbuf, recvbuf);
+    }
+
+    static Request iNeighborAllToAll(Comm comm, @Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
+            @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype)
+            throws MPIException {
+        return startNeighbourhood(comm, (s, n) -> NeighbourCollectives.schedule(s, n, sendbuf, 0,
+                blocks(items(sendcount, sendtype), n.destinations().length), null, base(sendtype), recvbuf,
+                blocks(items(recvcount, recvtype), n.sources().length), null, base(recvtype)), sendbuf, recvbuf);
+    }
+
+    static Request iNeighborAllToAllv(Comm comm, @Nullable Buffer sendbuf, int[] sendcount, int[] sdispls,
+            @Nullable Datatype sendtype, @Nullable Buffer recvbuf, int[] recvcount, int[] rdispls,
+            @Nullable Datatype recvtype) throws MPIException {
+        return startNeighbourhood(comm, (s, n) -> NeighbourCollectives.schedule(s, n, sendbuf, 0,
+                present(items(sendcount, sendtype)), items(sdispls, sendtype), base(sendtype), recvbuf,
+                present(items(recvcount, recvtype)), items(rdispls, recvtype), base(recvtype)), sendbuf, recvbuf);
+    }
+
+    static Request iAllToAllw(CommState c, @Nullable Buffer sendBuf, int[] sendCount, int[] sDispls,
+            Datatype[] sendTypes, @Nullable Buffer recvBuf, int[] recvCount, int[] rDispls,
+            Datatype[] recvTypes) throws MPIException {
+        return start(c, steps -> {
+            Staged s = CommCollectives.stagedSend(c, sendBuf, sendCount, sDispls, sendTypes, recvCount);
+            Staged r = Staged.typed(recvBuf, recvCount, rDispls, CommCollectives.maps(recvTypes, recvCount), false,
+                    true);
+            Collectives.allToAllv(steps, s.array(), s.counts(), s.displs(), s.wireBase(), r.array(), r.counts(),
+                    r.displs(), r.wireBase());
+            steps.local(r::scatter);
+        }, sendBuf, recvBuf);
+    }
+}

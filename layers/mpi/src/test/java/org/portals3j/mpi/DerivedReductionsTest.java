@@ -1,0 +1,164 @@
+package org.portals3j.mpi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.IntBuffer;
+import java.util.Arrays;
+import mpi.Datatype;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.Op;
+import mpi.UserFunction;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * reduceScatter, reduceScatterBlock, scan, exScan and reduceLocal on a strided type (two ints of every four): the
+ * packed elements reduced, the results scattered into the strided layout with the gaps untouched; a user-defined
+ * operation on a strided type and a predefined one on a struct type are ERR_OP.
+ */
+class DerivedReductionsTest {
+    private static final int GAP = -7;
+
+    /** Ints 0 and 3 of every four (extent 4 ints). */
+    private static Datatype ends() throws Exception {
+        Datatype t = Datatype.createVector(2, 1, 3, MPI.INT);
+        t.commit();
+        return t;
+    }
+
+    /** {@code items} items of {@link #ends()}: element j of item k is {@code 100 * rank + 10 * k + j}. */
+    private static int[] strided(int rank, int items) {
+        int[] b = new int[4 * items];
+        Arrays.fill(b, GAP);
+        for (int k = 0; k < items; k++) {
+            b[4 * k] = 100 * rank + 10 * k;
+            b[4 * k + 3] = 100 * rank + 10 * k + 1;
+        }
+        return b;
+    }
+
+    /** The sum over {@code n} ranks of element j of item k. */
+    private static int sum(int n, int k, int j) {
+        return 100 * n * (n - 1) / 2 + n * (10 * k + j);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"inmem,1", "inmem,3", "inmem,4", "udp,3"})
+    void reduceScatterOfAStridedType(String transport, int n) throws Exception {
+        MpiJob.run(transport, n, rank -> {
+            MPI.Init(new String[0]);
+            Intracomm world = MPI.COMM_WORLD;
+            Datatype t = ends();
+            int[] block = {GAP, GAP, GAP, GAP};
+            world.reduceScatterBlock(strided(rank, n), block, 1, t, MPI.SUM);
+            assertThat(block).containsExactly(sum(n, rank, 0), GAP, GAP, sum(n, rank, 1));
+
+            int[] counts = new int[n];
+            int total = 0;
+            int first = 0;
+            for (int i = 0; i < n; i++) {
+                counts[i] = i % 2 + 1;
+                first += i < rank ? counts[i] : 0;
+                total += counts[i];
+            }
+            int[] mine = new int[4 * counts[rank]];
+            Arrays.fill(mine, GAP);
+            world.reduceScatter(strided(rank, total), mine, counts, t, MPI.SUM);
+            for (int k = 0; k < counts[rank]; k++) {
+                assertThat(new int[] {mine[4 * k], mine[4 * k + 1], mine[4 * k + 2], mine[4 * k + 3]})
+                        .containsExactly(sum(n, first + k, 0), GAP, GAP, sum(n, first + k, 1));
+            }
+
+            int[] inPlace = strided(rank, n);
+            world.reduceScatterBlock(inPlace, 1, t, MPI.SUM);
+            int[] expected = strided(rank, n);
+            expected[0] = sum(n, rank, 0);
+            expected[3] = sum(n, rank, 1);
+            assertThat(inPlace).as("this rank's block written, the rest of the buffer as it was")
+                    .containsExactly(expected);
+            MPI.Finalize();
+        });
+    }
+
+    @ParameterizedTest
+    @CsvSource({"inmem,1", "inmem,4", "udp,3"})
+    void scansOfAStridedType(String transport, int n) throws Exception {
+        MpiJob.run(transport, n, rank -> {
+            MPI.Init(new String[0]);
+            Intracomm world = MPI.COMM_WORLD;
+            Datatype t = ends();
+            int[] in = strided(rank + 1, 2);
+            int prefix = 100 * (rank + 1) * (rank + 2) / 2;
+            int[] out = new int[8];
+            Arrays.fill(out, GAP);
+            world.scan(in, out, 2, t, MPI.SUM);
+            assertThat(out).containsExactly(prefix, GAP, GAP, prefix + (rank + 1), prefix + 10 * (rank + 1), GAP,
+                    GAP, prefix + 11 * (rank + 1));
+
+            int[] inPlace = strided(rank + 1, 2);
+            world.scan(inPlace, 2, t, MPI.SUM);
+            assertThat(inPlace).containsExactly(out);
+
+            int[] ex = new int[8];
+            Arrays.fill(ex, 5);
+            world.exScan(in, ex, 2, t, MPI.SUM);
+            if (rank == 0) {
+                assertThat(ex).as("rank 0's receive buffer left as it was").containsOnly(5);
+            } else {
+                int before = 100 * rank * (rank + 1) / 2;
+                assertThat(ex).containsExactly(before, 5, 5, before + rank, before + 10 * rank, 5, 5,
+                        before + 11 * rank);
+            }
+            MPI.Finalize();
+        });
+    }
+
+    @Test
+    void reduceLocalOfAStridedTypeOnABuffer() throws Exception {
+        MpiJob.run(1, rank -> {
+            MPI.Init(new String[0]);
+            Datatype t = ends();
+            int[] in = strided(1, 2);
+            IntBuffer inOut = IntBuffer.wrap(strided(2, 2));
+            Intracomm.reduceLocal(in, inOut, 2, t, MPI.PROD);
+            assertThat(inOut.array()).containsExactly(100 * 200, GAP, GAP, 101 * 201, 110 * 210, GAP, GAP,
+                    111 * 211);
+            MPI.Finalize();
+        });
+    }
+
+    @Test
+    void userOperationsOnStridedTypesAndPredefinedOnesOnStructsAreErrOp() throws Exception {
+        MpiJob.run(2, rank -> {
+            MPI.Init(new String[0]);
+            Intracomm world = MPI.COMM_WORLD;
+            world.setErrhandler(MPI.ERRORS_RETURN);
+            Datatype t = ends();
+            Op mine = new Op(new UserFunction() { }, true);
+            int[] buf = strided(rank, 2);
+            int[] out = new int[8];
+            assertThat(MpiErrors.errorClassOf(() -> world.reduceScatterBlock(buf, out, 1, t, mine)))
+                    .isEqualTo(MPI.ERR_OP);
+            assertThat(MpiErrors.errorClassOf(() -> world.reduceScatter(buf, out, new int[] {1, 1}, t, mine)))
+                    .isEqualTo(MPI.ERR_OP);
+            assertThat(MpiErrors.errorClassOf(() -> world.scan(buf, out, 1, t, mine))).isEqualTo(MPI.ERR_OP);
+            assertThat(MpiErrors.errorClassOf(() -> world.exScan(buf, out, 1, t, mine))).isEqualTo(MPI.ERR_OP);
+            assertThat(MpiErrors.errorClassOf(() -> Intracomm.reduceLocal(buf, out, 1, t, mine)))
+                    .isEqualTo(MPI.ERR_OP);
+            Datatype record = Datatype.createStruct(new int[] {1, 1}, new int[] {0, 8},
+                    new Datatype[] {MPI.INT, MPI.DOUBLE});
+            record.commit();
+            byte[] bytes = new byte[32];
+            assertThat(MpiErrors.errorClassOf(() -> world.reduceScatterBlock(bytes, new byte[16], 1, record,
+                    MPI.SUM))).isEqualTo(MPI.ERR_OP);
+            assertThat(MpiErrors.errorClassOf(() -> world.reduceScatter(buf, out, new int[] {1}, t, MPI.SUM)))
+                    .as("a count per rank").isEqualTo(MPI.ERR_ARG);
+            assertThat(MpiErrors.errorClassOf(() -> world.reduceScatterBlock(buf, out, -1, t, MPI.SUM)))
+                    .isEqualTo(MPI.ERR_COUNT);
+            world.barrier();
+            MPI.Finalize();
+        });
+    }
+}

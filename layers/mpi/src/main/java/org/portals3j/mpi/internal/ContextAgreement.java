@@ -133,11 +133,13 @@ final class ContextAgreement {
                     return value[1];
                 }
                 ids.release(key);
+                inter.engine().changedLocally(); // another thread's agreement may wait for this one's hold
                 inter.engine().idleRound(first);
                 first = false;
             }
         } finally {
             ids.gone(key);
+            inter.engine().changedLocally();
         }
     }
 

@@ -404,7 +404,11 @@ int PtlACEntry(ptl_handle_ni_t ni_handle, ptl_ac_index_t ac_index, ptl_process_i
                ptl_jid_t jid, ptl_pt_index_t pt_index) PTL_33_(PtlACEntry);
 
 /* 3.13 data movement. The Region calls move the length bytes at local_offset of the MD (PTL_MD_ILLEGAL if
- * they do not lie inside it); PtlGetRegion leaves the rest of the MD alone. */
+ * they do not lie inside it); PtlGetRegion leaves the rest of the MD alone. Each call may block while the
+ * transport's bounded queue to the target is full (udp: udp.sendQueueMessages, udp.sendQueueBytes), until
+ * acknowledgements make room, the target is declared dead or the endpoint closes (then the END event carries
+ * ni_fail_type): no return code means "no room", and an unbounded queue would exhaust the memory of a program
+ * that puts in a loop. The wait holds no lock of the library but the channel to that target. */
 int PtlPut(ptl_handle_md_t md_handle, ptl_ack_req_t ack_req, ptl_process_id_t target_id, ptl_pt_index_t pt_index,
            ptl_ac_index_t ac_index, ptl_match_bits_t match_bits, ptl_size_t remote_offset, ptl_hdr_data_t hdr_data)
     PTL_33_(PtlPut);
@@ -501,7 +505,12 @@ int PtlEQWait(ptl_handle_eq_t eventq, ptl_event_t *event);                      
 int PtlACEntry(ptl_handle_ni_t interface, ptl_ac_index_t index, ptl_process_id_t matchid,
                ptl_uid_t user_id, ptl_pt_index_t portal);                           /* Portals 3.2 spec §3.10.1 */
 
-/* 3.8 data movement */
+/* 3.8 data movement. PtlPut and PtlGet may block: a transport bounds the messages to a peer not yet
+ * acknowledged (udp: udp.sendQueueMessages, udp.sendQueueBytes), and a call that finds the bound reached waits
+ * until acknowledgements make room, the target is declared dead or the endpoint closes (then the operation ends
+ * with its FAIL event). 3.2 gives these calls no "no room" code, and an unbounded queue would let a program
+ * that puts in a loop exhaust its memory. The wait holds no lock of the library but the channel to that target
+ * (another thread's put to it waits too). */
 int PtlPut(ptl_handle_md_t mem_desc, ptl_ack_req_t ack_req, ptl_process_id_t target,
            ptl_pt_index_t portal, ptl_ac_index_t cookie, ptl_match_bits_t match_bits,
            ptl_size_t offset, ptl_hdr_data_t hdr_data);                             /* Portals 3.2 spec §3.11.1 */

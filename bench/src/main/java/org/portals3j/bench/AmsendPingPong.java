@@ -14,7 +14,7 @@ import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.Job;
 
 /**
- * LAPI_Amsend against a Portals Put on the same transport, measured in the same run (issue 20, Performance).
+ * LAPI_Amsend against a Portals Put on the same transport, measured in the same run.
  *
  * <p><b>Latency:</b> a ping-pong between the two ranks of a job, half the round trip. Portals: {@link PingPong}'s
  * Put ping-pong (a put into the peer's match entry, {@code PtlEQWait} for its PUT_END, the same size back). LAPI:

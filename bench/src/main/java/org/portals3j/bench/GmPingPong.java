@@ -13,7 +13,7 @@ import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.gm.GmTransportProvider;
 
 /**
- * The gm transport against libfabric's own ping-pong on the same provider (issue 19, Performance).
+ * The gm transport against libfabric's own ping-pong on the same provider.
  *
  * <p><b>gm:</b> {@link PingPong}'s Put ping-pong on a 2-rank job over the {@code gm} transport ({@code
  * gm.provider} as given, other gm options through {@code --option}; the ranks are two threads of this JVM, each with

@@ -224,12 +224,7 @@ public final class IsotachConfig {
      * costs the emulated hardware a pulse per batch instead of one per isochron. It costs a ping-pong nothing (an
      * isochron stamped after the host took a packet asks at once) nor a burst's end (the host's first poll without a
      * stamp asks). 0 = ask for every isochron. Default {@value #DEFAULT_STAMP_BATCH_NANOS} ns on every transport.
-     *
-     * <p>The defaults were 5 us where all ranks share a process and 8 us where they may not, while a ping-pong whose
-     * round trip was shorter than the period waited for it. Since an answer asks at once, the period only paces a
-     * stream, and 16 us is where the stream's throughput levels off on both transports (bench/README, 2026-11-26,
-     * 128 B and 1 KiB against noniso: inmem 0.56-0.63x at 5 us, 0.76-0.85x at 16, 0.77-0.84x at 24, 0.78-0.90x at
-     * 32; udp 0.63-0.65x at 5-8 us, 0.75-0.76x at 16; the ping-pong unchanged throughout).
+     * The period only paces a stream; why the default is what it is, with the measurements: bench/README.md.
      */
     public long stampBatchNanos() {
         return stampBatchNanos;

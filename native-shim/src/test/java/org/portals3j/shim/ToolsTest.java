@@ -130,6 +130,30 @@ class ToolsTest {
         }
     }
 
+    @Test
+    void eqWaitTimeoutAndProgressStopTheCompilerWithWhatToUseInsteadInBothDialects() throws Exception {
+        String v33 = "-DPTL_DIALECT_33";
+        record Case(List<String> flags, String call, String message) { }
+        List<Case> cases = List.of(
+                new Case(List.of(), "PtlEQWait_timeout(0, &ev, 10)", "PtlEQWait_timeout is not Portals 3.2 (an"
+                        + " extension of Lustre's Portals): loop on PtlEQGet, or compile with -DPTL_DIALECT_33"
+                        + " and wait with PtlEQPoll's timeout"),
+                new Case(List.of(v33), "PtlEQWait_timeout(0, &ev, 10)", "PtlEQWait_timeout is not provided (the"
+                        + " 3.3 reference implementation declares it but never defined it): wait with"
+                        + " PtlEQPoll(&eq, 1, timeout_ms, &event, &which)"),
+                new Case(List.of(), "PtlProgress(0)", "PtlProgress is not needed: the Portals3J engine makes"
+                        + " progress on its own threads; remove the call"),
+                new Case(List.of(v33), "PtlProgress(0)", "PtlProgress is not needed: the Portals3J engine makes"
+                        + " progress on its own threads; remove the call (PtlEQPoll waits for an event with a"
+                        + " timeout)"));
+        for (Case c : cases) {
+            CBuild.Outcome o = compileSnippet("unprovided", c.flags(), "ptl_event_t ev;\n(void) ev;\nreturn "
+                    + c.call() + ";");
+            assertThat(o.status()).as("%s %s", c.flags(), c.call()).isNotZero();
+            assertThat(o.err()).as("%s %s", c.flags(), c.call()).contains("error: " + c.message());
+        }
+    }
+
     /** Compiles (-c) a main() whose body is {@code body}, with portals3.h. */
     private static CBuild.Outcome compileSnippet(String name, List<String> flags, String body) throws Exception {
         Path src = CBuild.OUT.resolve(name + ".c");

@@ -229,6 +229,21 @@
  *       the transport refuses for any other reason fails its operation as an undelivered one would
  *       ({@code SEND_FAIL}, {@code GET_FAIL}, or {@code REPLY_START} and {@code REPLY_FAIL}), and an ack it
  *       refuses is lost as one the network lost: no operation is left half done.</li>
+ *   <li>Back-pressure: {@code PtlPut}, {@code PtlGet} (and the 3.3 region calls and {@code PtlGetPut}) may
+ *       block. A transport bounds what it keeps for a peer that has not yet acknowledged it (udp: at most
+ *       {@code udp.sendQueueMessages} messages and {@code udp.sendQueueBytes} bytes of payload per peer,
+ *       package {@code org.portals3j.transport.udp}, "Backpressure"), and a call that finds the bound reached
+ *       waits until acknowledgements make room, the target is declared dead or the endpoint closes (then
+ *       the operation fails as an undelivered one: {@code SEND_FAIL}, or {@code REPLY_START} and
+ *       {@code REPLY_FAIL}; 3.3: the END event with {@code ni_fail_type}). Why a wait and not a code: the
+ *       spec gives {@code PtlPut} and {@code PtlGet} no code for "no room" ({@code PTL_NOSPACE} is not among
+ *       those of sections 3.11.1.1 and 3.11.2.1, which list only {@code PTL_NOINIT}, {@code PTL_INV_MD} and
+ *       {@code PTL_INV_PROC}), the call "initiates an asynchronous put operation" whose outcome is an event,
+ *       and programs written for it do not retry; an unbounded queue instead lets a rank that puts in a loop
+ *       exhaust its memory. The wait holds no engine lock, only the channel to that target (another thread's
+ *       put to it waits too; calls to other targets and the network go on), and ends only on room or
+ *       failure, never on a timer. The acks and replies the engine sends from the network's own thread never
+ *       wait, since the acknowledgements they would wait for are processed by that very thread.</li>
  *   <li>A-61, A-62, A-63: {@code PTL_PT_INDEX_ANY} only in {@code PtlACEntry}; wildcards, negative values and
  *       nids outside the job are {@code PTL_INV_PROC} where a concrete process is needed.</li>
  *   <li>A-63 for match ids: a {@code matchid} of {@code PtlMEAttach}, {@code PtlMEAttachAny},

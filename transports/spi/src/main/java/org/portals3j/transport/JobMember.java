@@ -4,9 +4,9 @@ package org.portals3j.transport;
  * One rank of a job.
  *
  * @param rank the rank, {@code 0 <= rank < size}
- * @param nid  the Portals node id of its endpoint
- * @param pid  the Portals process id the rank starts with (a process may take another, well-known,
- *             pid when it initialises a network interface)
+ * @param nid  the node id of its endpoint, which transports route by
+ * @param pid  the process id the rank starts with (the upper layer may let a process take another,
+ *             well-known, pid; transports never look at it)
  * @param uid  the user id the rank runs as
  */
 public record JobMember(int rank, int nid, int pid, int uid) {

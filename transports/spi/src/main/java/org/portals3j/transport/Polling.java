@@ -4,10 +4,11 @@ package org.portals3j.transport;
  * The polling hand-over, an optional interface of a {@link Transport} endpoint: application threads that wait for a
  * message take it off the network themselves. Reach it with {@link #of}; an endpoint without it never polls.
  *
- * <p>Upper layers poll while an application thread waits for an event (PtlEQWait) or looks for one (PtlEQGet), so
- * that the thread that wants a message receives it itself: handing it over from a transport thread costs a wake-up
- * and, on a machine with two cores, a third thread competing for them. A transport thread remains responsible
- * whenever nobody polls. Both methods may be called from any number of application threads at once.
+ * <p>The upper layer polls while an application thread waits for something a message will bring, or looks for it
+ * without waiting, so that the thread that wants a message receives it itself: handing it over from a transport
+ * thread costs a wake-up and, on a machine with two cores, a third thread competing for them. A transport thread
+ * remains responsible whenever nobody polls. Both methods may be called from any number of application threads at
+ * once.
  */
 public interface Polling {
 

@@ -1,12 +1,11 @@
 /**
- * The transport service-provider interface: what every layer above (Portals, Isotach, active
- * messages) assumes of a network, and what a transport author implements.
+ * The transport service-provider interface: what the upper layer (the messaging engine that runs on an
+ * endpoint) assumes of a network, and what a transport author implements.
  *
  * <h2>Contract</h2>
  * A {@link org.portals3j.transport.Transport} is one endpoint (one rank) of a job. It gives
- * <b>reliable, exactly-once, per-peer FIFO delivery with message boundaries</b> &mdash; what Myrinet
- * gave the original Portals and Isotach implementations. A transport that cannot give this natively
- * (UDP) builds it.
+ * <b>reliable, exactly-once, per-peer FIFO delivery with message boundaries</b>, as a Myrinet-class
+ * network gives it. A transport whose network cannot give this natively (UDP) builds it.
  *
  * <ul>
  *   <li><b>Gather send.</b> {@link org.portals3j.transport.Transport#send} takes a small header and an
@@ -16,8 +15,8 @@
  *       {@link org.portals3j.transport.MessageHandler#onHeader}; the upper layer answers through the
  *       {@link org.portals3j.transport.Deposit} with a destination region, or discards; the transport
  *       then deposits the payload there and calls
- *       {@link org.portals3j.transport.MessageHandler#onDeposited}. This is what lets a large Put land
- *       straight in the target memory descriptor.</li>
+ *       {@link org.portals3j.transport.MessageHandler#onDeposited}. This is what lets a large message land
+ *       straight in the memory the upper layer chose for it.</li>
  *   <li><b>Completion.</b> Every send with a token other than {@link org.portals3j.transport.Transport#NO_NOTIFY}
  *       is completed exactly once through {@link org.portals3j.transport.MessageHandler#onSendComplete}.</li>
  *   <li><b>Peer failure</b> is reported through {@link org.portals3j.transport.MessageHandler#onPeerFailure};
@@ -38,7 +37,8 @@
  *
  * <h2>The job an endpoint belongs to</h2>
  * A provider opens an endpoint for one rank of a {@link org.portals3j.transport.Job}: {@code N} ranks, each with a
- * Portals process id ({@code nid, pid}) and a user id ({@link org.portals3j.transport.JobMember}); the
+ * process id ({@code nid, pid}: the addressing the upper layer uses) and a user id
+ * ({@link org.portals3j.transport.JobMember}); the
  * {@link org.portals3j.transport.PeerTable} maps ranks to process ids and back, and the
  * {@link org.portals3j.transport.JobKey} is the secret the ranks share. Endpoints exchange their addresses through a
  * {@link org.portals3j.transport.Rendezvous} ({@link org.portals3j.transport.LocalRendezvous} within one JVM; the job
@@ -46,8 +46,8 @@
  * that starts jobs, so that this package depends on no other.
  *
  * <p><b>Node ids.</b> A node id names an endpoint of the fabric: the runtime gives rank {@code r} the
- * node id {@code r}. Routing therefore needs the node id only; the target checks the pid on arrival,
- * as chapter 4 of the Portals 3.2 spec describes (Portals 3.2 spec §4.2), which is what lets a process take a
- * well-known pid at {@code PtlNIInit} without telling anyone.
+ * node id {@code r}. A transport therefore routes by the node id only and never looks at a pid: the upper
+ * layer at the target checks the pid on arrival, which is what lets a process take a well-known pid without
+ * telling anyone.
  */
 package org.portals3j.transport;

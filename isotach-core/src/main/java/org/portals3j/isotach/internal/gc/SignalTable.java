@@ -23,13 +23,6 @@ public final class SignalTable {
     public static final int FIRST_APPLICATION_SIGNAL = 1;
     /** The highest channel the application can register (see "Channels (A11)"). */
     public static final int LAST_APPLICATION_SIGNAL = 4;
-    /**
-     * {@code INITIAL_RESET_SIGNAL} = 0x83 (Isotach report §6.4.4, pp. 47-50; App. J, api/iso_signal/locals.h,
-     * pp. 230-231): the reset bit plus both barrier bits, which node 0 sends once at initialisation "to prime the Token
-     * Manager with barrier credits".
-     */
-    public static final int INITIAL_RESET_SIGNAL = 0x83;
-
     /** The signal bits of a bits byte: bits 2-7 (bits 0-1 are barrier channels). */
     private static final int SIGNAL_BITS = 0xFC;
 
@@ -115,22 +108,6 @@ public final class SignalTable {
             return FAILURE;
         }
         accumulator |= wireBit(channel);
-        return SUCCESS;
-    }
-
-    /**
-     * {@code iso_send_mLayer_signal(c)} without the mid-isochron check and the enqueue (Isotach report §6.4.5,
-     * pp. 47-50; App. J, iso_signal.c, pp. 231-235): the mLayer sends on a channel it owns. The first
-     * reset - while no reset has been seen - carries {@link #INITIAL_RESET_SIGNAL} (reset plus both barrier bits); a
-     * later one only the reset bit.
-     *
-     * @return {@link #SUCCESS}, or {@link #FAILURE} if {@code channel} is out of range or not the mLayer's
-     */
-    public int accumulateMLayer(int channel) {
-        if (!inRange(channel) || owners[channel] != Owner.MLAYER) {
-            return FAILURE;
-        }
-        accumulator |= channel == RESET_SIGNAL && resetCount == 0 ? INITIAL_RESET_SIGNAL : wireBit(channel);
         return SUCCESS;
     }
 

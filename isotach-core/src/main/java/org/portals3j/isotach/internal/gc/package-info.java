@@ -79,10 +79,12 @@
  *       would start a second shutdown execution that completes on its own and sends a stray marker into a closing
  *       network. So an mLayer completion returns the channel to HOLDING, like an application completion, and is
  *       reported to the mLayer through {@link BarrierTable#mLayerCompleted} instead of to the application.</li>
- *   <li>Completion bits that arrive before {@link BarrierTable#start} are ignored: they can only be the echo of the
- *       priming bits of {@code INITIAL_RESET_SIGNAL} (0x83, Isotach report §5.2, pp. 35-36; App. J,
- *       api/iso_signal/locals.h, pp. 230-231) in the reset EOP marker - no execution exists yet, and channel 0
- *       (HOLDING) and channel 1 (SEND) would otherwise trip the SEND/HOLDING assertion.</li>
+ *   <li>Completion bits that arrive before {@link BarrierTable#start} are ignored: no execution exists yet, and
+ *       channel 0 (HOLDING) and channel 1 (SEND) would otherwise trip the SEND/HOLDING assertion. None are expected:
+ *       the reset open_net sends carries the reset bit only (0x80, I-134), not the report's {@code
+ *       INITIAL_RESET_SIGNAL} 0x83, whose two barrier bits primed the hardware token manager's barrier credits
+ *       (Isotach report §5.2, pp. 35-36; App. J, api/iso_signal/locals.h, pp. 230-231; isotach package
+ *       documentation); the rule keeps a peer that sends them anyway from stopping this host.</li>
  *   <li>The argument order is (channel, mode) as in the design and the code (Isotach report §6.5.1, pp. 50-54; App. J,
  *       isotach.h, pp. 162-165), not Appendix A's (bmode, channel) (A12); the facade chooses its own order.</li>
  * </ul>

@@ -38,8 +38,8 @@ public final class ArrivalQueue {
 
     /**
      * Bytes per entry: the frame, then its source and type, on two cache lines of their own where the array's
-     * alignment allows. The labels used to be in arrays of their own, whose lines the producer writing one entry and
-     * the consumer reading the one before it shared: a miss each per array per frame.
+     * alignment allows, so that the producer writing one entry and the consumer reading the one before it share no
+     * line (docs/isotach-switch-node.md).
      */
     static final int STRIDE = 128;
     private static final int O_SOURCE = STRIDE - 8;

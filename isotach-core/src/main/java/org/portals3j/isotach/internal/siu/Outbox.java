@@ -36,8 +36,8 @@ final class Outbox extends CacheLinePadding {
 
     /**
      * How long a CLOCK frame of marks and wake-ups may wait for an ISO frame to the same link to carry it: enough for
-     * a host to receive a message and answer it (a udp ping-pong's half round trip is ~3 us here), short next to the
-     * token manager's idle tick (1 ms), and it costs a host that does not answer at most this delay of its mark.
+     * a host to receive a message and answer it, short next to the token manager's idle tick (1 ms); a host that does
+     * not answer loses at most this delay of its mark (docs/isotach-switch-node.md, "lingers").
      */
     static final long LINGER_NANOS = 20_000;
 

@@ -142,33 +142,6 @@ class SignalTableTest {
     }
 
     /**
-     * Isotach report §6.4.4, pp. 47-50; §6.4.5, pp. 47-50; App. J, iso_signal.c, pp. 231-235: the first mLayer reset
-     * carries 0x83, a later one only bit 7.
-     */
-    @Test
-    void theFirstMLayerResetCarriesTheInitialResetSignalWithBothBarrierBits() {
-        assertThat(table.accumulateMLayer(SignalTable.RESET_SIGNAL)).isEqualTo(SUCCESS);
-        assertThat(table.takeAccumulated()).isEqualTo(SignalTable.INITIAL_RESET_SIGNAL).isEqualTo(0x83);
-        table.notify(0x83);
-        assertThat(table.resetCount()).isEqualTo(1);
-        assertThat(table.accumulateMLayer(SignalTable.RESET_SIGNAL)).isEqualTo(SUCCESS);
-        assertThat(table.takeAccumulated()).isEqualTo(0x80);
-    }
-
-    /** Isotach report §6.4.5, pp. 47-50: the mLayer sends only on its own channels. */
-    @Test
-    void mLayerSendsOnlyOnMLayerChannels() {
-        assertThat(table.accumulateMLayer(1)).isEqualTo(FAILURE);
-        table.register(1);
-        assertThat(table.accumulateMLayer(1)).isEqualTo(FAILURE);
-        assertThat(table.accumulateMLayer(-1)).isEqualTo(FAILURE);
-        assertThat(table.accumulateMLayer(6)).isEqualTo(FAILURE);
-        assertThat(table.pending()).isZero();
-        assertThat(table.accumulateMLayer(SignalTable.MLAYER_SIGNAL)).isEqualTo(SUCCESS);
-        assertThat(table.takeAccumulated()).isEqualTo(0x04);
-    }
-
-    /**
      * I-062, Isotach report §6.4.5, pp. 47-50; App. J, iso_signal.c, pp. 231-235: reset bits are counted, never
      * reported to the application.
      */

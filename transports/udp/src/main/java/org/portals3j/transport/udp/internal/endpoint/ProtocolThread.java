@@ -7,6 +7,13 @@ import org.portals3j.transport.internal.PollHandover;
 /**
  * The protocol thread's duty cycle, while the endpoint runs: leave the receive path to polling application threads,
  * else take it, run one round of the agent and idle by the work it did. What escapes fails the endpoint.
+ *
+ * <p>Why not the shared {@code AwaitLoop}: that loop is a wait for a condition, which returns once the condition
+ * holds or a deadline passes, and before it parks hands the receive path over and announces that it stops polling.
+ * This is an agent's duty cycle, which has no condition to return on (it runs for the endpoint's life), owns the
+ * receive path rather than handing it over (it is the thread that takes it back when the polling threads leave), and
+ * must step aside while an application thread polls and idle by the agent's work count; bent into a wait, each of
+ * these would be a special case of the loop that every other waiter shares.
  */
 final class ProtocolThread implements Runnable {
     private final ProtocolAgent agent;

@@ -200,6 +200,20 @@
  * datagrams look old), and it does not prevent denial of service by flooding (a flood costs a CRC, and a
  * MAC for datagrams that pass the CRC).
  *
+ * <p><b>Integrity only, for private networks ({@code udp.mac=crc32c}, off by default).</b> With {@code
+ * udp.mac=crc32c} and {@code udp.allowUnauthenticated=true} datagrams carry no MAC (the field is zero, and a
+ * datagram whose field is not is dropped as {@code drop.mac}, so a rank configured otherwise is refused rather
+ * than trusted); the CRC32C above is their only check, which catches corruption in transit and nothing else.
+ * Nothing then authenticates a datagram: anyone who can send to the job's ports (any host on the network, any
+ * process on the hosts) can inject datagrams that ranks act on (data delivered into memory a match list
+ * exposes, acknowledgements that complete sends that never arrived, BYE that declares a rank dead), alter them
+ * in transit, or replay captured ones with a new datagram counter (the replay window below only stops exact
+ * copies). It is for networks where every host and process that can reach the job is trusted with its data
+ * and its control, such as a cluster's private interconnect behind the job's own firewall; it buys the cost
+ * of the MAC back (bench/README.md). {@code udp.mac=crc32c} alone is refused with a message saying this,
+ * {@code portals info} shows it when {@code PORTALS_TRANSPORT_OPTIONS} selects it, and each endpoint logs a
+ * warning when it opens.
+ *
  * <h2>Replay protection</h2>
  * Every datagram, whatever its type, is acted on at most once. After the MAC and the field checks, and before
  * anything in it is acted on (acknowledgements, liveness, delivery, BYE, notices), its datagram counter

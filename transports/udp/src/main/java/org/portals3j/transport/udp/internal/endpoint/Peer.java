@@ -66,7 +66,8 @@ final class Peer {
     final MemorySegment sendSegment;
     /**
      * Where longer datagrams are built: a heap buffer, since their MAC (AES-GCM) is much faster on a Java array
-     * (docs/udp-notes.md). Null when the datagram size does not exceed {@link #BULK_ABOVE}.
+     * (docs/udp-notes.md). Null when the datagram size does not exceed {@link #BULK_ABOVE}, or when the MAC is as
+     * fast on the direct buffer (which the socket takes without a copy).
      */
     final @Nullable ByteBuffer bulkSendBuffer;
     final @Nullable MemorySegment bulkSendSegment;
@@ -134,7 +135,7 @@ final class Peer {
         this.sendBuffer = ByteBuffer.allocateDirect(datagramSize + DatagramHeader.TRAILER_ROOM)
                 .order(ByteOrder.LITTLE_ENDIAN);
         this.sendSegment = MemorySegment.ofBuffer(sendBuffer);
-        if (datagramSize > BULK_ABOVE) {
+        if (datagramSize > BULK_ABOVE && sendCodec.mac().sealsFasterOnArrays()) {
             this.bulkSendBuffer = ByteBuffer.allocate(datagramSize + DatagramHeader.TRAILER_ROOM)
                     .order(ByteOrder.LITTLE_ENDIAN);
             this.bulkSendSegment = MemorySegment.ofBuffer(bulkSendBuffer);

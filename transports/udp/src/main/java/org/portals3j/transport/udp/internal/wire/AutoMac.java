@@ -35,6 +35,11 @@ public final class AutoMac implements DatagramMac {
     }
 
     @Override
+    public boolean sealsFasterOnArrays() {
+        return true;
+    }
+
+    @Override
     public void sign(ByteBuffer b, int length) {
         (length > GCM_ABOVE ? large : small).sign(b, length);
     }

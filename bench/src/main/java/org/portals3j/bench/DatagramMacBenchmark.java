@@ -67,7 +67,7 @@ public class DatagramMacBenchmark {
         sender = new DatagramCodec(m);
         receiver = new DatagramCodec(of(mac, key));
         int capacity = length + DatagramHeader.TRAILER_ROOM;
-        tx = (m.sealsFasterOnArrays() && length > AutoMac.GCM_ABOVE ? ByteBuffer.allocate(capacity)
+        tx = (m.sealsFasterOnArrays() && length > AesGcmMac.HEAP_ABOVE ? ByteBuffer.allocate(capacity)
                 : ByteBuffer.allocateDirect(capacity)).order(ByteOrder.LITTLE_ENDIAN);
         rx = ByteBuffer.allocateDirect(capacity).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = DatagramHeader.LENGTH; i < length; i++) {

@@ -72,8 +72,8 @@ public final class UdpOptions {
      */
     public static final String ACK_DELAY_MICROS = "udp.ackDelayMicros";
     /**
-     * Datagram authentication: {@code auto} (default: AES-PMAC up to 8 KiB datagrams, AES-GCM with the
-     * body encrypted above, each keyed with a key derived from the job key), {@code aes-pmac}, {@code aes-cmac},
+     * Datagram authentication: {@code auto} (default: AES-PMAC on every datagram, keyed with a key derived from
+     * the job key), {@code aes-pmac}, {@code aes-cmac},
      * {@code hmac-sha256}, {@code aes-gcm} or {@code gmac} (one algorithm for every datagram, keyed with
      * the job key), or {@code crc32c}: <b>no authentication</b>, a CRC32C against corruption only, for private,
      * trusted networks; anyone who can send to the job's ports can then inject, alter or replay datagrams into

@@ -14,7 +14,7 @@ import org.portals3j.transport.udp.internal.reliability.ReceiveWindow;
 import org.portals3j.transport.udp.internal.reliability.ReplayWindow;
 import org.portals3j.transport.udp.internal.reliability.RttEstimator;
 import org.portals3j.transport.udp.internal.reliability.SendWindow;
-import org.portals3j.transport.udp.internal.wire.AutoMac;
+import org.portals3j.transport.udp.internal.wire.AesGcmMac;
 import org.portals3j.transport.udp.internal.wire.DatagramHeader;
 import org.portals3j.transport.udp.internal.wire.DatagramCodec;
 
@@ -54,8 +54,8 @@ final class Peer {
     }
 
 
-    /** Datagrams longer than this are built in {@link #bulkSendBuffer}: {@link AutoMac}'s AES-GCM sizes. */
-    static final int BULK_ABOVE = AutoMac.GCM_ABOVE;
+    /** Datagrams longer than this are built in {@link #bulkSendBuffer}, for a MAC that wants it (AES-GCM). */
+    static final int BULK_ABOVE = AesGcmMac.HEAP_ABOVE;
 
     final int rank;
     final ReentrantLock lock = new ReentrantLock();

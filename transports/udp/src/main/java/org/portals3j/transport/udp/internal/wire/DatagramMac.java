@@ -22,7 +22,7 @@ public interface DatagramMac {
     boolean verify(ByteBuffer b, int length);
 
     /**
-     * Whether datagrams over {@link AutoMac#GCM_ABOVE} bytes are sealed faster in a heap buffer than in a direct
+     * Whether datagrams over {@link AesGcmMac#HEAP_ABOVE} bytes are sealed faster in a heap buffer than in a direct
      * one (AES-GCM): the sender then builds them there, at the price of the socket's copy into a direct buffer.
      */
     default boolean sealsFasterOnArrays() {

@@ -27,7 +27,7 @@ class BenchmarkListTest {
         }
         assertThat(text).contains(
                 "org.portals3j.bench.MatchingBenchmark", "org.portals3j.bench.PutPathBenchmark",
-                "org.portals3j.bench.BandwidthBenchmark");
+                "org.portals3j.bench.BandwidthBenchmark", "org.portals3j.bench.DatagramMacBenchmark");
         // the generated harness classes are there too
         assertThat(getClass().getClassLoader().getResource(
                 "org/portals3j/bench/jmh_generated/MatchingBenchmark_put_jmhTest.class")).isNotNull();

@@ -9,6 +9,7 @@ import org.portals3j.transport.udp.internal.wire.AesCmacMac;
 import org.portals3j.transport.udp.internal.wire.AesPmacMac;
 import org.portals3j.transport.udp.internal.wire.AesGcmMac;
 import org.portals3j.transport.udp.internal.wire.AutoMac;
+import org.portals3j.transport.udp.internal.wire.Crc32cOnly;
 import org.portals3j.transport.udp.internal.wire.GmacMac;
 import org.portals3j.transport.udp.internal.wire.HmacSha256Mac;
 
@@ -71,12 +72,20 @@ public final class UdpOptions {
      */
     public static final String ACK_DELAY_MICROS = "udp.ackDelayMicros";
     /**
-     * Datagram authentication: {@code auto} (default: AES-PMAC up to 8 KiB datagrams, AES-GCM with the
-     * body encrypted above, each keyed with a key derived from the job key), {@code aes-pmac}, {@code aes-cmac},
+     * Datagram authentication: {@code auto} (default: AES-PMAC on every datagram, keyed with a key derived from
+     * the job key), {@code aes-pmac}, {@code aes-cmac},
      * {@code hmac-sha256}, {@code aes-gcm} or {@code gmac} (one algorithm for every datagram, keyed with
-     * the job key).
+     * the job key), or {@code crc32c}: <b>no authentication</b>, a CRC32C against corruption only, for private,
+     * trusted networks; anyone who can send to the job's ports can then inject, alter or replay datagrams into
+     * the job. {@code crc32c} is refused unless {@link #ALLOW_UNAUTHENTICATED} is {@code true} as well.
      */
     public static final String MAC = "udp.mac";
+    /**
+     * {@code true} to accept {@code udp.mac=crc32c}, saying that the network is private and trusted: every host
+     * that can reach the job's ports is trusted with the job's data and its control. Default {@code false}; on its
+     * own it changes nothing.
+     */
+    public static final String ALLOW_UNAUTHENTICATED = "udp.allowUnauthenticated";
     /**
      * Messages to one peer not yet acknowledged (queued or in flight) beyond which {@code send()} from an
      * application thread waits for room. Default {@value #DEFAULT_SEND_QUEUE_MESSAGES}. See "Backpressure" in the
@@ -146,7 +155,8 @@ public final class UdpOptions {
 
     /** Every key this transport understands. */
     public static final List<String> KEYS = List.of(HOST, PORT, DATAGRAM_SIZE, WINDOW, HEARTBEAT_MILLIS,
-            PEER_TIMEOUT_MILLIS, RTO_MIN_MICROS, RTO_MAX_MILLIS, ACK_DELAY_MICROS, MAC, RENDEZVOUS_TIMEOUT_MILLIS,
+            PEER_TIMEOUT_MILLIS, RTO_MIN_MICROS, RTO_MAX_MILLIS, ACK_DELAY_MICROS, MAC, ALLOW_UNAUTHENTICATED,
+            RENDEZVOUS_TIMEOUT_MILLIS,
             FAULT_LOSS, FAULT_DUPLICATE, FAULT_REORDER, FAULT_CORRUPT, FAULT_SEED, FAULT_DELAY_MICROS,
             FAULT_JITTER_MICROS, FAULT_LATE, FAULT_LATE_MICROS, FAULT_DELAY_QUEUE, SEND_QUEUE_MESSAGES,
             SEND_QUEUE_BYTES);
@@ -157,7 +167,8 @@ public final class UdpOptions {
     /**
      * The parsed options.
      *
-     * @param mac {@code auto}, {@code aes-pmac}, {@code aes-cmac}, {@code hmac-sha256}, {@code aes-gcm} or {@code gmac}
+     * @param mac {@code auto}, {@code aes-pmac}, {@code aes-cmac}, {@code hmac-sha256}, {@code aes-gcm}, {@code gmac}
+     *            or {@code crc32c} (only with {@link #ALLOW_UNAUTHENTICATED})
      */
     public record Settings(String host, int port, int datagramSize, int window, long heartbeatMillis,
                            long peerTimeoutMillis, long rtoMinMicros, long rtoMaxMillis, long ackDelayMicros,
@@ -211,10 +222,21 @@ public final class UdpOptions {
         }
         long ackDelay = integer(options, ACK_DELAY_MICROS, DEFAULT_ACK_DELAY_MICROS, 0, 1_000_000);
         String mac = options.getOrDefault(MAC, AutoMac.NAME).trim().toLowerCase(Locale.ROOT);
-        if (!List.of(AutoMac.NAME, AesPmacMac.NAME, AesCmacMac.NAME, HmacSha256Mac.NAME, AesGcmMac.NAME, GmacMac.NAME)
-                .contains(mac)) {
+        if (!List.of(AutoMac.NAME, AesPmacMac.NAME, AesCmacMac.NAME, HmacSha256Mac.NAME, AesGcmMac.NAME, GmacMac.NAME,
+                Crc32cOnly.NAME).contains(mac)) {
             throw bad(MAC, mac, AutoMac.NAME + ", " + AesPmacMac.NAME + ", " + AesCmacMac.NAME + ", "
-                    + HmacSha256Mac.NAME + ", " + AesGcmMac.NAME + " or " + GmacMac.NAME);
+                    + HmacSha256Mac.NAME + ", " + AesGcmMac.NAME + ", " + GmacMac.NAME + " or " + Crc32cOnly.NAME
+                    + " (with " + ALLOW_UNAUTHENTICATED + "=true)");
+        }
+        String allow = options.getOrDefault(ALLOW_UNAUTHENTICATED, "false").trim().toLowerCase(Locale.ROOT);
+        if (!allow.equals("true") && !allow.equals("false")) {
+            throw bad(ALLOW_UNAUTHENTICATED, allow, "true or false");
+        }
+        if (mac.equals(Crc32cOnly.NAME) && !allow.equals("true")) {
+            throw new TransportException(MAC + "=" + Crc32cOnly.NAME + " turns datagram authentication off: anyone"
+                    + " who can send to this job's ports could inject, alter or replay datagrams into the job. Use it"
+                    + " only on a private, trusted network, and say so with " + ALLOW_UNAUTHENTICATED + "=true;"
+                    + " otherwise leave " + MAC + " unset (" + AutoMac.NAME + ", authenticated)");
         }
         long rendezvous = integer(options, RENDEZVOUS_TIMEOUT_MILLIS, DEFAULT_RENDEZVOUS_TIMEOUT_MILLIS, 0, 86_400_000);
         long delay = integer(options, FAULT_DELAY_MICROS, 0, 0, 10_000_000);

@@ -10,7 +10,7 @@
  * <caption>Header</caption>
  * <tr><th>Offset</th><th>Size</th><th>Field</th></tr>
  * <tr><td>0</td><td>4</td><td>magic "P3UD" (0x44553350)</td></tr>
- * <tr><td>4</td><td>1</td><td>version (4)</td></tr>
+ * <tr><td>4</td><td>1</td><td>version (5)</td></tr>
  * <tr><td>5</td><td>1</td><td>type (below)</td></tr>
  * <tr><td>6</td><td>2</td><td>flags: 1 FIRST, 2 LAST, 4 ABORT (DATA only)</td></tr>
  * <tr><td>8</td><td>4</td><td>job tag (first 4 bytes of SHA-256 of the job id)</td></tr>
@@ -178,27 +178,39 @@
  * length, acknowledgements against what was sent, sequence numbers against the window). Anything that
  * fails is dropped and counted ({@code drop.*} in {@code counters()}); no input can throw out of the
  * receive loop. The CRC covers the header up to it and the body as sent and is computed last; the MAC
- * covers the header up to the CRC and the body. By default ({@code udp.mac=auto}) datagrams up to 8 KiB
- * carry an AES-PMAC (Black-Rogaway PMAC, AES-128), larger ones are sealed with AES-GCM: the body is encrypted in
- * place, the header is authenticated data, the tag is the MAC field. Each algorithm has its own key derived
- * from the job key (HMAC-SHA256(job key, label)); both ends choose by the datagram's length. GCM's IV is
- * the sender's rank and the 64-bit datagram counter, which starts at a random value per endpoint and is
- * never reused.
+ * covers the header up to the CRC and the body. By default ({@code udp.mac=auto}) every datagram carries an
+ * AES-PMAC (Black-Rogaway PMAC, AES-128, 16-byte tag in the MAC field) keyed with a key derived from the job key
+ * (HMAC-SHA256(job key, label)); the body goes as it is, not encrypted.
  *
- * <p>A message pays two MACs, one to seal and one to check: AES-PMAC is the cheapest on small datagrams and
- * allocates nothing, AES-GCM the fastest per byte on large ones but allocates per datagram (the measurements:
- * docs/udp-notes.md). {@code udp.mac=aes-pmac}, {@code aes-cmac}, {@code hmac-sha256}, {@code aes-gcm} or
- * {@code gmac} (AES-GMAC, which buffers and copies a 64 KB datagram internally) force one algorithm, keyed with
- * the job key.
+ * <p>A message pays two MACs, one to seal and one to check: AES-PMAC is the cheapest authenticator here on small
+ * and on 64 KB datagrams alike, and allocates nothing (the measurements: docs/udp-notes.md, bench/README.md).
+ * {@code udp.mac=aes-pmac}, {@code aes-cmac}, {@code hmac-sha256}, {@code aes-gcm} (the body encrypted in place,
+ * the header authenticated data; its IV is the sender's rank and the 64-bit datagram counter, which starts at a
+ * random value per endpoint and is never reused) or {@code gmac} (AES-GMAC, which buffers and copies a 64 KB
+ * datagram internally) force one algorithm, keyed with the job key.
  *
  * <p>The MAC protects against injection and spoofing by anyone who does not hold the job key, against
  * stray traffic of other jobs (a different key, and a job tag checked too) and of earlier incarnations of
  * an endpoint (incarnation ids), and against tampering in transit; the replay window below against replays.
- * It does not give confidentiality: datagrams over 8 KiB happen to be encrypted, smaller
- * ones are not, so treat payloads as visible on the network. It cannot stop a party
+ * It does not give confidentiality: payloads are visible on the network (only {@code udp.mac=aes-gcm} happens to
+ * encrypt them, and no confidentiality is claimed for it either). It cannot stop a party
  * that holds the key (one could, for example, send a datagram counter far ahead and make a peer's later
  * datagrams look old), and it does not prevent denial of service by flooding (a flood costs a CRC, and a
  * MAC for datagrams that pass the CRC).
+ *
+ * <p><b>Integrity only, for private networks ({@code udp.mac=crc32c}, off by default).</b> With {@code
+ * udp.mac=crc32c} and {@code udp.allowUnauthenticated=true} datagrams carry no MAC (the field is zero, and a
+ * datagram whose field is not is dropped as {@code drop.mac}, so a rank configured otherwise is refused rather
+ * than trusted); the CRC32C above is their only check, which catches corruption in transit and nothing else.
+ * Nothing then authenticates a datagram: anyone who can send to the job's ports (any host on the network, any
+ * process on the hosts) can inject datagrams that ranks act on (data delivered into memory a match list
+ * exposes, acknowledgements that complete sends that never arrived, BYE that declares a rank dead), alter them
+ * in transit, or replay captured ones with a new datagram counter (the replay window below only stops exact
+ * copies). It is for networks where every host and process that can reach the job is trusted with its data
+ * and its control, such as a cluster's private interconnect behind the job's own firewall; it buys the cost
+ * of the MAC back (bench/README.md). {@code udp.mac=crc32c} alone is refused with a message saying this,
+ * {@code portals info} shows it when {@code PORTALS_TRANSPORT_OPTIONS} selects it, and each endpoint logs a
+ * warning when it opens.
  *
  * <h2>Replay protection</h2>
  * Every datagram, whatever its type, is acted on at most once. After the MAC and the field checks, and before

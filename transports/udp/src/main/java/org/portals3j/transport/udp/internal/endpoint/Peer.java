@@ -14,7 +14,7 @@ import org.portals3j.transport.udp.internal.reliability.ReceiveWindow;
 import org.portals3j.transport.udp.internal.reliability.ReplayWindow;
 import org.portals3j.transport.udp.internal.reliability.RttEstimator;
 import org.portals3j.transport.udp.internal.reliability.SendWindow;
-import org.portals3j.transport.udp.internal.wire.AutoMac;
+import org.portals3j.transport.udp.internal.wire.AesGcmMac;
 import org.portals3j.transport.udp.internal.wire.DatagramHeader;
 import org.portals3j.transport.udp.internal.wire.DatagramCodec;
 
@@ -54,8 +54,8 @@ final class Peer {
     }
 
 
-    /** Datagrams longer than this are built in {@link #bulkSendBuffer}: {@link AutoMac}'s AES-GCM sizes. */
-    static final int BULK_ABOVE = AutoMac.GCM_ABOVE;
+    /** Datagrams longer than this are built in {@link #bulkSendBuffer}, for a MAC that wants it (AES-GCM). */
+    static final int BULK_ABOVE = AesGcmMac.HEAP_ABOVE;
 
     final int rank;
     final ReentrantLock lock = new ReentrantLock();
@@ -66,7 +66,8 @@ final class Peer {
     final MemorySegment sendSegment;
     /**
      * Where longer datagrams are built: a heap buffer, since their MAC (AES-GCM) is much faster on a Java array
-     * (docs/udp-notes.md). Null when the datagram size does not exceed {@link #BULK_ABOVE}.
+     * (docs/udp-notes.md). Null when the datagram size does not exceed {@link #BULK_ABOVE}, or when the MAC is as
+     * fast on the direct buffer (which the socket takes without a copy).
      */
     final @Nullable ByteBuffer bulkSendBuffer;
     final @Nullable MemorySegment bulkSendSegment;
@@ -134,7 +135,7 @@ final class Peer {
         this.sendBuffer = ByteBuffer.allocateDirect(datagramSize + DatagramHeader.TRAILER_ROOM)
                 .order(ByteOrder.LITTLE_ENDIAN);
         this.sendSegment = MemorySegment.ofBuffer(sendBuffer);
-        if (datagramSize > BULK_ABOVE) {
+        if (datagramSize > BULK_ABOVE && sendCodec.mac().sealsFasterOnArrays()) {
             this.bulkSendBuffer = ByteBuffer.allocate(datagramSize + DatagramHeader.TRAILER_ROOM)
                     .order(ByteOrder.LITTLE_ENDIAN);
             this.bulkSendSegment = MemorySegment.ofBuffer(bulkSendBuffer);

@@ -41,6 +41,7 @@ import org.portals3j.transport.udp.internal.wire.AesCmacMac;
 import org.portals3j.transport.udp.internal.wire.AesGcmMac;
 import org.portals3j.transport.udp.internal.wire.AesPmacMac;
 import org.portals3j.transport.udp.internal.wire.AutoMac;
+import org.portals3j.transport.udp.internal.wire.Crc32cOnly;
 import org.portals3j.transport.udp.internal.wire.DatagramCodec;
 import org.portals3j.transport.udp.internal.wire.DatagramHeader;
 import org.portals3j.transport.udp.internal.wire.DatagramMac;
@@ -142,6 +143,7 @@ public final class UdpEndpoint implements Transport, Polling {
             case AesGcmMac.NAME -> new AesGcmMac(key);
             case AesCmacMac.NAME -> new AesCmacMac(key);
             case AesPmacMac.NAME -> new AesPmacMac(key);
+            case Crc32cOnly.NAME -> new Crc32cOnly();
             default -> new AutoMac(key);
         };
     }
@@ -210,6 +212,11 @@ public final class UdpEndpoint implements Transport, Polling {
                     settings.faultLateMicros() * 1_000L, settings.faultDelayQueue(), settings.faultSeed()));
         }
         io = wrap.apply(io);
+        if (settings.mac().equals(Crc32cOnly.NAME)) {
+            LOG.log(System.Logger.Level.WARNING, "rank " + config.rank() + ": " + UdpOptions.MAC + "="
+                    + Crc32cOnly.NAME + ": datagrams are NOT authenticated (CRC32C only); anyone who can reach "
+                    + hostName + " can inject or replay datagrams into this job");
+        }
         UdpEndpoint endpoint = new UdpEndpoint(config, settings, io);
         try {
             InetSocketAddress local = io.localAddress();

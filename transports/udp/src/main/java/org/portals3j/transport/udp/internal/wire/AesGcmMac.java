@@ -14,14 +14,16 @@ import javax.crypto.spec.SecretKeySpec;
  *
  * <p>The JDK's AES-GCM is fastest on Java arrays, and out of place (docs/udp-notes.md): the body is sealed in
  * place when the buffer is a heap buffer and copied through {@link #scratch} when it is direct, and always
- * opened out of place into {@link #plaintext}. {@code Cipher.init} allocates per datagram, which is why small
- * datagrams use AES-PMAC ({@link AutoMac}).
+ * opened out of place into {@link #plaintext}. {@code Cipher.init} allocates per datagram; the default is
+ * AES-PMAC ({@link AutoMac}).
  *
  * <p>Buffers need {@link DatagramHeader#TRAILER_ROOM} bytes after the datagram (room for the tag, as
  * for every authenticator).
  */
 public final class AesGcmMac implements DatagramMac {
     public static final String NAME = "aes-gcm";
+    /** Datagrams longer than this are built in a heap buffer ({@link #sealsFasterOnArrays}). */
+    public static final int HEAP_ABOVE = 8192;
     private static final int TAG = DatagramHeader.MAC_LENGTH;
 
     private final Cipher sealer;
@@ -43,6 +45,11 @@ public final class AesGcmMac implements DatagramMac {
     @Override
     public String name() {
         return NAME;
+    }
+
+    @Override
+    public boolean sealsFasterOnArrays() {
+        return true;
     }
 
     private void aad(Cipher c, ByteBuffer b) {

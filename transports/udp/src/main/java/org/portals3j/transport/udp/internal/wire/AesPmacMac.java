@@ -1,5 +1,7 @@
 package org.portals3j.transport.udp.internal.wire;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -26,8 +28,12 @@ public final class AesPmacMac extends AesBlockMac {
     public static final String NAME = "aes-pmac";
     /** L*x^i for i below this: enough for 2^32 blocks, far beyond any datagram. */
     private static final int OFFSETS = 32;
-    /** Blocks whose offsets are tabled: an 8 KiB datagram ({@link AutoMac}'s PMAC range), 8 KiB of table. */
+    /**
+     * Blocks whose offsets are tabled at first: an 8 KiB datagram, 8 KiB of table. The table grows (once, as the
+     * scratch does) to the longest message seen.
+     */
     static final int TABLED = 512;
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     /**
      * Blocks are XORed as two longs in the machine's byte order (no byte swaps in the hot loops): XOR is
      * bytewise, so any order works as long as the offsets are stored in the same one.
@@ -41,10 +47,11 @@ public final class AesPmacMac extends AesBlockMac {
     private final long[] offsetHi = new long[OFFSETS];
     private final long[] offsetLo = new long[OFFSETS];
     /**
-     * offset_i for blocks 1..{@value #TABLED} (two longs each): it depends on the key only, so the hot
-     * loop XORs a table in, with no chain from one block to the next; longer messages go on from the last.
+     * offset_i for blocks 1..{@link #tabled} (two longs each): it depends on the key only, so the hot loop XORs a
+     * table in, one flat loop with no chain from one block to the next, which C2 vectorises (bench/README.md).
      */
-    private final long[] offsets = new long[2 * TABLED];
+    private long[] offsets = new long[2 * TABLED];
+    private int tabled = TABLED;
     private final long lInvHi;
     private final long lInvLo;
     private final byte[] sigma = new byte[BLOCK];
@@ -93,6 +100,23 @@ public final class AesPmacMac extends AesBlockMac {
         }
     }
 
+    /** Tables the offsets up to block {@code blocks} (rounded up to {@value #TABLED}), going on from the last. */
+    private void growOffsets(int blocks) {
+        int n = (blocks + TABLED - 1) / TABLED * TABLED;
+        long[] grown = Arrays.copyOf(offsets, 2 * n);
+        long offHi = grown[2 * tabled - 2];
+        long offLo = grown[2 * tabled - 1];
+        for (int i = tabled; i < n; i++) {
+            int ntz = Integer.numberOfTrailingZeros(i + 1);
+            offHi ^= offsetHi[ntz];
+            offLo ^= offsetLo[ntz];
+            grown[2 * i] = offHi;
+            grown[2 * i + 1] = offLo;
+        }
+        offsets = grown;
+        tabled = n;
+    }
+
     @Override
     public String name() {
         return NAME;
@@ -106,19 +130,14 @@ public final class AesPmacMac extends AesBlockMac {
     void macOfScratch(int length) {
         int blocks = Math.max(1, (length + BLOCK - 1) / BLOCK);
         int whole = blocks - 1; // every block but the last: offset, then encrypted together
-        int tabled = Math.min(whole, TABLED);
-        for (int k = 0; k < 2 * tabled; k++) {
-            LONGS.set(in, 8 * k, (long) LONGS.get(in, 8 * k) ^ offsets[k]);
+        if (whole > tabled) {
+            growOffsets(whole);
         }
-        long offHi = offsets[2 * TABLED - 2];
-        long offLo = offsets[2 * TABLED - 1];
-        for (int i = tabled; i < whole; i++) {
-            int ntz = Integer.numberOfTrailingZeros(i + 1);
-            offHi ^= offsetHi[ntz];
-            offLo ^= offsetLo[ntz];
-            int at = i * BLOCK;
-            LONGS.set(in, at, (long) LONGS.get(in, at) ^ offHi);
-            LONGS.set(in, at + 8, (long) LONGS.get(in, at + 8) ^ offLo);
+        long[] off = offsets;
+        MemorySegment m = inSegment;
+        for (int k = 0; k < 2 * whole; k++) {
+            long at = 8L * k;
+            m.set(LONG, at, m.get(LONG, at) ^ off[k]);
         }
         long sHi = 0;
         long sLo = 0;

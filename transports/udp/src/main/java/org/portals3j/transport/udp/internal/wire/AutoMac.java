@@ -5,23 +5,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * The default authenticator: AES-PMAC (AES-128) for datagrams up to {@value #GCM_ABOVE} bytes, AES-GCM
- * (body encrypted in place) above. Both ends choose by the datagram's length, so they always agree; each
- * algorithm has its own key derived from the job key (HMAC-SHA256(job key, label)), never the job key
- * itself.
- * Why two: docs/udp-notes.md.
+ * The default authenticator: AES-PMAC (AES-128) on every datagram, keyed with a key derived from the job key
+ * (HMAC-SHA256(job key, label)), never the job key itself. Allocates nothing and leaves the body as it is.
+ * Why this one: docs/udp-notes.md.
  */
 public final class AutoMac implements DatagramMac {
     public static final String NAME = "auto";
-    /** Datagrams longer than this are sealed with AES-GCM. */
-    public static final int GCM_ABOVE = 8192;
 
-    private final AesPmacMac small;
-    private final AesGcmMac large;
+    private final AesPmacMac pmac;
 
     public AutoMac(byte[] jobKey) {
-        small = new AesPmacMac(Arrays.copyOf(derive(jobKey, "portals3j udp aes-pmac"), 16));
-        large = new AesGcmMac(derive(jobKey, "portals3j udp aes-gcm"));
+        pmac = new AesPmacMac(Arrays.copyOf(derive(jobKey, "portals3j udp aes-pmac"), 16));
     }
 
     /** A subkey for one purpose: HKDF-Expand's first block (RFC 5869) with the job key as the PRK. */
@@ -36,11 +30,11 @@ public final class AutoMac implements DatagramMac {
 
     @Override
     public void sign(ByteBuffer b, int length) {
-        (length > GCM_ABOVE ? large : small).sign(b, length);
+        pmac.sign(b, length);
     }
 
     @Override
     public boolean verify(ByteBuffer b, int length) {
-        return (length > GCM_ABOVE ? large : small).verify(b, length);
+        return pmac.verify(b, length);
     }
 }

@@ -17,7 +17,7 @@ public final class DatagramHeader {
      * 4: the reserved field carries the duplicate report, and the DEAD_NOTICE type (3 required the field to be 0;
      * 3 made AES-PMAC the default MAC of datagrams up to 8 KiB, 2 used AES-CMAC); mixed builds see a version drop.
      */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
 
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = 4;

@@ -22,6 +22,14 @@ public interface DatagramMac {
     boolean verify(ByteBuffer b, int length);
 
     /**
+     * Whether datagrams over {@link AesGcmMac#HEAP_ABOVE} bytes are sealed faster in a heap buffer than in a direct
+     * one (AES-GCM): the sender then builds them there, at the price of the socket's copy into a direct buffer.
+     */
+    default boolean sealsFasterOnArrays() {
+        return false;
+    }
+
+    /**
      * Whether the first {@code n} bytes of {@code computed} and {@code received} are equal, in time that does not
      * depend on where they differ (so a forger learns nothing from how fast a guess is refused). The JDK's
      * {@code MessageDigest.isEqual} does this for whole arrays only; HMAC's tag is a prefix of its digest.

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import javax.crypto.Cipher;
 import javax.crypto.spec.SecretKeySpec;
 import java.util.HexFormat;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -94,6 +95,21 @@ class AesPmacMacTest {
             message[i] = (byte) (i * 131 + (i >>> 8));
         }
         assertThat(HEX.formatHex(new AesPmacMac(key).macOf(message))).isEqualTo(HEX.formatHex(plainPmac(key, message)));
+    }
+
+    /** The offset table grows with the longest message seen; shorter and longer ones after it still match. */
+    @Test
+    void oneInstanceMatchesAcrossGrowingAndShrinkingLengths() throws Exception {
+        byte[] key = HEX.parseHex(KEY_128);
+        AesPmacMac mac = new AesPmacMac(key);
+        for (int length : new int[] {100, 65000, 8192, 30000, 70001, 16}) {
+            byte[] message = new byte[length];
+            for (int i = 0; i < length; i++) {
+                message[i] = (byte) (i * 7 + length);
+            }
+            assertThat(HEX.formatHex(mac.macOf(message))).as("length %d", length)
+                    .isEqualTo(HEX.formatHex(plainPmac(key, message)));
+        }
     }
 
     /** PMAC as defined, one AES call per block, offsets by doubling, no tables. */

@@ -148,6 +148,9 @@ public final class Suite {
     }
 
     public static void main(String[] args) {
+        if (System.getProperty("java.awt.headless") == null) {
+            System.setProperty("java.awt.headless", "true"); // the plots need no display
+        }
         System.exit(run(args, System.out, System.err, Path.of("/proc/loadavg")));
     }
 

@@ -3,6 +3,7 @@ package org.portals3j.bench;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -524,7 +525,7 @@ public final class Suite {
         Map<String, String> m = new LinkedHashMap<>();
         String host = "unknown";
         try {
-            host = java.net.InetAddress.getLocalHost().getHostName();
+            host = InetAddress.getLocalHost().getHostName();
         } catch (IOException e) {
             // keep "unknown"
         }

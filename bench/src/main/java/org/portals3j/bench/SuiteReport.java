@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
@@ -317,7 +318,7 @@ record SuiteReport(String date, Map<String, String> machine, double load, String
                 }
             }
             b.append("</tr>\n");
-            java.util.TreeSet<Integer> sizes = new java.util.TreeSet<>();
+            TreeSet<Integer> sizes = new TreeSet<>();
             of.forEach(s -> s.points().forEach(p -> sizes.add(p.size())));
             for (int size : sizes) {
                 b.append("<tr><td>").append(size).append("</td>");

@@ -41,26 +41,28 @@ public final class Suite {
     /** Bandwidth sizes besides 1 MiB (which comes with the latency run); the 8-byte windows give the message rate. */
     static final int[] BANDWIDTH_SIZES = {8, 1024, 64 * 1024};
     static final int[] QUICK_BANDWIDTH_SIZES = {8};
-    static final List<String> PEERS = List.of("openmpi", "fi_pingpong", "handoff", "lapi", "mpi", "isotach");
+    static final List<String> PEERS = List.of("openmpi", "fi_pingpong", "handoff", "lapi", "mpi", "isotach", "shim");
 
     static final String USAGE = """
             usage: portals bench [--transport inmem,udp] [--quick] [--out DIR] [--peers LIST] [--iterations N]
-                                 [--require-idle] [--idle-threshold LOAD]
+                                 [--require-idle] [--idle-threshold LOAD] [--native DIR] [--source DIR]
               --transport       transports to measure (comma-separated, default inmem,udp)
               --quick           a smoke run of about a minute (few iterations, fewer sizes): not figures to quote
               --out             where results.json, the plots and index.html go (default bench-report)
               --peers           rows besides Portals Put/Get and the transport's own baseline (default all:
-                                openmpi,fi_pingpong,handoff,lapi,mpi,isotach); the others are reported as skipped
+                                openmpi,fi_pingpong,handoff,lapi,mpi,isotach,shim); the others are reported as skipped
               --iterations      measured round trips per size (default 10000; --quick 200)
               --require-idle    refuse to run when the 1-minute load average is above the threshold
-              --idle-threshold  that threshold (default 1.0)""";
+              --idle-threshold  that threshold (default 1.0)
+              --native, --source  the C shim row: native-shim's build (native-shim/target/native) and the
+                                directory of bench_pingpong.c (native-shim/src/test/c)""";
 
     private Suite() {
     }
 
     /** What to run. */
     record Options(List<String> transports, boolean quick, Path out, Set<String> peers, int iterations,
-                   boolean requireIdle, double idleThreshold) {
+                   boolean requireIdle, double idleThreshold, Path nativeDir, Path shimSources) {
         Options {
             transports = List.copyOf(transports);
             peers = Set.copyOf(peers);
@@ -93,6 +95,8 @@ public final class Suite {
             Integer iterations = null;
             boolean requireIdle = false;
             double threshold = DEFAULT_IDLE_THRESHOLD;
+            Path nativeDir = Path.of("native-shim/target/native");
+            Path shimSources = Path.of("native-shim/src/test/c");
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
                 switch (a) {
@@ -101,7 +105,8 @@ public final class Suite {
                     }
                     case "--quick" -> quick = true;
                     case "--require-idle" -> requireIdle = true;
-                    case "--transport", "--out", "--peers", "--iterations", "--idle-threshold" -> {
+                    case "--transport", "--out", "--peers", "--iterations", "--idle-threshold", "--native",
+                         "--source" -> {
                         if (i + 1 >= args.length) {
                             throw new IllegalArgumentException(a + " needs a value");
                         }
@@ -119,6 +124,8 @@ public final class Suite {
                                 }
                             }
                             case "--iterations" -> iterations = number(a, v);
+                            case "--native" -> nativeDir = Path.of(v);
+                            case "--source" -> shimSources = Path.of(v);
                             default -> {
                                 try {
                                     threshold = Double.parseDouble(v.trim());
@@ -132,7 +139,7 @@ public final class Suite {
                 }
             }
             int n = iterations != null ? iterations : quick ? PingPong.QUICK_ITERATIONS : PingPong.DEFAULT_ITERATIONS;
-            return new Options(transports, quick, out, peers, n, requireIdle, threshold);
+            return new Options(transports, quick, out, peers, n, requireIdle, threshold, nativeDir, shimSources);
         }
 
         private static List<String> list(String v) {
@@ -260,9 +267,14 @@ public final class Suite {
     }
 
     static final String PUT = "Portals Put";
-    static final String GET = "Portals Get (whole get)";
+    static final String GET = SuiteReport.GET_PREFIX + " (whole get)";
     static final String OMPI_SHM = "Open MPI 4.1 shared memory";
     static final String OMPI_TCP = "Open MPI 4.1 TCP loopback";
+    static final String SHIM_C = "C through libportals3";
+    static final String SHIM_JAVA = "Java API";
+    static final String SHIM_JAVA_ROW = SHIM_JAVA + " (2 processes)";
+    static final String ISOTACH = "Isotach MBM";
+    static final String NONISO = "noniso MBM";
 
     static SuiteReport measure(Options o, double load, String warning, PrintStream progress) throws Exception {
         Collector c = new Collector(progress);
@@ -294,7 +306,7 @@ public final class Suite {
             peer(o, c, "mpi", "Portals3J MPI layer on " + t, () -> mpiLayer(o, t, c));
             peer(o, c, "isotach", "Isotach vs noniso MBM on " + t, () -> isotach(o, t, c));
         }
-        c.skip("C shim vs Java", "not driven by portals bench yet: run ./portals shimbench (needs native-shim built)");
+        peer(o, c, "shim", SHIM_C + " vs " + SHIM_JAVA, () -> shim(o, c));
         return new SuiteReport(date, machine(), load, warning, o.quick(), c.series, c.skipped, goals(c));
     }
 
@@ -478,10 +490,32 @@ public final class Suite {
             isoRate.add(new Point(size, thr.isotach(), Double.NaN));
             nonisoRate.add(new Point(size, thr.noniso(), Double.NaN));
         }
-        c.add(new Series("Isotach MBM", SuiteReport.LATENCY, t, false, "median", iso, "IsotachBench"));
-        c.add(new Series("noniso MBM", SuiteReport.LATENCY, t, false, "median", noniso, "IsotachBench"));
-        c.add(new Series("Isotach MBM", SuiteReport.RATE, t, false, "median", isoRate, "IsotachBench stream"));
-        c.add(new Series("noniso MBM", SuiteReport.RATE, t, false, "median", nonisoRate, "IsotachBench stream"));
+        c.add(new Series(ISOTACH, SuiteReport.LATENCY, t, false, "median", iso, "IsotachBench"));
+        c.add(new Series(NONISO, SuiteReport.LATENCY, t, false, "median", noniso, "IsotachBench"));
+        c.add(new Series(ISOTACH, SuiteReport.RATE, t, false, "median", isoRate, "IsotachBench stream"));
+        c.add(new Series(NONISO, SuiteReport.RATE, t, false, "median", nonisoRate, "IsotachBench stream"));
+    }
+
+    /** ShimPingPong: the C Put ping-pong through the shim and the same in Java, 2 processes each on udp. */
+    private static void shim(Options o, Collector c) throws Exception {
+        String missing = ShimPingPong.missing(o.nativeDir(), o.shimSources());
+        if (missing != null) {
+            c.skip(SHIM_C + " vs " + SHIM_JAVA, missing);
+            return;
+        }
+        ShimPingPong.Result r = ShimPingPong.measure(o.nativeDir(), o.shimSources(),
+                o.quick() ? new int[] {8} : new int[] {8, 1024}, o.quick() ? o.iterations() : 2 * o.iterations(),
+                o.quick() ? 1 : 3);
+        List<Point> cRows = new ArrayList<>();
+        List<Point> javaRows = new ArrayList<>();
+        for (ShimPingPong.Row row : r.rows()) {
+            cRows.add(new Point(row.size(), row.c(), Double.NaN));
+            javaRows.add(new Point(row.size(), row.java(), Double.NaN));
+        }
+        String note = String.format(Locale.ROOT, "ShimPingPong, 2 processes; PtlGetUid from C %.1f ns, from Java"
+                + " %.1f ns", r.cCallNanos(), r.javaCallNanos());
+        c.add(new Series(SHIM_C, SuiteReport.LATENCY, "udp", false, "p50", cRows, note));
+        c.add(new Series(SHIM_JAVA_ROW, SuiteReport.LATENCY, "udp", false, "p50", javaRows, note));
     }
 
     // ---- goals ----------------------------------------------------------------------------------

@@ -25,6 +25,11 @@ record SuiteReport(String date, Map<String, String> machine, double load, String
     static final String LATENCY = "latency";
     static final String BANDWIDTH = "bandwidth";
     static final String RATE = "rate";
+    /** Rows whose name starts so measure a whole get (request and reply), not a half round trip. */
+    static final String GET_PREFIX = "Portals Get";
+    /** Rows of ours compared with another row of ours: Isotach with noniso, the C shim with Java. */
+    static final Map<String, String> COUNTERPARTS = Map.of(Suite.ISOTACH, Suite.NONISO, Suite.SHIM_C,
+            Suite.SHIM_JAVA_ROW);
 
     /** One size: {@code value} is the series' statistic (p50, mean or median), {@code p99} NaN when not measured. */
     record Point(int size, double value, double p99) {
@@ -299,23 +304,44 @@ record SuiteReport(String date, Map<String, String> machine, double load, String
         return b.append("</body></html>\n").toString();
     }
 
-    /** Per kind: one row per size, one column per series, and each peer's ratio layer / peer per layer series. */
+    /**
+     * The pairs a ratio column shows: each row of ours (but a whole get, which no peer measures the same way) over
+     * each peer of its kind that has no transport or the same one; and a row over its own counterpart
+     * ({@link #COUNTERPARTS}).
+     */
+    private List<Series[]> pairs(List<Series> of) {
+        List<Series[]> pairs = new ArrayList<>();
+        for (Series l : of) {
+            if (l.peer() || l.name().startsWith(GET_PREFIX)) {
+                continue;
+            }
+            for (Series p : of) {
+                boolean peer = p.peer() && (p.transport().equals("-") || p.transport().equals(l.transport()));
+                boolean counterpart = p.name().equals(COUNTERPARTS.get(l.name()))
+                        && p.transport().equals(l.transport());
+                if (peer || counterpart) {
+                    pairs.add(new Series[] {l, p});
+                }
+            }
+        }
+        return pairs;
+    }
+
+    /** Per kind: one row per size, one column per series, then the ratio columns of {@link #pairs}. */
     private void ratioTables(StringBuilder b) {
         for (String kind : List.of(LATENCY, BANDWIDTH, RATE)) {
             List<Series> of = series.stream().filter(s -> s.kind().equals(kind)).toList();
             if (of.isEmpty()) {
                 continue;
             }
-            List<Series> layers = of.stream().filter(s -> !s.peer()).toList();
-            List<Series> peers = of.stream().filter(Series::peer).toList();
+            List<Series[]> pairs = pairs(of);
             b.append("<h2>").append(kind).append(" (").append(esc(of.get(0).unit())).append(")</h2>\n<table><tr>"
                     + "<th>size</th>");
             of.forEach(s -> b.append("<th>").append(esc(s.label())).append("<br>").append(esc(s.statistic()))
                     .append("</th>"));
-            for (Series l : layers) {
-                for (Series p : peers) {
-                    b.append("<th>").append(esc(l.label())).append("<br>/ ").append(esc(p.label())).append("</th>");
-                }
+            for (Series[] pair : pairs) {
+                b.append("<th>").append(esc(pair[0].label())).append("<br>/ ").append(esc(pair[1].label()))
+                        .append("</th>");
             }
             b.append("</tr>\n");
             TreeSet<Integer> sizes = new TreeSet<>();
@@ -326,13 +352,11 @@ record SuiteReport(String date, Map<String, String> machine, double load, String
                     Point p = s.at(size);
                     b.append("<td>").append(p == null ? "" : fmt(p.value())).append("</td>");
                 }
-                for (Series l : layers) {
-                    for (Series p : peers) {
-                        Point a = l.at(size);
-                        Point c = p.at(size);
-                        b.append("<td>").append(a == null || c == null ? ""
-                                : String.format(Locale.ROOT, "%.2fx", a.value() / c.value())).append("</td>");
-                    }
+                for (Series[] pair : pairs) {
+                    Point a = pair[0].at(size);
+                    Point c = pair[1].at(size);
+                    b.append("<td>").append(a == null || c == null ? ""
+                            : String.format(Locale.ROOT, "%.2fx", a.value() / c.value())).append("</td>");
                 }
                 b.append("</tr>\n");
             }

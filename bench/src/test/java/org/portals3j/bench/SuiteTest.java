@@ -74,7 +74,8 @@ class SuiteTest {
             skipped.add(k.get("name").asText());
         }
         assertThat(skipped).contains("Open MPI 4.1 shared memory and Open MPI 4.1 TCP loopback",
-                "libfabric fi_pingpong", "Portals3J MPI layer on inmem", "Isotach vs noniso MBM on inmem");
+                "libfabric fi_pingpong", "Portals3J MPI layer on inmem", "Isotach vs noniso MBM on inmem",
+                "C through libportals3 vs Java API");
         assertThat(r.out()).contains("skipped: not selected (--peers");
 
         assertThat(json.get("goals")).hasSize(5);
@@ -89,7 +90,10 @@ class SuiteTest {
         }
         String html = Files.readString(out.resolve("index.html"));
         assertThat(html).contains("<h2>Goals", "not measured", "latency.svg", "bandwidth.svg",
-                "skipped: not selected", "Portals Put (inmem)<br>/ thread hand-off");
+                "skipped: not selected", "Portals Put (inmem)<br>/ thread hand-off",
+                "LAPI Amsend (inmem)<br>/ thread hand-off floor");
+        assertThat(html).as("a whole get is no half round trip: no ratio column")
+                .doesNotContain("Portals Get (whole get) (inmem)<br>/");
     }
 
     @Test
@@ -129,5 +133,17 @@ class SuiteTest {
         Run r = run(loadavg(dir, "0.00"), "--peers", "openmpi,nccl");
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("unknown peer 'nccl'", "usage: portals bench");
+    }
+
+    @Test
+    void openMpisPercentileRowsAreParsedBySize() {
+        Map<Integer, double[]> rows = OpenMpiPeer.parsePercentiles("""
+                # OSU MPI Latency Test (percentiles of the half round trip)
+                # Size         P50 (us)          P99 (us)
+                0                      0.095             0.125
+                8                      0.105             0.135
+                """);
+        assertThat(rows).containsOnlyKeys(0, 8);
+        assertThat(rows.get(8)).containsExactly(0.105, 0.135);
     }
 }

@@ -74,7 +74,8 @@ class SuiteTest {
             skipped.add(k.get("name").asText());
         }
         assertThat(skipped).contains("Open MPI 4.1 shared memory and Open MPI 4.1 TCP loopback",
-                "libfabric fi_pingpong", "Portals3J MPI layer on inmem", "Isotach vs noniso MBM on inmem",
+                "libfabric fi_pingpong", "Portals3J MPI layer on inmem",
+                "Isotach vs noniso MBM on inmem",
                 "C through libportals3 vs Java API");
         assertThat(r.out()).contains("skipped: not selected (--peers");
 

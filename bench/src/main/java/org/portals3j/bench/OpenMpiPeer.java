@@ -6,16 +6,22 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The Open MPI peer of {@link MpiOsu}: compiles {@code osu_peer.c} (a resource of this module) with {@code mpicc}
  * into a temporary directory and runs it with {@code mpirun -np N --mca btl tcp,self} (TCP over loopback, no
- * shared memory), returning its OSU table. Root may run it ({@code OMPI_ALLOW_RUN_AS_ROOT}); more ranks than
- * cores are allowed ({@code --oversubscribe}).
+ * shared memory) or {@code vader,self} (shared memory), returning its OSU table. Root may run it
+ * ({@code OMPI_ALLOW_RUN_AS_ROOT}); more ranks than cores are allowed ({@code --oversubscribe}).
  */
 final class OpenMpiPeer implements AutoCloseable {
+    /** TCP over loopback, no shared memory. */
+    static final String TCP = "tcp,self";
+    /** Shared memory (Open MPI 4.1's vader), no network. */
+    static final String SHARED_MEMORY = "vader,self";
     private static final String SOURCE = "osu/osu_peer.c";
     private static final long TIMEOUT_SECONDS = 600;
 
@@ -64,13 +70,55 @@ final class OpenMpiPeer implements AutoCloseable {
         return new OpenMpiPeer(dir, program);
     }
 
-    /** Runs {@code test} (latency, bw, allreduce, barrier) on {@code ranks} processes. */
+    /** Runs {@code test} (latency, bw, allreduce, barrier) on {@code ranks} processes over TCP. */
     OsuTable run(String test, int ranks, int maxSize, int iterations, int warmup)
             throws IOException, InterruptedException {
+        return run(TCP, test, ranks, maxSize, iterations, warmup);
+    }
+
+    /** Runs {@code test} on {@code ranks} processes with the byte transfer layers {@code btl} ({@link #TCP}, ...). */
+    OsuTable run(String btl, String test, int ranks, int maxSize, int iterations, int warmup)
+            throws IOException, InterruptedException {
+        return OsuTable.parse(run(command(btl, test, ranks, maxSize, iterations, warmup)));
+    }
+
+    /**
+     * The 2-rank ping-pong with every round trip timed: per size, the p50 and p99 half round trip in microseconds
+     * ({@code osu_peer percentiles}).
+     */
+    Map<Integer, double[]> percentiles(String btl, int maxSize, int iterations, int warmup)
+            throws IOException, InterruptedException {
+        return parsePercentiles(run(command(btl, "percentiles", 2, maxSize, iterations, warmup)));
+    }
+
+    /** The rows "size p50 p99" of {@code osu_peer percentiles}' output. */
+    static Map<Integer, double[]> parsePercentiles(String text) {
+        Map<Integer, double[]> rows = new LinkedHashMap<>();
+        for (String line : text.strip().split("\\R")) {
+            if (line.startsWith("#") || line.isBlank()) {
+                continue;
+            }
+            String[] f = line.trim().split("\\s+");
+            if (f.length != 3) {
+                throw new IllegalStateException("not a percentile row: '" + line + "' in\n" + text);
+            }
+            rows.put(Integer.parseInt(f[0]), new double[] {Double.parseDouble(f[1]), Double.parseDouble(f[2])});
+        }
+        if (rows.isEmpty()) {
+            throw new IllegalStateException("osu_peer percentiles printed no rows:\n" + text);
+        }
+        return rows;
+    }
+
+    private List<String> command(String btl, String test, int ranks, int maxSize, int iterations, int warmup) {
         List<String> command = new ArrayList<>(List.of("mpirun", "-np", Integer.toString(ranks), "--oversubscribe",
-                "--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", "lo", program.toString(), test,
-                Integer.toString(maxSize), Integer.toString(iterations), Integer.toString(warmup)));
-        return OsuTable.parse(run(command));
+                "--mca", "btl", btl));
+        if (btl.equals(TCP)) {
+            command.addAll(List.of("--mca", "btl_tcp_if_include", "lo"));
+        }
+        command.addAll(List.of(program.toString(), test, Integer.toString(maxSize), Integer.toString(iterations),
+                Integer.toString(warmup)));
+        return command;
     }
 
     /**

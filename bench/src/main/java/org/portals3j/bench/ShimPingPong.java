@@ -61,6 +61,45 @@ public final class ShimPingPong {
                 }
             }
         }
+        Result r = measure(nativeDir, sources, sizes, iterations, rounds);
+        System.out.printf("C ping-pong through libportals3 vs the same in Java, 2 processes each on udp,"
+                + " %d iterations, %d rounds (median of the rounds' p50)%n", iterations, rounds);
+        System.out.printf("%8s %14s %14s %7s%n", "size", "C half-RTT", "Java half-RTT", "ratio");
+        for (Row row : r.rows()) {
+            System.out.printf("%8d %11.2f us %11.2f us %7.2f%n", row.size(), row.c(), row.java(), row.ratio());
+        }
+        System.out.printf("PtlGetUid from C: %.1f ns per call; Portals.getUid in Java: %.1f ns (the C boundary:"
+                + " %.1f ns)%n", r.cCallNanos(), r.javaCallNanos(), r.cCallNanos() - r.javaCallNanos());
+    }
+
+    /** One size: the medians over the rounds of each side's p50 half round trip, in microseconds. */
+    record Row(int size, double c, double java) {
+        double ratio() {
+            return c / java;
+        }
+    }
+
+    /** The rows, and the per-call cost of PtlGetUid from C and of Portals.getUid in Java (last round), in ns. */
+    record Result(List<Row> rows, double cCallNanos, double javaCallNanos) {
+    }
+
+    /** Why the C side cannot run with {@code nativeDir} (portalscc missing), or null when it can. */
+    static String missing(Path nativeDir, Path sources) {
+        if (!Files.isExecutable(nativeDir.resolve("bin/portalscc"))) {
+            return "native-shim is not built (no " + nativeDir.resolve("bin/portalscc") + "): mvn -pl native-shim"
+                    + " -am install";
+        }
+        if (!Files.isRegularFile(sources.resolve("bench_pingpong.c"))) {
+            return "no bench_pingpong.c in " + sources;
+        }
+        return null;
+    }
+
+    /**
+     * Builds bench_pingpong.c with portalscc and runs it and {@link PutPingPongRank}, each as a 2-process job on udp,
+     * alternating in {@code rounds} rounds per size.
+     */
+    static Result measure(Path nativeDir, Path sources, int[] sizes, int iterations, int rounds) throws Exception {
         Path work = Files.createTempDirectory("shimbench");
         Path program = work.resolve("bench_pingpong");
         Process cc = new ProcessBuilder(nativeDir.resolve("bin/portalscc").toString(), "-O2", "-I" + sources,
@@ -69,11 +108,9 @@ public final class ShimPingPong {
             throw new IllegalStateException("portalscc failed (is native-shim built? --native " + nativeDir + ")");
         }
         int warmup = Math.max(1_000, iterations / 4);
-        System.out.printf("C ping-pong through libportals3 vs the same in Java, 2 processes each on udp,"
-                + " %d iterations, %d rounds (median of the rounds' p50)%n", iterations, rounds);
-        System.out.printf("%8s %14s %14s %7s%n", "size", "C half-RTT", "Java half-RTT", "ratio");
         double cUpcall = 0;
         double javaCall = 0;
+        List<Row> rows = new ArrayList<>();
         for (int size : sizes) {
             long[] c = new long[rounds];
             long[] java = new long[rounds];
@@ -89,12 +126,9 @@ public final class ShimPingPong {
             }
             Arrays.sort(c);
             Arrays.sort(java);
-            long cm = c[rounds / 2];
-            long jm = java[rounds / 2];
-            System.out.printf("%8d %11.2f us %11.2f us %7.2f%n", size, cm / 1000.0, jm / 1000.0, (double) cm / jm);
+            rows.add(new Row(size, c[rounds / 2] / 1000.0, java[rounds / 2] / 1000.0));
         }
-        System.out.printf("PtlGetUid from C: %.1f ns per call; Portals.getUid in Java: %.1f ns (the C boundary:"
-                + " %.1f ns)%n", cUpcall, javaCall, cUpcall - javaCall);
+        return new Result(rows, cUpcall, javaCall);
     }
 
     /** Runs one 2-rank job of {@code command ITERATIONS SIZE WARMUP}; rank 0's output. */

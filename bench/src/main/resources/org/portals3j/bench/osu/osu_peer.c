@@ -2,12 +2,15 @@
  * The Open MPI peer of MpiOsu (bench module): OSU-style latency, bandwidth, allreduce and barrier in one
  * program, written for this project (not the OSU suite's code). Usage:
  *   osu_peer latency|bw|allreduce|barrier MAX_SIZE ITERATIONS WARMUP
+ *   osu_peer percentiles MAX_SIZE ITERATIONS WARMUP
  * Output is the OSU micro-benchmarks' format: a "# OSU MPI ... Test" header, a column line, then one
  * "size value" row per size (latency and allreduce in microseconds, bandwidth in MB/s, barrier one row
  * with the latency alone). Sizes run from 0 (latency, bandwidth: 1) or 8 (allreduce) bytes to MAX_SIZE,
  * doubling; sizes above 8 KiB run a tenth of ITERATIONS and WARMUP. Timing as in OSU: latency is half the round trip averaged over ITERATIONS after WARMUP
  * untimed ones; bandwidth sends windows of 64 nonblocking messages answered by one 4-byte ack;
- * allreduce (MPI_DOUBLE, MPI_SUM) and barrier report the mean over ranks of each rank's average.
+ * allreduce (MPI_DOUBLE, MPI_SUM) and barrier report the mean over ranks of each rank's average;
+ * percentiles times every round trip of the latency test and prints the p50 and p99 of the half round trip
+ * (two value columns).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -56,6 +59,52 @@ static void latency(int rank, char *buf, int max, int iters, int warmup)
             printf("%-10d%18.2f\n", size, (MPI_Wtime() - start) * 1e6 / (2.0 * n));
         }
     }
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *) a;
+    double y = *(const double *) b;
+    return (x > y) - (x < y);
+}
+
+/* The latency test with every round trip timed: p50 and p99 of the half round trip, in microseconds. */
+static void percentiles(int rank, char *buf, int max, int iters, int warmup)
+{
+    double *rtt = malloc(sizeof(double) * (size_t) iters);
+    if (rtt == NULL) {
+        fprintf(stderr, "osu_peer: out of memory for %d samples\n", iters);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+        return;
+    }
+    if (rank == 0) {
+        printf("# OSU MPI Latency Test (percentiles of the half round trip)\n"
+               "# Size         P50 (us)          P99 (us)\n");
+    }
+    for (int size = 0; size <= max; size = size ? size * 2 : 1) {
+        int n = scaled(iters, size);
+        int w = scaled(warmup, size);
+        MPI_Barrier(MPI_COMM_WORLD);
+        for (int i = 0; i < n + w; i++) {
+            double t0 = MPI_Wtime();
+            if (rank == 0) {
+                MPI_Send(buf, size, MPI_CHAR, 1, 1, MPI_COMM_WORLD);
+                MPI_Recv(buf, size, MPI_CHAR, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else if (rank == 1) {
+                MPI_Recv(buf, size, MPI_CHAR, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                MPI_Send(buf, size, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+            }
+            if (i >= w) {
+                rtt[i - w] = (MPI_Wtime() - t0) * 1e6 / 2.0;
+            }
+        }
+        if (rank == 0) {
+            qsort(rtt, (size_t) n, sizeof(double), compare_doubles);
+            int p99 = (int) ((n * 99L + 99) / 100) - 1;
+            printf("%-10d%18.3f%18.3f\n", size, rtt[n / 2], rtt[p99 < 0 ? 0 : p99]);
+        }
+    }
+    free(rtt);
 }
 
 static void bandwidth(int rank, char *buf, int max, int iters, int warmup)
@@ -156,7 +205,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
     if (argc != 5) {
         if (rank == 0) {
-            fprintf(stderr, "usage: osu_peer latency|bw|allreduce|barrier MAX_SIZE ITERATIONS WARMUP\n");
+            fprintf(stderr, "usage: osu_peer latency|percentiles|bw|allreduce|barrier MAX_SIZE ITERATIONS WARMUP\n");
         }
         MPI_Finalize();
         return 2;
@@ -180,6 +229,8 @@ int main(int argc, char **argv)
     memset(buf, 'a', (size_t) max);
     if (strcmp(argv[1], "latency") == 0) {
         latency(rank, buf, max, iters, warmup);
+    } else if (strcmp(argv[1], "percentiles") == 0) {
+        percentiles(rank, buf, max, iters, warmup);
     } else if (strcmp(argv[1], "bw") == 0) {
         bandwidth(rank, buf, max, iters, warmup);
     } else if (strcmp(argv[1], "allreduce") == 0) {

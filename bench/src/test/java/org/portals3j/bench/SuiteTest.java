@@ -1,0 +1,150 @@
+package org.portals3j.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code portals bench --quick} on inmem with tiny counts: the CI smoke run. Asserts the report's structure and that
+ * every figure is positive, never a timing.
+ */
+class SuiteTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    private static Run run(Path loadavg, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = Suite.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), loadavg);
+        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static Path loadavg(Path dir, String first) throws IOException {
+        return Files.writeString(dir.resolve("loadavg"), first + " 0.20 0.10 1/100 4242\n");
+    }
+
+    @Test
+    void quickRunOnInmemWritesJsonPlotsAndHtmlWithPositiveFiguresForEveryRow(@TempDir Path dir) throws IOException {
+        Path out = dir.resolve("report");
+        Run r = run(loadavg(dir, "0.05"), "--transport", "inmem", "--quick", "--iterations", "20", "--peers",
+                "handoff,lapi", "--out", out.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("# OSU MPI Latency Test", "# OSU MPI Bandwidth Test", "# Goals");
+
+        JsonNode json = JSON.readTree(out.resolve("results.json").toFile());
+        assertThat(json.get("idle").asBoolean()).isTrue();
+        assertThat(json.get("warning").isNull()).isTrue();
+        assertThat(json.get("load").asDouble()).isEqualTo(0.05);
+        assertThat(json.get("date").asText()).isNotBlank();
+        assertThat(json.get("machine").get("cores").asInt()).isPositive();
+        List<String> rows = new ArrayList<>();
+        for (JsonNode s : json.get("series")) {
+            String row = s.get("name").asText() + " " + s.get("kind").asText() + " " + s.get("transport").asText();
+            rows.add(row);
+            assertThat(s.get("unit").asText()).as(row).isNotBlank();
+            assertThat(s.get("points")).as(row).isNotEmpty();
+            for (JsonNode p : s.get("points")) {
+                assertThat(p.get("size").asInt()).as(row).isPositive();
+                assertThat(p.get("value").asDouble()).as(row + " at " + p.get("size")).isPositive();
+                assertThat(p.get("p99").isNull() || p.get("p99").asDouble() > 0).as(row + " p99").isTrue();
+            }
+        }
+        assertThat(rows).contains("Portals Put latency inmem", "Portals Put bandwidth inmem", "Portals Put rate inmem",
+                "Portals Get (whole get) latency inmem", "thread hand-off (MemorySegment.copy + flag) latency inmem",
+                "thread hand-off floor (HandOffFloor) latency -", "LAPI Amsend latency inmem");
+
+        List<String> skipped = new ArrayList<>();
+        for (JsonNode k : json.get("skipped")) {
+            assertThat(k.get("why").asText()).as(k.get("name").asText()).isNotBlank();
+            skipped.add(k.get("name").asText());
+        }
+        assertThat(skipped).contains("Open MPI 4.1 shared memory and Open MPI 4.1 TCP loopback",
+                "libfabric fi_pingpong", "Portals3J MPI layer on inmem",
+                "Isotach vs noniso MBM on inmem",
+                "C through libportals3 vs Java API");
+        assertThat(r.out()).contains("skipped: not selected (--peers");
+
+        assertThat(json.get("goals")).hasSize(5);
+        for (JsonNode g : json.get("goals")) {
+            assertThat(g.get("verdict").asText()).as(g.get("name").asText()).startsWith("not measured: ");
+        }
+
+        for (String plot : List.of("latency", "bandwidth")) {
+            byte[] png = Files.readAllBytes(out.resolve(plot + ".png"));
+            assertThat(png).as(plot + ".png").startsWith(0x89, 'P', 'N', 'G');
+            assertThat(Files.readString(out.resolve(plot + ".svg"))).as(plot + ".svg").contains("<svg");
+        }
+        String html = Files.readString(out.resolve("index.html"));
+        assertThat(html).contains("<h2>Goals", "not measured", "latency.svg", "bandwidth.svg",
+                "skipped: not selected", "Portals Put (inmem)<br>/ thread hand-off",
+                "LAPI Amsend (inmem)<br>/ thread hand-off floor");
+        assertThat(html).as("a whole get is no half round trip: no ratio column")
+                .doesNotContain("Portals Get (whole get) (inmem)<br>/");
+    }
+
+    @Test
+    void aBusyMachineWithRequireIdleIsRefusedBeforeMeasuring(@TempDir Path dir) throws IOException {
+        Path out = dir.resolve("report");
+        Run r = run(loadavg(dir, "7.50"), "--transport", "inmem", "--quick", "--require-idle", "--out",
+                out.toString());
+        assertThat(r.exit()).isEqualTo(3);
+        assertThat(r.err()).contains("machine not idle: load 7.50", "--require-idle");
+        assertThat(out).doesNotExist();
+    }
+
+    @Test
+    void theIdleWarningGoesIntoTheJsonAndTheHtml() throws IOException {
+        String warning = Suite.idleWarning(2.5, Suite.DEFAULT_IDLE_THRESHOLD);
+        assertThat(warning).startsWith("machine not idle: load 2.50");
+        assertThat(Suite.idleWarning(0.5, Suite.DEFAULT_IDLE_THRESHOLD)).isNull();
+        SuiteReport report = new SuiteReport("2026-01-01T00:00:00Z", Map.of("cores", "2"), 2.5, warning, true,
+                List.of(new SuiteReport.Series("Portals Put", SuiteReport.LATENCY, "udp", false, "p50",
+                        List.of(new SuiteReport.Point(8, 2.0, 4.0)), null),
+                        new SuiteReport.Series(Suite.OMPI_TCP, SuiteReport.LATENCY, "-", true, "p50",
+                                List.of(new SuiteReport.Point(8, 4.0, 2.0)), "a \"quoted\" note")),
+                List.of(), List.of(new SuiteReport.Goal("udp 8 B p50", 2.0, 4.0, "us", true, 0.65, null),
+                        new SuiteReport.Goal("udp 8 B p99", 4.0, 2.0, "us", true, 1.5, null)));
+        JsonNode json = JSON.readTree(report.json());
+        assertThat(json.get("warning").asText()).isEqualTo(warning);
+        assertThat(json.get("idle").asBoolean()).isFalse();
+        assertThat(json.get("series").get(1).get("note").asText()).isEqualTo("a \"quoted\" note");
+        assertThat(json.get("goals").get(0).get("ratio").asDouble()).isEqualTo(0.5);
+        assertThat(json.get("goals").get(0).get("verdict").asText()).isEqualTo("met");
+        assertThat(json.get("goals").get(1).get("verdict").asText()).isEqualTo("missed");
+        assertThat(report.html()).contains(warning, "class=\"met\"", "class=\"missed\"", "0.50x");
+    }
+
+    @Test
+    void anUnknownPeerIsABadOption(@TempDir Path dir) throws IOException {
+        Run r = run(loadavg(dir, "0.00"), "--peers", "openmpi,nccl");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("unknown peer 'nccl'", "usage: portals bench");
+    }
+
+    @Test
+    void openMpisPercentileRowsAreParsedBySize() {
+        Map<Integer, double[]> rows = OpenMpiPeer.parsePercentiles("""
+                # OSU MPI Latency Test (percentiles of the half round trip)
+                # Size         P50 (us)          P99 (us)
+                0                      0.095             0.125
+                8                      0.105             0.135
+                """);
+        assertThat(rows).containsOnlyKeys(0, 8);
+        assertThat(rows.get(8)).containsExactly(0.105, 0.135);
+    }
+}

@@ -273,13 +273,15 @@
  *       bcast, gather(v), scatter(v), allGather(v), allToAll(v) and their in-place forms take any type;
  *       {@code allToAllw} takes byte displacements and a type per rank, all the types of one buffer of its base
  *       type (ERR_TYPE otherwise: a Java buffer has one element type), a type with a count of 0 not looked at.
- *       reduce, allReduce, reduceScatter, reduceScatterBlock, scan, exScan and reduceLocal (and their in-place
- *       forms) reduce a staged type's packed base elements with a predefined operation, which is exact for types
- *       made of basic types only, and scatter the result into the user's layout, gaps untouched (an in-place
- *       reduceScatter writes only this rank's block; exScan leaves rank 0's buffer as it was); a user-defined
+ *       reduce, allReduce, reduceScatter, reduceScatterBlock, scan, exScan and reduceLocal, their in-place forms
+ *       and their nonblocking forms (iReduce ... iExScan) reduce a staged type's packed base elements and scatter
+ *       the result into the user's layout, gaps untouched (an in-place reduceScatter writes only this rank's block;
+ *       exScan leaves rank 0's buffer as it was). A nonblocking one packs its input when it is called (MPI 3.1
+ *       section 5.12 forbids changing it before completion), its schedule reduces the packed copy, and its last
+ *       local step, after the last round, scatters the result, so the buffer is complete when the request is. A
+ *       predefined operation on the packed elements is exact for a type made of basic types only; a user-defined
  *       operation on a staged type (Open MPI calls it on the extent, gaps included), or a type with struct, pair
- *       or complex parts, is ERR_OP. The nonblocking reductions take contiguous types only (ERR_TYPE, with a
- *       message, for a staged one).</li>
+ *       or complex parts, is ERR_OP.</li>
  * </ul>
  */
 package org.portals3j.mpi.internal;

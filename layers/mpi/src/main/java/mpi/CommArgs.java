@@ -92,22 +92,24 @@ final class CommArgs {
 
     /**
      * The reduction of {@code op} on items of {@code type}. A non-contiguous derived type is reduced as its packed
-     * base elements, which is right for the predefined operations on a type built of plain basic types only; a
-     * user-defined operation (which Open MPI calls on the type's extent, gaps included) or a type with pair,
-     * complex or struct parts is ERR_OP.
+     * base elements: a predefined operation on them is exact for a type built of plain basic types; a user-defined
+     * one is called on the packed elements with the basic type as its datatype (package documentation, MPI 3.1
+     * section 5.9.5). A type with pair, complex or struct parts is ERR_OP.
      */
     static Reduction reduction(@Nullable Op op, @Nullable Datatype type) {
         if (type == null || !type.isStaged()) {
             return Op.reduction(op, type);
         }
-        if (op == null || !op.isPredefined()) {
-            throw new MpiError(MPI.ERR_OP, op == null ? "invalid operation: null" : "a user-defined operation"
-                    + " takes contiguous datatypes only: reduce a contiguous copy of the data");
+        if (op == null) {
+            throw new MpiError(MPI.ERR_OP, "invalid operation: null");
         }
         BaseType b = typed(type);
         if (!type.isReducible()) {
-            throw new MpiError(MPI.ERR_OP, "the predefined operations do not apply to a derived type made of"
-                    + " struct, pair or complex types: use a user-defined Op on a contiguous copy");
+            throw new MpiError(MPI.ERR_OP, op.isPredefined()
+                    ? "the predefined operations do not apply to a derived type made of struct, pair or complex"
+                            + " types: use a user-defined Op on a contiguous copy"
+                    : "a user-defined operation takes a non-contiguous derived type of basic types only, not one"
+                            + " with struct, pair or complex parts: reduce a contiguous copy of the data");
         }
         return Op.reduction(op, Datatype.basic(b));
     }

@@ -8,6 +8,7 @@ import static mpi.CommArgs.isRoot;
 import static mpi.CommArgs.reduction;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.mpi.internal.CollectiveSteps;
 import org.portals3j.mpi.internal.Collectives;
 import org.portals3j.mpi.internal.CommState;
 import org.portals3j.mpi.internal.MpiError;
@@ -275,36 +276,43 @@ final class CommCollectives {
 
     static void reduceScatter(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf,
             int @Nullable [] recvcounts, @Nullable Datatype type, @Nullable Op op) throws MPIException {
-        run(c, () -> reduceScatter(c, sendbuf, recvbuf, recvcounts, 0, type, op, false));
+        run(c, () -> reduceScatter(c, null, sendbuf, recvbuf, recvcounts, 0, type, op, false));
     }
 
     static void reduceScatter(CommState c, @Nullable Object buf, int @Nullable [] counts, @Nullable Datatype type,
             @Nullable Op op) throws MPIException {
-        run(c, () -> reduceScatter(c, null, buf, counts, 0, type, op, true));
+        run(c, () -> reduceScatter(c, null, null, buf, counts, 0, type, op, true));
     }
 
     static void reduceScatterBlock(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf, int recvcount,
             @Nullable Datatype type, @Nullable Op op) throws MPIException {
-        run(c, () -> reduceScatter(c, sendbuf, recvbuf, null, recvcount, type, op, false));
+        run(c, () -> reduceScatter(c, null, sendbuf, recvbuf, null, recvcount, type, op, false));
     }
 
     static void reduceScatterBlock(CommState c, @Nullable Object buf, int count, @Nullable Datatype type,
             @Nullable Op op) throws MPIException {
-        run(c, () -> reduceScatter(c, null, buf, null, count, type, op, true));
+        run(c, () -> reduceScatter(c, null, null, buf, null, count, type, op, true));
     }
 
     /**
      * A reduce-scatter of {@code counts[i]} items of {@code type} to rank {@code i} (null: {@code block} to each).
      * A non-contiguous derived type is staged: the whole input packed, reduced as its packed base elements (the
      * operations {@link CommArgs#reduction} allows), and this rank's block unpacked into the output; in place, only
-     * that block of {@code recvbuf} is written.
+     * that block of {@code recvbuf} is written. {@code steps} null: run now (the blocking call); else laid down in
+     * {@code steps} (a nonblocking one's schedule), the unpacking its last local step.
      */
-    private static void reduceScatter(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf,
-            int @Nullable [] counts, int block, @Nullable Datatype type, @Nullable Op op, boolean inPlace) {
+    static void reduceScatter(CommState c, @Nullable CollectiveSteps steps, @Nullable Object sendbuf,
+            @Nullable Object recvbuf, int @Nullable [] counts, int block, @Nullable Datatype type, @Nullable Op op,
+            boolean inPlace) {
         Reduction r = reduction(op, type);
         if (type == null || !type.isStaged()) {
-            ReductionCollectives.reduceScatter(c, sendbuf, recvbuf, items(counts, type), items(block, type),
-                    base(type), r, inPlace);
+            if (steps == null) {
+                ReductionCollectives.reduceScatter(c, sendbuf, recvbuf, items(counts, type), items(block, type),
+                        base(type), r, inPlace);
+            } else {
+                ReductionCollectives.reduceScatter(steps, sendbuf, recvbuf, items(counts, type), items(block, type),
+                        base(type), r, inPlace);
+            }
             return;
         }
         int ranks = c.isInter() ? c.localSize() : c.size(); // an intercommunicator's counts are its local group's
@@ -332,9 +340,16 @@ final class CommCollectives {
         for (int i = 0; i < ranks; i++) {
             packed[i] = all[i] * per;
         }
-        ReductionCollectives.reduceScatter(c, inPlace ? null : in.array(), out.array(), packed, 0, in.wireBase(),
-                r, inPlace);
-        out.arrived(mine * map.size());
+        long bytes = (long) mine * map.size();
+        if (steps == null) {
+            ReductionCollectives.reduceScatter(c, inPlace ? null : in.array(), out.array(), packed, 0,
+                    in.wireBase(), r, inPlace);
+            out.arrived(bytes);
+        } else {
+            ReductionCollectives.reduceScatter(steps, inPlace ? null : in.array(), out.array(), packed, 0,
+                    in.wireBase(), r, inPlace);
+            steps.local(() -> out.arrived(bytes));
+        }
     }
 
     /** An inclusive or exclusive scan; a non-contiguous derived type staged (the output read too where kept). */

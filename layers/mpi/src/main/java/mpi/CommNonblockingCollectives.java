@@ -3,7 +3,9 @@ package mpi;
 import static mpi.CommArgs.items;
 import static mpi.CommArgs.base;
 import static mpi.CommArgs.blocks;
+import static mpi.CommArgs.isRoot;
 import static mpi.CommArgs.present;
+import static mpi.CommArgs.reduction;
 
 import java.nio.Buffer;
 import java.util.function.Consumer;
@@ -15,6 +17,7 @@ import org.portals3j.mpi.internal.CollectiveSteps;
 import org.portals3j.mpi.internal.Collectives;
 import org.portals3j.mpi.internal.CommState;
 import org.portals3j.mpi.internal.NeighbourCollectives;
+import org.portals3j.mpi.internal.Reduction;
 import org.portals3j.mpi.internal.Neighbours;
 import org.portals3j.mpi.internal.ReductionCollectives;
 import org.portals3j.mpi.internal.RootedCollectives;
@@ -167,52 +170,85 @@ final class CommNonblockingCollectives {
                 items(rdispls, recvtype), base(recvtype)), sendbuf, recvbuf);
     }
 
+    /*
+     * The reductions below take any datatype: a non-contiguous one is packed into a scratch Side when the call is
+     * made (the input read then, MPI 3.1 section 5.12 forbids changing it until completion), the schedule runs on the
+     * packed elements, and its last local step unpacks the result into the user's buffer.
+     */
+
     static Request iReduce(CommState c, @Nullable Buffer sendbuf, @Nullable Buffer recvbuf, int count,
             @Nullable Datatype type, @Nullable Op op, int root) throws MPIException {
-        return start(c, s -> ReductionCollectives.reduce(s, sendbuf, recvbuf, items(count, type),
-                base(type), Op.reduction(op, type), root, false), sendbuf, recvbuf);
+        return start(c, s -> {
+            Reduction r = reduction(op, type);
+            Side in = Side.of(sendbuf, count, type, true, false);
+            Side out = isRoot(c, root) ? Side.of(recvbuf, count, type, false, true)
+                    : Side.of(recvbuf, 0, null, false, false);
+            ReductionCollectives.reduce(s, in.buf, out.buf, in.elements, in.base, r, root, false);
+            s.local(out::done);
+        }, sendbuf, recvbuf);
     }
 
     static Request iReduce(CommState c, @Nullable Buffer buf, int count, @Nullable Datatype type, @Nullable Op op,
             int root) throws MPIException {
-        return start(c, s -> ReductionCollectives.reduce(s, null, buf, items(count, type), base(type),
-                Op.reduction(op, type), root, true), buf);
+        return start(c, s -> {
+            Reduction r = reduction(op, type);
+            Side b = Side.of(buf, count, type, true, isRoot(c, root));
+            ReductionCollectives.reduce(s, null, b.buf, b.elements, b.base, r, root, true);
+            s.local(b::done);
+        }, buf);
     }
 
     static Request iAllReduce(CommState c, @Nullable Buffer sendbuf, @Nullable Buffer recvbuf, int count,
             @Nullable Datatype type, @Nullable Op op) throws MPIException {
-        return start(c, s -> ReductionCollectives.allReduce(s, sendbuf, recvbuf, items(count, type),
-                base(type), Op.reduction(op, type), false), sendbuf, recvbuf);
+        return start(c, s -> {
+            Reduction r = reduction(op, type);
+            Side in = Side.of(sendbuf, count, type, true, false);
+            Side out = Side.of(recvbuf, count, type, false, true);
+            ReductionCollectives.allReduce(s, in.buf, out.buf, in.elements, in.base, r, false);
+            s.local(out::done);
+        }, sendbuf, recvbuf);
     }
 
     static Request iAllReduce(CommState c, @Nullable Buffer buf, int count, @Nullable Datatype type,
             @Nullable Op op) throws MPIException {
-        return start(c, s -> ReductionCollectives.allReduce(s, null, buf, items(count, type),
-                base(type), Op.reduction(op, type), true), buf);
+        return start(c, s -> {
+            Reduction r = reduction(op, type);
+            Side b = Side.of(buf, count, type, true, true);
+            ReductionCollectives.allReduce(s, null, b.buf, b.elements, b.base, r, true);
+            s.local(b::done);
+        }, buf);
     }
 
     static Request iReduceScatter(CommState c, @Nullable Buffer sendbuf, @Nullable Buffer recvbuf,
             int @Nullable [] recvcounts, @Nullable Datatype type, @Nullable Op op) throws MPIException {
-        return start(c, s -> ReductionCollectives.reduceScatter(s, sendbuf, recvbuf,
-                items(recvcounts, type), 0, base(type), Op.reduction(op, type), false), sendbuf, recvbuf);
+        return start(c, s -> CommCollectives.reduceScatter(c, s, sendbuf, recvbuf, recvcounts, 0, type, op, false),
+                sendbuf, recvbuf);
     }
 
     static Request iReduceScatter(CommState c, @Nullable Buffer buf, int @Nullable [] counts, @Nullable Datatype type,
             @Nullable Op op) throws MPIException {
-        return start(c, s -> ReductionCollectives.reduceScatter(s, null, buf, items(counts, type), 0,
-                base(type), Op.reduction(op, type), true), buf);
+        return start(c, s -> CommCollectives.reduceScatter(c, s, null, buf, counts, 0, type, op, true), buf);
     }
 
     static Request iReduceScatterBlock(CommState c, @Nullable Buffer sendbuf, @Nullable Buffer recvbuf, int recvcount,
             @Nullable Datatype type, @Nullable Op op) throws MPIException {
-        return start(c, s -> ReductionCollectives.reduceScatter(s, sendbuf, recvbuf, null,
-                items(recvcount, type), base(type), Op.reduction(op, type), false), sendbuf, recvbuf);
+        return start(c, s -> CommCollectives.reduceScatter(c, s, sendbuf, recvbuf, null, recvcount, type, op, false),
+                sendbuf, recvbuf);
     }
 
     static Request iReduceScatterBlock(CommState c, @Nullable Buffer buf, int count, @Nullable Datatype type,
             @Nullable Op op) throws MPIException {
-        return start(c, s -> ReductionCollectives.reduceScatter(s, null, buf, null, items(count, type),
-                base(type), Op.reduction(op, type), true), buf);
+        return start(c, s -> CommCollectives.reduceScatter(c, s, null, buf, null, count, type, op, true), buf);
+    }
+
+    /** An inclusive or exclusive scan laid down in {@code s}; a non-contiguous type packed, unpacked at the end. */
+    static void scan(CollectiveSteps s, @Nullable Buffer sendbuf, @Nullable Buffer recvbuf, int count,
+            @Nullable Datatype type, @Nullable Op op, boolean inPlace, boolean exclusive) {
+        Reduction r = reduction(op, type);
+        Side out = Side.of(recvbuf, count, type, inPlace || exclusive, true);
+        Side in = inPlace ? out : Side.of(sendbuf, count, type, true, false);
+        ReductionCollectives.scan(s, inPlace ? null : in.buf, out.buf, out.elements, out.base, r, inPlace, exclusive);
+        s.local(out::done);
     }
 
     /** Lays a neighbourhood collective's steps down for this rank's neighbourhood {@code n}. */

@@ -1,8 +1,5 @@
 package mpi;
 
-import static mpi.CommArgs.base;
-import static mpi.CommArgs.items;
-
 import java.nio.Buffer;
 import java.util.Arrays;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -14,7 +11,6 @@ import org.portals3j.mpi.internal.DistGraphs;
 import org.portals3j.mpi.internal.GraphTopology;
 import org.portals3j.mpi.internal.MpiError;
 import org.portals3j.mpi.internal.OutOfScope;
-import org.portals3j.mpi.internal.ReductionCollectives;
 
 /**
  * An intra-communicator: the type of {@code MPI.COMM_WORLD}, {@code MPI.COMM_SELF} and of the communicators made
@@ -229,28 +225,28 @@ public class Intracomm extends Comm {
 
     public final Request iScan(@Nullable Buffer sendbuf, @Nullable Buffer recvbuf, int count, @Nullable Datatype type,
             @Nullable Op op) throws MPIException {
-        return startCollective((s, c) -> ReductionCollectives.scan(s, sendbuf, recvbuf, items(count, type),
-                base(type), Op.reduction(op, type), false, false), sendbuf, recvbuf);
+        return startCollective((s, c) -> CommNonblockingCollectives.scan(s, sendbuf, recvbuf, count, type, op, false,
+                false), sendbuf, recvbuf);
     }
 
     /** In place. */
     public final Request iScan(@Nullable Buffer buf, int count, @Nullable Datatype type, @Nullable Op op)
             throws MPIException {
-        return startCollective((s, c) -> ReductionCollectives.scan(s, null, buf, items(count, type), base(type),
-                Op.reduction(op, type), true, false), buf);
+        return startCollective((s, c) -> CommNonblockingCollectives.scan(s, null, buf, count, type, op, true, false),
+                buf);
     }
 
     public final Request iExScan(@Nullable Buffer sendbuf, @Nullable Buffer recvbuf, int count,
             @Nullable Datatype type, @Nullable Op op) throws MPIException {
-        return startCollective((s, c) -> ReductionCollectives.scan(s, sendbuf, recvbuf, items(count, type),
-                base(type), Op.reduction(op, type), false, true), sendbuf, recvbuf);
+        return startCollective((s, c) -> CommNonblockingCollectives.scan(s, sendbuf, recvbuf, count, type, op, false,
+                true), sendbuf, recvbuf);
     }
 
     /** In place. */
     public final Request iExScan(@Nullable Buffer buf, int count, @Nullable Datatype type, @Nullable Op op)
             throws MPIException {
-        return startCollective((s, c) -> ReductionCollectives.scan(s, null, buf, items(count, type), base(type),
-                Op.reduction(op, type), true, true), buf);
+        return startCollective((s, c) -> CommNonblockingCollectives.scan(s, null, buf, count, type, op, true, true),
+                buf);
     }
 
     // ---- dynamic processes and name service (mpi-java-api.md section 2.12; out of scope) ----------

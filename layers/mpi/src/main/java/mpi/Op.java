@@ -18,7 +18,9 @@ import org.portals3j.mpi.internal.Reduction;
  * apply to is {@code ERR_OP}), or a user-defined one made of a {@link UserFunction}. A user function is called with
  * direct byte buffers in native order holding {@code count} items (its array form by default: arrays of
  * {@code count} times the type's extent base elements, two per complex number), or with
- * {@code boolean[]} arrays for {@code MPI.BOOLEAN}; its {@code inOutVec} holds the operand of the higher ranks.
+ * {@code boolean[]} arrays for {@code MPI.BOOLEAN}; its {@code inOutVec} holds the operand of the higher ranks. On a
+ * non-contiguous derived type it gets the packed basic elements with the basic type (see
+ * {@code org.portals3j.mpi.internal}).
  */
 public final class Op implements Freeable {
     private final @Nullable PredefinedOp predefined;

@@ -58,9 +58,9 @@
  * {@code MINLOC} and {@code MAXLOC} ({@code INT2} ... {@code DOUBLE_INT}, read and written through {@code MPI.int2}
  * ... {@code MPI.doubleInt}), {@code Struct} for user-defined struct layouts (moved as whole items of bytes), and the
  * derived types (every {@code Datatype.create*}, {@code commit}, {@code free}, {@code dup}, {@code clone}, usable in
- * point-to-point calls, probe counts, packing, the blocking collectives, {@code allToAllw} and {@code iAllToAllw};
- * how they travel and
- * the choices made are in {@code org.portals3j.mpi.internal}); {@code Comm.pack}, {@code unpack} and
+ * point-to-point calls, probe counts, packing, the blocking collectives, {@code allToAllw}, {@code iAllToAllw} and
+ * the nonblocking reductions ({@code iReduce} ... {@code iExScan}); how they travel and the choices made are in
+ * {@code org.portals3j.mpi.internal}); {@code Comm.pack}, {@code unpack} and
  * {@code packSize} with {@code PACKED} (the items' bytes in native order); {@code Status}; {@code Request} with all
  * its completion forms; {@code Group}; {@code Info}; the three error handlers; every point-to-point call of
  * {@code Comm}, with the persistent requests ({@code sendInit} ... {@code recvInit}, {@code Prequest}), the buffered
@@ -123,8 +123,9 @@
  * {@code Comm.createIntercomm} (called on the peer communicator, as Open MPI declares it), {@code Intercomm} ({@code
  * getRemoteSize}, {@code getRemoteGroup}, {@code merge}, {@code dup}, {@code clone}, {@code dupWithInfo}, and
  * {@code iDup}, whose context agreement across both groups is keyed like an intracommunicator's, so it runs in the
- * background beside the program's collectives), point-to-point naming the remote group, and the blocking
- * collectives between the groups as MPI 4.1 section 6.2.2 defines them: {@code barrier}, {@code bcast},
+ * background beside the program's collectives; {@code dup} and {@code merge} run the same keyed agreement, so
+ * neither can take the id of an {@code iDup} agreeing beside it), point-to-point naming the remote group, and the
+ * blocking collectives between the groups as MPI 4.1 section 6.2.2 defines them: {@code barrier}, {@code bcast},
  * {@code reduce}, {@code allReduce}, {@code gather(v)}, {@code scatter(v)}, {@code allGather(v)}, {@code
  * allToAll(v)} (the root passes {@code MPI.ROOT}, the rest of its group {@code MPI.PROC_NULL}), {@code
  * reduceScatter} and {@code reduceScatterBlock} (MPI 3.1 section 5.10.1: the counts, one per rank of the local group,

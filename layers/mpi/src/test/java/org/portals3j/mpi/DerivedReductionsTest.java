@@ -2,13 +2,17 @@ package org.portals3j.mpi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.ByteBuffer;
 import java.nio.IntBuffer;
 import java.util.Arrays;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
 import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.Op;
 import mpi.UserFunction;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -16,7 +20,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * reduceScatter, reduceScatterBlock, scan, exScan and reduceLocal on a strided type (two ints of every four): the
  * packed elements reduced, the results scattered into the strided layout with the gaps untouched; a user-defined
- * operation on a strided type and a predefined one on a struct type are ERR_OP.
+ * operation on a strided type gets the packed ints as {@code MPI.INT}; any operation on a strided struct type is
+ * ERR_OP.
  */
 class DerivedReductionsTest {
     private static final int GAP = -7;
@@ -129,8 +134,70 @@ class DerivedReductionsTest {
         });
     }
 
+    /** A user-defined sum of ints that records a call whose arguments are not {@code count} packed ints. */
+    private static Op userSum(AtomicReference<@Nullable String> wrong) {
+        return new Op(new UserFunction() {
+            @Override
+            public void call(Object inVec, Object inOutVec, int count, Datatype datatype) {
+                int[] in = (int[]) inVec;
+                int[] inOut = (int[]) inOutVec;
+                if (datatype != MPI.INT || in.length != count || inOut.length != count) {
+                    wrong.compareAndSet(null, "called with " + count + " items of " + datatype + " in arrays of "
+                            + in.length + " and " + inOut.length);
+                }
+                for (int i = 0; i < count; i++) {
+                    inOut[i] += in[i];
+                }
+            }
+        }, true);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"inmem,1", "inmem,3", "inmem,4", "udp,3"})
+    void userOperationsOnAStridedTypeGetThePackedInts(String transport, int n) throws Exception {
+        MpiJob.run(transport, n, rank -> {
+            MPI.Init(new String[0]);
+            Intracomm world = MPI.COMM_WORLD;
+            Datatype t = ends();
+            AtomicReference<@Nullable String> wrong = new AtomicReference<>();
+            Op sum = userSum(wrong);
+            int[] expected = strided(0, 2);
+            for (int k = 0; k < 2; k++) {
+                expected[4 * k] = sum(n, k, 0);
+                expected[4 * k + 3] = sum(n, k, 1);
+            }
+            int[] all = new int[8];
+            Arrays.fill(all, GAP);
+            world.allReduce(strided(rank, 2), all, 2, t, sum);
+            assertThat(all).containsExactly(expected);
+            int[] atRoot = new int[8];
+            Arrays.fill(atRoot, GAP);
+            world.reduce(strided(rank, 2), atRoot, 2, t, sum, 0);
+            if (rank == 0) {
+                assertThat(atRoot).containsExactly(expected);
+            }
+            int[] block = {GAP, GAP, GAP, GAP};
+            world.reduceScatterBlock(strided(rank, n), block, 1, t, sum);
+            assertThat(block).containsExactly(sum(n, rank, 0), GAP, GAP, sum(n, rank, 1));
+            int[] prefix = new int[8];
+            Arrays.fill(prefix, GAP);
+            world.scan(strided(rank, 2), prefix, 2, t, sum);
+            assertThat(prefix[0]).isEqualTo(sum(rank + 1, 0, 0));
+            assertThat(prefix[7]).isEqualTo(sum(rank + 1, 1, 1));
+            assertThat(prefix[1]).isEqualTo(GAP);
+            int[] nonblocking = strided(rank, 2);
+            world.iAllReduce(IntBuffer.wrap(nonblocking), 2, t, sum).waitFor();
+            assertThat(nonblocking).containsExactly(expected);
+            int[] local = strided(2, 2);
+            Intracomm.reduceLocal(strided(1, 2), local, 2, t, sum);
+            assertThat(local).containsExactly(300, GAP, GAP, 302, 320, GAP, GAP, 322);
+            assertThat(Objects.requireNonNullElse(wrong.get(), "")).as("the user function's arguments").isEmpty();
+            MPI.Finalize();
+        });
+    }
+
     @Test
-    void userOperationsOnStridedTypesAndPredefinedOnesOnStructsAreErrOp() throws Exception {
+    void operationsOnAStridedStructTypeAreErrOp() throws Exception {
         MpiJob.run(2, rank -> {
             MPI.Init(new String[0]);
             Intracomm world = MPI.COMM_WORLD;
@@ -139,20 +206,18 @@ class DerivedReductionsTest {
             Op mine = new Op(new UserFunction() { }, true);
             int[] buf = strided(rank, 2);
             int[] out = new int[8];
-            assertThat(MpiErrors.errorClassOf(() -> world.reduceScatterBlock(buf, out, 1, t, mine)))
-                    .isEqualTo(MPI.ERR_OP);
-            assertThat(MpiErrors.errorClassOf(() -> world.reduceScatter(buf, out, new int[] {1, 1}, t, mine)))
-                    .isEqualTo(MPI.ERR_OP);
-            assertThat(MpiErrors.errorClassOf(() -> world.scan(buf, out, 1, t, mine))).isEqualTo(MPI.ERR_OP);
-            assertThat(MpiErrors.errorClassOf(() -> world.exScan(buf, out, 1, t, mine))).isEqualTo(MPI.ERR_OP);
-            assertThat(MpiErrors.errorClassOf(() -> Intracomm.reduceLocal(buf, out, 1, t, mine)))
-                    .isEqualTo(MPI.ERR_OP);
             Datatype record = Datatype.createStruct(new int[] {1, 1}, new int[] {0, 8},
                     new Datatype[] {MPI.INT, MPI.DOUBLE});
             record.commit();
             byte[] bytes = new byte[32];
             assertThat(MpiErrors.errorClassOf(() -> world.reduceScatterBlock(bytes, new byte[16], 1, record,
                     MPI.SUM))).isEqualTo(MPI.ERR_OP);
+            assertThat(MpiErrors.errorClassOf(() -> world.allReduce(bytes, new byte[32], 2, record, mine)))
+                    .as("a user operation on a staged struct type").isEqualTo(MPI.ERR_OP);
+            assertThat(MpiErrors.errorClassOf(() -> world.iAllReduce(ByteBuffer.wrap(bytes), 2, record, mine)))
+                    .isEqualTo(MPI.ERR_OP);
+            assertThat(MpiErrors.errorClassOf(() -> Intracomm.reduceLocal(bytes, new byte[32], 2, record, mine)))
+                    .isEqualTo(MPI.ERR_OP);
             assertThat(MpiErrors.errorClassOf(() -> world.reduceScatter(buf, out, new int[] {1}, t, MPI.SUM)))
                     .as("a count per rank").isEqualTo(MPI.ERR_ARG);
             assertThat(MpiErrors.errorClassOf(() -> world.reduceScatterBlock(buf, out, -1, t, MPI.SUM)))

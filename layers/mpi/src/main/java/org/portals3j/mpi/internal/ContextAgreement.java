@@ -102,9 +102,10 @@ final class ContextAgreement {
      * {@link #agree} over both groups of the intercommunicator {@code inter}: each round's all-reduce is one in the
      * local group (its hidden collective context), a swap of the two leaders' results on {@code inter}'s collective
      * context, and the leader's send of the combined values to the rest of its group, all with the agreement's tag.
-     * Claims the pairs at the agreed id {@code C} and {@code C + 2} (an intercommunicator's two) on this rank.
+     * Claims {@code pairs} pairs from the agreed id {@code C} on this rank: 2 ({@code C} and {@code C + 2}) for an
+     * intercommunicator, 1 for the intracommunicator of a {@code merge}.
      */
-    static int agreeAcross(CommState inter, ContextIds ids, long key) {
+    static int agreeAcross(CommState inter, ContextIds ids, long key, int pairs) {
         CommState local = inter.localGroup();
         if (local == null) {
             throw new IllegalStateException(inter.name() + " is not an intercommunicator");
@@ -128,8 +129,9 @@ final class ContextAgreement {
                 value[1] = holds ? ids.lowestUnused() : 0;
                 reduceAcross(group, between, members, tag, value);
                 if (value[0] == 1) {
-                    ids.claim(value[1]);
-                    ids.claim(value[1] + 2);
+                    for (int i = pairs - 1; i >= 0; i--) {
+                        ids.claim(value[1] + 2 * i);
+                    }
                     return value[1];
                 }
                 ids.release(key);

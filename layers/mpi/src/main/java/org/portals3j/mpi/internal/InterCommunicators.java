@@ -10,8 +10,9 @@ import java.util.Arrays;
  * its traffic between the groups and {@code C + 2} for its local group's hidden intracommunicator; {@code C} must be
  * free at every process of both groups, so each group agrees on the largest of its members' proposals ({@link
  * ContextIds}) by an allReduce(MAX), the leaders swap their groups' proposals, and each leader broadcasts the other's
- * in its group: both groups then take the larger ({@code dup} runs the keyed agreement of {@link
- * ContextAgreement#agreeAcross} instead, so that an {@code iDup} can run it in the background). The leaders' swap of
+ * in its group: both groups then take the larger ({@code dup} and {@code merge} run the keyed agreement of {@link
+ * ContextAgreement#agreeAcross} instead, so that they are safe beside an {@code iDup} agreeing in the background on
+ * the same rank, and an {@code iDup} can run it there). The leaders' swap of
  * {@code createIntercomm} goes on the peer communicator with the caller's tag, as MPI specifies; the others on the
  * intercommunicator's hidden collective context. The new communicator inherits the error handler of the local
  * communicator (or of the intercommunicator it is made from).
@@ -77,7 +78,7 @@ public final class InterCommunicators {
 
     /** {@link #dup} as agreement {@code key}, with what {@code inter} had cached when the call was made. */
     static CommState dup(CommState inter, CommState.Cached cached, ContextIds ids, long key) {
-        int context = ContextAgreement.agreeAcross(inter, ids, key);
+        int context = ContextAgreement.agreeAcross(inter, ids, key, 2);
         CommState c = inter(inter, context, inter.localJobRanks(), inter.jobRanks(), "MPI INTERCOMMUNICATOR "
                 + context + " DUP FROM " + inter.name());
         c.adopt(cached);
@@ -87,14 +88,14 @@ public final class InterCommunicators {
     /**
      * {@code merge(high)}: an intracommunicator of both groups, the group that passed {@code high} false first;
      * when both passed the same, the group whose leader has the lower job rank first (MPI leaves the order open).
+     * Its id comes from the keyed agreement across the groups ({@link ContextAgreement#agreeAcross}, one pair), so
+     * that an {@code iDup} of {@code inter} agreeing in the background on this rank cannot take the same id.
      */
     public static CommState merge(CommState inter, ContextIds ids, boolean high) {
-        int[] agreed = acrossGroups(inter, ids.lowestUnused(), high ? 1 : 0);
-        int context = agreed[0];
-        ids.claim(context);
+        int context = ContextAgreement.agreeAcross(inter, ids, Communicators.agreementKey(inter), 1);
+        boolean remoteHigh = remoteFlag(inter, high ? 1 : 0) != 0;
         int[] mine = inter.localJobRanks();
         int[] theirs = inter.jobRanks();
-        boolean remoteHigh = agreed[1] != 0;
         boolean first = high == remoteHigh ? mine[0] < theirs[0] : !high;
         int[] low = first ? mine : theirs;
         int[] upper = first ? theirs : mine;
@@ -115,22 +116,21 @@ public final class InterCommunicators {
     }
 
     /**
-     * Over both groups of {@code inter}: the largest of all proposals, and the {@code flag} the other group's
-     * leader passed ({@code [max, flag]}).
+     * The {@code flag} the other group's leader passed: the leaders swap theirs on {@code inter}'s collective
+     * context, and each broadcasts the other's in its group.
      */
-    private static int[] acrossGroups(CommState inter, int proposal, int flag) {
+    private static int remoteFlag(CommState inter, int flag) {
         CommState local = inter.localGroup();
         if (local == null) {
             throw new IllegalStateException(inter.name() + " is not an intercommunicator");
         }
-        int mine = agreeInGroup(local, proposal);
-        int[] theirs = new int[2];
+        int[] theirs = new int[1];
         if (local.rank() == 0) {
-            new CollectiveChannel(inter).exchange(MemorySegment.ofArray(new int[] {mine, flag}), 0,
+            new CollectiveChannel(inter).exchange(MemorySegment.ofArray(new int[] {flag}), 0,
                     MemorySegment.ofArray(theirs), 0, CollectiveChannel.BCAST);
         }
         RootedCollectives.bcast(new CollectiveChannel(local), MemorySegment.ofArray(theirs), 0);
-        return new int[] {Math.max(mine, theirs[0]), theirs[1]};
+        return theirs[0];
     }
 
     /** The largest of the group's proposals (an allReduce over its hidden collective context). */

@@ -273,13 +273,23 @@
  *       bcast, gather(v), scatter(v), allGather(v), allToAll(v) and their in-place forms take any type;
  *       {@code allToAllw} takes byte displacements and a type per rank, all the types of one buffer of its base
  *       type (ERR_TYPE otherwise: a Java buffer has one element type), a type with a count of 0 not looked at.
- *       reduce, allReduce, reduceScatter, reduceScatterBlock, scan, exScan and reduceLocal (and their in-place
- *       forms) reduce a staged type's packed base elements with a predefined operation, which is exact for types
- *       made of basic types only, and scatter the result into the user's layout, gaps untouched (an in-place
- *       reduceScatter writes only this rank's block; exScan leaves rank 0's buffer as it was); a user-defined
- *       operation on a staged type (Open MPI calls it on the extent, gaps included), or a type with struct, pair
- *       or complex parts, is ERR_OP. The nonblocking reductions take contiguous types only (ERR_TYPE, with a
- *       message, for a staged one).</li>
+ *       reduce, allReduce, reduceScatter, reduceScatterBlock, scan, exScan and reduceLocal, their in-place forms
+ *       and their nonblocking forms (iReduce ... iExScan) reduce a staged type's packed base elements and scatter
+ *       the result into the user's layout, gaps untouched (an in-place reduceScatter writes only this rank's block;
+ *       exScan leaves rank 0's buffer as it was). A nonblocking one packs its input when it is called (MPI 3.1
+ *       section 5.12 forbids changing it before completion), its schedule reduces the packed copy, and its last
+ *       local step, after the last round, scatters the result, so the buffer is complete when the request is. A
+ *       predefined operation on the packed elements is exact for a type made of basic types only.</li>
+ *   <li>A user-defined operation on a staged type is called on the packed elements, never on the user's layout:
+ *       its {@code datatype} argument is the basic type ({@code MPI.INT} for a vector of ints) and its
+ *       {@code count} the number of packed basic elements, so the arrays or buffers it gets hold {@code count}
+ *       times that type's extent (1) elements, as the binding promises (mpi-java-api.md section 1.5). MPI 3.1
+ *       section 5.9.5 passes the function the call's datatype; Open MPI then hands the Java function the extent,
+ *       gaps included, which a Java function cannot tell from data. Passing the packed data of the basic type
+ *       reduces the same elements in the same order and never shows the function the gaps; a function that reads
+ *       its {@code count} and {@code datatype} arguments works either way. A staged type with struct, pair or
+ *       complex parts (whose packed bytes have no basic type to name) is ERR_OP with either kind of operation:
+ *       reduce a contiguous copy.</li>
  * </ul>
  */
 package org.portals3j.mpi.internal;

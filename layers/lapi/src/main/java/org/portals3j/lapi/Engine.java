@@ -4,6 +4,7 @@ import static org.portals3j.lapi.AsyncErrorType.GET_ERR;
 import static org.portals3j.lapi.AsyncErrorType.INT_ERR;
 
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -46,6 +47,14 @@ final class Engine {
     /** Guards {@link #dispatcherWaiting}: an interrupt reaches the dispatcher thread only inside its PtlEQWait. */
     private final Object recall = new Object();
     private boolean dispatcherWaiting;
+    /** Interrupt mode: how many times a waiting thread took the role (the dispatcher thread lingers while it moves). */
+    private final AtomicLong leads = new AtomicLong();
+    /**
+     * How long the dispatcher thread, stepped aside, waits for the role to stay free before it takes it back: a
+     * waiter that returns within it takes the role without waking the dispatcher thread (the next wait of a
+     * ping-pong), at the cost of handlers waiting up to twice this long once no thread waits.
+     */
+    private static final long LINGER_NANOS = 500_000;
 
     Engine(Portals portals, LapiConfig config) {
         this.config = config;
@@ -283,7 +292,7 @@ final class Engine {
                     stepAside();
                     continue;
                 }
-                ReturnCode rc;
+                @Nullable ReturnCode rc;
                 try {
                     rc = dispatcherWait();
                 } catch (InterruptedException e) {
@@ -294,7 +303,9 @@ final class Engine {
                     }
                     return;
                 }
-                handle(rc, waitEvent);
+                if (rc != null) {
+                    handle(rc, waitEvent);
+                }
             }
         } finally {
             role.unlock();
@@ -305,14 +316,14 @@ final class Engine {
      * PtlEQWait that a leader's interrupt ends; the interrupt can arrive only here (never in a handler): it is sent
      * under {@link #recall} while {@link #dispatcherWaiting}, and a late one is cleared before this returns.
      */
-    private ReturnCode dispatcherWait() throws InterruptedException {
+    private @Nullable ReturnCode dispatcherWait() throws InterruptedException {
         synchronized (recall) {
             dispatcherWaiting = true;
         }
         try {
             // Waiting is written before the leader is read; the leader is set before it reads waiting (under recall).
             if (leader.get() != null) {
-                throw new InterruptedException("a waiting thread takes the role");
+                return null;
             }
             return endpoint.portals.eqWaitInterruptibly(endpoint.eq, waitEvent);
         } finally {
@@ -323,15 +334,25 @@ final class Engine {
         }
     }
 
-    /** The dispatcher thread lets the leader have the role, and takes it back once the leader is done. */
+    /**
+     * The dispatcher thread lets the leader have the role, and takes it back once no thread has led for
+     * {@link #LINGER_NANOS} (a leader does not wake it when it gives the role back).
+     */
     private void stepAside() {
         role.unlock();
         try {
-            while (leader.get() != null && !stopping) {
-                LockSupport.park(this);
+            long seen = -1;
+            while (!stopping) {
+                long now = leads.get();
+                if (leader.get() == null && now == seen) {
+                    break;
+                }
+                seen = now;
+                LockSupport.parkNanos(this, LINGER_NANOS);
             }
         } finally {
             role.lock();
+            progress.dispatching(Thread.currentThread());
         }
     }
 
@@ -367,6 +388,7 @@ final class Engine {
             if (leader.get() != null || !leader.compareAndSet(null, me)) {
                 return false;
             }
+            leads.incrementAndGet();
             Thread d = dispatcher;
             synchronized (recall) {
                 if (dispatcherWaiting && d != null) {
@@ -393,13 +415,9 @@ final class Engine {
 
         @Override
         public void giveBack() {
-            Thread d = dispatcher;
-            progress.dispatching(d);
+            progress.dispatching(null);
             role.unlock();
             leader.set(null);
-            if (d != null) {
-                LockSupport.unpark(d);
-            }
         }
 
         @Override

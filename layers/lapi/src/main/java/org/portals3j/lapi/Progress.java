@@ -339,7 +339,7 @@ final class Progress {
         /** Holding the role: blocks until an event comes (or a wake-up), handles it; HNDL_INVALID once closed. */
         void handleNext(String call) throws InterruptedException;
 
-        /** Gives the role back to whoever had it before (the dispatcher thread in interrupt mode). */
+        /** Gives the role up (in interrupt mode the dispatcher thread takes it back when no waiter leads). */
         void giveBack();
 
         /** Makes an event for the blocker, so that its PtlEQWait returns. */

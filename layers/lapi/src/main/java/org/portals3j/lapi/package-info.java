@@ -103,9 +103,12 @@
  *       waiting for credit) takes the role while it waits (leader/follower), past a short spin: it interrupts the
  *       dispatcher thread out of {@code eqWaitInterruptibly} (the interrupt is sent only while that thread is in
  *       its PtlEQWait, never into a handler), which gives up the role and parks; the waiter then blocks in
- *       PtlEQWait itself and handles every event until its condition holds, and gives the role back (unparking
- *       the dispatcher thread). So the event that completes a wait wakes the waiting thread directly: one wake-up,
- *       not the dispatcher's and then the waiter's. One waiting thread leads at a time; the others sleep on a
+ *       PtlEQWait itself and handles every event until its condition holds, then gives the role up. So the event
+ *       that completes a wait wakes the waiting thread directly: one wake-up, not the dispatcher's and then the
+ *       waiter's. The dispatcher thread, parked meanwhile, takes the role back once no thread has taken it for
+ *       0.5 ms: the next wait of a ping-pong takes the role without waking it (waking it on every give-back cost
+ *       more than the hop saved, bench/README.md), and a message that arrives once no thread waits has its
+ *       handler run within about 1 ms. One waiting thread leads at a time; the others sleep on a
  *       monitor and are woken when the state they wait for changes, as before. A change made on a thread other
  *       than the leader (a completion thread's {@code tgt_cntr} increment, Setcntr, Purge_totask) wakes the
  *       leader with an event: a 0-byte put of the task to itself on the source portal, under match bits no

@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.AckRequest;
 import org.portals3j.portals.EqHandle;
 import org.portals3j.portals.Event;
@@ -57,6 +58,9 @@ final class Endpoint {
     private final long ringBytes;
     private int stagingCount;
     private volatile boolean closed;
+    /** The 0-byte MD a wake-up put goes out of, and the source-portal entry only this task's own put matches. */
+    private @Nullable MdHandle wakeMd;
+    private @Nullable MeHandle wakeMe;
 
     @SuppressWarnings("unchecked")
     Endpoint(Portals portals, LapiConfig config) {
@@ -98,6 +102,7 @@ final class Endpoint {
     void open() {
         try {
             attachRing(ringBytes);
+            attachWake();
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -114,6 +119,35 @@ final class Endpoint {
                 ring.add(rb);
             }
             attach(rb);
+        }
+    }
+
+    /**
+     * The wake-up path: a 0-byte put of this task to itself on the source portal, under match bits no operation id
+     * has (ids are positive), from this task only, whose PUT_END ({@link Wire#WAKE} as user pointer) ends the
+     * PtlEQWait of the thread that dispatches.
+     */
+    private void attachWake() {
+        MeHandle me = portals.meAttach(ni, ptSource, procs[self], Wire.MATCH_WAKE, 0, Unlink.RETAIN,
+                InsertPosition.AFTER);
+        wakeMe = me;
+        portals.mdAttach(me, new MemoryDescriptor(MemorySegment.NULL, 0, MemoryDescriptor.THRESH_INF, 0,
+                MdOption.bits(MdOption.OP_PUT, MdOption.ACK_DISABLE), Wire.WAKE, eq), Unlink.RETAIN, Unlink.RETAIN);
+        wakeMd = portals.mdBind(ni, new MemoryDescriptor(MemorySegment.NULL, 0, MemoryDescriptor.THRESH_INF, 0, 0,
+                null, EqHandle.NONE));
+    }
+
+    /** Puts the wake-up event into this task's queue; false if the context is closed (no queue to wake). */
+    boolean wake() {
+        MdHandle md = wakeMd;
+        if (closed || md == null) {
+            return false;
+        }
+        try {
+            portals.put(md, AckRequest.NOACK_REQ, procs[self], ptSource, 0, Wire.MATCH_WAKE, 0, 0);
+            return true;
+        } catch (PortalsException e) {
+            return false;
         }
     }
 
@@ -305,6 +339,14 @@ final class Endpoint {
                     unlinkQuietly(me);
                 }
             }
+        }
+        MeHandle we = wakeMe;
+        if (we != null) {
+            unlinkQuietly(we);
+        }
+        MdHandle wm = wakeMd;
+        if (wm != null) {
+            unlinkQuietly(wm);
         }
         List<Staging> all;
         synchronized (this) {

@@ -4,6 +4,9 @@ import static org.portals3j.lapi.AsyncErrorType.GET_ERR;
 import static org.portals3j.lapi.AsyncErrorType.INT_ERR;
 
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -16,9 +19,8 @@ import org.portals3j.portals.ReturnCode;
 
 /**
  * The protocol engine of one context: the origin side of Amsend, Put and Get (lapi-digest.md 3.2, 3.3), the
- * dispatcher that takes every event of the context's queue, and the lifecycle. The target side is
- * {@link Target}. In interrupt mode the dispatcher is the thread {@code lapi-dispatch-<task>} blocked in
- * PtlEQWait; in polling mode whichever thread waits in a LAPI call runs {@link #pollOnce()}.
+ * dispatcher's role (taking every event of the context's queue, one thread at a time), and the lifecycle; the target
+ * side is {@link Target}. The package documentation, "Threads", says which thread holds the role when.
  */
 final class Engine {
     final LapiConfig config;
@@ -38,6 +40,21 @@ final class Engine {
     private final Event waitEvent = new Event();
     private @Nullable Thread dispatcher;
     private volatile boolean stopping;
+    /** Interrupt mode: held by whichever thread takes events now (the dispatcher thread, or a leading waiter). */
+    private final ReentrantLock role = new ReentrantLock();
+    /** Interrupt mode: the waiting thread that holds or is taking the role from the dispatcher thread, or null. */
+    private final AtomicReference<@Nullable Thread> leader = new AtomicReference<>();
+    /** Guards {@link #dispatcherWaiting}: an interrupt reaches the dispatcher thread only inside its PtlEQWait. */
+    private final Object recall = new Object();
+    private boolean dispatcherWaiting;
+    /** Interrupt mode: how many times a waiting thread took the role (the dispatcher thread lingers while it moves). */
+    private final AtomicLong leads = new AtomicLong();
+    /**
+     * How long the dispatcher thread, stepped aside, waits for the role to stay free before it takes it back: a
+     * waiter that returns within it takes the role without waking the dispatcher thread (the next wait of a
+     * ping-pong), at the cost of handlers waiting up to twice this long once no thread waits.
+     */
+    private static final long LINGER_NANOS = 500_000;
 
     Engine(Portals portals, LapiConfig config) {
         this.config = config;
@@ -58,6 +75,7 @@ final class Engine {
         targetSide = t;
         completionThreads = new Completions(endpoint.self, config.completionThreads(), inFlight, t::runCompletion);
         progress.poller(this::pollOnce);
+        progress.dispatch(config.interruptMode() ? new Leading() : new Blocking());
     }
 
     LapiContext context() {
@@ -262,18 +280,177 @@ final class Engine {
 
     // ---- dispatcher ---------------------------------------------------------------------------------------
 
+    /**
+     * The dispatcher thread: holds the role and takes events in PtlEQWait, except while a waiting thread leads; then
+     * it steps aside (gives up the role and parks) until the leader gives the role back.
+     */
     private void dispatchLoop() {
-        while (!stopping) {
-            ReturnCode rc;
-            try {
-                rc = endpoint.portals.eqWait(endpoint.eq, waitEvent);
-            } catch (PortalsException e) {
-                if (!stopping) {
-                    report(-1, INT_ERR, "the dispatcher's event queue failed; the dispatcher stops", e);
+        role.lock();
+        try {
+            while (!stopping) {
+                if (leader.get() != null) {
+                    stepAside();
+                    continue;
                 }
-                return;
+                @Nullable ReturnCode rc;
+                try {
+                    rc = dispatcherWait();
+                } catch (InterruptedException e) {
+                    continue; // a waiting thread asks for the role
+                } catch (PortalsException e) {
+                    if (!stopping) {
+                        report(-1, INT_ERR, "the dispatcher's event queue failed; the dispatcher stops", e);
+                    }
+                    return;
+                }
+                if (rc != null) {
+                    handle(rc, waitEvent);
+                }
             }
-            handle(rc, waitEvent);
+        } finally {
+            role.unlock();
+        }
+    }
+
+    /**
+     * PtlEQWait that a leader's interrupt ends; the interrupt can arrive only here (never in a handler): it is sent
+     * under {@link #recall} while {@link #dispatcherWaiting}, and a late one is cleared before this returns.
+     */
+    private @Nullable ReturnCode dispatcherWait() throws InterruptedException {
+        synchronized (recall) {
+            dispatcherWaiting = true;
+        }
+        try {
+            // Waiting is written before the leader is read; the leader is set before it reads waiting (under recall).
+            if (leader.get() != null) {
+                return null;
+            }
+            return endpoint.portals.eqWaitInterruptibly(endpoint.eq, waitEvent);
+        } finally {
+            synchronized (recall) {
+                dispatcherWaiting = false;
+                Thread.interrupted();
+            }
+        }
+    }
+
+    /**
+     * The dispatcher thread lets the leader have the role, and takes it back once no thread has led for
+     * {@link #LINGER_NANOS} (a leader does not wake it when it gives the role back).
+     */
+    private void stepAside() {
+        role.unlock();
+        try {
+            long seen = -1;
+            while (!stopping) {
+                long now = leads.get();
+                if (leader.get() == null && now == seen) {
+                    break;
+                }
+                seen = now;
+                LockSupport.parkNanos(this, LINGER_NANOS);
+            }
+        } finally {
+            role.lock();
+            progress.dispatching(Thread.currentThread());
+        }
+    }
+
+    /** A waiting thread, holding the role: waits for one event (or a wake-up) and handles it. */
+    private void handleNext(String call) throws InterruptedException {
+        ReturnCode rc;
+        try {
+            rc = endpoint.portals.eqWaitInterruptibly(endpoint.eq, pollEvent);
+        } catch (PortalsException e) {
+            if (stopping || endpoint.closed()) {
+                throw new LapiException(LapiError.HNDL_INVALID, call + ": the context was terminated while it waited",
+                        e);
+            }
+            throw new LapiException(LapiError.UNKNOWN, call + ": waiting on the event queue failed", e);
+        }
+        handle(rc, pollEvent);
+    }
+
+    private void wake() {
+        if (!endpoint.wake()) {
+            progress.woken();
+        }
+    }
+
+    /**
+     * Interrupt mode: a waiting thread takes the role from the dispatcher thread (interrupting it out of PtlEQWait)
+     * and gives it back after; one waiting thread leads at a time.
+     */
+    private final class Leading implements Progress.Dispatch {
+        @Override
+        public boolean take() throws InterruptedException {
+            Thread me = Thread.currentThread();
+            if (leader.get() != null || !leader.compareAndSet(null, me)) {
+                return false;
+            }
+            leads.incrementAndGet();
+            Thread d = dispatcher;
+            synchronized (recall) {
+                if (dispatcherWaiting && d != null) {
+                    d.interrupt();
+                }
+            }
+            try {
+                role.lockInterruptibly();
+            } catch (InterruptedException e) {
+                leader.set(null);
+                if (d != null) {
+                    LockSupport.unpark(d);
+                }
+                throw e;
+            }
+            progress.dispatching(me);
+            return true;
+        }
+
+        @Override
+        public void handleNext(String call) throws InterruptedException {
+            Engine.this.handleNext(call);
+        }
+
+        @Override
+        public void giveBack() {
+            progress.dispatching(null);
+            role.unlock();
+            leader.set(null);
+        }
+
+        @Override
+        public void wake() {
+            Engine.this.wake();
+        }
+    }
+
+    /** Polling mode: the thread that polls may block in PtlEQWait when idle; one at a time (the poll lock). */
+    private final class Blocking implements Progress.Dispatch {
+        @Override
+        public boolean take() {
+            if (endpoint.closed() || !pollLock.tryLock()) {
+                return false;
+            }
+            progress.dispatching(Thread.currentThread());
+            return true;
+        }
+
+        @Override
+        public void handleNext(String call) throws InterruptedException {
+            Engine.this.handleNext(call);
+        }
+
+        @Override
+        public void giveBack() {
+            progress.dispatching(null);
+            pollLock.unlock();
+        }
+
+        @Override
+        public void wake() {
+            Engine.this.wake();
         }
     }
 
@@ -324,6 +501,8 @@ final class Engine {
                     target().onPacket(rb, e.offset(), e.mlength(), e.initiatorNid());
                 } else if (up instanceof Op op) {
                     onExposureUsed(op);
+                } else if (up == Wire.WAKE) {
+                    progress.woken();
                 }
             }
             case UNLINK -> {
@@ -366,10 +545,6 @@ final class Engine {
         }
     }
 
-    boolean onDispatcherThread() {
-        return Thread.currentThread() == dispatcher;
-    }
-
     /** Stops the threads and releases the Portals resources (after the caller's fence). */
     void stop() {
         stopping = true;
@@ -385,6 +560,9 @@ final class Engine {
         endpoint.close();
         progress.close();
         Thread t = dispatcher;
+        if (t != null) {
+            LockSupport.unpark(t); // if it stepped aside
+        }
         if (t != null && t != Thread.currentThread()) {
             try {
                 t.join(5_000);

@@ -1,5 +1,6 @@
 package org.portals3j.lapi;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -8,12 +9,9 @@ import java.util.function.IntSupplier;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * How the threads of one context wait for something communication does. In interrupt mode a waiter sleeps on a
- * monitor: {@code Waitcntr} on the counters' one, woken by {@link #signalCounters()} only when an increment reaches
- * the threshold waited for (see {@link LapiCounter#increment()}); the other waits (credit, Fence, barrier) on the
- * other one, woken by every {@link #signal()} of the state they read. So a credit coming back does not wake a thread
- * in {@code Waitcntr}, and a counter moving does not wake a thread waiting for credit. In polling mode
- * (lapi-digest.md 2, INTERRUPT_SET 0) the waiter runs the dispatcher itself between checks.
+ * How the threads of one context wait for something communication does: a waiter takes the dispatcher's role when it
+ * is free and handles the events itself until its condition holds ({@link Dispatch}); otherwise it sleeps on a
+ * monitor (Waitcntr on the counters' one, the other waits on the other) until the role's holder signals it.
  */
 final class Progress {
     private static final int SPINS = 200;
@@ -32,6 +30,11 @@ final class Progress {
     private volatile boolean closed;
     private volatile @Nullable Thread dispatching;
     private IntSupplier poller = () -> 0;
+    private Dispatch dispatch = Dispatch.NONE;
+    /** The thread that holds the dispatcher's role in a LAPI wait and may block in PtlEQWait, or null. */
+    private volatile @Nullable Thread blocker;
+    /** A wake-up event is on its way to the blocker (at most one: a waiter's signals cost one put, not one each). */
+    private final AtomicBoolean wakePending = new AtomicBoolean();
     /** One reusable Waitcntr condition per thread: waiting allocates nothing (no nesting: O-14 forbids it). */
     private static final ThreadLocal<@Nullable CounterWait> COUNTER_WAITS = ThreadLocal.withInitial(CounterWait::new);
 
@@ -44,6 +47,11 @@ final class Progress {
         this.poller = p;
     }
 
+    /** How a waiting thread takes the dispatcher's role, dispatches, and gives the role back. */
+    void dispatch(Dispatch d) {
+        this.dispatch = d;
+    }
+
     boolean polling() {
         return polling;
     }
@@ -51,6 +59,7 @@ final class Progress {
     /** Wakes the threads in Waitcntr: a counter was set, or reached the threshold one of them waits for. */
     void signalCounters() {
         counterChanges.incrementAndGet();
+        wakeBlocker();
         if (counterWaiters.get() > 0) {
             synchronized (counterMonitor) {
                 counterMonitor.notifyAll();
@@ -71,6 +80,7 @@ final class Progress {
     /** Wakes the waiters other than Waitcntr's: called after every change such a waiter may be waiting for. */
     void signal() {
         changes.incrementAndGet();
+        wakeBlocker();
         if (waiters.get() > 0) {
             synchronized (monitor) {
                 monitor.notifyAll();
@@ -78,7 +88,29 @@ final class Progress {
         }
     }
 
-    /** The thread running header handlers and inline completion handlers now (the dispatcher's), or null. */
+    /**
+     * A change the blocker may wait for was made on another thread (a completion thread's counter increment, a
+     * Setcntr, a purge): an event for it (one in flight at a time), since it sleeps in PtlEQWait, not on a monitor.
+     * The change was written before this read of the blocker; the blocker is written before it reads the state.
+     */
+    private void wakeBlocker() {
+        Thread b = blocker;
+        if (b != null && b != Thread.currentThread() && !wakePending.get() && wakePending.compareAndSet(false, true)) {
+            dispatch.wake();
+        }
+    }
+
+    /** The thread holding the dispatcher's role in a LAPI wait, or null (for tests). */
+    @Nullable Thread blocker() {
+        return blocker;
+    }
+
+    /** The blocker's wake-up event was handled (or could not be sent): the next change sends another. */
+    void woken() {
+        wakePending.set(false);
+    }
+
+    /** The thread running header handlers and inline completion handlers now (the role's holder), or null. */
     void dispatching(@Nullable Thread t) {
         dispatching = t;
     }
@@ -117,7 +149,13 @@ final class Progress {
     /** Waitcntr: waits until {@code counter} is at least {@code value}, subtracts it, returns what is left. */
     int awaitTake(LapiCounter counter, int value, String call) {
         if (!polling) {
-            return awaitTakeInterrupt(counter, value, call);
+            for (int i = 0; i < SPINS; i++) {
+                int left = counter.tryTake(value);
+                if (left != Integer.MIN_VALUE) {
+                    return left;
+                }
+                Thread.onSpinWait();
+            }
         }
         CounterWait w = COUNTER_WAITS.get();
         if (w == null) {
@@ -126,45 +164,18 @@ final class Progress {
         }
         w.counter = counter;
         w.value = value;
-        try {
-            await(w, call);
-            return w.left;
-        } finally {
-            w.counter = null;
-        }
-    }
-
-    private int awaitTakeInterrupt(LapiCounter counter, int value, String call) {
-        for (int i = 0; i < SPINS; i++) {
-            int left = counter.tryTake(value);
-            if (left != Integer.MIN_VALUE) {
-                return left;
-            }
-            Thread.onSpinWait();
-        }
         // The threshold is registered before the value is read: an increment after that read sees it and signals.
         counter.addWaiter(value);
-        counterWaiters.incrementAndGet();
         try {
-            while (true) {
-                long seen = counterChanges.get();
-                int left = counter.tryTake(value);
-                if (left != Integer.MIN_VALUE) {
-                    return left;
-                }
-                failIfClosed(call);
-                synchronized (counterMonitor) {
-                    if (counterChanges.get() == seen) {
-                        counterMonitor.wait(50);
-                    }
-                }
+            if (polling) {
+                awaitPolling(w, call);
+            } else {
+                awaitInterrupt(w, call, counterMonitor, counterChanges, counterWaiters);
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LapiException(LapiError.UNKNOWN, call + " was interrupted", e);
+            return w.left;
         } finally {
-            counterWaiters.decrementAndGet();
             counter.removeWaiter();
+            w.counter = null;
         }
     }
 
@@ -184,19 +195,36 @@ final class Progress {
             }
             Thread.onSpinWait();
         }
+        awaitInterrupt(done, call, monitor, changes, waiters);
+    }
+
+    /**
+     * Interrupt mode, past the spin: leads (takes the dispatcher's role and handles the events itself until
+     * {@code done}) when no other waiting thread does, else sleeps on {@code mon} until a signal and tries again.
+     */
+    private void awaitInterrupt(BooleanSupplier done, String call, Object mon, AtomicLong seenChanges,
+                                AtomicInteger sleepers) {
         // The condition is checked outside the monitor (it may take the locks of the state it reads, whose owners
         // signal); the change count closes the window between the check and the wait.
-        waiters.incrementAndGet();
+        sleepers.incrementAndGet();
         try {
             while (true) {
-                long seen = changes.get();
+                long seen = seenChanges.get();
                 if (done.getAsBoolean()) {
                     return;
                 }
                 failIfClosed(call);
-                synchronized (monitor) {
-                    if (changes.get() == seen) {
-                        monitor.wait(50);
+                if (dispatch.take()) {
+                    try {
+                        lead(done, call);
+                        return;
+                    } finally {
+                        dispatch.giveBack();
+                    }
+                }
+                synchronized (mon) {
+                    if (seenChanges.get() == seen) {
+                        mon.wait(50);
                     }
                 }
             }
@@ -204,7 +232,20 @@ final class Progress {
             Thread.currentThread().interrupt();
             throw new LapiException(LapiError.UNKNOWN, call + " was interrupted", e);
         } finally {
-            waiters.decrementAndGet();
+            sleepers.decrementAndGet();
+        }
+    }
+
+    /** Holding the role: blocks for events and handles them until {@code done} holds. */
+    private void lead(BooleanSupplier done, String call) throws InterruptedException {
+        blocker = Thread.currentThread();
+        try {
+            while (!done.getAsBoolean()) {
+                failIfClosed(call);
+                dispatch.handleNext(call);
+            }
+        } finally {
+            blocker = null;
         }
     }
 
@@ -223,12 +264,38 @@ final class Progress {
             } else if (idle < SPINS + YIELDS) {
                 Thread.yield();
             } else {
-                LockSupport.parkNanos(PARK_NANOS);
-                if (Thread.interrupted()) {
-                    Thread.currentThread().interrupt();
-                    throw new LapiException(LapiError.UNKNOWN, call + " was interrupted");
-                }
+                blockPolling(done, call);
+                idle = 0;
             }
+        }
+    }
+
+    /**
+     * Polling mode, idle: blocks in PtlEQWait for one event if no other thread polls (then polls again), else parks
+     * briefly (the thread that polls handles the events meanwhile).
+     */
+    private void blockPolling(BooleanSupplier done, String call) {
+        try {
+            if (dispatch.take()) {
+                blocker = Thread.currentThread();
+                try {
+                    if (!done.getAsBoolean()) {
+                        failIfClosed(call);
+                        dispatch.handleNext(call);
+                    }
+                } finally {
+                    blocker = null;
+                    dispatch.giveBack();
+                }
+                return;
+            }
+            LockSupport.parkNanos(PARK_NANOS);
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LapiException(LapiError.UNKNOWN, call + " was interrupted", e);
         }
     }
 
@@ -236,6 +303,47 @@ final class Progress {
         if (closed) {
             throw new LapiException(LapiError.HNDL_INVALID, call + ": the context was terminated while it waited");
         }
+    }
+
+    /**
+     * The dispatcher's role, which one thread at a time holds: it alone takes events from the context's queue, so
+     * they are handled in the queue's order (an event PtlEQWait hands a waiter never enters the queue).
+     */
+    interface Dispatch {
+        /** Before the engine is bound: no role to take. */
+        Dispatch NONE = new Dispatch() {
+            @Override
+            public boolean take() {
+                return false;
+            }
+
+            @Override
+            public void handleNext(String call) {
+                throw new IllegalStateException(call + ": the engine is not bound to its context yet");
+            }
+
+            @Override
+            public void giveBack() {
+                // Never taken.
+            }
+
+            @Override
+            public void wake() {
+                // No blocker.
+            }
+        };
+
+        /** Takes the role for the calling thread; false if another waiting thread holds it. */
+        boolean take() throws InterruptedException;
+
+        /** Holding the role: blocks until an event comes (or a wake-up), handles it; HNDL_INVALID once closed. */
+        void handleNext(String call) throws InterruptedException;
+
+        /** Gives the role up (in interrupt mode the dispatcher thread takes it back when no waiter leads). */
+        void giveBack();
+
+        /** Makes an event for the blocker, so that its PtlEQWait returns. */
+        void wake();
     }
 
     /** The condition of a Waitcntr: the counter could be taken down by the value. */

@@ -62,6 +62,10 @@ final class Wire {
 
     /** The match bits of the request portal's entries. */
     static final long MATCH_REQUEST = 0x4C415049L;
+    /** The match bits of the wake-up entry on the source portal: negative, so never an operation's id. */
+    static final long MATCH_WAKE = -1L;
+    /** The user pointer of the wake-up entry's events. */
+    static final Object WAKE = new Object();
 
     private Wire() {
     }

@@ -90,14 +90,42 @@
  * </ul>
  *
  * <h2>Threads</h2>
- * In interrupt mode ({@code INTERRUPT_SET} 1, the default) the dispatcher is the thread
- * {@code lapi-dispatch-<task>}, blocked in PtlEQWait on the context's one event queue; it runs header handlers and
- * {@code SEND_REPLY} completion handlers, and wakes waiting threads directly when it moves a counter. Normal
- * completion handlers run on {@code lapi-compl-<task>-<n>} ({@code completionThreads} of them, one FIFO queue in
- * order of delivery, O-11). In polling mode ({@code INTERRUPT_SET} 0) there is no dispatcher thread: Waitcntr,
- * Getcntr, Fence, Gfence, Address_init, Probe and an Amsend waiting for credit drain the event queue on the
- * caller's thread (one at a time), and handlers run there. A handler that throws is reported to the
+ * One thread at a time holds the <em>dispatcher's role</em>: it alone takes events from the context's one event queue
+ * (an event PtlEQWait hands a waiting thread never enters the queue, so a second taker would reorder them), and it
+ * runs the header handlers and the {@code SEND_REPLY} completion handlers of what it takes. Normal completion handlers
+ * run on {@code lapi-compl-<task>-<n>} ({@code completionThreads} of them, one FIFO queue in order of delivery,
+ * O-11) whoever holds the role. A handler that throws is reported to the
  * {@link org.portals3j.lapi.AsyncErrorListener} and never stops a thread.
+ * <ul>
+ *   <li><b>Interrupt mode</b> ({@code INTERRUPT_SET} 1, the default): the role belongs to the thread
+ *       {@code lapi-dispatch-<task>}, blocked in PtlEQWait, so handlers run while no thread of the program calls
+ *       LAPI. A thread that waits in LAPI (Waitcntr, Fence, Gfence, Term, Address_init, an Amsend, Put or Get
+ *       waiting for credit) takes the role while it waits (leader/follower), past a short spin: it interrupts the
+ *       dispatcher thread out of {@code eqWaitInterruptibly} (the interrupt is sent only while that thread is in
+ *       its PtlEQWait, never into a handler), which gives up the role and parks; the waiter then blocks in
+ *       PtlEQWait itself and handles every event until its condition holds, then gives the role up. So the event
+ *       that completes a wait wakes the waiting thread directly: one wake-up, not the dispatcher's and then the
+ *       waiter's. The dispatcher thread, parked meanwhile, takes the role back once no thread has taken it for
+ *       0.5 ms: the next wait of a ping-pong takes the role without waking it (waking it on every give-back cost
+ *       more than the hop saved, bench/README.md), and a message that arrives once no thread waits has its
+ *       handler run within about 1 ms. One waiting thread leads at a time; the others sleep on a
+ *       monitor and are woken when the state they wait for changes, as before. A change made on a thread other
+ *       than the leader (a completion thread's {@code tgt_cntr} increment, Setcntr, Purge_totask) wakes the
+ *       leader with an event: a 0-byte put of the task to itself on the source portal, under match bits no
+ *       operation uses, one in flight at a time. An interrupt of the leader ends its wait as before
+ *       ({@code LAPI_ERR_UNKNOWN}, interrupt status set) and gives the role back.</li>
+ *   <li><b>Polling mode</b> ({@code INTERRUPT_SET} 0): there is no dispatcher thread: Waitcntr, Getcntr, Fence,
+ *       Gfence, Address_init, Probe and an Amsend waiting for credit drain the event queue on the caller's thread
+ *       (one at a time). A waiter that finds nothing to do spins, yields, then blocks in PtlEQWait for the next
+ *       event (woken by another thread's change as the leader above) if no other thread polls.</li>
+ * </ul>
+ * Which thread runs a handler: the man page says "the thread running the LAPI dispatcher" (lapi-amsend.txt,
+ * Description, and Inline execution of completion handlers), which is whoever holds the role; lapi-digest.md L-027
+ * and L-043 name {@code lapi-dispatch-<tgt>}, which is what a handler sees when no thread of the target waits in a
+ * LAPI call. L-027's "never on the caller's thread" holds: a handler never runs inside the Amsend that sent its
+ * message. O-14 follows the role: Waitcntr, Fence, Gfence, Address_init, Term, and an Amsend that would wait for
+ * credit, called from a header handler or an inline completion handler (on whichever thread holds the role) fail
+ * with {@link org.portals3j.lapi.LapiError#BLOCKING_IN_HANDLER}.
  *
  * <h2>Choices where the man pages are silent</h2>
  * <ul>
@@ -139,9 +167,9 @@
  *   <li>O-12: a segment shorter than its length is an {@link java.lang.IndexOutOfBoundsException} before anything
  *       is sent.</li>
  *   <li>O-13: Amsend, Put and Get to self go through Portals like any other and are fully supported.</li>
- *   <li>O-14: Waitcntr, Fence, Gfence, Address_init, Term, and an Amsend that would wait for credit, called on the
- *       dispatcher's thread (a header handler or an inline completion handler) fail with
- *       {@link org.portals3j.lapi.LapiError#BLOCKING_IN_HANDLER}.</li>
+ *   <li>O-14: Waitcntr, Fence, Gfence, Address_init, Term, and an Amsend that would wait for credit, called in a
+ *       header handler or an inline completion handler (on the thread holding the dispatcher's role, see
+ *       "Threads") fail with {@link org.portals3j.lapi.LapiError#BLOCKING_IN_HANDLER}.</li>
  *   <li>Addresses (lapi-digest.md 3.5): handler, counter and region addresses a context issues are tokens with a
  *       tag in bits 56..62, so never an Addr_set index nor a C program's user-space address; an {@code hdr_hdl}
  *       in {@code 1 .. LOC_ADDRTBL_SZ-1} is an index resolved at the target. A counter made with

@@ -13,7 +13,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * the threshold waited for (see {@link LapiCounter#increment()}); the other waits (credit, Fence, barrier) on the
  * other one, woken by every {@link #signal()} of the state they read. So a credit coming back does not wake a thread
  * in {@code Waitcntr}, and a counter moving does not wake a thread waiting for credit. In polling mode
- * (lapi-digest.md 2, INTERRUPT_SET 0) the waiter runs the dispatcher itself between checks.
+ * (LAPI_Senv man page, INTERRUPT_SET 0) the waiter runs the dispatcher itself between checks.
  */
 final class Progress {
     private static final int SPINS = 200;
@@ -83,7 +83,10 @@ final class Progress {
         dispatching = t;
     }
 
-    /** {@code BLOCKING_IN_HANDLER} when called on the dispatcher's thread (lapi-digest.md O-14). */
+    /**
+     * {@code BLOCKING_IN_HANDLER} when called on the dispatcher's thread (our choice, open point: the man pages do not
+     * say what a blocking call from a handler does).
+     */
     void checkMayBlock(String call) {
         if (Thread.currentThread() == dispatching) {
             throw new LapiException(LapiError.BLOCKING_IN_HANDLER, call + " blocks, and it was called on the"

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.junit.jupiter.api.Test;
 import org.portals3j.tck.report.ConsoleMatrix;
 import org.portals3j.tck.report.ProgressBar;
@@ -35,17 +36,16 @@ class ProgressBarTest {
         String summary = lines.stream().filter(l -> SUMMARY.matcher(l).matches()).findFirst().orElseThrow();
         Matcher s = SUMMARY.matcher(summary);
         assertThat(s.matches()).isTrue();
-        int outcomes = Integer.parseInt(s.group(1)) + Integer.parseInt(s.group(2)) + Integer.parseInt(s.group(3));
+        int outcomes = number(s, 1) + number(s, 2) + number(s, 3);
         assertThat(outcomes).isEqualTo(9);
         String last = lines.get(lines.indexOf(summary) - 1);
         Matcher m = STATUS.matcher(last);
         assertThat(m.matches()).as("the line before the summary is the final progress line: %s", last).isTrue();
-        assertThat(List.of(m.group(1), m.group(2))).containsExactly("9", "9");
+        assertThat(List.of(number(m, 1), number(m, 2))).containsExactly(9, 9);
         for (String line : lines) {
             Matcher each = STATUS.matcher(line);
             if (each.matches()) {
-                assertThat(Integer.parseInt(each.group(1))).as(line)
-                        .isLessThanOrEqualTo(Integer.parseInt(each.group(2)));
+                assertThat(number(each, 1)).as(line).isLessThanOrEqualTo(number(each, 2));
             }
         }
     }
@@ -56,6 +56,15 @@ class ProgressBarTest {
         String printed = run(false);
         assertThat(printed).doesNotContain("\r", "\u001b").contains("  FAILED OutcomesFixture.fails [P-002, P-004]: ");
         assertThat(run(true)).as("on a terminal the bar is redrawn in place").contains("\r");
+    }
+
+    /** The number group {@code group} of a matched line holds. */
+    private static int number(Matcher matched, int group) {
+        @Nullable String digits = matched.group(group);
+        if (digits == null) {
+            throw new AssertionError("no group " + group + " in " + matched);
+        }
+        return Integer.parseInt(digits);
     }
 
     /** The fixture run on inmem with a progress bar, then the summary matrix, as {@code portals tck} prints them. */

@@ -64,7 +64,7 @@ class TckCommandTest {
         assertThat(run.out).as("nothing ran").isEmpty();
         assertThat(Files.readString(lastGood)).isEqualTo("<!DOCTYPE html><title>the last good run</title>");
         try (var files = Files.list(dir)) {
-            assertThat(files.map(p -> p.getFileName().toString()).toList()).containsExactly("index.html");
+            assertThat(files.map(p -> String.valueOf(p.getFileName())).toList()).containsExactly("index.html");
         }
     }
 

@@ -30,9 +30,9 @@ import org.portals3j.transport.Transports;
 
 /**
  * The Isotach layer's speed, measured against its own noniso path in the same run on the same transport — the
- * comparison the report made (digest §6: Isotach latency within 2x and throughput at least half of noniso; the
- * issue asks for 1.5x and 0.7x), plus the pulse rate, how logical distance and token window move latency, and what
- * the stamp-batching period trades between latency and throughput.
+ * comparison the report made (Isotach report §10, pp. 83-88: Isotach latency within 2x and throughput at least half of
+ * noniso; the issue asks for 1.5x and 0.7x), plus the pulse rate, how logical distance and token window move latency,
+ * and what the stamp-batching period trades between latency and throughput.
  *
  * <ul>
  * <li><b>Latency</b>: two hosts, each driven by its own thread, ping-pong one message of each size; noniso

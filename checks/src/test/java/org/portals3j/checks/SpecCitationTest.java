@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -17,14 +18,25 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Spec references are ones a user can follow: no source, doc or catalogue file of the build cites a spec by
- * the line numbers of a local copy (users have the published documents, not our copies), and none names a
- * folder of a build machine as where a document lives.
+ * the line numbers of a local copy (users have the published documents, not our copies), no main source or doc
+ * cites our digests of the specs, and none names a folder of a build machine as where a document lives.
  */
 class SpecCitationTest {
 
     /** An L-number citation ("L" and 3 to 5 digits, alone or after a tab escape); ids like L-021 do not match. */
     private static final Pattern LINE_CITATION =
             Pattern.compile("(?<![A-Za-z0-9_])L\\d{3,5}(?![0-9])|\\\\tL\\d{3,5}(?![0-9])|\\blines? \\d{3,5}\\b");
+
+    /**
+     * A citation of our digests of the specs, which users do not have: a digest file ({@code lapi-digest.md}), a
+     * section or item of one ("digest §2.7", "digest A16", "§8.1 of the digest", "the digests' §7"). A digest in the
+     * hashing sense ("the digest (SHA-256)", {@code MessageDigest}) is not one.
+     */
+    private static final Pattern DIGEST_CITATION = Pattern.compile("\\b\\w+(?:[-.]\\w+)*-digest(?:\\.md)?\\b"
+            + "|\\bdigest(?:'s|s')?\\s+(?:§|&sect;|[AOLIPG]-?\\d|\\d|section|item|recommend)"
+            + "|§\\d+(?:\\.\\d+)*\\s+of\\s+the\\s+digest"
+            + "|\\bthe\\s+digests?(?:'s|')?\\s+(?:§|&sect;|section|assertions|names|recommends|describes|rewrites)"
+            + "|\\bdigested\\s+in\\b|\\(digest\\b|\\bdigest\\s*$");
 
     /** A home or work folder of a build machine. */
     private static final Pattern MACHINE_PATH = Pattern.compile("(?<![\\w.])/(?:work|home|Users|root)/\\w");
@@ -45,6 +57,16 @@ class SpecCitationTest {
     }
 
     @Test
+    void noMainSourceOrDocCitesOurDigestsOfTheSpecs() throws IOException {
+        assertThat(offences(DIGEST_CITATION, SpecCitationTest::isMainSourceOrDoc))
+                .as("citations of our digests, which users do not have; instead, " + HOW + "; the LAPI man pages by"
+                        + " name and section (\"LAPI_Amsend man page, Return values\"); MPI by standard and section"
+                        + " (\"MPI 3.1 §4.1.11\"); where we chose on an open point, \"our choice (open point: ...)\""
+                        + " with the public document's section")
+                .isEmpty();
+    }
+
+    @Test
     void noFileNamesAFolderOfABuildMachine() throws IOException {
         assertThat(offences(MACHINE_PATH))
                 .as("absolute paths of a build machine; name the document (or a path relative to the repository)"
@@ -61,14 +83,30 @@ class SpecCitationTest {
         assertThat(LINE_CITATION.matcher("assertions L-021, A-19 and P-226; L1 cache").find()).isFalse();
         assertThat(MACHINE_PATH.matcher("in /" + "work/shared/specs").find()).isTrue();
         assertThat(MACHINE_PATH.matcher("the tests' /tmp/tck and src/main/work/x").find()).isFalse();
+        String d = "digest";
+        for (String cited : List.of("(lapi-" + d + ".md O-05)", "Isotach " + d + " §2.7", "(" + d + " A16)",
+                "§8.1 of the " + d + ": PtlInit", "the " + d + "s' §7", "the " + d + "'s section 2",
+                "as the " + d + " recommends", "as " + d + "ed in", "ends (" + d, "isotach-" + d)) {
+            assertThat(DIGEST_CITATION.matcher(cited).find()).as(cited).isTrue();
+        }
+        for (String hashing : List.of("MessageDigest.isEqual(a, b)", "resets the " + d + " for the next datagram",
+                "The " + d + " (SHA-256) is what travels", "order " + d + " %016x", "all " + d + "s agree.")) {
+            assertThat(DIGEST_CITATION.matcher(hashing).find()).as(hashing).isFalse();
+        }
     }
 
     /** "file:line: text" for every match of {@code pattern} in the text files of the build, outside build output. */
     private static List<String> offences(Pattern pattern) throws IOException {
+        return offences(pattern, relative -> true);
+    }
+
+    /** {@link #offences(Pattern)} in the text files whose path relative to the root {@code which} accepts. */
+    private static List<String> offences(Pattern pattern, Predicate<Path> which) throws IOException {
         Path root = Build.root();
         List<String> found = new ArrayList<>();
         try (Stream<Path> files = Files.walk(root)) {
-            for (Path file : files.filter(p -> isSource(root, p)).sorted().toList()) {
+            for (Path file : files.filter(p -> isSource(root, p) && which.test(root.relativize(p))).sorted()
+                    .toList()) {
                 List<String> lines;
                 try {
                     lines = Files.readAllLines(file, StandardCharsets.UTF_8);
@@ -84,6 +122,22 @@ class SpecCitationTest {
             }
         }
         return found;
+    }
+
+    /** A Java file outside {@code src/test}, or a Markdown document: what users read as the code's documentation. */
+    private static boolean isMainSourceOrDoc(Path relative) {
+        String name = String.valueOf(relative.getFileName());
+        if (name.endsWith(".md")) {
+            return true;
+        }
+        String previous = "";
+        for (Path part : relative) {
+            if (previous.equals("src") && part.toString().equals("test")) {
+                return false;
+            }
+            previous = part.toString();
+        }
+        return name.endsWith(".java");
     }
 
     private static boolean isSource(Path root, Path file) {

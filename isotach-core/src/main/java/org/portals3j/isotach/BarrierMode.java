@@ -1,7 +1,7 @@
 package org.portals3j.isotach;
 
 /**
- * The two barrier modes an application may register (digest §2.7, Isotach report App. A.8.1, pp. 100-104).
+ * The two barrier modes an application may register (Isotach report App. A.8.1, pp. 100-104).
  *
  * <p>{@link #WEAK}: the barrier completes only after every registered process participated.
  * {@link #STRONG}: in addition, once the completion is reported at a host, no Isotach message that a

@@ -101,7 +101,8 @@ public final class IsotachConfig {
         }
         // + 1: an SIU may mark one pulse ahead of its last token (SwitchNode, "Marking ahead").
         require(maxDistanceBound() + tokenWindow + 1 < 256,
-                "logical distance + token window must stay below 255 (one-byte timestamps, digest §1.8 item 4, and the"
+                "logical distance + token window must stay below 255 (one-byte timestamps, Isotach report App. B.1,"
+                        + " pp. 104-107, and the"
                         + " pulse an SIU may mark ahead)");
     }
 
@@ -170,7 +171,8 @@ public final class IsotachConfig {
     }
 
     /**
-     * Logical distance from {@code from} to {@code to} (digest §1.1, A29): a message issued at pulse T is
+     * Logical distance from {@code from} to {@code to} (Isotach report §1.1.1, p. 1;
+     * our choice, open point: the report does not define the distance's value): a message issued at pulse T is
      * delivered at T + distance. The distance of a host to itself is 0: self-messages never enter the network.
      */
     public int distance(int from, int to) {

@@ -19,8 +19,8 @@ import java.util.regex.Pattern;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Reads an Isotach configuration file: the report's {@code network.cfg} (Isotach report App. E, pp. 113-115; digest
- * §5.5) adapted to an emulated network. The host list keeps the report's form; routes are gone (the transport finds
+ * Reads an Isotach configuration file: the report's {@code network.cfg} (Isotach report App. E, pp.
+ * 113-115) adapted to an emulated network. The host list keeps the report's form; routes are gone (the transport finds
  * the hosts), logical distances take their place, and shared-memory regions and tunables can be given too.
  *
  * <pre>

@@ -49,10 +49,10 @@ import org.portals3j.transport.TransportException;
  * <h2>Return codes</h2>
  * As in Appendix A: {@link #SUCCESS} (0), {@link #FAILURE} (1, any failure), and for the receive calls and
  * {@link #poll()} {@link #NO_MESSAGE} (-1) when nothing is available (Isotach report App. A.2, pp. 95-96; App. A.3,
- * pp. 96-97; App. A.5, pp. 98-99; the listing's 1 for "nothing" is not followed, digest A2). Misuse that C could not
- * detect (a null holder) throws {@link NullPointerException}; an internal inconsistency the report treats as fatal (a
- * wrong EOP count, a bucket overflow, a mismatched isochron marker) throws {@link IsotachFatalError} and closes the
- * layer.
+ * pp. 96-97; App. A.5, pp. 98-99; our choice: the listing's 1 for "nothing", App. J, is not followed). Misuse that C
+ * could not detect (a null holder) throws {@link NullPointerException}; an internal inconsistency the report treats as
+ * fatal (a wrong EOP count, a bucket overflow, a mismatched isochron marker) throws {@link IsotachFatalError} and
+ * closes the layer.
  *
  * <h2>Threading</h2>
  * One application per host (Isotach report App. A, p. 94): the methods of one {@code IsotachNet} are called by one
@@ -339,7 +339,8 @@ public final class IsotachNet implements AutoCloseable {
     /**
      * iso_register_barrier (Isotach report App. A.8.1, pp. 100-104): claims barrier channel 1 (0 is the layer's
      * shutdown barrier). Argument order follows the design and listing, (channel, mode) (Isotach report §6.5.1,
-     * pp. 50-54; App. J, isotach.h, pp. 162-165), not Appendix A's (digest A12).
+     * pp. 50-54; App. J, isotach.h, pp. 162-165), not Appendix A's (our choice where
+     * they disagree).
      */
     public int isoRegisterBarrier(int channel, BarrierMode mode) {
         return engine.isoRegisterBarrier(channel, mode);

@@ -1,17 +1,17 @@
 package org.portals3j.isotach;
 
 /**
- * Sees every shared-memory reference (sRef) a host executes on its copies of Isotach shared memory (digest
- * §2.8): the application and the conformance kit install one on every host and check the whole history with
- * {@link SmmHistory}, which implements this interface.
+ * Sees every shared-memory reference (sRef) a host executes on its copies of Isotach shared memory (Isotach
+ * report §3.4, pp. 14-18): the application and the conformance kit install one on every host and check the whole
+ * history with {@link SmmHistory}, which implements this interface.
  *
  * <p><b>When it is called.</b> Once per executed sRef, on the host's application thread. Writes, scheds,
  * assigns and reads of a substantiated copy are reported when they execute, in execution order. A read of an
  * unsubstantiated copy pends until the assign with the read's vId executes (Isotach report §3.4, pp. 14-18); its value
  * is known only then, so it is reported then, right after that assign. {@code sequence} therefore carries the execution
  * order: it numbers the sRefs a host executes 0, 1, 2, ... in isotach order (pulse, sender id, issue order;
- * digest §1.2), so sorting one host's records by {@code sequence} gives the order in which they executed,
- * including the issue order of one sender's sRefs within one pulse.
+ * Isotach report §3.3, pp. 10-14), so sorting one host's records by {@code sequence} gives the order in which they
+ * executed, including the issue order of one sender's sRefs within one pulse.
  *
  * <p>An sRef the host rejected (an address it holds no copy of, a sender id out of range, a reader over its
  * read cap) has no sequence number and is not reported.

@@ -10,9 +10,9 @@ import java.util.TreeSet;
 import org.portals3j.isotach.internal.smm.SharedMap;
 
 /**
- * Checks a whole shared-memory history against the Isotach shared memory model (digest §2.8, §1.5 G7,
- * I-079..I-092). Install it as the {@link SharedMemoryObserver} of every host (it is thread-safe), record each
- * host's successful accesses with {@link #issued} in issue order and the values its reads returned with
+ * Checks a whole shared-memory history against the Isotach shared memory model (Isotach report §3.4,
+ * pp. 14-18; I-079..I-092). Install it as the {@link SharedMemoryObserver} of every host (it is thread-safe), record
+ * each host's successful accesses with {@link #issued} in issue order and the values its reads returned with
  * {@link #returned}, let the job quiesce (every sched assigned, every read answered), then call {@link #verify()}.
  *
  * <h2>What verify() requires</h2>

@@ -6,7 +6,8 @@
  *
  * <h2>The emulated hardware</h2>
  * The report's layer needed a token manager (TM) and switch interface units (SIU) in hardware. Here both are
- * software ({@code internal.siu.SwitchNode}, digest §1.9 refined): each rank's SIU stamps an isochron once, at its
+ * software ({@code internal.siu.SwitchNode}, our design: the report leaves both to hardware specified elsewhere,
+ * Isotach report §1.1.3, pp. 1-2): each rank's SIU stamps an isochron once, at its
  * EOI, with {@code TS = max(T + max distance to its destinations, previous TS)}; on every token it sends a pulse mark
  * behind everything it stamped on every link; a host's SIU closes pulse P once every live sender's mark covers
  * {@code P - distance(sender, host)}, and hands its host the EOP marker with the count and sort vector. Signals and
@@ -28,7 +29,7 @@
  *     host.</li>
  * </ul>
  *
- * <h2>Choices where the report is open or inconsistent (digest §7.4)</h2>
+ * <h2>Our choices where the report is open, or its prose and its listing (App. J) disagree</h2>
  * <ul>
  * <li>A2: "nothing to receive" is -1 ({@link org.portals3j.isotach.IsotachNet#NO_MESSAGE}), as Appendix A says; poll
  *     returns 0 when something waits, -1 otherwise.</li>

@@ -34,7 +34,8 @@ import picocli.CommandLine.Option;
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:every test that ran passed, and at least one ran", "1:a test failed, no test ran, or a"
                 + " transport named with --transport is not available", "2:a usage or configuration error (an"
-                + " --assertion id not in the catalogue included)"},
+                + " --assertion id not in the catalogue, or a --transport no provider on the class path has,"
+                + " included); nothing is run or written"},
         footer = {"%nExamples:", "  portals tck                                   # every transport found",
             "  portals tck --transport udp --report /tmp/tck",
             "  portals tck --list-assertions                 # the ids --assertion takes",
@@ -105,15 +106,16 @@ public final class TckCommand implements Callable<Integer> {
                 throw new LauncherException("--screenshot: " + e.getMessage());
             }
         }
-        try {
-            Files.createDirectories(reportDir);
-        } catch (IOException e) {
-            throw new LauncherException("cannot create the report folder " + reportDir + ": " + e.getMessage());
-        }
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
         Thread.currentThread().setContextClassLoader(MainClasses.loader(classPath));
         TckResult result;
         try {
+            requireProviders(); // before anything is written: a misspelt name leaves the last report as it was
+            try {
+                Files.createDirectories(reportDir);
+            } catch (IOException e) {
+                throw new LauncherException("cannot create the report folder " + reportDir + ": " + e.getMessage());
+            }
             TckRunner.Builder runner = TckRunner.builder()
                     .transports(transports)
                     .assertions(Set.copyOf(assertions))
@@ -154,5 +156,21 @@ public final class TckCommand implements Callable<Integer> {
                     : "every selected test was skipped (the report says why)"));
         }
         return result.anyFailed() || namedUnavailable || screenshotFailed || !anyAvailable || ranNothing ? 1 : 0;
+    }
+
+    /**
+     * Refuses a {@code --transport} name no provider on the class path has (a typo, or a jar missing from
+     * {@code -cp}) as a usage error. A provider that is there but cannot be used here is not refused: the run
+     * reports it as not available, with its reason.
+     */
+    private void requireProviders() throws LauncherException {
+        List<String> found = TckRunner.everyTransport();
+        List<String> unknown = transports.stream().distinct().filter(t -> !found.contains(t)).toList();
+        if (!unknown.isEmpty()) {
+            throw new LauncherException("--transport " + String.join(", ", unknown) + ": no transport provider"
+                    + (unknown.size() == 1 ? " of that name" : " of those names") + " on the class path (found: "
+                    + String.join(", ", found) + "; a transport of your own comes with -cp JAR); nothing was run and "
+                    + reportDir + " was left as it was");
+        }
     }
 }

@@ -5,7 +5,7 @@ import org.portals3j.transport.IdleMode;
 
 /**
  * Settings of one Portals library instance, including the choices this implementation made where the
- * spec leaves a point open (each named with its digest item).
+ * spec leaves a point open (each named with its open point's id, A-xx).
  *
  * @param interfaces            how many network interfaces each process has ({@code max_interfaces}
  *                              returned by {@code PtlInit}); interface 0 is {@code PTL_IFACE_DEFAULT}

@@ -5,8 +5,8 @@
  * their common supertype, which has the functions the two dialects share; everything else here is the
  * types their functions take and return.
  *
- * <p>Line references ({@code Portals 3.2 spec §1.1}) are to {@code portals-3.2.numbered.lyx}; {@code A-xx} are the open
- * points of the digest's §7, each resolved as written at the place it matters.
+ * <p>Line references ({@code Portals 3.2 spec §1.1}) are to {@code portals-3.2.numbered.lyx}; {@code A-xx} name
+ * points the spec leaves open, each with our choice written at the place it matters.
  *
  * <h2>Spec function &rarr; Java method</h2>
  * Methods that both dialects share are declared by {@link org.portals3j.portals.PortalsLibrary} and
@@ -97,7 +97,8 @@
  * </table>
  *
  * <h2>What each event field holds</h2>
- * The digest's §4.4 table, as implemented. "Request" means the put or get request as it arrived.
+ * Our reading of Portals 3.2 spec §3.9.4 (The Event Type), as implemented. "Request" means the put or get request as it
+ * arrived.
  * <table>
  * <caption>ptl_event_t fields by event kind</caption>
  * <tr><th>Field</th><th>PUT_* / GET_* (target)</th><th>SEND_* (put initiator)</th><th>ACK</th><th>REPLY_* (get
@@ -156,8 +157,8 @@
  *   event.</li>
  *   <li>A-37: {@code PtlMEUnlink} with operations pending succeeds; they complete; no UNLINK event.</li>
  *   <li>A-38: {@code PtlMDUpdate} always returns the old value, and an update (a new value given and
- *       taken) restarts the local offset at 0, in both dialects. The spec does not say (digest A-38, which
- *       recommended keeping it); both reference implementations rebuild the MD with offset 0 (the 3.3
+ *       taken) restarts the local offset at 0, in both dialects. Our choice (open point: Portals 3.2 spec §3.8.5
+ *       does not say); both reference implementations rebuild the MD with offset 0 (the 3.3
  *       reference, {@code p3lib/md.c lib_PtlMDUpdate}, and the 3.2-era Sandia code kept in early Lustre,
  *       {@code lib/lib-md.c do_PtlMDUpdate_internal}, which rebuilds it with {@code lib_md_build}),
  *       and programs rely on it to reuse an MD: a put ping-pong that re-arms its receive MD with

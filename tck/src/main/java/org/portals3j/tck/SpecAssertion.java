@@ -7,8 +7,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Names the conformance assertions a test checks: the ids of the digests' §8 ({@code P-001} … for
- * Portals 3.2, {@code I-001} … for Isotach). Ids are stable: a new assertion gets a new id.
+ * Names the conformance assertions a test checks: the ids of the kit's catalogues ({@code P-001} … for
+ * Portals 3.2, {@code I-001} … for Isotach, {@code L-001} … for LAPI). Ids are stable: a new assertion gets a new id.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

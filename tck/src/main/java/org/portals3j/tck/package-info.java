@@ -10,8 +10,8 @@
  *     part of it: the note says what it cannot see and where that part is checked, if anywhere), {@code engine}
  *     (white-box, by the engine unit test the note names) or {@code no} (the note says why). Every report shows a
  *     pass of a {@code partial} assertion as "partial", never as "passed".</li>
- * <li>A test of an assertion accepts every behaviour the spec allows. Where the spec leaves a choice open (the
- *     digests' §7), this implementation's choice is pinned by a separate test annotated
+ * <li>A test of an assertion accepts every behaviour the spec allows. Where the spec leaves a choice open, this
+ *     implementation's choice (our choice, with the spec's section) is pinned by a separate test annotated
  *     {@link org.portals3j.tck.Resolves} with the open point's id, e.g. {@code @Resolves("A-36")} for which events
  *     a full event queue loses.</li>
  * </ul>

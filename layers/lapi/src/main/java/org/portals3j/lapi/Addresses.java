@@ -8,7 +8,8 @@ import java.util.Map;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * The addresses one context issues, and what they stand for (lapi-digest.md 3.5): header handlers, counters and
+ * The addresses one context issues, and what they stand for (LAPI_Addr_set and LAPI_Address_init man pages; our
+ * choice of tokens): header handlers, counters and
  * exposed regions get tokens with a tag in bits 56..62, so they are at least 2^56: never an Addr_set index
  * ({@code 1..LOC_ADDRTBL_SZ-1}) and never a user-space address of the C program (below 2^47 on x86-64 and AArch64).
  * Lookups by token are array reads (no allocation); counters made on a C cell are found by their cell's address.

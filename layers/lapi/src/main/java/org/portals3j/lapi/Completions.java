@@ -6,7 +6,8 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.function.Consumer;
 
 /**
- * The completion-handler threads {@code lapi-compl-<task>-<n>} (lapi-digest.md O-11): they take delivered
+ * The completion-handler threads {@code lapi-compl-<task>-<n>} (LAPI_Init man page,
+ * num_compl_hndlr_thr; our choice of one FIFO): they take delivered
  * messages from one bounded FIFO queue, in order of data delivery, and run their completion handlers (which may
  * block). The queue never holds more than the requests this task granted credit for, so offering never fails.
  */

@@ -18,7 +18,7 @@ import org.portals3j.portals.PortalsException;
 import org.portals3j.portals.ReturnCode;
 
 /**
- * The protocol engine of one context: the origin side of Amsend, Put and Get (lapi-digest.md 3.2, 3.3), the
+ * The protocol engine of one context: the origin side of Amsend, Put and Get (package documentation), the
  * dispatcher's role (taking every event of the context's queue, one thread at a time), and the lifecycle; the target
  * side is {@link Target}. The package documentation, "Threads", says which thread holds the role when.
  */
@@ -157,7 +157,7 @@ final class Engine {
             if (len > 0 && data != null) {
                 MemorySegment.copy(data, 0, seg, Wire.HEADER + uhdrLen, len);
             }
-            // Copied out: uhdr and udata may be reused (lapi-digest.md 3.3, org_cntr, the copy is legal).
+            // Copied out: uhdr and udata may be reused (LAPI_Amsend man page, Parameters, org_cntr).
             op.orgDone = true;
             if (orgCntr != null) {
                 orgCntr.increment();
@@ -541,7 +541,7 @@ final class Engine {
         try {
             config.errorListener().onAsyncError(context(), type, src, what, cause);
         } catch (RuntimeException ignored) {
-            // A listener's failure must not stop the dispatcher (lapi-digest.md 3.4).
+            // A listener's failure must not stop the dispatcher (our choice).
         }
     }
 

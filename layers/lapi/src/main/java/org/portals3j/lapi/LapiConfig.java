@@ -3,7 +3,8 @@ package org.portals3j.lapi;
 import java.util.Objects;
 
 /**
- * {@code lapi_info_t} and the limits the man page leaves to the implementation (lapi-digest.md O-01..O-03, O-11).
+ * {@code lapi_info_t} and the limits the man page leaves to the implementation (our choices on the
+ * open points: header alignment, size limits, packet size, completion threads).
  * An immutable value; {@code with*} return a copy.
  *
  * @param completionThreads {@code num_compl_hndlr_thr}: threads that run normal completion handlers (default 1)
@@ -28,7 +29,7 @@ public record LapiConfig(int completionThreads, int maxUhdr, int uhdrAlign, long
                     + what
                     + (cause == null ? "" : ": " + cause));
 
-    /** The recommended values of lapi-digest.md 1.12 and 3.5; portals 48 and 49. */
+    /** Our choices where the man pages leave a value open; portals 48 and 49. */
     public static final LapiConfig DEFAULT = new LapiConfig(1, 1024, 8, Integer.MAX_VALUE - 8, 4096, 256, 48, true,
             STDERR_LISTENER, AddressResolver.NONE, 64);
 
@@ -43,7 +44,8 @@ public record LapiConfig(int completionThreads, int maxUhdr, int uhdrAlign, long
         Objects.requireNonNull(resolver, "resolver: give AddressResolver.NONE when C addresses are not used");
         require(completionThreads >= 1 && completionThreads <= 64,
                 "completionThreads must be 1..64, not " + completionThreads);
-        require(uhdrAlign == 4 || uhdrAlign == 8, "uhdrAlign must be 4 or 8 (lapi-digest.md O-01), not " + uhdrAlign);
+        require(uhdrAlign == 4 || uhdrAlign == 8, "uhdrAlign must be 4 or 8 (a word or a doubleword, LAPI_Amsend"
+                + " man page, Parameters), not " + uhdrAlign);
         require(maxUhdr >= 0 && maxUhdr % uhdrAlign == 0 && maxUhdr <= 65536,
                 "maxUhdr must be a multiple of uhdrAlign (" + uhdrAlign + ") in 0..65536, not " + maxUhdr);
         require(maxData >= 0 && maxData <= Long.MAX_VALUE / 2, "maxData must be 0..2^62, not " + maxData);

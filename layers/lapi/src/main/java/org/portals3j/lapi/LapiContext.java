@@ -9,8 +9,8 @@ import org.portals3j.portals.PortalsException;
 /**
  * A LAPI context ({@code lapi_handle_t}): one task of a job, on the Portals library of its rank. Every LAPI call
  * is a method; a failure is a {@link LapiException} carrying the man page's code, decided before anything is sent
- * (lapi-digest.md 1.9). Out-arguments are return values. See the package documentation for the table from LAPI
- * function to method and for every choice the man pages leave open.
+ * (LAPI_Amsend man page, Return values). Out-arguments are return values. See the package documentation for the table
+ * from LAPI function to method and for every choice the man pages leave open.
  */
 public final class LapiContext implements AutoCloseable {
     private final LapiConfig config;
@@ -121,7 +121,7 @@ public final class LapiContext implements AutoCloseable {
             case ERROR_CHK -> {
                 if (value != 1) {
                     throw new LapiException(LapiError.SET_VAL, "ERROR_CHK: this implementation always checks"
-                            + " parameters (lapi-digest.md O-08); only 1 is accepted");
+                            + " parameters; only 1 is accepted");
                 }
             }
             case INTERRUPT_SET -> {
@@ -389,7 +389,7 @@ public final class LapiContext implements AutoCloseable {
     private static void checkSize(@Nullable MemorySegment s, long len, String what) {
         if (s != null && s.byteSize() < len) {
             throw new IndexOutOfBoundsException(what + " has " + s.byteSize() + " bytes, fewer than the length "
-                    + len + " (lapi-digest.md O-12)");
+                    + len);
         }
     }
 

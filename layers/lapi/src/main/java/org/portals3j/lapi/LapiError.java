@@ -43,7 +43,7 @@ public enum LapiError {
     /**
      * {@code LAPI_ERR_BLOCKING_IN_HANDLER} (this implementation's): a blocking call (Waitcntr, Fence, Gfence,
      * Address_init, Term) made on the dispatcher thread, from a header handler or an inline completion handler,
-     * where it would deadlock (lapi-digest.md O-14).
+     * where it would deadlock (our choice, open point: the man pages do not say what such a call does).
      */
     BLOCKING_IN_HANDLER(429),
     /** {@code LAPI_ERR_UNKNOWN}: the layer failed for a reason it cannot name (the exception's cause says it). */

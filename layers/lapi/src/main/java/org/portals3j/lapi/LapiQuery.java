@@ -18,7 +18,8 @@ public enum LapiQuery {
     INTERRUPT_SET,
     /**
      * This implementation's extension: the largest {@code uhdr_len + udata_len} that travels as one packet (eager,
-     * with {@code udata_one_pkt_ptr}); longer messages take the rendezvous path (lapi-digest.md O-03).
+     * with {@code udata_one_pkt_ptr}); longer messages take the rendezvous path (our choice, open
+     * point: the LAPI_Amsend man page names no packet size).
      */
     PKT_PAYLOAD_SZ
 }

@@ -115,7 +115,10 @@ final class Progress {
         dispatching = t;
     }
 
-    /** {@code BLOCKING_IN_HANDLER} when called on the dispatcher's thread (lapi-digest.md O-14). */
+    /**
+     * {@code BLOCKING_IN_HANDLER} when called on the dispatcher's thread (our choice, open point: the man pages do not
+     * say what a blocking call from a handler does).
+     */
     void checkMayBlock(String call) {
         if (Thread.currentThread() == dispatching) {
             throw new LapiException(LapiError.BLOCKING_IN_HANDLER, call + " blocks, and it was called on the"

@@ -4,7 +4,10 @@ package org.portals3j.lapi;
 public enum RetFlag {
     /** {@code LAPI_NORMAL} (the default): the completion handler runs on a completion thread; the reply is sent. */
     NORMAL,
-    /** {@code LAPI_SEND_REPLY}: the completion handler runs inline, on the dispatcher thread (digest O-04). */
+    /**
+     * {@code LAPI_SEND_REPLY}: the completion handler runs inline, on the dispatcher thread (our choice, open point
+     * O-04).
+     */
     SEND_REPLY,
     /** {@code LAPI_LOCAL_STATE}: no reply is sent, so the origin's {@code cmpl_cntr} does not move (O-05). */
     LOCAL_STATE

@@ -13,7 +13,7 @@ public interface ReturnInfo {
      * handler returns (none is needed, even for a multi-packet message, and no error is reported for that); a
      * rendezvous message's data is not fetched, its origin releases it. Everything else proceeds as for a delivered
      * message: the completion handler (if set) runs, {@code tgt_cntr} and the origin's {@code org_cntr} and
-     * {@code cmpl_cntr} move (the digest's O-06 counter rule, without the error).
+     * {@code cmpl_cntr} move (our O-06 counter rule, without the error).
      */
     int BURY_MSG = 1;
 

@@ -8,7 +8,7 @@ import org.portals3j.portals.MemoryDescriptor;
 /**
  * One buffer of the request portal's receive ring: an ME and an MD with a locally managed offset that take packets
  * one after the other until fewer than a packet's bytes are left, then unlink; the dispatcher attaches it again at
- * the tail once it has handled every packet in it (lapi-digest.md 3.2 (a), step 4).
+ * the tail once it has handled every packet in it (our design, package documentation).
  */
 final class RingBuffer {
     final MemorySegment segment;

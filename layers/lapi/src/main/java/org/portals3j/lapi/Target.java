@@ -14,7 +14,7 @@ import org.portals3j.portals.PortalsException;
 /**
  * The target side: what the dispatcher does with each packet of the receive ring (remote input, every field
  * checked), and the steps after it: header handler, copy or fetch, completion handler, tgt_cntr, reply (the order
- * T2 &lt; T3 &lt; T4 &lt; T5 &lt; T6 &lt; T7 of lapi-digest.md 1.10).
+ * the LAPI_Amsend man page gives in its Description).
  */
 final class Target {
     private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]).asReadOnly();

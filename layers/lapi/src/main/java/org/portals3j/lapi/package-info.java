@@ -1,13 +1,13 @@
 /**
- * LAPI-style active messages on the public Portals 3.2 API (lapi-digest.md, the LAPI_Amsend man page
- * {@code lapi-amsend.txt}). {@link org.portals3j.lapi.LapiContext} is one task's context; everything else is the
+ * LAPI-style active messages on the public Portals 3.2 API (IBM's LAPI_Amsend man page and the man
+ * pages of the calls around it). {@link org.portals3j.lapi.LapiContext} is one task's context; everything else is the
  * types its calls take. The layer uses {@code org.portals3j.portals} only: a program could have written it.
  *
  * <h2>LAPI function &rarr; Java method</h2>
  * A LAPI error is a {@link org.portals3j.lapi.LapiException} whose {@link org.portals3j.lapi.LapiError} is the
  * man page's code; out-arguments are return values; a C {@code NULL} is Java {@code null} (0 for addresses).
  * <table>
- * <caption>Every LAPI call of the digest's section 2</caption>
+ * <caption>Every LAPI call the layer provides</caption>
  * <tr><th>LAPI</th><th>Java</th><th>Notes</th></tr>
  * <tr><td>{@code LAPI_Init}</td><td>{@link org.portals3j.lapi.LapiContext#init}</td><td>{@code lapi_info_t}:
  * {@link org.portals3j.lapi.LapiConfig}; {@code hndl}: {@link org.portals3j.lapi.LapiContext#handle()}</td></tr>
@@ -44,7 +44,7 @@
  * {@link org.portals3j.lapi.ReturnInfo#BURY_MSG}</td></tr>
  * </table>
  *
- * <h2>Protocols (lapi-digest.md 3.2, 3.3)</h2>
+ * <h2>Protocols (our design on the Portals 3.2 API)</h2>
  * A context uses two portals from {@link org.portals3j.lapi.LapiConfig#firstPortal()}: the <em>request</em>
  * portal, whose match list is a ring of receive MDs (locally managed offset, {@code max_offset} one packet short
  * of the end, re-attached at the tail when they unlink), and the <em>source</em> portal, where a task exposes a
@@ -61,13 +61,13 @@
  *   <li><b>Rendezvous</b> (larger): the origin exposes {@code udata} on the source portal <em>before</em> it puts
  *       the header; the target runs the header handler on the header alone, then PtlGets the data straight into
  *       the returned buffer (no bounce copy). {@code org_cntr} moves on the source MD's {@code GET_END}.</li>
- *   <li><b>Completion</b>: once the data is in place (T4 of lapi-digest.md 1.10) the target sends DATA_DONE (for
- *       Fence) if a completion handler is to run on a completion thread; runs it (T5); increments
- *       {@code tgt_cntr} (T6); sends the final reply (T7), which returns the credit and makes the origin increment
- *       {@code org_cntr} if it has not yet (O-10), then {@code cmpl_cntr} (A6). Without a completion handler, or
- *       with one run inline ({@code LAPI_SEND_REPLY}: short and non-blocking by the man page's contract),
- *       DATA_DONE rides on the final reply, so each message costs the origin one reply.
- *       The Portals ACK is never used: it would come before T5 and T6.</li>
+ *   <li><b>Completion</b>: once the data is in place (T4; T1-T7 are the steps of the LAPI_Amsend man page, Description)
+ *       the target sends DATA_DONE (for Fence) if a completion handler is to run on a completion thread; runs it (T5);
+ *       increments {@code tgt_cntr} (T6); sends the final reply (T7), which returns the credit and makes the origin
+ *       increment {@code org_cntr} if it has not yet (O-10), then {@code cmpl_cntr} (A6). Without a completion handler,
+ *       or with one run inline ({@code LAPI_SEND_REPLY}: short and non-blocking by the man page's contract), DATA_DONE
+ *       rides on the final reply, so each message costs the origin one reply. The Portals ACK is never used: it would
+ *       come before T5 and T6.</li>
  *   <li><b>Put</b> is an active message with a built-in handler that looks the target address up among the
  *       regions the target exposed ({@link org.portals3j.lapi.LapiContext#expose}, tokens with the region's
  *       number and the byte offset) or through the config's {@link org.portals3j.lapi.AddressResolver}; eager
@@ -120,9 +120,9 @@
  *       event (woken by another thread's change as the leader above) if no other thread polls.</li>
  * </ul>
  * Which thread runs a handler: the man page says "the thread running the LAPI dispatcher" (lapi-amsend.txt,
- * Description, and Inline execution of completion handlers), which is whoever holds the role; lapi-digest.md L-027
- * and L-043 name {@code lapi-dispatch-<tgt>}, which is what a handler sees when no thread of the target waits in a
- * LAPI call. L-027's "never on the caller's thread" holds: a handler never runs inside the Amsend that sent its
+ * Description, and Inline execution of completion handlers), which is whoever holds the role; the kit's assertions
+ * L-027 and L-043 name {@code lapi-dispatch-<tgt>}, which is what a handler sees when no thread of the target waits
+ * in a LAPI call. L-027's "never on the caller's thread" holds: a handler never runs inside the Amsend that sent its
  * message. O-14 follows the role: Waitcntr, Fence, Gfence, Address_init, Term, and an Amsend that would wait for
  * credit, called from a header handler or an inline completion handler (on whichever thread holds the role) fail
  * with {@link org.portals3j.lapi.LapiError#BLOCKING_IN_HANDLER}.
@@ -143,13 +143,13 @@
  *       or read-only: the data is discarded, the listener told, the completion handler set before the failure
  *       still runs, {@code tgt_cntr} and {@code cmpl_cntr} still move. A completion handler that throws: reported,
  *       counters move as if it returned.</li>
- *   <li>{@code ctl_flags} (lapi-digest.md 1.6, outside: the Programming Guide that defines it was not read):
- *       {@code LAPI_BURY_MSG} is the one flag the digest names. It is taken to mean "discard this message's
- *       data": the same path as O-06 without the report, so nothing is written (even into a returned buffer), a
- *       NULL return is fine for a multi-packet message and a rendezvous message's data is never fetched, while
- *       the completion handler and every counter proceed (the O-06 counter rule, so no origin waits forever). A
- *       bit the layer does not know is reported ({@code AM_ERR}) and the data discarded the same way: a flag the
- *       handler set is never silently ignored.</li>
+ *   <li>{@code ctl_flags} (LAPI_Amsend man page, Role of the header handler; the Programming Guide that defines it was
+ *       not read): {@code LAPI_BURY_MSG} is the one flag named. It is taken to mean "discard this message's data": the
+ *       same path as O-06 without the report, so nothing is written (even into a returned buffer), a NULL return is
+ *       fine for a multi-packet message and a rendezvous message's data is never fetched, while the completion handler
+ *       and every counter proceed (the O-06 counter rule, so no origin waits forever). A bit the layer does not know is
+ *       reported ({@code AM_ERR}) and the data discarded the same way: a flag the handler set is never silently
+ *       ignored.</li>
  *   <li>{@code err_type} ({@code lapi_err_t}; the names are IBM's {@code lapi.h}'s, which report gets which is
  *       this layer's reading): {@code AM_ERR}, {@code PUT_ERR}, {@code GET_ERR} name the kind of the
  *       transfer a report concerns (at its target, or a refused Get at its origin); {@code INT_ERR} is for what
@@ -170,10 +170,10 @@
  *   <li>O-14: Waitcntr, Fence, Gfence, Address_init, Term, and an Amsend that would wait for credit, called in a
  *       header handler or an inline completion handler (on the thread holding the dispatcher's role, see
  *       "Threads") fail with {@link org.portals3j.lapi.LapiError#BLOCKING_IN_HANDLER}.</li>
- *   <li>Addresses (lapi-digest.md 3.5): handler, counter and region addresses a context issues are tokens with a
- *       tag in bits 56..62, so never an Addr_set index nor a C program's user-space address; an {@code hdr_hdl}
- *       in {@code 1 .. LOC_ADDRTBL_SZ-1} is an index resolved at the target. A counter made with
- *       {@code counterAt} is named by its cell's address.</li>
+ *   <li>Addresses (our choice, open point: the LAPI_Addr_set man page does not say what an address is): handler,
+ *       counter and region addresses a context issues are tokens with a tag in bits 56..62, so never an Addr_set
+ *       index nor a C program's user-space address; an {@code hdr_hdl} in {@code 1 .. LOC_ADDRTBL_SZ-1} is an
+ *       index resolved at the target. A counter made with {@code counterAt} is named by its cell's address.</li>
  *   <li>Counters: the value is the {@code int} at offset 0 of the 8-byte cell; increments wrap as a C
  *       {@code int}. Waitcntr returns the value after its subtraction.</li>
  *   <li>Term waits until this task's data is delivered (a Fence), then stops its threads and unlinks its Portals

@@ -113,7 +113,38 @@ class HtmlReportTest {
                         + "on inmem</span>");
         // the passing and skipped rows carry no failure block; the skip says why
         assertThat(row(html, "P-001")).doesNotContain("class=\"failures\"");
-        assertThat(row(html, "P-005")).contains("data-verdict=\"skipped\"", "skipped on inmem: needs 4 ranks");
+        assertThat(row(html, "P-005")).contains("data-verdict=\"skipped\"", "skipped on inmem: <code "
+                + "title=\"org.portals3j.tck.portals.EventTest\">EventTest.<wbr>once</code>: needs 4 ranks");
+    }
+
+    /**
+     * Every skipped test is named with its reason: also one whose assertion passed through another test, and one
+     * that names no catalogue assertion (before, only an assertion whose every test was skipped showed one reason).
+     */
+    @Test
+    void theReportNamesEverySkippedTestAndWhy() {
+        KitTest initOnUdp = test("InitTest", "initOverUdp", "P-001");
+        TransportRun run = new TransportRun("inmem", "", List.of(
+                new TestOutcome(INIT, TestStatus.PASSED, "", "", Duration.ofMillis(12)),
+                new TestOutcome(initOnUdp, TestStatus.SKIPPED, "Assumption failed: only over udp", "", Duration.ZERO),
+                new TestOutcome(EVENT, TestStatus.SKIPPED, "needs 4 ranks <of " + HOSTILE + ">", "", Duration.ZERO),
+                new TestOutcome(STRAY, TestStatus.SKIPPED, "", "", Duration.ZERO)), Duration.ofMillis(50));
+        String html = HtmlReport.render(new TckResult(CATALOGUE, List.of(INIT, initOnUdp, EVENT, STRAY),
+                List.of(run)), WHEN);
+        assertThat(row(html, "P-001")).as("the assertion passed through its other test").contains(
+                "data-verdict=\"passed\"");
+        int start = html.indexOf("<section id=\"skipped\">");
+        assertThat(start).as("the report has a section of skipped tests").isNotNegative();
+        String skipped = html.substring(start, html.indexOf("</section>", start));
+        assertThat(skipped).contains("<h2>Skipped tests<span class=\"count\">3</span></h2>")
+                .contains("data-transport=\"inmem\" data-test=\"InitTest.initOverUdp\"")
+                .contains("<span class=\"reason\">Assumption failed: only over udp</span>")
+                .contains("data-test=\"EventTest.once\"")
+                .contains("<span class=\"reason\">needs 4 ranks &lt;of " + HOSTILE_ESCAPED + "&gt;</span>")
+                .contains("data-test=\"StrayTest.namesNothingKnown\"", "<span class=\"ids\">P-999</span>")
+                .contains("<span class=\"reason\">(no reason given)</span>");
+        assertThat(count(skipped, "<li class=\"skip\"")).isEqualTo(3);
+        assertThat(render(passingRun())).as("no skip, no section").doesNotContain("id=\"skipped\"");
     }
 
     @Test

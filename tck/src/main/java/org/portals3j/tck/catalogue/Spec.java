@@ -7,10 +7,10 @@ public enum Spec {
     /** The Isotach messaging layer; its catalogue cites the report by section and page. */
     ISOTACH("I", "Isotach", "isotach.tsv", "The Isotach Messaging Layer: Ironman Design (UVa TR CS-2000-17)"),
     /**
-     * LAPI-style active messages (IBM's LAPI_Amsend man page and its surrounding calls), as digested in
-     * {@code lapi-digest.md} section 4. Its catalogue cites documents and sections, not lines.
+     * LAPI-style active messages (IBM's LAPI_Amsend man page and its surrounding calls). Its catalogue cites the
+     * man pages by name and section, not lines.
      */
-    LAPI("L", "LAPI", "lapi.tsv", "lapi-digest.md");
+    LAPI("L", "LAPI", "lapi.tsv", "catalogue (lapi.tsv)");
 
     private final String prefix;
     private final String title;
@@ -41,7 +41,7 @@ public enum Spec {
 
     /**
      * The document the catalogue's sections and pages are those of, by its published title; for {@link #LAPI},
-     * whose rows cite the man pages by document and section, the digest its section numbers are those of.
+     * whose rows cite the man pages by name and section, the kit's catalogue, whose section numbers these are.
      */
     public String document() {
         return document;

@@ -24,7 +24,10 @@ import org.portals3j.tck.isotach.ConcurrentIsoTraffic.Iso;
 import org.portals3j.tck.isotach.ConcurrentIsoTraffic.Signal;
 import org.portals3j.tck.isotach.IsotachJob.Delivered;
 
-/** The isotach delivery order (digest §1.2): pulse, then sender id, then issue order; notices at the end of a pulse. */
+/**
+ * The isotach delivery order (Isotach report §3.3, pp. 10-14): pulse, then sender id, then issue order; notices at the
+ * end of a pulse.
+ */
 class DeliveryOrderTest {
 
     private static List<List<Action>> randomPlans(long seed, int hosts, int isochrons, int maxMessages) {

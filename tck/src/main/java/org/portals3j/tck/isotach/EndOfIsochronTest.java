@@ -13,7 +13,7 @@ import org.portals3j.tck.TckTransport;
 import org.portals3j.tck.isotach.IsotachJob.Delivered;
 
 /**
- * Where an isochron ends (digest §2.10 "lazy EOI"): a net packet leaves only when it is known whether it is its
+ * Where an isochron ends (Isotach report §6.2, pp. 41-45): a net packet leaves only when it is known whether it is its
  * isochron's last. Seen from outside through the sender's {@code siu.isoSent} counter (packets its switch
  * interface unit put on the network) and through what is delivered.
  */

@@ -21,8 +21,9 @@ import org.portals3j.tck.SpecAssertion;
 import org.portals3j.tck.isotach.IsotachJob.Delivered;
 
 /**
- * Isotach barriers (digest §2.7 "Barriers", Appendix A.8). Channel 1 is the application's, channel 0 the layer's
- * shutdown barrier; the argument order is (channel, mode). A completion of channel 1 is notice bit {@code 1 << 1}.
+ * Isotach barriers (Isotach report §6.5, pp. 50-54; App. A.8, pp. 100-104). Channel 1 is the application's, channel 0
+ * the layer's shutdown barrier; the argument order is (channel, mode). A completion of channel 1 is notice bit
+ * {@code 1 << 1}.
  *
  * <p>Every test registers the channel on its hosts straight after open_net, before anything else runs on them: a
  * host that has not registered takes part in every execution on its own (I-069), so registering later makes the

@@ -12,7 +12,10 @@ import org.portals3j.isotach.IsotachNet;
 import org.portals3j.tck.SpecAssertion;
 import org.portals3j.tck.TckTransport;
 
-/** Isotach flow control (digest §3.3): non-specific sender-based credits, explicit credit packets, buckets. */
+/**
+ * Isotach flow control (Isotach report §7.2, pp. 62-66): non-specific sender-based credits, explicit credit packets,
+ * buckets.
+ */
 class IsoFlowControlTest {
 
     private static IsotachJob job(int hosts, IsotachConfig config) {

@@ -23,7 +23,7 @@ import org.portals3j.tck.isotach.ConcurrentIsoTraffic.Action;
 import org.portals3j.tck.isotach.ConcurrentIsoTraffic.Iso;
 import org.portals3j.tck.isotach.IsotachJob.Delivered;
 
-/** The Isotach message-based model (Protocol 3, digest §2.6, Appendix A.5). */
+/** The Isotach message-based model (Protocol 3, Isotach report §3.3, pp. 10-14; App. A.5, pp. 98-99). */
 class IsoMbmTest {
 
     @Test
@@ -184,7 +184,7 @@ class IsoMbmTest {
     @Test
     @SpecAssertion({"I-051", "I-107", "I-109", "I-111"})
     void aLongOneWayRunOnTheSmallestCreditsDeliversEveryMessageExactlyOnce() {
-        // N = 2: every credit count passes the value 0 (mod N) again and again (the C's NULL_CREDIT, digest A16)
+        // N = 2: every credit count passes the value 0 (mod N) again and again (the C's NULL_CREDIT, App. J)
         IsotachConfig config = IsotachConfig.builder().isoCreditsPerPeer(2).build();
         try (IsotachJob job = IsotachJob.builder(2).config(config).interfaces(EnumSet.of(Interface.ISO_MBM)).open()) {
             IsoTraffic t = new IsoTraffic(job);

@@ -24,9 +24,9 @@ import org.portals3j.tck.TckTransport;
 import org.portals3j.tck.isotach.SmmRecorder.Read;
 
 /**
- * Isotach shared memory (digest §2.8, Appendix A.6), scenario by scenario, through the API and the shared-memory
- * observer. Three hosts; words [0, 16) on every host, [100, 104) on hosts 0 and 1, [200, 204) on host 2 only.
- * Logical distances make host 1 the copy of [100, 104) nearest to host 2. Every test ends with
+ * Isotach shared memory (Isotach report §3.4, pp. 14-18; App. A.6, p. 99), scenario by scenario, through the API and
+ * the shared-memory observer. Three hosts; words [0, 16) on every host, [100, 104) on hosts 0 and 1, [200, 204) on host
+ * 2 only. Logical distances make host 1 the copy of [100, 104) nearest to host 2. Every test ends with
  * {@link SmmRecorder#verify()}: the whole history against the model.
  *
  * <p>Decided inside the module (isotach-core smm tests): the pending-read table's structure and capacity

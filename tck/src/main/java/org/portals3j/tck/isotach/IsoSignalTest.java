@@ -21,9 +21,10 @@ import org.portals3j.tck.TckTransport;
 import org.portals3j.tck.isotach.IsotachJob.Delivered;
 
 /**
- * Isotach signals (digest §2.7 "Signals", Appendix A.8): channel ownership, the bs-notice a signal becomes at every
- * registered host, and the order of signals relative to the Isotach messages around them. Application channels
- * are 1..4; 0 and the reset channel 5 belong to the layer. Signal channel c is notice bit {@code 1 << (c + 2)}.
+ * Isotach signals (Isotach report §6.4, pp. 47-50; App. A.8, pp. 100-104): channel ownership, the bs-notice a signal
+ * becomes at every registered host, and the order of signals relative to the Isotach messages around them. Application
+ * channels are 1..4; 0 and the reset channel 5 belong to the layer. Signal channel c is notice bit
+ * {@code 1 << (c + 2)}.
  *
  * <p>Covered inside the module (not observable through the API): the reset bit after initialisation shutting the
  * layer down (I-062: isotach-core {@code SignalTableTest.resetBitsAreCountedAndNeverReported_I062} and the engine's

@@ -14,7 +14,10 @@ import org.portals3j.tck.isotach.ConcurrentIsoTraffic.Iso;
 import org.portals3j.tck.isotach.IsoTraffic.Tag;
 import org.portals3j.tck.isotach.IsotachJob.Delivered;
 
-/** Isochrons (digest §1.3-1.5): one logical time for all their messages, atomic with respect to each other. */
+/**
+ * Isochrons (Isotach report §3.3, pp. 10-14): one logical time for all their messages, atomic with respect to each
+ * other.
+ */
 class IsochronTest {
 
     @Test

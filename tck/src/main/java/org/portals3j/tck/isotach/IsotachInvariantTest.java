@@ -20,7 +20,10 @@ import org.portals3j.tck.TckTransport;
 import org.portals3j.tck.isotach.IsoTraffic.Tag;
 import org.portals3j.tck.isotach.IsotachJob.Delivered;
 
-/** The isotach invariant (digest §1.1, §1.8): when messages are delivered, and at which logical time. */
+/**
+ * The isotach invariant (Isotach report §1.1.1, p. 1; §3.3, pp. 10-14): when messages are delivered, and at which
+ * logical time.
+ */
 class IsotachInvariantTest {
 
     @Test
@@ -113,7 +116,8 @@ class IsotachInvariantTest {
     @SpecAssertion({"I-003", "I-004", "I-005", "I-043"})
     void anIsochronIsDeliveredAtItsIssuePulsePlusTheLogicalDistanceToItsFarthestDestination() {
         // distances from host 1: to 0 -> 1, to 2 -> 3, to 3 -> 60 (the one TS of an isochron must be in the future
-        // at every destination, digest §1.8 items 1-2; A29: the engine uses the largest distance)
+        // at every destination, Isotach report §3.3, pp. 10-14; our choice, open point: the report does not say
+        // how one TS serves destinations at different distances: the engine uses the largest distance)
         int[][] d = {
                 {0, 1, 1, 1},
                 {1, 0, 3, 60},

@@ -15,7 +15,7 @@ import org.portals3j.tck.SpecAssertion;
 import org.portals3j.tck.TckTransport;
 import org.portals3j.tck.isotach.IsotachJob.Delivered;
 
-/** The non-Isotach n x n barrier (Protocol 2, digest §2.5, Appendix A.4). */
+/** The non-Isotach n x n barrier (Protocol 2, Isotach report §6.3, pp. 45-47; App. A.4, p. 97). */
 class NonisoBarrierTest {
 
     static IsotachJob open(int hosts, IsotachConfig config) {

@@ -20,9 +20,9 @@ import org.portals3j.tck.TckTransport;
 import org.portals3j.tck.isotach.IsotachJob.Delivered;
 
 /**
- * Specific sender-based flow control of noniso messages (digest §3.1) as far as the API and the counters show it.
- * A host reserves {@code nonisoSlotsPerPeer} receive slots for each peer; a sender keeps at most one fewer in
- * flight. Counters used: {@code noniso.shipped} (data packets that left), {@code noniso.received},
+ * Specific sender-based flow control of noniso messages (Isotach report §7.1, pp. 59-62) as far as the API and the
+ * counters show it. A host reserves {@code nonisoSlotsPerPeer} receive slots for each peer; a sender keeps at most one
+ * fewer in flight. Counters used: {@code noniso.shipped} (data packets that left), {@code noniso.received},
  * {@code credit.explicit} / {@code credit.explicitReceived}, {@code credit.piggyback}, {@code credit.request} /
  * {@code credit.requestReceived}, {@code drop.*}.
  *

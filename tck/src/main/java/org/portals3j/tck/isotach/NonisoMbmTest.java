@@ -27,7 +27,7 @@ import org.portals3j.tck.SpecAssertion;
 import org.portals3j.tck.TckTransport;
 import org.portals3j.tck.isotach.IsotachJob.Delivered;
 
-/** Non-Isotach message passing (Protocol 1, digest §2.4, Appendix A.3). */
+/** Non-Isotach message passing (Protocol 1, Isotach report §3.1, pp. 8-9; App. A.3, pp. 96-97). */
 class NonisoMbmTest {
 
     static IsotachJob open(int hosts, IsotachConfig config) {

@@ -41,7 +41,8 @@ import org.portals3j.transport.TransportException;
 import org.portals3j.transport.Transports;
 
 /**
- * open_net and try_close_net (Appendix A.1, digest §5.6, §5.7): interfaces, synchronisation, configuration, shutdown.
+ * open_net and try_close_net (Isotach report App. A.1, pp. 94-95; §5.2, p. 35;
+ * §5.7, p. 39): interfaces, synchronisation, configuration, shutdown.
  */
 class OpenCloseNetTest {
 

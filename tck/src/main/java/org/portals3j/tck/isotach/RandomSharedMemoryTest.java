@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -81,32 +81,21 @@ class RandomSharedMemoryTest {
         }
     }
 
-    /** One run whose every random choice comes from {@code seed} (each host count draws its own stream of it). */
-    static void runSeeded(int hosts, long seed, int accessesPerHost) {
+    /**
+     * One run whose every random choice comes from {@code seed} (each host count draws its own stream of it):
+     * answers what each host issued, which is {@link #plans} of the seed whatever the timing.
+     */
+    static List<List<Access>> runSeeded(int hosts, long seed, int accessesPerHost) {
         Random rnd = new Random(seed ^ hosts);
-        int[][] d = new int[hosts][hosts];
-        for (int i = 0; i < hosts; i++) {
-            for (int j = i + 1; j < hosts; j++) {
-                d[i][j] = 1 + rnd.nextInt(3);
-                d[j][i] = rnd.nextInt(4) == 0 ? 1 + rnd.nextInt(3) : d[i][j]; // mostly symmetric
-            }
-        }
+        int[][] d = distances(rnd, hosts);
         List<SharedRegion> regions = regions(hosts);
+        List<List<Access>> plans = plans(rnd, hosts, addresses(regions), accessesPerHost);
         IsotachConfig config = IsotachConfig.builder().sharedRegions(regions).distances(d).readCap(8).build();
-        List<Long> addresses = new ArrayList<>();
-        for (SharedRegion r : regions) {
-            for (int w = 0; w < r.words(); w++) {
-                addresses.add(r.base() + w);
-            }
-        }
         try (IsotachJob job = IsotachJob.builder(hosts).config(config).interfaces(SMM).unopened().open()) {
             SmmRecorder smm = SmmRecorder.open(job, config, SMM);
-            Future<Boolean> body = job.submit(() -> {
-                drive(job, smm, rnd, hosts, addresses, accessesPerHost);
-                return Boolean.TRUE;
-            });
+            Future<List<List<Access>>> body = job.submit(() -> drive(job, smm, rnd, plans, accessesPerHost));
             try {
-                body.get(TckTransport.patience().toMillis() * 2, TimeUnit.MILLISECONDS);
+                return body.get(TckTransport.patience().toMillis() * 2, TimeUnit.MILLISECONDS);
             } catch (ExecutionException e) {
                 Throwable cause = e.getCause();
                 if (cause instanceof AssertionError a) {
@@ -125,11 +114,109 @@ class RandomSharedMemoryTest {
         }
     }
 
-    static void drive(IsotachJob job, SmmRecorder smm, Random rnd, int hosts, List<Long> addresses,
+    /**
+     * Every host's accesses, in issue order, as {@code seed} chooses them for {@code hosts} hosts: the choices of
+     * {@link #runSeeded}, made before the run so that no timing (a full buffer, the read cap) can change them.
+     */
+    static List<List<Access>> plans(long seed, int hosts, int accessesPerHost) {
+        Random rnd = new Random(seed ^ hosts);
+        distances(rnd, hosts);
+        return plans(rnd, hosts, addresses(regions(hosts)), accessesPerHost);
+    }
+
+    /** Random logical distances, mostly symmetric. */
+    private static int[][] distances(Random rnd, int hosts) {
+        int[][] d = new int[hosts][hosts];
+        for (int i = 0; i < hosts; i++) {
+            for (int j = i + 1; j < hosts; j++) {
+                d[i][j] = 1 + rnd.nextInt(3);
+                d[j][i] = rnd.nextInt(4) == 0 ? 1 + rnd.nextInt(3) : d[i][j]; // mostly symmetric
+            }
+        }
+        return d;
+    }
+
+    private static List<Long> addresses(List<SharedRegion> regions) {
+        List<Long> addresses = new ArrayList<>();
+        for (SharedRegion r : regions) {
+            for (int w = 0; w < r.words(); w++) {
+                addresses.add(r.base() + w);
+            }
+        }
+        return addresses;
+    }
+
+    private static List<List<Access>> plans(Random rnd, int hosts, List<Long> addresses, int accessesPerHost) {
+        List<List<Access>> plans = new ArrayList<>();
+        for (int h = 0; h < hosts; h++) {
+            plans.add(plan(h, new Random(rnd.nextLong()), addresses, accessesPerHost));
+        }
+        return List.copyOf(plans);
+    }
+
+    /** What kind of access. */
+    enum Kind { READ, WRITE, SCHED, ASSIGN }
+
+    /**
+     * One access of a host's random application, as the seed chose it.
+     *
+     * @param last whether it ends its isochron (one also ends early where the layer refused an access)
+     */
+    record Access(Kind kind, long address, long value, boolean last) {
+    }
+
+    /**
+     * One host's random application: isochrons of one to three accesses, each a read, a write or a sched whose
+     * assign comes one to six accesses later, until {@code target} accesses were issued and every sched assigned.
+     */
+    static List<Access> plan(int host, Random rnd, List<Long> addresses, int target) {
+        List<Access> plan = new ArrayList<>();
+        Map<Long, Integer> openScheds = new LinkedHashMap<>(); // address -> accesses until its assign is due
+        int leftInIsochron = 0;
+        while (plan.size() < target || !openScheds.isEmpty() || leftInIsochron != 0) {
+            if (leftInIsochron == 0) {
+                leftInIsochron = 1 + rnd.nextInt(3);
+            }
+            boolean last = leftInIsochron == 1;
+            Long due = dueAssign(openScheds, plan.size() >= target);
+            if (due != null) {
+                plan.add(new Access(Kind.ASSIGN, due, rnd.nextInt(1_000_000), last));
+                openScheds.remove(due);
+            } else {
+                long address = addresses.get(rnd.nextInt(addresses.size()));
+                int kind = rnd.nextInt(100);
+                if (kind < 40) {
+                    plan.add(new Access(Kind.READ, address, 0, last));
+                } else if (kind < 75 || openScheds.containsKey(address)) {
+                    plan.add(new Access(Kind.WRITE, address, host * 1_000_000L + plan.size(), last));
+                } else {
+                    plan.add(new Access(Kind.SCHED, address, 0, last));
+                    openScheds.put(address, 1 + rnd.nextInt(6));
+                }
+            }
+            leftInIsochron--;
+            openScheds.replaceAll((address, until) -> until - 1);
+        }
+        return List.copyOf(plan);
+    }
+
+    /** A sched whose assign is due (or any, once the host has issued its share). */
+    private static @Nullable Long dueAssign(Map<Long, Integer> openScheds, boolean shareIssued) {
+        for (Map.Entry<Long, Integer> e : openScheds.entrySet()) {
+            if (e.getValue() <= 0 || shareIssued) {
+                return e.getKey();
+            }
+        }
+        return null;
+    }
+
+    /** Issues every host's plan, hosts taking random turns, and checks the outcome; answers what was issued. */
+    static List<List<Access>> drive(IsotachJob job, SmmRecorder smm, Random rnd, List<List<Access>> plans,
             int accessesPerHost) {
+        int hosts = plans.size();
         Driver[] drivers = new Driver[hosts];
         for (int h = 0; h < hosts; h++) {
-            drivers[h] = new Driver(h, new Random(rnd.nextLong()), smm, addresses);
+            drivers[h] = new Driver(h, plans.get(h), smm);
         }
         long deadline = System.nanoTime() + TckTransport.patience().toNanos();
         boolean busy = true;
@@ -139,9 +226,9 @@ class RandomSharedMemoryTest {
                 // a random order of turns: some hosts issue several accesses while others wait
                 int turns = rnd.nextInt(3);
                 for (int t = 0; t < turns; t++) {
-                    drivers[h].step(accessesPerHost);
+                    drivers[h].step();
                 }
-                busy |= !drivers[h].done(accessesPerHost);
+                busy |= !drivers[h].done();
             }
             job.pollAll();
             assertThat(System.nanoTime()).as("the hosts could not issue their accesses in time").isLessThan(deadline);
@@ -152,92 +239,58 @@ class RandomSharedMemoryTest {
         }
         assertThat(reads).as("reads issued").isPositive();
         smm.verify();
+        List<List<Access>> issued = new ArrayList<>();
         for (Driver dr : drivers) {
             for (Read r : dr.reads) {
                 assertThat(r.var().isValid()).as("read of host %d", dr.host).isTrue();
             }
+            issued.add(List.copyOf(dr.issued));
         }
         assertThat(smm.size()).as("sRefs executed").isGreaterThan(hosts * accessesPerHost / 2);
+        return issued;
     }
 
-    /** One host's random application. */
+    /** One host issuing its plan in order: an access the layer refuses ends the open isochron and is tried again. */
     static final class Driver {
         final int host;
-        final Random rnd;
+        final List<Access> plan;
         final SmmRecorder smm;
-        final List<Long> addresses;
         final List<Read> reads = new ArrayList<>();
-        /** Addresses with a sched of this host not yet assigned, and how many accesses until the assign. */
-        final Map<Long, Integer> openScheds = new HashMap<>();
-        int issued;
-        int leftInIsochron;
+        final List<Access> issued = new ArrayList<>();
 
-        Driver(int host, Random rnd, SmmRecorder smm, List<Long> addresses) {
+        Driver(int host, List<Access> plan, SmmRecorder smm) {
             this.host = host;
-            this.rnd = rnd;
+            this.plan = plan;
             this.smm = smm;
-            this.addresses = addresses;
         }
 
-        boolean done(int target) {
-            return issued >= target && openScheds.isEmpty() && leftInIsochron == 0;
+        boolean done() {
+            return issued.size() == plan.size();
         }
 
-        void step(int target) {
-            if (done(target)) {
+        void step() {
+            if (done()) {
                 return;
             }
-            if (leftInIsochron == 0) {
-                leftInIsochron = 1 + rnd.nextInt(3);
-            }
-            boolean last = leftInIsochron == 1;
-            int rc;
-            Long due = dueAssign(target);
-            if (due != null) {
-                long value = rnd.nextInt(1_000_000);
-                rc = smm.assign(host, due, value, last);
-                if (rc == IsotachNet.SUCCESS) {
-                    openScheds.remove(due);
-                }
-            } else {
-                long address = addresses.get(rnd.nextInt(addresses.size()));
-                int kind = rnd.nextInt(100);
-                if (kind < 40) {
-                    Read r = smm.read(host, address, last);
-                    rc = r == null ? IsotachNet.FAILURE : IsotachNet.SUCCESS;
+            Access a = plan.get(issued.size());
+            int rc = switch (a.kind()) {
+                case READ -> {
+                    Read r = smm.read(host, a.address(), a.last());
                     if (r != null) {
                         reads.add(r);
                     }
-                } else if (kind < 75 || openScheds.containsKey(address)) {
-                    rc = smm.write(host, address, host * 1_000_000L + issued, last);
-                } else {
-                    rc = smm.sched(host, address, last);
-                    if (rc == IsotachNet.SUCCESS) {
-                        openScheds.put(address, 1 + rnd.nextInt(6));
-                    }
+                    yield r == null ? IsotachNet.FAILURE : IsotachNet.SUCCESS;
                 }
-            }
+                case WRITE -> smm.write(host, a.address(), a.value(), a.last());
+                case SCHED -> smm.sched(host, a.address(), a.last());
+                case ASSIGN -> smm.assign(host, a.address(), a.value(), a.last());
+            };
             if (rc == IsotachNet.SUCCESS) {
-                issued++;
-                leftInIsochron--;
-                for (Map.Entry<Long, Integer> e : openScheds.entrySet()) {
-                    e.setValue(e.getValue() - 1);
-                }
+                issued.add(a);
             } else {
-                // buffers full or read cap reached: close what is open and try again later
+                // buffers full or read cap reached: close what is open and try the same access again later
                 assertThat(smm.net(host).isoEnd()).isEqualTo(IsotachNet.SUCCESS);
-                leftInIsochron = 0;
             }
-        }
-
-        /** A sched whose assign is due (or any, once the host has issued its share). */
-        @Nullable Long dueAssign(int target) {
-            for (Map.Entry<Long, Integer> e : openScheds.entrySet()) {
-                if (e.getValue() <= 0 || issued >= target) {
-                    return e.getKey();
-                }
-            }
-            return null;
         }
     }
 }

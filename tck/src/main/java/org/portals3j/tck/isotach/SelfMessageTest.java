@@ -13,7 +13,10 @@ import org.portals3j.tck.SpecAssertion;
 import org.portals3j.tck.TckTransport;
 import org.portals3j.tck.isotach.IsotachJob.Delivered;
 
-/** Self-messages (digest §1.4): kept at home in hit_buf and executed with an isochron marker. */
+/**
+ * Self-messages (Isotach report §6.2, pp. 41-45; §7.3, pp. 66-69): kept at home in hit_buf and executed with an
+ * isochron marker.
+ */
 class SelfMessageTest {
 
     @Test

@@ -10,7 +10,7 @@ import org.portals3j.tck.SpecAssertion;
 import org.portals3j.tck.isotach.IsoTraffic.Tag;
 import org.portals3j.tck.isotach.IsotachJob.Delivered;
 
-/** Sequential consistency of one host's Isotach messages (G4, digest §1.4, Isotach report §3.3.3, pp. 10-14). */
+/** Sequential consistency of one host's Isotach messages (Isotach report §3.3.3, pp. 10-14). */
 class SequentialConsistencyTest {
 
     @Test

@@ -20,7 +20,10 @@ import org.portals3j.tck.TckTransport;
 import org.portals3j.tck.isotach.IsotachJob.Delivered;
 import org.portals3j.transport.Transport;
 
-/** The emulated switch interface units and token manager, seen from the hosts (digest §1.6-1.9). */
+/**
+ * The emulated switch interface units and token manager, seen from the hosts (Isotach report §3.7, pp. 23-25; App. B.1,
+ * pp. 104-107; our design of what the report leaves to hardware, §1.1.3, pp. 1-2).
+ */
 class SwitchAndTokenTest {
 
     @Test

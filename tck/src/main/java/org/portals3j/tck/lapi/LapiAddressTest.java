@@ -16,7 +16,10 @@ import org.portals3j.lapi.LapiError;
 import org.portals3j.lapi.LapiQuery;
 import org.portals3j.tck.SpecAssertion;
 
-/** Addr_set indices and Address_init (lapi-digest.md 2, 3.5): how an origin names the target's handler. */
+/**
+ * Addr_set indices and Address_init (LAPI_Addr_set and LAPI_Address_init man pages): how an origin names the target's
+ * handler.
+ */
 @Timeout(value = LapiJob.TEST_TIMEOUT_SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class LapiAddressTest {
 

@@ -15,7 +15,10 @@ import org.portals3j.lapi.LapiCounter;
 import org.portals3j.lapi.LapiQuery;
 import org.portals3j.tck.SpecAssertion;
 
-/** Arguments Amsend accepts at their bounds (lapi-digest.md 1.3), and sends to itself (O-13). */
+/**
+ * Arguments Amsend accepts at their bounds (LAPI_Amsend man page, Parameters), and sends to itself (our choice, open
+ * point: the man page does not mention tgt == TASK_ID).
+ */
 @Timeout(value = LapiJob.TEST_TIMEOUT_SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class LapiArgumentTest {
 
@@ -94,7 +97,10 @@ class LapiArgumentTest {
         }
     }
 
-    /** Amsend to itself runs both handlers locally and moves all three counters (lapi-digest.md O-13). */
+    /**
+     * Amsend to itself runs both handlers locally and moves all three counters (our choice, open point: the LAPI_Amsend
+     * man page does not mention sending to oneself).
+     */
     @Test
     @SpecAssertion("L-079")
     void anAmsendToItselfRunsLocallyAndMovesEveryCounter() {

@@ -17,7 +17,10 @@ import org.portals3j.lapi.LapiCounter;
 import org.portals3j.lapi.LapiQuery;
 import org.portals3j.tck.SpecAssertion;
 
-/** The completion handler (lapi-digest.md 1.5): once, after the data, on a completion thread that may block. */
+/**
+ * The completion handler (LAPI_Amsend man page, Description): once, after the data, on a completion thread that may
+ * block.
+ */
 @Timeout(value = LapiJob.TEST_TIMEOUT_SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class LapiCompletionHandlerTest {
 

@@ -14,7 +14,7 @@ import org.portals3j.lapi.LapiCounter;
 import org.portals3j.lapi.LapiQuery;
 import org.portals3j.tck.SpecAssertion;
 
-/** Amsend's three counters (lapi-digest.md 1.7): by exactly one, each at its moment. */
+/** Amsend's three counters (LAPI_Amsend man page, Parameters): by exactly one, each at its moment. */
 @Timeout(value = LapiJob.TEST_TIMEOUT_SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class LapiCounterTest {
 

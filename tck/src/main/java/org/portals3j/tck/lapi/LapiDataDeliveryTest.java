@@ -15,7 +15,10 @@ import org.portals3j.lapi.LapiCounter;
 import org.portals3j.lapi.LapiQuery;
 import org.portals3j.tck.SpecAssertion;
 
-/** Where the data lands (lapi-digest.md 1.4, 3.2): in the handler's buffer, whole, and nowhere else. */
+/**
+ * Where the data lands (LAPI_Amsend man page, Role of the header handler): in the handler's buffer, whole, and nowhere
+ * else.
+ */
 @Timeout(value = LapiJob.TEST_TIMEOUT_SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class LapiDataDeliveryTest {
 
@@ -94,7 +97,10 @@ class LapiDataDeliveryTest {
         }
     }
 
-    /** The single-packet bound is uhdr_len + udata_len <= PKT_PAYLOAD_SZ (lapi-digest.md O-03). */
+    /**
+     * The single-packet bound is uhdr_len + udata_len <= PKT_PAYLOAD_SZ (our choice, open point: the LAPI_Amsend man
+     * page names no packet size).
+     */
     @Test
     @SpecAssertion("L-059")
     void theSinglePacketPathEndsExactlyAtThePacketPayload() {

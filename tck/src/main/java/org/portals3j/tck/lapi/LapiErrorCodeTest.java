@@ -18,8 +18,8 @@ import org.portals3j.lapi.LapiQuery;
 import org.portals3j.tck.SpecAssertion;
 
 /**
- * Amsend's error codes (lapi-digest.md 1.9), each decided at the origin before the call returns, with no side
- * effect: after a Gfence no handler has run at the target and no counter has moved on either side.
+ * Amsend's error codes (LAPI_Amsend man page, Return values), each decided at the origin before the call returns, with
+ * no side effect: after a Gfence no handler has run at the target and no counter has moved on either side.
  */
 @Timeout(value = LapiJob.TEST_TIMEOUT_SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class LapiErrorCodeTest {
@@ -169,7 +169,10 @@ class LapiErrorCodeTest {
         }
     }
 
-    /** Several faults at once: the code is the first fault's in parameter order (lapi-digest.md O-07). */
+    /**
+     * Several faults at once: the code is the first fault's in parameter order (our choice, open point: the LAPI_Amsend
+     * man page, Return values, gives no precedence).
+     */
     @Test
     @SpecAssertion({"L-020", "L-019"})
     void withSeveralFaultsTheFirstInParameterOrderIsReported() {

@@ -22,7 +22,10 @@ import org.portals3j.lapi.LapiQuery;
 import org.portals3j.lapi.RetFlag;
 import org.portals3j.tck.SpecAssertion;
 
-/** The header handler (lapi-digest.md 1.4): where, when, how often it runs and what it is given. */
+/**
+ * The header handler (LAPI_Amsend man page, Role of the header handler): where, when, how often it runs and what it is
+ * given.
+ */
 @Timeout(value = LapiJob.TEST_TIMEOUT_SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class LapiHeaderHandlerTest {
 

@@ -13,7 +13,10 @@ import org.portals3j.lapi.AsyncErrorType;
 import org.portals3j.lapi.LapiCounter;
 import org.portals3j.tck.SpecAssertion;
 
-/** What the Java binding adds (lapi-digest.md 3.4, O-06, O-12): handler exceptions, short segments. */
+/**
+ * What the Java binding adds (our choices, open point: the C man page has no exceptions nor arrays): handler
+ * exceptions, short segments.
+ */
 @Timeout(value = LapiJob.TEST_TIMEOUT_SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class LapiJavaMappingTest {
 

@@ -76,7 +76,10 @@ final class LapiJob implements AutoCloseable {
         return new LapiJob(size, configure);
     }
 
-    /** The layer's defaults (lapi-digest.md O-01..O-03, O-11), telling {@code listener} of asynchronous errors. */
+    /**
+     * The layer's defaults (our choices where the man pages leave limits open), telling {@code listener} of
+     * asynchronous errors.
+     */
     static LapiConfig defaults(AsyncErrorListener listener) {
         return LapiConfig.DEFAULT.withErrorListener(listener);
     }

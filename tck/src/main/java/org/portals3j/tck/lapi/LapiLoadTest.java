@@ -19,7 +19,7 @@ import org.portals3j.lapi.LapiQuery;
 import org.portals3j.lapi.ReturnInfo;
 import org.portals3j.tck.SpecAssertion;
 
-/** Many Amsends at once (lapi-digest.md 1.7): exact counts, nothing lost, every buffer intact. */
+/** Many Amsends at once (LAPI_Amsend man page, Parameters): exact counts, nothing lost, every buffer intact. */
 @Timeout(value = LapiJob.TEST_TIMEOUT_SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class LapiLoadTest {
 

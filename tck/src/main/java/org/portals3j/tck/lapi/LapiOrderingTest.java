@@ -16,7 +16,7 @@ import org.portals3j.lapi.LapiCounter;
 import org.portals3j.lapi.LapiQuery;
 import org.portals3j.tck.SpecAssertion;
 
-/** The time order the man page fixes (lapi-digest.md 1.10): data, completion handler, tgt_cntr, reply. */
+/** The time order the man page fixes (LAPI_Amsend man page, Description): data, completion handler, tgt_cntr, reply. */
 @Timeout(value = LapiJob.TEST_TIMEOUT_SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class LapiOrderingTest {
 

@@ -12,7 +12,11 @@ import org.portals3j.lapi.LapiCounter;
 import org.portals3j.lapi.RetFlag;
 import org.portals3j.tck.SpecAssertion;
 
-/** {@code ret_flags} (lapi-digest.md 1.6, O-04, O-05): where the completion handler runs, and the reply. */
+/**
+ * {@code ret_flags} (LAPI_Amsend man page, Role of the header handler; our choices where it is open: LAPI_SEND_REPLY
+ * runs the completion handler inline and still replies, LAPI_LOCAL_STATE sends no reply): where the completion handler
+ * runs, and the reply.
+ */
 @Timeout(value = LapiJob.TEST_TIMEOUT_SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class LapiRetFlagsTest {
 

@@ -16,7 +16,7 @@ final class LapiSupport {
     private LapiSupport() {
     }
 
-    /** {@code call} fails with {@code error}: a {@link LapiException} carrying that code (lapi-digest.md L-101). */
+    /** {@code call} fails with {@code error}: a {@link LapiException} carrying that code (catalogue L-101). */
     static void expectError(LapiError error, ThrowingCallable call) {
         assertThatThrownBy(call).isInstanceOfSatisfying(LapiException.class,
                 e -> assertThat(e.error()).as("the code of %s", String.valueOf(e.getMessage())).isEqualTo(error));

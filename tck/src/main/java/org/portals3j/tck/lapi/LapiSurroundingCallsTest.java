@@ -18,7 +18,10 @@ import org.portals3j.lapi.LapiError;
 import org.portals3j.lapi.LapiQuery;
 import org.portals3j.tck.SpecAssertion;
 
-/** The calls around Amsend (lapi-digest.md 2): counters, fences, Put and Get, Qenv. */
+/**
+ * The calls around Amsend (the LAPI_Waitcntr, LAPI_Fence, LAPI_Put, LAPI_Get and LAPI_Qenv man pages): counters,
+ * fences, Put and Get, Qenv.
+ */
 @Timeout(value = LapiJob.TEST_TIMEOUT_SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class LapiSurroundingCallsTest {
 

@@ -1,6 +1,6 @@
 /**
- * The kit's tests of the LAPI layer ({@code org.portals3j.lapi}): the assertions L-001..L-104 of lapi-digest.md
- * section 4, catalogued in {@code lapi.tsv}, one test class per family (error codes, arguments, header and
+ * The kit's tests of the LAPI layer ({@code org.portals3j.lapi}): the assertions L-001..L-104,
+ * catalogued in {@code lapi.tsv}, one test class per family (error codes, arguments, header and
  * completion handlers, ret_flags, counters, ordering, data delivery, addresses, load, the surrounding calls, the
  * Java mapping) and a randomised test seeded through {@link org.portals3j.tck.TckSeed}.
  *
@@ -10,9 +10,9 @@
  * Waits are conditions with the kit's patience, never sleeps; "must not happen" is watched for the transport's
  * quiet period.
  *
- * <p>The digest's assertions already carry its recommendations for the open points they depend on ({@code {O-xx}}
- * in the digest, "digest O-xx" in the catalogue's sources column): where the man page leaves a choice, the kit
- * checks the layer's documented one (lapi-digest.md 1.12 and the layer's package documentation). The Java binding
+ * <p>Where the man page leaves a choice open, an assertion carries our choice ("O-xx" in the catalogue's sources
+ * column names the open point) and the kit checks the layer's documented one (the package documentation of
+ * {@code org.portals3j.lapi}). The Java binding
  * throws {@link org.portals3j.lapi.LapiException} carrying the man page's code where C returns it (L-101), and
  * every error test checks the code the exception carries.
  */

@@ -25,7 +25,7 @@ import org.portals3j.portals.StatusRegister;
 import org.portals3j.tck.SpecAssertion;
 
 /**
- * §8.7 of the digest: {@code PtlACEntry} (Portals 3.2 spec §3.10.1) and the access control checks a target applies to
+ * {@code PtlACEntry} (Portals 3.2 spec §3.10.1) and the access control checks a target applies to
  * every incoming put and get (Portals 3.2 spec §3.9.8.2, §4.2, A-29). Ranks are their node ids; uids are set per
  * rank with {@link TckJob.Builder#uid}; pids other than 0 are obtained by initialising the default
  * interface with an explicit pid.

@@ -32,7 +32,7 @@ import org.portals3j.transport.MessageHandler;
 import org.portals3j.transport.Transport;
 
 /**
- * §8.11 of the digest: acks, replies and the drop counter (Portals 3.2 spec §4.2, §5.2).
+ * Acks, replies and the drop counter (Portals 3.2 spec §4.2, §5.2).
  *
  * <p>Acks and replies that a correct peer cannot produce at the right moment (one arriving after the
  * MD was unlinked, one longer than the MD, one naming a stale MD) come from a <em>raw</em> rank: a rank

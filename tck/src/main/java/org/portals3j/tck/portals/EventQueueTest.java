@@ -42,7 +42,7 @@ import org.portals3j.tck.SpecAssertion;
 import org.portals3j.tck.TckTransport;
 
 /**
- * §8.6 of the digest: event queues. {@code PtlEQAlloc}, {@code PtlEQFree}, {@code PtlEQGet} and
+ * Event queues. {@code PtlEQAlloc}, {@code PtlEQFree}, {@code PtlEQGet} and
  * {@code PtlEQWait} (Portals 3.2 spec §3.8.5.2 to §3.9.8.2). The spec leaves open which events an overflow loses
  * (A-36): the tests of P-137 and P-144 accept either, and the {@code @Resolves("A-36")} tests pin this implementation's
  * choice (the newest event is lost; the next Get/Wait reports {@code PTL_EQ_DROPPED}).

@@ -40,9 +40,10 @@ import org.portals3j.tck.SpecAssertion;
 import org.portals3j.tck.TckTransport;
 
 /**
- * §8.9 of the digest: the event kinds, START/END pairing, every field of {@code ptl_event_t} for each
- * kind as the table of §4.4 and the implementation's documented choices give it (A-18, A-34, A-51,
- * A-58), UNLINK events, and the ordering guarantees of §4.3 (Portals 3.2 spec §3.9.2, A-59, Portals 3.2 spec §3.9.1).
+ * The event kinds, START/END pairing, every field of {@code ptl_event_t} for each
+ * kind as the table in {@code org.portals3j.portals}'s package documentation and the implementation's documented
+ * choices give it (A-18, A-34, A-51, A-58), UNLINK events, and the ordering guarantees of §4.3 (Portals 3.2 spec
+ * §3.9.2, A-59, Portals 3.2 spec §3.9.1).
  *
  * <p>Field tests run the initiator and the target under different uids and pids, so that
  * {@code initiator} and {@code uid} cannot be right by accident.

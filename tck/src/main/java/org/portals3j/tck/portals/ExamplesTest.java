@@ -33,8 +33,8 @@ import org.portals3j.tck.SpecAssertion;
 import org.portals3j.tck.TckTransport;
 
 /**
- * §8.13 of the digest: the chapter-5 examples (Portals 3.2 spec §4.2 to §5.3), re-implemented against the chapter-3 API
- * as §6 of the digest describes them (the examples' own code is stale, Portals 3.2 spec §5): the parallel file
+ * The chapter-5 examples (Portals 3.2 spec §4.2 to §5.3), re-implemented against the chapter-3 API (the examples'
+ * own code is stale, Portals 3.2 spec §5, which says it was not updated to the current API): the parallel file
  * server, the catch-all for dropped requests, and MPI's short, long and race-free receive protocols.
  */
 @DisplayName("Chapter-5 example scenarios (§8.13, P-263..P-271)")
@@ -399,7 +399,7 @@ class ExamplesTest {
     // 6.3 MPI (Portals 3.2 spec §5.2, §5.3)
     // =============================================================================================
 
-    /** MPI over Portals, as §6.3 of the digest rewrites the example against the chapter-3 API. */
+    /** MPI over Portals (Portals 3.2 spec §5.3), the example rewritten against the chapter-3 API. */
     static final class Mpi {
         static final int SEND_PINDEX = 4;
         static final int GET_PINDEX = 5;

@@ -27,7 +27,7 @@ import org.portals3j.portals.Unlink;
 import org.portals3j.tck.SpecAssertion;
 import org.portals3j.transport.Job;
 
-/** §8.3 of the digest: PtlGetUid and PtlGetId (Portals 3.2 spec §3.4.5.2 to §3.6.2.2). */
+/** PtlGetUid and PtlGetId (Portals 3.2 spec §3.4.5.2 to §3.6.2.2). */
 @DisplayName("User and process identification")
 class IdentificationTest {
 

@@ -10,7 +10,7 @@ import org.portals3j.portals.Portals;
 import org.portals3j.portals.ProcessId;
 import org.portals3j.tck.SpecAssertion;
 
-/** §8.1 of the digest: PtlInit and PtlFini (Portals 3.2 spec §3.2.7 to §3.3.2). */
+/** PtlInit and PtlFini (Portals 3.2 spec §3.2.7 to §3.3.2). */
 @DisplayName("PtlInit / PtlFini")
 class InitializationTest {
 

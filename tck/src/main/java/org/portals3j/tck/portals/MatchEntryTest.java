@@ -36,7 +36,7 @@ import org.portals3j.tck.SpecAssertion;
 import org.portals3j.tck.TckTransport;
 
 /**
- * §8.4 of the digest: PtlMEAttach, PtlMEAttachAny, PtlMEInsert and PtlMEUnlink (Portals 3.2 spec §3.6.2.2 to §3.7.4.2).
+ * PtlMEAttach, PtlMEAttachAny, PtlMEInsert and PtlMEUnlink (Portals 3.2 spec §3.6.2.2 to §3.7.4.2).
  *
  * <p>The order of a match list is observed, never assumed: every entry gets its own memory descriptor,
  * with its own buffer and event queue (a {@link Probe}), and a test looks at which of them a put lands

@@ -27,7 +27,7 @@ import org.portals3j.tck.SpecAssertion;
 import org.portals3j.tck.TckTransport;
 
 /**
- * §8.5 of the digest: memory descriptors. What makes a {@code ptl_md_t} legal, and
+ * Memory descriptors. What makes a {@code ptl_md_t} legal, and
  * {@code PtlMDAttach}, {@code PtlMDBind}, {@code PtlMDUnlink} and {@code PtlMDUpdate} (Portals 3.2 spec §3.7.4.2 to
  * §3.8.5.2).
  *

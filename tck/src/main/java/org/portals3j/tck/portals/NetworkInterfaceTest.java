@@ -43,7 +43,7 @@ import org.portals3j.tck.TckTransport;
 import org.portals3j.transport.Job;
 
 /**
- * §8.2 of the digest: PtlNIInit, PtlNIFini, PtlNIStatus, PtlNIDist and PtlNIHandle (Portals 3.2 spec §3.3.2 to
+ * PtlNIInit, PtlNIFini, PtlNIStatus, PtlNIDist and PtlNIHandle (Portals 3.2 spec §3.3.2 to
  * §3.4.5.2).
  */
 @DisplayName("Network interfaces")

@@ -27,7 +27,7 @@ import org.portals3j.portals.Unlink;
 import org.portals3j.tck.SpecAssertion;
 
 /**
- * §8.1 of the digest, P-004 and P-005: before {@code PtlInit} every function but {@code PtlInit}
+ * P-004 and P-005: before {@code PtlInit} every function but {@code PtlInit}
  * answers {@code PTL_NOINIT} (Portals 3.2 spec §3.4.1.1, §3.12).
  *
  * <p>The calls are made with arguments that would be acceptable to an initialised library (real

@@ -32,7 +32,7 @@ import org.portals3j.tck.SpecAssertion;
 import org.portals3j.tck.TckTransport;
 
 /**
- * §8.8 of the digest: {@code PtlPut} (Portals 3.2 spec §3.11.1) and {@code PtlGet} (Portals 3.2 spec §3.11.2) seen from
+ * {@code PtlPut} (Portals 3.2 spec §3.11.1) and {@code PtlGet} (Portals 3.2 spec §3.11.2) seen from
  * the initiator: return codes, the events on the local MD's queue, what reaches the target, acks, and the threshold
  * profile A-27 (put and get take one unit when called; acks and replies take none). Rank 0 initiates, rank 1
  * is the target.

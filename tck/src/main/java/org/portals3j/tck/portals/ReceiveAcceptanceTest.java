@@ -26,7 +26,7 @@ import org.portals3j.tck.SpecAssertion;
 import org.portals3j.tck.TckTransport;
 
 /**
- * §8.10 of the digest, second half: whether a matched MD accepts an operation (options, threshold,
+ * Receiving, second half: whether a matched MD accepts an operation (options, threshold,
  * space, max_offset), where the data goes (local and remote offsets, truncation), and the unlink rules
  * (§1.5, §5.3; Portals 3.2 spec §3.8.1.1, §3.8.2.2, §3.7.1.2).
  *

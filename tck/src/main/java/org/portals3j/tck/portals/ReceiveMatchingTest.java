@@ -26,8 +26,8 @@ import org.portals3j.tck.SpecAssertion;
 import org.portals3j.tck.TckTransport;
 
 /**
- * §8.10 of the digest, first half: the target and portal checks and the match-list walk of the
- * receive algorithm (§5.3; Portals 3.2 spec §4.1, §4.2, §2.2, §3.7.1.2).
+ * Receiving, first half: the target and portal checks and the match-list walk of the
+ * receive algorithm ( Portals 3.2 spec §4.1, §4.2, §2.2, §3.7.1.2).
  *
  * <p>Rank 0 ({@code a}) initiates; rank 1 ({@code b}) is the target. A put either lands (the target logs
  * PUT_START and PUT_END) or is dropped (the target's {@code PTL_SR_DROP_COUNT} rises by one and nothing

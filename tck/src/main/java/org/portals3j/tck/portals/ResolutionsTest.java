@@ -31,10 +31,10 @@ import org.portals3j.tck.Resolves;
 import org.portals3j.tck.SpecAssertion;
 
 /**
- * The points where the spec is open (digest §7) that no §8 assertion pins down: each test fixes the
+ * The points where the spec is open (our choices on them) that no catalogue assertion pins down: each test fixes the
  * resolution this implementation documents.
  */
-@DisplayName("Resolutions of open points (digest §7)")
+@DisplayName("Resolutions of open points")
 class ResolutionsTest {
 
     @Test

@@ -23,7 +23,7 @@ import org.portals3j.transport.Transports;
 /**
  * A job of N ranks on the transport under test, all in this JVM, each with its own Portals library.
  * By default every rank has called {@code PtlInit} and initialised the default interface with
- * {@code PTL_PID_ANY}: the set-up the digest's §8 assumes.
+ * {@code PTL_PID_ANY}: the set-up the kit's catalogue assumes.
  *
  * <pre>{@code
  * try (TckJob job = TckJob.start(2)) {

@@ -38,8 +38,8 @@ import org.portals3j.portals.Unlink;
 import org.portals3j.tck.SpecAssertion;
 import org.portals3j.transport.JobMember;
 
-/** §8.12 of the digest: threads, atomicity and handles (Portals 3.2 spec §2.4, §3.2.2). */
-@DisplayName("Threads, atomicity, handles (§8.12, P-257..P-262)")
+/** Threads, atomicity and handles (Portals 3.2 spec §2.4, §3.2.2). */
+@DisplayName("Threads, atomicity, handles (P-257..P-262)")
 class ThreadsHandlesTest {
     private static final int PT = 2;
     private static final Duration HARD_LIMIT = Duration.ofSeconds(20);

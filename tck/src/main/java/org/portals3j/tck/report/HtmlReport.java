@@ -41,7 +41,8 @@ import org.portals3j.tck.runner.Verdict;
  * {@code #transports}, {@code #matrix} (cells {@code td.cell[data-spec][data-area][data-transport]} with
  * {@code data-passed}, {@code data-partial}, {@code data-failed}, {@code data-skipped}, {@code data-not-run}),
  * {@code #assertions} (one {@code tbody.assertion[data-assertion][data-verdict]} per assertion, cells
- * {@code td.v[data-transport][data-verdict]}, failures {@code .failure[data-transport] .message}). Opening it
+ * {@code td.v[data-transport][data-verdict]}, failures {@code .failure[data-transport] .message}), {@code #skipped}
+ * (one {@code li.skip[data-transport][data-test]} per skipped test, its reason in {@code .reason}). Opening it
  * as {@code report.html#failed} lists only the failed assertions. An assertion the kit sees only in part has the
  * verdict {@code partial} where it passed, never {@code passed}.
  *
@@ -94,6 +95,7 @@ public final class HtmlReport {
         matrix();
         assertions();
         untracedFailures();
+        skippedTests();
         legend();
         out.append("</main>\n<script>\n").append(asset("report.js")).append("</script>\n</body>\n</html>\n");
         return out.toString();
@@ -449,21 +451,58 @@ public final class HtmlReport {
         out.append("</div>\n");
     }
 
-    /** Why it was skipped, per transport where every test naming it was. */
+    /** Each skipped test naming it and why, per transport where every test naming it was skipped. */
     private void skips(Assertion a) {
         for (TransportRun run : runs) {
             if (result.verdict(a, run) != Verdict.SKIPPED) {
                 continue;
             }
             for (TestOutcome o : result.outcomesOf(a.id(), run)) {
-                if (!o.message().isEmpty()) {
-                    out.append("<p class=\"skip-reason\" data-transport=\"").append(escape(run.transport()))
-                            .append("\">skipped on ").append(escape(run.transport())).append(": ")
-                            .append(escape(o.message())).append("</p>");
-                    break;
+                out.append("<p class=\"skip-reason\" data-transport=\"").append(escape(run.transport()))
+                        .append("\">skipped on ").append(escape(run.transport())).append(": ");
+                testName(o.test().shortName(), o.test().className());
+                out.append(": ").append(escape(reason(o))).append("</p>");
+            }
+        }
+    }
+
+    /**
+     * Every skipped test with why, per transport: also those of an assertion that passed through its other tests,
+     * and those that name no assertion of the catalogue, which would show nowhere else.
+     */
+    private void skippedTests() {
+        List<TransportRun> on = new ArrayList<>();
+        List<TestOutcome> skipped = new ArrayList<>();
+        for (TransportRun run : runs) {
+            for (TestOutcome o : run.outcomes()) {
+                if (o.status() == TestStatus.SKIPPED) {
+                    on.add(run);
+                    skipped.add(o);
                 }
             }
         }
+        if (skipped.isEmpty()) {
+            return;
+        }
+        out.append("<section id=\"skipped\">\n<h2>Skipped tests<span class=\"count\">").append(skipped.size())
+                .append("</span></h2>\n<ul class=\"skipped\">\n");
+        for (int i = 0; i < skipped.size(); i++) {
+            TestOutcome o = skipped.get(i);
+            out.append("<li class=\"skip\" data-transport=\"").append(escape(on.get(i).transport()))
+                    .append("\" data-test=\"").append(escape(o.test().shortName())).append("\"><span class=\"on\">")
+                    .append(escape(on.get(i).transport())).append("</span>: ");
+            testName(o.test().shortName(), o.test().className());
+            if (!o.test().displayName().equals(o.test().methodName() + "()")) {
+                out.append(" <span class=\"display-name\">").append(escape(o.test().displayName())).append("</span>");
+            }
+            out.append(" <span class=\"ids\">").append(escape(String.join(" ", o.test().assertionIds())))
+                    .append("</span>: <span class=\"reason\">").append(escape(reason(o))).append("</span></li>\n");
+        }
+        out.append("</ul>\n</section>\n");
+    }
+
+    private static String reason(TestOutcome skipped) {
+        return skipped.message().isEmpty() ? "(no reason given)" : skipped.message();
     }
 
     /** The tests naming it, once each (a parameterised test is one line with its number of invocations). */
@@ -554,7 +593,8 @@ public final class HtmlReport {
         legendEntry(Verdict.FAILED,
                 "a test naming it failed; its message, stack trace and the spec's place are under the assertion");
         legendEntry(Verdict.SKIPPED,
-                "every test naming it was skipped (disabled, or an assumption did not hold; the reason is shown)");
+                "every test naming it was skipped (disabled, or an assumption did not hold); each skipped test of the"
+                + " run and why is listed under Skipped tests");
         legendEntry(Verdict.NOT_RUN, "no test naming it was selected in this run (a run of part of the kit)");
         legendEntry(Verdict.NOT_AVAILABLE, "the transport could not be used here, so nothing ran on it: not a pass");
         legendEntry(Verdict.ENGINE_TEST,

@@ -9,8 +9,8 @@ import org.portals3j.tck.runner.TransportRun;
 
 /**
  * Shows a run as it goes. On a terminal one line is redrawn in place; otherwise (a log, a CI job) a line
- * is printed at every tenth of the run. A failure is always printed at once, on its own line, with its
- * message, so a long run can be read while it is still going.
+ * is printed at every tenth of the run and at its end, with no carriage return or escape code. A failure is
+ * always printed at once, on its own line, with its message. Its final count is the summary's.
  */
 public final class ProgressBar implements TckListener {
     private static final int BAR = 30;
@@ -43,6 +43,11 @@ public final class ProgressBar implements TckListener {
 
     @Override
     public synchronized void transportStarted(String transport, int tests) {
+        transportStarted(transport, tests, 0);
+    }
+
+    @Override
+    public synchronized void transportStarted(String transport, int tests, int parameterised) {
         this.transport = transport;
         this.total = tests;
         this.done = 0;
@@ -50,7 +55,14 @@ public final class ProgressBar implements TckListener {
         this.failed = 0;
         this.skipped = 0;
         this.lastTenth = 0;
-        out.println("Running " + tests + " tests on " + transport);
+        out.println(parameterised == 0 ? "Running " + tests + " tests on " + transport
+                : "Running at least " + tests + " tests on " + transport + " (each invocation of its " + parameterised
+                        + " parameterised test" + (parameterised == 1 ? "" : "s") + " counts as a test)");
+    }
+
+    @Override
+    public synchronized void testCountChanged(String transport, int tests) {
+        total = Math.max(tests, done);
     }
 
     @Override
@@ -74,8 +86,9 @@ public final class ProgressBar implements TckListener {
             out.flush();
             lineOpen = true;
         } else {
+            // Tenths before the last: the final count is printed once the transport finished.
             int tenth = total == 0 ? 10 : done * 10 / total;
-            if (tenth > lastTenth) {
+            if (tenth > lastTenth && done < total) {
                 lastTenth = tenth;
                 out.println(status());
             }
@@ -85,6 +98,9 @@ public final class ProgressBar implements TckListener {
     @Override
     public synchronized void transportFinished(TransportRun run) {
         endLine();
+        if (!terminal && run.available()) {
+            out.println(status());
+        }
         if (!run.available()) {
             out.println(run.transport() + ": not available: " + run.unavailableReason());
         } else {

@@ -159,7 +159,9 @@ public final class TckRunner {
             TestPlan plan = launcher.discover(request());
             Map<String, KitTest> index = index(plan);
             Collector collector = new Collector(name, plan, index, listener);
-            listener.transportStarted(name, index.size());
+            int parameterised = (int) index.keySet().stream()
+                    .filter(id -> plan.getTestIdentifier(id).isContainer()).count();
+            listener.transportStarted(name, index.size(), parameterised);
             List<TestExecutionListener> listeners = new ArrayList<>();
             listeners.add(collector);
             if (junitXmlDir != null) {
@@ -255,6 +257,8 @@ public final class TckRunner {
         private final TckListener listener;
         private final Map<String, Long> started = new HashMap<>();
         private final Set<String> finished = new HashSet<>();
+        /** Templates in the index whose invocations joined it: they are no longer counted as tests. */
+        private final Set<String> expanded = new HashSet<>();
         private final List<TestOutcome> outcomes = new ArrayList<>();
 
         Collector(String transport, TestPlan plan, Map<String, KitTest> index, TckListener listener) {
@@ -274,7 +278,14 @@ public final class TckRunner {
             if (id.isTest() && id.getSource().orElse(null) instanceof MethodSource m) {
                 index.put(id.getUniqueId(), new KitTest(id.getUniqueId(), m.getClassName(), m.getMethodName(),
                         id.getDisplayName(), assertionIds(m)));
+                id.getParentId().filter(index::containsKey).ifPresent(expanded::add);
+                listener.testCountChanged(transport, tests());
             }
+        }
+
+        /** The tests to run: the index less the templates that made invocations (those stand for them). */
+        private int tests() {
+            return index.size() - expanded.size();
         }
 
         @Override
@@ -318,6 +329,7 @@ public final class TckRunner {
                 }
             } else if (plan.getChildren(id).isEmpty()) {
                 index.remove(id.getUniqueId()); // a template that ran its invocations: they stand for it
+                expanded.remove(id.getUniqueId());
             }
         }
 

@@ -6,7 +6,7 @@ import org.portals3j.isotach.BarrierMode;
 import org.portals3j.isotach.IsotachFatalError;
 
 /**
- * Isotach barriers at one host (digest §2.7, Isotach report §3.5.1, pp. 18-20; §6.5, pp. 50-54): each channel's owner,
+ * Isotach barriers at one host (Isotach report §3.5.1, pp. 18-20; §6.5, pp. 50-54): each channel's owner,
  * mode and state, when this host sends a barrier bs-marker, and which completions reach the application (package doc:
  * the table).
  */
@@ -254,7 +254,7 @@ public final class BarrierTable {
             switch (states[c]) {
                 case SEND, HOLDING -> throw new IsotachFatalError("barrier completion for a channel this host has"
                         + " not participated in: " + describe(c)
-                        + " (the token manager must wait for every host, digest §1.8 item 9)");
+                        + " (the token manager must wait for every host)");
                 case TRANSITION -> states[c] = BarrierState.HOLDING;
                 case READY -> {
                     states[c] = BarrierState.SEND;

@@ -1,7 +1,7 @@
 package org.portals3j.isotach.internal.gc;
 
 /**
- * Isotach signals at one host (digest §2.7, Isotach report §6.4, pp. 47-50): channel ownership, the accumulator that
+ * Isotach signals at one host (Isotach report §6.4, pp. 47-50): channel ownership, the accumulator that
  * feeds bs-markers, and the filtering of signal bits arriving in end-of-pulse markers (package doc: channels and bits).
  */
 public final class SignalTable {

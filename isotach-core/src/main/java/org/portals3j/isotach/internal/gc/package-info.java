@@ -1,5 +1,5 @@
 /**
- * Host side of Isotach group communication (digest §2.7, Isotach report §3.5, pp. 18-20; §6.4 to §6.5.5, pp. 47-54, C
+ * Host side of Isotach group communication (Isotach report §3.5, pp. 18-20; §6.4 to §6.5.5, pp. 47-54, C
  * listing Isotach report App. J, api/iso_barrier/locals.h to iso_signal.c, pp. 223-235): who owns each signal and
  * barrier channel, the barrier state machine, the signal accumulator, and the translation between the channels and the
  * bits of a bs-marker / EOP marker / bs-notice.
@@ -31,9 +31,9 @@
  * at most 4 (Isotach report §8.2, p. 73) the question never arose; the emulated token manager decides what a count
  * means.
  *
- * <p><b>State machine</b> (the table of digest §2.7; "enqueue" = {@link BarrierTable.MarkerSink#enqueueBarrier},
- * after which the state is NOT_HOLDING; while the sink refuses, the state stays SEND and {@link BarrierTable#poll}
- * retries):
+ * <p><b>State machine</b> (after Isotach report §6.5, pp. 50-54; "enqueue" = {@link
+ * BarrierTable.MarkerSink#enqueueBarrier}, after which the state is NOT_HOLDING; while the sink refuses, the state
+ * stays SEND and {@link BarrierTable#poll} retries):
  * <pre>
  * state (owner)              event                      next state             notice / action
  * SEND (any)                 enqueue succeeds           NOT_HOLDING            bs-marker leaves

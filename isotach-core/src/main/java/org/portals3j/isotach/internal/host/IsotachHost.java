@@ -18,7 +18,8 @@ import org.portals3j.transport.internal.Counter;
 import org.portals3j.transport.internal.CounterRegistry;
 
 /**
- * One host's Isotach send and delivery paths (digest §2.6, §2.10, §3.3): isochrons with their SOI/EOI and ids out
+ * One host's Isotach send and delivery paths (Isotach report §6.2,
+ * pp. 41-45; §6.8, pp. 56-58; §7.2, pp. 62-66): isochrons with their SOI/EOI and ids out
  * through credit flow control, records from the switch node through the ordering module to {@code iso_receive}.
  */
 public final class IsotachHost extends CacheLinePadding {
@@ -190,7 +191,7 @@ public final class IsotachHost extends CacheLinePadding {
     // send side (iso_send, iso_end, sRefs, bs-markers)
     // =========================================================================================================
 
-    /** iso_send (digest §2.6, §2.10). */
+    /** iso_send (Isotach report §6.2, pp. 41-45). */
     public int isoSend(int target, MemorySegment data, int size, boolean last) {
         if (target < 0 || target >= hosts || size < 0 || size > maxPayload || size > data.byteSize()) {
             return FAILURE;

@@ -6,7 +6,7 @@ import java.nio.ByteOrder;
 
 /**
  * The noniso module's frame layout: our transport header in place of the report's 20-byte noniso packet header
- * (digest §5.2, Isotach report App. B.1.1, pp. 104-107, I-136). Byte 0 is the frame kind (the engine dispatches on it;
+ * (Isotach report App. B.1.1, pp. 104-107, I-136). Byte 0 is the frame kind (the engine dispatches on it;
  * kinds 0x20-0x2F belong to this module), byte 1 a layout version that every receiver checks. Multi-byte fields are
  * big-endian, as on the report's wire (network byte order).
  *
@@ -28,7 +28,7 @@ import java.nio.ByteOrder;
  * barrier (0x24), 24 bytes:         16 generation i64 (1 for the first barrier, then 2, 3, ...)
  * </pre>
  *
- * The report's NULL_CREDIT = 0 encoding is replaced by the explicit flag (digest §9 item 8), and head pointers by
+ * The report's NULL_CREDIT = 0 encoding is replaced by the explicit flag (our choice), and head pointers by
  * counters that never wrap, so "no credit news" and "head at slot 0" can never be confused.
  */
 final class NonisoFrame {

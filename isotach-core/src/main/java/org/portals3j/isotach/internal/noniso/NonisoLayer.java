@@ -21,7 +21,7 @@ public final class NonisoLayer {
     public static final int SUCCESS = 0;
     /** C {@code FAILURE}. */
     public static final int FAILURE = 1;
-    /** Nothing to receive (Appendix A's -1, Isotach report App. A.3, pp. 96-97; digest A2). */
+    /** Nothing to receive (Appendix A's -1, Isotach report App. A.3, pp. 96-97; our choice). */
     public static final int NO_MESSAGE = -1;
 
     /** Completion tokens this module issues carry 0x01 in their top byte (0x02 is the engine's). */

@@ -1,6 +1,6 @@
 /**
- * The Isotach report's non-Isotach protocols (noniso message passing, Protocol 1, digest §2.4, Isotach report §3.1.1,
- * pp. 8-9; §3.1.2, pp. 8-9; the noniso n x n barrier, Protocol 2, §2.5, Isotach report §3.2, pp. 9-10; §6.3, pp. 45-47;
+ * The Isotach report's non-Isotach protocols (noniso message passing, Protocol 1, Isotach report §3.1.1,
+ * pp. 8-9; §3.1.2, pp. 8-9; the noniso n x n barrier, Protocol 2, Isotach report §3.2, pp. 9-10; §6.3, pp. 45-47;
  * specific sender-based flow control, §3.1, Isotach report §3.6.1, pp. 20-23; §7.1, pp. 59-62) as one
  * module the engine drives: {@link org.portals3j.isotach.internal.noniso.NonisoLayer}. Frames of kinds 0x20-0x2F belong
  * to it.
@@ -28,9 +28,10 @@
  * <h2>Counters instead of pointers</h2>
  * The report's head and tail pointers ({@code remote_t}, {@code remote_h}, {@code receive_h},
  * {@code receive_last_h}) are kept as counters that never wrap (slot = counter mod ring), and piggybacked credit
- * carries an explicit "present" flag instead of the NULL_CREDIT = 0 encoding (digest §9 item 8, A16).
+ * carries an explicit "present" flag instead of the NULL_CREDIT = 0 encoding (our choice: the
+ * listing's NULL_CREDIT = 0, App. J, collides with a credit count of 0).
  *
- * <h2>Fixed listing bugs (digest §7.4)</h2>
+ * <h2>Fixed listing bugs (where the listing, App. J, disagrees with the report's prose)</h2>
  * <ul>
  * <li>A1: {@code send} on a full send_buf fails and leaves every queued packet untouched (Isotach report App. J,
  *     send.c, pp. 199-201 overwrote the tail).</li>

@@ -8,8 +8,9 @@ import org.portals3j.isotach.internal.wire.Frame;
 import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
- * One host's switch interface unit (digest §1.9, contract items 1-7): stamps each isochron with one future TS, marks
- * pulses on every link, and closes a pulse for its host once every live sender's mark shows it complete.
+ * One host's switch interface unit (our design, open point: the report leaves the token manager and switch interface
+ * units to hardware specified elsewhere, Isotach report §1.1.3, pp. 1-2): stamps each isochron with one future TS,
+ * marks pulses on every link, and closes a pulse for its host once every live sender's mark shows it complete.
  */
 final class SwitchInterfaceUnit extends CacheLinePadding {
     private final int me;
@@ -140,7 +141,8 @@ final class SwitchInterfaceUnit extends CacheLinePadding {
             }
             ownMark(now, tokenSeen);
         }
-        // The isochron marker: an entry of pulse ts at this host, ordered at this host's id (digest §1.4).
+        // The isochron marker: an entry of pulse ts at this host, ordered at this host's id (Isotach report §7.3, pp.
+        // 66-69).
         int isoId = isochron.isochronId();
         isochron.clear();
         if (!addEntry(ts, me)) {

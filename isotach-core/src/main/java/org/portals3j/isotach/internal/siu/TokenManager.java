@@ -5,7 +5,8 @@ import java.util.function.LongSupplier;
 import org.portals3j.transport.internal.CacheLinePadding;
 
 /**
- * The token manager (digest §1.9 "Clock", contract items 8-10): issues TOKEN(T) within a window of the slowest SIU's
+ * The token manager (our design, open point: the report leaves the token manager and switch interface units to hardware
+ * specified elsewhere, Isotach report §1.1.3, pp. 1-2): issues TOKEN(T) within a window of the slowest SIU's
  * acknowledgement while time is needed, else once per idle tick, with signal and barrier effects due at T + diameter.
  */
 final class TokenManager extends CacheLinePadding {
@@ -214,7 +215,7 @@ final class TokenManager extends CacheLinePadding {
     /**
      * Completes every barrier execution all live hosts have joined (contract item 9). Hosts that have not registered a
      * channel join every execution automatically (Isotach report §3.5.1, pp. 18-20); an execution that only such hosts
-     * joined completes too (a host waiting to register needs it, digest §2.7 TRANSITION/READY), but lazily: its bit
+     * joined completes too (a host waiting to register needs it, §6.5, pp. 50-54), but lazily: its bit
      * rides on a later token ({@link #lazyDue}) and does not make time advance faster, or unclaimed channels would keep
      * the clock busy.
      */

@@ -9,8 +9,9 @@ import org.portals3j.transport.internal.Counter;
 import org.portals3j.transport.internal.CounterRegistry;
 
 /**
- * One host's Isotach shared memory (designed in the report, never implemented; digest §2.8): routes accesses and
- * enforces their caveats when issued, executes sRefs in isotach order on local copies; host thread only (package doc).
+ * One host's Isotach shared memory (designed in the report, never implemented; Isotach report §3.4, pp. 14-18): routes
+ * accesses and enforces their caveats when issued, executes sRefs in isotach order on local copies; host thread only
+ * (package doc).
  */
 public final class SharedMemory {
     /** Return code of success (C {@code SUCCESS}). */

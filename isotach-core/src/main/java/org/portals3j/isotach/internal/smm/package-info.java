@@ -1,5 +1,5 @@
 /**
- * The Isotach shared memory model (digest §2.8, §4.6; Isotach report §3.4, pp. 14-18; §7.3.5 to §7.4.5, pp. 66-72): the
+ * The Isotach shared memory model (Isotach report §3.4, pp. 14-18; §7.3.5 to §7.4.5, pp. 66-72): the
  * part of the report that was designed but never implemented. {@link org.portals3j.isotach.internal.smm.SharedMemory}
  * is one host's shared memory: it routes accesses ({@link org.portals3j.isotach.internal.smm.SharedMap}), enforces the
  * sched/assign caveats and the read cap, executes sRefs in isotach order on the local copies with a

@@ -28,7 +28,7 @@ import java.nio.ByteOrder;
  * <p>The emulated hardware's own traffic (a token from the TM, a pulse mark between SIUs, a wake-up to the TM) is a
  * {@link ClockSection}: it rides behind an ISO packet still waiting in the sender's outbox for the same link, or
  * goes alone in a CLOCK frame. Either way it is applied right after everything sent before it on that link, which
- * is all the contract's per-link FIFO (digest §1.8 item 7) asks of it.
+ * is all the contract's per-link FIFO (Isotach report §1.1.2, p. 1) asks of it.
  */
 public final class Frame {
     /**
@@ -57,7 +57,8 @@ public final class Frame {
     /** Bs-marker flag: a barrier participation made automatically by a host that has not registered the channel. */
     public static final int BARRIER_SIGNAL_AUTOMATIC = 1;
 
-    // ISO frame prefix bits (digest §1.6): SOI = SEQ_CON | LOG_TS (| SEQ_CON_SET alternating), EOI.
+    // ISO frame prefix bits (Isotach report App. B.1, pp. 104-107): SOI = SEQ_CON | LOG_TS (| SEQ_CON_SET alternating),
+    // EOI.
     /** The report's EOI: the isochron's last net packet. */
     public static final int PREFIX_END_OF_ISOCHRON = 0x20;
     /** The report's SEQ_CON_SET: alternates from one net-isochron to the next. */

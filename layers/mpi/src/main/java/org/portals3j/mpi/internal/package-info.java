@@ -40,7 +40,7 @@
  *       {@code ERR_TRUNCATE}.</li>
  * </ul>
  *
- * <h2>Posting a receive without a race (Portals 3.2 section 5.3, the digest's section 6.3)</h2>
+ * <h2>Posting a receive without a race (Portals 3.2 spec §5.3, rewritten to the chapter-3 API)</h2>
  * A receive first handles every waiting event, then takes the oldest matching message of the unexpected queue (the
  * messages whose PUT_START landed after the mark, in arrival order). If there is none, it inserts its entry before
  * the mark with an <em>inactive</em> MD (threshold 0) and activates it with {@code PtlMDUpdate(md, active, eq)},

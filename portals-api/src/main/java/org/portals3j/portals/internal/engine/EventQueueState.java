@@ -25,8 +25,8 @@ import org.portals3j.portals.ReturnCode;
  * <p>Overflow: when the ring is full the <em>new</em> event is discarded (A-36); the next event taken
  * comes with {@code PTL_EQ_DROPPED} (Portals 3.2 spec §3.9.7.1). Read literally, Portals 3.2 spec §3.9.7.1 puts the
  * flag on the first event <em>after</em> the gap; with the newest events discarded that event may never come, and the
- * loss would go unreported. Reporting it with the next event taken, as the digest recommends (A-36, P-137),
- * tells the application at once.
+ * loss would go unreported. Reporting it with the next event taken, our choice (open point A-36, Portals 3.2 spec
+ * §3.9.7; P-137), tells the application at once.
  *
  * <p>A queue of a Portals 3.3 library differs in two ways. It numbers its own events
  * ({@link #ownSequence}): 3.3 keeps the sequence counter in the queue (reference implementation,

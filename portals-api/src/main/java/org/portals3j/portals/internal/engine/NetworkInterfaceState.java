@@ -307,7 +307,8 @@ final class NetworkInterfaceState {
     // ---- events -------------------------------------------------------------------------------
 
     /**
-     * Logs an event on {@code md}'s queue, if it has one (Portals 3.2 spec §3.8.1.1): the fields of §4.4 of the digest,
+     * Logs an event on {@code md}'s queue, if it has one (Portals 3.2 spec §3.8.1.1): the fields as the package
+     * documentation's table gives them,
      * the MD's state now (Portals 3.2 spec §3.9.4), a sequence unique on this interface (A-51).
      *
      * <p>Portals 3.3 (options reach here only through a 3.3 library):

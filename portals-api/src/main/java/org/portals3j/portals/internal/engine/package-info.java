@@ -39,7 +39,8 @@
  *
  * <h2>Choices the spec leaves open</h2>
  * Error precedence (not specified; the kit does not rely on it): {@code PTL_NOINIT}, then an invalid handle,
- * then invalid argument values, then state errors, then {@code PTL_NOSPACE} (digest &sect;2.6).
+ * then invalid argument values, then state errors, then {@code PTL_NOSPACE} (our choice, open point: Portals 3.2 spec
+ * &sect;3.12 lists the codes, not an order).
  *
  * <p>The Portals 3.3 functions (the methods {@link org.portals3j.portals.Portals33} calls that
  * {@link org.portals3j.portals.Portals} does not) sit beside the 3.2 ones, in the class of their object or

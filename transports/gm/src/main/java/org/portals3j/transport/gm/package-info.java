@@ -95,7 +95,10 @@
  *     message: remote input is checked before use) make the peer failed: {@code onPeerFailure} once, its sends
  *     complete {@code false}, later ones too, {@code isPeerAlive} false, and its messages are dropped. {@code close}
  *     fails what is queued, sends BYE to every live peer (waiting at most a second for them to go), and closes the
- *     port, which releases the port's DMA memory with it.</li>
+ *     port, which releases the port's DMA memory with it. A killed peer, or one whose receive path is stuck (it
+ *     answers no keep-alive), is failed about 3 keep-alive periods after it went silent; libgm watches a peer by
+ *     keep-alives only once the two have exchanged a message, and before that a send to a silent peer fails by
+ *     its timeout ({@code gm.ackTimeoutMillis}).</li>
  * </ul>
  *
  * <h2>Progress</h2>

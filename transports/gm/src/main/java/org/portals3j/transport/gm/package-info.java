@@ -73,8 +73,8 @@
  *     evicted, uncached beyond); a heap one goes through a registered native bounce buffer made for that message
  *     (heap memory cannot back an asynchronous native operation). {@code counters()} has {@code bounceCopies}
  *     (heap payloads copied through a bounce buffer, at either end), {@code rmaPayloadsSent} and
- *     {@code rmaPayloadsRead}: a Put or Get between native MDs moves by RMA with no bounce copy. Until the read ends, later messages from that
- *     peer wait in their receive buffers: per-peer FIFO holds.</li>
+ *     {@code rmaPayloadsRead}: a Put or Get between native MDs moves by RMA with no bounce copy. Until the read
+ *     ends, later messages from that peer wait in their receive buffers: per-peer FIFO holds.</li>
  * <li><b>Credits</b> (flow control in the transport; GM's send timeouts only detect failure): a rank has
  *     {@code gm.credits} credits towards each peer and spends one per data message; the peer preposts that many
  *     buffers per size class for it and returns a credit per reposted buffer, on any data message it sends back or,

@@ -7,7 +7,6 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.portals3j.portals.AckRequest;
 import org.portals3j.portals.EqHandle;
@@ -40,34 +39,30 @@ class GmZeroCopyTest {
 
     private final Arena arena = Arena.ofShared();
     private List<Transport> endpoints = List.of();
-    private Portals a;
-    private Portals b;
-    private NiHandle na;
-    private NiHandle nb;
-    private EqHandle eqa;
-    private EqHandle eqb;
-    private MemorySegment target;
 
-    @BeforeEach
-    @SuppressWarnings("initialization") // the fields are set here, before every test
-    void startTwoRanks() throws Exception {
+    /** Two ranks' Portals, each with an NI and an EQ; rank 1 has a native MD of LARGE bytes on PORTAL. */
+    private record Ranks(Portals a, Portals b, NiHandle na, NiHandle nb, EqHandle eqa, EqHandle eqb,
+                         MemorySegment target) {
+    }
+
+    private Ranks startTwoRanks() throws Exception {
         GmTestSupport.assumeAvailable("tcp");
         Job job = Job.local(2);
         endpoints = LocalJob.openAll(new GmTransportProvider(), job, IdleMode.BACKOFF,
                 Map.of(GmOptions.PROVIDER, "tcp"));
-        a = Portals.create(job, endpoints.get(0));
-        b = Portals.create(job, endpoints.get(1));
+        Portals a = Portals.create(job, endpoints.get(0));
+        Portals b = Portals.create(job, endpoints.get(1));
         a.init();
         b.init();
-        na = a.niInit(InterfaceId.DEFAULT, ProcessId.PID_ANY, null).handle();
-        nb = b.niInit(InterfaceId.DEFAULT, ProcessId.PID_ANY, null).handle();
-        eqa = a.eqAlloc(na, 64);
-        eqb = b.eqAlloc(nb, 64);
-        target = arena.allocate(LARGE, 64);
+        NiHandle na = a.niInit(InterfaceId.DEFAULT, ProcessId.PID_ANY, null).handle();
+        NiHandle nb = b.niInit(InterfaceId.DEFAULT, ProcessId.PID_ANY, null).handle();
+        EqHandle eqb = b.eqAlloc(nb, 64);
+        MemorySegment target = arena.allocate(LARGE, 64);
         MeHandle me = b.meAttach(nb, PORTAL, ProcessId.ANY, BITS, 0, Unlink.RETAIN, InsertPosition.AFTER);
         b.mdAttach(me, MemoryDescriptor.of(target)
                 .withOptions(MdOption.OP_PUT, MdOption.OP_GET, MdOption.MANAGE_REMOTE)
                 .withEventQueue(eqb), Unlink.RETAIN, Unlink.RETAIN);
+        return new Ranks(a, b, na, nb, a.eqAlloc(na, 64), eqb, target);
     }
 
     @AfterEach
@@ -78,12 +73,14 @@ class GmZeroCopyTest {
 
     @Test
     void aLargePutAndGetBetweenNativeMdsMoveByRmaWithoutABounceCopy() throws Exception {
+        Ranks r = startTwoRanks();
+        MemorySegment target = r.target();
         MemorySegment source = GmTestSupport.pattern(arena, LARGE, 3);
         long bouncesA = counter(0, "bounceCopies");
         long bouncesB = counter(1, "bounceCopies");
         long sentA = counter(0, "rmaPayloadsSent");
         long readB = counter(1, "rmaPayloadsRead");
-        put(source);
+        put(r, source);
         assertThat(target.mismatch(source)).as("the put's bytes").isEqualTo(-1);
         assertThat(counter(0, "rmaPayloadsSent")).as("the put offered by RMA").isEqualTo(sentA + 1);
         assertThat(counter(1, "rmaPayloadsRead")).as("the put read by RMA").isEqualTo(readB + 1);
@@ -91,7 +88,7 @@ class GmZeroCopyTest {
         MemorySegment back = arena.allocate(LARGE, 64);
         long sentB = counter(1, "rmaPayloadsSent");
         long readA = counter(0, "rmaPayloadsRead");
-        get(back);
+        get(r, back);
         assertThat(back.mismatch(source)).as("the get's bytes").isEqualTo(-1);
         assertThat(counter(1, "rmaPayloadsSent")).as("the reply offered by RMA").isEqualTo(sentB + 1);
         assertThat(counter(0, "rmaPayloadsRead")).as("the reply read by RMA").isEqualTo(readA + 1);
@@ -102,33 +99,35 @@ class GmZeroCopyTest {
 
     @Test
     void aHeapMdsPayloadIsBouncedAndCounted() throws Exception {
+        Ranks r = startTwoRanks();
+        MemorySegment target = r.target();
         byte[] heap = GmTestSupport.patternBytes(LARGE, 4);
         long bounces = counter(0, "bounceCopies");
-        put(MemorySegment.ofArray(heap));
+        put(r, MemorySegment.ofArray(heap));
         assertThat(target.mismatch(MemorySegment.ofArray(heap))).as("the put's bytes").isEqualTo(-1);
         assertThat(counter(0, "bounceCopies")).as("a heap source is staged out").isEqualTo(bounces + 1);
 
         byte[] back = new byte[LARGE];
-        get(MemorySegment.ofArray(back));
+        get(r, MemorySegment.ofArray(back));
         assertThat(back).as("the get's bytes").isEqualTo(heap);
         assertThat(counter(0, "bounceCopies")).as("a heap destination is read through a bounce buffer")
                 .isEqualTo(bounces + 2);
         assertThat(counter(1, "bounceCopies")).as("the target's MD is native: no bounce there").isZero();
     }
 
-    private void put(MemorySegment source) throws Exception {
-        MdHandle md = a.mdBind(na, MemoryDescriptor.of(source).withEventQueue(eqa));
-        a.put(md, AckRequest.ACK_REQ, b.getId(nb), PORTAL, 0, BITS, 0, 0);
-        awaitEvent(b, eqb, EventKind.PUT_END);
-        awaitEvent(a, eqa, EventKind.ACK);
-        a.mdUnlink(md);
+    private static void put(Ranks r, MemorySegment source) throws Exception {
+        MdHandle md = r.a().mdBind(r.na(), MemoryDescriptor.of(source).withEventQueue(r.eqa()));
+        r.a().put(md, AckRequest.ACK_REQ, r.b().getId(r.nb()), PORTAL, 0, BITS, 0, 0);
+        awaitEvent(r.b(), r.eqb(), EventKind.PUT_END);
+        awaitEvent(r.a(), r.eqa(), EventKind.ACK);
+        r.a().mdUnlink(md);
     }
 
-    private void get(MemorySegment destination) throws Exception {
-        MdHandle md = a.mdBind(na, MemoryDescriptor.of(destination).withEventQueue(eqa));
-        a.get(md, b.getId(nb), PORTAL, 0, BITS, 0);
-        awaitEvent(a, eqa, EventKind.REPLY_END);
-        a.mdUnlink(md);
+    private static void get(Ranks r, MemorySegment destination) throws Exception {
+        MdHandle md = r.a().mdBind(r.na(), MemoryDescriptor.of(destination).withEventQueue(r.eqa()));
+        r.a().get(md, r.b().getId(r.nb()), PORTAL, 0, BITS, 0);
+        awaitEvent(r.a(), r.eqa(), EventKind.REPLY_END);
+        r.a().mdUnlink(md);
     }
 
     /** Waits (bounded) for an event of {@code kind} on {@code eq}, passing over the others; a failure event fails. */

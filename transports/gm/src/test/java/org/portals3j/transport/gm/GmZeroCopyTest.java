@@ -153,8 +153,8 @@ class GmZeroCopyTest {
     }
 
     private long counter(int rank, String name) {
-        Long value = endpoints.get(rank).counters().get(name);
-        assertThat(value).as("counter " + name).isNotNull();
-        return value == null ? -1 : value;
+        Map<String, Long> counters = endpoints.get(rank).counters();
+        assertThat(counters).as("the counters of rank " + rank).containsKey(name);
+        return counters.getOrDefault(name, -1L);
     }
 }

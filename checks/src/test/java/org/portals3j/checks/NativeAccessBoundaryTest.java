@@ -51,7 +51,7 @@ class NativeAccessBoundaryTest {
         for (Path file : mainSources(root)) {
             String text = Files.readString(file);
             Matcher p = PACKAGE.matcher(text);
-            String pkg = p.find() ? p.group(1) : "";
+            String pkg = p.find() ? String.valueOf(p.group(1)) : "";
             String relative = root.relativize(file).toString().replace('\\', '/');
             for (String name : uses(text)) {
                 if (BOUNDARIES.containsKey(pkg)) {
@@ -95,7 +95,8 @@ class NativeAccessBoundaryTest {
         Set<String> names = new TreeSet<>();
         Matcher m = USE.matcher(text);
         while (m.find()) {
-            names.add(m.group(1) != null ? m.group(1) : m.group(2));
+            String invoke = m.group(1);
+            names.add(invoke != null ? invoke : String.valueOf(m.group(2)));
         }
         return names;
     }

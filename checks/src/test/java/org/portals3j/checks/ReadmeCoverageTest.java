@@ -66,7 +66,8 @@ class ReadmeCoverageTest {
         boolean any = false;
         while (m.find()) {
             any = true;
-            String child = folder.isEmpty() ? m.group(1).trim() : folder + "/" + m.group(1).trim();
+            String name = String.valueOf(m.group(1)).trim();
+            String child = folder.isEmpty() ? name : folder + "/" + name;
             leaves.addAll(leafModules(root, child));
         }
         if (!any && !folder.isEmpty()) {

@@ -1,8 +1,9 @@
 /*
  * gm_local.c PROVIDER: the GM API between two ports of one process (A = node 1 port 2, B = node 2 port 3,
  * introduced with gmx_set_peer): tokens, exact size and priority matching, acceptable sizes, order under mixed
- * sizes, directed send then send, get, sends to a port that does not exist or closed, resume and drop, three
- * more ports closing in every order while the others keep sending, alarms, blocking receive wake-up.
+ * sizes, directed send then send, get, sends, puts and gets with gm_register_memory'd memory, sends to a port that
+ * does not exist or closed, resume and drop, three more ports closing in every order while the others keep
+ * sending, alarms, blocking receive wake-up.
  */
 #include <pthread.h>
 #include <stdbool.h>
@@ -339,6 +340,63 @@ static void test_put_get(void) {
     OK("directed send then send, get");
 }
 
+/* Memory of the application's own (not gm_dma_malloc'd), made DMA-able with gm_register_memory. */
+static void test_registered_memory(void) {
+    reset();
+    enum { LEN = 65536, INBOX = 4096 };
+    char *mem = aligned_alloc(4096, LEN);
+    char *inbox = aligned_alloc(4096, INBOX);
+    char *target = gm_dma_calloc(b, 1, LEN);
+    CHECK(mem != NULL && inbox != NULL && target != NULL, "memory");
+    for (int i = 0; i < LEN; i++) {
+        mem[i] = (char) (i * 13 + 5);
+    }
+    /* not registered yet: refused as not DMA-able, and the connection goes on */
+    gm_send_with_callback(a, mem, 5, 16, GM_LOW_PRIORITY, B_NODE, B_PORT, on_sent, (void *) 0);
+    gm_put(a, mem, (gm_remote_ptr_t) (uintptr_t) target, LEN, GM_LOW_PRIORITY, B_NODE, B_PORT, on_sent, (void *) 1);
+    PUMP_UNTIL(done_count == 2);
+    CHECK(done_status[0] == GM_MEMORY_FAULT, "send from unregistered memory: %s", gm_strerror(done_status[0]));
+    CHECK(done_status[1] == GM_MEMORY_FAULT, "put from unregistered memory: %s", gm_strerror(done_status[1]));
+    CHECK(gm_register_memory(a, mem, LEN) == GM_SUCCESS, "register the source");
+    CHECK(gm_register_memory(b, inbox, INBOX) == GM_SUCCESS, "register the receive buffer");
+    /* a send from registered into registered memory; its ack also tells A that B allows remote access */
+    CHECK(gm_allow_remote_memory_access(b) == GM_SUCCESS, "allow");
+    gm_provide_receive_buffer(b, inbox, 5, GM_LOW_PRIORITY);
+    gm_send_with_callback(a, mem + 100, 5, 16, GM_LOW_PRIORITY, B_NODE, B_PORT, on_sent, (void *) 2);
+    PUMP_UNTIL(landed_count == 1 && done_count == 3);
+    CHECK(done_status[2] == GM_SUCCESS, "send from registered memory: %s", gm_strerror(done_status[2]));
+    CHECK(landed_count == 1 && landed[0].buffer == inbox && landed[0].length == 16, "the send landed in the "
+          "registered receive buffer");
+    CHECK(memcmp(inbox, mem + 100, 16) == 0, "the send's bytes came from registered memory");
+    /* a put from registered memory, then a send: the put is visible when the send lands */
+    gm_provide_receive_buffer(b, inbox, 5, GM_LOW_PRIORITY);
+    gm_put(a, mem, (gm_remote_ptr_t) (uintptr_t) target, LEN, GM_LOW_PRIORITY, B_NODE, B_PORT, on_sent, (void *) 3);
+    gm_send_with_callback(a, mem + 200, 5, 16, GM_LOW_PRIORITY, B_NODE, B_PORT, on_sent, (void *) 4);
+    PUMP_UNTIL(landed_count == 2);
+    CHECK(landed_count == 2 && memcmp(inbox, mem + 200, 16) == 0, "the send after the put landed");
+    CHECK(memcmp(target, mem, LEN) == 0, "the put from registered memory is visible when the following send lands");
+    PUMP_UNTIL(done_count == 5);
+    CHECK(done_status[3] == GM_SUCCESS && done_status[4] == GM_SUCCESS, "put and send from registered memory: "
+          "%s, %s", gm_strerror(done_status[3]), gm_strerror(done_status[4]));
+    /* a get into registered memory */
+    memset(mem, 0, LEN);
+    gm_get(a, (gm_remote_ptr_t) (uintptr_t) target, mem, LEN, GM_LOW_PRIORITY, B_NODE, B_PORT, on_sent, (void *) 5);
+    PUMP_UNTIL(done_count == 6);
+    CHECK(done_status[5] == GM_SUCCESS, "get into registered memory: %s", gm_strerror(done_status[5]));
+    CHECK(mem[0] == (char) 5 && memcmp(mem, target, LEN) == 0, "the get filled registered memory");
+    /* deregistered: refused again; a second deregistration finds nothing */
+    CHECK(gm_deregister_memory(a, mem, LEN) == GM_SUCCESS, "deregister");
+    gm_send_with_callback(a, mem, 5, 16, GM_LOW_PRIORITY, B_NODE, B_PORT, on_sent, (void *) 6);
+    PUMP_UNTIL(done_count == 7);
+    CHECK(done_status[6] == GM_MEMORY_FAULT, "send from deregistered memory: %s", gm_strerror(done_status[6]));
+    CHECK(gm_deregister_memory(a, mem, LEN) == GM_INVALID_PARAMETER, "deregister twice");
+    CHECK(gm_deregister_memory(b, inbox, INBOX) == GM_SUCCESS, "deregister the receive buffer");
+    gm_dma_free(b, target);
+    free(inbox);
+    free(mem);
+    OK("send, put and get with gm_register_memory'd memory");
+}
+
 static void test_dead_targets(const char *provider) {
     reset();
     char *msg = gm_dma_malloc(a, 64);
@@ -575,6 +633,7 @@ int main(int argc, char **argv) {
     test_tokens();
     test_exact_match();
     test_acceptable();
+    test_registered_memory();
     test_order();
     test_put_get();
     test_dead_targets(provider);

@@ -15,10 +15,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * "FAIL file:line ..." and exits 1 on the first discrepancy, and prints "NAME: rank R passed" at the end.
  * The *33 programs are Portals 3.3 programs, compiled with -DPTL_DIALECT_33 as a porting user would.
  *
- * <p>On gm (over tcp;ofi_rxm, and over shm between the two processes) a selection runs, one program per path the
- * transport takes: put with acks, get, a put from several C threads at once, event handlers, the 3.3 atomic swap,
- * and a ping-pong of 64 KiB puts (above gm.eagerThreshold: the RMA read of the payload from the C program's
- * buffer). Every program costs two JVM starts; the rest of the programs add nothing gm-specific.
+ * <p>On gm over tcp;ofi_rxm every program of the two lists above runs (bench_pingpong with 20 trips of 64 KiB,
+ * above gm.eagerThreshold: the RMA read of the payload from the C program's buffer): offsets, truncation,
+ * thresholds, ACLs, EQ overflow, ME insertion, match bits and return codes must hold on every transport. Each
+ * program costs two JVM starts (about 5 s), so over shm between the two processes a selection runs: put with
+ * acks, get, and the 64 KiB ping-pong.
  */
 class TwoRankProgramsTest {
 
@@ -39,6 +40,10 @@ class TwoRankProgramsTest {
     @ParameterizedTest(name = "{0} passes on two ranks over {1}")
     @CsvSource({"put_pingpong, GM_TCP, ''", "get_reply, GM_TCP, ''", "threads, GM_TCP, ''",
         "eq_handler33, GM_TCP, ''", "getput33, GM_TCP, ''", "bench_pingpong, GM_TCP, 20 65536 2",
+        "manage_remote, GM_TCP, ''", "truncate, GM_TCP, ''", "threshold_unlink, GM_TCP, ''",
+        "acl_drop, GM_TCP, ''", "eq_overflow, GM_TCP, ''", "me_insert, GM_TCP, ''", "match_bits, GM_TCP, ''",
+        "return_codes, GM_TCP, ''", "put_pingpong33, GM_TCP, ''", "eq_poll33, GM_TCP, ''",
+        "regions33, GM_TCP, ''", "acl_jid33, GM_TCP, ''", "return_codes33, GM_TCP, ''",
         "put_pingpong, GM_SHM, ''", "get_reply, GM_SHM, ''", "bench_pingpong, GM_SHM, 20 65536 2"})
     void cProgramPassesEveryCheckOnTwoRanksOverGm(String name, JobTransport transport, String args)
             throws Exception {

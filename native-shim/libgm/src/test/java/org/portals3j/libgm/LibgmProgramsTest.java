@@ -102,7 +102,9 @@ class LibgmProgramsTest {
     @ParameterizedTest
     @ValueSource(strings = {"tcp", "shm", "udp"})
     void gmApiBetweenTwoPortsOfOneProcess(String provider) throws IOException, InterruptedException {
-        runProgram("gm_local", provider);
+        assertThat(runProgram("gm_local", provider))
+                .contains("ok directed send then send, get")
+                .contains("ok send, put and get with gm_register_memory'd memory");
     }
 
     @ParameterizedTest

@@ -71,8 +71,10 @@
  *     completes the send ({@code delivered} false if the read failed). A native payload or destination is
  *     registered through a bounded registration cache ({@code gm.registrationCache} entries, least recently used
  *     evicted, uncached beyond); a heap one goes through a registered native bounce buffer made for that message
- *     (heap memory cannot back an asynchronous native operation). Until the read ends, later messages from that
- *     peer wait in their receive buffers: per-peer FIFO holds.</li>
+ *     (heap memory cannot back an asynchronous native operation). {@code counters()} has {@code bounceCopies}
+ *     (heap payloads copied through a bounce buffer, at either end), {@code rmaPayloadsSent} and
+ *     {@code rmaPayloadsRead}: a Put or Get between native MDs moves by RMA with no bounce copy. Until the read
+ *     ends, later messages from that peer wait in their receive buffers: per-peer FIFO holds.</li>
  * <li><b>Credits</b> (flow control in the transport; GM's send timeouts only detect failure): a rank has
  *     {@code gm.credits} credits towards each peer and spends one per data message; the peer preposts that many
  *     buffers per size class for it and returns a credit per reposted buffer, on any data message it sends back or,
@@ -93,7 +95,10 @@
  *     message: remote input is checked before use) make the peer failed: {@code onPeerFailure} once, its sends
  *     complete {@code false}, later ones too, {@code isPeerAlive} false, and its messages are dropped. {@code close}
  *     fails what is queued, sends BYE to every live peer (waiting at most a second for them to go), and closes the
- *     port, which releases the port's DMA memory with it.</li>
+ *     port, which releases the port's DMA memory with it. A killed peer, or one whose receive path is stuck (it
+ *     answers no keep-alive), is failed about 3 keep-alive periods after it went silent; libgm watches a peer by
+ *     keep-alives only once the two have exchanged a message, and before that a send to a silent peer fails by
+ *     its timeout ({@code gm.ackTimeoutMillis}).</li>
  * </ul>
  *
  * <h2>Progress</h2>

@@ -26,6 +26,8 @@ final class Recorder implements MessageHandler {
     volatile boolean discard;
     /** Accept into memory that has gone away: the deposit fails. */
     volatile boolean goneDestination;
+    /** Runs at the start of every onHeader (on the receive path's thread). */
+    volatile Runnable onHeaderHook = () -> { };
     private final Arena arena = Arena.ofShared();
     /** Per source: messages of different sources may interleave between onHeader and onDeposited. */
     private final Map<Integer, byte[]> headers = new ConcurrentHashMap<>();
@@ -33,6 +35,7 @@ final class Recorder implements MessageHandler {
 
     @Override
     public void onHeader(int source, MemorySegment h, int headerLength, long payloadLength, Deposit deposit) {
+        onHeaderHook.run();
         headers.put(source, h.asSlice(0, headerLength).toArray(ValueLayout.JAVA_BYTE));
         MemorySegment destination;
         if (goneDestination) {

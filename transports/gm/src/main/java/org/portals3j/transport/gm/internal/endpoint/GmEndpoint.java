@@ -70,6 +70,11 @@ public final class GmEndpoint implements Transport, Polling {
     volatile boolean closed;
     volatile @Nullable MessageHandler handler;
     final AtomicLong protocolErrors = new AtomicLong();
+    /** Payloads copied through a bounce buffer because they were on the heap (sent or read by RMA). */
+    final AtomicLong bounceCopies = new AtomicLong();
+    /** Payloads this rank offered by RMA, and payloads it read by RMA. */
+    final AtomicLong rmaPayloadsSent = new AtomicLong();
+    final AtomicLong rmaPayloadsRead = new AtomicLong();
 
     private GmEndpoint(EndpointConfig config, GmOptions.Settings settings, GmPort port, SizeClasses dataSizes) {
         this.config = config;
@@ -336,6 +341,7 @@ public final class GmEndpoint implements Transport, Polling {
                     registration = cache.acquire(payload.address() + payloadOffset, payloadLength);
                 } else {
                     bounce = Bounce.stageOut(payload, payloadOffset, payloadLength, port);
+                    bounceCopies.incrementAndGet();
                 }
             } catch (IllegalStateException e) { // the memory went away, or libgm refused it
                 LOG.log(System.Logger.Level.DEBUG, "rank " + rank + ": cannot stage a payload of "
@@ -444,6 +450,7 @@ public final class GmEndpoint implements Transport, Polling {
                 s.bounce = bounce;
                 s.rmaAddress = bounce != null ? bounce.address() : payload.address() + offset;
                 s.rmaKey = bounce != null ? bounce.key() : registration == null ? 0 : registration.key();
+                rmaPayloadsSent.incrementAndGet();
             }
             s.sizeIndex = threshold.sizeIndex(s.messageLength);
             p.queueForCredit(s);
@@ -680,7 +687,8 @@ public final class GmEndpoint implements Transport, Polling {
     @Override
     public Map<String, Long> counters() {
         return Map.of("registrationCacheHits", cache.hits(), "registrationCacheMisses", cache.misses(),
-                "protocolErrors", protocolErrors.get());
+                "protocolErrors", protocolErrors.get(), "bounceCopies", bounceCopies.get(),
+                "rmaPayloadsSent", rmaPayloadsSent.get(), "rmaPayloadsRead", rmaPayloadsRead.get());
     }
 
     /**

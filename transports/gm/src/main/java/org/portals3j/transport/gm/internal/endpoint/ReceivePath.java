@@ -384,11 +384,13 @@ final class ReceivePath implements Runnable {
         if (ok && bounce != null) {
             try {
                 bounce.copyTo(p.readTarget, p.readOffset, p.readLength);
+                endpoint.bounceCopies.incrementAndGet();
             } catch (RuntimeException e) { // the heap destination went away
                 ok = false;
             }
         }
         if (ok) {
+            endpoint.rmaPayloadsRead.incrementAndGet();
             p.writer.addDeposited(p.readLength);
         } else {
             p.writer.fail();

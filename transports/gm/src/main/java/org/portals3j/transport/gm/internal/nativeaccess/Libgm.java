@@ -14,6 +14,7 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.function.Function;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -112,16 +113,7 @@ public final class Libgm {
                 Path path = LibraryLocator.locate(System.getProperties(), System.getenv(),
                         Libgm.class.getClassLoader());
                 keepTheJvmsSignalHandlers();
-                SymbolLookup lib;
-                try {
-                    lib = SymbolLookup.libraryLookup(path, Arena.global());
-                } catch (IllegalArgumentException e) { // dlopen failed: usually libfabric.so.1 is missing
-                    String why = String.valueOf(e.getMessage());
-                    throw new IllegalStateException(why.toLowerCase(Locale.ROOT).contains("libfabric")
-                            ? "libfabric.so.1 not found: apt-get install libfabric1 (libfabric-dev to build libgm)"
-                            : "cannot load " + path + " (" + why + "); install libfabric1 and rebuild libgm", e);
-                }
-                Libgm lib0 = new Libgm(lib);
+                Libgm lib0 = fromLibrary(path, p -> SymbolLookup.libraryLookup(p, Arena.global()));
                 loaded = lib0;
                 return lib0;
             } catch (IllegalStateException e) {
@@ -133,6 +125,25 @@ public final class Libgm {
                 throw new IllegalStateException(failure, e);
             }
         }
+    }
+
+    /**
+     * Opens the library at {@code path} with {@code dlopen} (in production {@link SymbolLookup#libraryLookup}) and
+     * binds its functions; nothing is cached.
+     *
+     * @throws IllegalStateException when it cannot be opened or lacks a function: one line saying what to install
+     */
+    static Libgm fromLibrary(Path path, Function<Path, SymbolLookup> dlopen) {
+        SymbolLookup lib;
+        try {
+            lib = dlopen.apply(path);
+        } catch (IllegalArgumentException e) { // dlopen failed: usually libfabric.so.1 is missing
+            String why = String.valueOf(e.getMessage()).replace('\n', ' ');
+            throw new IllegalStateException(why.toLowerCase(Locale.ROOT).contains("libfabric")
+                    ? "libfabric.so.1 not found: apt-get install libfabric1 (libfabric-dev to build libgm)"
+                    : "cannot load " + path + " (" + why + "); install libfabric1 and rebuild libgm", e);
+        }
+        return new Libgm(lib);
     }
 
     /**
@@ -167,7 +178,10 @@ public final class Libgm {
             if (ok != 0) {
                 return null;
             }
-            String reason = why.getString(0);
+            String reason = why.getString(0).replace('\n', ' ');
+            if (reason.startsWith("unknown provider")) { // installing nothing helps: a name gm does not know
+                return "gm.provider=" + provider + " is not a provider gm runs on (" + reason + ")";
+            }
             return "libfabric provider " + provider + " is not usable here" + (reason.isEmpty() ? "" : " (" + reason
                     + ")") + ": install libfabric1 (apt-get install libfabric1) or choose another gm.provider";
         } catch (Throwable t) {

@@ -218,20 +218,23 @@ int main(int argc, char **argv) {
                   b.eq};
     PTL_OK_OR_FAIL(PtlMDAttach(me, r, PTL_RETAIN, PTL_RETAIN, NULL));
 
+    /* each row as soon as it is measured: a slow run shows how far it got */
+    if (b.lapi.task == 0) {
+        printf("# lapi_bench: LAPI_Amsend against PtlPut, iterations=%d warmup=%d (medians)\n", iterations, warmup);
+        printf("# %-9s %18s %21s %11s\n", "Size", "Put half-RTT (us)", "Amsend half-RTT (us)", "Amsend/Put");
+    }
     static const int sizes[] = {8, 1024};
-    int64_t am_ns[2], put_ns[2];
     for (int i = 0; i < 2; i++) {
-        latency(&b, sizes[i], iterations, warmup, a, p, &am_ns[i], &put_ns[i]);
+        int64_t am_ns, put_ns;
+        latency(&b, sizes[i], iterations, warmup, a, p, &am_ns, &put_ns);
+        if (b.lapi.task == 0) {
+            printf("%-11d %18.2f %21.2f %11.2f\n", sizes[i], (double) put_ns / 1e3, (double) am_ns / 1e3,
+                   (double) am_ns / (double) put_ns);
+        }
     }
     double am_mib, put_mib;
     bandwidth(&b, count, &am_mib, &put_mib);
     if (b.lapi.task == 0) {
-        printf("# lapi_bench: LAPI_Amsend against PtlPut, iterations=%d warmup=%d (medians)\n", iterations, warmup);
-        printf("# %-9s %18s %21s %11s\n", "Size", "Put half-RTT (us)", "Amsend half-RTT (us)", "Amsend/Put");
-        for (int i = 0; i < 2; i++) {
-            printf("%-11d %18.2f %21.2f %11.2f\n", sizes[i], (double) put_ns[i] / 1e3, (double) am_ns[i] / 1e3,
-                   (double) am_ns[i] / (double) put_ns[i]);
-        }
         printf("# bandwidth, count=%d\n", count);
         printf("# %-9s %18s %21s %11s\n", "Size", "Put (MiB/s)", "Amsend (MiB/s)", "Amsend/Put");
         printf("%-11d %18.1f %21.1f %11.2f\n", MIB, put_mib, am_mib, am_mib / put_mib);

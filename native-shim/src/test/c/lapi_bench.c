@@ -1,17 +1,19 @@
 /*
- * lapi_bench [ITERATIONS [BANDWIDTH_COUNT [WARMUP]]]: LAPI_Amsend against PtlPut between rank 0 and rank 1 of
- * one job, in the same processes and run (the C figures of issue 20's performance targets):
+ * lapi_bench [ITERATIONS [BANDWIDTH_COUNT [WARMUP [SECONDS]]]]: LAPI_Amsend against PtlPut between rank 0 and
+ * rank 1 of one job, in the same processes and run (the C figures of issue 20's performance targets):
  *   latency    a ping-pong of Amsends of 8 B and of 1 KiB user data (no uhdr; the header handler returns the
  *              buffer and sets no completion handler; each side waits on its tgt_cntr with LAPI_Waitcntr),
  *              against a ping-pong of PtlPuts of the same size (PtlEQWait for PUT_END, as bench_pingpong.c)
  *   bandwidth  BANDWIDTH_COUNT messages of 1 MiB one way (Amsend: rendezvous; Put: one MD), then one small
  *              answer; bytes over time at rank 0
- * Rank 0 prints
- *   lapi_bench latency size=S iterations=N amsend_half_rtt_p50_ns=A put_half_rtt_p50_ns=P ratio=A/P
- *   lapi_bench bandwidth size=1048576 count=K amsend_mib_s=A put_mib_s=P ratio=A/P
+ * Rank 0 prints a table, OSU-like (half round trips are medians of ITERATIONS after WARMUP; a ratio is
+ * Amsend's over Put's):
+ *   # Size  Put half-RTT (us)  Amsend half-RTT (us)  Amsend/Put
+ *   # Size  Put (MiB/s)  Amsend (MiB/s)  Amsend/Put
  * and both end with "lapi_bench: rank R passed" after checking the last message's bytes. With no arguments it
- * is a quick correctness run (50 round trips, 4 MiB). The Portals part uses portal 40 (the LAPI layer's are
- * below it) on the same Portals library and interface as LAPI.
+ * is a quick correctness run (50 round trips, 4 MiB). SECONDS (default 100, as every LAPI test program) bounds
+ * the whole run: past it the watchdog fails the run saying in which call it was. The Portals part uses portal
+ * 40 (the LAPI layer's are below it) on the same Portals library and interface as LAPI.
  */
 #include <portals3.h>
 #include <portals3_rt.h>
@@ -23,6 +25,7 @@
 
 #define PTL_OK_OR_FAIL(call)                                                          \
     do {                                                                              \
+        lapitest_line = __LINE__;                                                     \
         int prc_ = (call);                                                            \
         if (prc_ != PTL_OK) {                                                         \
             FAIL_AT("%s returned %s", #call, PtlErrorStr((unsigned) prc_));           \
@@ -104,7 +107,9 @@ static void bind_send(bench_t *b, int size) {
     PTL_OK_OR_FAIL(PtlMDBind(b->ni, s, &b->send_md));
 }
 
-static void latency(bench_t *b, int size, int iterations, int warmup, int64_t *a, int64_t *p) {
+/* The medians of the half round trips of `size` bytes, Amsend's in *am_ns and Put's in *put_ns (rank 0's). */
+static void latency(bench_t *b, int size, int iterations, int warmup, int64_t *a, int64_t *p, int64_t *am_ns,
+                    int64_t *put_ns) {
     bind_send(b, size);
     OK(LAPI_Gfence(b->lapi.hndl));
     for (int i = -warmup; i < iterations; i++) {
@@ -122,16 +127,14 @@ static void latency(bench_t *b, int size, int iterations, int warmup, int64_t *a
     }
     OK(LAPI_Gfence(b->lapi.hndl));
     PTL_OK_OR_FAIL(PtlMDUnlink(b->send_md));
-    if (b->lapi.task == 0) {
-        qsort(a, (size_t) iterations, sizeof *a, compare);
-        qsort(p, (size_t) iterations, sizeof *p, compare);
-        long long am = (long long) a[iterations / 2] / 2, pm = (long long) p[iterations / 2] / 2;
-        printf("lapi_bench latency size=%d iterations=%d amsend_half_rtt_p50_ns=%lld put_half_rtt_p50_ns=%lld"
-               " ratio=%.2f\n", size, iterations, am, pm, (double) am / (double) pm);
-    }
+    qsort(a, (size_t) iterations, sizeof *a, compare);
+    qsort(p, (size_t) iterations, sizeof *p, compare);
+    *am_ns = a[iterations / 2] / 2;
+    *put_ns = p[iterations / 2] / 2;
 }
 
-static void bandwidth(bench_t *b, int count) {
+/* The rates of `count` MiB one way, Amsend's in *am and Put's in *pm (MiB/s, rank 0's). */
+static void bandwidth(bench_t *b, int count, double *am, double *pm) {
     lapi_handle_t h = b->lapi.hndl;
     uint peer = (uint) (1 - b->lapi.task);
     bind_send(b, MIB);
@@ -168,25 +171,24 @@ static void bandwidth(bench_t *b, int count) {
     }
     int64_t put_ns = now_ns() - start;
     OK(LAPI_Gfence(h));
-    if (b->lapi.task == 0) {
-        double am = (double) count * MIB / (1024.0 * 1024.0) / ((double) amsend_ns / 1e9);
-        double pm = (double) count * MIB / (1024.0 * 1024.0) / ((double) put_ns / 1e9);
-        printf("lapi_bench bandwidth size=%d count=%d amsend_mib_s=%.1f put_mib_s=%.1f ratio=%.2f\n", MIB, count, am,
-               pm, am / pm);
-    }
+    *am = (double) count / ((double) amsend_ns / 1e9);
+    *pm = (double) count / ((double) put_ns / 1e9);
 }
 
 int main(int argc, char **argv) {
     int iterations = argc > 1 ? atoi(argv[1]) : 50;
     int count = argc > 2 ? atoi(argv[2]) : 4;
     int warmup = argc > 3 ? atoi(argv[3]) : 10;
-    CHECK(iterations > 0 && count > 0 && warmup >= 0);
+    int seconds = argc > 4 ? atoi(argv[4]) : 100;
+    if (iterations <= 0 || count <= 0 || warmup < 0 || seconds <= 0) {
+        fprintf(stderr, "usage: lapi_bench [ITERATIONS [BANDWIDTH_COUNT [WARMUP [SECONDS]]]] (all positive;"
+                        " WARMUP may be 0)\n");
+        return 2;
+    }
     bench_t b;
     memset(&b, 0, sizeof b);
     lapitest_init(&b.lapi);
-    if (argc > 1) {
-        alarm(0); /* a measuring run may take longer than the test programs' watchdog allows */
-    }
+    lapitest_limit(seconds); /* the watchdog's bound: the whole run, from here */
     CHECK(b.lapi.tasks == 2);
     lapi_handle_t h = b.lapi.hndl;
     landing = calloc(1, MIB);
@@ -216,9 +218,27 @@ int main(int argc, char **argv) {
                   b.eq};
     PTL_OK_OR_FAIL(PtlMDAttach(me, r, PTL_RETAIN, PTL_RETAIN, NULL));
 
-    latency(&b, 8, iterations, warmup, a, p);
-    latency(&b, 1024, iterations, warmup, a, p);
-    bandwidth(&b, count);
+    /* each row as soon as it is measured: a slow run shows how far it got */
+    if (b.lapi.task == 0) {
+        printf("# lapi_bench: LAPI_Amsend against PtlPut, iterations=%d warmup=%d (medians)\n", iterations, warmup);
+        printf("# %-9s %18s %21s %11s\n", "Size", "Put half-RTT (us)", "Amsend half-RTT (us)", "Amsend/Put");
+    }
+    static const int sizes[] = {8, 1024};
+    for (int i = 0; i < 2; i++) {
+        int64_t am_ns, put_ns;
+        latency(&b, sizes[i], iterations, warmup, a, p, &am_ns, &put_ns);
+        if (b.lapi.task == 0) {
+            printf("%-11d %18.2f %21.2f %11.2f\n", sizes[i], (double) put_ns / 1e3, (double) am_ns / 1e3,
+                   (double) am_ns / (double) put_ns);
+        }
+    }
+    double am_mib, put_mib;
+    bandwidth(&b, count, &am_mib, &put_mib);
+    if (b.lapi.task == 0) {
+        printf("# bandwidth, count=%d\n", count);
+        printf("# %-9s %18s %21s %11s\n", "Size", "Put (MiB/s)", "Amsend (MiB/s)", "Amsend/Put");
+        printf("%-11d %18.1f %21.1f %11.2f\n", MIB, put_mib, am_mib, am_mib / put_mib);
+    }
     for (int i = 0; i < 1024; i++) {
         CHECK(landing[i] == (unsigned char) (i * 5 + 1 - b.lapi.task));
     }

@@ -23,13 +23,17 @@ static int lapitest_task = -1;
 /* The line of the LAPI call the program is in (OK, CHECK_RC, WAITCNTR), for the watchdog. */
 static volatile sig_atomic_t lapitest_line;
 
-/* The watchdog (SIGALRM, 100 s after lapitest_init): a program stuck in a call that has no bound of its own
- * (LAPI_Gfence, LAPI_Address_init, LAPI_Term) fails saying at which line, instead of hanging the test. */
+/* The watchdog's bound in seconds (lapitest_limit changes it). */
+static volatile sig_atomic_t lapitest_seconds = 100;
+
+/* The watchdog (SIGALRM, lapitest_seconds after lapitest_init or lapitest_limit): a program stuck in a call that
+ * has no bound of its own (LAPI_Gfence, LAPI_Address_init, LAPI_Term) fails saying at which line, instead of
+ * hanging the test. */
 static void lapitest_watchdog(int sig) {
     (void) sig;
-    char text[96];
-    int n = snprintf(text, sizeof text, "FAIL watchdog (task %d): stuck for 100 s in the call at line %d\n",
-                     lapitest_task, (int) lapitest_line);
+    char text[128];
+    int n = snprintf(text, sizeof text, "FAIL watchdog (task %d): not done after %d s, in the call at line %d\n",
+                     lapitest_task, (int) lapitest_seconds, (int) lapitest_line);
     if (n > 0 && write(STDOUT_FILENO, text, (size_t) n) < 0) {
         _exit(2);
     }
@@ -95,7 +99,7 @@ typedef struct {
 static inline void lapitest_init_with(lapitest_t *t, lapi_info_t *info) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     signal(SIGALRM, lapitest_watchdog);
-    alarm(100);
+    alarm((unsigned) lapitest_seconds);
     OK(LAPI_Init(&t->hndl, info));
     OK(LAPI_Qenv(t->hndl, TASK_ID, &t->task));
     OK(LAPI_Qenv(t->hndl, NUM_TASKS, &t->tasks));
@@ -107,6 +111,12 @@ static inline void lapitest_init(lapitest_t *t) {
     lapi_info_t info;
     memset(&info, 0, sizeof info);
     lapitest_init_with(t, &info);
+}
+
+/* Restarts the watchdog with a bound of `seconds` from now (a measuring run may need more than 100 s). */
+static inline void lapitest_limit(int seconds) {
+    lapitest_seconds = seconds;
+    alarm((unsigned) seconds);
 }
 
 static inline void lapitest_sleep_ms(int ms) {

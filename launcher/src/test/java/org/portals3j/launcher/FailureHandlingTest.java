@@ -61,8 +61,9 @@ class FailureHandlingTest {
     /**
      * The fail-stop model (issue 17, defect 8): a rank stopped longer than the peer timeout has been declared dead
      * by its peers, and when it resumes it is told so by the first of them it sends to, at once, rather than
-     * finding out by its own timeout a whole period later. The timeout here is 10 s; rank 1 must learn within
-     * half of it. Placed as srun places ranks, so that no launcher ends the job when rank 0 sees rank 1 die.
+     * finding out by its own timeout a whole period later. Rank 0's timeout is 10 s; rank 1's is ten minutes, longer
+     * than the test may wait, so only the notice can tell it, whatever the schedule. Placed as srun places ranks,
+     * so that no launcher ends the job when rank 0 sees rank 1 die.
      */
     @Test
     void aRankStoppedLongerThanThePeerTimeoutIsToldAtOnceWhenItResumes() throws Exception {
@@ -71,11 +72,10 @@ class FailureHandlingTest {
             port = s.getLocalPort();
         }
         String key = JobKey.random().toHex();
-        String options = "udp.peerTimeoutMillis=10000,udp.heartbeatMillis=200";
-        SlurmRank rank1 = SlurmRank.start(List.of(), 1, 2, "127.0.0.1:" + port, key, options, true,
-                StopResume.class.getName());
-        SlurmRank rank0 = SlurmRank.start(List.of(), 0, 2, "127.0.0.1:" + port, key, options, true,
-                StopResume.class.getName());
+        SlurmRank rank1 = SlurmRank.start(List.of(), 1, 2, "127.0.0.1:" + port, key,
+                "udp.peerTimeoutMillis=600000,udp.heartbeatMillis=200", true, StopResume.class.getName());
+        SlurmRank rank0 = SlurmRank.start(List.of(), 0, 2, "127.0.0.1:" + port, key,
+                "udp.peerTimeoutMillis=10000,udp.heartbeatMillis=200", true, StopResume.class.getName());
         try {
             String ready = rank1.await(l -> l.startsWith("ready pid="));
             String pid = ready.substring(ready.indexOf('=') + 1);
@@ -85,11 +85,8 @@ class FailureHandlingTest {
             } finally {
                 signal("CONT", pid);
             }
-            long resumed = System.nanoTime();
+            // within the await's minute, far less than rank 1's own timeout: the notice told it
             rank1.await(l -> l.equals("rank 0 is gone"));
-            long tookMillis = (System.nanoTime() - resumed) / 1_000_000;
-            assertThat(tookMillis).as("rank 1 learned it was declared dead %d ms after it resumed; output %s",
-                    tookMillis, rank1.output()).isLessThan(5_000);
             assertThat(rank1.output()).as("what rank 1 logged").anyMatch(l -> l.contains("declared this rank dead"));
         } finally {
             rank0.process().getOutputStream().close();

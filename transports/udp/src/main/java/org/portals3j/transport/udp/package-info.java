@@ -169,8 +169,9 @@
  * got) fails the endpoint at once, never silently: one ERROR log line with the cause, BYE to every peer (so they
  * learn at once), {@code onPeerFailure} for every peer with every pending and queued send completed false and
  * waiting senders released, and the endpoint counts as closed ({@code isPeerAlive(self)} false, later sends throw
- * IllegalStateException). An application thread inside {@code poll()} gets the Error rethrown. {@code close()}
- * still releases the socket.
+ * IllegalStateException). An application thread inside {@code poll()} gets the Error rethrown; one inside
+ * {@code send()}, which ran the receive path while it waited for room, does not: its send completes false.
+ * {@code close()} still releases the socket.
  *
  * <h2>Authentication</h2>
  * Every datagram is checked in this order: length, magic, version, CRC32C, MAC, and only then its

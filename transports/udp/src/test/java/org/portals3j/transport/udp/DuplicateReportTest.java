@@ -44,7 +44,9 @@ class DuplicateReportTest {
             rendezvous.publish(0, UdpEndpoint.KEY_ADDRESS, "127.0.0.1:" + local.getPort());
             rendezvous.publish(0, UdpEndpoint.KEY_FINGERPRINT, job.key().fingerprint());
             rendezvous.publish(0, UdpEndpoint.KEY_INCARNATION, Long.toHexString(fakeIncarnation));
-            Transport t1 = jobs.openRank(job, 1, Map.of(UdpOptions.HEARTBEAT_MILLIS, "50"));
+            // the fake rank 0 sends no heartbeats: a timeout no run outlasts keeps it alive for rank 1 however slow
+            Transport t1 = jobs.openRank(job, 1, Map.of(UdpOptions.HEARTBEAT_MILLIS, "50",
+                    UdpOptions.PEER_TIMEOUT_MILLIS, "600000"));
             Recorder b = new Recorder();
             t1.start(b);
             long victimIncarnation = Long.parseUnsignedLong(((UdpEndpoint) t1).incarnationId(), 16);

@@ -21,6 +21,9 @@ import org.portals3j.transport.udp.internal.wire.DatagramType;
 class ReplayTest {
     private static final Map<String, String> SHORT = Map.of(UdpOptions.HEARTBEAT_MILLIS, "50",
             UdpOptions.PEER_TIMEOUT_MILLIS, "1000");
+    /** A peer timeout that never fires during a test: a peer is declared dead only by its BYE. */
+    private static final Map<String, String> PATIENT = Map.of(UdpOptions.HEARTBEAT_MILLIS, "50",
+            UdpOptions.PEER_TIMEOUT_MILLIS, "600000");
     private final UdpJobs jobs = new UdpJobs();
 
     @AfterEach
@@ -35,8 +38,8 @@ class ReplayTest {
     @Test
     void aReplayOfEachDatagramTypeIsDroppedAndCounted() throws Exception {
         Job job = Job.local(2);
-        UdpJobs.Controlled c0 = jobs.openControlled(job, 0, SHORT);
-        UdpEndpoint t1 = (UdpEndpoint) jobs.openRank(job, 1, SHORT);
+        UdpJobs.Controlled c0 = jobs.openControlled(job, 0, PATIENT);
+        UdpEndpoint t1 = (UdpEndpoint) jobs.openRank(job, 1, PATIENT);
         Recorder a = new Recorder();
         Recorder b = new Recorder();
         c0.endpoint().start(a);
@@ -117,7 +120,7 @@ class ReplayTest {
             }
         });
         try {
-            Recorder.await("rank 1 declares the crashed rank 0 dead (timeout 1 s)", 15_000,
+            Recorder.await("rank 1 declares the crashed rank 0 dead (timeout 1 s)", 60_000,
                     () -> b.failedPeers.contains(0));
         } finally {
             attacking.set(false);

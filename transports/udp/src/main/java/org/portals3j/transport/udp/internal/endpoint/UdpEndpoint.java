@@ -386,8 +386,9 @@ public final class UdpEndpoint implements Transport, Polling {
                 try {
                     s.agent().doWork();
                 } catch (Throwable t) {
+                    // the receive path's failure, not the send's: the endpoint fails (logged, every peer and
+                    // send failed) and the waiting send, released by it, completes false like the others
                     failEndpoint(t);
-                    throw t;
                 } finally {
                     receivePath.unlock();
                 }

@@ -33,10 +33,14 @@ final class UnexpectedQueue {
         return m;
     }
 
-    /** The oldest message matching {@code want}/{@code ignore} that no matched probe has claimed, or null. */
+    /**
+     * The oldest message matching {@code want}/{@code ignore} that no receive has taken and no matched probe has
+     * claimed, or null. A message a receive took before its data arrived stays queued (with that receive as its
+     * waiter) until its PUT_END: it is no longer there for other receives and probes.
+     */
     @Nullable UnexpectedMessage find(long want, long ignore) {
         for (UnexpectedMessage m = head; m != null; m = m.next) {
-            if (!m.claimed && MatchBits.matches(m.bits, want, ignore)) {
+            if (!m.claimed && m.waiter == null && MatchBits.matches(m.bits, want, ignore)) {
                 return m;
             }
         }

@@ -303,14 +303,7 @@ public final class Suite {
         });
         for (String t : o.transports()) {
             peer(o, c, "lapi", "LAPI Amsend on " + t, () -> lapi(o, t, c));
-            if (t.equals("inmem")) {
-                // A full run's 2-rank latency on inmem did not end in 600 s (2026-11-29), and the stuck rank's
-                // MPI abort then ended the JVM: MpiOsu measures the layer on udp, so does the suite.
-                c.skip("Portals3J MPI layer on inmem", "measured on udp only, as MpiOsu does (on inmem a full run"
-                        + " did not end in 600 s)");
-            } else {
-                peer(o, c, "mpi", "Portals3J MPI layer on " + t, () -> mpiLayer(o, t, c));
-            }
+            peer(o, c, "mpi", "Portals3J MPI layer on " + t, () -> mpiLayer(o, t, c));
             peer(o, c, "isotach", "Isotach vs noniso MBM on " + t, () -> isotach(o, t, c));
         }
         peer(o, c, "shim", SHIM_C + " vs " + SHIM_JAVA, () -> shim(o, c));

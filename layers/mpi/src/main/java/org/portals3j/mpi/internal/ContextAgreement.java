@@ -2,6 +2,7 @@ package org.portals3j.mpi.internal;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.function.Consumer;
 
 /**
  * How the members of a new communicator agree on its context id without a central server, safely when threads of
@@ -73,29 +74,8 @@ final class ContextAgreement {
         }
         CollectiveChannel ch = new CollectiveChannel(parent);
         int tag = tag(key);
-        int[] value = new int[2];
-        reduce(ch, members, me, tag, value);
-        ids.present(key);
-        try {
-            boolean first = true;
-            while (true) {
-                boolean holds = ids.tryHold(key);
-                value[0] = holds ? 1 : 0;
-                value[1] = holds ? ids.lowestUnused() : 0;
-                reduce(ch, members, me, tag, value);
-                if (value[0] == 1) {
-                    ids.claim(value[1]);
-                    return value[1];
-                }
-                ids.release(key);
-                parent.engine().changedLocally(); // another thread's agreement may wait for this one's hold
-                parent.engine().idleRound(first);
-                first = false;
-            }
-        } finally {
-            ids.gone(key);
-            parent.engine().changedLocally();
-        }
+        int at = me;
+        return rounds(parent.engine(), ids, key, 1, value -> reduce(ch, members, at, tag, value));
     }
 
     /**
@@ -118,8 +98,18 @@ final class ContextAgreement {
         CollectiveChannel group = new CollectiveChannel(local);
         CollectiveChannel between = new CollectiveChannel(inter);
         int tag = tag(key);
+        return rounds(inter.engine(), ids, key, pairs, value -> reduceAcross(group, between, members, tag, value));
+    }
+
+    /**
+     * The agreement's rounds, each an all-reduce ({@code reduce}: the minimum of element 0, the maximum of element
+     * 1) among the members: a first one, so that every member has made its key present before any holds, then, until
+     * all hold, one of "do I hold my key" and "the lowest id I have unused". Claims {@code pairs} pairs from the
+     * agreed id. A member that gives up its hold waits a round, letting another thread's agreement on this rank on.
+     */
+    private static int rounds(PointToPoint engine, ContextIds ids, long key, int pairs, Consumer<int[]> reduce) {
         int[] value = new int[2];
-        reduceAcross(group, between, members, tag, value);
+        reduce.accept(value);
         ids.present(key);
         try {
             boolean first = true;
@@ -127,7 +117,7 @@ final class ContextAgreement {
                 boolean holds = ids.tryHold(key);
                 value[0] = holds ? 1 : 0;
                 value[1] = holds ? ids.lowestUnused() : 0;
-                reduceAcross(group, between, members, tag, value);
+                reduce.accept(value);
                 if (value[0] == 1) {
                     for (int i = pairs - 1; i >= 0; i--) {
                         ids.claim(value[1] + 2 * i);
@@ -135,13 +125,13 @@ final class ContextAgreement {
                     return value[1];
                 }
                 ids.release(key);
-                inter.engine().changedLocally(); // another thread's agreement may wait for this one's hold
-                inter.engine().idleRound(first);
+                engine.changedLocally(); // another thread's agreement may wait for this one's hold
+                engine.idleRound(first);
                 first = false;
             }
         } finally {
             ids.gone(key);
-            inter.engine().changedLocally();
+            engine.changedLocally();
         }
     }
 

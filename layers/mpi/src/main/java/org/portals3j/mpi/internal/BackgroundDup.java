@@ -27,6 +27,7 @@ public final class BackgroundDup extends Operation {
         BackgroundDup op = new BackgroundDup();
         long key = Communicators.agreementKey(parent);
         CommState.Cached cached = parent.cached();
+        parent.engine().backgroundStarted();
         Thread.ofPlatform().daemon().name("mpi-idup-rank-" + parent.engine().rank()).start(() -> {
             try {
                 CommState made = parent.isInter() ? InterCommunicators.dup(parent, cached, ids, key)
@@ -38,7 +39,7 @@ public final class BackgroundDup extends Operation {
                 op.fail(ErrorClass.INTERN, "iDup failed: " + e);
             } finally {
                 op.complete();
-                parent.engine().changedLocally();
+                parent.engine().backgroundEnded();
             }
         });
         return op;

@@ -96,6 +96,8 @@ public final class PointToPoint {
     private final AtomicInteger localChanges = new AtomicInteger();
     /** Threads waiting for the blocker to hand the events back ({@link #lockExclusive}); no one blocks meanwhile. */
     private int recalling;
+    /** Background iDups under way ({@link #backgroundStarted}); no one blocks meanwhile. */
+    private final AtomicInteger background = new AtomicInteger();
     /** The rank's nonblocking collectives under way ({@link #progress()} moves them on). */
     private final CollectiveProgress collectives = new CollectiveProgress();
     private final ReentrantLock lock = new ReentrantLock();
@@ -465,7 +467,7 @@ public final class PointToPoint {
         Thread me = Thread.currentThread();
         lock.lock();
         try {
-            if (finished || blocker != null || recalling > 0) {
+            if (finished || blocker != null || recalling > 0 || background.get() > 0) {
                 return false;
             }
             blocker = me;
@@ -497,6 +499,21 @@ public final class PointToPoint {
             }
         }
         return true;
+    }
+
+    /**
+     * A background iDup's thread starts: until it ends ({@link #backgroundEnded}) every wait of the rank backs off
+     * rather than blocks (a blocked thread is woken to do so).
+     */
+    public void backgroundStarted() {
+        background.incrementAndGet();
+        changedLocally();
+    }
+
+    /** A background iDup's thread ends (after its operation completed). */
+    public void backgroundEnded() {
+        background.decrementAndGet();
+        changedLocally();
     }
 
     /**

@@ -97,6 +97,9 @@
  *   <li><b>Changes without an event.</b> A cancel, a background {@code iDup}'s completion and a context-id hold
  *       given up change what another thread may wait for without an event: they wake the blocker the same way, and
  *       a thread about to block looks again if such a change came after it last checked.</li>
+ *   <li><b>Background iDups.</b> While a background {@code iDup}'s thread runs on the rank, no thread blocks: every
+ *       wait backs off as above (a blocked thread is woken to do so), which keeps that thread's agreement, whose
+ *       waits depend on other threads' context-id holds, out of the blocker's way.</li>
  * </ul>
  *
  * <h2>Nonblocking collectives ({@link org.portals3j.mpi.internal.CollectiveSchedule},

@@ -18,6 +18,7 @@ public final class MpiLatencyRank {
         int rank = MPI.COMM_WORLD.getRank();
         ByteBuffer buf = MPI.newByteBuffer(run.maxSize());
         StringBuilder table = new StringBuilder("# OSU MPI Latency Test\n# Size          Latency (us)\n");
+        MpiOsuLayer.warmUp(run, buf, rank);
         for (int size = 0; size <= run.maxSize(); size = OsuRun.next(size)) {
             int n = run.iterationsFor(size);
             int w = run.warmupFor(size);

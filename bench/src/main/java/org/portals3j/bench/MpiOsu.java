@@ -99,7 +99,8 @@ public final class MpiOsu {
                 processes.print(out, "Portals3J MPI layer, transport " + transport
                         + ", ranks as separate JVM processes, 2 ranks");
             }
-            double raw = RawPutLatency.measure(transport, 8, run.iterations(), run.warmup());
+            double raw = RawPutLatency.measure(transport, 8, run.iterations(),
+                    MpiOsuLayer.JIT_WARMUP_FACTOR * run.warmup()); // as long a warm-up as the layer's
             out.printf("# raw Portals Put ping-pong, transport %s, ranks as threads of one JVM%n", transport);
             out.printf("# Size          Latency (us)%n%-10d%18.2f%n%n", 8, raw);
 

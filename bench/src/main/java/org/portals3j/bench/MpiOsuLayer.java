@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import mpi.MPI;
+import mpi.MPIException;
 import mpi.Request;
 
 /**
@@ -23,12 +24,28 @@ final class MpiOsuLayer {
     private final String transport;
     private final OsuRun run;
 
-    /** Untimed 8-byte round trips before the latency table, for the JIT: this many times the warm-up. */
-    private static final int JIT_WARMUP_FACTOR = 15;
+    /** Untimed 8-byte round trips before a latency table, for the JIT: this many times the warm-up. */
+    static final int JIT_WARMUP_FACTOR = 15;
 
     MpiOsuLayer(String transport, OsuRun run) {
         this.transport = transport;
         this.run = run;
+    }
+
+    /**
+     * Untimed 8-byte round trips between ranks 0 and 1 until the JIT has compiled the path: a size's own warm-up is
+     * too short (on a quiet machine 0-8 B measured 10-28 us after it, 16 B 4.6 us).
+     */
+    static void warmUp(OsuRun run, ByteBuffer buf, int rank) throws MPIException {
+        for (int i = 0; i < JIT_WARMUP_FACTOR * run.warmup(); i++) {
+            if (rank == 0) {
+                MPI.COMM_WORLD.send(buf, 8, MPI.BYTE, 1, TAG);
+                MPI.COMM_WORLD.recv(buf, 8, MPI.BYTE, 1, TAG);
+            } else {
+                MPI.COMM_WORLD.recv(buf, 8, MPI.BYTE, 0, TAG);
+                MPI.COMM_WORLD.send(buf, 8, MPI.BYTE, 0, TAG);
+            }
+        }
     }
 
     OsuTable latency() throws Exception {
@@ -36,17 +53,7 @@ final class MpiOsuLayer {
             MPI.Init(new String[0]);
             ByteBuffer buf = MPI.newByteBuffer(run.maxSize());
             double[] out = new double[sizes(0).length];
-            // untimed small round trips until the JIT has compiled the path (a size's own warm-up is too short:
-            // on a quiet machine 0-8 B measured 10-28 us after it, 16 B on 4.6 us)
-            for (int i = 0; i < JIT_WARMUP_FACTOR * run.warmup(); i++) {
-                if (rank == 0) {
-                    MPI.COMM_WORLD.send(buf, 8, MPI.BYTE, 1, TAG);
-                    MPI.COMM_WORLD.recv(buf, 8, MPI.BYTE, 1, TAG);
-                } else {
-                    MPI.COMM_WORLD.recv(buf, 8, MPI.BYTE, 0, TAG);
-                    MPI.COMM_WORLD.send(buf, 8, MPI.BYTE, 0, TAG);
-                }
-            }
+            warmUp(run, buf, rank);
             int k = 0;
             for (int size : sizes(0)) {
                 int n = run.iterationsFor(size);

@@ -100,8 +100,8 @@ public final class UdpGsoBlast {
         }
     }
 
-    /** One measurement: GB/s and CPU nanoseconds per MiB of each end. */
-    record Sample(double gbps, double senderNanosPerMib, double receiverNanosPerMib) {
+    /** One measurement: GB/s, CPU nanoseconds per MiB of each end, and {@code recvmsg} calls per MiB. */
+    record Sample(double gbps, double senderNanosPerMib, double receiverNanosPerMib, double receivesPerMib) {
     }
 
     private UdpGsoBlast() {
@@ -146,8 +146,8 @@ public final class UdpGsoBlast {
         }
         System.out.printf(Locale.ROOT, "raw UDP blast on loopback, 1 MiB units, %d MiB credit, medians of %d rounds"
                 + " of %d ms; ratios to the first line, per round then median%n", CREDIT_MIB, rounds, millis);
-        System.out.printf(Locale.ROOT, "%-40s %8s %6s %14s %6s %14s %6s%n", "variant", "GB/s", "ratio",
-                "sender us/MiB", "ratio", "receiver us/MiB", "ratio");
+        System.out.printf(Locale.ROOT, "%-40s %8s %6s %14s %6s %15s %6s %9s%n", "variant", "GB/s", "ratio",
+                "sender us/MiB", "ratio", "receiver us/MiB", "ratio", "recv/MiB");
         List<Sample> base = samples.get(0);
         for (int v = 0; v < variants.size(); v++) {
             List<Sample> s = samples.get(v);
@@ -157,6 +157,7 @@ public final class UdpGsoBlast {
             List<Double> gbR = new ArrayList<>();
             List<Double> sndR = new ArrayList<>();
             List<Double> rcvR = new ArrayList<>();
+            List<Double> calls = new ArrayList<>();
             for (int r = 0; r < s.size(); r++) {
                 gb.add(s.get(r).gbps());
                 snd.add(s.get(r).senderNanosPerMib() / 1000);
@@ -164,10 +165,11 @@ public final class UdpGsoBlast {
                 gbR.add(s.get(r).gbps() / base.get(r).gbps());
                 sndR.add(s.get(r).senderNanosPerMib() / base.get(r).senderNanosPerMib());
                 rcvR.add(s.get(r).receiverNanosPerMib() / base.get(r).receiverNanosPerMib());
+                calls.add(s.get(r).receivesPerMib());
             }
-            System.out.printf(Locale.ROOT, "%-40s %8.2f %6.2f %14.0f %6.2f %14.0f %6.2f%n", variants.get(v).label(),
-                    PingPong.median(gb), PingPong.median(gbR), PingPong.median(snd), PingPong.median(sndR),
-                    PingPong.median(rcv), PingPong.median(rcvR));
+            System.out.printf(Locale.ROOT, "%-40s %8.2f %6.2f %14.0f %6.2f %15.0f %6.2f %9.0f%n",
+                    variants.get(v).label(), PingPong.median(gb), PingPong.median(gbR), PingPong.median(snd),
+                    PingPong.median(sndR), PingPong.median(rcv), PingPong.median(rcvR), PingPong.median(calls));
         }
     }
 
@@ -250,7 +252,8 @@ public final class UdpGsoBlast {
             wake.set(JAVA_LONG, 24, 0); // no iovec: an empty datagram wakes the receiver
             long woken = (long) SENDMSG.invokeExact(errno, fd, wake, 0);
             receiver.done.await();
-            return new Sample((double) sent * MIB / nanos, (double) cpu / sent, (double) receiver.cpuNanos / sent);
+            return new Sample((double) sent * MIB / nanos, (double) cpu / sent, (double) receiver.cpuNanos / sent,
+                    (double) receiver.receives / sent);
         } finally {
             if (nio != null) {
                 nio.close();
@@ -302,6 +305,8 @@ public final class UdpGsoBlast {
         private final int senderPort;
         volatile boolean stop;
         volatile long cpuNanos;
+        /** Datagrams (or coalesced super-datagrams) with data received; read after {@link #done}. */
+        long receives;
         final CountDownLatch done = new CountDownLatch(1);
 
         Receiver(int fd, int senderPort) {
@@ -335,6 +340,9 @@ public final class UdpGsoBlast {
                         continue; // SO_RCVTIMEO: look at stop again
                     }
                     bytes += n;
+                    if (n > 0) {
+                        receives++;
+                    }
                     if (bytes / MIB > acked) {
                         acked = bytes / MIB;
                         ack.set(JAVA_LONG, 0, acked);

@@ -126,9 +126,10 @@ public final class UdpGsoBlast {
                 new Variant(Mode.GSO_GRO, 1472), new Variant(Mode.GSO_GRO, 32500)));
         try {
             measure(new Variant(Mode.GSO, 1472), 50);
+            measure(new Variant(Mode.GSO_GRO, 1472), 50);
             System.out.println("a GSO super-datagram of 2 x 65000 B: " + probeBeyond64k());
         } catch (IOException e) {
-            System.out.println("this kernel refuses UDP GSO, measuring plain sends only: " + e.getMessage());
+            System.out.println("this kernel refuses UDP GSO or GRO, measuring plain sends only: " + e.getMessage());
             variants.removeIf(v -> v.perCall() > 1);
         }
         for (Variant v : variants) {

@@ -58,8 +58,8 @@
  * {@code MINLOC} and {@code MAXLOC} ({@code INT2} ... {@code DOUBLE_INT}, read and written through {@code MPI.int2}
  * ... {@code MPI.doubleInt}), {@code Struct} for user-defined struct layouts (moved as whole items of bytes), and the
  * derived types (every {@code Datatype.create*}, {@code commit}, {@code free}, {@code dup}, {@code clone}, usable in
- * point-to-point calls, probe counts, packing, the blocking collectives, {@code allToAllw}, {@code iAllToAllw} and
- * the nonblocking reductions ({@code iReduce} ... {@code iExScan}); how they travel and the choices made are in
+ * point-to-point calls, probe counts, packing, every blocking and nonblocking collective, the neighbourhood ones
+ * included; how they travel and the choices made are in
  * {@code org.portals3j.mpi.internal}); {@code Comm.pack}, {@code unpack} and
  * {@code packSize} with {@code PACKED} (the items' bytes in native order); {@code Status}; {@code Request} with all
  * its completion forms; {@code Group}; {@code Info}; the three error handlers; every point-to-point call of

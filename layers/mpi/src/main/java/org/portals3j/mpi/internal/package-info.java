@@ -81,6 +81,7 @@
  * round of a blocking wait, handles the rank's events: a rank blocked in any call serves every message under way
  * (starts the gets of rendezvous messages its posted receives matched, reports credit). A rank that computes without
  * calling MPI does not start those gets until its next call (weak progress, as Open MPI without a progress thread).
+ * How the threads of a rank wait ({@code RankWaits}):
  * <ul>
  *   <li><b>Blocking.</b> A wait with nothing to do blocks in {@code PtlEQWait} (in its interruptible form, so that
  *       an interrupt still ends an MPI wait with {@code ERR_OTHER}): the library polls the network while it spins,

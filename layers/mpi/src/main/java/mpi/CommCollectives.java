@@ -379,33 +379,62 @@ final class CommCollectives {
     static void neighborAllGather(Comm comm, @Nullable Object sendbuf, int sendcount,
             @Nullable Datatype sendtype, @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype)
             throws MPIException {
-        neighbourhood(comm, (c, n) -> NeighbourCollectives.exchange(c, n, sendbuf, items(sendcount, sendtype), null,
-                null, base(sendtype), recvbuf, blocks(items(recvcount, recvtype), n.sources().length), null,
-                base(recvtype)));
+        neighbourhood(comm, (c, n) -> {
+            Side in = Side.of(sendbuf, sendcount, sendtype, true, false);
+            Side out = neighbourReceive(n, recvbuf, blocks(recvcount, n.sources().length), null, recvtype);
+            NeighbourCollectives.exchange(c, n, in.buf, in.elements, null, null, in.base, out.buf,
+                    present(out.counts), out.displs, out.base);
+            out.done();
+        });
     }
 
     static void neighborAllGatherv(Comm comm, @Nullable Object sendbuf, int sendcount,
             @Nullable Datatype sendtype, @Nullable Object recvbuf, int[] recvcount, int[] displs,
             @Nullable Datatype recvtype) throws MPIException {
-        neighbourhood(comm, (c, n) -> NeighbourCollectives.exchange(c, n, sendbuf, items(sendcount, sendtype), null,
-                null, base(sendtype), recvbuf, present(items(recvcount, recvtype)), items(displs, recvtype),
-                base(recvtype)));
+        neighbourhood(comm, (c, n) -> {
+            Side in = Side.of(sendbuf, sendcount, sendtype, true, false);
+            Side out = neighbourReceive(n, recvbuf, recvcount, displs, recvtype);
+            NeighbourCollectives.exchange(c, n, in.buf, in.elements, null, null, in.base, out.buf,
+                    present(out.counts), out.displs, out.base);
+            out.done();
+        });
     }
 
     static void neighborAllToAll(Comm comm, @Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype)
             throws MPIException {
-        neighbourhood(comm, (c, n) -> NeighbourCollectives.exchange(c, n, sendbuf, 0,
-                blocks(items(sendcount, sendtype), n.destinations().length), null, base(sendtype), recvbuf,
-                blocks(items(recvcount, recvtype), n.sources().length), null, base(recvtype)));
+        neighbourhood(comm, (c, n) -> {
+            Side in = Side.blocks(sendbuf, blocks(sendcount, n.destinations().length), null, sendtype, true, false);
+            Side out = neighbourReceive(n, recvbuf, blocks(recvcount, n.sources().length), null, recvtype);
+            NeighbourCollectives.exchange(c, n, in.buf, 0, present(in.counts), in.displs, in.base, out.buf,
+                    present(out.counts), out.displs, out.base);
+            out.done();
+        });
     }
 
     static void neighborAllToAllv(Comm comm, @Nullable Object sendbuf, int[] sendcount, int[] sdispls,
             @Nullable Datatype sendtype, @Nullable Object recvbuf, int[] recvcount, int[] rdispls,
             @Nullable Datatype recvtype) throws MPIException {
-        neighbourhood(comm, (c, n) -> NeighbourCollectives.exchange(c, n, sendbuf, 0,
-                present(items(sendcount, sendtype)), items(sdispls, sendtype), base(sendtype), recvbuf,
-                present(items(recvcount, recvtype)), items(rdispls, recvtype), base(recvtype)));
+        neighbourhood(comm, (c, n) -> {
+            Side in = Side.blocks(sendbuf, present(sendcount), sdispls, sendtype, true, false);
+            Side out = neighbourReceive(n, recvbuf, recvcount, rdispls, recvtype);
+            NeighbourCollectives.exchange(c, n, in.buf, 0, present(in.counts), in.displs, in.base, out.buf,
+                    present(out.counts), out.displs, out.base);
+            out.done();
+        });
+    }
+
+    /**
+     * The receive side of a neighbourhood collective: a staged copy also reads the user's blocks when an
+     * in-neighbour is {@code PROC_NULL}, so that unpacking leaves the block nobody sent as it was.
+     */
+    static Side neighbourReceive(Neighbours n, @Nullable Object recvbuf, int @Nullable [] counts,
+            int @Nullable [] displs, @Nullable Datatype type) {
+        boolean keep = false;
+        for (int source : n.sources()) {
+            keep |= source == MPI.PROC_NULL;
+        }
+        return Side.blocks(recvbuf, present(counts), displs, type, keep, true);
     }
 
     /** A neighbourhood collective on this rank's neighbours; ERR_TOPOLOGY without a Cartesian or graph topology. */

@@ -1,7 +1,5 @@
 package mpi;
 
-import static mpi.CommArgs.items;
-import static mpi.CommArgs.base;
 import static mpi.CommArgs.blocks;
 import static mpi.CommArgs.isRoot;
 import static mpi.CommArgs.present;
@@ -56,118 +54,205 @@ final class CommNonblockingCollectives {
         return start(c, s -> Collectives.barrier(s));
     }
 
+    /*
+     * The data-movement collectives below take every datatype the blocking ones take: a non-contiguous one is staged
+     * by a Side when the call is made (data it sends packed then, MPI 3.1 section 5.12 forbids changing it until
+     * completion), the schedule moves the packed elements, and its last local step unpacks what it received into
+     * the user's buffer, leaving the bytes the type map does not reach untouched.
+     */
+
     static Request iBcast(CommState c, @Nullable Buffer buf, int count, @Nullable Datatype type,
             int root) throws MPIException {
-        return start(c, s -> RootedCollectives.bcast(s, buf, items(count, type), base(type), root), buf);
+        return start(c, s -> {
+            Side b = isRoot(c, root) ? Side.of(buf, count, type, true, false) : Side.of(buf, count, type, false, true);
+            RootedCollectives.bcast(s, b.buf, b.elements, b.base, root);
+            s.local(b::done);
+        }, buf);
     }
 
     static Request iGather(CommState c, @Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype, int root) throws MPIException {
-        return start(c, s -> RootedCollectives.gatherv(s, sendbuf, items(sendcount, sendtype),
-                base(sendtype), recvbuf, blocks(items(recvcount, recvtype), c), null, base(recvtype), root,
-                RootedForm.FULL), sendbuf, recvbuf);
+        return start(c, s -> {
+            Side in = Side.of(sendbuf, sendcount, sendtype, true, false);
+            Side out = isRoot(c, root) ? Side.blocks(recvbuf, blocks(recvcount, c), null, recvtype, false, true)
+                    : Side.of(null, 0, null, false, false);
+            RootedCollectives.gatherv(s, in.buf, in.elements, in.base, out.buf, out.counts, out.displs, out.base,
+                    root, RootedForm.FULL);
+            s.local(out::done);
+        }, sendbuf, recvbuf);
     }
 
     static Request iGather(CommState c, @Nullable Buffer buf, int count, @Nullable Datatype type,
             int root) throws MPIException {
-        return start(c, s -> RootedCollectives.gatherv(s, buf, items(count, type), base(type), buf,
-                blocks(items(count, type), c), null, base(type), root, RootedForm.IN_PLACE), buf);
+        return start(c, s -> {
+            if (!isRoot(c, root)) {
+                Side in = Side.of(buf, count, type, true, false);
+                RootedCollectives.gatherv(s, in.buf, in.elements, in.base, null, null, null, null, root,
+                        RootedForm.IN_PLACE);
+                return;
+            }
+            Side b = Side.blocks(buf, blocks(count, c), null, type, true, true);
+            int own = b.counts == null || c.isInter() ? 0 : b.counts[root];
+            RootedCollectives.gatherv(s, b.buf, own, b.base, b.buf, b.counts, b.displs, b.base, root,
+                    RootedForm.IN_PLACE);
+            s.local(b::done);
+        }, buf);
     }
 
     static Request iGatherv(CommState c, @Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Buffer recvbuf, int @Nullable [] recvcount, int @Nullable [] displs,
             @Nullable Datatype recvtype, int root) throws MPIException {
-        return start(c, s -> RootedCollectives.gatherv(s, sendbuf, items(sendcount, sendtype),
-                base(sendtype), recvbuf, items(recvcount, recvtype), items(displs, recvtype), base(recvtype), root,
-                RootedForm.FULL), sendbuf, recvbuf);
+        return start(c, s -> {
+            Side in = Side.of(sendbuf, sendcount, sendtype, true, false);
+            Side out = isRoot(c, root) ? Side.blocks(recvbuf, recvcount, displs, recvtype, false, true)
+                    : Side.of(null, 0, null, false, false);
+            RootedCollectives.gatherv(s, in.buf, in.elements, in.base, out.buf, out.counts, out.displs, out.base,
+                    root, RootedForm.FULL);
+            s.local(out::done);
+        }, sendbuf, recvbuf);
     }
 
     static Request iGatherv(CommState c, @Nullable Buffer recvbuf, int @Nullable [] recvcount,
             int @Nullable [] displs, @Nullable Datatype recvtype, int root) throws MPIException {
-        return start(c, s -> RootedCollectives.gatherv(s, null, 0, null, recvbuf,
-                items(recvcount, recvtype), items(displs, recvtype), base(recvtype), root, RootedForm.ROOT_ONLY),
-                recvbuf);
+        return start(c, s -> {
+            Side out = isRoot(c, root) ? Side.blocks(recvbuf, recvcount, displs, recvtype, true, true)
+                    : Side.of(null, 0, null, false, false);
+            RootedCollectives.gatherv(s, null, 0, null, out.buf, out.counts, out.displs, out.base, root,
+                    RootedForm.ROOT_ONLY);
+            s.local(out::done);
+        }, recvbuf);
     }
 
     static Request iGatherv(CommState c, @Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
             int root) throws MPIException {
-        return start(c, s -> RootedCollectives.gatherv(s, sendbuf, items(sendcount, sendtype),
-                base(sendtype), null, null, null, null, root, RootedForm.NON_ROOT), sendbuf);
+        return start(c, s -> {
+            Side in = Side.of(sendbuf, sendcount, sendtype, true, false);
+            RootedCollectives.gatherv(s, in.buf, in.elements, in.base, null, null, null, null, root,
+                    RootedForm.NON_ROOT);
+        }, sendbuf);
     }
 
     static Request iScatter(CommState c, @Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype, int root) throws MPIException {
-        return start(c, s -> RootedCollectives.scatterv(s, sendbuf, blocks(items(sendcount, sendtype), c),
-                null, base(sendtype), recvbuf, items(recvcount, recvtype), base(recvtype), root, RootedForm.FULL),
-                sendbuf, recvbuf);
+        return start(c, s -> {
+            Side in = isRoot(c, root) ? Side.blocks(sendbuf, blocks(sendcount, c), null, sendtype, true, false)
+                    : Side.of(null, 0, null, false, false);
+            Side out = Side.of(recvbuf, recvcount, recvtype, false, true);
+            RootedCollectives.scatterv(s, in.buf, in.counts, in.displs, in.base, out.buf, out.elements, out.base,
+                    root, RootedForm.FULL);
+            s.local(out::done);
+        }, sendbuf, recvbuf);
     }
 
     static Request iScatter(CommState c, @Nullable Buffer buf, int count, @Nullable Datatype type,
             int root) throws MPIException {
-        return start(c, s -> RootedCollectives.scatterv(s, buf, blocks(items(count, type), c), null,
-                base(type), buf, items(count, type), base(type), root, RootedForm.IN_PLACE), buf);
+        return start(c, s -> {
+            if (isRoot(c, root)) {
+                Side in = Side.blocks(buf, blocks(count, c), null, type, true, false);
+                RootedCollectives.scatterv(s, in.buf, in.counts, in.displs, in.base, in.buf,
+                        in.counts == null || c.isInter() ? 0 : in.counts[root], in.base, root, RootedForm.IN_PLACE);
+                return;
+            }
+            Side out = Side.of(buf, count, type, false, true);
+            RootedCollectives.scatterv(s, null, null, null, null, out.buf, out.elements, out.base, root,
+                    RootedForm.IN_PLACE);
+            s.local(out::done);
+        }, buf);
     }
 
     static Request iScatterv(CommState c, @Nullable Buffer sendbuf, int @Nullable [] sendcount,
             int @Nullable [] displs, @Nullable Datatype sendtype, @Nullable Buffer recvbuf, int recvcount,
             @Nullable Datatype recvtype, int root) throws MPIException {
-        return start(c, s -> RootedCollectives.scatterv(s, sendbuf, items(sendcount, sendtype),
-                items(displs, sendtype), base(sendtype), recvbuf, items(recvcount, recvtype), base(recvtype), root,
-                RootedForm.FULL), sendbuf, recvbuf);
+        return start(c, s -> {
+            Side in = isRoot(c, root) ? Side.blocks(sendbuf, sendcount, displs, sendtype, true, false)
+                    : Side.of(null, 0, null, false, false);
+            Side out = Side.of(recvbuf, recvcount, recvtype, false, true);
+            RootedCollectives.scatterv(s, in.buf, in.counts, in.displs, in.base, out.buf, out.elements, out.base,
+                    root, RootedForm.FULL);
+            s.local(out::done);
+        }, sendbuf, recvbuf);
     }
 
     static Request iScatterv(CommState c, @Nullable Buffer sendbuf, int @Nullable [] sendcount,
             int @Nullable [] displs, @Nullable Datatype sendtype, int root) throws MPIException {
-        return start(c, s -> RootedCollectives.scatterv(s, sendbuf, items(sendcount, sendtype),
-                items(displs, sendtype), base(sendtype), null, 0, null, root, RootedForm.ROOT_ONLY), sendbuf);
+        return start(c, s -> {
+            Side in = isRoot(c, root) ? Side.blocks(sendbuf, sendcount, displs, sendtype, true, false)
+                    : Side.of(null, 0, null, false, false);
+            RootedCollectives.scatterv(s, in.buf, in.counts, in.displs, in.base, null, 0, null, root,
+                    RootedForm.ROOT_ONLY);
+        }, sendbuf);
     }
 
     static Request iScatterv(CommState c, @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype,
             int root) throws MPIException {
-        return start(c, s -> RootedCollectives.scatterv(s, null, null, null, null, recvbuf,
-                items(recvcount, recvtype), base(recvtype), root, RootedForm.NON_ROOT), recvbuf);
+        return start(c, s -> {
+            Side out = Side.of(recvbuf, recvcount, recvtype, false, true);
+            RootedCollectives.scatterv(s, null, null, null, null, out.buf, out.elements, out.base, root,
+                    RootedForm.NON_ROOT);
+            s.local(out::done);
+        }, recvbuf);
     }
 
     static Request iAllGather(CommState c, @Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
-        return start(c, s -> Collectives.allGatherv(s, sendbuf, items(sendcount, sendtype),
-                base(sendtype), recvbuf, blocks(items(recvcount, recvtype), c), null, base(recvtype), false),
-                sendbuf, recvbuf);
+        return start(c, s -> {
+            Side in = Side.of(sendbuf, sendcount, sendtype, true, false);
+            Side out = Side.blocks(recvbuf, blocks(recvcount, c), null, recvtype, false, true);
+            Collectives.allGatherv(s, in.buf, in.elements, in.base, out.buf, out.counts, out.displs, out.base, false);
+            s.local(out::done);
+        }, sendbuf, recvbuf);
     }
 
     static Request iAllGather(CommState c, @Nullable Buffer buf, int count,
             @Nullable Datatype type) throws MPIException {
-        return start(c, s -> Collectives.allGatherv(s, null, 0, null, buf, blocks(items(count, type), c),
-                null, base(type), true), buf);
+        return start(c, s -> {
+            Side b = Side.blocks(buf, blocks(count, c), null, type, true, true);
+            Collectives.allGatherv(s, null, 0, null, b.buf, b.counts, b.displs, b.base, true);
+            s.local(b::done);
+        }, buf);
     }
 
     static Request iAllGatherv(CommState c, @Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Buffer recvbuf, int @Nullable [] recvcount, int @Nullable [] displs,
             @Nullable Datatype recvtype) throws MPIException {
-        return start(c, s -> Collectives.allGatherv(s, sendbuf, items(sendcount, sendtype),
-                base(sendtype), recvbuf, items(recvcount, recvtype), items(displs, recvtype), base(recvtype), false),
-                sendbuf, recvbuf);
+        return start(c, s -> {
+            Side in = Side.of(sendbuf, sendcount, sendtype, true, false);
+            Side out = Side.blocks(recvbuf, recvcount, displs, recvtype, false, true);
+            Collectives.allGatherv(s, in.buf, in.elements, in.base, out.buf, out.counts, out.displs, out.base, false);
+            s.local(out::done);
+        }, sendbuf, recvbuf);
     }
 
     static Request iAllGatherv(CommState c, @Nullable Buffer buf, int @Nullable [] count, int @Nullable [] displs,
             @Nullable Datatype type) throws MPIException {
-        return start(c, s -> Collectives.allGatherv(s, null, 0, null, buf, items(count, type),
-                items(displs, type), base(type), true), buf);
+        return start(c, s -> {
+            Side b = Side.blocks(buf, count, displs, type, true, true);
+            Collectives.allGatherv(s, null, 0, null, b.buf, b.counts, b.displs, b.base, true);
+            s.local(b::done);
+        }, buf);
     }
 
     static Request iAllToAll(CommState c, @Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype) throws MPIException {
-        return start(c, s -> Collectives.allToAllv(s, sendbuf, blocks(items(sendcount, sendtype), c),
-                null, base(sendtype), recvbuf, blocks(items(recvcount, recvtype), c), null, base(recvtype)),
-                sendbuf, recvbuf);
+        return start(c, s -> {
+            Side in = Side.blocks(sendbuf, blocks(sendcount, c), null, sendtype, true, false);
+            Side out = Side.blocks(recvbuf, blocks(recvcount, c), null, recvtype, false, true);
+            Collectives.allToAllv(s, in.buf, in.counts, in.displs, in.base, out.buf, out.counts, out.displs,
+                    out.base);
+            s.local(out::done);
+        }, sendbuf, recvbuf);
     }
 
     static Request iAllToAllv(CommState c, @Nullable Buffer sendbuf, int @Nullable [] sendcount,
             int @Nullable [] sdispls, @Nullable Datatype sendtype, @Nullable Buffer recvbuf,
             int @Nullable [] recvcount, int @Nullable [] rdispls, @Nullable Datatype recvtype) throws MPIException {
-        return start(c, s -> Collectives.allToAllv(s, sendbuf, items(sendcount, sendtype),
-                items(sdispls, sendtype), base(sendtype), recvbuf, items(recvcount, recvtype),
-                items(rdispls, recvtype), base(recvtype)), sendbuf, recvbuf);
+        return start(c, s -> {
+            Side in = Side.blocks(sendbuf, sendcount, sdispls, sendtype, true, false);
+            Side out = Side.blocks(recvbuf, recvcount, rdispls, recvtype, false, true);
+            Collectives.allToAllv(s, in.buf, in.counts, in.displs, in.base, out.buf, out.counts, out.displs,
+                    out.base);
+            s.local(out::done);
+        }, sendbuf, recvbuf);
     }
 
     /*
@@ -267,33 +352,51 @@ final class CommNonblockingCollectives {
     static Request iNeighborAllGather(Comm comm, @Nullable Buffer sendbuf, int sendcount,
             @Nullable Datatype sendtype, @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype)
             throws MPIException {
-        return startNeighbourhood(comm, (s, n) -> NeighbourCollectives.schedule(s, n, sendbuf,
-                items(sendcount, sendtype), null, null, base(sendtype), recvbuf,
-                blocks(items(recvcount, recvtype), n.sources().length), null, base(recvtype)), sendbuf, recvbuf);
+        return startNeighbourhood(comm, (s, n) -> {
+            Side in = Side.of(sendbuf, sendcount, sendtype, true, false);
+            Side out = CommCollectives.neighbourReceive(n, recvbuf, blocks(recvcount, n.sources().length), null,
+                    recvtype);
+            NeighbourCollectives.schedule(s, n, in.buf, in.elements, null, null, in.base, out.buf,
+                    present(out.counts), out.displs, out.base);
+            s.local(out::done);
+        }, sendbuf, recvbuf);
     }
 
     static Request iNeighborAllGatherv(Comm comm, @Nullable Buffer sendbuf, int sendcount,
             @Nullable Datatype sendtype, @Nullable Buffer recvbuf, int[] recvcount, int[] displs,
             @Nullable Datatype recvtype) throws MPIException {
-        return startNeighbourhood(comm, (s, n) -> NeighbourCollectives.schedule(s, n, sendbuf,
-                items(sendcount, sendtype), null, null, base(sendtype), recvbuf,
-                present(items(recvcount, recvtype)), items(displs, recvtype), base(recvtype)), sendbuf, recvbuf);
+        return startNeighbourhood(comm, (s, n) -> {
+            Side in = Side.of(sendbuf, sendcount, sendtype, true, false);
+            Side out = CommCollectives.neighbourReceive(n, recvbuf, recvcount, displs, recvtype);
+            NeighbourCollectives.schedule(s, n, in.buf, in.elements, null, null, in.base, out.buf,
+                    present(out.counts), out.displs, out.base);
+            s.local(out::done);
+        }, sendbuf, recvbuf);
     }
 
     static Request iNeighborAllToAll(Comm comm, @Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype)
             throws MPIException {
-        return startNeighbourhood(comm, (s, n) -> NeighbourCollectives.schedule(s, n, sendbuf, 0,
-                blocks(items(sendcount, sendtype), n.destinations().length), null, base(sendtype), recvbuf,
-                blocks(items(recvcount, recvtype), n.sources().length), null, base(recvtype)), sendbuf, recvbuf);
+        return startNeighbourhood(comm, (s, n) -> {
+            Side in = Side.blocks(sendbuf, blocks(sendcount, n.destinations().length), null, sendtype, true, false);
+            Side out = CommCollectives.neighbourReceive(n, recvbuf, blocks(recvcount, n.sources().length), null,
+                    recvtype);
+            NeighbourCollectives.schedule(s, n, in.buf, 0, present(in.counts), in.displs, in.base, out.buf,
+                    present(out.counts), out.displs, out.base);
+            s.local(out::done);
+        }, sendbuf, recvbuf);
     }
 
     static Request iNeighborAllToAllv(Comm comm, @Nullable Buffer sendbuf, int[] sendcount, int[] sdispls,
             @Nullable Datatype sendtype, @Nullable Buffer recvbuf, int[] recvcount, int[] rdispls,
             @Nullable Datatype recvtype) throws MPIException {
-        return startNeighbourhood(comm, (s, n) -> NeighbourCollectives.schedule(s, n, sendbuf, 0,
-                present(items(sendcount, sendtype)), items(sdispls, sendtype), base(sendtype), recvbuf,
-                present(items(recvcount, recvtype)), items(rdispls, recvtype), base(recvtype)), sendbuf, recvbuf);
+        return startNeighbourhood(comm, (s, n) -> {
+            Side in = Side.blocks(sendbuf, present(sendcount), sdispls, sendtype, true, false);
+            Side out = CommCollectives.neighbourReceive(n, recvbuf, recvcount, rdispls, recvtype);
+            NeighbourCollectives.schedule(s, n, in.buf, 0, present(in.counts), in.displs, in.base, out.buf,
+                    present(out.counts), out.displs, out.base);
+            s.local(out::done);
+        }, sendbuf, recvbuf);
     }
 
     static Request iAllToAllw(CommState c, @Nullable Buffer sendBuf, int[] sendCount, int[] sDispls,

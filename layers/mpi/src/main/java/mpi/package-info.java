@@ -58,8 +58,8 @@
  * {@code MINLOC} and {@code MAXLOC} ({@code INT2} ... {@code DOUBLE_INT}, read and written through {@code MPI.int2}
  * ... {@code MPI.doubleInt}), {@code Struct} for user-defined struct layouts (moved as whole items of bytes), and the
  * derived types (every {@code Datatype.create*}, {@code commit}, {@code free}, {@code dup}, {@code clone}, usable in
- * point-to-point calls, probe counts, packing, the blocking collectives, {@code allToAllw}, {@code iAllToAllw} and
- * the nonblocking reductions ({@code iReduce} ... {@code iExScan}); how they travel and the choices made are in
+ * point-to-point calls, probe counts, packing, every blocking and nonblocking collective, the neighbourhood ones
+ * included; how they travel and the choices made are in
  * {@code org.portals3j.mpi.internal}); {@code Comm.pack}, {@code unpack} and
  * {@code packSize} with {@code PACKED} (the items' bytes in native order); {@code Status}; {@code Request} with all
  * its completion forms; {@code Group}; {@code Info}; the three error handlers; every point-to-point call of
@@ -123,8 +123,9 @@
  * {@code Comm.createIntercomm} (called on the peer communicator, as Open MPI declares it), {@code Intercomm} ({@code
  * getRemoteSize}, {@code getRemoteGroup}, {@code merge}, {@code dup}, {@code clone}, {@code dupWithInfo}, and
  * {@code iDup}, whose context agreement across both groups is keyed like an intracommunicator's, so it runs in the
- * background beside the program's collectives; {@code dup} and {@code merge} run the same keyed agreement, so
- * neither can take the id of an {@code iDup} agreeing beside it), point-to-point naming the remote group, and the
+ * background beside the program's collectives; {@code dup}, {@code merge} and {@code createIntercomm} run the same
+ * keyed agreement, so none can take the id of an {@code iDup}, or of another thread's new communicator, agreeing
+ * beside it), point-to-point naming the remote group, and the
  * blocking collectives between the groups as MPI 4.1 section 6.2.2 defines them: {@code barrier}, {@code bcast},
  * {@code reduce}, {@code allReduce}, {@code gather(v)}, {@code scatter(v)}, {@code allGather(v)}, {@code
  * allToAll(v)} (the root passes {@code MPI.ROOT}, the rest of its group {@code MPI.PROC_NULL}), {@code

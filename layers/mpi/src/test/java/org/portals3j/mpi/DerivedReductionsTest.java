@@ -1,6 +1,11 @@
 package org.portals3j.mpi;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.portals3j.mpi.StridedInts.GAP;
+import static org.portals3j.mpi.StridedInts.ends;
+import static org.portals3j.mpi.StridedInts.strided;
+import static org.portals3j.mpi.StridedInts.sum;
+import static org.portals3j.mpi.StridedInts.sums;
 
 import java.nio.ByteBuffer;
 import java.nio.IntBuffer;
@@ -24,31 +29,6 @@ import org.junit.jupiter.params.provider.CsvSource;
  * ERR_OP.
  */
 class DerivedReductionsTest {
-    private static final int GAP = -7;
-
-    /** Ints 0 and 3 of every four (extent 4 ints). */
-    private static Datatype ends() throws Exception {
-        Datatype t = Datatype.createVector(2, 1, 3, MPI.INT);
-        t.commit();
-        return t;
-    }
-
-    /** {@code items} items of {@link #ends()}: element j of item k is {@code 100 * rank + 10 * k + j}. */
-    private static int[] strided(int rank, int items) {
-        int[] b = new int[4 * items];
-        Arrays.fill(b, GAP);
-        for (int k = 0; k < items; k++) {
-            b[4 * k] = 100 * rank + 10 * k;
-            b[4 * k + 3] = 100 * rank + 10 * k + 1;
-        }
-        return b;
-    }
-
-    /** The sum over {@code n} ranks of element j of item k. */
-    private static int sum(int n, int k, int j) {
-        return 100 * n * (n - 1) / 2 + n * (10 * k + j);
-    }
-
     @ParameterizedTest
     @CsvSource({"inmem,1", "inmem,3", "inmem,4", "udp,3"})
     void reduceScatterOfAStridedType(String transport, int n) throws Exception {
@@ -161,11 +141,7 @@ class DerivedReductionsTest {
             Datatype t = ends();
             AtomicReference<@Nullable String> wrong = new AtomicReference<>();
             Op sum = userSum(wrong);
-            int[] expected = strided(0, 2);
-            for (int k = 0; k < 2; k++) {
-                expected[4 * k] = sum(n, k, 0);
-                expected[4 * k + 3] = sum(n, k, 1);
-            }
+            int[] expected = sums(n, 2);
             int[] all = new int[8];
             Arrays.fill(all, GAP);
             world.allReduce(strided(rank, 2), all, 2, t, sum);

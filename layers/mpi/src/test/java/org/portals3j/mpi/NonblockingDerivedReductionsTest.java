@@ -1,6 +1,11 @@
 package org.portals3j.mpi;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.portals3j.mpi.StridedInts.GAP;
+import static org.portals3j.mpi.StridedInts.ends;
+import static org.portals3j.mpi.StridedInts.strided;
+import static org.portals3j.mpi.StridedInts.sum;
+import static org.portals3j.mpi.StridedInts.sums;
 
 import java.nio.IntBuffer;
 import java.util.Arrays;
@@ -17,42 +22,6 @@ import org.junit.jupiter.params.provider.CsvSource;
  * results unpacked into the strided layout at completion with the gaps untouched, several outstanding at once.
  */
 class NonblockingDerivedReductionsTest {
-    private static final int GAP = -7;
-
-    /** Ints 0 and 3 of every four (extent 4 ints). */
-    private static Datatype ends() throws Exception {
-        Datatype t = Datatype.createVector(2, 1, 3, MPI.INT);
-        t.commit();
-        return t;
-    }
-
-    /** {@code items} items of {@link #ends()}: element j of item k is {@code 100 * rank + 10 * k + j}. */
-    private static int[] strided(int rank, int items) {
-        int[] b = new int[4 * items];
-        Arrays.fill(b, GAP);
-        for (int k = 0; k < items; k++) {
-            b[4 * k] = 100 * rank + 10 * k;
-            b[4 * k + 3] = 100 * rank + 10 * k + 1;
-        }
-        return b;
-    }
-
-    /** {@code items} items whose element j of item k is {@code sum(n, k, j)}, the gaps {@link #GAP}. */
-    private static int[] sums(int n, int items) {
-        int[] b = new int[4 * items];
-        Arrays.fill(b, GAP);
-        for (int k = 0; k < items; k++) {
-            b[4 * k] = sum(n, k, 0);
-            b[4 * k + 3] = sum(n, k, 1);
-        }
-        return b;
-    }
-
-    /** The sum over {@code n} ranks of element j of item k. */
-    private static int sum(int n, int k, int j) {
-        return 100 * n * (n - 1) / 2 + n * (10 * k + j);
-    }
-
     @ParameterizedTest
     @CsvSource({"inmem,1", "inmem,2", "inmem,3", "inmem,4", "udp,3"})
     void reduceAndAllReduceOfAStridedType(String transport, int n) throws Exception {

@@ -98,7 +98,48 @@ final class ContextAgreement {
         CollectiveChannel group = new CollectiveChannel(local);
         CollectiveChannel between = new CollectiveChannel(inter);
         int tag = tag(key);
-        return rounds(inter.engine(), ids, key, pairs, value -> reduceAcross(group, between, members, tag, value));
+        LeaderSwap swap = (out, in) -> between.exchange(MemorySegment.ofArray(out), 0, MemorySegment.ofArray(in), 0,
+                tag);
+        return rounds(inter.engine(), ids, key, pairs, value -> reduceAcross(group, 0, swap, members, tag, value));
+    }
+
+    /** The two leaders' swap of one round's values in an agreement across two groups. */
+    @FunctionalInterface
+    interface LeaderSwap {
+        /** Sends {@code out} to the other group's leader and receives its values into {@code in}. */
+        void swap(int[] out, int[] in);
+    }
+
+    /**
+     * {@link #agreeAcross} for {@code createIntercomm}, before the intercommunicator exists: the rounds' all-reduces
+     * run in {@code local} on its collective context with the tag of {@code localKey} (the group's own agreement
+     * key, {@link #numberedKey}), the leaders' swaps through {@code swap} (on the peer communicator), as agreement
+     * {@code key} ({@link #interKey}, the same in both groups). Claims {@code C} and {@code C + 2} on this rank.
+     */
+    static int agreeCreating(CommState local, int leader, LeaderSwap swap, ContextIds ids, long key,
+            long localKey) {
+        int n = local.size();
+        int[] members = new int[n];
+        for (int i = 0; i < n; i++) {
+            members[i] = i;
+        }
+        CollectiveChannel group = new CollectiveChannel(local);
+        int tag = tag(localKey);
+        return rounds(local.engine(), ids, key, 2, value -> reduceAcross(group, leader, swap, members, tag, value));
+    }
+
+    /** A numbered key ({@link #numberedKey}) in 31 bits: its context and the low 16 bits of its number. */
+    static int compact(long numberedKey) {
+        return (int) (numberedKey >>> 33) << 16 | (int) (numberedKey & 0xFFFF);
+    }
+
+    /**
+     * The key of a {@code createIntercomm} whose groups' own keys are {@code a} and {@code b} ({@link #compact}):
+     * both, the lower first, after a bit no other key has, so that it is the same in both groups and no other
+     * agreement of a member has it.
+     */
+    static long interKey(int a, int b) {
+        return 1L << 62 | (long) Math.min(a, b) << 31 | Math.max(a, b);
     }
 
     /**
@@ -135,22 +176,27 @@ final class ContextAgreement {
         }
     }
 
-    /** {@link #reduce} over both groups: in the local group, between the leaders, then from the leader to its group. */
-    private static void reduceAcross(CollectiveChannel group, CollectiveChannel between, int[] members, int tag,
+    /**
+     * {@link #reduce} over both groups: in the local group, between the leaders ({@code leader} the local one's
+     * rank), then from the leader to its group.
+     */
+    private static void reduceAcross(CollectiveChannel group, int leader, LeaderSwap between, int[] members, int tag,
             int[] value) {
         int me = group.rank();
         reduce(group, members, me, tag, value);
         MemorySegment out = MemorySegment.ofArray(value);
-        if (me == 0) {
+        if (me == leader) {
             int[] theirs = new int[2];
-            between.exchange(out, 0, MemorySegment.ofArray(theirs), 0, tag);
+            between.swap(value, theirs);
             value[0] = Math.min(value[0], theirs[0]);
             value[1] = Math.max(value[1], theirs[1]);
-            for (int r = 1; r < members.length; r++) {
-                group.send(out, r, tag);
+            for (int r = 0; r < members.length; r++) {
+                if (r != leader) {
+                    group.send(out, r, tag);
+                }
             }
         } else {
-            group.receive(out, 0, tag);
+            group.receive(out, leader, tag);
         }
         group.endRound();
     }

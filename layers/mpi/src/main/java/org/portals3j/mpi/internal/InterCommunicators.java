@@ -1,21 +1,19 @@
 package org.portals3j.mpi.internal;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 /**
  * Making intercommunicators without process management (MPI 4.1 section 7.6): {@code createIntercomm}, {@code dup} of
  * one, and {@code merge} into an intracommunicator. An intercommunicator takes two pairs of context ids, {@code C} for
  * its traffic between the groups and {@code C + 2} for its local group's hidden intracommunicator; {@code C} must be
- * free at every process of both groups, so each group agrees on the largest of its members' proposals ({@link
- * ContextIds}) by an allReduce(MAX), the leaders swap their groups' proposals, and each leader broadcasts the other's
- * in its group: both groups then take the larger ({@code dup} and {@code merge} run the keyed agreement of {@link
- * ContextAgreement#agreeAcross} instead, so that they are safe beside an {@code iDup} agreeing in the background on
- * the same rank, and an {@code iDup} can run it there). The leaders' swap of
- * {@code createIntercomm} goes on the peer communicator with the caller's tag, as MPI specifies; the others on the
- * intercommunicator's hidden collective context. The new communicator inherits the error handler of the local
- * communicator (or of the intercommunicator it is made from).
+ * free at every process of both groups, so all of them run one keyed agreement ({@link
+ * ContextAgreement#agreeAcross}): its all-reduces in each group, the leaders swapping each round's result, so that
+ * it is safe beside other agreements (another thread's, an {@code iDup}'s in the background) on the same rank.
+ * {@code createIntercomm}'s agreement runs before the intercommunicator exists: its key is made of both groups' own
+ * keys, and its leaders swap on the peer communicator with the caller's tag, as do their first swaps (sizes, keys,
+ * groups); the others go on the intercommunicator's or local group's hidden collective context. The new
+ * communicator inherits the error handler of the local communicator (or of the intercommunicator it is made from).
  */
 public final class InterCommunicators {
     /** The most ranks a group may have (the match bits' source field). */
@@ -39,15 +37,15 @@ public final class InterCommunicators {
             throw new MpiError(ErrorClass.RANK, "invalid localLeader " + localLeader + ": " + local.name()
                     + " has ranks 0.." + (local.size() - 1));
         }
-        int proposal = agreeInGroup(local, ids.lowestUnused());
-        int[] header = new int[2]; // the remote group's size and proposal
+        long localKey = Communicators.agreementKey(local);
+        int[] header = new int[2]; // the remote group's size and its own agreement key
         int[] remote = new int[0];
         if (local.rank() == localLeader) {
             if (remoteLeader < 0 || remoteLeader >= peer.size() || remoteLeader == peer.rank()) {
                 throw new MpiError(ErrorClass.RANK, "invalid remoteLeader " + remoteLeader + ": it must be the"
                         + " other group's leader, a rank of " + peer.name() + " other than this one");
             }
-            swap(peer, new int[] {local.size(), proposal}, header, remoteLeader, tag);
+            swap(peer, new int[] {local.size(), ContextAgreement.compact(localKey)}, header, remoteLeader, tag);
             if (header[0] < 1 || header[0] > MAX_GROUP) {
                 throw new MpiError(ErrorClass.OTHER, "the remote leader announced a group of " + header[0]
                         + " processes: it must be 1.." + MAX_GROUP);
@@ -62,7 +60,9 @@ public final class InterCommunicators {
         }
         RootedCollectives.bcast(group, MemorySegment.ofArray(remote), localLeader);
         checkDisjoint(local, remote, peer.engine().size());
-        int context = claim(ids, Math.max(proposal, header[1]));
+        long key = ContextAgreement.interKey(ContextAgreement.compact(localKey), header[1]);
+        int context = ContextAgreement.agreeCreating(local, localLeader,
+                (out, in) -> swap(peer, out, in, remoteLeader, tag), ids, key, localKey);
         return inter(local, context, local.jobRanks(), remote, "MPI INTERCOMMUNICATOR " + context + " CREATE FROM "
                 + peer.name());
     }
@@ -131,21 +131,6 @@ public final class InterCommunicators {
         }
         RootedCollectives.bcast(new CollectiveChannel(local), MemorySegment.ofArray(theirs), 0);
         return theirs[0];
-    }
-
-    /** The largest of the group's proposals (an allReduce over its hidden collective context). */
-    private static int agreeInGroup(CommState group, int proposal) {
-        MemorySegment agreed = MemorySegment.ofArray(new int[1]);
-        ReductionCollectives.allReduce(new CollectiveChannel(group), MemorySegment.ofArray(new int[] {proposal}),
-                agreed, 1, PredefinedOp.MAX.on(BaseType.INT));
-        return agreed.getAtIndex(ValueLayout.JAVA_INT, 0);
-    }
-
-    /** Claims the pairs at {@code context} and {@code context + 2}; returns {@code context}. */
-    private static int claim(ContextIds ids, int context) {
-        ids.claim(context);
-        ids.claim(context + 2);
-        return context;
     }
 
     /** The leader's swap with the other leader on the peer communicator (both at once: no deadlock). */

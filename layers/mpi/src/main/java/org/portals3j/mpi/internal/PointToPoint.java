@@ -2,8 +2,8 @@ package org.portals3j.mpi.internal;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import org.checkerframework.checker.initialization.qual.NotOnlyInitialized;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.AckRequest;
 import org.portals3j.portals.EqHandle;
@@ -24,7 +24,6 @@ import org.portals3j.portals.ProcessId;
 import org.portals3j.portals.ReturnCode;
 import org.portals3j.portals.StatusRegister;
 import org.portals3j.portals.Unlink;
-import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.IdleStrategy;
 import org.portals3j.transport.Job;
 import org.portals3j.transport.JobMember;
@@ -45,7 +44,7 @@ public final class PointToPoint {
     /** The portal a rank puts 0 bytes to itself on, to wake its thread blocked in {@code PtlEQWait}. */
     static final int WAKE_PORTAL = 7;
     /** Access control entry 0: same user, any portal (the default). */
-    private static final int COOKIE = 0;
+    static final int COOKIE = 0;
     /** A rendezvous header's hdr_data: the message length in the low bits, the get's id above. */
     static final int LENGTH_BITS = 36;
     private static final long LENGTH_MASK = (1L << LENGTH_BITS) - 1;
@@ -60,14 +59,6 @@ public final class PointToPoint {
     private static final NiLimits LIMITS = new NiLimits(NiLimits.MAXIMUM.maxMatchEntries(),
             NiLimits.MAXIMUM.maxMemDescriptors(), NiLimits.DEFAULT.maxEventQueues(), NiLimits.DEFAULT.maxAtableIndex(),
             NiLimits.DEFAULT.maxPtableIndex());
-    /** Each thread's waiting state (an idle strategy keeps state, so one per thread). */
-    private static final ThreadLocal<@Nullable WaitState> WAITS = new ThreadLocal<>();
-
-    /** How a thread's waits back off, and the {@link #localChanges} it saw at the end of its last idle round. */
-    private static final class WaitState {
-        final IdleStrategy idle = IdleMode.BACKOFF.newStrategy();
-        int seen;
-    }
 
     /** The user pointer of a sender's credit region. */
     private record Region(int peer, MemorySegment memory) {
@@ -88,21 +79,12 @@ public final class PointToPoint {
     private final Region[] regions;
     private final UnexpectedQueue unexpected = new UnexpectedQueue();
     private final Event event = new Event();
-    /** The event the blocker's {@code PtlEQWait} fills (only the blocker touches it). */
-    private final Event blockerEvent = new Event();
-    /** The thread blocked in {@code PtlEQWait} for the rank's next event, if one is: it alone takes events then. */
-    private volatile @Nullable Thread blocker;
-    /** Changes other than by an event ({@link #changedLocally}) so far: a thread about to block must look again. */
-    private final AtomicInteger localChanges = new AtomicInteger();
-    /** Threads waiting for the blocker to hand the events back ({@link #lockExclusive}); no one blocks meanwhile. */
-    private int recalling;
-    /** Background iDups under way ({@link #backgroundStarted}); no one blocks meanwhile. */
-    private final AtomicInteger background = new AtomicInteger();
     /** The rank's nonblocking collectives under way ({@link #progress()} moves them on). */
     private final CollectiveProgress collectives = new CollectiveProgress();
     private final ReentrantLock lock = new ReentrantLock();
     private final Arena arena = Arena.ofShared();
-    private final Polling polling;
+    /** The waits of the rank's threads (made last in the constructor, with this engine under initialization). */
+    private final @NotOnlyInitialized RankWaits waits;
     private long nextRendezvousId;
     private int inFlight;
     private boolean finished;
@@ -114,7 +96,7 @@ public final class PointToPoint {
         this.rank = rank;
         this.config = config;
         int size = job.size();
-        this.polling = Polling.of(lib.transport());
+        Polling polling = Polling.of(lib.transport());
         lib.init();
         ni = lib.niInit(InterfaceId.DEFAULT, ProcessId.PID_ANY, LIMITS).handle();
         eq = lib.eqAlloc(ni, EQ_SIZE);
@@ -156,6 +138,7 @@ public final class PointToPoint {
                 null, EqHandle.NONE);
         headerMd = lib.mdBind(ni, empty);
         creditMd = lib.mdBind(ni, empty);
+        waits = new RankWaits(this, lock, lib, eq, creditMd, peers[rank], polling);
     }
 
     public int rank() {
@@ -235,7 +218,7 @@ public final class PointToPoint {
      * every event found in between is handled first, and a matching unexpected message among them is taken.
      */
     public void startReceive(ReceiveOperation op) {
-        lockExclusive();
+        waits.lockExclusive();
         try {
             checkOpen();
             drain();
@@ -374,7 +357,7 @@ public final class PointToPoint {
         lock.lock();
         try {
             checkOpen();
-            drainUnlessBlocked();
+            waits.drainUnlessBlocked();
             UnexpectedMessage m = unexpected.find(want, ignore);
             return m == null ? null : new ProbeResult(MatchBits.source(m.bits), MatchBits.tag(m.bits), m.length);
         } finally {
@@ -402,7 +385,7 @@ public final class PointToPoint {
             if (finished) {
                 return 0;
             }
-            n = drainUnlessBlocked();
+            n = waits.drainUnlessBlocked();
         } finally {
             lock.unlock();
         }
@@ -418,184 +401,47 @@ public final class PointToPoint {
 
     /** Waits until {@code op} is done, making progress meanwhile (the lock is free between rounds). */
     public void await(Operation op) {
-        IdleStrategy idle = waitState().idle;
-        idle.reset();
-        while (!op.isDone()) {
-            int seen = localChanges.get();
-            int n = progress();
-            if (op.isDone()) {
-                return;
-            }
-            checkInterrupt();
-            if (n == 0 && blockForEvent(seen)) {
-                idle.reset();
-            } else {
-                idleStep(idle, n);
-            }
-        }
+        waits.await(op);
     }
 
-    /**
-     * One round of a wait whose caller checks its own condition between rounds: progress, then, if there was nothing
-     * to do, a block or an idle step. It blocks only from the second round on, when nothing changed locally
-     * ({@link #changedLocally}) since the end of the previous round, before the caller last checked.
-     */
+    /** One round of a wait whose caller checks its own condition between rounds ({@link RankWaits#idleRound}). */
     public void idleRound(boolean first) {
-        WaitState w = waitState();
-        if (first) {
-            w.idle.reset();
-        }
-        int n = progress();
-        checkInterrupt();
-        if (first || n != 0 || !blockForEvent(w.seen)) {
-            idleStep(w.idle, n);
-        } else {
-            w.idle.reset();
-        }
-        w.seen = localChanges.get();
+        waits.idleRound(first);
     }
 
-    /**
-     * Becomes the rank's blocker, unless another thread is: waits in {@code PtlEQWait} (which polls the network, then
-     * parks until an event is logged), then handles that event and the ones behind it. Only one thread blocks; the
-     * others back off meanwhile and leave the events to it, so that events are handled in the queue's order.
-     *
-     * @param seen {@link #localChanges} before the caller last looked at what it waits for
-     * @return false if it did not block (another thread is the blocker, or an operation completed since)
-     */
-    private boolean blockForEvent(int seen) {
-        Thread me = Thread.currentThread();
-        lock.lock();
-        try {
-            if (finished || blocker != null || recalling > 0 || background.get() > 0) {
-                return false;
-            }
-            blocker = me;
-            if (localChanges.get() != seen) { // blocker written, then this read; the reverse in changedLocally
-                blocker = null;
-                return false;
-            }
-        } finally {
-            lock.unlock();
-        }
-        ReturnCode rc = null;
-        try {
-            rc = lib.eqWaitInterruptibly(eq, blockerEvent);
-        } catch (InterruptedException e) {
-            me.interrupt(); // the caller's next checkInterrupt ends its wait
-        } finally {
-            lock.lock();
-            try {
-                blocker = null;
-                if (rc != null && !finished) {
-                    if (rc == ReturnCode.EQ_DROPPED) {
-                        throw eventsLost();
-                    }
-                    handle(blockerEvent);
-                    drain();
-                }
-            } finally {
-                lock.unlock();
-            }
-        }
-        return true;
-    }
-
-    /**
-     * A background iDup's thread starts: until it ends ({@link #backgroundEnded}) every wait of the rank backs off
-     * rather than blocks (a blocked thread is woken to do so).
-     */
+    /** A background iDup's thread starts: until it ends every wait of the rank backs off rather than blocks. */
     public void backgroundStarted() {
-        background.incrementAndGet();
-        changedLocally();
+        waits.backgroundStarted();
     }
 
     /** A background iDup's thread ends (after its operation completed). */
     public void backgroundEnded() {
-        background.decrementAndGet();
-        changedLocally();
+        waits.backgroundEnded();
     }
 
     /**
-     * Handles the events waiting, unless another thread is the blocker: while it waits, or holds an event it has not
-     * handled yet, a drain here would take later events before that one. It handles them all once it has the lock.
-     * Under the lock.
-     */
-    private int drainUnlessBlocked() {
-        Thread b = blocker;
-        return b == null || b == Thread.currentThread() ? drain() : 0;
-    }
-
-    /**
-     * Takes the lock with no other thread blocked in {@code PtlEQWait}: what needs every event so far handled and
-     * the queue's emptiness to mean something (posting a receive: Portals 3.2 section 5.3) first wakes the blocker with
-     * a 0-byte put to this rank and waits for it to hand back (an event a waiter takes never enters the queue).
-     */
-    private void lockExclusive() {
-        lock.lock();
-        Thread b = blocker;
-        if (b == null || b == Thread.currentThread()) {
-            return;
-        }
-        recalling++;
-        try {
-            wake();
-            while (blocker != null) {
-                lock.unlock();
-                Thread.yield(); // the blocker needs the lock to hand back, and maybe this core
-                lock.lock();
-            }
-        } finally {
-            recalling--;
-        }
-    }
-
-    /** Makes an event for the blocker: a 0-byte put to this rank's wake portal. Under the lock. */
-    private void wake() {
-        if (!finished) {
-            lib.put(creditMd, AckRequest.NOACK_REQ, peers[rank], WAKE_PORTAL, COOKIE, 0, 0, 0);
-        }
-    }
-
-    /**
-     * Says that something a thread of this rank may wait for changed other than by an event (an operation cancelled
-     * or completed by a background iDup, a context id given up), and wakes the blocker, if another thread is blocked,
-     * with a 0-byte put to this rank: what it waits for may be that change.
+     * Says that something a thread of this rank may wait for changed other than by an event, waking the thread
+     * blocked for an event, if another is ({@link RankWaits#changedLocally}).
      */
     public void changedLocally() {
-        localChanges.incrementAndGet();
-        Thread b = blocker;
-        if (b == null || b == Thread.currentThread()) {
+        waits.changedLocally();
+    }
+
+    /** Whether the rank has finished (its library released). Under the lock. */
+    boolean isFinished() {
+        return finished;
+    }
+
+    /** Handles the event the blocker's {@code PtlEQWait} returned ({@code rc}), then those behind it (locked). */
+    void handleWaited(ReturnCode rc, Event e) {
+        if (finished) {
             return;
         }
-        lock.lock();
-        try {
-            wake();
-        } finally {
-            lock.unlock();
+        if (rc == ReturnCode.EQ_DROPPED) {
+            throw eventsLost();
         }
-    }
-
-    /**
-     * One step of back-off after a round that did {@code work}. The rounds poll the network through
-     * {@code PtlEQGet}, which lets the transport leave its receive path to this thread; before parking, the thread
-     * says it stops polling, so that the transport takes the path back at once rather than when it notices.
-     */
-    private void idleStep(IdleStrategy idle, int work) {
-        if (work == 0 && idle.parksNext()) {
-            polling.pollingStopped();
-        }
-        idle.idle(work);
-    }
-
-    /**
-     * A wait whose thread is interrupted ends with {@code ERR_OTHER} (the interrupt stays set): what lets a runner
-     * that stops a job of in-JVM ranks end the ones blocked in MPI (the operation itself stays under way).
-     */
-    private static void checkInterrupt() {
-        if (Thread.currentThread().isInterrupted()) {
-            throw new MpiError(ErrorClass.OTHER, "interrupted while waiting for an MPI operation");
-        }
+        handle(e);
+        drain();
     }
 
     /**
@@ -603,10 +449,10 @@ public final class PointToPoint {
      * releases the library. A receive still posted, or a message never received, goes with it.
      */
     public void finish() {
-        IdleStrategy idle = waitState().idle;
+        IdleStrategy idle = RankWaits.idle();
         idle.reset();
         while (true) {
-            lockExclusive();
+            waits.lockExclusive();
             try {
                 int n = drain();
                 if (inFlight == 0) {
@@ -622,15 +468,6 @@ public final class PointToPoint {
         }
     }
 
-    private static WaitState waitState() {
-        WaitState w = WAITS.get();
-        if (w == null) {
-            w = new WaitState();
-            WAITS.set(w);
-        }
-        return w;
-    }
-
     private boolean next() {
         ReturnCode rc = lib.eqGet(eq, event);
         if (rc == ReturnCode.EQ_DROPPED) {
@@ -644,7 +481,8 @@ public final class PointToPoint {
                 + EQ_SIZE + " waiting): messages may be lost; the job cannot go on");
     }
 
-    private int drain() {
+    /** Handles up to a batch of the events waiting; returns how many. Under the lock. */
+    int drain() {
         int n = 0;
         while (n < DRAIN_BATCH && next()) {
             handle(event);
@@ -796,7 +634,7 @@ public final class PointToPoint {
         lock.lock();
         try {
             checkOpen();
-            drainUnlessBlocked();
+            waits.drainUnlessBlocked();
             UnexpectedMessage m = unexpected.find(want, ignore);
             if (m == null) {
                 return null;

@@ -81,6 +81,7 @@
  * round of a blocking wait, handles the rank's events: a rank blocked in any call serves every message under way
  * (starts the gets of rendezvous messages its posted receives matched, reports credit). A rank that computes without
  * calling MPI does not start those gets until its next call (weak progress, as Open MPI without a progress thread).
+ * How the threads of a rank wait ({@code RankWaits}):
  * <ul>
  *   <li><b>Blocking.</b> A wait with nothing to do blocks in {@code PtlEQWait} (in its interruptible form, so that
  *       an interrupt still ends an MPI wait with {@code ERR_OTHER}): the library polls the network while it spins,
@@ -273,7 +274,11 @@
  *       {@code UNDEFINED}. A pair type or a {@code Struct}'s type counts one element per item, a complex type
  *       two.</li>
  *   <li>Collectives: each rank stages its own buffers, so ranks may use different types of the same signature.
- *       bcast, gather(v), scatter(v), allGather(v), allToAll(v) and their in-place forms take any type;
+ *       bcast, gather(v), scatter(v), allGather(v), allToAll(v), the neighbourhood collectives, their in-place
+ *       forms and their nonblocking forms (iBcast ... iNeighborAllToAllv) take any type; a nonblocking one packs
+ *       what it sends when it is called and unpacks what it received as the last local step of its schedule. A
+ *       neighbourhood collective with a {@code PROC_NULL} in-neighbour reads its staged receive buffer too, so that
+ *       the block nobody sends is written back as it was (MPI 4.1 section 8.6 leaves it untouched);
  *       {@code allToAllw} takes byte displacements and a type per rank, all the types of one buffer of its base
  *       type (ERR_TYPE otherwise: a Java buffer has one element type), a type with a count of 0 not looked at.
  *       reduce, allReduce, reduceScatter, reduceScatterBlock, scan, exScan and reduceLocal, their in-place forms

@@ -1,0 +1,256 @@
+package org.portals3j.mpi.internal;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import org.checkerframework.checker.initialization.qual.NotOnlyInitialized;
+import org.checkerframework.checker.initialization.qual.UnderInitialization;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.portals.AckRequest;
+import org.portals3j.portals.EqHandle;
+import org.portals3j.portals.Event;
+import org.portals3j.portals.MdHandle;
+import org.portals3j.portals.Portals;
+import org.portals3j.portals.ProcessId;
+import org.portals3j.portals.ReturnCode;
+import org.portals3j.transport.IdleMode;
+import org.portals3j.transport.IdleStrategy;
+import org.portals3j.transport.Polling;
+
+/**
+ * How the threads of one rank wait for its events: at most one blocks in {@code PtlEQWait} and handles what it wakes
+ * for, the others back off; whoever needs the queue to itself recalls the blocker with a 0-byte put to its own rank.
+ */
+final class RankWaits {
+    /** Each thread's waiting state (an idle strategy keeps state, so one per thread). */
+    private static final ThreadLocal<@Nullable WaitState> WAITS = new ThreadLocal<>();
+
+    /** How a thread's waits back off, and the {@link #localChanges} it saw at the end of its last idle round. */
+    private static final class WaitState {
+        final IdleStrategy idle = IdleMode.BACKOFF.newStrategy();
+        int seen;
+    }
+
+    /** The engine (which makes this in its constructor, hence under initialization then). */
+    private final @NotOnlyInitialized PointToPoint engine;
+    /** The rank's lock (the engine's). */
+    private final ReentrantLock lock;
+    private final Portals lib;
+    private final EqHandle eq;
+    /** An MD of no memory for the 0-byte put to {@link #self}'s {@link PointToPoint#WAKE_PORTAL}. */
+    private final MdHandle wakeMd;
+    private final ProcessId self;
+    private final Polling polling;
+    /** The event the blocker's {@code PtlEQWait} fills (only the blocker touches it). */
+    private final Event blockerEvent = new Event();
+    /** The thread blocked in {@code PtlEQWait} for the rank's next event, if one is: it alone takes events then. */
+    private volatile @Nullable Thread blocker;
+    /** Changes other than by an event ({@link #changedLocally}) so far: a thread about to block must look again. */
+    private final AtomicInteger localChanges = new AtomicInteger();
+    /** Threads waiting for the blocker to hand the events back ({@link #lockExclusive}); no one blocks meanwhile. */
+    private int recalling;
+    /** Background iDups under way ({@link #backgroundStarted}); no one blocks meanwhile. */
+    private final AtomicInteger background = new AtomicInteger();
+
+    RankWaits(@UnderInitialization PointToPoint engine, ReentrantLock lock, Portals lib, EqHandle eq, MdHandle wakeMd,
+            ProcessId self, Polling polling) {
+        this.engine = engine;
+        this.lock = lock;
+        this.lib = lib;
+        this.eq = eq;
+        this.wakeMd = wakeMd;
+        this.self = self;
+        this.polling = polling;
+    }
+
+    /** Waits until {@code op} is done, making progress meanwhile (the lock is free between rounds). */
+    void await(Operation op) {
+        IdleStrategy idle = waitState().idle;
+        idle.reset();
+        while (!op.isDone()) {
+            int seen = localChanges.get();
+            int n = engine.progress();
+            if (op.isDone()) {
+                return;
+            }
+            checkInterrupt();
+            if (n == 0 && blockForEvent(seen)) {
+                idle.reset();
+            } else {
+                idleStep(idle, n);
+            }
+        }
+    }
+
+    /**
+     * One round of a wait whose caller checks its own condition between rounds: progress, then, if there was nothing
+     * to do, a block or an idle step. It blocks only from the second round on, when nothing changed locally
+     * ({@link #changedLocally}) since the end of the previous round, before the caller last checked.
+     */
+    void idleRound(boolean first) {
+        WaitState w = waitState();
+        if (first) {
+            w.idle.reset();
+        }
+        int n = engine.progress();
+        checkInterrupt();
+        if (first || n != 0 || !blockForEvent(w.seen)) {
+            idleStep(w.idle, n);
+        } else {
+            w.idle.reset();
+        }
+        w.seen = localChanges.get();
+    }
+
+    /**
+     * Becomes the rank's blocker, unless another thread is: waits in {@code PtlEQWait} (which polls the network, then
+     * parks until an event is logged), then handles that event and the ones behind it. Only one thread blocks; the
+     * others back off meanwhile and leave the events to it, so that events are handled in the queue's order.
+     *
+     * @param seen {@link #localChanges} before the caller last looked at what it waits for
+     * @return false if it did not block (another thread is the blocker, or an operation completed since)
+     */
+    private boolean blockForEvent(int seen) {
+        Thread me = Thread.currentThread();
+        lock.lock();
+        try {
+            if (engine.isFinished() || blocker != null || recalling > 0 || background.get() > 0) {
+                return false;
+            }
+            blocker = me;
+            if (localChanges.get() != seen) { // blocker written, then this read; the reverse in changedLocally
+                blocker = null;
+                return false;
+            }
+        } finally {
+            lock.unlock();
+        }
+        ReturnCode rc = null;
+        try {
+            rc = lib.eqWaitInterruptibly(eq, blockerEvent);
+        } catch (InterruptedException e) {
+            me.interrupt(); // the caller's next checkInterrupt ends its wait
+        } finally {
+            lock.lock();
+            try {
+                blocker = null;
+                if (rc != null) {
+                    engine.handleWaited(rc, blockerEvent);
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A background iDup's thread starts: until it ends ({@link #backgroundEnded}) every wait of the rank backs off
+     * rather than blocks (a blocked thread is woken to do so).
+     */
+    void backgroundStarted() {
+        background.incrementAndGet();
+        changedLocally();
+    }
+
+    /** A background iDup's thread ends (after its operation completed). */
+    void backgroundEnded() {
+        background.decrementAndGet();
+        changedLocally();
+    }
+
+    /**
+     * Handles the events waiting, unless another thread is the blocker: while it waits, or holds an event it has not
+     * handled yet, a drain here would take later events before that one. It handles them all once it has the lock.
+     * Under the lock.
+     */
+    int drainUnlessBlocked() {
+        Thread b = blocker;
+        return b == null || b == Thread.currentThread() ? engine.drain() : 0;
+    }
+
+    /**
+     * Takes the lock with no other thread blocked in {@code PtlEQWait}: what needs every event so far handled and
+     * the queue's emptiness to mean something (posting a receive: Portals 3.2 section 5.3) first wakes the blocker with
+     * a 0-byte put to this rank and waits for it to hand back (an event a waiter takes never enters the queue).
+     */
+    void lockExclusive() {
+        lock.lock();
+        Thread b = blocker;
+        if (b == null || b == Thread.currentThread()) {
+            return;
+        }
+        recalling++;
+        try {
+            wake();
+            while (blocker != null) {
+                lock.unlock();
+                Thread.yield(); // the blocker needs the lock to hand back, and maybe this core
+                lock.lock();
+            }
+        } finally {
+            recalling--;
+        }
+    }
+
+    /** Makes an event for the blocker: a 0-byte put to this rank's wake portal. Under the lock. */
+    private void wake() {
+        if (!engine.isFinished()) {
+            lib.put(wakeMd, AckRequest.NOACK_REQ, self, PointToPoint.WAKE_PORTAL, PointToPoint.COOKIE, 0, 0, 0);
+        }
+    }
+
+    /**
+     * Says that something a thread of this rank may wait for changed other than by an event (an operation cancelled
+     * or completed by a background iDup, a context id given up), and wakes the blocker, if another thread is blocked,
+     * with a 0-byte put to this rank: what it waits for may be that change.
+     */
+    void changedLocally() {
+        localChanges.incrementAndGet();
+        Thread b = blocker;
+        if (b == null || b == Thread.currentThread()) {
+            return;
+        }
+        lock.lock();
+        try {
+            wake();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * One step of back-off after a round that did {@code work}. The rounds poll the network through
+     * {@code PtlEQGet}, which lets the transport leave its receive path to this thread; before parking, the thread
+     * says it stops polling, so that the transport takes the path back at once rather than when it notices.
+     */
+    private void idleStep(IdleStrategy idle, int work) {
+        if (work == 0 && idle.parksNext()) {
+            polling.pollingStopped();
+        }
+        idle.idle(work);
+    }
+
+    /**
+     * A wait whose thread is interrupted ends with {@code ERR_OTHER} (the interrupt stays set): what lets a runner
+     * that stops a job of in-JVM ranks end the ones blocked in MPI (the operation itself stays under way).
+     */
+    private static void checkInterrupt() {
+        if (Thread.currentThread().isInterrupted()) {
+            throw new MpiError(ErrorClass.OTHER, "interrupted while waiting for an MPI operation");
+        }
+    }
+
+    /** The calling thread's back-off. */
+    static IdleStrategy idle() {
+        return waitState().idle;
+    }
+
+    private static WaitState waitState() {
+        WaitState w = WAITS.get();
+        if (w == null) {
+            w = new WaitState();
+            WAITS.set(w);
+        }
+        return w;
+    }
+}

@@ -29,7 +29,7 @@ final class FiPingPong {
     enum Tool {
         /** libfabric-bin's fi_pingpong: "bytes #sent #ack total time MB/sec usec/xfer Mxfers/sec". */
         FI_PINGPONG("fi_pingpong", 8, 6),
-        /** fabtests' fi_rdm_pingpong, addresses exchanged out of band: "bytes iters total time MB/sec usec/xfer ...". */
+        /** fabtests' fi_rdm_pingpong, addresses exchanged out of band: "bytes iters total time MB/sec usec/xfer". */
         FI_RDM_PINGPONG("fi_rdm_pingpong", 7, 5);
 
         final String program;

@@ -12,10 +12,10 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
- * libfabric's own ping-pong ({@code fi_pingpong} of libfabric-bin) as a server and a client process on 127.0.0.1:
- * the peer {@link GmPingPong} compares the gm transport with, on the same provider.
+ * libfabric's own ping-pongs as a server and a client process on 127.0.0.1: {@code fi_pingpong} of libfabric-bin (the
+ * peer {@link GmPingPong} compares the gm transport with, on the same provider) or fabtests' {@code fi_rdm_pingpong}.
  *
- * <p>{@code fi_pingpong} prints the mean time per transfer (half a round trip) over all iterations, and its timer
+ * <p>Both print the mean time per transfer (half a round trip) over all iterations, and its timer
  * may include the first exchange. So each figure is the difference of two runs, {@code n / 5} and {@code n}
  * iterations: {@code (T(n) - T(n/5)) / (2 (n - n/5))}, where {@code T} is the printed time per transfer times the
  * transfers. What one run costs once (connection set-up, first-touch faults) cancels.
@@ -25,26 +25,80 @@ final class FiPingPong {
     private static final long TIMEOUT_SECONDS = 120;
     private static final long LISTEN_WAIT_MILLIS = 10_000;
 
+    /** The two programs: how each is told the provider and the control port, and where it prints usec/xfer. */
+    enum Tool {
+        /** libfabric-bin's fi_pingpong: "bytes #sent #ack total time MB/sec usec/xfer Mxfers/sec". */
+        FI_PINGPONG("fi_pingpong", 8, 6),
+        /** fabtests' fi_rdm_pingpong, addresses exchanged out of band: "bytes iters total time MB/sec usec/xfer". */
+        FI_RDM_PINGPONG("fi_rdm_pingpong", 7, 5);
+
+        final String program;
+        final int columns;
+        final int usecColumn;
+
+        Tool(String program, int columns, int usecColumn) {
+            this.program = program;
+            this.columns = columns;
+            this.usecColumn = usecColumn;
+        }
+    }
+
+    private final Tool tool;
     private final String program;
 
     /** @param program the fi_pingpong executable (a path, or a name looked up on PATH) */
     FiPingPong(String program) {
+        this(Tool.FI_PINGPONG, program);
+    }
+
+    /** @param program {@code tool}'s executable (a path, or a name looked up on PATH) */
+    FiPingPong(Tool tool, String program) {
+        this.tool = tool;
         this.program = program;
     }
 
     /** The first libfabric-bin fi_pingpong on PATH, or null when there is none. */
     static Path onPath() {
+        return onPath(Tool.FI_PINGPONG.program);
+    }
+
+    /** The first executable {@code name} on PATH, or null when there is none. */
+    static Path onPath(String name) {
         String path = System.getenv("PATH");
         if (path == null) {
             return null;
         }
         for (String dir : path.split(File.pathSeparator)) {
-            Path p = Path.of(dir.isEmpty() ? "." : dir, "fi_pingpong");
+            Path p = Path.of(dir.isEmpty() ? "." : dir, name);
             if (Files.isExecutable(p)) {
                 return p;
             }
         }
         return null;
+    }
+
+    /**
+     * Why libfabric cannot run {@code gmProvider} here (fi_info missing, or {@code fi_info -p} finds no such
+     * provider), or null when it can.
+     */
+    static String providerMissing(String gmProvider) throws InterruptedException {
+        String provider = libfabricProvider(gmProvider);
+        Path fiInfo = onPath("fi_info");
+        if (fiInfo == null) {
+            return "fi_info is not on PATH (install libfabric-bin): cannot tell whether libfabric has " + provider;
+        }
+        try {
+            Process p = new ProcessBuilder(fiInfo.toString(), "-p", provider).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return "fi_info -p " + provider + " did not end within " + TIMEOUT_SECONDS + " s";
+            }
+            return p.exitValue() == 0 ? null : "libfabric has no provider " + provider + " here (fi_info -p "
+                    + provider + " exited " + p.exitValue() + ")";
+        } catch (IOException e) {
+            return "fi_info -p " + provider + " could not run: " + e.getMessage();
+        }
     }
 
     /** libfabric's name for a gm.provider value: tcp is tcp;ofi_rxm, udp is udp;ofi_rxd. */
@@ -73,25 +127,36 @@ final class FiPingPong {
     double once(String gmProvider, int size, int iterations) throws IOException, InterruptedException {
         String provider = libfabricProvider(gmProvider);
         int port = freePort();
-        List<String> common = List.of(program, "-p", provider, "-e", "rdm", "-I", Integer.toString(iterations),
-                "-S", Integer.toString(size));
-        Path serverOut = Files.createTempFile("fi_pingpong-server", ".txt");
-        Path clientOut = Files.createTempFile("fi_pingpong-client", ".txt");
+        List<String> common = new ArrayList<>(List.of(program, "-p", provider, "-I", Integer.toString(iterations),
+                "-S", Integer.toString(size)));
+        List<String> serverArgs;
+        List<String> clientArgs;
+        if (tool == Tool.FI_PINGPONG) {
+            common.addAll(List.of("-e", "rdm"));
+            serverArgs = List.of("-B", Integer.toString(port));
+            clientArgs = List.of("-P", Integer.toString(port), "127.0.0.1");
+        } else { // fabtests: the control socket of -E carries the addresses, so any provider's addressing works
+            common.add("-E=" + port);
+            serverArgs = List.of();
+            clientArgs = List.of("127.0.0.1");
+        }
+        Path serverOut = Files.createTempFile(tool.program + "-server", ".txt");
+        Path clientOut = Files.createTempFile(tool.program + "-client", ".txt");
         Process server = null;
         Process client = null;
         try {
-            server = start(common, List.of("-B", Integer.toString(port)), serverOut);
+            server = start(common, serverArgs, serverOut);
             awaitListening(port, server);
-            client = start(common, List.of("-P", Integer.toString(port), "127.0.0.1"), clientOut);
+            client = start(common, clientArgs, clientOut);
             int clientExit = waitFor(client);
             int serverExit = waitFor(server);
             String out = Files.readString(clientOut, StandardCharsets.UTF_8);
             if (clientExit != 0 || serverExit != 0) {
-                throw new IOException("fi_pingpong -p " + provider + " -S " + size + " failed (client exit "
+                throw new IOException(tool.program + " -p " + provider + " -S " + size + " failed (client exit "
                         + clientExit + ", server exit " + serverExit + "): " + out.strip() + " / "
                         + Files.readString(serverOut, StandardCharsets.UTF_8).strip());
             }
-            return parseMicrosPerTransfer(out, size);
+            return parseMicrosPerTransfer(tool, out, size);
         } finally {
             destroy(client);
             destroy(server);
@@ -105,17 +170,23 @@ final class FiPingPong {
      * total time MB/sec usec/xfer Mxfers/sec".
      */
     static double parseMicrosPerTransfer(String output, int size) throws IOException {
+        return parseMicrosPerTransfer(Tool.FI_PINGPONG, output, size);
+    }
+
+    /** The usec/xfer column of {@code tool}'s result line (the one size of the run, {@code size}). */
+    static double parseMicrosPerTransfer(Tool tool, String output, int size) throws IOException {
         for (String line : output.split("\n")) {
             String[] f = line.trim().split("\\s+");
-            if (f.length == 8 && !f[0].equals("bytes")) { // one size per run; it prints 1048576 as "1m"
+            if (f.length == tool.columns && !f[0].equals("bytes")) { // one size per run; 1048576 prints as "1m"
                 try {
-                    return Double.parseDouble(f[6]);
+                    return Double.parseDouble(f[tool.usecColumn]);
                 } catch (NumberFormatException e) {
-                    throw new IOException("fi_pingpong printed '" + line + "': no usec/xfer in column 7", e);
+                    throw new IOException(tool.program + " printed '" + line + "': no usec/xfer in column "
+                            + (tool.usecColumn + 1), e);
                 }
             }
         }
-        throw new IOException("fi_pingpong printed no result line for " + size + " B: " + output.strip());
+        throw new IOException(tool.program + " printed no result line for " + size + " B: " + output.strip());
     }
 
     private Process start(List<String> common, List<String> extra, Path out) throws IOException {
@@ -126,7 +197,7 @@ final class FiPingPong {
 
     private static int waitFor(Process p) throws InterruptedException, IOException {
         if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-            throw new IOException("fi_pingpong did not end within " + TIMEOUT_SECONDS + " s");
+            throw new IOException("the libfabric ping-pong did not end within " + TIMEOUT_SECONDS + " s");
         }
         return p.exitValue();
     }

@@ -19,9 +19,8 @@ import org.portals3j.portals.ReturnCode;
 import org.portals3j.portals.Unlink;
 
 /**
- * PtlGet latency between the two ranks of a {@link TwoRanks} job: rank 0 gets {@code size} bytes from an MD of rank 1
- * and waits with {@code PtlEQWait} for REPLY_END; the figure is the whole get (request and reply), as
- * osu_get_latency reports it. Rank 1's application does nothing: its library answers.
+ * PtlGet latency and bandwidth between the two ranks of a {@link TwoRanks} job: rank 0 gets from an MD of rank 1, whose
+ * application does nothing (its library answers); latency is the whole get, as osu_get_latency reports it.
  */
 final class GetLatency {
     private static final int PORTAL = 15;
@@ -31,6 +30,14 @@ final class GetLatency {
 
     /** Percentiles of one size's gets in microseconds. */
     record Row(int size, int iterations, double p50, double p99) {
+    }
+
+    /** One size's windows of {@link PingPong#WINDOW} gets: the median window's rate in GB/s (10^9 bytes per second). */
+    record Rate(int size, int windows, double gigabytesPerSecond) {
+        /** Gets per second at this size. */
+        double getsPerSecond() {
+            return gigabytesPerSecond * 1e9 / size;
+        }
     }
 
     private GetLatency() {
@@ -75,6 +82,56 @@ final class GetLatency {
                 rows[i] = new Row(size, iterations, h.getValueAtPercentile(50) / 1e3, h.getValueAtPercentile(99) / 1e3);
             }
             return rows;
+        }
+    }
+
+    /**
+     * Per size, {@code warmup} untimed then {@code windows} timed windows: {@link PingPong#WINDOW} gets issued back to
+     * back, the window ending when the last REPLY_END arrives; the bytes are checked.
+     */
+    static Rate[] bandwidth(String transport, int[] sizes, int windows, int warmup) throws Exception {
+        int max = 1;
+        for (int s : sizes) {
+            max = Math.max(max, s);
+        }
+        try (TwoRanks job = TwoRanks.open(transport); Arena arena = Arena.ofShared()) {
+            Portals target = job.portals(1);
+            MemorySegment source = arena.allocate(max, 64).fill(FILL);
+            MeHandle me = target.meAttach(job.ni(1), PORTAL, ProcessId.ANY, MATCH, 0L, Unlink.RETAIN,
+                    InsertPosition.AFTER);
+            target.mdAttach(me, MemoryDescriptor.of(source).withOptions(MdOption.OP_GET, MdOption.MANAGE_REMOTE),
+                    Unlink.RETAIN, Unlink.RETAIN);
+            Portals p = job.portals(0);
+            // a get leaves at most SEND_START, SEND_END, REPLY_START and REPLY_END on the initiator's queue
+            EqHandle eq = p.eqAlloc(job.ni(0), 4L * PingPong.WINDOW + 16);
+            MemorySegment sink = arena.allocate(max, 64);
+            Event ev = new Event();
+            Rate[] rates = new Rate[sizes.length];
+            for (int i = 0; i < sizes.length; i++) {
+                int size = sizes[i];
+                MdHandle md = p.mdBind(job.ni(0), MemoryDescriptor.of(sink.asSlice(0, size)).withEventQueue(eq));
+                sink.fill((byte) 0);
+                Histogram h = new Histogram(HISTOGRAM_MAX_NANOS, 3);
+                for (int w = 0; w < warmup + windows; w++) {
+                    long t0 = System.nanoTime();
+                    for (int k = 0; k < PingPong.WINDOW; k++) {
+                        p.get(md, job.id(1), PORTAL, 0, MATCH, 0L);
+                    }
+                    for (int k = 0; k < PingPong.WINDOW; k++) {
+                        awaitReply(p, eq, ev, size);
+                    }
+                    long nanos = System.nanoTime() - t0;
+                    if (w >= warmup) {
+                        h.recordValue(nanos);
+                    }
+                }
+                if (sink.get(ValueLayout.JAVA_BYTE, size - 1) != FILL) {
+                    throw new IllegalStateException("the " + size + "-byte gets did not bring the target's bytes");
+                }
+                p.mdUnlink(md);
+                rates[i] = new Rate(size, windows, (double) PingPong.WINDOW * size / h.getValueAtPercentile(50));
+            }
+            return rates;
         }
     }
 

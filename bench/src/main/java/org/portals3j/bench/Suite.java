@@ -41,7 +41,10 @@ public final class Suite {
     /** Bandwidth sizes besides 1 MiB (which comes with the latency run); the 8-byte windows give the message rate. */
     static final int[] BANDWIDTH_SIZES = {8, 1024, 64 * 1024};
     static final int[] QUICK_BANDWIDTH_SIZES = {8};
-    static final List<String> PEERS = List.of("openmpi", "fi_pingpong", "handoff", "lapi", "mpi", "isotach", "shim");
+    static final List<String> PEERS = List.of("openmpi", "fi_pingpong", "fi_rdm_pingpong", "handoff", "lapi", "mpi",
+            "isotach", "shim");
+    /** The gm providers the libfabric rows run on (libfabric's tcp;ofi_rxm and shm). */
+    static final List<String> LIBFABRIC_PROVIDERS = List.of("tcp", "shm");
 
     static final String USAGE = """
             usage: portals bench [--transport inmem,udp] [--quick] [--out DIR] [--peers LIST] [--iterations N]
@@ -50,7 +53,8 @@ public final class Suite {
               --quick           a smoke run of about a minute (few iterations, fewer sizes): not figures to quote
               --out             where results.json, the plots and index.html go (default bench-report)
               --peers           rows besides Portals Put/Get and the transport's own baseline (default all:
-                                openmpi,fi_pingpong,handoff,lapi,mpi,isotach,shim); the others are reported as skipped
+                                openmpi,fi_pingpong,fi_rdm_pingpong,handoff,lapi,mpi,isotach,shim); the others are
+                                reported as skipped
               --iterations      measured round trips per size (default 10000; --quick 200)
               --require-idle    refuse to run when the 1-minute load average is above the threshold
               --idle-threshold  that threshold (default 1.0)
@@ -268,6 +272,15 @@ public final class Suite {
 
     static final String PUT = "Portals Put";
     static final String GET = SuiteReport.GET_PREFIX + " (whole get)";
+    static final String GET_WINDOWS = SuiteReport.GET_PREFIX;
+    /** The udp transport with {@code udp.mac=crc32c}: integrity only, no authentication (a private network). */
+    static final String UDP_CRC32C = "udp-crc32c";
+    static final Map<String, String> UDP_CRC32C_OPTIONS = Map.of("udp.mac", "crc32c", "udp.allowUnauthenticated",
+            "true");
+    static final String FI_PINGPONG = "libfabric fi_pingpong";
+    static final String FI_RDM_PINGPONG = "libfabric fi_rdm_pingpong";
+    static final String FI_RDM_MISSING = "fi_rdm_pingpong is not on PATH: it comes with libfabric's fabtests, which"
+            + " Debian's libfabric-bin does not ship (it has fi_pingpong only)";
     static final String OMPI_SHM = "Open MPI 4.1 shared memory";
     static final String OMPI_TCP = "Open MPI 4.1 TCP loopback";
     static final String SHIM_C = "C through libportals3";
@@ -281,6 +294,9 @@ public final class Suite {
         String date = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         for (String t : o.transports()) {
             c.attempt(PUT + " on " + t, () -> portalsPut(o, t, c));
+            if (t.equals("udp")) {
+                c.attempt(PUT + " on " + UDP_CRC32C, () -> udpCrc32c(o, c));
+            }
             c.attempt(GET + " on " + t, () -> {
                 GetLatency.Row[] rows = GetLatency.measure(t, o.sizes(), o.iterations(), o.warmup());
                 List<Point> points = new ArrayList<>();
@@ -290,9 +306,19 @@ public final class Suite {
                 c.add(new Series(GET, SuiteReport.LATENCY, t, false, "p50", points, "request and reply, as"
                         + " osu_get_latency"));
             });
+            c.attempt(GET_WINDOWS + " bandwidth on " + t, () -> getWindows(o, t, c));
+        }
+        if (!o.transports().contains("udp")) {
+            c.skip(PUT + " on " + UDP_CRC32C, "udp is not in --transport " + String.join(",", o.transports()));
         }
         peer(o, c, "openmpi", OMPI_SHM + " and " + OMPI_TCP, () -> openMpi(o, c));
-        peer(o, c, "fi_pingpong", "libfabric fi_pingpong", () -> fiPingPong(o, c));
+        boolean fi = selected(o, c, "fi_pingpong", FI_PINGPONG);
+        boolean rdm = selected(o, c, "fi_rdm_pingpong", FI_RDM_PINGPONG);
+        if (fi || rdm) {
+            for (String provider : LIBFABRIC_PROVIDERS) {
+                c.attempt("libfabric peers on " + provider, () -> libfabric(o, c, provider, fi, rdm));
+            }
+        }
         peer(o, c, "handoff", "thread hand-off floor (HandOffFloor)", () -> {
             HandOffFloor.Result r = HandOffFloor.measure(o.quick() ? 2 : 8, o.quick() ? 2_000 : 50_000,
                     o.quick() ? 0.2 : 2.0);
@@ -311,11 +337,18 @@ public final class Suite {
     }
 
     private static void peer(Options o, Collector c, String key, String name, Row row) {
+        if (selected(o, c, key, name)) {
+            c.attempt(name, row);
+        }
+    }
+
+    /** Whether the peer {@code key} is selected; if not, {@code name} is reported as skipped. */
+    private static boolean selected(Options o, Collector c, String key, String name) {
         if (!o.peers().contains(key)) {
             c.skip(name, "not selected (--peers " + String.join(",", o.peers()) + ")");
-            return;
+            return false;
         }
-        c.attempt(name, row);
+        return true;
     }
 
     /** PingPong on {@code t}: Put latency and 1 MiB bandwidth with the transport's baseline; then the other sizes. */
@@ -398,19 +431,45 @@ public final class Suite {
         return s;
     }
 
-    /** gm against fi_pingpong where gm runs (GmPingPong); else fi_pingpong alone on libfabric's tcp provider. */
-    private static void fiPingPong(Options o, Collector c) throws Exception {
-        Path fi = FiPingPong.onPath();
-        if (fi == null) {
-            c.skip("libfabric fi_pingpong", "fi_pingpong is not on PATH: install libfabric-bin");
+    /**
+     * On one gm provider: gm's Put beside fi_pingpong where gm runs (GmPingPong, alternating), else fi_pingpong alone;
+     * then fi_rdm_pingpong. A missing tool, provider or gm is a skipped row with the reason.
+     */
+    private static void libfabric(Options o, Collector c, String provider, boolean fiSelected, boolean rdmSelected)
+            throws Exception {
+        String lf = FiPingPong.libfabricProvider(provider);
+        String fiName = FI_PINGPONG + " " + lf;
+        String rdmName = FI_RDM_PINGPONG + " " + lf;
+        Path fi = fiSelected ? FiPingPong.onPath() : null;
+        Path rdm = rdmSelected ? FiPingPong.onPath(FiPingPong.Tool.FI_RDM_PINGPONG.program) : null;
+        if (fiSelected && fi == null) {
+            c.skip(fiName, "fi_pingpong is not on PATH: install libfabric-bin");
+        }
+        if (rdmSelected && rdm == null) {
+            c.skip(rdmName, FI_RDM_MISSING);
+        }
+        if (fi == null && rdm == null) {
+            return;
+        }
+        String noProvider = FiPingPong.providerMissing(provider);
+        if (noProvider != null) {
+            if (fi != null) {
+                c.skip(fiName, noProvider);
+            }
+            if (rdm != null) {
+                c.skip(rdmName, noProvider);
+            }
             return;
         }
         int[] sizes = o.quick() ? new int[] {8, 1024} : new int[] {8, 1024, 64 * 1024, MIB};
-        Availability gm = GmTransportProvider.availability("tcp");
-        if (gm.available()) {
-            GmPingPong.Options g = new GmPingPong.Options(List.of("tcp"), Map.of(), IdleMode.BACKOFF, sizes,
-                    o.iterations(), o.quick() ? 1 : GmPingPong.DEFAULT_ROUNDS, o.quick(), fi.toString(), "");
-            GmPingPong.ProviderResult r = GmPingPong.measure(g, "tcp");
+        Availability gm = GmTransportProvider.availability(provider);
+        GmPingPong.Options g = new GmPingPong.Options(List.of(provider), Map.of(), IdleMode.BACKOFF, sizes,
+                o.iterations(), o.quick() ? 1 : GmPingPong.DEFAULT_ROUNDS, o.quick(), fi == null ? "" : fi.toString(),
+                "");
+        if (!gm.available()) {
+            c.skip(PUT + " over gm (" + provider + ")", "the gm transport cannot run here: " + gm.reason());
+        } else if (fi != null) {
+            GmPingPong.ProviderResult r = GmPingPong.measure(g, provider);
             List<Point> mine = new ArrayList<>();
             List<Point> theirs = new ArrayList<>();
             for (GmPingPong.Row row : r.rows()) {
@@ -419,23 +478,85 @@ public final class Suite {
                     theirs.add(new Point(row.size(), row.fiPingPong(), Double.NaN));
                 }
             }
-            c.add(new Series(PUT, SuiteReport.LATENCY, "gm/tcp", false, "p50", mine, "GmPingPong, median of"
+            c.add(new Series(PUT, SuiteReport.LATENCY, "gm/" + provider, false, "p50", mine, "GmPingPong, median of"
                     + " rounds"));
-            c.add(new Series("libfabric fi_pingpong tcp;ofi_rxm", SuiteReport.LATENCY, "-", true, "mean", theirs,
-                    "alternating with gm in rounds"));
-            return;
+            addOrSkip(c, new Series(fiName, SuiteReport.LATENCY, "-", true, "mean", theirs, "alternating with gm in"
+                    + " rounds"));
+        } else {
+            PingPong.Result r = PingPong.measure(g.pingPong(provider));
+            List<Point> mine = new ArrayList<>();
+            for (PingPong.Row row : r.rows()) {
+                mine.add(new Point(row.size(), row.portalsP50(), row.portalsP99()));
+            }
+            c.add(new Series(PUT, SuiteReport.LATENCY, "gm/" + provider, false, "p50", mine, "PingPong on gm"));
         }
-        c.skip(PUT + " over gm (tcp)", "the gm transport cannot run here: " + gm.reason());
-        FiPingPong peer = new FiPingPong(fi.toString());
+        if (fi != null && !gm.available()) {
+            alone(o, c, new FiPingPong(fi.toString()), fiName, provider, sizes);
+        }
+        if (rdm != null) {
+            alone(o, c, new FiPingPong(FiPingPong.Tool.FI_RDM_PINGPONG, rdm.toString()), rdmName, provider, sizes);
+        }
+    }
+
+    /** One libfabric ping-pong on its own: the marginal half round trip per size (see FiPingPong). */
+    private static void alone(Options o, Collector c, FiPingPong peer, String name, String provider, int[] sizes)
+            throws Exception {
         List<Point> points = new ArrayList<>();
         for (int size : sizes) {
-            double us = peer.halfRoundTripMicros("tcp", size, o.iterations());
+            double us = peer.halfRoundTripMicros(provider, size, o.iterations());
             if (!Double.isNaN(us)) {
                 points.add(new Point(size, us, Double.NaN));
             }
         }
-        c.add(new Series("libfabric fi_pingpong tcp;ofi_rxm", SuiteReport.LATENCY, "-", true, "mean", points,
-                "set-up cancelled (FiPingPong)"));
+        addOrSkip(c, new Series(name, SuiteReport.LATENCY, "-", true, "mean", points, "set-up cancelled"
+                + " (FiPingPong)"));
+    }
+
+    /** Adds {@code s}, or reports it skipped when set-up noise left it no figure at any size. */
+    private static void addOrSkip(Collector c, Series s) {
+        if (s.points().isEmpty()) {
+            c.skip(s.name(), "no figure at any size: the two runs' difference was not positive (set-up noise above"
+                    + " the transfers' time); measure on an idle machine or with more --iterations");
+        } else {
+            c.add(s);
+        }
+    }
+
+    /** Windows of gets of the Put bandwidth rows' sizes; the 8-byte windows give the message rate. */
+    private static void getWindows(Options o, String t, Collector c) throws Exception {
+        int[] sizes = bandwidthPlus(o);
+        GetLatency.Rate[] rates = GetLatency.bandwidth(t, sizes, o.quick() ? 8 : 64, o.quick() ? 4 : 16);
+        List<Point> bw = new ArrayList<>();
+        List<Point> rate = new ArrayList<>();
+        for (GetLatency.Rate r : rates) {
+            bw.add(new Point(r.size(), r.gigabytesPerSecond() * 1e3, Double.NaN));
+            if (r.size() == 8) {
+                rate.add(new Point(8, r.getsPerSecond(), Double.NaN));
+            }
+        }
+        c.add(new Series(GET_WINDOWS, SuiteReport.BANDWIDTH, t, false, "median", bw, "windows of "
+                + PingPong.WINDOW + " gets, GetLatency"));
+        c.add(new Series(GET_WINDOWS, SuiteReport.RATE, t, false, "median", rate, "8-byte gets in windows of "
+                + PingPong.WINDOW));
+    }
+
+    /**
+     * Put on udp with {@code udp.mac=crc32c} (integrity only): latency and 1 MiB bandwidth, beside Open MPI TCP
+     * loopback; the (cheaper) thread baseline it runs beside is not reported: the udp row has the datagram one.
+     */
+    private static void udpCrc32c(Options o, Collector c) throws Exception {
+        PingPong.Result r = PingPong.measure(new PingPong.Options("udp", UDP_CRC32C_OPTIONS,
+                PingPong.Baseline.THREADS, IdleMode.BACKOFF, o.sizes(), o.iterations(), o.quick(), -1, MIB));
+        List<Point> put = new ArrayList<>();
+        for (PingPong.Row row : r.rows()) {
+            put.add(new Point(row.size(), row.portalsP50(), row.portalsP99()));
+        }
+        String note = "udp.mac=crc32c, udp.allowUnauthenticated=true: no authentication";
+        c.add(new Series(PUT, SuiteReport.LATENCY, UDP_CRC32C, false, "p50", put, "half round trip, PingPong; "
+                + note));
+        c.add(new Series(PUT, SuiteReport.BANDWIDTH, UDP_CRC32C, false, "median",
+                List.of(new Point(MIB, r.bandwidth().portalsPut() * 1e3, Double.NaN)), "windows of "
+                + PingPong.WINDOW + " puts; " + note));
     }
 
     private static void lapi(Options o, String t, Collector c) throws Exception {
@@ -533,6 +654,8 @@ public final class Suite {
                 64 * 1024, false, true, 1.0));
         goals.add(goal(c, "udp Put 1 MiB bandwidth / Open MPI TCP 1 MiB bandwidth", "udp", OMPI_TCP,
                 SuiteReport.BANDWIDTH, MIB, false, false, 0.6));
+        goals.add(goal(c, "udp-crc32c Put 1 MiB bandwidth / Open MPI TCP 1 MiB bandwidth", UDP_CRC32C, OMPI_TCP,
+                SuiteReport.BANDWIDTH, MIB, false, false, 0.9));
         return goals;
     }
 

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -52,34 +53,23 @@ class SuiteTest {
         assertThat(json.get("load").asDouble()).isEqualTo(0.05);
         assertThat(json.get("date").asText()).isNotBlank();
         assertThat(json.get("machine").get("cores").asInt()).isPositive();
-        List<String> rows = new ArrayList<>();
-        for (JsonNode s : json.get("series")) {
-            String row = s.get("name").asText() + " " + s.get("kind").asText() + " " + s.get("transport").asText();
-            rows.add(row);
-            assertThat(s.get("unit").asText()).as(row).isNotBlank();
-            assertThat(s.get("points")).as(row).isNotEmpty();
-            for (JsonNode p : s.get("points")) {
-                assertThat(p.get("size").asInt()).as(row).isPositive();
-                assertThat(p.get("value").asDouble()).as(row + " at " + p.get("size")).isPositive();
-                assertThat(p.get("p99").isNull() || p.get("p99").asDouble() > 0).as(row + " p99").isTrue();
-            }
-        }
+        List<String> rows = rowsWithPositiveFigures(json);
         assertThat(rows).contains("Portals Put latency inmem", "Portals Put bandwidth inmem", "Portals Put rate inmem",
-                "Portals Get (whole get) latency inmem", "thread hand-off (MemorySegment.copy + flag) latency inmem",
+                "Portals Get (whole get) latency inmem", "Portals Get bandwidth inmem", "Portals Get rate inmem",
+                "thread hand-off (MemorySegment.copy + flag) latency inmem",
                 "thread hand-off floor (HandOffFloor) latency -", "LAPI Amsend latency inmem");
+        assertThat(sizes(json, "Portals Get bandwidth inmem")).as("the Put bandwidth rows' sizes")
+                .containsExactly(8, Suite.MIB);
 
-        List<String> skipped = new ArrayList<>();
-        for (JsonNode k : json.get("skipped")) {
-            assertThat(k.get("why").asText()).as(k.get("name").asText()).isNotBlank();
-            skipped.add(k.get("name").asText());
-        }
-        assertThat(skipped).contains("Open MPI 4.1 shared memory and Open MPI 4.1 TCP loopback",
-                "libfabric fi_pingpong", "Portals3J MPI layer on inmem",
+        Map<String, String> skipped = skipped(json);
+        assertThat(skipped).containsKeys("Open MPI 4.1 shared memory and Open MPI 4.1 TCP loopback",
+                "libfabric fi_pingpong", "libfabric fi_rdm_pingpong", "Portals3J MPI layer on inmem",
                 "Isotach vs noniso MBM on inmem",
                 "C through libportals3 vs Java API");
+        assertThat(skipped.get("Portals Put on udp-crc32c")).isEqualTo("udp is not in --transport inmem");
         assertThat(r.out()).contains("skipped: not selected (--peers");
 
-        assertThat(json.get("goals")).hasSize(5);
+        assertThat(json.get("goals")).hasSize(6);
         for (JsonNode g : json.get("goals")) {
             assertThat(g.get("verdict").asText()).as(g.get("name").asText()).startsWith("not measured: ");
         }
@@ -95,6 +85,89 @@ class SuiteTest {
                 "LAPI Amsend (inmem)<br>/ thread hand-off floor");
         assertThat(html).as("a whole get is no half round trip: no ratio column")
                 .doesNotContain("Portals Get (whole get) (inmem)<br>/");
+    }
+
+    @Test
+    void quickRunOnUdpGivesTheCrc32cAndLibfabricRowsFiguresOrAReasonToSkip(@TempDir Path dir) throws IOException {
+        Path out = dir.resolve("report");
+        Run r = run(loadavg(dir, "0.05"), "--transport", "udp", "--quick", "--iterations", "20", "--peers",
+                "fi_pingpong,fi_rdm_pingpong", "--out", out.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        JsonNode json = JSON.readTree(out.resolve("results.json").toFile());
+        List<String> rows = rowsWithPositiveFigures(json);
+        assertThat(rows).contains("Portals Put latency udp-crc32c", "Portals Put bandwidth udp-crc32c",
+                "Portals Get bandwidth udp", "Portals Get rate udp");
+        assertThat(sizes(json, "Portals Put bandwidth udp-crc32c")).containsExactly(Suite.MIB);
+
+        Map<String, String> skipped = skipped(json);
+        assertThat(skipped.keySet()).as("a failed row would be reported under its provider's attempt")
+                .noneMatch(name -> name.startsWith("libfabric peers on"));
+        for (String row : List.of("libfabric fi_pingpong tcp;ofi_rxm", "libfabric fi_pingpong shm",
+                "libfabric fi_rdm_pingpong tcp;ofi_rxm", "libfabric fi_rdm_pingpong shm")) {
+            if (!rows.contains(row + " latency -")) {
+                assertThat(skipped).as(row + ": figures or a reason").containsKey(row);
+                assertThat(skipped.get(row)).as(row).doesNotStartWith("failed");
+            }
+        }
+        for (String provider : Suite.LIBFABRIC_PROVIDERS) {
+            boolean measured = rows.contains("Portals Put latency gm/" + provider);
+            boolean libfabricRan = rows.contains("libfabric fi_pingpong " + FiPingPong.libfabricProvider(provider)
+                    + " latency -") || rows.contains("libfabric fi_rdm_pingpong "
+                    + FiPingPong.libfabricProvider(provider) + " latency -");
+            if (libfabricRan && !measured) {
+                assertThat(skipped.get("Portals Put over gm (" + provider + ")")).as("gm on " + provider)
+                        .startsWith("the gm transport cannot run here: ");
+            }
+        }
+
+        JsonNode crc = null;
+        for (JsonNode g : json.get("goals")) {
+            if (g.get("name").asText().startsWith("udp-crc32c Put 1 MiB bandwidth")) {
+                crc = g;
+            }
+        }
+        assertThat(crc).as("the integrity-only goal").isNotNull();
+        assertThat(crc.get("goal").asText()).isEqualTo(">= 0.9x");
+        assertThat(crc.get("verdict").asText()).as("measured, but Open MPI was not selected")
+                .isEqualTo("not measured: no Open MPI 4.1 TCP loopback bandwidth in this run");
+    }
+
+    /** The series as "name kind transport", asserting every figure of each is positive. */
+    private static List<String> rowsWithPositiveFigures(JsonNode json) {
+        List<String> rows = new ArrayList<>();
+        for (JsonNode s : json.get("series")) {
+            String row = s.get("name").asText() + " " + s.get("kind").asText() + " " + s.get("transport").asText();
+            rows.add(row);
+            assertThat(s.get("unit").asText()).as(row).isNotBlank();
+            assertThat(s.get("points")).as(row).isNotEmpty();
+            for (JsonNode p : s.get("points")) {
+                assertThat(p.get("size").asInt()).as(row).isPositive();
+                assertThat(p.get("value").asDouble()).as(row + " at " + p.get("size")).isPositive();
+                assertThat(p.get("p99").isNull() || p.get("p99").asDouble() > 0).as(row + " p99").isTrue();
+            }
+        }
+        return rows;
+    }
+
+    private static List<Integer> sizes(JsonNode json, String row) {
+        for (JsonNode s : json.get("series")) {
+            if (row.equals(s.get("name").asText() + " " + s.get("kind").asText() + " " + s.get("transport").asText())) {
+                List<Integer> sizes = new ArrayList<>();
+                s.get("points").forEach(p -> sizes.add(p.get("size").asInt()));
+                return sizes;
+            }
+        }
+        throw new AssertionError("no row " + row);
+    }
+
+    /** Skipped rows: name to reason, asserting each has one. */
+    private static Map<String, String> skipped(JsonNode json) {
+        Map<String, String> skipped = new LinkedHashMap<>();
+        for (JsonNode k : json.get("skipped")) {
+            assertThat(k.get("why").asText()).as(k.get("name").asText()).isNotBlank();
+            skipped.put(k.get("name").asText(), k.get("why").asText());
+        }
+        return skipped;
     }
 
     @Test

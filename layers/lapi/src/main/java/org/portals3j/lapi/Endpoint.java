@@ -47,6 +47,8 @@ final class Endpoint {
     final int ptRequest;
     final int ptSource;
     final int maxPacket;
+    /** The final replies this task defers, one of which rides on each packet {@link #send} sends to its origin. */
+    final Acks acks;
     private final ProcessId[] procs;
     private final PeerTable peers;
     private final Arena arena = Arena.ofAuto();
@@ -79,6 +81,7 @@ final class Endpoint {
         this.ptSource = config.firstPortal() + 1;
         this.maxPacket = Wire.HEADER + config.packetPayload();
         int c = config.credits();
+        this.acks = new Acks(tasks, Math.max(1, Math.min(c / 2, config.packetPayload() / 8)));
         long perOrigin = (long) c * maxPacket + (2L * c + 8) * SMALLEST_CLASS;
         long events = (long) tasks * c * 12 + 1024;
         this.eq = portals.eqAlloc(ni, Math.min(events, 1 << 20));
@@ -243,12 +246,20 @@ final class Endpoint {
         throw new IllegalStateException("a packet of " + bytes + " bytes is over the largest, " + maxPacket);
     }
 
-    /** Sends {@code s} (already written) to {@code task}'s request portal; the staging returns on SEND_END. */
+    /**
+     * Sends {@code s} (already written) to {@code task}'s request portal with one of the replies owed to it, if any;
+     * the staging returns on SEND_END.
+     */
     void send(Staging s, int task) {
+        long ack = acks.takeOne(task);
+        Wire.setLong(s.segment, Wire.ACK, ack);
         try {
             portals.put(s.md, AckRequest.NOACK_REQ, procs[task], ptRequest, 0, Wire.MATCH_REQUEST, 0, 0);
         } catch (PortalsException e) {
             release(s);
+            if (ack != 0) {
+                acks.restore(task, ack);
+            }
             throw new LapiException(LapiError.UNKNOWN, "PtlPut to task " + task + " failed", e);
         }
     }

@@ -78,6 +78,11 @@ final class Engine {
         progress.dispatch(config.interruptMode() ? new Leading() : new Blocking());
     }
 
+    /** LAPI_Term has begun stopping the context: no reply is deferred any more. */
+    boolean stopping() {
+        return stopping;
+    }
+
     LapiContext context() {
         LapiContext c = owner;
         if (c == null) {
@@ -141,6 +146,8 @@ final class Engine {
                       @Nullable LapiCounter cmplCntr, String call) {
         boolean eager = kind == Wire.AM_EAGER || kind == Wire.PUT_EAGER;
         Op op = flow.begin(tgt, false, orgCntr, cmplCntr, call);
+        // Eager with no cmpl_cntr: org_cntr moves at the copy below, so no counter waits for the final reply.
+        long epoch = eager && cmplCntr == null ? flow.lazy(tgt) : -1;
         Staging s;
         try {
             s = endpoint.take(Wire.HEADER + uhdrLen + (eager ? (int) len : 0));
@@ -149,7 +156,10 @@ final class Engine {
             throw e;
         }
         MemorySegment seg = s.segment;
-        Wire.write(seg, kind, 0, uhdrLen, 0, op.id, addr, tgtCntr, len);
+        Wire.write(seg, kind, epoch >= 0 ? Wire.F_LAZY : 0, uhdrLen, 0, op.id, addr, tgtCntr, len);
+        if (epoch >= 0) {
+            Wire.setInt(seg, Wire.EPOCH, (int) epoch);
+        }
         if (uhdrLen > 0 && uhdr != null) {
             MemorySegment.copy(uhdr, 0, seg, Wire.HEADER, uhdrLen);
         }
@@ -207,6 +217,25 @@ final class Engine {
             }
             flow.abort(op);
             throw e;
+        }
+    }
+
+    /**
+     * Fence's wait: asks every target that may hold deferred final replies of this task's for them
+     * ({@link Wire#FLUSH}), then waits until every operation's data is delivered.
+     */
+    void awaitDelivered(String call) {
+        flow.fencing(1);
+        try {
+            for (int t = 0; t < endpoint.tasks; t++) {
+                long epoch = flow.startFlush(t);
+                if (epoch >= 0) {
+                    endpoint.sendControl(t, Wire.FLUSH, 0, (int) epoch, 0, 0);
+                }
+            }
+            progress.await(allDelivered, call);
+        } finally {
+            flow.fencing(-1);
         }
     }
 
@@ -551,6 +580,10 @@ final class Engine {
         Completions c = completionThreads;
         if (c != null) {
             c.stop(5_000);
+        }
+        Target t0 = targetSide;
+        if (t0 != null) {
+            t0.flushAll();
         }
         if (!endpoint.drainSends(5_000)) {
             report(-1, INT_ERR,

@@ -65,7 +65,7 @@ final class Endpoint {
     private @Nullable MeHandle wakeMe;
 
     @SuppressWarnings("unchecked")
-    Endpoint(Portals portals, LapiConfig config) {
+    Endpoint(Portals portals, LapiConfig config, Arrivals arrivals) {
         this.portals = portals;
         portals.init();
         this.ni = portals.niInit(InterfaceId.DEFAULT, ProcessId.PID_ANY, null).handle();
@@ -84,7 +84,7 @@ final class Endpoint {
         this.acks = new Acks(tasks, Math.max(1, Math.min(c / 2, config.packetPayload() / 8)));
         long perOrigin = (long) c * maxPacket + (2L * c + 8) * SMALLEST_CLASS;
         long events = (long) tasks * c * 12 + 1024;
-        this.eq = portals.eqAlloc(ni, Math.min(events, 1 << 20));
+        this.eq = portals.eqAlloc(ni, Math.min(events, 1 << 20), arrivals);
         List<Integer> sizes = new ArrayList<>();
         for (int s = SMALLEST_CLASS; s < maxPacket; s <<= 1) {
             sizes.add(s);

@@ -4,6 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.AckRequest;
@@ -86,8 +87,11 @@ final class Endpoint {
         long events = (long) tasks * c * 12 + 1024;
         this.eq = portals.eqAlloc(ni, Math.min(events, 1 << 20), arrivals);
         List<Integer> sizes = new ArrayList<>();
+        // Four classes per power of two (a put sends its whole MD: 1 KiB of data goes in 1280 bytes, not 2048).
         for (int s = SMALLEST_CLASS; s < maxPacket; s <<= 1) {
-            sizes.add(s);
+            for (int q = 4; q < 8 && s / 4 * q < maxPacket; q++) {
+                sizes.add(s / 4 * q);
+            }
         }
         sizes.add(maxPacket);
         classSizes = sizes.stream().mapToInt(Integer::intValue).toArray();
@@ -238,12 +242,11 @@ final class Endpoint {
     }
 
     private int classOf(int bytes) {
-        for (int k = 0; k < classSizes.length; k++) {
-            if (bytes <= classSizes[k]) {
-                return k;
-            }
+        if (bytes > maxPacket) {
+            throw new IllegalStateException("a packet of " + bytes + " bytes is over the largest, " + maxPacket);
         }
-        throw new IllegalStateException("a packet of " + bytes + " bytes is over the largest, " + maxPacket);
+        int k = Arrays.binarySearch(classSizes, bytes);
+        return k >= 0 ? k : -k - 1;
     }
 
     /**

@@ -53,7 +53,7 @@
  * final reply to the receiver, below); the sender is the event's initiator, never a field of the packet.
  * <ul>
  *   <li><b>Eager</b> ({@code uhdr_len + udata_len <= PKT_PAYLOAD_SZ}, O-03): header, {@code uhdr} and data are
- *       copied into a pooled staging MD (bound once; one size class per power of two) and put; {@code org_cntr}
+ *       copied into a pooled staging MD (bound once; four size classes per power of two) and put; {@code org_cntr}
  *       moves at that copy. The staging MDs' send events go to a queue of their own, read only when a size
  *       class runs out, so a send never wakes the dispatcher. At the target the dispatcher runs the header handler
  *       on a read-only view of the packet ({@code udataOnePacket}), then copies the data into the buffer it

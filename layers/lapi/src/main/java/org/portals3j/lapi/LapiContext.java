@@ -64,6 +64,11 @@ public final class LapiContext implements AutoCloseable {
         return c;
     }
 
+    /** The protocol engine (for tests). */
+    Engine engine() {
+        return engine;
+    }
+
     /** {@code lapi_handle_t}: the small integer the C binding gives programs. */
     public int handle() {
         return handle;

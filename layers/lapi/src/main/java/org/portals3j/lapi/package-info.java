@@ -118,8 +118,9 @@
  *       handler)}) wakes it, and a leader that gives the role up wakes it if an event came that nobody took. So
  *       the next wait of a ping-pong takes the role without waking it (waking it on every give-back cost more than
  *       the hop saved, bench/README.md), and a message that arrives once no thread waits has its handler run as
- *       soon as the transport delivers it. A waiter spins first only while another thread holds the role. One waiting thread leads at a time; the others sleep on a
- *       monitor and are woken when the state they wait for changes, as before. A change made on a thread other
+ *       soon as the transport delivers it. A waiter spins first only while another thread holds the role. One
+ *       waiting thread leads at a time; the others sleep on a monitor and are woken when the state they wait for
+ *       changes, as before. A change made on a thread other
  *       than the leader (a completion thread's {@code tgt_cntr} increment, Setcntr, Purge_totask) wakes the
  *       leader with an event: a 0-byte put of the task to itself on the source portal, under match bits no
  *       operation uses, one in flight at a time. An interrupt of the leader ends its wait as before

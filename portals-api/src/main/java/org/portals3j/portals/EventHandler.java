@@ -2,7 +2,8 @@ package org.portals3j.portals;
 
 /**
  * Portals 3.3 {@code ptl_eq_handler_t} (3.3 &sect;3.11.6): a function a {@link Portals33} event queue runs
- * for each event logged to it, given to {@link Portals33#eqAlloc}.
+ * for each event logged to it, given to {@link Portals33#eqAlloc} (or, an extension, to a 3.2 queue by
+ * {@link Portals#eqAlloc(NiHandle, long, EventHandler)}).
  *
  * <h2>When and where it runs</h2>
  * <ul>

@@ -80,6 +80,17 @@ public final class Portals extends PortalsLibrary {
         return new EqHandle(engine.eqAlloc(required(ni).value(), count));
     }
 
+    /**
+     * {@code PtlEQAlloc} with a handler, an extension: a 3.2 queue of {@code count} events that also runs
+     * {@code handler} for each event deposited, as a Portals 3.3 queue's {@code eq_handler} does (3.3 &sect;3.11.6;
+     * {@link EventHandler} says where and when it runs, and what it must not do). Its events are numbered as every
+     * 3.2 queue's. For a layer that must learn of an event when none of its threads waits (to wake one).
+     */
+    public EqHandle eqAlloc(NiHandle ni, long count, EventHandler handler) {
+        EventHandler h = required(handler);
+        return new EqHandle(engine.eqAlloc(required(ni).value(), count, h == EventHandler.NONE ? null : h));
+    }
+
     // ---- 3.7 access control ---------------------------------------------------------------------
 
     /**

@@ -51,7 +51,8 @@
  * org.portals3j.portals.Portals#mdUnlink}</td><td></td></tr> <tr><td>{@code PtlMDUpdate} (Portals 3.2 spec §3.8.5)</td>
  * <td>{@link org.portals3j.portals.Portals#mdUpdate}</td> <td>{@code old_md} and the status: {@link
  * org.portals3j.portals.MdUpdateResult}</td></tr> <tr><td>{@code PtlEQAlloc} (Portals 3.2 spec §3.9.5)</td> <td>{@link
- * org.portals3j.portals.Portals#eqAlloc}</td> <td>{@code handle}: the return value</td></tr>
+ * org.portals3j.portals.Portals#eqAlloc}</td> <td>{@code handle}: the return value; an extension gives a 3.2 queue
+ * a 3.3 {@code eq_handler} ({@link org.portals3j.portals.EventHandler})</td></tr>
  * <tr><td>{@code PtlEQFree} (Portals 3.2 spec §3.9.6)</td><td>{@link
  * org.portals3j.portals.Portals#eqFree}</td><td></td></tr> <tr><td>{@code PtlEQGet} (Portals 3.2 spec §3.9.7)</td>
  * <td>{@link org.portals3j.portals.Portals#eqGet}</td> <td>{@code event}: a caller-owned {@link

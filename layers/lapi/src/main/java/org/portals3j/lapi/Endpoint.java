@@ -4,6 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.AckRequest;
@@ -47,6 +48,8 @@ final class Endpoint {
     final int ptRequest;
     final int ptSource;
     final int maxPacket;
+    /** The final replies this task defers, one of which rides on each packet {@link #send} sends to its origin. */
+    final Acks acks;
     private final ProcessId[] procs;
     private final PeerTable peers;
     private final Arena arena = Arena.ofAuto();
@@ -63,7 +66,7 @@ final class Endpoint {
     private @Nullable MeHandle wakeMe;
 
     @SuppressWarnings("unchecked")
-    Endpoint(Portals portals, LapiConfig config) {
+    Endpoint(Portals portals, LapiConfig config, Arrivals arrivals) {
         this.portals = portals;
         portals.init();
         this.ni = portals.niInit(InterfaceId.DEFAULT, ProcessId.PID_ANY, null).handle();
@@ -79,12 +82,16 @@ final class Endpoint {
         this.ptSource = config.firstPortal() + 1;
         this.maxPacket = Wire.HEADER + config.packetPayload();
         int c = config.credits();
+        this.acks = new Acks(tasks, Math.max(1, Math.min(c / 2, config.packetPayload() / 8)));
         long perOrigin = (long) c * maxPacket + (2L * c + 8) * SMALLEST_CLASS;
         long events = (long) tasks * c * 12 + 1024;
-        this.eq = portals.eqAlloc(ni, Math.min(events, 1 << 20));
+        this.eq = portals.eqAlloc(ni, Math.min(events, 1 << 20), arrivals);
         List<Integer> sizes = new ArrayList<>();
+        // Four classes per power of two (a put sends its whole MD: 1 KiB of data goes in 1280 bytes, not 2048).
         for (int s = SMALLEST_CLASS; s < maxPacket; s <<= 1) {
-            sizes.add(s);
+            for (int q = 4; q < 8 && s / 4 * q < maxPacket; q++) {
+                sizes.add(s / 4 * q);
+            }
         }
         sizes.add(maxPacket);
         classSizes = sizes.stream().mapToInt(Integer::intValue).toArray();
@@ -235,20 +242,27 @@ final class Endpoint {
     }
 
     private int classOf(int bytes) {
-        for (int k = 0; k < classSizes.length; k++) {
-            if (bytes <= classSizes[k]) {
-                return k;
-            }
+        if (bytes > maxPacket) {
+            throw new IllegalStateException("a packet of " + bytes + " bytes is over the largest, " + maxPacket);
         }
-        throw new IllegalStateException("a packet of " + bytes + " bytes is over the largest, " + maxPacket);
+        int k = Arrays.binarySearch(classSizes, bytes);
+        return k >= 0 ? k : -k - 1;
     }
 
-    /** Sends {@code s} (already written) to {@code task}'s request portal; the staging returns on SEND_END. */
+    /**
+     * Sends {@code s} (already written) to {@code task}'s request portal with one of the replies owed to it, if any;
+     * the staging returns on SEND_END.
+     */
     void send(Staging s, int task) {
+        long ack = acks.takeOne(task);
+        Wire.setLong(s.segment, Wire.ACK, ack);
         try {
             portals.put(s.md, AckRequest.NOACK_REQ, procs[task], ptRequest, 0, Wire.MATCH_REQUEST, 0, 0);
         } catch (PortalsException e) {
             release(s);
+            if (ack != 0) {
+                acks.restore(task, ack);
+            }
             throw new LapiException(LapiError.UNKNOWN, "PtlPut to task " + task + " failed", e);
         }
     }

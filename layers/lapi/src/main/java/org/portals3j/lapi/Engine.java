@@ -4,7 +4,6 @@ import static org.portals3j.lapi.AsyncErrorType.GET_ERR;
 import static org.portals3j.lapi.AsyncErrorType.INT_ERR;
 
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -42,24 +41,18 @@ final class Engine {
     private volatile boolean stopping;
     /** Interrupt mode: held by whichever thread takes events now (the dispatcher thread, or a leading waiter). */
     private final ReentrantLock role = new ReentrantLock();
+    /** Counts the events deposited and wakes the dispatcher thread for one that no thread is there to take. */
+    private final Arrivals arrivals = new Arrivals();
     /** Interrupt mode: the waiting thread that holds or is taking the role from the dispatcher thread, or null. */
-    private final AtomicReference<@Nullable Thread> leader = new AtomicReference<>();
+    private final AtomicReference<@Nullable Thread> leader = arrivals.leader;
     /** Guards {@link #dispatcherWaiting}: an interrupt reaches the dispatcher thread only inside its PtlEQWait. */
     private final Object recall = new Object();
     private boolean dispatcherWaiting;
-    /** Interrupt mode: how many times a waiting thread took the role (the dispatcher thread lingers while it moves). */
-    private final AtomicLong leads = new AtomicLong();
-    /**
-     * How long the dispatcher thread, stepped aside, waits for the role to stay free before it takes it back: a
-     * waiter that returns within it takes the role without waking the dispatcher thread (the next wait of a
-     * ping-pong), at the cost of handlers waiting up to twice this long once no thread waits.
-     */
-    private static final long LINGER_NANOS = 500_000;
 
     Engine(Portals portals, LapiConfig config) {
         this.config = config;
         this.progress = new Progress(!config.interruptMode());
-        this.endpoint = new Endpoint(portals, config);
+        this.endpoint = new Endpoint(portals, config, arrivals);
         endpoint.open();
         this.flow = new Flow(endpoint.tasks, endpoint.self, config.credits(), progress);
         this.addresses = new Addresses(config.addressTableSize(), progress);
@@ -76,6 +69,11 @@ final class Engine {
         completionThreads = new Completions(endpoint.self, config.completionThreads(), inFlight, t::runCompletion);
         progress.poller(this::pollOnce);
         progress.dispatch(config.interruptMode() ? new Leading() : new Blocking());
+    }
+
+    /** LAPI_Term has begun stopping the context: no reply is deferred any more. */
+    boolean stopping() {
+        return stopping;
     }
 
     LapiContext context() {
@@ -141,6 +139,8 @@ final class Engine {
                       @Nullable LapiCounter cmplCntr, String call) {
         boolean eager = kind == Wire.AM_EAGER || kind == Wire.PUT_EAGER;
         Op op = flow.begin(tgt, false, orgCntr, cmplCntr, call);
+        // Eager with no cmpl_cntr: org_cntr moves at the copy below, so no counter waits for the final reply.
+        long epoch = eager && cmplCntr == null ? flow.lazy(tgt) : -1;
         Staging s;
         try {
             s = endpoint.take(Wire.HEADER + uhdrLen + (eager ? (int) len : 0));
@@ -149,7 +149,10 @@ final class Engine {
             throw e;
         }
         MemorySegment seg = s.segment;
-        Wire.write(seg, kind, 0, uhdrLen, 0, op.id, addr, tgtCntr, len);
+        Wire.write(seg, kind, epoch >= 0 ? Wire.F_LAZY : 0, uhdrLen, 0, op.id, addr, tgtCntr, len);
+        if (epoch >= 0) {
+            Wire.setInt(seg, Wire.EPOCH, (int) epoch);
+        }
         if (uhdrLen > 0 && uhdr != null) {
             MemorySegment.copy(uhdr, 0, seg, Wire.HEADER, uhdrLen);
         }
@@ -207,6 +210,25 @@ final class Engine {
             }
             flow.abort(op);
             throw e;
+        }
+    }
+
+    /**
+     * Fence's wait: asks every target that may hold deferred final replies of this task's for them
+     * ({@link Wire#FLUSH}), then waits until every operation's data is delivered.
+     */
+    void awaitDelivered(String call) {
+        flow.fencing(1);
+        try {
+            for (int t = 0; t < endpoint.tasks; t++) {
+                long epoch = flow.startFlush(t);
+                if (epoch >= 0) {
+                    endpoint.sendControl(t, Wire.FLUSH, 0, (int) epoch, 0, 0);
+                }
+            }
+            progress.await(allDelivered, call);
+        } finally {
+            flow.fencing(-1);
         }
     }
 
@@ -335,24 +357,22 @@ final class Engine {
     }
 
     /**
-     * The dispatcher thread lets the leader have the role, and takes it back once no thread has led for
-     * {@link #LINGER_NANOS} (a leader does not wake it when it gives the role back).
+     * The dispatcher thread lets the leader have the role and parks until an event comes while no thread holds the
+     * role ({@link Arrivals}): a ping-pong's next wait takes the role without waking it, and a message that comes
+     * once no thread waits has its handlers run as soon as the transport delivers it.
      */
     private void stepAside() {
         role.unlock();
+        Thread me = Thread.currentThread();
+        arrivals.parking(me);
         try {
-            long seen = -1;
-            while (!stopping) {
-                long now = leads.get();
-                if (leader.get() == null && now == seen) {
-                    break;
-                }
-                seen = now;
-                LockSupport.parkNanos(this, LINGER_NANOS);
+            while (!stopping && (leader.get() != null || !arrivals.pending())) {
+                LockSupport.park(this);
             }
         } finally {
+            arrivals.parking(null);
             role.lock();
-            progress.dispatching(Thread.currentThread());
+            progress.dispatching(me);
         }
     }
 
@@ -383,12 +403,16 @@ final class Engine {
      */
     private final class Leading implements Progress.Dispatch {
         @Override
+        public boolean held() {
+            return role.isLocked();
+        }
+
+        @Override
         public boolean take() throws InterruptedException {
             Thread me = Thread.currentThread();
             if (leader.get() != null || !leader.compareAndSet(null, me)) {
                 return false;
             }
-            leads.incrementAndGet();
             Thread d = dispatcher;
             synchronized (recall) {
                 if (dispatcherWaiting && d != null) {
@@ -399,9 +423,7 @@ final class Engine {
                 role.lockInterruptibly();
             } catch (InterruptedException e) {
                 leader.set(null);
-                if (d != null) {
-                    LockSupport.unpark(d);
-                }
+                arrivals.wakeIfPending();
                 throw e;
             }
             progress.dispatching(me);
@@ -418,6 +440,7 @@ final class Engine {
             progress.dispatching(null);
             role.unlock();
             leader.set(null);
+            arrivals.wakeIfPending();
         }
 
         @Override
@@ -428,6 +451,11 @@ final class Engine {
 
     /** Polling mode: the thread that polls may block in PtlEQWait when idle; one at a time (the poll lock). */
     private final class Blocking implements Progress.Dispatch {
+        @Override
+        public boolean held() {
+            return pollLock.isLocked();
+        }
+
         @Override
         public boolean take() {
             if (endpoint.closed() || !pollLock.tryLock()) {
@@ -482,6 +510,7 @@ final class Engine {
     }
 
     private void handle(ReturnCode rc, Event e) {
+        arrivals.took();
         if (rc == ReturnCode.EQ_DROPPED) {
             report(-1, INT_ERR, "the event queue overflowed and lost events; operations may never complete", null);
         }
@@ -551,6 +580,10 @@ final class Engine {
         Completions c = completionThreads;
         if (c != null) {
             c.stop(5_000);
+        }
+        Target t0 = targetSide;
+        if (t0 != null) {
+            t0.flushAll();
         }
         if (!endpoint.drainSends(5_000)) {
             report(-1, INT_ERR,

@@ -18,6 +18,10 @@ final class Flow {
     private final int[] undelivered;
     private final int[] purgeEpoch;
     private final int[] waiting;
+    /** Per target: the flush epoch lazy requests carry, and whether one was sent since the last flush. */
+    private final int[] epoch;
+    private final boolean[] lazySent;
+    private int fencing;
     private final Op[] ops;
     private final int[] free;
     private int freeCount;
@@ -31,6 +35,8 @@ final class Flow {
         undelivered = new int[tasks];
         purgeEpoch = new int[tasks];
         waiting = new int[tasks];
+        epoch = new int[tasks];
+        lazySent = new boolean[tasks];
         int slots = Math.min(tasks * creditsPerTarget, 1 << SLOT_BITS);
         ops = new Op[slots];
         free = new int[slots];
@@ -146,6 +152,36 @@ final class Flow {
     /** Ends an operation whose request could not be sent: the credit comes back. */
     void abort(Op op) {
         end(op);
+    }
+
+    /**
+     * A request to {@code tgt} whose final reply the target may defer: the flush epoch it carries, or -1 while a
+     * Fence waits (it waits for this request too, so its reply must not wait).
+     */
+    synchronized long lazy(int tgt) {
+        if (fencing > 0) {
+            return -1;
+        }
+        lazySent[tgt] = true;
+        return epoch[tgt] & 0xFFFF_FFFFL;
+    }
+
+    /** A Fence begins ({@code +1}) or ends ({@code -1}): no request is lazy meanwhile. */
+    synchronized void fencing(int delta) {
+        fencing += delta;
+    }
+
+    /**
+     * Fence: if {@code tgt} may hold deferred replies of ours (a lazy request sent since the last flush, and data
+     * not yet delivered there), the next flush epoch to send it; else -1.
+     */
+    synchronized long startFlush(int tgt) {
+        if (!lazySent[tgt] || undelivered[tgt] == 0) {
+            return -1;
+        }
+        lazySent[tgt] = false;
+        epoch[tgt]++;
+        return epoch[tgt] & 0xFFFF_FFFFL;
     }
 
     /** True when every operation started so far has its data delivered (Fence's condition). */

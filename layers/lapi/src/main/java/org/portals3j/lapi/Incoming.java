@@ -14,6 +14,9 @@ final class Incoming {
     long msgId;
     long tgtCntr;
     long len;
+    /** The origin allows the final reply to be deferred ({@link Wire#F_LAZY}), and the flush epoch it sent it in. */
+    boolean lazy;
+    int epoch;
     @Nullable CompletionHandler completion;
     @Nullable Object userInfo;
     RetFlag retFlag = RetFlag.NORMAL;
@@ -29,6 +32,7 @@ final class Incoming {
     @Nullable MdHandle md;
 
     void reset() {
+        lazy = false;
         completion = null;
         userInfo = null;
         retFlag = RetFlag.NORMAL;

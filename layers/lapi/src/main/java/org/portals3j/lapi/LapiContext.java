@@ -64,6 +64,11 @@ public final class LapiContext implements AutoCloseable {
         return c;
     }
 
+    /** The protocol engine (for tests). */
+    Engine engine() {
+        return engine;
+    }
+
     /** {@code lapi_handle_t}: the small integer the C binding gives programs. */
     public int handle() {
         return handle;
@@ -78,7 +83,7 @@ public final class LapiContext implements AutoCloseable {
         engine.progress.checkMayBlock("LAPI_Term");
         synchronized (termLock) {
             live("LAPI_Term");
-            engine.progress.await(engine.allDelivered, "LAPI_Term");
+            engine.awaitDelivered("LAPI_Term");
             terminated = true;
             Handles.release(handle, this);
             engine.stop();
@@ -277,14 +282,14 @@ public final class LapiContext implements AutoCloseable {
     public void fence() {
         live("LAPI_Fence");
         engine.progress.checkMayBlock("LAPI_Fence");
-        engine.progress.await(engine.allDelivered, "LAPI_Fence");
+        engine.awaitDelivered("LAPI_Fence");
     }
 
     /** {@code LAPI_Gfence}: a barrier of all tasks, after which every task's earlier data transfers are delivered. */
     public void gfence() {
         live("LAPI_Gfence");
         engine.progress.checkMayBlock("LAPI_Gfence");
-        engine.progress.await(engine.allDelivered, "LAPI_Gfence");
+        engine.awaitDelivered("LAPI_Gfence");
         engine.collectives.barrier("LAPI_Gfence");
     }
 

@@ -151,7 +151,8 @@ final class Progress {
 
     /** Waitcntr: waits until {@code counter} is at least {@code value}, subtracts it, returns what is left. */
     int awaitTake(LapiCounter counter, int value, String call) {
-        if (!polling) {
+        if (!polling && dispatch.held()) {
+            // Spinning helps only while another thread handles the events; with the role free this thread takes it.
             for (int i = 0; i < SPINS; i++) {
                 int left = counter.tryTake(value);
                 if (left != Integer.MIN_VALUE) {
@@ -190,9 +191,9 @@ final class Progress {
             awaitPolling(done, call);
             return;
         }
-        // A short spin first: the dispatcher usually answers within microseconds, and a waiter that has not gone
-        // to sleep costs it no wake-up (the latency goal of a ping-pong; bounded, so a loaded machine loses little).
-        for (int i = 0; i < SPINS; i++) {
+        // A short spin first, while another thread holds the role: it usually answers within microseconds, and a
+        // waiter that has not gone to sleep costs it no wake-up (bounded, so a loaded machine loses little).
+        for (int i = 0; dispatch.held() && i < SPINS; i++) {
             if (done.getAsBoolean()) {
                 return;
             }
@@ -316,6 +317,11 @@ final class Progress {
         /** Before the engine is bound: no role to take. */
         Dispatch NONE = new Dispatch() {
             @Override
+            public boolean held() {
+                return false;
+            }
+
+            @Override
             public boolean take() {
                 return false;
             }
@@ -335,6 +341,9 @@ final class Progress {
                 // No blocker.
             }
         };
+
+        /** True while a thread holds the role (handles events), so a condition may come true without this one. */
+        boolean held();
 
         /** Takes the role for the calling thread; false if another waiting thread holds it. */
         boolean take() throws InterruptedException;

@@ -57,6 +57,10 @@ final class Target {
         int kind = Wire.kind(seg, offset);
         int aux = Wire.getInt(seg, offset, Wire.AUX);
         long msgId = Wire.getLong(seg, offset, Wire.MSG_ID);
+        long ack = Wire.getLong(seg, offset, Wire.ACK);
+        if (ack != 0) {
+            engine.onComplete(src, Wire.F_FINAL | Wire.F_DATA_DONE, ack);
+        }
         switch (kind) {
             case Wire.AM_EAGER, Wire.AM_RNDV, Wire.PUT_EAGER, Wire.PUT_RNDV, Wire.GET_REQ ->
                     onRequest(rb, offset, mlength, src, kind);
@@ -78,7 +82,53 @@ final class Target {
                     engine.report(src, INT_ERR, "a duplicate LAPI_Address_init value: ignored", null);
                 }
             }
+            case Wire.FLUSH -> {
+                endpoint.acks.flushed(src, aux);
+                flush(src);
+            }
+            case Wire.ACKS -> onAcks(seg, offset, mlength, src, aux);
             default -> engine.report(src, INT_ERR, "a packet of unknown kind " + kind + ": dropped", null);
+        }
+    }
+
+    /** The final replies {@code src} had deferred: {@code n} operation ids after the header. */
+    private void onAcks(MemorySegment seg, long offset, long mlength, int src, int n) {
+        if (n < 0 || Wire.HEADER + 8L * n > mlength) {
+            engine.report(src, INT_ERR, "a list of " + n + " replies that does not fit its packet of " + mlength
+                    + " bytes: dropped", null);
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            engine.onComplete(src, Wire.F_FINAL | Wire.F_DATA_DONE,
+                    Wire.getLong(seg, offset, Wire.HEADER + 8L * i));
+        }
+    }
+
+    /** Sends every final reply deferred for {@code src} now (as many packets as they need). */
+    void flush(int src) {
+        Acks acks = endpoint.acks;
+        int most = (endpoint.maxPacket - Wire.HEADER) / 8;
+        while (acks.owed(src) > 0) {
+            Staging s = endpoint.take(Wire.HEADER + 8 * Math.min(most, acks.owed(src)));
+            int n = acks.drainInto(src, s.segment, Wire.HEADER, (int) ((s.segment.byteSize() - Wire.HEADER) / 8));
+            if (n == 0) {
+                endpoint.release(s);
+                return;
+            }
+            Wire.write(s.segment, Wire.ACKS, 0, 0, n, 0, 0, 0, 0);
+            try {
+                endpoint.send(s, src);
+            } catch (LapiException e) {
+                engine.report(src, INT_ERR, "sending " + n + " deferred completion replies failed", e);
+                return;
+            }
+        }
+    }
+
+    /** LAPI_Term: every deferred reply goes now. */
+    void flushAll() {
+        for (int t = 0; t < endpoint.tasks; t++) {
+            flush(t);
         }
     }
 
@@ -104,6 +154,8 @@ final class Target {
         in.msgId = Wire.getLong(seg, offset, Wire.MSG_ID);
         in.tgtCntr = Wire.getLong(seg, offset, Wire.TGT_CNTR);
         in.len = len;
+        in.lazy = (Wire.flags(seg, offset) & Wire.F_LAZY) != 0 && eager;
+        in.epoch = Wire.getInt(seg, offset, Wire.EPOCH);
         long addr = Wire.getLong(seg, offset, Wire.ADDR);
         switch (kind) {
             case Wire.AM_EAGER, Wire.AM_RNDV -> onAmsend(rb, offset, in, addr, uhdrLen, eager);
@@ -293,7 +345,12 @@ final class Target {
         finish(in);
     }
 
-    /** T6 and T7: tgt_cntr, then the final reply (credit, cmpl_cntr unless LOCAL_STATE). */
+    /**
+     * T6 and T7: tgt_cntr, then the final reply (credit, cmpl_cntr unless LOCAL_STATE). When no counter of the
+     * origin waits for it ({@link Wire#F_LAZY}), the reply is deferred: it rides on the next packet to the origin
+     * ({@link Wire#ACK}), or goes with the others in one packet once {@link Acks#threshold()} are owed, or when the
+     * origin fences ({@link Wire#FLUSH}).
+     */
     private void finish(Incoming in) {
         if (!in.unresolved && in.tgtCntr != 0) {
             LapiCounter c = engine.addresses.resolveCounter(in.tgtCntr, engine.context(), engine.config.resolver());
@@ -309,7 +366,18 @@ final class Target {
         int src = in.src;
         long msgId = in.msgId;
         int kind = in.kind;
+        boolean lazy = in.lazy && !in.failed && !engine.stopping();
+        int epoch = in.epoch;
         release(in);
+        if (lazy) {
+            int owed = endpoint.acks.defer(src, msgId, epoch);
+            if (owed >= endpoint.acks.threshold()) {
+                flush(src);
+            }
+            if (owed > 0) {
+                return;
+            }
+        }
         try {
             endpoint.sendControl(src, Wire.COMPLETE, flags, 0, msgId, 0);
         } catch (LapiException e) {

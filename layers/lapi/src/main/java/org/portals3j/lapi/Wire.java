@@ -15,7 +15,12 @@ final class Wire {
     static final long FLAGS = 1;
     /** Int: {@code uhdr_len}. */
     static final long UHDR_LEN = 4;
-    /** Int: kind-specific: the generation of a collective, the credits of a hello. */
+    /**
+     * Int: the origin's flush epoch towards the target ({@link #F_LAZY} requests, {@link #FLUSH}): a request
+     * whose epoch is older than the last flush the target saw is answered at once.
+     */
+    static final long EPOCH = 8;
+    /** Int: kind-specific: the generation of a collective, the credits of a hello, the ids of an {@link #ACKS}. */
     static final long AUX = 12;
     /** Long: the origin's operation id, echoed in the replies and used as the match bits of its exposed buffer. */
     static final long MSG_ID = 16;
@@ -25,8 +30,13 @@ final class Wire {
     static final long TGT_CNTR = 32;
     /** Long: {@code udata_len} or {@code len}. */
     static final long LEN = 40;
+    /**
+     * Long: the id of one operation of the receiver's that the sender answers with this packet (its final reply,
+     * carried by whatever goes back), 0 for none.
+     */
+    static final long ACK = 48;
     /** The header's size; {@code uhdr} follows. */
-    static final int HEADER = 48;
+    static final int HEADER = 56;
 
     /** Amsend with its data in the packet. */
     static final byte AM_EAGER = 1;
@@ -50,6 +60,10 @@ final class Wire {
     static final byte BARRIER_RELEASE = 20;
     /** Address_init: the sender's value (ADDR) for exchange AUX. */
     static final byte ADDRX = 21;
+    /** Fence: "answer every deferred request of mine now, and the ones of epochs before EPOCH at once". */
+    static final byte FLUSH = 22;
+    /** AUX final replies at once: the ids of the operations follow the header, a long each. */
+    static final byte ACKS = 23;
 
     /** COMPLETE: the data of the operation is delivered (Fence's count). */
     static final int F_DATA_DONE = 1;
@@ -59,6 +73,11 @@ final class Wire {
     static final int F_CMPL = 4;
     /** COMPLETE: the target never fetched the exposed data (discarded, O-06/O-09): unlink it. */
     static final int F_FAILED = 8;
+    /**
+     * Request: no counter of the origin waits for the final reply (the data was copied out and there is no
+     * {@code cmpl_cntr}): the target may defer it, to ride on a later packet ({@link #ACK}, {@link #ACKS}).
+     */
+    static final int F_LAZY = 16;
 
     /** The match bits of the request portal's entries. */
     static final long MATCH_REQUEST = 0x4C415049L;
@@ -97,11 +116,20 @@ final class Wire {
         s.set(ValueLayout.JAVA_BYTE, FLAGS, (byte) flags);
         s.set(ValueLayout.JAVA_SHORT_UNALIGNED, 2, (short) 0);
         s.set(ValueLayout.JAVA_INT_UNALIGNED, UHDR_LEN, uhdrLen);
-        s.set(ValueLayout.JAVA_INT_UNALIGNED, 8, 0);
+        s.set(ValueLayout.JAVA_INT_UNALIGNED, EPOCH, 0);
         s.set(ValueLayout.JAVA_INT_UNALIGNED, AUX, aux);
         s.set(ValueLayout.JAVA_LONG_UNALIGNED, MSG_ID, msgId);
         s.set(ValueLayout.JAVA_LONG_UNALIGNED, ADDR, addr);
         s.set(ValueLayout.JAVA_LONG_UNALIGNED, TGT_CNTR, tgtCntr);
         s.set(ValueLayout.JAVA_LONG_UNALIGNED, LEN, len);
+        s.set(ValueLayout.JAVA_LONG_UNALIGNED, ACK, 0L);
+    }
+
+    static void setInt(MemorySegment s, long field, int value) {
+        s.set(ValueLayout.JAVA_INT_UNALIGNED, field, value);
+    }
+
+    static void setLong(MemorySegment s, long field, long value) {
+        s.set(ValueLayout.JAVA_LONG_UNALIGNED, field, value);
     }
 }

@@ -48,12 +48,12 @@
  * A context uses two portals from {@link org.portals3j.lapi.LapiConfig#firstPortal()}: the <em>request</em>
  * portal, whose match list is a ring of receive MDs (locally managed offset, {@code max_offset} one packet short
  * of the end, re-attached at the tail when they unlink), and the <em>source</em> portal, where a task exposes a
- * buffer for one operation under match bits equal to the operation's id. Every packet starts with a 48-byte
- * header (kind, lengths, operation id, handler or target address, {@code tgt_cntr}); the sender is the event's
- * initiator, never a field of the packet.
+ * buffer for one operation under match bits equal to the operation's id. Every packet starts with a 56-byte
+ * header (kind, lengths, operation id, handler or target address, {@code tgt_cntr}, and the id of one deferred
+ * final reply to the receiver, below); the sender is the event's initiator, never a field of the packet.
  * <ul>
  *   <li><b>Eager</b> ({@code uhdr_len + udata_len <= PKT_PAYLOAD_SZ}, O-03): header, {@code uhdr} and data are
- *       copied into a pooled staging MD (bound once; one size class per power of two) and put; {@code org_cntr}
+ *       copied into a pooled staging MD (bound once; four size classes per power of two) and put; {@code org_cntr}
  *       moves at that copy. The staging MDs' send events go to a queue of their own, read only when a size
  *       class runs out, so a send never wakes the dispatcher. At the target the dispatcher runs the header handler
  *       on a read-only view of the packet ({@code udataOnePacket}), then copies the data into the buffer it
@@ -68,6 +68,14 @@
  *       or with one run inline ({@code LAPI_SEND_REPLY}: short and non-blocking by the man page's contract), DATA_DONE
  *       rides on the final reply, so each message costs the origin one reply. The Portals ACK is never used: it would
  *       come before T5 and T6.</li>
+ *   <li><b>Deferred replies</b>: an eager request with no {@code cmpl_cntr} has its {@code org_cntr} moved at the
+ *       copy, so no counter waits for its final reply; the origin marks it lazy and the target, after T6, owes the
+ *       reply instead of sending it: it rides on the next packet the target sends the origin (one per packet, the
+ *       header's ACK field), or all owed go in one packet once half the origin's credits are owed, or when the origin
+ *       fences (Fence, Gfence and Term send a FLUSH to each target that may owe some; a request sent before a flush
+ *       the target has seen is answered at once, and none is lazy while a Fence waits), or at the target's Term. A
+ *       ping-pong of Amsends then costs one packet per hop, as one of Puts does. The time order is the man page's:
+ *       the reply only returns the credit and tells Fence.</li>
  *   <li><b>Put</b> is an active message with a built-in handler that looks the target address up among the
  *       regions the target exposed ({@link org.portals3j.lapi.LapiContext#expose}, tokens with the region's
  *       number and the byte offset) or through the config's {@link org.portals3j.lapi.AddressResolver}; eager
@@ -105,11 +113,14 @@
  *       its PtlEQWait, never into a handler), which gives up the role and parks; the waiter then blocks in
  *       PtlEQWait itself and handles every event until its condition holds, then gives the role up. So the event
  *       that completes a wait wakes the waiting thread directly: one wake-up, not the dispatcher's and then the
- *       waiter's. The dispatcher thread, parked meanwhile, takes the role back once no thread has taken it for
- *       0.5 ms: the next wait of a ping-pong takes the role without waking it (waking it on every give-back cost
- *       more than the hop saved, bench/README.md), and a message that arrives once no thread waits has its
- *       handler run within about 1 ms. One waiting thread leads at a time; the others sleep on a
- *       monitor and are woken when the state they wait for changes, as before. A change made on a thread other
+ *       waiter's. The dispatcher thread, parked meanwhile, takes the role back when an event is deposited
+ *       while no thread holds it: the event queue's handler (the extension {@code Portals.eqAlloc(ni, count,
+ *       handler)}) wakes it, and a leader that gives the role up wakes it if an event came that nobody took. So
+ *       the next wait of a ping-pong takes the role without waking it (waking it on every give-back cost more than
+ *       the hop saved, bench/README.md), and a message that arrives once no thread waits has its handler run as
+ *       soon as the transport delivers it. A waiter spins first only while another thread holds the role. One
+ *       waiting thread leads at a time; the others sleep on a monitor and are woken when the state they wait for
+ *       changes, as before. A change made on a thread other
  *       than the leader (a completion thread's {@code tgt_cntr} increment, Setcntr, Purge_totask) wakes the
  *       leader with an event: a 0-byte put of the task to itself on the source portal, under match bits no
  *       operation uses, one in flight at a time. An interrupt of the leader ends its wait as before

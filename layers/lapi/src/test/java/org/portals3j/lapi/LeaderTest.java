@@ -73,6 +73,28 @@ class LeaderTest {
         }
     }
 
+    /**
+     * After the target's last LAPI wait the dispatcher thread has stepped aside and parks with no time limit: only
+     * the event's arrival wakes it, so the handler running at all (no thread of task 1 calls LAPI again) shows it.
+     */
+    @Test
+    void aMessageAfterTheLastWaitWakesTheDispatcherThread() throws Exception {
+        try (LapiJob job = LapiJob.start(2)) {
+            AtomicReference<String> ranOn = new AtomicReference<>();
+            recordTheHandlersThread(job, ranOn);
+            LapiCounter tgt = job.task(1).newCounter();
+            Thread waiter = Thread.ofPlatform().name("the-waiter").start(() -> job.task(1).waitcntr(tgt, 1));
+            LapiJob.await(() -> tgt.progress().blocker() == waiter, "the waiter leading");
+            job.task(0).amsend(1, 1, null, 0, null, 0, tgt.address(), null, null);
+            waiter.join(LapiJob.PATIENCE.toMillis());
+            assertThat(ranOn.getAndSet("")).isEqualTo("the-waiter");
+            job.task(0).amsend(1, 1, null, 0, null, 0, tgt.address(), null, null);
+            LapiJob.await(() -> !ranOn.get().isEmpty(), "the second message's header handler");
+            assertThat(ranOn.get()).isEqualTo("lapi-dispatch-1");
+            assertThat(job.task(1).getcntr(tgt)).isEqualTo(1);
+        }
+    }
+
     @Test
     void aSetcntrOnAnotherThreadWakesTheLeader() throws Exception {
         try (LapiJob job = LapiJob.start(1)) {

@@ -45,9 +45,10 @@ final class EventQueues {
 
     /**
      * PtlEQAlloc; in Portals 3.3 with a handler (3.3 &sect;3.11, {@code PtlEQAlloc(ni, count, eq_handler,
-     * &handle)}), null for {@code PTL_EQ_HANDLER_NONE}. A queue of a 3.3 library numbers its own events,
-     * and holds {@code count} rounded up to a power of two ({@link #eqCapacity}); a 3.3 {@code count} of 0
-     * gives {@code PTL_EQ_NONE} (0), as in the reference implementation, and no queue.
+     * &handle)}), null for {@code PTL_EQ_HANDLER_NONE}; a 3.2 queue may have one too (the extension
+     * {@code Portals.eqAlloc(ni, count, handler)}), and is otherwise a 3.2 queue. A queue of a 3.3 library
+     * numbers its own events, and holds {@code count} rounded up to a power of two ({@link #eqCapacity}); a 3.3
+     * {@code count} of 0 gives {@code PTL_EQ_NONE} (0), as in the reference implementation, and no queue.
      *
      * <p>The queue's memory ({@link EventStorage}) is allocated between two holds of the engine lock, so
      * that neither the other threads' Portals calls nor the transport's deliveries wait for it; the slot
@@ -90,6 +91,8 @@ final class EventQueues {
             q.init(storage);
             if (library.dialect == Dialect.PORTALS_3_3) {
                 q.initDialect33(handler);
+            } else {
+                q.handler = handler;
             }
             return ni.handleOf(q);
         } finally {

@@ -154,7 +154,10 @@ static gm_status_t open_endpoint(struct gm_port *p) {
         gmi_set_error("fi_av_open", rc);
         return GM_FAILURE;
     }
-    bool fd_wait = strcmp(p->provider, "tcp") == 0 || strcmp(p->provider, "net") == 0;
+    /* Not net: libfabric 1.17's net answers fi_trywait with success whatever it holds (xnet_trywait returns 0;
+     * fixed in 1.18.1 by ofiwg/libfabric PR #8981, issue #8947), and messages it has already read off a socket
+     * raise no POLLIN on its fd (the epoll set of its sockets): a sleep there lasts until a timer ends it. */
+    bool fd_wait = strcmp(p->provider, "tcp") == 0;
     struct fi_cq_attr cq_attr = {
         .size = 2 * p->options.send_tokens + p->options.receive_tokens + GMI_CTL_POOL,
         .format = FI_CQ_FORMAT_TAGGED,

@@ -2,8 +2,8 @@
  * gm_progress.c: progress and waiting. libfabric runs in manual progress mode (gm-libfabric.md section 2.6), so
  * only gmi_progress moves data: it drains the completion queue, retries what the provider refused, flushes
  * control messages, runs the peer timers and expires alarms. gmi_wait sleeps without holding the port lock: in
- * poll(2) on the CQ's descriptor and the wake-up eventfd where the provider has an FD wait object (tcp, net),
- * else in a bounded ppoll back-off on the eventfd alone (shm, udp: never fi_cq_sread, never a busy spin).
+ * poll(2) on the CQ's descriptor and the wake-up eventfd where the provider has a usable FD wait object (tcp),
+ * else in a bounded ppoll back-off on the eventfd alone (shm, udp, net: never fi_cq_sread, never a busy spin).
  */
 #define _GNU_SOURCE
 #include <poll.h>

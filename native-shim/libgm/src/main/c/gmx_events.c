@@ -108,7 +108,7 @@ GMI_API int gmx_poll(struct gm_port *p, struct gmx_event *out, int max, int64_t 
     pthread_mutex_lock(&p->lock);
     uint64_t deadline = timeout_ns > 0 ? gmi_now_ns() + (uint64_t) timeout_ns : 0;
     unsigned backoff = gmi_backoff_start();
-    uint64_t spin_until = gmi_now_ns() + GMI_SPIN_NS;
+    uint64_t spin_until = timeout_ns != 0 ? gmi_now_ns() + GMI_SPIN_NS : 0; /* a look (timeout 0) reads no clock */
     int result = 0;
     bool failed = false;
     for (;;) {

@@ -21,10 +21,11 @@ final class ProviderNotes {
                 + " without CAP_SYS_PTRACE, libfabric issue #5495) set FI_SHM_DISABLE_CMA=1"));
         lines.add(line("udp", "udp;ofi_rxd", availability, "rxd never reports a dead peer and has no wait fd: gm's"
                 + " keep-alives (gm.keepaliveMillis) find failed peers, and it waits by a bounded back-off"));
-        lines.add(line("net", "net", availability, "slow, and not in CI: the kit's 3-rank token ring took 7 s to"
-                + " over 10 s here (2 s on tcp) and failed its 10 s limit in 7 runs of 8; FI_NET_MAX_SAVED=64"
-                + " (default 4, which fi_info -e -p net says may have to be raised to prevent hangs) helps but does"
-                + " not cure it"));
+        lines.add(line("net", "net", availability, "gm waits on it by a bounded back-off, never on its fd:"
+                + " libfabric 1.17's fi_trywait on net says 'sleep' whatever net holds (xnet_trywait returns 0;"
+                + " libfabric issue #8947, fixed in 1.18.1 by PR #8981) and messages net has already read off a"
+                + " socket raise nothing on that fd, so such a sleep lasted until a timer (the kit's token ring:"
+                + " 7-11 s, 3-4 s without it)"));
         return lines;
     }
 

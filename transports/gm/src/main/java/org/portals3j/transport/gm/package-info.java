@@ -33,7 +33,7 @@
  *
  * <h2>Providers</h2>
  * {@code portals info} lists each with whether it works here ({@link GmTransportProvider#notes}). The whole
- * conformance kit runs in CI over tcp, shm and udp (GmKitTest); over net it is not, for the reason below.
+ * conformance kit runs in CI over tcp, shm and udp (GmKitTest); net is run by hand ({@code portals tck}).
  * <ul>
  * <li><b>tcp</b> (tcp;ofi_rxm, the default): no known limit for gm.</li>
  * <li><b>shm</b>: processes (and ports) of one host. It reads peers' memory by CMA (process_vm_readv), which
@@ -42,14 +42,15 @@
  *     (gm-libfabric.md sections 2.3 and 2.4). gm needs none of these: its keep-alives and FIN timeouts find failed
  *     peers, it waits by a bounded back-off, and exact-size receive buffers never truncate. The kit passed 3 runs
  *     of 3.</li>
- * <li><b>net</b>: works, but slowly, and the kit does not run on it in CI. The kit's token ring
- *     (PutGetInitiatorTest, P-310: 3 ranks, 300 trips, 10 s limit) took about 2 s over tcp here and 7 s to over
- *     10 s over net, failing its limit in 7 runs of 8 alone and in 1 whole-kit run of 3 (the rest of the kit, 458
- *     tests, passed). net saves at most {@code FI_NET_MAX_SAVED} (default 4) received messages without a posted
- *     buffer before it pushes back, and {@code fi_info -e -p net} says a larger value "may be required by some
- *     applications to prevent hangs": with 64 the ring alone passed 4 runs of 4 (7 to 10 s), but a whole-kit run
- *     still failed it. Where the time goes in net (gm-libfabric.md section 2.4 lists its known problems; PR #8227,
- *     a deadlock in fi_close on lo-only hosts, did not show here) is not established.</li>
+ * <li><b>net</b>: libgm waits on it as on shm and udp, by a bounded back-off, never on the completion queue's
+ *     file descriptor. libfabric 1.17's net answers {@code fi_trywait} with "safe to sleep" whatever it holds
+ *     ({@code xnet_trywait} returns 0), and the descriptor it hands out is the epoll set of its sockets, which
+ *     stays quiet for messages net has already read off a socket into its own buffer; so a sleep there lasted
+ *     until a timer ended it (up to the progress thread's 100 ms). Upstream fixed {@code fi_trywait} in 1.18.1
+ *     (libfabric issue #8947, PR #8981; the race of issue #9148 in PR #9153). With the descriptor the kit's token
+ *     ring (PutGetInitiatorTest, P-310: 3 ranks, 300 trips, 10 s limit) took 7 to over 10 s over net and failed;
+ *     without it, 3.1-3.7 s and passes. Neither {@code FI_NET_MAX_SAVED=64} nor
+ *     {@code FI_NET_DISABLE_AUTO_PROGRESS=1} changed the first figure.</li>
  * </ul>
  *
  * <h2>Protocol</h2>

@@ -27,10 +27,10 @@ class GmKitTest {
     }
 
     /**
-     * Over tcp;ofi_rxm, shm and udp;ofi_rxd (not net: its default FI_NET_MAX_SAVED stalls the token ring, see the
-     * package documentation). On shm all ranks of the kit's jobs are ports of this one JVM, which libfabric
-     * 1.17's shm connects through each other's regions; libgm's port registry (gm_registry.c) takes a closing port
-     * out of the others' address vectors before its region goes away.
+     * Over tcp;ofi_rxm, shm and udp;ofi_rxd (net is left to hand runs of {@code portals tck}, to keep CI's time;
+     * the package documentation says why libgm waits on it without its fd). On shm all ranks of the kit's jobs are
+     * ports of this one JVM, which libfabric 1.17's shm connects through each other's regions; libgm's port registry
+     * (gm_registry.c) takes a closing port out of the others' address vectors before its region goes away.
      */
     @ParameterizedTest
     @ValueSource(strings = {"tcp", "shm", "udp"})

@@ -48,6 +48,15 @@ final class ReceivePath implements Runnable {
     /** Set while the progress thread waits in gmx_poll; a poller that clears it wakes that thread. */
     private final AtomicBoolean waiting = new AtomicBoolean();
     private volatile @Nullable Thread thread;
+    /**
+     * Polls that held the receive path (guarded by {@link #lock}): every {@code STAMP_EVERY_MASK + 1}th stamps the
+     * hand-over's clock, far more often than its grace of a millisecond; so do a poll that finds the lock taken and
+     * the first poll after a round of the progress thread (set by it, guarded by {@link #lock}), which starts a
+     * polling stretch the hand-over must hear of.
+     */
+    private int polls;
+    private boolean progressRan = true;
+    private static final int STAMP_EVERY_MASK = 15;
 
     ReceivePath(GmEndpoint endpoint, MessageHandler handler, LongSupplier clock) {
         this.endpoint = endpoint;
@@ -92,6 +101,7 @@ final class ReceivePath implements Runnable {
                 lock.lock(); // a poller finishes its round first
                 try {
                     waiting.set(true);
+                    progressRan = true;
                     if (!endpoint.closed && round(POLL_NANOS, false) < 0) {
                         break;
                     }
@@ -122,14 +132,18 @@ final class ReceivePath implements Runnable {
         if (endpoint.closed || lock.isHeldByCurrentThread()) {
             return false;
         }
-        handover.polled(clock.getAsLong());
         if (!lock.tryLock()) {
+            handover.polled(clock.getAsLong());
             if (waiting.compareAndSet(true, false)) {
                 port.wakeup();
             }
             return false;
         }
         try {
+            if (progressRan || (++polls & STAMP_EVERY_MASK) == 0) { // a clock read costs 50-150 ns on a VM
+                progressRan = false;
+                handover.polled(clock.getAsLong());
+            }
             return !endpoint.closed && round(0, true) > 0;
         } finally {
             lock.unlock();

@@ -52,7 +52,10 @@ final class Poms {
                 if (text(profile, "id").equals(id)) {
                     NodeList nodes = profile.getElementsByTagName("classifier");
                     for (int i = 0; i < nodes.getLength(); i++) {
-                        found.add(String.valueOf(nodes.item(i).getTextContent()).trim());
+                        @Nullable Node classifier = nodes.item(i);
+                        if (classifier != null) {
+                            found.add(String.valueOf(classifier.getTextContent()).trim());
+                        }
                     }
                 }
             }

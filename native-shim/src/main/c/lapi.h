@@ -1,9 +1,9 @@
 /*
- * lapi.h: IBM LAPI's active messages and the calls around them (LAPI_Amsend and its minimum surrounding
- * interface, lapi-digest.md section 2), for C programs, served by the Portals3J Java layer
- * (org.portals3j.lapi) inside libportals3. Names and types are spelled as the LAPI man pages spell them, so a
- * LAPI C program compiles unchanged; the numbers (return codes, query names, flags) are this implementation's
- * and equal those of the Java layer (LapiError, LapiQuery, RetFlag). Written from the man pages' signatures.
+ * lapi.h: IBM LAPI's active messages and the calls around them (LAPI_Amsend and the calls a program needs beside
+ * it), for C programs, served by the Portals3J Java layer (org.portals3j.lapi) inside libportals3. Names and types
+ * are spelled as the LAPI man pages spell them, so a LAPI C program compiles unchanged; the numbers (return codes,
+ * query names, flags) are this implementation's and equal those of the Java layer (LapiError, LapiQuery, RetFlag).
+ * Written from the man pages' signatures.
  *
  * Build and run:   portalscc prog.c -o prog        portals run -n 4 -- ./prog
  * The first LAPI_Init starts the Java engine in the process, joins the job (as PtlInit does) and makes the
@@ -14,7 +14,8 @@
  * LAPI_Init is collective: it returns when every task of the job has called it (so no task's first message finds
  * another task without its context).
  *
- * Choices where the man pages leave the implementation free (lapi-digest.md O-01..O-14, and the C binding's):
+ * Choices where the man pages leave the implementation free (O-01..O-14 of the package documentation of
+ * org.portals3j.lapi, and the C binding's):
  * - uhdr_len must be a multiple of 8 (O-01); MAX_UHDR_SZ is 1024, LAPI_MAX_MSG_SZ 2^31-9 (O-02); a message of
  *   at most PKT_PAYLOAD_SZ (Qenv; 4096) bytes of uhdr + udata is one packet: its header handler sees the data
  *   at udata_one_pkt_ptr and may return NULL; a longer one goes by rendezvous, udata_one_pkt_ptr is NULL and

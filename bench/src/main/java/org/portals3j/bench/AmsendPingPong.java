@@ -36,6 +36,13 @@ import org.portals3j.transport.Job;
  */
 public final class AmsendPingPong {
     static final int ROUNDS = 10;
+    private static final TextTable TABLE = new TextTable(" ",
+            TextTable.Column.right("size", 8, 0),
+            TextTable.Column.right("put_p50", 10, 3),
+            TextTable.Column.right("put_p99", 10, 3),
+            TextTable.Column.right("amsend_p50", 12, 3),
+            TextTable.Column.right("amsend_p99", 12, 3),
+            TextTable.Column.right("amsend/put_p50", 14, 2));
     static final int DEFAULT_ITERATIONS = 20_000;
     static final int QUICK_ITERATIONS = 200;
     static final int[] SIZES = {8, 1024};
@@ -158,11 +165,10 @@ public final class AmsendPingPong {
         out.printf(Locale.ROOT, "AmsendPingPong: 2 ranks on transport '%s', %s mode, ret_flags %s, empty completion"
                 + " handler; half round trip in microseconds, %d round trips per size and kind%n", o.transport(),
                 o.polling() ? "polling" : "interrupt", o.flags().name(), o.iterations());
-        out.printf(Locale.ROOT, "%8s %10s %10s %12s %12s %14s%n", "size", "put_p50", "put_p99", "amsend_p50",
-                "amsend_p99", "amsend/put_p50");
+        TABLE.printHeader(out);
         for (Row row : r.rows()) {
-            out.printf(Locale.ROOT, "%8d %10.3f %10.3f %12.3f %12.3f %14.2f%n", row.size(), row.putP50(),
-                    row.putP99(), row.amsendP50(), row.amsendP99(), row.ratioP50());
+            TABLE.printRow(out, row.size(), row.putP50(), row.putP99(), row.amsendP50(), row.amsendP99(),
+                    row.ratioP50());
         }
         Bandwidth b = r.bandwidth();
         out.printf(Locale.ROOT, "bandwidth 1 MiB: Put %.2f GB/s, Amsend %.2f GB/s, Amsend/Put %.2f (medians of %d"

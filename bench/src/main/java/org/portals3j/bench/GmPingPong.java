@@ -46,6 +46,15 @@ public final class GmPingPong {
     static final int DEFAULT_ITERATIONS = 20_000;
     static final int CALLS_TIMED = 2_000_000;
     static final int QUICK_CALLS_TIMED = 20_000;
+    private static final TextTable TABLE = new TextTable(" ",
+            TextTable.Column.left("provider", 8, 0),
+            TextTable.Column.right("size", 10, 0),
+            TextTable.Column.right("iters", 7, 0),
+            TextTable.Column.right("gm_p50", 10, 3),
+            TextTable.Column.right("fi_pingpong", 12, 3),
+            TextTable.Column.right("ratio", 7, 2),
+            TextTable.Column.right("libgm_c", 9, 3),
+            TextTable.Column.right("portals_inmem", 14, 3));
 
     static final String USAGE = """
             usage: GmPingPong [--providers tcp,shm] [--sizes 8,1M] [--iterations N] [--rounds R]
@@ -300,22 +309,16 @@ public final class GmPingPong {
                 + " not run), and portals_inmem, the same Portals ping-pong on the in-memory transport (p50)%n",
                 o.idle().name().toLowerCase(Locale.ROOT), o.gmOptions().isEmpty() ? "" : ", " + o.gmOptions(),
                 o.rounds());
-        out.printf(Locale.ROOT, "%-8s %10s %7s %10s %12s %7s %9s %14s%n", "provider", "size", "iters", "gm_p50",
-                "fi_pingpong", "ratio", "libgm_c", "portals_inmem");
-    }
-
-    /** A figure with {@code decimals} decimals, or "-" when there is none (every fi_pingpong run drowned in noise). */
-    private static String figure(double value, int decimals) {
-        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%." + decimals + "f", value);
+        TABLE.printHeader(out);
     }
 
     /** The provider's rows, its bandwidth lines and its FFM line. */
     public static void print(ProviderResult r, PrintStream out) {
         Map<Integer, Row> bySize = new LinkedHashMap<>();
         for (Row row : r.rows()) {
-            out.printf(Locale.ROOT, "%-8s %10d %7d %10.3f %12s %7s %9s %14s%n", row.provider(), row.size(),
-                    row.iterations(), row.gmP50(), figure(row.fiPingPong(), 3), figure(row.ratio(), 2),
-                    figure(row.libgm(), 3), figure(row.engine(), 3));
+            // "-" where there is no figure: every fi_pingpong run drowned in noise, or libgm_c not run
+            TABLE.printRow(out, row.provider(), row.size(), row.iterations(), row.gmP50(), row.fiPingPong(),
+                    row.ratio(), row.libgm(), row.engine());
             bySize.put(row.size(), row);
         }
         Row mib = bySize.get(PingPong.MIB);

@@ -2,7 +2,6 @@ package org.portals3j.bench;
 
 import java.io.PrintStream;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -15,6 +14,9 @@ import java.util.regex.Pattern;
 record OsuTable(String header, String columns, Map<Integer, Double> rows) {
     private static final Pattern ROW = Pattern.compile("^\\s*(\\d+)\\s+([0-9.]+)\\s*$");
     private static final Pattern SINGLE = Pattern.compile("^\\s*([0-9.]+)\\s*$");
+    private static final TextTable SIZE_VALUE = new TextTable("", TextTable.Column.left("size", 10, 0),
+            TextTable.Column.right("value", 18, 2));
+    private static final TextTable VALUE = new TextTable("", TextTable.Column.right("value", 18, 2));
 
     /** The table in {@code text}, whose first two lines are the header and the column line. */
     static OsuTable parse(String text) {
@@ -53,11 +55,11 @@ record OsuTable(String header, String columns, Map<Integer, Double> rows) {
         boolean single = rows.size() == 1 && rows.containsKey(0) && header.contains("Barrier");
         for (Map.Entry<Integer, Double> e : rows.entrySet()) {
             // below 1 (a tiny message's MB/s under load) 2 decimals could print a measured figure as 0.00
-            String value = String.format(Locale.ROOT, e.getValue() < 1 ? "%18.6f" : "%18.2f", e.getValue());
+            String value = TextTable.figure(e.getValue(), e.getValue() < 1 ? 6 : 2);
             if (single) {
-                out.println(value);
+                VALUE.printRow(out, value);
             } else {
-                out.printf(Locale.ROOT, "%-10d%s%n", e.getKey(), value);
+                SIZE_VALUE.printRow(out, e.getKey(), value);
             }
         }
         out.println();

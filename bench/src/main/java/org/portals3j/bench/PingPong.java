@@ -85,6 +85,15 @@ public final class PingPong {
     private static final long HISTOGRAM_MAX_NANOS = TimeUnit.SECONDS.toNanos(60);
     private static final long BARRIER_TIMEOUT_SECONDS = 120;
     private static final byte[] PATTERN = {(byte) 0xA5, (byte) 0x5B};
+    private static final TextTable TABLE = new TextTable(" ",
+            TextTable.Column.right("size", 10, 0),
+            TextTable.Column.right("iters", 7, 0),
+            TextTable.Column.right("portals_p50", 12, 3),
+            TextTable.Column.right("portals_p99", 12, 3),
+            TextTable.Column.right("baseline_p50", 13, 3),
+            TextTable.Column.right("baseline_p99", 13, 3),
+            TextTable.Column.right("ratio_p50", 10, 2),
+            TextTable.Column.right("ratio_p99", 10, 2));
 
     static final String USAGE = """
             usage: PingPong [--transport NAME] [--option KEY=VALUE]... [--baseline threads|datagram]
@@ -380,13 +389,10 @@ public final class PingPong {
             out.printf(Locale.ROOT, "baseline: the same 2 threads ping-pong one raw DatagramChannel datagram on "
                     + "loopback (same idle strategy; sizes up to %d B only)%n", o.datagramSize());
         }
-        out.printf(Locale.ROOT, "%10s %7s %12s %12s %13s %13s %10s %10s%n", "size", "iters", "portals_p50",
-                "portals_p99",
-                "baseline_p50", "baseline_p99", "ratio_p50", "ratio_p99");
+        TABLE.printHeader(out);
         for (Row row : r.rows()) {
-            out.printf(Locale.ROOT, "%10d %7d %12.3f %12.3f %13s %13s %10s %10s%n", row.size(), row.iterations(),
-                    row.portalsP50(), row.portalsP99(), figure(row.baselineP50(), 3), figure(row.baselineP99(), 3),
-                    figure(row.ratioP50(), 2), figure(row.ratioP99(), 2));
+            TABLE.printRow(out, row.size(), row.iterations(), row.portalsP50(), row.portalsP99(), row.baselineP50(),
+                    row.baselineP99(), row.ratioP50(), row.ratioP99());
         }
         Bandwidth b = r.bandwidth();
         out.printf(Locale.ROOT, "bandwidth %s: Portals Put %.2f GB/s, %s %.2f GB/s, ratio %.2f"
@@ -872,11 +878,6 @@ public final class PingPong {
             return bean;
         }
         return null;
-    }
-
-    /** A figure with {@code decimals} decimals, or "-" when there is none. */
-    private static String figure(double value, int decimals) {
-        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%." + decimals + "f", value);
     }
 
     /** The median of {@code values} (the upper one of an even count). */

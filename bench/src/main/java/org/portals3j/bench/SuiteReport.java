@@ -25,6 +25,11 @@ record SuiteReport(String date, Map<String, String> machine, double load, String
     static final String LATENCY = "latency";
     static final String BANDWIDTH = "bandwidth";
     static final String RATE = "rate";
+    /** An OSU table's rows: the size, then one or two figures (the header lines are OSU's own text). */
+    private static final TextTable OSU_ONE_VALUE = new TextTable("", TextTable.Column.left("size", 10, 0),
+            TextTable.Column.right("value", 18, 2));
+    private static final TextTable OSU_TWO_VALUES = new TextTable("", TextTable.Column.left("size", 10, 0),
+            TextTable.Column.right("p50", 18, 2), TextTable.Column.right("p99", 18, 2));
     /** Rows whose name starts so measure a whole get (request and reply), not a half round trip. */
     static final String GET_PREFIX = "Portals Get";
     /** Rows of ours compared with another row of ours: Isotach with noniso, the C shim with Java. */
@@ -117,19 +122,22 @@ record SuiteReport(String date, Map<String, String> machine, double load, String
                     out.println(p99 ? "# Size       P50 Latency (us)  P99 Latency (us)"
                             : "# Size          Latency (us)");
                     for (Point p : s.points()) {
-                        out.printf(Locale.ROOT, p99 ? "%-10d%18.2f%18.2f%n" : "%-10d%18.2f%n", p.size(), p.value(),
-                                p.p99());
+                        if (p99) {
+                            OSU_TWO_VALUES.printRow(out, p.size(), p.value(), p.p99());
+                        } else {
+                            OSU_ONE_VALUE.printRow(out, p.size(), p.value());
+                        }
                     }
                 }
                 case BANDWIDTH -> {
                     out.println("# OSU MPI Bandwidth Test");
                     out.println("# Size      Bandwidth (MB/s)");
-                    s.points().forEach(p -> out.printf(Locale.ROOT, "%-10d%18.2f%n", p.size(), p.value()));
+                    s.points().forEach(p -> OSU_ONE_VALUE.printRow(out, p.size(), p.value()));
                 }
                 default -> {
                     out.println("# OSU MPI Multiple Bandwidth / Message Rate Test");
                     out.println("# Size         Messages/s");
-                    s.points().forEach(p -> out.printf(Locale.ROOT, "%-10d%18.2f%n", p.size(), p.value()));
+                    s.points().forEach(p -> OSU_ONE_VALUE.printRow(out, p.size(), p.value()));
                 }
             }
             out.println();

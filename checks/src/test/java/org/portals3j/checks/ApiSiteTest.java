@@ -3,14 +3,11 @@ package org.portals3j.checks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -19,8 +16,6 @@ import org.junit.jupiter.api.Test;
  * modules, its overview links the four spec tables, and the README says how to build it and where it lands.
  */
 class ApiSiteTest {
-    private static final Pattern ARTIFACT = Pattern.compile("<artifactId>([^<]+)</artifactId>");
-
     @Test
     void siteHasEveryPublishedModuleAndNoOther() throws Exception {
         String root = Files.readString(Build.root().resolve("pom.xml"));
@@ -33,19 +28,16 @@ class ApiSiteTest {
         Set<String> unpublished = new TreeSet<>();
         Set<String> published = new TreeSet<>();
         Set<String> publishedFolders = new TreeSet<>();
-        for (Path pom : poms()) {
-            String text = Files.readString(pom);
-            String own = ownArtifactId(text);
-            all.add(own);
-            if (text.contains("<packaging>pom</packaging>")) {
+        for (Poms.Pom pom : Poms.all()) {
+            all.add(pom.artifactId());
+            if (pom.packaging().equals("pom")) {
                 continue;
             }
-            if (text.contains("<maven.javadoc.skip>false</maven.javadoc.skip>")) {
-                published.add(own);
-                String relative = Build.root().relativize(pom).toString();
-                publishedFolders.add(relative.substring(0, relative.length() - "/pom.xml".length()));
+            if ("false".equals(pom.property("maven.javadoc.skip"))) {
+                published.add(pom.artifactId());
+                publishedFolders.add(pom.folder());
             } else {
-                unpublished.add(own);
+                unpublished.add(pom.artifactId());
             }
         }
         assertThat(published).contains("portals-api", "isotach-core", "transport-spi", "lapi", "mpi");
@@ -87,29 +79,11 @@ class ApiSiteTest {
         return group(m);
     }
 
-    /** The module's own artifactId: the first one after its parent block. */
-    private static String ownArtifactId(String pom) {
-        int from = pom.contains("</parent>") ? pom.indexOf("</parent>") : 0;
-        Matcher m = ARTIFACT.matcher(pom);
-        assertThat(m.find(from)).isTrue();
-        return group(m);
-    }
-
     private static String group(Matcher m) {
         @Nullable String g = m.group(1);
         if (g == null) {
             throw new AssertionError("no text in " + m.group());
         }
         return g;
-    }
-
-    private static List<Path> poms() throws Exception {
-        List<Path> poms = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(Build.root(), 4)) {
-            files.filter(f -> f.toFile().getName().equals("pom.xml"))
-                    .filter(f -> !f.toString().contains("/target/") && !f.toString().contains("/src/"))
-                    .forEach(poms::add);
-        }
-        return poms;
     }
 }

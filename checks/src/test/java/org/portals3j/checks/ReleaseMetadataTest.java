@@ -4,16 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import javax.xml.parsers.DocumentBuilderFactory;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.junit.jupiter.api.Test;
-import org.w3c.dom.Document;
 import org.w3c.dom.Element;
-import org.w3c.dom.Node;
 
 /**
  * What a user and Maven Central look for before depending on the project: the Apache-2.0 LICENSE, the release
@@ -23,6 +18,8 @@ import org.w3c.dom.Node;
 class ReleaseMetadataTest {
     private static final Set<String> CHANGE_KINDS = Set.of("Added", "Changed", "Deprecated", "Removed", "Fixed",
             "Security");
+    /** The project's address: the root pom's property, which every url and scm of the build names. */
+    private static final String URL = "${portals3j.url}";
 
     @Test
     void licenseIsApache2() throws IOException {
@@ -33,35 +30,64 @@ class ReleaseMetadataTest {
 
     @Test
     void rootPomCarriesTheReleaseMetadata() throws Exception {
-        Element root = pom(Build.root().resolve("pom.xml"));
-        assertThat(text(root, "url")).startsWith("https://");
+        Element root = Poms.root().xml();
+        assertThat(text(root, "url")).isEqualTo(URL);
         Element licenses = must(root, "licenses");
         assertThat(text(must(licenses, "license"), "name")).isEqualTo("Apache-2.0");
         must(must(root, "developers"), "developer");
-        Element scm = must(root, "scm");
-        assertThat(text(scm, "url")).isNotEmpty();
-        assertThat(text(scm, "connection")).startsWith("scm:git:");
+        assertScmIsTheProjectUrl(root);
         assertThat(root.getAttribute("child.project.url.inherit.append.path"))
                 .as("module urls must be the project's, not the project's with the module path appended")
                 .isEqualTo("false");
     }
 
-    /** Every module inherits the metadata: its parent chain reaches the root pom (the BOM has its own copy). */
+    /**
+     * The project's address is one property, portals3j.url: empty until the project has a public repository, then
+     * an https address. The BOM, which has no parent, carries the same value; the README tells a publisher to set
+     * it, and the release profile refuses to sign a build without it.
+     */
+    @Test
+    void theProjectAddressIsOnePropertyAPublisherSets() throws Exception {
+        Poms.Pom root = Poms.root();
+        @Nullable String url = root.property("portals3j.url");
+        if (url == null) {
+            throw new AssertionError("the root pom has no property portals3j.url");
+        }
+        assertThat(url).as("portals3j.url: empty, or the project's public repository").matches("|https://\\S+");
+        Poms.Pom bom = Poms.all().stream().filter(p -> p.artifactId().equals("portals3j-bom")).findFirst()
+                .orElseThrow();
+        assertThat(String.valueOf(bom.property("portals3j.url"))).as("bom/pom.xml's portals3j.url, the root pom's")
+                .isEqualTo(url);
+        assertThat(text(bom.xml(), "url")).isEqualTo(URL);
+        assertScmIsTheProjectUrl(bom.xml());
+
+        String pom = Files.readString(Build.root().resolve("pom.xml"));
+        assertThat(pom).contains("<requireProperty>", "<property>portals3j.url</property>");
+        String readme = Files.readString(Build.root().resolve("README.md"));
+        int from = readme.indexOf("\n### Publishing a release\n");
+        assertThat(from).as("README.md has a section '### Publishing a release'").isNotNegative();
+        assertThat(readme.substring(from)).contains("portals3j.url", "bom/pom.xml", "mvn -Prelease deploy");
+    }
+
+    /** Every module inherits the metadata: its parent chain reaches the root pom and it sets no url or scm. */
     @Test
     void everyModuleInheritsFromTheRootPom() throws Exception {
-        List<Path> modules = modules(Build.root());
-        assertThat(modules).hasSizeGreaterThan(10);
-        for (Path module : modules) {
-            Element pom = pom(module.resolve("pom.xml"));
-            @Nullable Element parent = child(pom, "parent");
-            if (parent == null) {
-                assertThat(text(pom, "artifactId")).as(module + " has no parent").isEqualTo("portals3j-bom");
-                assertThat(text(must(pom, "licenses"), "license")).contains("Apache-2.0");
-                must(pom, "scm");
-                must(pom, "developers");
+        List<Poms.Pom> poms = Poms.all();
+        assertThat(poms).hasSizeGreaterThan(10);
+        for (Poms.Pom pom : poms.subList(1, poms.size())) {
+            if (pom.artifactId().equals("portals3j-bom")) {
+                assertThat(pom.parent()).as("the BOM has no parent").isNull();
+                assertThat(text(must(pom.xml(), "licenses"), "license")).contains("Apache-2.0");
+                must(pom.xml(), "developers");
                 continue;
             }
-            assertThat(text(parent, "groupId")).as(module.toString()).isEqualTo("org.portals3j");
+            Poms.Pom top = pom;
+            for (Poms.@Nullable Pom up = pom.parent(); up != null; up = up.parent()) {
+                top = up;
+            }
+            assertThat(top.folder()).as(pom.folder() + "'s parent chain ends at the root pom").isEmpty();
+            assertThat(Poms.child(pom.xml(), "url")).as(pom.folder() + " sets its own url").isNull();
+            assertThat(Poms.child(pom.xml(), "scm")).as(pom.folder() + " sets its own scm").isNull();
         }
     }
 
@@ -80,46 +106,18 @@ class ReleaseMetadataTest {
         assertThat(lines).anyMatch(l -> l.contains("**Portals 3.2**")).anyMatch(l -> l.contains("**MPI**"));
     }
 
-    private static List<Path> modules(Path dir) throws Exception {
-        List<Path> found = new ArrayList<>();
-        @Nullable Element modules = child(pom(dir.resolve("pom.xml")), "modules");
-        if (modules == null) {
-            return found;
-        }
-        for (Node n = modules.getFirstChild(); n != null; n = n.getNextSibling()) {
-            if (n instanceof Element e && e.getTagName().equals("module")) {
-                Path module = dir.resolve(String.valueOf(e.getTextContent()).trim()).normalize();
-                found.add(module);
-                found.addAll(modules(module));
-            }
-        }
-        return found;
-    }
-
-    private static Element pom(Path file) throws Exception {
-        Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(file.toFile());
-        return doc.getDocumentElement();
+    private static void assertScmIsTheProjectUrl(Element pom) {
+        Element scm = must(pom, "scm");
+        assertThat(text(scm, "url")).isEqualTo(URL);
+        assertThat(text(scm, "connection")).isEqualTo("scm:git:" + URL);
+        assertThat(text(scm, "developerConnection")).isEqualTo("scm:git:" + URL);
     }
 
     private static Element must(Element parent, String name) {
-        @Nullable Element e = child(parent, name);
-        if (e == null) {
-            throw new AssertionError("<" + parent.getTagName() + "> has no <" + name + ">");
-        }
-        return e;
-    }
-
-    private static @Nullable Element child(Element parent, String name) {
-        for (Node n = parent.getFirstChild(); n != null; n = n.getNextSibling()) {
-            if (n instanceof Element e && e.getTagName().equals(name)) {
-                return e;
-            }
-        }
-        return null;
+        return Poms.must(parent, name);
     }
 
     private static String text(Element parent, String name) {
-        @Nullable Element e = child(parent, name);
-        return e == null ? "" : String.valueOf(e.getTextContent()).trim();
+        return Poms.text(parent, name);
     }
 }

@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Spec references are ones a user can follow: no source, doc or catalogue file of the build cites a spec by
- * the line numbers of a local copy (users have the published documents, not our copies), no main source or doc
- * cites our digests of the specs, and none names a folder of a build machine as where a document lives.
+ * the line numbers of a local copy (users have the published documents, not our copies), no main source or doc,
+ * nor the LAPI layer's tests and catalogue, cites our digests of the specs, the LAPI catalogue's sources are man
+ * page sections and the layer's documented choices, and no file names a folder of a build machine.
  */
 class SpecCitationTest {
 
@@ -37,6 +38,23 @@ class SpecCitationTest {
             + "|§\\d+(?:\\.\\d+)*\\s+of\\s+the\\s+digest"
             + "|\\bthe\\s+digests?(?:'s|')?\\s+(?:§|&sect;|section|assertions|names|recommends|describes|rewrites)"
             + "|\\bdigested\\s+in\\b|\\(digest\\b|\\bdigest\\s*$");
+
+    /** The catalogue of the LAPI assertions. */
+    private static final String LAPI_CATALOGUE = "tck/src/main/resources/org/portals3j/tck/catalogue/lapi.tsv";
+
+    /**
+     * A citation of a LAPI man page: a section of LAPI_Amsend's (its headings; the Description's parts after
+     * "Description: "), with a parameter, return value or flag after ": " or in brackets, or another call's whole
+     * man page.
+     */
+    private static final Pattern MAN_PAGE = Pattern.compile("LAPI_Amsend, (?:Purpose|C Syntax|Description"
+            + "|Description: (?:User details|Role of the header handler|Inline execution of completion handlers)"
+            + "|Parameters|Return Values|C Examples)(?:: [\\w, ]+| \\(\\w+\\))?"
+            + "|LAPI_\\w+(?:, LAPI_\\w+)* man pages?(?:: \\w+)?");
+
+    /** One of the layer's choices, where the man pages are open: by its id, or by what it is about. */
+    private static final Pattern OUR_CHOICE = Pattern.compile("our choices? (?:O-\\d\\d(?:, O-\\d\\d)*"
+            + " \\(package org\\.portals3j\\.lapi\\)|\\([^()]+\\))");
 
     /** A home or work folder of a build machine. */
     private static final Pattern MACHINE_PATH = Pattern.compile("(?<![\\w.])/(?:work|home|Users|root)/\\w");
@@ -58,11 +76,50 @@ class SpecCitationTest {
 
     @Test
     void noMainSourceOrDocCitesOurDigestsOfTheSpecs() throws IOException {
-        assertThat(offences(DIGEST_CITATION, SpecCitationTest::isMainSourceOrDoc))
+        assertThat(offences(DIGEST_CITATION, p -> isMainSourceOrDoc(p) || isLapiCatalogueOrTest(p)))
                 .as("citations of our digests, which users do not have; instead, " + HOW + "; the LAPI man pages by"
                         + " name and section (\"LAPI_Amsend man page, Return values\"); MPI by standard and section"
                         + " (\"MPI 3.1 §4.1.11\"); where we chose on an open point, \"our choice (open point: ...)\""
                         + " with the public document's section")
+                .isEmpty();
+    }
+
+    /**
+     * The LAPI catalogue's 'section' is a man page section and its 'refs' are man page sections or the layer's
+     * choices (listed in its package documentation): what a user can look up.
+     */
+    @Test
+    void theLapiCatalogueCitesTheManPagesAndTheLayersChoices() throws IOException {
+        List<String> wrong = new ArrayList<>();
+        int rows = 0;
+        boolean header = true;
+        for (String line : Files.readAllLines(Build.root().resolve(LAPI_CATALOGUE), StandardCharsets.UTF_8)) {
+            if (line.startsWith("#") || line.isEmpty()) {
+                continue;
+            }
+            if (header) {
+                header = false;
+                continue;
+            }
+            rows++;
+            String[] f = line.split("\t", -1);
+            String id = f[0];
+            List<String> refs = List.of(f[3].split("; "));
+            if (!MAN_PAGE.matcher(f[2]).matches()) {
+                wrong.add(id + " section: " + f[2]);
+            }
+            if (!refs.get(0).equals(f[2])) {
+                wrong.add(id + " refs do not begin with the section: " + f[3]);
+            }
+            for (String ref : refs) {
+                if (!MAN_PAGE.matcher(ref).matches() && !OUR_CHOICE.matcher(ref).matches()) {
+                    wrong.add(id + " ref: " + ref);
+                }
+            }
+        }
+        assertThat(rows).isGreaterThanOrEqualTo(104);
+        assertThat(wrong).as("LAPI catalogue citations; a section is \"LAPI_Amsend, <man page section>[: <name>]\""
+                + " or \"<call> man page\", a ref one of those or \"our choice O-nn (package org.portals3j.lapi)\"")
                 .isEmpty();
     }
 
@@ -89,6 +146,17 @@ class SpecCitationTest {
                 "as the " + d + " recommends", "as " + d + "ed in", "ends (" + d, "isotach-" + d)) {
             assertThat(DIGEST_CITATION.matcher(cited).find()).as(cited).isTrue();
         }
+        for (String cited : List.of("LAPI_Amsend, Parameters: uhdr_len", "LAPI_Amsend, Return Values",
+                "LAPI_Amsend, Description: Role of the header handler (ret_flags)", "LAPI_Fence, LAPI_Gfence man pages",
+                "LAPI_Init man page: num_compl_hndlr_thr")) {
+            assertThat(MAN_PAGE.matcher(cited).matches()).as(cited).isTrue();
+        }
+        for (String notOne : List.of("1.9 Return values", "lapi-amsend.txt Return Values", "LAPI_Amsend, Usage",
+                d + " O-01", "LAPI_Qenv man page (outside)")) {
+            assertThat(MAN_PAGE.matcher(notOne).matches() || OUR_CHOICE.matcher(notOne).matches()).as(notOne)
+                    .isFalse();
+        }
+        assertThat(OUR_CHOICE.matcher("our choices O-01, O-02 (package org.portals3j.lapi)").matches()).isTrue();
         for (String hashing : List.of("MessageDigest.isEqual(a, b)", "resets the " + d + " for the next datagram",
                 "The " + d + " (SHA-256) is what travels", "order " + d + " %016x", "all " + d + "s agree.")) {
             assertThat(DIGEST_CITATION.matcher(hashing).find()).as(hashing).isFalse();
@@ -122,6 +190,13 @@ class SpecCitationTest {
             }
         }
         return found;
+    }
+
+    /** A file of the LAPI layer (its tests too), the LAPI catalogue, or the C API's LAPI header and tests. */
+    private static boolean isLapiCatalogueOrTest(Path relative) {
+        String path = relative.toString();
+        return path.equals(LAPI_CATALOGUE) || path.startsWith("layers/lapi/")
+                || path.startsWith("native-shim/src/test/c/lapi") || path.startsWith("native-shim/src/main/c/lapi");
     }
 
     /** A Java file outside {@code src/test}, or a Markdown document: what users read as the code's documentation. */

@@ -366,8 +366,12 @@ public final class LapiContext implements AutoCloseable {
         engine.flow.purge(tgt);
     }
 
-    /** How many calls of this context wait for flow-control credit to {@code tgt} (for tests and tools). */
-    int creditWaiters(int tgt) {
+    /**
+     * How many calls of this context wait for flow-control credit to {@code tgt} now: this implementation's extension
+     * (LAPI has no such query), for tools and for tests that must see a call waiting before they release it.
+     */
+    public int creditWaiters(int tgt) {
+        checkTarget(tgt, "creditWaiters");
         return engine.flow.waiting(tgt);
     }
 

@@ -130,7 +130,7 @@
  *       (one at a time). A waiter that finds nothing to do spins, yields, then blocks in PtlEQWait for the next
  *       event (woken by another thread's change as the leader above) if no other thread polls.</li>
  * </ul>
- * Which thread runs a handler: the man page says "the thread running the LAPI dispatcher" (lapi-amsend.txt,
+ * Which thread runs a handler: the man page says "the thread running the LAPI dispatcher" (LAPI_Amsend man page,
  * Description, and Inline execution of completion handlers), which is whoever holds the role; the kit's assertions
  * L-027 and L-043 name {@code lapi-dispatch-<tgt>}, which is what a handler sees when no thread of the target waits
  * in a LAPI call. L-027's "never on the caller's thread" holds: a handler never runs inside the Amsend that sent its

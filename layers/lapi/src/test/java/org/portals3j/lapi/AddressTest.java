@@ -7,7 +7,10 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
-/** Addr_set/Addr_get, handler addresses and Address_init (lapi-digest.md 2, 3.5). */
+/**
+ * Addr_set/Addr_get, handler addresses and Address_init (LAPI_Addr_set, LAPI_Address_init man pages; the package
+ * documentation's addresses).
+ */
 class AddressTest {
 
     @Test

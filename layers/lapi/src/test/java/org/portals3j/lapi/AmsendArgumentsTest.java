@@ -10,7 +10,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** LAPI_Amsend's return codes, in parameter order, decided before anything is sent (lapi-digest.md 1.9, O-07). */
+/**
+ * LAPI_Amsend's return codes, in parameter order, decided before anything is sent (LAPI_Amsend, Return Values; O-07).
+ */
 @SuppressWarnings("nullness") // nulls are the point (C NULL arguments); the fields are set in @BeforeAll
 class AmsendArgumentsTest {
     private static LapiJob job;

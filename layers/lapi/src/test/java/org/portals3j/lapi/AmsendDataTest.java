@@ -10,7 +10,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** Eager and rendezvous data delivery of LAPI_Amsend (lapi-digest.md 3.2). */
+/**
+ * Eager and rendezvous data delivery of LAPI_Amsend (the eager and rendezvous protocols of the package documentation).
+ */
 class AmsendDataTest {
 
     @Test

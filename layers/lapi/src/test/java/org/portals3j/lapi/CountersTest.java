@@ -12,7 +12,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** Counters: Setcntr/Getcntr/Waitcntr, and the order in which Amsend moves them (lapi-digest.md 1.7, 1.10, O-10). */
+/**
+ * Counters: Setcntr/Getcntr/Waitcntr, and the order in which Amsend moves them (LAPI_Amsend, Parameters: tgt_cntr,
+ * org_cntr, cmpl_cntr; O-10).
+ */
 class CountersTest {
 
     @Test

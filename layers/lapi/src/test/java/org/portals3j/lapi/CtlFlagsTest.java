@@ -8,9 +8,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code ctl_flags} of {@code lapi_return_info_t} (lapi-digest.md 1.6, outside): LAPI_BURY_MSG discards a
- * message's data, eager or rendezvous, with or without a buffer, silently, while its completion handler and every
- * counter proceed; a bit the layer does not know is reported (AM_ERR) and the data discarded the same way.
+ * {@code ctl_flags} of {@code lapi_return_info_t} (LAPI_Amsend, Description: Role of the header handler):
+ * LAPI_BURY_MSG discards a message's data, eager or rendezvous, with or without a buffer, silently, while its
+ * completion handler and every counter proceed; a bit the layer does not know is reported (AM_ERR) and the data
+ * discarded the same way.
  */
 class CtlFlagsTest {
     private static final byte UNTOUCHED = 0x55;

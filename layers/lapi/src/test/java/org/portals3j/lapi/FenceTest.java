@@ -8,7 +8,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** LAPI_Fence and LAPI_Gfence: data fences, and Gfence a barrier (lapi-digest.md 2, 0.10). */
+/** LAPI_Fence and LAPI_Gfence: data fences, and Gfence a barrier (LAPI_Fence, LAPI_Gfence man pages). */
 class FenceTest {
 
     @Test

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.junit.jupiter.api.Test;
 
-/** Header and completion handlers, their threads, and ret_flags (lapi-digest.md 1.4-1.6, O-04..O-06, O-09, O-14). */
+/** Header and completion handlers, their threads, and ret_flags (LAPI_Amsend, Description; O-04..O-06, O-09, O-14). */
 class HandlersTest {
 
     private static HeaderHandler withCompletion(RetFlag flag, CompletionHandler ch, @Nullable Object userInfo) {

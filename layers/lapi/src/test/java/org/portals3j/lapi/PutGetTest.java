@@ -7,7 +7,9 @@ import java.lang.foreign.MemorySegment;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
-/** LAPI_Put and LAPI_Get on exposed regions, eager and rendezvous, and a hostile address (lapi-digest.md 2). */
+/**
+ * LAPI_Put and LAPI_Get on exposed regions, eager and rendezvous, and a hostile address (LAPI_Put, LAPI_Get man pages).
+ */
 class PutGetTest {
 
     @Test

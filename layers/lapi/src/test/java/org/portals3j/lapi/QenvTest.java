@@ -14,7 +14,7 @@ import org.portals3j.transport.Job;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.Transports;
 
-/** LAPI_Qenv and LAPI_Senv, and LapiConfig's validation (lapi-digest.md 2, O-01..O-03, O-08). */
+/** LAPI_Qenv and LAPI_Senv, and LapiConfig's validation (LAPI_Qenv, LAPI_Senv man pages; O-01..O-03, O-08). */
 class QenvTest {
 
     @Test

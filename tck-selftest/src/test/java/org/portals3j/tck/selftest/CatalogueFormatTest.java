@@ -42,6 +42,15 @@ class CatalogueFormatTest {
     }
 
     @Test
+    void aLapiRowIsLocatedInTheManPages() {
+        Catalogue c = Catalogue.parse(Spec.LAPI, "t.tsv", List.of(HEADER,
+                "L-012\tError codes\tLAPI_Amsend, Parameters: uhdr_len\tLAPI_Amsend, Parameters: uhdr_len; our choice"
+                + " O-01 (package org.portals3j.lapi)\tkit\tuhdr_len 12 is refused.\t"));
+        assertThat(c.find("L-012").orElseThrow().specLocation())
+                .isEqualTo("LAPI: LAPI_Amsend, Parameters: uhdr_len; our choice O-01 (package org.portals3j.lapi)");
+    }
+
+    @Test
     void aMissingHeaderIsReportedWithItsLine() {
         assertThatThrownBy(() -> Catalogue.parse(Spec.PORTALS, "t.tsv", List.of("# c", "P-001\ta\tb\tc\tkit\td\t")))
                 .isInstanceOf(CatalogueException.class).hasMessageStartingWith("t.tsv:2: ")

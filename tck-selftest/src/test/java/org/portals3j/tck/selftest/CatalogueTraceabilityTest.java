@@ -39,8 +39,8 @@ class CatalogueTraceabilityTest {
 
     @Test
     void theCatalogueHasEveryAssertionOfEverySpecWithContiguousIds() {
-        // The digests' §8 have P-001..P-271 and I-001..I-145, lapi-digest.md §4 L-001..L-104; the kit may add
-        // assertions after them.
+        // The first catalogues had P-001..P-271, I-001..I-145 and L-001..L-104; the kit may add assertions after
+        // them.
         assertThat(ids(Spec.PORTALS)).hasSizeGreaterThanOrEqualTo(271).first().isEqualTo("P-001");
         assertThat(ids(Spec.ISOTACH)).hasSizeGreaterThanOrEqualTo(145).first().isEqualTo("I-001");
         assertThat(ids(Spec.LAPI)).hasSizeGreaterThanOrEqualTo(104).first().isEqualTo("L-001");

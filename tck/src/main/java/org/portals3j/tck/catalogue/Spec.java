@@ -10,7 +10,7 @@ public enum Spec {
      * LAPI-style active messages (IBM's LAPI_Amsend man page and its surrounding calls). Its catalogue cites the
      * man pages by name and section, not lines.
      */
-    LAPI("L", "LAPI", "lapi.tsv", "catalogue (lapi.tsv)");
+    LAPI("L", "LAPI", "lapi.tsv", "IBM's LAPI man pages (LAPI_Amsend and the calls around it)");
 
     private final String prefix;
     private final String title;

@@ -33,14 +33,17 @@ class IsoFlowControlTest {
                 assertThat(sender.isoSend(1, IsoTraffic.payload(0, k, k, 0, 1, 0x80, 32), true))
                         .isEqualTo(IsotachNet.SUCCESS);
             }
-            long quiet = System.nanoTime() + TckTransport.quietPeriod().multipliedBy(2).toNanos();
-            while (System.nanoTime() < quiet) {
-                sender.poll();
-                receiver.poll(); // polls, never receives: nothing is consumed
-            }
-            assertThat(IsoTraffic.counter(sender, "siu.isoSent")).as("packets sent without a credit coming back")
-                    .isEqualTo(3);
-            assertThat(IsoTraffic.counter(receiver, "siu.isoReceived")).as("packets at the receiver").isEqualTo(3);
+            // every poll approves queued packets while credits last: after one, the rest wait for a credit
+            sender.poll();
+            assertThat(IsoTraffic.counter(sender, "host.isoSendQueue")).as("packets left waiting for a credit")
+                    .isEqualTo(7);
+            // the receiver polls, never receives: nothing is consumed, so no credit can come back
+            job.awaitCondition("the 3 approved packets at the receiver", () -> IsoTraffic.counter(sender, "siu.isoSent")
+                    == 3 && IsoTraffic.counter(receiver, "siu.isoReceived") == 3);
+            assertThat(IsoTraffic.counter(receiver, "host.isoCreditExplicit")).as("credits the receiver returned")
+                    .isZero();
+            assertThat(IsoTraffic.counter(sender, "host.isoSendQueue")).as("packets still waiting for a credit")
+                    .isEqualTo(7);
             IsoTraffic t = new IsoTraffic(job);
             t.awaitMessages(0, 10); // consuming brings the credits back: everything flows (I-109)
         }

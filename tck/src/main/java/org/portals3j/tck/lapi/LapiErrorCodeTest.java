@@ -223,7 +223,8 @@ class LapiErrorCodeTest {
                     returned.countDown();
                 }
             });
-            LapiJob.holdsForQuietPeriod("the second Amsend waits for a credit", () -> returned.getCount() == 1);
+            LapiJob.await(() -> job.task(0).creditWaiters(1) == 1, "the second Amsend waiting for a credit");
+            assertThat(returned.getCount()).as("the second Amsend has not returned").isEqualTo(1);
             job.task(0).purgeToTask(1);
             LapiJob.await(returned, "the purge releases the waiting Amsend");
             assertThat(outcome.get()).isEqualTo(LapiError.TGT_PURGED);

@@ -187,6 +187,17 @@ final class LapiJob implements AutoCloseable {
         }
     }
 
+    /** Waits until {@code condition} holds; fails the test after the kit's traffic patience. */
+    static void await(BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + TckTransport.trafficPatience().toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError(what + ": never happened within " + TckTransport.trafficPatience());
+            }
+            LockSupport.parkNanos(20_000);
+        }
+    }
+
     /** Checks {@code condition} stays true for the quiet period (for something that must not happen). */
     static void holdsForQuietPeriod(String what, BooleanSupplier condition) {
         long end = System.nanoTime() + TckTransport.quietPeriod().toNanos() * 4;

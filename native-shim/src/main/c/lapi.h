@@ -1,6 +1,6 @@
 /*
  * lapi.h: IBM LAPI's active messages and the calls around them (LAPI_Amsend and its minimum surrounding
- * interface, lapi-digest.md section 2), for C programs, served by the Portals3J Java layer
+ * interface: the LAPI_Amsend man page and the calls it names), for C programs, served by the Portals3J Java layer
  * (org.portals3j.lapi) inside libportals3. Names and types are spelled as the LAPI man pages spell them, so a
  * LAPI C program compiles unchanged; the numbers (return codes, query names, flags) are this implementation's
  * and equal those of the Java layer (LapiError, LapiQuery, RetFlag). Written from the man pages' signatures.
@@ -14,21 +14,26 @@
  * LAPI_Init is collective: it returns when every task of the job has called it (so no task's first message finds
  * another task without its context).
  *
- * Choices where the man pages leave the implementation free (lapi-digest.md O-01..O-14, and the C binding's):
- * - uhdr_len must be a multiple of 8 (O-01); MAX_UHDR_SZ is 1024, LAPI_MAX_MSG_SZ 2^31-9 (O-02); a message of
- *   at most PKT_PAYLOAD_SZ (Qenv; 4096) bytes of uhdr + udata is one packet: its header handler sees the data
- *   at udata_one_pkt_ptr and may return NULL; a longer one goes by rendezvous, udata_one_pkt_ptr is NULL and
- *   the handler must return a buffer (O-03, O-06). The environment of LAPI_Init can change two of them, for
- *   tests: PORTALS3J_LAPI_MAX_DATA_SZ and PORTALS3J_LAPI_PKT_PAYLOAD_SZ (decimal bytes); and two more things:
- *   PORTALS3J_LAPI_CREDITS, how many messages a task may have unanswered at one target (default 64; an Amsend,
- *   Put or Get beyond it waits for a reply, and LAPI_Purge_totask releases it with LAPI_ERR_TGT_PURGED), and
- *   PORTALS3J_LAPI_INTERRUPT_SET: 1 (the default) a dispatcher thread makes progress and runs header handlers;
- *   0 polling mode, no such thread: progress, and the handlers, happen in the program's LAPI calls (Waitcntr,
- *   Getcntr, Fence, Gfence, Probe). LAPI_Senv(INTERRUPT_SET) accepts only the mode Init chose.
- * - ret_flags: LAPI_SEND_REPLY runs the completion handler inline, on the dispatcher thread (O-04);
- *   LAPI_LOCAL_STATE sends no reply, so the origin's cmpl_cntr does not move (O-05).
+ * Choices where the man pages leave the implementation free (ours; in parentheses, the LAPI_Amsend man page's
+ * sections that leave them open):
+ * - uhdr_len must be a multiple of 8 (Parameters says the processor's word size, Return Values its doubleword
+ *   size; 8 meets both); MAX_UHDR_SZ is 1024, LAPI_MAX_MSG_SZ 2^31-9 (Parameters names both, with no value); a
+ *   message of at most PKT_PAYLOAD_SZ (Qenv; 4096) bytes of uhdr + udata is one packet: its header handler sees
+ *   the data at udata_one_pkt_ptr and may return NULL; a longer one goes by rendezvous, udata_one_pkt_ptr is
+ *   NULL and the handler must return a buffer (Role of the header handler). The environment of LAPI_Init can
+ *   change two of them, for tests: PORTALS3J_LAPI_MAX_DATA_SZ and PORTALS3J_LAPI_PKT_PAYLOAD_SZ (decimal bytes);
+ *   and two more things: PORTALS3J_LAPI_CREDITS, how many messages a task may have unanswered at one target
+ *   (default 64; an Amsend, Put or Get beyond it waits for a reply, and LAPI_Purge_totask releases it with
+ *   LAPI_ERR_TGT_PURGED), and PORTALS3J_LAPI_INTERRUPT_SET: 1 (the default) a dispatcher thread makes progress
+ *   and runs header handlers; 0 polling mode, no such thread: progress, and the handlers, happen in the
+ *   program's LAPI calls (Waitcntr, Getcntr, Fence, Gfence, Probe). LAPI_Senv(INTERRUPT_SET) accepts only the
+ *   mode Init chose.
+ * - ret_flags: LAPI_SEND_REPLY runs the completion handler inline, on the dispatcher thread;
+ *   LAPI_LOCAL_STATE sends no reply, so the origin's cmpl_cntr does not move (Passing additional
+ *   information through lapi_return_info_t).
  * - Blocking calls (LAPI_Waitcntr, LAPI_Fence, LAPI_Gfence, LAPI_Address_init, LAPI_Term) made from a header
- *   handler or an inline completion handler return LAPI_ERR_BLOCKING_IN_HANDLER instead of deadlocking (O-14).
+ *   handler or an inline completion handler return LAPI_ERR_BLOCKING_IN_HANDLER instead of deadlocking
+ *   (Description and Inline execution of completion handlers say such handlers must not block).
  * - lapi_info_t: num_compl_hndlr_thr (0: one thread) and err_hndlr are read; the other members are ignored.
  *   err_hndlr is called, on the dispatcher thread, for what goes wrong at this task where no call can return
  *   it (an unknown handler index, a hostile address, a header handler that returned no buffer for a
@@ -98,7 +103,7 @@ typedef long long lapi_long_t;
 #define LAPI_ERR_INFO_NULL 426
 #define LAPI_ERR_ALL_HNDL_IN_USE 427
 #define LAPI_ERR_MEMORY_EXHAUSTED 428
-/* This implementation's: a blocking call from a handler running on the dispatcher thread (O-14). */
+/* This implementation's: a blocking call from a handler running on the dispatcher thread (see above). */
 #define LAPI_ERR_BLOCKING_IN_HANDLER 429
 /* The layer failed for a reason it cannot name; it said why on stderr. */
 #define LAPI_ERR_UNKNOWN 499

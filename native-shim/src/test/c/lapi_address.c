@@ -1,6 +1,6 @@
 /*
  * lapi_address: how a C program names the handlers of other tasks. The man page's example, corrected (its
- * cmpl_cntr passed by address and waited for: lapi-digest.md 1.11): LAPI_Address_init then LAPI_Gfence, an
+ * cmpl_cntr passed by address and waited for): LAPI_Address_init then LAPI_Gfence, an
  * Amsend to the buddy with the handler address from the table (L-070, L-071). LAPI_Addr_set indices: each task
  * registers its own handler at index 5, odd and even tasks different ones, and an Amsend with index 5 runs the
  * target's (L-064, L-065); re-registering replaces it (L-068); LAPI_Addr_get gives back what was set. An index

@@ -11,7 +11,7 @@
  * udata_one_pkt_ptr holds the data exactly for a single-packet message and is NULL otherwise (L-033). Counters:
  * org_cntr and cmpl_cntr once per message (L-047, L-049), one counter as both moves twice (L-055), NULL
  * counters are accepted (L-022), tgt_cntr (from LAPI_Address_init) once per message; Setcntr, Getcntr and
- * Waitcntr as the digest says (L-081, L-083, L-084).
+ * Waitcntr as their man pages say (L-081, L-083, L-084).
  */
 #include "lapitest.h"
 

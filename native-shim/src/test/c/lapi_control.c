@@ -2,17 +2,17 @@
  * lapi_control: the calls and flags around LAPI_Amsend that change how the layer behaves, from C, two tasks or
  * more, each sending to the next.
  * - LAPI_Senv: ERROR_CHK 1 and INTERRUPT_SET as Init chose are accepted; ERROR_CHK 0 and the other mode are
- *   refused with LAPI_ERR_SET_VAL (lapi-digest.md O-08; lapi.h); a read-only or unknown query gives
+ *   refused with LAPI_ERR_SET_VAL (our choice, lapi.h); a read-only or unknown query gives
  *   LAPI_ERR_QUERY_TYPE, a bad handle LAPI_ERR_HNDL_INVALID (L-100).
  * - Interrupt mode (INTERRUPT_SET 1, the default): the header handler runs on a thread of the layer while the
  *   program's thread makes no LAPI call; LAPI_Probe returns at once.
  * - L-080 (O-14): LAPI_Waitcntr, LAPI_Fence, LAPI_Gfence and LAPI_Address_init called from a header handler, and
  *   LAPI_Waitcntr from an inline completion handler (LAPI_SEND_REPLY), return LAPI_ERR_BLOCKING_IN_HANDLER at
  *   once instead of deadlocking the dispatcher; the messages complete.
- * - ctl_flags (lapi-digest.md 1.6): LAPI_BURY_MSG discards the data of an eager and of a rendezvous message,
- *   with a NULL return or with a buffer (left untouched), says nothing to err_hndlr, and the completion handler,
- *   tgt_cntr, org_cntr and cmpl_cntr proceed as for a delivered message. A bit the layer does not know is
- *   reported to err_hndlr as AM_ERR (never ignored) and the data discarded the same way.
+ * - ctl_flags (of lapi_return_info_t, LAPI Programming Guide): LAPI_BURY_MSG discards the data of an eager and
+ *   of a rendezvous message, with a NULL return or with a buffer (left untouched), says nothing to err_hndlr,
+ *   and the completion handler, tgt_cntr, org_cntr and cmpl_cntr proceed as for a delivered message. A bit the
+ *   layer does not know is reported to err_hndlr as AM_ERR (never ignored) and the data discarded the same way.
  */
 #include "lapitest.h"
 

@@ -1,9 +1,10 @@
 /*
- * lapi_errors: every argument error a C program can make, with its code, decided at the origin before the
- * call returns and with no side effect (lapi-digest.md 1.9; L-001..L-020, L-066, L-067, L-072, L-082, L-085,
- * L-086, L-091, L-096, L-100), and the limits that are accepted exactly (L-008, L-010, L-015, L-017). Every
- * task sends to the next; after the errors, the target's handler has run and its counter has moved exactly
- * once per accepted message (L-019). LAPI_MAX_MSG_SZ is set small through the environment (lapi.h).
+ * lapi_errors: every argument error a C program can make, with its code, decided at the origin before the call
+ * returns and with no side effect (LAPI_Amsend man page, Return Values; L-001..L-020, L-066, L-067, L-072,
+ * L-082, L-085, L-086, L-091, L-096, L-100), and the limits that are accepted exactly (L-008, L-010, L-015,
+ * L-017). Every task sends to the next; after the errors, the target's handler has run and its counter has
+ * moved exactly once per accepted message (L-019). LAPI_MAX_MSG_SZ is set small through the environment
+ * (lapi.h).
  */
 #include "lapitest.h"
 

@@ -1,12 +1,13 @@
 /*
  * lapi_purge: LAPI_Purge_totask releases a LAPI_Amsend blocked in flow control with LAPI_ERR_TGT_PURGED
- * (lapi-digest.md 1.9; L-021). Two tasks, two credits (PORTALS3J_LAPI_CREDITS, lapi.h). Task 1's completion
- * handler holds each message until the job's barrier has passed, so task 0's first two Amsends take both credits
- * and its third waits (on another thread) for a reply that cannot come yet. Task 0 purges task 1 until that call
- * returns (a purge releases only calls already waiting, so it repeats until the call has begun to wait): the
- * code is LAPI_ERR_TGT_PURGED and cmpl_cntr has not moved. After the barrier task 1 lets its completion
- * handlers finish: the two messages complete, and a fourth Amsend is accepted and delivered; after a Gfence task 1
- * has run exactly three header handlers (the purged call sent nothing). Purge_totask with a bad target gives LAPI_ERR_TGT.
+ * (LAPI_Amsend man page, Return Values; L-021). Two tasks, two credits (PORTALS3J_LAPI_CREDITS, lapi.h). Task
+ * 1's completion handler holds each message until the job's barrier has passed, so task 0's first two Amsends
+ * take both credits and its third waits (on another thread) for a reply that cannot come yet. Task 0 purges
+ * task 1 until that call returns (a purge releases only calls already waiting, so it repeats until the call has
+ * begun to wait): the code is LAPI_ERR_TGT_PURGED and cmpl_cntr has not moved. After the barrier task 1 lets
+ * its completion handlers finish: the two messages complete, and a fourth Amsend is accepted and delivered;
+ * after a Gfence task 1 has run exactly three header handlers (the purged call sent nothing). Purge_totask with
+ * a bad target gives LAPI_ERR_TGT.
  */
 #include "lapitest.h"
 

@@ -197,7 +197,7 @@ class TckCommandTest {
         for (String l : out) {
             Matcher m = line.matcher(l);
             if (m.matches()) {
-                seeds.add(Long.parseLong(m.group(1)));
+                seeds.add(Long.parseLong(String.valueOf(m.group(1))));
             }
         }
         return seeds;

@@ -4,7 +4,8 @@
  *
  * Names, types, signatures and constants are chapter 3's. The spec gives no numeric values; the values
  * here are Portals3J's and stable (the Java API uses the same numbers: ReturnCode, MdOption, EventKind,
- * ProcessId, StatusRegister, NiFailType). Line references (Portals 3.2 spec §1.1) are to portals-3.2.numbered.lyx.
+ * ProcessId, StatusRegister, NiFailType). References (Portals 3.2 spec §3.8.2.2) are to the sections of the
+ * published Portals 3.2 document (SAND report, Revision 1.1).
  *
  * How the C API maps onto the Java engine, and where this header decides what the spec leaves open:
  *  - Handles are 64-bit values; every handle type converts to ptl_handle_any_t and back without loss
@@ -12,7 +13,8 @@
  *  - ptl_nid_t, ptl_pid_t, ptl_uid_t, ptl_pt_index_t, ptl_ac_index_t are 32-bit unsigned; the wildcards
  *    PTL_NID_ANY, PTL_PID_ANY, PTL_UID_ANY and PTL_PT_INDEX_ANY are all ones (0xFFFFFFFF).
  *  - Argument checking order: PTL_NOINIT first, then a NULL out-pointer the function needs (PTL_SEGV),
- *    then the engine's own checks (handles, then values). The spec does not order codes (digest 2.6);
+ *    then the engine's own checks (handles, then values). The spec does not order codes (Portals 3.2
+ *    spec §3.12's table "Function Return Codes" and the functions' Return Codes sections list them unordered);
  *    checking NULL before anything is created means no object is made that the caller cannot name.
  *    NULL is legal where the spec says so: PtlNIInit's desired, PtlMDAttach's handle (Portals 3.2 spec §3.8.2.2),
  *    PtlMDUpdate's old_md and new_md. PtlNIInit's actual: PTL_SEGV for NULL in 3.2, which lists that code

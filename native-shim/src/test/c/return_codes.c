@@ -1,9 +1,9 @@
 /*
- * return_codes: every return code a program can meet through misuse (chapter 3's per-function lists,
- * digest 2.6), on any number of ranks: calls before PtlInit, NULL out-pointers, invalid and stale
- * handles, bad indexes and process ids, values outside an enum, limits, pending operations. Codes
- * the engine cannot produce through the C API with its default configuration: PTL_ML_TOOLONG (no match
- * list limit by default, A-07) and PTL_INV_REG (a bad register is PTL_INV_SR_INDX, A-10).
+ * return_codes: every return code a program can meet through misuse (chapter 3's per-function lists, Portals
+ * 3.2 spec §3.12's return-code table), on any number of ranks: calls before PtlInit, NULL out-pointers, invalid
+ * and stale handles, bad indexes and process ids, values outside an enum, limits, pending operations. Codes the
+ * engine cannot produce through the C API with its default configuration: PTL_ML_TOOLONG (no match list limit
+ * by default, A-07) and PTL_INV_REG (a bad register is PTL_INV_SR_INDX, A-10).
  */
 #include "ptltest.h"
 

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The configuration file (digest §5.5, Isotach report App. E, pp. 113-115, adapted); I-135: malformed files fail
+ * The configuration file (Isotach report App. E, pp. 113-115, adapted); I-135: malformed files fail
  * cleanly.
  */
 class IsotachConfigFileTest {

@@ -112,6 +112,44 @@ class InstallIT {
         }
     }
 
+    /**
+     * {@code make install PREFIX=... DESTDIR=...} at the top of the build writes the tree {@code portals install
+     * --prefix} writes, file for file, under DESTDIR followed by PREFIX.
+     */
+    @Test
+    void makeInstallHonoursPrefixAndDestdirAndWritesWhatPortalsInstallWrites(@TempDir Path dir) throws Exception {
+        assumeTrue(onPath("make"), "make is not installed");
+        Path build = Path.of(System.getProperty("user.dir", ".")).toAbsolutePath().resolve("..").normalize();
+        Path stage = dir.resolve("stage");
+        Run make = run(dir, Map.of(), "make", "-C", build.toString(), "install", "PREFIX=/opt/portals3j",
+                "DESTDIR=" + stage);
+        assertThat(make.status).as(make.output).isZero();
+        Path made = stage.resolve("opt/portals3j");
+        Run install = run(dir, Map.of(), java("install", "--prefix", dir.resolve("direct").toString()));
+        assertThat(install.status).as(install.output).isZero();
+
+        Map<String, byte[]> direct = tree(dir.resolve("direct"));
+        assertThat(direct).containsKeys("include/portals3.h", "lib/libportals3.so", "bin/portals", "bin/portalscc");
+        Map<String, byte[]> staged = tree(made);
+        assertThat(staged.keySet()).as("the files make install wrote under DESTDIR/PREFIX")
+                .containsExactlyInAnyOrderElementsOf(direct.keySet());
+        for (Map.Entry<String, byte[]> file : direct.entrySet()) {
+            assertThat(staged.getOrDefault(file.getKey(), new byte[0])).as(file.getKey()).isEqualTo(file.getValue());
+        }
+        assertThat(made.resolve("bin/portalscc")).isExecutable();
+    }
+
+    /** Every regular file under {@code root} by its path relative to {@code root}, with its bytes. */
+    private static Map<String, byte[]> tree(Path root) throws IOException {
+        Map<String, byte[]> files = new HashMap<>();
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path f : walk.filter(Files::isRegularFile).toList()) {
+                files.put(root.relativize(f).toString(), Files.readAllBytes(f));
+            }
+        }
+        return files;
+    }
+
     @Test
     void withoutANativeBuildItSaysWhereToGetOne(@TempDir Path dir) throws Exception {
         Run install = run(dir, Map.of(), java("install", "--prefix", dir.resolve("p").toString(), "--native",

@@ -7,9 +7,13 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -154,6 +158,49 @@ class TckCommandTest {
         assertThat(run.err).containsExactly("portals tck: no test ran, so nothing passed: the kit has no test of P-003"
                 + " (an assertion marked engine or no in portals tck --list-assertions is checked elsewhere or not at"
                 + " all)");
+    }
+
+    /**
+     * {@code --seed N} reaches the kit's randomised tests: each prints "seed N (replay with ...)", and a run given
+     * the seed a run without it printed uses that seed again in every randomised test.
+     */
+    @Test
+    void theSeedOptionReachesTheRandomisedTestsWhichPrintItAndReplaysAPrintedSeed() throws Exception {
+        LauncherProcess fresh = ran("tck", "--transport", "inmem", "--assertion", "I-079", "--report",
+                dir.resolve("fresh").toString());
+        assertThat(fresh.process.exitValue()).as("stdout %s stderr %s", fresh.out, fresh.err).isZero();
+        List<Long> printed = seeds(fresh.out);
+        assertThat(printed).as("the 4- and 6-host randomised shared-memory tests each print a seed, in %s",
+                fresh.out).hasSize(2);
+        assertThat(printed.get(0)).as("a new seed for every test without --seed (equal once in 2^64 runs)")
+                .isNotEqualTo(printed.get(1));
+
+        long seed = printed.get(0);
+        LauncherProcess replayed = ran("tck", "--transport", "inmem", "--assertion", "I-079", "--seed",
+                Long.toString(seed), "--report", dir.resolve("replayed").toString());
+        assertThat(replayed.process.exitValue()).as("stdout %s stderr %s", replayed.out, replayed.err).isZero();
+        assertThat(replayed.out).contains(
+                "RandomSharedMemoryTest, 4 hosts: seed " + seed + " (replay with -Dportals3j.tck.seed=" + seed + ")",
+                "RandomSharedMemoryTest, 6 hosts: seed " + seed + " (replay with -Dportals3j.tck.seed=" + seed + ")");
+        assertThat(seeds(replayed.out)).as("every randomised test of the run uses the given seed")
+                .containsExactly(seed, seed);
+
+        LauncherProcess notANumber = ran("tck", "--seed", "forty-two", "--report", dir.toString());
+        assertThat(notANumber.process.exitValue()).isEqualTo(2);
+        assertThat(notANumber.err).hasSize(1).first().asString().contains("--seed").contains("forty-two");
+    }
+
+    /** The seeds the randomised tests printed ("...: seed N (replay with -Dportals3j.tck.seed=N)"), in order. */
+    private static List<Long> seeds(List<String> out) {
+        Pattern line = Pattern.compile(".*: seed (-?\\d+) \\(replay with -Dportals3j\\.tck\\.seed=\\1\\)");
+        List<Long> seeds = new ArrayList<>();
+        for (String l : out) {
+            Matcher m = line.matcher(l);
+            if (m.matches()) {
+                seeds.add(Long.parseLong(String.valueOf(m.group(1))));
+            }
+        }
+        return seeds;
     }
 
     @Test

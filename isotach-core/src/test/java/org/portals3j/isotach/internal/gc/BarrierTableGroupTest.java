@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.BarrierMode;
 
 /**
- * Several hosts' barrier tables around a model token manager that follows digest §1.8 item 9: channel c
+ * Several hosts' barrier tables around a model token manager: channel c
  * completes once every host has sent one bs-marker for c since the previous completion, and the completion bit
  * reaches every host in the same pulse. The model fails the test if a host ever sends two markers for one
  * execution, so these tests also check that the tables' state machines keep exactly one participation per

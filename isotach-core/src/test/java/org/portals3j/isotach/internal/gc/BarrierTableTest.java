@@ -18,7 +18,7 @@ import org.portals3j.isotach.BarrierMode;
 import org.portals3j.isotach.IsotachFatalError;
 
 /**
- * Isotach barriers at one host: every row of the state table of digest §2.7 (Isotach report §6.5.5, pp. 50-54; App. J,
+ * Isotach barriers at one host: every row of our state table of the rules (Isotach report §6.5.5, pp. 50-54; App. J,
  * iso_barrier.c, pp. 224-229) and the single-host parts of I-063..I-074.
  */
 class BarrierTableTest {
@@ -152,7 +152,7 @@ class BarrierTableTest {
         }
 
         /**
-         * Isotach report §5.2, pp. 35-36, digest §1.9 "Reset": completion bits in an EOP marker before start (the
+         * Isotach report §5.2, pp. 35-36: completion bits in an EOP marker before start (the
          * report's 0x83 reset would bring both) are ignored.
          */
         @Test
@@ -201,7 +201,7 @@ class BarrierTableTest {
         }
     }
 
-    /** One test per row of the digest §2.7 table, in its order. */
+    /** One test per row of the state table, in its order. */
     @Nested
     class StateTableRows {
         /** Row "SEND (any) | enqueue succeeds | NOT_HOLDING" for all three owners. */

@@ -8,7 +8,7 @@ import static org.portals3j.isotach.internal.gc.SignalTable.SUCCESS;
 import org.junit.jupiter.api.Test;
 
 /**
- * Isotach signals at one host: digest §2.7 "Signals", Isotach report §6.4, pp. 47-50; App. J, iso_signal.c,
+ * Isotach signals at one host: Isotach report §6.4, pp. 47-50; App. J, iso_signal.c,
  * pp. 231-235.
  */
 class SignalTableTest {

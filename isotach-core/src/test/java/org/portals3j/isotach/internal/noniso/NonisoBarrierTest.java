@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.NonisoMessage;
 
-/** Protocol 2, the noniso n x n barrier (digest §2.5, §4.4, Isotach report §6.3, pp. 45-47). */
+/** Protocol 2, the noniso n x n barrier (Isotach report §6.3, pp. 45-47). */
 class NonisoBarrierTest {
 
     /**

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.NonisoMessage;
 
-/** Specific sender-based flow control (digest §3.1 steps 1-8, Isotach report §3.6.1, pp. 20-23; §7.1, pp. 59-62). */
+/** Specific sender-based flow control (Isotach report §3.6.1, pp. 20-23; §7.1, pp. 59-62). */
 class NonisoFlowControlTest {
 
     /** The frames of {@code kind} that {@code rank} sent, in order. */

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The frame layout on the wire (digest §5.2; I-136 as far as our own frames go). */
+/** The frame layout on the wire (Isotach report App. B.1, p. 104; I-136 as far as our own frames go). */
 class NonisoFrameTest {
 
     /**

@@ -12,7 +12,7 @@ import org.portals3j.transport.Deposit;
 import org.portals3j.transport.DepositWriter;
 
 /**
- * Transport callbacks treat header bytes as hostile (briefing; digest I-137): every malformed frame is dropped
+ * Transport callbacks treat header bytes as hostile (catalogue I-137): every malformed frame is dropped
  * and counted under its reason and drop.malformed, nothing is thrown, no payload is accepted, and the state
  * stays as it was, so the next well-formed frame is taken normally.
  */

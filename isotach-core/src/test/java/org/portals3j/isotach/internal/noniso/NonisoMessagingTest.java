@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.NonisoMessage;
 
-/** Protocol 1, noniso message passing (digest §2.4, §4.3). */
+/** Protocol 1, noniso message passing (Isotach report §6.1, pp. 40-41; App. A.3, pp. 96-97). */
 class NonisoMessagingTest {
 
     /**
@@ -80,7 +80,7 @@ class NonisoMessagingTest {
         return ((long) s << 40) | ((long) t << 20) | seq;
     }
 
-    /** I-114: receive() does not block and returns NO_MESSAGE (-1, digest A2) with the holder cleared. */
+    /** I-114: receive() does not block and returns NO_MESSAGE (-1, as App. A has it) with the holder cleared. */
     @Test
     void i114_receiveWithNothingWaitingReturnsNoMessageAndClearsTheHolder() {
         try (NonisoCluster c = new NonisoCluster(2, NonisoCluster.config().build())) {

@@ -14,8 +14,8 @@ import org.portals3j.isotach.internal.wire.Frame;
 /**
  * The host's Isotach send path seen on the wire (host 0 of 2, running the token manager, over a transport that
  * records frames): the Isotach prefix of each packet, isochron ids, lazy EOI, self-messages. The report's prefix
- * byte 0 (digest §1.6) is the ISO frame's prefix byte: SOI = SEQ_CON | LOG_TS (0x06), SEQ_CON_SET 0x08, EOI 0x20;
- * the isochron id is its own byte.
+ * byte 0 (Isotach report §6.2.5, pp. 41-45) is the ISO frame's prefix byte: SOI = SEQ_CON | LOG_TS (0x06),
+ * SEQ_CON_SET 0x08, EOI 0x20; the isochron id is its own byte.
  */
 // The fixtures are set up per test and the records come from the switch node: the assertions check them for null.
 @SuppressWarnings("nullness")

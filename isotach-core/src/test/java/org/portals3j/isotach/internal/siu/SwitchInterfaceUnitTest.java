@@ -10,9 +10,10 @@ import org.portals3j.isotach.IsotachConfig;
 import org.portals3j.isotach.internal.wire.Frame;
 
 /**
- * The switch interface unit on its own (digest §1.9, contract items 1-7): tokens in sequence, stamps of current time
- * plus the largest distance and never decreasing, pulses closed once every live sender's mark shows them complete,
- * and a packet for a closed pulse fatal. Host 0 of two, the token manager on host 1, logical distance 3 to host 1.
+ * The switch interface unit on its own (our design; the report's SIU is hardware): tokens in sequence, stamps of
+ * current time plus the largest distance and never decreasing, pulses closed once every live sender's mark shows
+ * them complete, and a packet for a closed pulse fatal. Host 0 of two, the token manager on host 1, logical
+ * distance 3 to host 1.
  */
 class SwitchInterfaceUnitTest {
     private static final int FAR = 3;

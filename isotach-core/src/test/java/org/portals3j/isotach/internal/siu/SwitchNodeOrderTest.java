@@ -21,7 +21,7 @@ import org.portals3j.isotach.internal.siu.OrderRecordingTransport.Sent;
 import org.portals3j.isotach.internal.wire.Frame;
 
 /**
- * The emulated switch interface unit (SIU) against the emulation contract of digest §1.8, frame by frame: what it
+ * The emulated switch interface unit (SIU) against the catalogue's SIU assertions, frame by frame: what it
  * stamps, when it sends, what it tells its host. Conformance ids in the method annotations' comments; these are
  * the parts of I-003..I-013, I-112, I-138, I-139, I-141 that only the wire and the host link show.
  */

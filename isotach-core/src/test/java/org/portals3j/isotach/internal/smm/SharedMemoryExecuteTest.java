@@ -22,7 +22,7 @@ import org.portals3j.isotach.internal.smm.SmmFixtures.Seen;
 import org.portals3j.isotach.internal.smm.SmmFixtures.Sent;
 
 /**
- * The execute path of the shared-memory manager (digest §2.8 pseudo-code, Isotach report §3.4, pp. 14-18; §7.4.5,
+ * The execute path of the shared-memory manager (Isotach report §3.4, pp. 14-18; §7.4.5,
  * pp. 69-72), driven in a chosen isotach order as the engine would: host 0 holds the copy of region [0, 16) and
  * executes sRefs from hosts 0-3 of a 4-host job.
  */

@@ -63,7 +63,7 @@ public final class PointToPoint {
     /** Each thread's waiting state (an idle strategy keeps state, so one per thread). */
     private static final ThreadLocal<@Nullable WaitState> WAITS = new ThreadLocal<>();
 
-    /** How a thread's waits back off, and the {@link #localChanges} it saw at the end of its last idle round. */
+    /** How a thread's waits back off, and the {@link #changes} it saw at the end of its last idle round. */
     private static final class WaitState {
         final IdleStrategy idle = IdleMode.BACKOFF.newStrategy();
         int seen;
@@ -94,6 +94,11 @@ public final class PointToPoint {
     private volatile @Nullable Thread blocker;
     /** Changes other than by an event ({@link #changedLocally}) so far: a thread about to block must look again. */
     private final AtomicInteger localChanges = new AtomicInteger();
+    /**
+     * Events handled so far, by any thread (written under the lock): one another thread handled may have completed
+     * what a thread about to block waits for, so it must look again too ({@link #changes}).
+     */
+    private volatile int eventsHandled;
     /** Threads waiting for the blocker to hand the events back ({@link #lockExclusive}); no one blocks meanwhile. */
     private int recalling;
     /** Background iDups under way ({@link #backgroundStarted}); no one blocks meanwhile. */
@@ -168,6 +173,11 @@ public final class PointToPoint {
 
     public MpiConfig config() {
         return config;
+    }
+
+    /** The thread blocked in {@code PtlEQWait} for the rank's next event, if one is (tests). */
+    @Nullable Thread blocker() {
+        return blocker;
     }
 
     // ---- sends --------------------------------------------------------------------------------
@@ -406,7 +416,11 @@ public final class PointToPoint {
         } finally {
             lock.unlock();
         }
-        return n + collectives.advance();
+        int moved = collectives.advance();
+        if (moved > 0) {
+            changedLocally(); // a schedule it finished may be another thread's, about to block for it
+        }
+        return n + moved;
     }
 
     // ---- nonblocking collectives (their schedules advance in every progress round) ----------------
@@ -421,7 +435,7 @@ public final class PointToPoint {
         IdleStrategy idle = waitState().idle;
         idle.reset();
         while (!op.isDone()) {
-            int seen = localChanges.get();
+            int seen = changes();
             int n = progress();
             if (op.isDone()) {
                 return;
@@ -437,8 +451,8 @@ public final class PointToPoint {
 
     /**
      * One round of a wait whose caller checks its own condition between rounds: progress, then, if there was nothing
-     * to do, a block or an idle step. It blocks only from the second round on, when nothing changed locally
-     * ({@link #changedLocally}) since the end of the previous round, before the caller last checked.
+     * to do, a block or an idle step. It blocks only from the second round on, when nothing changed ({@link #changes})
+     * since the end of the previous round, before the caller last checked.
      */
     public void idleRound(boolean first) {
         WaitState w = waitState();
@@ -452,7 +466,7 @@ public final class PointToPoint {
         } else {
             w.idle.reset();
         }
-        w.seen = localChanges.get();
+        w.seen = changes();
     }
 
     /**
@@ -460,8 +474,9 @@ public final class PointToPoint {
      * parks until an event is logged), then handles that event and the ones behind it. Only one thread blocks; the
      * others back off meanwhile and leave the events to it, so that events are handled in the queue's order.
      *
-     * @param seen {@link #localChanges} before the caller last looked at what it waits for
-     * @return false if it did not block (another thread is the blocker, or an operation completed since)
+     * @param seen {@link #changes} before the caller last looked at what it waits for
+     * @return false if it did not block (another thread is the blocker, or something changed since: an operation may
+     *         have completed)
      */
     private boolean blockForEvent(int seen) {
         Thread me = Thread.currentThread();
@@ -471,7 +486,7 @@ public final class PointToPoint {
                 return false;
             }
             blocker = me;
-            if (localChanges.get() != seen) { // blocker written, then this read; the reverse in changedLocally
+            if (changes() != seen) { // blocker written, then this read; the reverse in changedLocally
                 blocker = null;
                 return false;
             }
@@ -577,6 +592,16 @@ public final class PointToPoint {
     }
 
     /**
+     * What a thread about to block must not have missed, as one number that moves whenever either part does: the
+     * changes made other than by an event ({@link #changedLocally}) and the events handled by any thread. A thread
+     * that looked at what it waits for, found it not done, and then finds this number moved, looks again rather than
+     * blocks: the blocker may have handled the event that completes its operation in between, and no event follows.
+     */
+    private int changes() {
+        return localChanges.get() + eventsHandled;
+    }
+
+    /**
      * One step of back-off after a round that did {@code work}. The rounds poll the network through
      * {@code PtlEQGet}, which lets the transport leave its receive path to this thread; before parking, the thread
      * says it stops polling, so that the transport takes the path back at once rather than when it notices.
@@ -653,8 +678,9 @@ public final class PointToPoint {
         return n;
     }
 
-    /** Handles one event; returns the unexpected message it announced, if it announced one. */
+    /** Handles one event; returns the unexpected message it announced, if it announced one. Under the lock. */
     private @Nullable UnexpectedMessage handle(Event e) {
+        eventsHandled++; // the only writer: under the lock
         Object ptr = e.userPtr();
         switch (e.type()) {
             case PUT_START -> {

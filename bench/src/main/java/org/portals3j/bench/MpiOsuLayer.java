@@ -24,7 +24,7 @@ final class MpiOsuLayer {
     private final String transport;
     private final OsuRun run;
 
-    /** Untimed 8-byte round trips before a latency table, for the JIT: this many times the warm-up. */
+    /** Untimed round trips before a latency table, for the JIT: this many times the warm-up. */
     static final int JIT_WARMUP_FACTOR = 15;
 
     MpiOsuLayer(String transport, OsuRun run) {
@@ -33,18 +33,23 @@ final class MpiOsuLayer {
     }
 
     /**
-     * Untimed 8-byte round trips between ranks 0 and 1 until the JIT has compiled the path: a size's own warm-up is
-     * too short (on a quiet machine 0-8 B measured 10-28 us after it, 16 B 4.6 us).
+     * Untimed round trips between ranks 0 and 1 until the JIT has compiled the path, cycling through the table's
+     * sizes up to {@link OsuRun#LARGE}: a size's own warm-up is too short (on a quiet machine 0-8 B measured 10-28 us
+     * after it, 16 B 4.6 us), and a warm-up of one size leaves the others to deoptimise the compiled path when they
+     * first come (bench/README.md, the MPI section: 1-4 B stayed 16-35 us after an 8-byte warm-up).
      */
     static void warmUp(OsuRun run, ByteBuffer buf, int rank) throws MPIException {
+        int largest = Math.min(run.maxSize(), OsuRun.LARGE);
+        int size = 0;
         for (int i = 0; i < JIT_WARMUP_FACTOR * run.warmup(); i++) {
             if (rank == 0) {
-                MPI.COMM_WORLD.send(buf, 8, MPI.BYTE, 1, TAG);
-                MPI.COMM_WORLD.recv(buf, 8, MPI.BYTE, 1, TAG);
+                MPI.COMM_WORLD.send(buf, size, MPI.BYTE, 1, TAG);
+                MPI.COMM_WORLD.recv(buf, size, MPI.BYTE, 1, TAG);
             } else {
-                MPI.COMM_WORLD.recv(buf, 8, MPI.BYTE, 0, TAG);
-                MPI.COMM_WORLD.send(buf, 8, MPI.BYTE, 0, TAG);
+                MPI.COMM_WORLD.recv(buf, size, MPI.BYTE, 0, TAG);
+                MPI.COMM_WORLD.send(buf, size, MPI.BYTE, 0, TAG);
             }
+            size = OsuRun.next(size) > largest ? 0 : OsuRun.next(size);
         }
     }
 

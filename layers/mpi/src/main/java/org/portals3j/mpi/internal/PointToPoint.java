@@ -153,6 +153,11 @@ public final class PointToPoint {
         return config;
     }
 
+    /** The thread blocked in {@code PtlEQWait} for the rank's next event, if one is (tests). */
+    @Nullable Thread blocker() {
+        return waits.blocker();
+    }
+
     // ---- sends --------------------------------------------------------------------------------
 
     /**
@@ -389,7 +394,11 @@ public final class PointToPoint {
         } finally {
             lock.unlock();
         }
-        return n + collectives.advance();
+        int moved = collectives.advance();
+        if (moved > 0) {
+            changedLocally(); // a schedule it finished may be another thread's, about to block for it
+        }
+        return n + moved;
     }
 
     // ---- nonblocking collectives (their schedules advance in every progress round) ----------------
@@ -491,8 +500,9 @@ public final class PointToPoint {
         return n;
     }
 
-    /** Handles one event; returns the unexpected message it announced, if it announced one. */
+    /** Handles one event; returns the unexpected message it announced, if it announced one. Under the lock. */
     private @Nullable UnexpectedMessage handle(Event e) {
+        waits.eventHandled();
         Object ptr = e.userPtr();
         switch (e.type()) {
             case PUT_START -> {

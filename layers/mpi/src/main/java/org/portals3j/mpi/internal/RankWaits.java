@@ -24,7 +24,7 @@ final class RankWaits {
     /** Each thread's waiting state (an idle strategy keeps state, so one per thread). */
     private static final ThreadLocal<@Nullable WaitState> WAITS = new ThreadLocal<>();
 
-    /** How a thread's waits back off, and the {@link #localChanges} it saw at the end of its last idle round. */
+    /** How a thread's waits back off, and the {@link #changes} it saw at the end of its last idle round. */
     private static final class WaitState {
         final IdleStrategy idle = IdleMode.BACKOFF.newStrategy();
         int seen;
@@ -46,6 +46,11 @@ final class RankWaits {
     private volatile @Nullable Thread blocker;
     /** Changes other than by an event ({@link #changedLocally}) so far: a thread about to block must look again. */
     private final AtomicInteger localChanges = new AtomicInteger();
+    /**
+     * Events handled so far, by any thread (written under the lock): one another thread handled may have completed
+     * what a thread about to block waits for, so it must look again too ({@link #changes}).
+     */
+    private volatile int eventsHandled;
     /** Threads waiting for the blocker to hand the events back ({@link #lockExclusive}); no one blocks meanwhile. */
     private int recalling;
     /** Background iDups under way ({@link #backgroundStarted}); no one blocks meanwhile. */
@@ -67,7 +72,7 @@ final class RankWaits {
         IdleStrategy idle = waitState().idle;
         idle.reset();
         while (!op.isDone()) {
-            int seen = localChanges.get();
+            int seen = changes();
             int n = engine.progress();
             if (op.isDone()) {
                 return;
@@ -83,8 +88,8 @@ final class RankWaits {
 
     /**
      * One round of a wait whose caller checks its own condition between rounds: progress, then, if there was nothing
-     * to do, a block or an idle step. It blocks only from the second round on, when nothing changed locally
-     * ({@link #changedLocally}) since the end of the previous round, before the caller last checked.
+     * to do, a block or an idle step. It blocks only from the second round on, when nothing changed ({@link #changes})
+     * since the end of the previous round, before the caller last checked.
      */
     void idleRound(boolean first) {
         WaitState w = waitState();
@@ -98,7 +103,7 @@ final class RankWaits {
         } else {
             w.idle.reset();
         }
-        w.seen = localChanges.get();
+        w.seen = changes();
     }
 
     /**
@@ -106,8 +111,9 @@ final class RankWaits {
      * parks until an event is logged), then handles that event and the ones behind it. Only one thread blocks; the
      * others back off meanwhile and leave the events to it, so that events are handled in the queue's order.
      *
-     * @param seen {@link #localChanges} before the caller last looked at what it waits for
-     * @return false if it did not block (another thread is the blocker, or an operation completed since)
+     * @param seen {@link #changes} before the caller last looked at what it waits for
+     * @return false if it did not block (another thread is the blocker, or something changed since: an operation may
+     *         have completed)
      */
     private boolean blockForEvent(int seen) {
         Thread me = Thread.currentThread();
@@ -117,7 +123,7 @@ final class RankWaits {
                 return false;
             }
             blocker = me;
-            if (localChanges.get() != seen) { // blocker written, then this read; the reverse in changedLocally
+            if (changes() != seen) { // blocker written, then this read; the reverse in changedLocally
                 blocker = null;
                 return false;
             }
@@ -216,6 +222,26 @@ final class RankWaits {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** An event was handled (by whichever thread): a thread about to block must look again. Under the lock. */
+    void eventHandled() {
+        eventsHandled++; // the only writer: under the lock
+    }
+
+    /** The thread blocked in {@code PtlEQWait} for the rank's next event, if one is. */
+    @Nullable Thread blocker() {
+        return blocker;
+    }
+
+    /**
+     * What a thread about to block must not have missed, as one number that moves whenever either part does: the
+     * changes made other than by an event ({@link #changedLocally}) and the events handled by any thread. A thread
+     * that looked at what it waits for, found it not done, and then finds this number moved, looks again rather than
+     * blocks: the blocker may have handled the event that completes its operation in between, and no event follows.
+     */
+    private int changes() {
+        return localChanges.get() + eventsHandled;
     }
 
     /**

@@ -95,9 +95,13 @@
  *       {@code PtlEQWait} breaks: the posting thread wakes the blocker with a 0-byte put of the rank to itself
  *       (portal 7, which only the rank itself matches) and waits until it has handed back; no thread blocks
  *       meanwhile. So does {@code MPI.Finalize}. Probes handle the queue only when no thread is blocked.</li>
- *   <li><b>Changes without an event.</b> A cancel, a background {@code iDup}'s completion and a context-id hold
- *       given up change what another thread may wait for without an event: they wake the blocker the same way, and
- *       a thread about to block looks again if such a change came after it last checked.</li>
+ *   <li><b>Changes without an event.</b> A cancel, a background {@code iDup}'s completion, a context-id hold
+ *       given up and a nonblocking collective's schedule moved on change what another thread may wait for without an
+ *       event: they wake the blocker the same way, and a thread about to block looks again if such a change came
+ *       after it last checked.</li>
+ *   <li><b>Events another thread handled.</b> So does a thread about to block if any thread handled an event since
+ *       it last checked: the blocker may have completed its operation in between (it had found the blocker there
+ *       and drained nothing), and then no event would ever end its block.</li>
  *   <li><b>Background iDups.</b> While a background {@code iDup}'s thread runs on the rank, no thread blocks: every
  *       wait backs off as above (a blocked thread is woken to do so), which keeps that thread's agreement, whose
  *       waits depend on other threads' context-id holds, out of the blocker's way.</li>

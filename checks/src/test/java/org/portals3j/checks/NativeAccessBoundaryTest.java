@@ -34,6 +34,10 @@ class NativeAccessBoundaryTest {
             "launcher/src/main/java/org/portals3j/launcher/MainClasses.java", Set.of("MethodHandle"),
             // a benchmark (not shipped) of the downcall itself: an empty libc call is the baseline of gm's FFM cost
             "bench/src/main/java/org/portals3j/bench/GmCallCost.java",
+            Set.of("MethodHandle", "Linker", "FunctionDescriptor"),
+            // a benchmark (not shipped) of the kernel's UDP GSO/GRO: sendmsg and recvmsg with the control messages
+            // the JDK's DatagramChannel does not expose
+            "bench/src/main/java/org/portals3j/bench/UdpGsoBlast.java",
             Set.of("MethodHandle", "Linker", "FunctionDescriptor"));
 
     /** A use of one of the names: its import (single or on demand) or its fully qualified name. */

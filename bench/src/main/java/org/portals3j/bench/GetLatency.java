@@ -45,17 +45,9 @@ final class GetLatency {
 
     /** {@code warmup} untimed gets, then {@code iterations} timed ones, per size; the bytes are checked. */
     static Row[] measure(String transport, int[] sizes, int iterations, int warmup) throws Exception {
-        int max = 1;
-        for (int s : sizes) {
-            max = Math.max(max, s);
-        }
+        int max = largest(sizes);
         try (TwoRanks job = TwoRanks.open(transport); Arena arena = Arena.ofShared()) {
-            Portals target = job.portals(1);
-            MemorySegment source = arena.allocate(max, 64).fill(FILL);
-            MeHandle me = target.meAttach(job.ni(1), PORTAL, ProcessId.ANY, MATCH, 0L, Unlink.RETAIN,
-                    InsertPosition.AFTER);
-            target.mdAttach(me, MemoryDescriptor.of(source).withOptions(MdOption.OP_GET, MdOption.MANAGE_REMOTE),
-                    Unlink.RETAIN, Unlink.RETAIN);
+            exposeSource(job, arena, max);
             Portals p = job.portals(0);
             EqHandle eq = p.eqAlloc(job.ni(0), 64);
             MemorySegment sink = arena.allocate(max, 64);
@@ -90,17 +82,9 @@ final class GetLatency {
      * back, the window ending when the last REPLY_END arrives; the bytes are checked.
      */
     static Rate[] bandwidth(String transport, int[] sizes, int windows, int warmup) throws Exception {
-        int max = 1;
-        for (int s : sizes) {
-            max = Math.max(max, s);
-        }
+        int max = largest(sizes);
         try (TwoRanks job = TwoRanks.open(transport); Arena arena = Arena.ofShared()) {
-            Portals target = job.portals(1);
-            MemorySegment source = arena.allocate(max, 64).fill(FILL);
-            MeHandle me = target.meAttach(job.ni(1), PORTAL, ProcessId.ANY, MATCH, 0L, Unlink.RETAIN,
-                    InsertPosition.AFTER);
-            target.mdAttach(me, MemoryDescriptor.of(source).withOptions(MdOption.OP_GET, MdOption.MANAGE_REMOTE),
-                    Unlink.RETAIN, Unlink.RETAIN);
+            exposeSource(job, arena, max);
             Portals p = job.portals(0);
             // a get leaves at most SEND_START, SEND_END, REPLY_START and REPLY_END on the initiator's queue
             EqHandle eq = p.eqAlloc(job.ni(0), 4L * PingPong.WINDOW + 16);
@@ -152,5 +136,24 @@ final class GetLatency {
                 throw new IllegalStateException("the get failed: " + ev);
             }
         }
+    }
+
+    /** The largest of {@code sizes}, at least 1. */
+    private static int largest(int[] sizes) {
+        int max = 1;
+        for (int s : sizes) {
+            max = Math.max(max, s);
+        }
+        return max;
+    }
+
+    /** Rank 1 exposes {@code max} bytes of {@link #FILL} to gets on {@link #PORTAL} (a match entry kept for good). */
+    private static void exposeSource(TwoRanks job, Arena arena, int max) {
+        Portals target = job.portals(1);
+        MemorySegment source = arena.allocate(max, 64).fill(FILL);
+        MeHandle me = target.meAttach(job.ni(1), PORTAL, ProcessId.ANY, MATCH, 0L, Unlink.RETAIN,
+                InsertPosition.AFTER);
+        target.mdAttach(me, MemoryDescriptor.of(source).withOptions(MdOption.OP_GET, MdOption.MANAGE_REMOTE),
+                Unlink.RETAIN, Unlink.RETAIN);
     }
 }

@@ -35,7 +35,7 @@ public final class IsotachReplicas {
         try (JobContext job = JobRuntime.join()) {
             if (IsotachNet.isTokenManagerRank(job, config)) {
                 long pulses = IsotachNet.runTokenManager(job.transport(), config, Duration.ofMinutes(10));
-                System.out.printf("token manager: %d pulses issued%n", pulses);
+                System.out.println(String.format("token manager: %d pulses issued", pulses));
                 return;
             }
             try (IsotachNet net = IsotachNet.create(job, config)) {
@@ -71,8 +71,9 @@ public final class IsotachReplicas {
         while (replica.applied < updates * hosts) { // every host's updates, once each
             replica.apply();
         }
-        System.out.printf("host %d of %d: applied %d updates, order digest %016x, table %016x%n", me, hosts,
-                replica.applied, replica.digest, replica.state());
+        // one line, one write: hosts that share a terminal (mpirun, srun) never split each other's lines
+        System.out.println(String.format("host %d of %d: applied %d updates, order digest %016x, table %016x", me,
+                hosts, replica.applied, replica.digest, replica.state()));
         int status = 0;
         if (me != 0) {
             byte[] report = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(replica.digest)
@@ -96,7 +97,8 @@ public final class IsotachReplicas {
                 }
             }
             if (status == 0) {
-                System.out.printf("all %d replicas applied %d updates in the same order%n", hosts, replica.applied);
+                System.out.println(String.format("all %d replicas applied %d updates in the same order", hosts,
+                        replica.applied));
             }
         }
         while (net.tryCloseNet() != IsotachNet.SUCCESS) {

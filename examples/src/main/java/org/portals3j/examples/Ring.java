@@ -67,15 +67,17 @@ public final class Ring {
             Event event = new Event();
             for (int lap = 1; lap <= laps; lap++) {
                 long token = awaitPut(portals, eq, event, in);
-                System.out.printf("rank %d of %d: lap %d, token %d from rank %d%n", rank, size, lap, token,
-                        job.job().peers().rankOfNid(event.initiator().nid()));
+                // one line, one write: ranks that share a terminal (mpirun, srun) never split each other's lines
+                System.out.println(String.format("rank %d of %d: lap %d, token %d from rank %d", rank, size, lap,
+                        token, job.job().peers().rankOfNid(event.initiator().nid())));
                 if (rank == 0) {
                     if (token != (long) lap * size) {
                         System.err.printf("rank 0: lap %d brought token %d, expected %d%n", lap, token, lap * size);
                         System.exit(1);
                     }
                     if (lap == laps) {
-                        System.out.printf("ring of %d ranks: %d laps, final token %d%n", size, laps, token);
+                        System.out.println(String.format("ring of %d ranks: %d laps, final token %d", size, laps,
+                                token));
                         break;
                     }
                 }

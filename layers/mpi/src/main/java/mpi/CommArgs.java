@@ -76,6 +76,15 @@ final class CommArgs {
         return c.isInter() ? root == MPI.ROOT : c.rank() == root;
     }
 
+    /**
+     * Whether this rank receives data in a rooted collective that sends from the root (bcast, scatter): every rank
+     * of an intracommunicator; on an intercommunicator only the group without the root, since the root's group
+     * ({@code MPI.ROOT}, {@code MPI.PROC_NULL}) receives nothing and its receive buffers stay as they were.
+     */
+    static boolean receives(CommState c, int root) {
+        return !c.isInter() || root != MPI.ROOT && root != MPI.PROC_NULL;
+    }
+
     /** {@code n} copies of {@code count}. */
     static int[] blocks(int count, int n) {
         int[] counts = new int[n];

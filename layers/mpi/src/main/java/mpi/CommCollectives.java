@@ -5,6 +5,7 @@ import static mpi.CommArgs.base;
 import static mpi.CommArgs.blocks;
 import static mpi.CommArgs.present;
 import static mpi.CommArgs.isRoot;
+import static mpi.CommArgs.receives;
 import static mpi.CommArgs.reduction;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -45,7 +46,8 @@ final class CommCollectives {
     static void bcast(CommState c, @Nullable Object buf, int count, @Nullable Datatype type,
             int root) throws MPIException {
         run(c, () -> {
-            Side b = isRoot(c, root) ? Side.of(buf, count, type, true, false) : Side.of(buf, count, type, false, true);
+            Side b = isRoot(c, root) ? Side.of(buf, count, type, true, false)
+                    : Side.of(buf, count, type, false, receives(c, root));
             RootedCollectives.bcast(c, b.buf, b.elements, b.base, root);
             b.done();
         });
@@ -118,7 +120,7 @@ final class CommCollectives {
         run(c, () -> {
             Side s = isRoot(c, root) ? Side.blocks(sendbuf, blocks(sendcount, c), null, sendtype, true, false)
                     : Side.of(null, 0, null, false, false);
-            Side r = Side.of(recvbuf, recvcount, recvtype, false, true);
+            Side r = Side.of(recvbuf, recvcount, recvtype, false, receives(c, root));
             RootedCollectives.scatterv(c, s.buf, s.counts, s.displs, s.base, r.buf, r.elements, r.base, root,
                     RootedForm.FULL);
             r.done();
@@ -134,7 +136,7 @@ final class CommCollectives {
                         s.counts == null || c.isInter() ? 0 : s.counts[root], s.base, root, RootedForm.IN_PLACE);
                 return;
             }
-            Side r = Side.of(buf, count, type, false, true);
+            Side r = Side.of(buf, count, type, false, receives(c, root));
             RootedCollectives.scatterv(c, null, null, null, null, r.buf, r.elements, r.base, root,
                     RootedForm.IN_PLACE);
             r.done();
@@ -147,7 +149,7 @@ final class CommCollectives {
         run(c, () -> {
             Side s = isRoot(c, root) ? Side.blocks(sendbuf, sendcount, displs, sendtype, true, false)
                     : Side.of(null, 0, null, false, false);
-            Side r = Side.of(recvbuf, recvcount, recvtype, false, true);
+            Side r = Side.of(recvbuf, recvcount, recvtype, false, receives(c, root));
             RootedCollectives.scatterv(c, s.buf, s.counts, s.displs, s.base, r.buf, r.elements, r.base, root,
                     RootedForm.FULL);
             r.done();
@@ -167,7 +169,7 @@ final class CommCollectives {
     static void scatterv(CommState c, @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype,
             int root) throws MPIException {
         run(c, () -> {
-            Side r = Side.of(recvbuf, recvcount, recvtype, false, true);
+            Side r = Side.of(recvbuf, recvcount, recvtype, false, receives(c, root));
             RootedCollectives.scatterv(c, null, null, null, null, r.buf, r.elements, r.base, root,
                     RootedForm.NON_ROOT);
             r.done();

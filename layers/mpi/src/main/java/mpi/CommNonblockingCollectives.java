@@ -2,6 +2,7 @@ package mpi;
 
 import static mpi.CommArgs.blocks;
 import static mpi.CommArgs.isRoot;
+import static mpi.CommArgs.receives;
 import static mpi.CommArgs.present;
 import static mpi.CommArgs.reduction;
 
@@ -64,7 +65,8 @@ final class CommNonblockingCollectives {
     static Request iBcast(CommState c, @Nullable Buffer buf, int count, @Nullable Datatype type,
             int root) throws MPIException {
         return start(c, s -> {
-            Side b = isRoot(c, root) ? Side.of(buf, count, type, true, false) : Side.of(buf, count, type, false, true);
+            Side b = isRoot(c, root) ? Side.of(buf, count, type, true, false)
+                    : Side.of(buf, count, type, false, receives(c, root));
             RootedCollectives.bcast(s, b.buf, b.elements, b.base, root);
             s.local(b::done);
         }, buf);
@@ -137,7 +139,7 @@ final class CommNonblockingCollectives {
         return start(c, s -> {
             Side in = isRoot(c, root) ? Side.blocks(sendbuf, blocks(sendcount, c), null, sendtype, true, false)
                     : Side.of(null, 0, null, false, false);
-            Side out = Side.of(recvbuf, recvcount, recvtype, false, true);
+            Side out = Side.of(recvbuf, recvcount, recvtype, false, receives(c, root));
             RootedCollectives.scatterv(s, in.buf, in.counts, in.displs, in.base, out.buf, out.elements, out.base,
                     root, RootedForm.FULL);
             s.local(out::done);
@@ -153,7 +155,7 @@ final class CommNonblockingCollectives {
                         in.counts == null || c.isInter() ? 0 : in.counts[root], in.base, root, RootedForm.IN_PLACE);
                 return;
             }
-            Side out = Side.of(buf, count, type, false, true);
+            Side out = Side.of(buf, count, type, false, receives(c, root));
             RootedCollectives.scatterv(s, null, null, null, null, out.buf, out.elements, out.base, root,
                     RootedForm.IN_PLACE);
             s.local(out::done);
@@ -166,7 +168,7 @@ final class CommNonblockingCollectives {
         return start(c, s -> {
             Side in = isRoot(c, root) ? Side.blocks(sendbuf, sendcount, displs, sendtype, true, false)
                     : Side.of(null, 0, null, false, false);
-            Side out = Side.of(recvbuf, recvcount, recvtype, false, true);
+            Side out = Side.of(recvbuf, recvcount, recvtype, false, receives(c, root));
             RootedCollectives.scatterv(s, in.buf, in.counts, in.displs, in.base, out.buf, out.elements, out.base,
                     root, RootedForm.FULL);
             s.local(out::done);
@@ -186,7 +188,7 @@ final class CommNonblockingCollectives {
     static Request iScatterv(CommState c, @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype,
             int root) throws MPIException {
         return start(c, s -> {
-            Side out = Side.of(recvbuf, recvcount, recvtype, false, true);
+            Side out = Side.of(recvbuf, recvcount, recvtype, false, receives(c, root));
             RootedCollectives.scatterv(s, null, null, null, null, out.buf, out.elements, out.base, root,
                     RootedForm.NON_ROOT);
             s.local(out::done);

@@ -17,24 +17,27 @@ final class Side {
     final int @Nullable [] displs;
     final @Nullable BaseType base;
     private final @Nullable Staged staged;
+    /** Whether the call writes the buffer (only then does {@link #done()} scatter a staged copy into it). */
+    private final boolean write;
 
     private Side(@Nullable Object buf, int elements, int @Nullable [] counts, int @Nullable [] displs,
-            @Nullable BaseType base, @Nullable Staged staged) {
+            @Nullable BaseType base, @Nullable Staged staged, boolean write) {
         this.buf = buf;
         this.elements = elements;
         this.counts = counts;
         this.displs = displs;
         this.base = base;
         this.staged = staged;
+        this.write = write;
     }
 
     /** {@code count} items of {@code type} from element 0 of {@code buf}. */
     static Side of(@Nullable Object buf, int count, @Nullable Datatype type, boolean read, boolean write) {
         if (type == null || !type.isStaged()) {
-            return new Side(buf, CommArgs.items(count, type), null, null, CommArgs.base(type), null);
+            return new Side(buf, CommArgs.items(count, type), null, null, CommArgs.base(type), null, write);
         }
         Staged s = Staged.of(buf, count, Datatype.committedMap(type), read, write);
-        return new Side(s.array(), s.elements(), null, null, s.wireBase(), s);
+        return new Side(s.array(), s.elements(), null, null, s.wireBase(), s, write);
     }
 
     /** Blocks of {@code counts[i]} items from item {@code displs[i]} (packed one after the other if null). */
@@ -42,7 +45,7 @@ final class Side {
             @Nullable Datatype type, boolean read, boolean write) {
         if (type == null || !type.isStaged() || counts == null) {
             return new Side(buf, 0, CommArgs.items(counts, type), CommArgs.items(displs, type), CommArgs.base(type),
-                    null);
+                    null, write);
         }
         int[] at = displs;
         if (at == null) {
@@ -52,7 +55,7 @@ final class Side {
             }
         }
         Staged s = Staged.blocks(buf, counts, at, Datatype.committedMap(type), read, write);
-        return new Side(s.array(), s.elements(), s.counts(), s.displs(), s.wireBase(), s);
+        return new Side(s.array(), s.elements(), s.counts(), s.displs(), s.wireBase(), s, write);
     }
 
     /** Whether the buffer is a staged copy. */
@@ -65,10 +68,10 @@ final class Side {
         return staged;
     }
 
-    /** Scatters a staged copy the call wrote into the user's buffer; nothing for a direct one. */
+    /** Scatters a staged copy the call wrote into the user's buffer; nothing for a direct one or one only read. */
     void done() {
         Staged s = staged;
-        if (s != null) {
+        if (s != null && write) {
             s.scatter();
         }
     }

@@ -13,13 +13,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Cartesian topologies over inmem: createCart on 1 to 4 ranks and on a 3x2 grid of 6, ranks outside the grid,
+ * Cartesian topologies over inmem: createCart on 1 to 4 and 8 ranks and on a 3x2 grid of 6, ranks outside the grid,
  * coordinates, shifts at the borders (periodic and not), sub-grids, map, createDims, dup, and the wrong uses.
  */
 class CartTest {
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ValueSource(ints = {1, 2, 3, 4, 8})
     void aRingOfAllRanksShiftsBothWays(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);

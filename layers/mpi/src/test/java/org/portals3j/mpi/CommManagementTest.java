@@ -13,13 +13,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Communicator management on 1 to 4 ranks over inmem: dup and clone (context isolation, comparison, inherited
- * handler), split (key order, ties, UNDEFINED), create, free, and the hidden collective context.
+ * Communicator management on 1 to 4 ranks over inmem (dup, split and create on 8 too): dup and clone (context
+ * isolation, comparison, inherited handler), split (key order, ties, UNDEFINED), create, free, and the hidden
+ * collective context.
  */
 class CommManagementTest {
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ValueSource(ints = {1, 2, 3, 4, 8})
     void dupGivesACongruentCommunicatorWithItsOwnContext(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
@@ -66,7 +67,7 @@ class CommManagementTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ValueSource(ints = {1, 2, 3, 4, 8})
     void splitOrdersByKeyThenRankAndUndefinedGivesANullCommunicator(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
@@ -111,7 +112,7 @@ class CommManagementTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ValueSource(ints = {1, 2, 3, 4, 8})
     void createGivesTheGroupACommunicatorAndTheOthersANullOne(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);

@@ -12,7 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Derived datatypes in the blocking collectives on 1, 3 and 4 ranks: the matrix column types of textbook programs
+ * Derived datatypes in the blocking collectives on 1, 3, 4 and 8 ranks: the matrix column types of textbook programs
  * (a vector resized to one element, so that item {@code i} is column {@code i}) in bcast, gather(v), scatter,
  * allGather (and in place), allToAll(v) and allToAllw with byte displacements; reductions on a vector of a basic
  * type, with a predefined and a user-defined operation.
@@ -27,7 +27,7 @@ class DerivedCollectivesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 3, 4})
+    @ValueSource(ints = {1, 3, 4, 8})
     void rootedCollectivesWithColumns(int n) throws Exception {
         MpiJob.run(n, rank -> {
             MPI.Init(new String[0]);
@@ -86,7 +86,7 @@ class DerivedCollectivesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 3, 4})
+    @ValueSource(ints = {1, 3, 4, 8})
     void allGatherAndAllToAllWithColumns(int n) throws Exception {
         MpiJob.run(n, rank -> {
             MPI.Init(new String[0]);

@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class DerivedReductionsTest {
     @ParameterizedTest
-    @CsvSource({"inmem,1", "inmem,3", "inmem,4", "udp,3"})
+    @CsvSource({"inmem,1", "inmem,3", "inmem,4", "inmem,8", "udp,3"})
     void reduceScatterOfAStridedType(String transport, int n) throws Exception {
         MpiJob.run(transport, n, rank -> {
             MPI.Init(new String[0]);
@@ -133,7 +133,7 @@ class DerivedReductionsTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"inmem,1", "inmem,3", "inmem,4", "udp,3"})
+    @CsvSource({"inmem,1", "inmem,3", "inmem,4", "inmem,8", "udp,3"})
     void userOperationsOnAStridedTypeGetThePackedInts(String transport, int n) throws Exception {
         MpiJob.run(transport, n, rank -> {
             MPI.Init(new String[0]);

@@ -14,9 +14,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Intercommunicators over inmem on 2 to 4 ranks (the even and the odd world ranks as the two groups) and over udp:
- * createIntercomm, sizes and groups, point-to-point naming the remote group, every blocking collective between the
- * groups (ROOT and PROC_NULL), merge in both orders, dup, and the wrong uses.
+ * Intercommunicators over inmem on 2 to 4 and 8 ranks (the even and the odd world ranks as the two groups) and over
+ * udp: createIntercomm, sizes and groups, point-to-point naming the remote group, every blocking collective between
+ * the groups (ROOT and PROC_NULL), merge in both orders, dup, and the wrong uses.
  */
 class InterCommTest {
 
@@ -38,7 +38,7 @@ class InterCommTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {2, 3, 4})
+    @ValueSource(ints = {2, 3, 4, 8})
     void pointToPointNamesTheRemoteGroup(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
@@ -91,7 +91,7 @@ class InterCommTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {2, 3, 4})
+    @ValueSource(ints = {2, 3, 4, 8})
     void collectivesMoveDataBetweenTheGroups(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
@@ -167,7 +167,7 @@ class InterCommTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {2, 3, 4})
+    @ValueSource(ints = {2, 3, 4, 8})
     void mergeOrdersTheGroupsByHigh(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);

@@ -13,13 +13,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Every nonblocking collective and its in-place overloads on 1 to 4 ranks over inmem (3: not a power of two), with
- * the root away from rank 0 where the size allows; direct buffers, heap buffers and slices of arrays.
+ * Every nonblocking collective and its in-place overloads on 1 to 4 and 8 ranks over inmem (3: not a power of two),
+ * with the root away from rank 0 where the size allows; direct buffers, heap buffers and slices of arrays.
  */
 class NonblockingCollectivesTest {
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ValueSource(ints = {1, 2, 3, 4, 8})
     void barrierBroadcastGatherAndScatter(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
@@ -117,7 +117,7 @@ class NonblockingCollectivesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ValueSource(ints = {1, 2, 3, 4, 8})
     void allGatherAndAllToAllInEveryForm(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
@@ -195,7 +195,7 @@ class NonblockingCollectivesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ValueSource(ints = {1, 2, 3, 4, 8})
     void reductionsAndScansInEveryForm(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);

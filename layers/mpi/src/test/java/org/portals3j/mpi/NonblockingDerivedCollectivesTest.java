@@ -16,8 +16,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The nonblocking data-movement collectives (iBcast, iGather(v), iScatter(v), iAllGather(v), iAllToAll(v) and the
  * neighbourhood ones, with their in-place and root-only forms) on a vector, an indexed and a struct type, on 1 to 4
- * ranks over inmem, several outstanding at once: every element of every buffer checked, the data where the type
- * puts it and each gap of a written buffer as it was; the blocking neighbourhood collectives on the same types.
+ * ranks over inmem and 3 over udp (the vector on 8 over inmem too), several outstanding at once: every element of
+ * every buffer checked, the data where the type puts it and each gap of a written buffer as it was; the blocking
+ * neighbourhood collectives on the same types.
  */
 class NonblockingDerivedCollectivesTest {
     /** The gaps of a buffer a call writes. */
@@ -25,8 +26,12 @@ class NonblockingDerivedCollectivesTest {
     /** The gaps of a buffer a call only reads. */
     private static final int SENT_GAP = -9;
 
+    /** Every layout on 1 to 4 ranks over inmem and on 3 over udp; the vector on 8 over inmem. */
     static Stream<Arguments> layoutsAndSizes() {
-        return Stream.of(Layout.values()).flatMap(l -> Stream.of(1, 2, 3, 4).map(n -> Arguments.of(l, n)));
+        return Stream.concat(Stream.of(Layout.values()).flatMap(l -> Stream.of(
+                Arguments.of(l, "inmem", 1), Arguments.of(l, "inmem", 2), Arguments.of(l, "inmem", 3),
+                Arguments.of(l, "inmem", 4), Arguments.of(l, "udp", 3))),
+                Stream.of(Arguments.of(Layout.VECTOR, "inmem", 8)));
     }
 
     /** Counts of 1, 2, 1, 2 ... items per rank. */
@@ -65,8 +70,8 @@ class NonblockingDerivedCollectivesTest {
 
     @ParameterizedTest
     @MethodSource("layoutsAndSizes")
-    void rootedCollectives(Layout l, int n) throws Exception {
-        MpiJob.run(n, rank -> {
+    void rootedCollectives(Layout l, String transport, int n) throws Exception {
+        MpiJob.run(transport, n, rank -> {
             MPI.Init(new String[0]);
             Intracomm world = MPI.COMM_WORLD;
             Datatype t = l.type();
@@ -170,8 +175,8 @@ class NonblockingDerivedCollectivesTest {
 
     @ParameterizedTest
     @MethodSource("layoutsAndSizes")
-    void allGatherAndAllToAll(Layout l, int n) throws Exception {
-        MpiJob.run(n, rank -> {
+    void allGatherAndAllToAll(Layout l, String transport, int n) throws Exception {
+        MpiJob.run(transport, n, rank -> {
             MPI.Init(new String[0]);
             Intracomm world = MPI.COMM_WORLD;
             Datatype t = l.type();
@@ -263,8 +268,8 @@ class NonblockingDerivedCollectivesTest {
 
     @ParameterizedTest
     @MethodSource("layoutsAndSizes")
-    void neighbourhoodOnALine(Layout l, int n) throws Exception {
-        MpiJob.run(n, rank -> {
+    void neighbourhoodOnALine(Layout l, String transport, int n) throws Exception {
+        MpiJob.run(transport, n, rank -> {
             MPI.Init(new String[0]);
             Datatype t = l.type();
             // a non-periodic line: the ends have a PROC_NULL neighbour, whose blocks must stay as they were

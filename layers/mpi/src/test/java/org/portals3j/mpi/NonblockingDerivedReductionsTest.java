@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class NonblockingDerivedReductionsTest {
     @ParameterizedTest
-    @CsvSource({"inmem,1", "inmem,2", "inmem,3", "inmem,4", "udp,3"})
+    @CsvSource({"inmem,1", "inmem,2", "inmem,3", "inmem,4", "inmem,8", "udp,3"})
     void reduceAndAllReduceOfAStridedType(String transport, int n) throws Exception {
         MpiJob.run(transport, n, rank -> {
             MPI.Init(new String[0]);
@@ -59,7 +59,7 @@ class NonblockingDerivedReductionsTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"inmem,1", "inmem,2", "inmem,3", "inmem,4", "udp,3"})
+    @CsvSource({"inmem,1", "inmem,2", "inmem,3", "inmem,4", "inmem,8", "udp,3"})
     void reduceScatterOfAStridedType(String transport, int n) throws Exception {
         MpiJob.run(transport, n, rank -> {
             MPI.Init(new String[0]);
@@ -107,7 +107,7 @@ class NonblockingDerivedReductionsTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"inmem,1", "inmem,2", "inmem,3", "inmem,4", "udp,3"})
+    @CsvSource({"inmem,1", "inmem,2", "inmem,3", "inmem,4", "inmem,8", "udp,3"})
     void scansOfAStridedType(String transport, int n) throws Exception {
         MpiJob.run(transport, n, rank -> {
             MPI.Init(new String[0]);

@@ -16,9 +16,16 @@ import org.portals3j.lapi.LapiException;
  */
 final class CLapiContext {
     private static final Map<Integer, CLapiContext> BY_HANDLE = new ConcurrentHashMap<>();
+    /** Slots of {@link #recent}: 2 to the power {@code RECENT_BITS}. */
+    private static final int RECENT_BITS = 4;
 
     private final LapiContext context;
     private final Map<Long, LapiCounter> counters;
+    /**
+     * The counters found last, by address hash: a call finds its counters here without boxing the address for
+     * {@link #counters}. Any thread writes a slot; an entry is immutable, so a racing reader sees a whole one.
+     */
+    private final @Nullable Known[] recent = new Known[1 << RECENT_BITS];
 
     private CLapiContext(LapiContext context, Map<Long, LapiCounter> counters) {
         this.context = context;
@@ -57,11 +64,21 @@ final class CLapiContext {
         if (address == 0L) {
             return null;
         }
+        int slot = (int) (address * 0x9E3779B97F4A7C15L >>> (64 - RECENT_BITS)); // Fibonacci hashing
+        Known k = recent[slot];
+        if (k != null && k.address == address) {
+            return k.counter;
+        }
         LapiCounter c = counters.get(address);
         if (c == null) {
             c = context.counterAt(MemorySegment.ofAddress(address).reinterpret(LapiStructs.CNTR.byteSize()));
             counters.put(address, c);
         }
+        recent[slot] = new Known(address, c);
         return c;
+    }
+
+    /** A counter and the address of its {@code lapi_cntr_t}. */
+    private record Known(long address, LapiCounter counter) {
     }
 }

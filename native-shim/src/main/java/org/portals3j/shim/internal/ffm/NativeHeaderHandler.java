@@ -30,6 +30,8 @@ final class NativeHeaderHandler implements HeaderHandler {
     private static final ConcurrentMap<Long, NativeHeaderHandler> KNOWN = new ConcurrentHashMap<>();
     private static final int MAX_KNOWN = 4096;
     private static final RetFlag[] FLAGS = RetFlag.values();
+    /** The handler {@link #of} found last: a message to the same handler as the one before boxes no address. */
+    private static volatile @Nullable NativeHeaderHandler last;
 
     private final MemorySegment function;
 
@@ -39,15 +41,19 @@ final class NativeHeaderHandler implements HeaderHandler {
 
     /** The handler at C address {@code function} (not 0), the same object for the same address while few. */
     static NativeHeaderHandler of(long function) {
-        NativeHeaderHandler h = KNOWN.get(function);
-        if (h != null) {
+        NativeHeaderHandler h = last;
+        if (h != null && h.address() == function) {
             return h;
         }
-        h = new NativeHeaderHandler(function);
-        if (KNOWN.size() < MAX_KNOWN) {
-            NativeHeaderHandler before = KNOWN.putIfAbsent(function, h);
-            return before != null ? before : h;
+        h = KNOWN.get(function);
+        if (h == null) {
+            h = new NativeHeaderHandler(function);
+            if (KNOWN.size() < MAX_KNOWN) {
+                NativeHeaderHandler before = KNOWN.putIfAbsent(function, h);
+                h = before != null ? before : h;
+            }
         }
+        last = h;
         return h;
     }
 

@@ -5,7 +5,10 @@
  *   refused with LAPI_ERR_SET_VAL (O-08; lapi.h); a read-only or unknown query gives
  *   LAPI_ERR_QUERY_TYPE, a bad handle LAPI_ERR_HNDL_INVALID (L-100).
  * - Interrupt mode (INTERRUPT_SET 1, the default): the header handler runs on a thread of the layer while the
- *   program's thread makes no LAPI call; LAPI_Probe returns at once.
+ *   program's thread makes no LAPI call; LAPI_Probe returns at once. A thread that waits in LAPI may run handlers
+ *   itself (leader/follower, the layer's package documentation), so the message that shows it is sent only once
+ *   every task has left its LAPI waits (ptl_rt_barrier, which is no LAPI call), and only its handler is checked
+ *   for the thread it ran on.
  * - L-080 (O-14): LAPI_Waitcntr, LAPI_Fence, LAPI_Gfence and LAPI_Address_init called from a header handler, and
  *   LAPI_Waitcntr from an inline completion handler (LAPI_SEND_REPLY), return LAPI_ERR_BLOCKING_IN_HANDLER at
  *   once instead of deadlocking the dispatcher; the messages complete.
@@ -55,7 +58,7 @@ static void *handler(lapi_handle_t *hndl, void *uhdr, uint *uhdr_len, ulong *msg
     if (c <= 0 || c >= CASES) {
         return NULL;
     }
-    if (pthread_equal(pthread_self(), main_thread)) {
+    if (c == PLAIN && pthread_equal(pthread_self(), main_thread)) {
         __atomic_add_fetch(&on_main_thread, 1, __ATOMIC_RELEASE);
     }
     *comp_h = count_completion;
@@ -155,7 +158,10 @@ int main(void) {
         data[i] = (unsigned char) (i * 13 + t.task);
     }
 
-    /* ---- interrupt mode: the handler runs on the layer's thread while this one makes no LAPI call ---- */
+    /* ---- interrupt mode: the handler runs on the layer's thread while this one makes no LAPI call ----
+     * After the barrier every task's one LAPI call until the handler has run is this Amsend, which does not wait
+     * (Address_init waited until flow control was open to every task), so no waiting thread can run the handler. */
+    CHECK(ptl_rt_barrier() == 0);
     uint64_t word = PLAIN;
     OK(LAPI_Amsend(h, peer, hh, &word, 8, NULL, 0, tc, &org_cntr, &cmpl_cntr));
     lapitest_await_flag(&handled[PLAIN], 1, "the header handler, run by the dispatcher thread");
@@ -181,8 +187,9 @@ int main(void) {
     exchange(h, peer, BURY_RNDV_NULL, BIG, data, hh, tc, &org_cntr, &cmpl_cntr, &tgt_cntr);
     exchange(h, peer, BURY_EAGER_BUF, SMALL, data, hh, tc, &org_cntr, &cmpl_cntr, &tgt_cntr);
     exchange(h, peer, BURY_RNDV_BUF, BIG, data, hh, tc, &org_cntr, &cmpl_cntr, &tgt_cntr);
-    OK(LAPI_Gfence(h)); /* no task sends an unknown flag before every task has checked its reports */
+    OK(LAPI_Gfence(h)); /* every task's buried messages and their reports are done */
     CHECK_INT(0, am_errors);
+    OK(LAPI_Gfence(h)); /* no task sends an unknown flag before every task has checked its reports */
     exchange(h, peer, UNKNOWN_EAGER, SMALL, data, hh, tc, &org_cntr, &cmpl_cntr, &tgt_cntr);
     exchange(h, peer, UNKNOWN_RNDV, BIG, data, hh, tc, &org_cntr, &cmpl_cntr, &tgt_cntr);
     lapitest_await_flag(&am_errors, 2, "err_hndlr (AM_ERR) for the two unknown ctl_flags");

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -28,6 +29,18 @@ final class CJob {
         String describe() {
             return "rank " + rank + " exited with " + status + "\n--- stdout:\n" + out + "--- stderr:\n" + err;
         }
+    }
+
+    /**
+     * Every rank's status and output, the failed ranks first: a rank that fails first often makes the others fail
+     * after it (they wait for its messages, or its exit finalises their engine's peer), and the cause is in its own
+     * output, whichever rank a test looks at first.
+     */
+    static String describe(List<Rank> job) {
+        StringBuilder text = new StringBuilder();
+        job.stream().sorted(Comparator.comparing((Rank r) -> r.status() == 0).thenComparingInt(Rank::rank))
+                .forEach(r -> text.append(r.describe()).append('\n'));
+        return text.toString();
     }
 
     /** Removes what would tie a child process to another job, or to another engine. */

@@ -22,9 +22,10 @@ class LapiProgramsTest {
     void lapiProgramPassesEveryCheck(String name, int ranks) throws Exception {
         Path program = CBuild.compile(name);
         List<CJob.Rank> result = CJob.run(program, ranks);
+        String job = CJob.describe(result);
         for (CJob.Rank rank : result) {
-            assertThat(rank.status()).as(rank.describe()).isZero();
-            assertThat(rank.out()).as(rank.describe()).contains(name + ": rank " + rank.rank() + " passed")
+            assertThat(rank.status()).as(job).isZero();
+            assertThat(rank.out()).as(job).contains(name + ": rank " + rank.rank() + " passed")
                     .doesNotContain("FAIL");
         }
     }

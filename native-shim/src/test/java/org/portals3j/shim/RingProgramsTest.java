@@ -21,9 +21,10 @@ class RingProgramsTest {
         transport.assumeAvailable();
         Path program = CBuild.compile33("ring_token33");
         List<CJob.Rank> ranks = CJob.run(program, RANKS, transport, "300");
+        String job = CJob.describe(ranks);
         for (CJob.Rank rank : ranks) {
-            assertThat(rank.status()).as(rank.describe()).isZero();
-            assertThat(rank.out()).as(rank.describe()).contains("ring_token33: rank " + rank.rank() + " passed")
+            assertThat(rank.status()).as(job).isZero();
+            assertThat(rank.out()).as(job).contains("ring_token33: rank " + rank.rank() + " passed")
                     .doesNotContain("FAIL");
         }
     }

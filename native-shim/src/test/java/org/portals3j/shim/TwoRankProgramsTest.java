@@ -64,8 +64,9 @@ class TwoRankProgramsTest {
         List<CJob.Rank> ranks = passesOnTwoRanks(name, program, JobTransport.UDP);
         String udpOnly = UDP_ONLY_CHECKS.get(name);
         if (udpOnly != null) {
+            String job = CJob.describe(ranks);
             for (CJob.Rank rank : ranks) {
-                assertThat(rank.out()).as(rank.describe()).contains(name + ": rank " + rank.rank() + ": " + udpOnly);
+                assertThat(rank.out()).as(job).contains(name + ": rank " + rank.rank() + ": " + udpOnly);
             }
         }
     }
@@ -73,9 +74,10 @@ class TwoRankProgramsTest {
     private static List<CJob.Rank> passesOnTwoRanks(String name, Path program, JobTransport transport,
                                                     String... args) throws Exception {
         List<CJob.Rank> ranks = CJob.run(program, 2, transport, args);
+        String job = CJob.describe(ranks);
         for (CJob.Rank rank : ranks) {
-            assertThat(rank.status()).as(rank.describe()).isZero();
-            assertThat(rank.out()).as(rank.describe()).contains(name + ": rank " + rank.rank() + " passed")
+            assertThat(rank.status()).as(job).isZero();
+            assertThat(rank.out()).as(job).contains(name + ": rank " + rank.rank() + " passed")
                     .doesNotContain("FAIL");
         }
         return ranks;

@@ -8,7 +8,6 @@ import java.lang.management.ManagementFactory;
 import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -40,6 +39,9 @@ import org.portals3j.transport.IdleStrategy;
 import org.portals3j.transport.Job;
 import org.portals3j.transport.JobMember;
 import org.portals3j.transport.udp.UdpOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * Put + event ping-pong between the two ranks of a job, against a baseline measured in the same run.
@@ -211,60 +213,34 @@ public final class PingPong {
          * @throws IllegalArgumentException saying what is wrong
          */
         public static Options parse(String... args) {
-            String transport = "inmem";
-            Map<String, String> transportOptions = new LinkedHashMap<>();
-            Baseline baseline = null;
-            IdleMode idle = IdleMode.BACKOFF;
-            int[] sizes = DEFAULT_SIZES;
-            Integer iterations = null;
-            int staging = -1;
-            int bandwidthSize = MIB;
-            boolean quick = false;
-            for (int i = 0; i < args.length; i++) {
-                String a = args[i];
-                String value = null;
-                int eq = a.indexOf('=');
-                if (a.startsWith("--") && eq > 0) {
-                    value = a.substring(eq + 1);
-                    a = a.substring(0, eq);
-                }
-                switch (a) {
-                    case "--help", "-h" -> {
-                        return null;
-                    }
-                    case "--quick" -> quick = true;
-                    case "--transport", "--idle", "--sizes", "--iterations", "--option", "--baseline", "--staging",
-                         "--bandwidth-size" -> {
-                        if (value == null) {
-                            if (i + 1 >= args.length) {
-                                throw new IllegalArgumentException(a + " needs a value");
-                            }
-                            value = args[++i];
-                        }
-                        switch (a) {
-                            case "--transport" -> transport = value;
-                            case "--baseline" -> baseline = Baseline.parse(value);
-                            case "--option" -> {
-                                int at = value.indexOf('=');
-                                if (at <= 0) {
-                                    throw new IllegalArgumentException("--option needs KEY=VALUE, not '" + value + "'");
-                                }
-                                transportOptions.put(value.substring(0, at).trim(), value.substring(at + 1).trim());
-                            }
-                            case "--idle" -> idle = IdleMode.parse(value);
-                            case "--sizes" -> sizes = parseSizes(value);
-                            case "--staging" -> staging = parseCount(a, value);
-                            case "--bandwidth-size" -> bandwidthSize = parseSizes(value)[0];
-                            default -> iterations = parseCount(a, value);
-                        }
-                    }
-                    default -> throw new IllegalArgumentException("unknown option '" + args[i] + "'");
-                }
+            Args a = new Args();
+            if (!PingPongArgs.parse(a, args)) {
+                return null;
             }
-            int n = iterations != null ? iterations : quick ? QUICK_ITERATIONS : DEFAULT_ITERATIONS;
-            return new Options(transport, transportOptions,
-                    baseline != null ? baseline : Baseline.defaultFor(transport), idle, sizes, n, quick, staging,
-                    bandwidthSize);
+            Baseline baseline = a.baseline.isEmpty() ? Baseline.defaultFor(a.transport) : Baseline.parse(a.baseline);
+            return new Options(a.transport, a.common.transportOptions("KEY=VALUE"), baseline, a.common.idle(),
+                    a.common.sizes(DEFAULT_SIZES), a.common.iterations(DEFAULT_ITERATIONS), a.common.quick,
+                    a.staging.isEmpty() ? -1 : PingPongArgs.count("--staging", a.staging),
+                    a.bandwidthSize.isEmpty() ? MIB : parseSizes(a.bandwidthSize)[0]);
+        }
+
+        /** PingPong's command line: the shared options and its own. */
+        @Command(name = "PingPong")
+        private static final class Args {
+            @Mixin
+            PingPongArgs common = new PingPongArgs();
+
+            @Option(names = "--transport")
+            String transport = "inmem";
+
+            @Option(names = "--baseline")
+            String baseline = "";
+
+            @Option(names = "--staging")
+            String staging = "";
+
+            @Option(names = "--bandwidth-size")
+            String bandwidthSize = "";
         }
 
         static int[] parseSizes(String list) {
@@ -289,14 +265,6 @@ public final class PingPong {
                 sizes[i] = (int) v;
             }
             return sizes;
-        }
-
-        private static int parseCount(String option, String value) {
-            try {
-                return Integer.parseInt(value.trim());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(option + " needs a number, not '" + value + "'", e);
-            }
         }
 
         /** Measured round trips for {@code size}: all of them up to 4 KiB, then fewer as the size grows. */

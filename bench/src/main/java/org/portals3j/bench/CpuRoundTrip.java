@@ -83,7 +83,7 @@ public final class CpuRoundTrip {
             Event event = new Event();
             MemorySegment[] from = {arena.allocate(size, 64), arena.allocate(size, 64)};
             MemorySegment[] to = {arena.allocate(size, 64), arena.allocate(size, 64)};
-            PingPong.Flag[] flags = {new PingPong.Flag(), new PingPong.Flag()};
+            PingPongBaseline.Flag[] flags = {new PingPongBaseline.Flag(), new PingPongBaseline.Flag()};
             long deadline = System.nanoTime() + (long) (seconds * 1e9);
             double[] portals = new double[1024];
             double[] baseline = new double[1024];
@@ -117,7 +117,8 @@ public final class CpuRoundTrip {
         }
     }
 
-    private static void baselineBatch(MemorySegment[] from, MemorySegment[] to, PingPong.Flag[] flags, int size) {
+    private static void baselineBatch(MemorySegment[] from, MemorySegment[] to, PingPongBaseline.Flag[] flags,
+                                      int size) {
         for (int i = 0; i < BATCH; i++) {
             MemorySegment.copy(from[0], 0L, to[1], 0L, size);
             flags[1].value = i;

@@ -11,6 +11,9 @@ import java.util.Map;
 import org.portals3j.transport.Availability;
 import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.gm.GmTransportProvider;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * The gm transport against libfabric's own ping-pong on the same provider.
@@ -117,60 +120,46 @@ public final class GmPingPong {
          * @throws IllegalArgumentException saying what is wrong
          */
         public static Options parse(String... args) {
-            List<String> providers = List.of("tcp", "shm");
-            Map<String, String> gmOptions = new LinkedHashMap<>();
-            IdleMode idle = IdleMode.BACKOFF;
-            int[] sizes = {8, 1024, PingPong.MIB};
-            Integer iterations = null;
-            Integer rounds = null;
-            boolean quick = false;
-            Path onPath = FiPingPong.onPath();
-            String fi = onPath == null ? "fi_pingpong" : onPath.toString();
-            String gmx = "";
-            for (int i = 0; i < args.length; i++) {
-                String a = args[i];
-                if (a.equals("--help") || a.equals("-h")) {
-                    return null;
-                }
-                if (a.equals("--quick")) {
-                    quick = true;
-                    continue;
-                }
-                if (i + 1 >= args.length) {
-                    throw new IllegalArgumentException(a.startsWith("--") ? a + " needs a value"
-                            : "unknown option '" + a + "'");
-                }
-                String value = args[++i];
-                switch (a) {
-                    case "--providers" -> providers = Arrays.stream(value.split(",")).map(String::trim).toList();
-                    case "--sizes" -> sizes = PingPong.Options.parseSizes(value);
-                    case "--iterations" -> iterations = count(a, value);
-                    case "--rounds" -> rounds = count(a, value);
-                    case "--fi-pingpong" -> fi = value;
-                    case "--gmx-pingpong" -> gmx = value;
-                    case "--idle" -> idle = IdleMode.parse(value);
-                    case "--option" -> {
-                        int at = value.indexOf('=');
-                        if (at <= 0 || value.startsWith("gm.provider=")) {
-                            throw new IllegalArgumentException("--option needs KEY=VALUE of a gm option other than"
-                                    + " gm.provider (see --providers), not '" + value + "'");
-                        }
-                        gmOptions.put(value.substring(0, at).trim(), value.substring(at + 1).trim());
-                    }
-                    default -> throw new IllegalArgumentException("unknown option '" + a + "'");
+            Args a = new Args();
+            if (!PingPongArgs.parse(a, args)) {
+                return null;
+            }
+            List<String> providers = Arrays.stream(a.providers.split(",")).map(String::trim).toList();
+            String what = "KEY=VALUE of a gm option other than gm.provider (see --providers)";
+            for (String option : a.common.options) {
+                if (option.startsWith("gm.provider=")) {
+                    throw new IllegalArgumentException("--option needs " + what + ", not '" + option + "'");
                 }
             }
-            return new Options(providers, gmOptions, idle, sizes,
-                    iterations != null ? iterations : quick ? PingPong.QUICK_ITERATIONS : DEFAULT_ITERATIONS,
-                    rounds != null ? rounds : quick ? 1 : DEFAULT_ROUNDS, quick, fi, gmx);
+            String fi = a.fiPingPong;
+            if (fi.isEmpty()) {
+                Path onPath = FiPingPong.onPath();
+                fi = onPath == null ? "fi_pingpong" : onPath.toString();
+            }
+            boolean quick = a.common.quick;
+            return new Options(providers, a.common.transportOptions(what), a.common.idle(),
+                    a.common.sizes(new int[] {8, 1024, PingPong.MIB}), a.common.iterations(DEFAULT_ITERATIONS),
+                    a.rounds.isEmpty() ? quick ? 1 : DEFAULT_ROUNDS : PingPongArgs.count("--rounds", a.rounds), quick,
+                    fi, a.gmxPingPong);
         }
 
-        private static int count(String option, String value) {
-            try {
-                return Integer.parseInt(value.trim());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(option + " needs a number, not '" + value + "'", e);
-            }
+        /** GmPingPong's command line: the shared options and its own. */
+        @Command(name = "GmPingPong")
+        private static final class Args {
+            @Mixin
+            PingPongArgs common = new PingPongArgs();
+
+            @Option(names = "--providers")
+            String providers = "tcp,shm";
+
+            @Option(names = "--rounds")
+            String rounds = "";
+
+            @Option(names = "--fi-pingpong")
+            String fiPingPong = "";
+
+            @Option(names = "--gmx-pingpong")
+            String gmxPingPong = "";
         }
     }
 

@@ -130,7 +130,7 @@ public final class HandOffFloor {
 
     /** One direction's mailbox: the baseline's buffer, data on lines of their own, then the flag. */
     private static final class Side {
-        final PingPong.Flag flag = new PingPong.Flag();
+        final PingPongBaseline.Flag flag = new PingPongBaseline.Flag();
         final MemorySegment buffer;
         final MemorySegment data;
         final MemorySegment eight;

@@ -8,7 +8,6 @@ import java.lang.management.ManagementFactory;
 import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -40,6 +39,9 @@ import org.portals3j.transport.IdleStrategy;
 import org.portals3j.transport.Job;
 import org.portals3j.transport.JobMember;
 import org.portals3j.transport.udp.UdpOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * Put + event ping-pong between the two ranks of a job, against a baseline measured in the same run.
@@ -84,7 +86,8 @@ public final class PingPong {
     static final int MAX_SIZE = 64 * MIB;
     private static final long HISTOGRAM_MAX_NANOS = TimeUnit.SECONDS.toNanos(60);
     private static final long BARRIER_TIMEOUT_SECONDS = 120;
-    private static final byte[] PATTERN = {(byte) 0xA5, (byte) 0x5B};
+    /** The bytes rank r sends (Portals and the hand-over baseline alike): PATTERN[r]. */
+    static final byte[] PATTERN = {(byte) 0xA5, (byte) 0x5B};
     private static final TextTable TABLE = new TextTable(" ",
             TextTable.Column.right("size", 10, 0),
             TextTable.Column.right("iters", 7, 0),
@@ -210,60 +213,34 @@ public final class PingPong {
          * @throws IllegalArgumentException saying what is wrong
          */
         public static Options parse(String... args) {
-            String transport = "inmem";
-            Map<String, String> transportOptions = new LinkedHashMap<>();
-            Baseline baseline = null;
-            IdleMode idle = IdleMode.BACKOFF;
-            int[] sizes = DEFAULT_SIZES;
-            Integer iterations = null;
-            int staging = -1;
-            int bandwidthSize = MIB;
-            boolean quick = false;
-            for (int i = 0; i < args.length; i++) {
-                String a = args[i];
-                String value = null;
-                int eq = a.indexOf('=');
-                if (a.startsWith("--") && eq > 0) {
-                    value = a.substring(eq + 1);
-                    a = a.substring(0, eq);
-                }
-                switch (a) {
-                    case "--help", "-h" -> {
-                        return null;
-                    }
-                    case "--quick" -> quick = true;
-                    case "--transport", "--idle", "--sizes", "--iterations", "--option", "--baseline", "--staging",
-                         "--bandwidth-size" -> {
-                        if (value == null) {
-                            if (i + 1 >= args.length) {
-                                throw new IllegalArgumentException(a + " needs a value");
-                            }
-                            value = args[++i];
-                        }
-                        switch (a) {
-                            case "--transport" -> transport = value;
-                            case "--baseline" -> baseline = Baseline.parse(value);
-                            case "--option" -> {
-                                int at = value.indexOf('=');
-                                if (at <= 0) {
-                                    throw new IllegalArgumentException("--option needs KEY=VALUE, not '" + value + "'");
-                                }
-                                transportOptions.put(value.substring(0, at).trim(), value.substring(at + 1).trim());
-                            }
-                            case "--idle" -> idle = IdleMode.parse(value);
-                            case "--sizes" -> sizes = parseSizes(value);
-                            case "--staging" -> staging = parseCount(a, value);
-                            case "--bandwidth-size" -> bandwidthSize = parseSizes(value)[0];
-                            default -> iterations = parseCount(a, value);
-                        }
-                    }
-                    default -> throw new IllegalArgumentException("unknown option '" + args[i] + "'");
-                }
+            Args a = new Args();
+            if (!PingPongArgs.parse(a, args)) {
+                return null;
             }
-            int n = iterations != null ? iterations : quick ? QUICK_ITERATIONS : DEFAULT_ITERATIONS;
-            return new Options(transport, transportOptions,
-                    baseline != null ? baseline : Baseline.defaultFor(transport), idle, sizes, n, quick, staging,
-                    bandwidthSize);
+            Baseline baseline = a.baseline.isEmpty() ? Baseline.defaultFor(a.transport) : Baseline.parse(a.baseline);
+            return new Options(a.transport, a.common.transportOptions("KEY=VALUE"), baseline, a.common.idle(),
+                    a.common.sizes(DEFAULT_SIZES), a.common.iterations(DEFAULT_ITERATIONS), a.common.quick,
+                    a.staging.isEmpty() ? -1 : PingPongArgs.count("--staging", a.staging),
+                    a.bandwidthSize.isEmpty() ? MIB : parseSizes(a.bandwidthSize)[0]);
+        }
+
+        /** PingPong's command line: the shared options and its own. */
+        @Command(name = "PingPong")
+        private static final class Args {
+            @Mixin
+            PingPongArgs common = new PingPongArgs();
+
+            @Option(names = "--transport")
+            String transport = "inmem";
+
+            @Option(names = "--baseline")
+            String baseline = "";
+
+            @Option(names = "--staging")
+            String staging = "";
+
+            @Option(names = "--bandwidth-size")
+            String bandwidthSize = "";
         }
 
         static int[] parseSizes(String list) {
@@ -288,14 +265,6 @@ public final class PingPong {
                 sizes[i] = (int) v;
             }
             return sizes;
-        }
-
-        private static int parseCount(String option, String value) {
-            try {
-                return Integer.parseInt(value.trim());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(option + " needs a number, not '" + value + "'", e);
-            }
         }
 
         /** Measured round trips for {@code size}: all of them up to 4 KiB, then fewer as the size grows. */
@@ -437,35 +406,10 @@ public final class PingPong {
 
     // ---- shared between the two rank threads ----------------------------------------------------
 
-    /** Left padding: keeps a flag on a cache line of its own (fields of a superclass come first). */
-    @SuppressWarnings("unused")
-    static class PadLeft {
-        long p01, p02, p03, p04, p05, p06, p07, p08;
-    }
-
-    static class FlagValue extends PadLeft {
-        volatile long value;
-    }
-
-    /** A volatile sequence number alone on its cache line. */
-    @SuppressWarnings("unused")
-    static final class Flag extends FlagValue {
-        long p11, p12, p13, p14, p15, p16, p17, p18;
-    }
-
     static final class Shared {
         final Options options;
         final CyclicBarrier barrier = new CyclicBarrier(2);
-        final Thread[] threads = new Thread[2];
-        /** flags[r]: the last baseline hand-over to rank r. */
-        final Flag[] flags = {new Flag(), new Flag()};
-        /** Baseline buffers: rank r copies from baselineSend[r] into baselineRecv[1 - r]. */
-        final MemorySegment[] baselineSend = new MemorySegment[2];
-        final MemorySegment[] baselineRecv = new MemorySegment[2];
-        /** The raw datagram baseline's channel of each rank (DATAGRAM baseline only). */
-        final DatagramBaseline[] datagrams = new DatagramBaseline[2];
-        /** Receiver-measured blast rates (GB/s), one per measured bandwidth window (DATAGRAM baseline only). */
-        final List<Double> blastRates = new ArrayList<>();
+        final PingPongBaseline.Pair baseline;
         final Portals[] portals = new Portals[2];
         final EqHandle[] eqs = new EqHandle[2];
         final List<Row> rows = new ArrayList<>();
@@ -480,10 +424,7 @@ public final class PingPong {
             this.options = options;
             this.arena = arena;
             this.bufferSize = bufferSize;
-            for (int r = 0; r < 2; r++) {
-                baselineSend[r] = arena.allocate(bufferSize, 64).fill(PATTERN[r]);
-                baselineRecv[r] = arena.allocate(bufferSize, 64);
-            }
+            this.baseline = new PingPongBaseline.Pair(arena, bufferSize, () -> failed);
         }
 
         void await() throws InterruptedException, BrokenBarrierException, TimeoutException {
@@ -504,11 +445,8 @@ public final class PingPong {
                         // already gone
                     }
                 }
-                Thread t = threads[r];
-                if (t != null) {
-                    LockSupport.unpark(t);
-                }
             }
+            baseline.unpark();
         }
     }
 
@@ -530,8 +468,7 @@ public final class PingPong {
         private MdHandle[] sendMds;
         private MdHandle bandwidthMd;
         private MdHandle ackMd;
-        private long sequence;
-        private DatagramBaseline datagram;
+        private PingPongBaseline baseline;
 
         RankRun(Shared shared, int rank) {
             this.shared = shared;
@@ -542,22 +479,14 @@ public final class PingPong {
         }
 
         void run(LocalJob.RankContext context) throws Exception {
-            shared.threads[rank] = Thread.currentThread();
+            shared.baseline.threads[rank] = Thread.currentThread();
             setUp(context);
-            if (options.baseline() == Baseline.DATAGRAM) {
-                shared.datagrams[rank] = new DatagramBaseline(options.idle(), options.datagramSize());
-            }
-            shared.await(); // both ranks have their entries: no put can find nothing to match
-            if (options.baseline() == Baseline.DATAGRAM) {
-                datagram = shared.datagrams[rank];
-                datagram.peer(shared.datagrams[peerRank].address());
-            }
-            try {
+            baseline = new PingPongBaseline(shared.baseline, rank, idle, options.baseline() == Baseline.DATAGRAM
+                    ? new DatagramBaseline(options.idle(), options.datagramSize()) : null);
+            try (PingPongBaseline b = baseline) {
+                shared.await(); // both ranks have their entries: no put can find nothing to match
+                b.connect();
                 measureAll();
-            } finally {
-                if (datagram != null) {
-                    datagram.close();
-                }
             }
         }
 
@@ -569,10 +498,10 @@ public final class PingPong {
             // and whichever size came first or second looked ~1 us slower in the baseline.)
             Histogram scratch = rank == 0 ? new Histogram(HISTOGRAM_MAX_NANOS, 3) : null;
             for (int pass = 0; pass < 2; pass++) {
-                baseline(8, 2, options.iterations(), scratch);
+                baseline.roundTrips(8, 2, options.iterations(), scratch);
                 pingPong(0, 8, 2, options.iterations(), scratch, false);
                 for (int i = 0; i < sizes.length; i++) {
-                    baseline(sizes[i], 2, options.warmupFor(sizes[i]) / 2, scratch);
+                    baseline.roundTrips(sizes[i], 2, options.warmupFor(sizes[i]) / 2, scratch);
                     pingPong(i + 1, sizes[i], 2, options.warmupFor(sizes[i]) / 2, scratch, false);
                 }
             }
@@ -584,7 +513,7 @@ public final class PingPong {
                 Histogram ptl = rank == 0 ? new Histogram(HISTOGRAM_MAX_NANOS, 3) : null;
                 recv.asSlice(0, size).fill((byte) 0);
                 shared.await(); // the receive buffers are cleared before any put of this size
-                baseline(size, 2, warmup, scratch);
+                baseline.roundTrips(size, 2, warmup, scratch);
                 pingPong(i + 1, size, 2, warmup, scratch, false);
                 if (rank == 0) {
                     awaitQuietCompiler();
@@ -597,7 +526,7 @@ public final class PingPong {
                 for (int round = 0; round < rounds; round++) {
                     int n = iterations / rounds + (round < iterations % rounds ? 1 : 0);
                     int again = Math.max(2, n / 20); // re-settle after the other mode ran
-                    baseline(size, again, n, base);
+                    baseline.roundTrips(size, again, n, base);
                     pingPong(i + 1, size, again, n, ptl, true);
                 }
                 if (MemorySegment.mismatch(recv, 0, size, expected, 0, size) != -1) {
@@ -696,81 +625,6 @@ public final class PingPong {
             p.put(md, AckRequest.NOACK_REQ, peer, PORTAL, 0, MATCH_BITS, 0L, 0L);
         }
 
-        /** The baseline hand-over, {@code warmup + iterations} round trips; rank 0 records the measured ones. */
-        private void baseline(int size, int warmup, int iterations, Histogram histogram) {
-            if (datagram != null) {
-                datagramBaseline(size, warmup, iterations, histogram);
-                return;
-            }
-            MemorySegment from = shared.baselineSend[rank];
-            MemorySegment to = shared.baselineRecv[peerRank];
-            Flag mine = shared.flags[rank];
-            Flag theirs = shared.flags[peerRank];
-            Thread peerThread = shared.threads[peerRank];
-            int total = warmup + iterations;
-            for (int i = 0; i < total; i++) {
-                long seq = ++sequence;
-                if (rank == 0) {
-                    long nanos = baselineRoundTrip(from, to, size, mine, theirs, peerThread, seq);
-                    if (i >= warmup && histogram != null) {
-                        histogram.recordValue(nanos);
-                    }
-                } else {
-                    baselineEcho(from, to, size, mine, theirs, peerThread, seq);
-                }
-            }
-        }
-
-        /** The raw datagram ping-pong; sizes above one datagram have no baseline (nothing is recorded). */
-        private void datagramBaseline(int size, int warmup, int iterations, Histogram histogram) {
-            if (size > datagram.datagramSize()) {
-                return;
-            }
-            int total = warmup + iterations;
-            for (int i = 0; i < total; i++) {
-                if (rank == 0) {
-                    long nanos = datagramRoundTrip(size);
-                    if (i >= warmup && histogram != null) {
-                        histogram.recordValue(nanos);
-                    }
-                } else {
-                    datagramEcho(size);
-                }
-            }
-        }
-
-        private long datagramRoundTrip(int size) {
-            long t0 = System.nanoTime();
-            datagram.send(size);
-            datagram.receive(() -> shared.failed);
-            return System.nanoTime() - t0;
-        }
-
-        private void datagramEcho(int size) {
-            datagram.receive(() -> shared.failed);
-            datagram.send(size);
-        }
-
-        /** Rank 0: copy into the peer's buffer, signal, wait for the copy back; returns nanoseconds. */
-        private long baselineRoundTrip(MemorySegment from, MemorySegment to, int size, Flag mine, Flag theirs,
-                                       Thread peerThread, long seq) {
-            long t0 = System.nanoTime();
-            MemorySegment.copy(from, 0L, to, 0L, size);
-            theirs.value = seq;
-            LockSupport.unpark(peerThread);
-            awaitFlag(mine, seq);
-            return System.nanoTime() - t0;
-        }
-
-        /** Rank 1: wait for the hand-over, copy back, signal. */
-        private void baselineEcho(MemorySegment from, MemorySegment to, int size, Flag mine, Flag theirs,
-                                  Thread peerThread, long seq) {
-            awaitFlag(mine, seq);
-            MemorySegment.copy(from, 0L, to, 0L, size);
-            theirs.value = seq;
-            LockSupport.unpark(peerThread);
-        }
-
         /**
          * Waits (at most {@value #QUIET_MAX_MILLIS} ms) until the JIT has compiled nothing for
          * {@value #QUIET_MILLIS} ms. The machine has 2 cores: a compiler thread still busy after the
@@ -794,19 +648,7 @@ public final class PingPong {
             }
         }
 
-        /** Waits as PtlEQWait does: reset the strategy, then idle until the condition holds. */
-        private void awaitFlag(Flag flag, long seq) {
-            IdleStrategy s = idle;
-            s.reset();
-            while (flag.value != seq) {
-                s.idle(0);
-                if (shared.failed) {
-                    throw new IllegalStateException("rank " + peerRank + " failed");
-                }
-            }
-        }
-
-        /** Windows of puts of the bandwidth size, alternating (on rank 0) with windows of MemorySegment.copy. */
+        /** Windows of puts of the bandwidth size, alternating (on rank 0) with windows of the baseline. */
         private void bandwidth() throws Exception {
             int warmup = options.bandwidthWarmupWindows();
             int windows = options.bandwidthWindows();
@@ -814,31 +656,19 @@ public final class PingPong {
             Portals p = portals;
             EqHandle q = eq;
             Event ev = event;
-            long blastBytes = (long) WINDOW * size;
             if (rank == 1) {
-                long[] received = new long[1];
                 for (int w = 0; w < warmup + windows; w++) {
                     for (int k = 0; k < WINDOW; k++) {
                         Events.waitPutEnd(p, q, ev, size);
                     }
                     p.put(ackMd, AckRequest.NOACK_REQ, peer, PORTAL, 0, MATCH_BITS, 0L, 0L);
-                    if (datagram != null) {
-                        long nanos = datagram.receiveBlast(blastBytes, received, () -> shared.failed);
-                        datagram.send(1);
-                        if (w >= warmup) {
-                            synchronized (shared.blastRates) {
-                                shared.blastRates.add((double) received[0] / nanos);
-                            }
-                        }
-                    }
+                    baseline.receiveWindow(WINDOW, size, w >= warmup);
                 }
                 shared.await(); // every blast rate is recorded before rank 0 takes the median
                 return;
             }
             Histogram put = new Histogram(HISTOGRAM_MAX_NANOS, 3);
             Histogram copy = new Histogram(HISTOGRAM_MAX_NANOS, 3);
-            MemorySegment from = shared.baselineSend[0];
-            MemorySegment to = shared.baselineRecv[1];
             for (int w = 0; w < warmup + windows; w++) {
                 long t0 = System.nanoTime();
                 for (int k = 0; k < WINDOW; k++) {
@@ -846,14 +676,7 @@ public final class PingPong {
                 }
                 Events.waitPutEnd(p, q, ev, 8);
                 long t1 = System.nanoTime();
-                if (datagram != null) {
-                    datagram.sendBlast(blastBytes);
-                    datagram.receive(() -> shared.failed); // the receiver's "done"
-                } else {
-                    for (int k = 0; k < WINDOW; k++) {
-                        MemorySegment.copy(from, 0L, to, 0L, size);
-                    }
-                }
+                baseline.window(WINDOW, size);
                 long t2 = System.nanoTime();
                 if (w >= warmup) {
                     put.recordValue(t1 - t0);
@@ -862,8 +685,8 @@ public final class PingPong {
             }
             double bytes = (double) WINDOW * size;
             shared.await(); // rank 1 has recorded every blast rate
-            double baselineRate = datagram != null ? median(shared.blastRates) : bytes / copy.getValueAtPercentile(50);
-            shared.bandwidth.set(new Bandwidth(bytes / put.getValueAtPercentile(50), baselineRate, windows));
+            shared.bandwidth.set(new Bandwidth(bytes / put.getValueAtPercentile(50), baseline.rate(bytes, copy),
+                    windows));
         }
 
         private long allocatedBytes() {

@@ -34,14 +34,13 @@ class CommitSubjectTest {
 
     @Test
     void everyCommitAfterTheBaselineHasAShortPrefixedSubject() throws Exception {
-        Path root = Build.root();
-        Git inside = git(root, List.of("rev-parse", "--is-inside-work-tree"));
+        Git.Result inside = Git.run(List.of("rev-parse", "--is-inside-work-tree"));
         Assumptions.assumeTrue(inside.status() == 0, "the build's root is not a git checkout (a source archive):"
                 + " there is no history to check");
-        Assumptions.assumeTrue(git(root, List.of("cat-file", "-e", BASELINE + "^{commit}")).status() == 0,
+        Assumptions.assumeTrue(Git.run(List.of("cat-file", "-e", BASELINE + "^{commit}")).status() == 0,
                 "the baseline commit " + BASELINE + " is not in this history (a shallow clone): the commits after"
                         + " it cannot be told from the ones before");
-        Git log = git(root, List.of("log", "--no-merges", "--format=%h%x09%s", BASELINE + "..HEAD"));
+        Git.Result log = Git.run(List.of("log", "--no-merges", "--format=%h%x09%s", BASELINE + "..HEAD"));
         assertThat(log.status()).as("git log status").isZero();
         List<String> offences = new ArrayList<>();
         for (String line : log.out().lines().toList()) {
@@ -107,22 +106,5 @@ class CommitSubjectTest {
             wrong.add("no component prefix");
         }
         return String.join("; ", wrong);
-    }
-
-    private record Git(int status, String out) {
-    }
-
-    private static Git git(Path root, List<String> arguments) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("git", "-C", root.toString()));
-        command.addAll(arguments);
-        Process git;
-        try {
-            git = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        } catch (IOException e) {
-            Assumptions.abort("git is not installed: " + e.getMessage());
-            throw e;
-        }
-        String out = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        return new Git(git.waitFor(), out);
     }
 }

@@ -3,7 +3,6 @@ package org.portals3j.checks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
@@ -23,20 +22,11 @@ class GitIgnoreTest {
 
     /** The paths among {@code paths} that git ignores, asked of git itself ({@code git check-ignore --no-index}). */
     private static List<String> ignored(List<String> paths) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("git", "-C", Build.root().toString(), "check-ignore",
-                "--no-index"));
-        command.addAll(paths);
-        Process git;
-        try {
-            git = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        } catch (IOException e) {
-            Assumptions.abort("git is not installed: " + e.getMessage());
-            throw e;
-        }
-        String out = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        int status = git.waitFor();
+        List<String> arguments = new ArrayList<>(List.of("check-ignore", "--no-index"));
+        arguments.addAll(paths);
+        Git.Result git = Git.run(arguments);
         // 0: some are ignored, 1: none is, 128: not a git checkout (a source archive has no .git to keep clean)
-        Assumptions.assumeTrue(status == 0 || status == 1, "the build's root is not a git checkout");
-        return out.lines().toList();
+        Assumptions.assumeTrue(git.status() == 0 || git.status() == 1, "the build's root is not a git checkout");
+        return git.out().lines().toList();
     }
 }

@@ -22,6 +22,7 @@ import org.portals3j.portals.Portals;
 import org.portals3j.portals.PortalsException;
 import org.portals3j.portals.ProcessId;
 import org.portals3j.portals.ReturnCode;
+import org.portals3j.portals.StatusRegister;
 import org.portals3j.portals.Unlink;
 import org.portals3j.transport.JobMember;
 import org.portals3j.transport.PeerTable;
@@ -380,5 +381,15 @@ final class Endpoint {
 
     boolean closed() {
         return closed;
+    }
+
+    /** True once PtlFini or PtlNIFini has ended the interface under this endpoint (LAPI_Term was never called). */
+    boolean interfaceGone() {
+        try {
+            portals.niStatus(ni, StatusRegister.DROP_COUNT);
+            return false;
+        } catch (PortalsException e) {
+            return e.code() == ReturnCode.NOINIT || e.code() == ReturnCode.INV_NI;
+        }
     }
 }

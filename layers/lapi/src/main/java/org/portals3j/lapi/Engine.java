@@ -321,7 +321,10 @@ final class Engine {
                     continue; // a waiting thread asks for the role
                 } catch (PortalsException e) {
                     if (!stopping) {
-                        report(-1, INT_ERR, "the dispatcher's event queue failed; the dispatcher stops", e);
+                        report(-1, INT_ERR, endpoint.interfaceGone()
+                                ? "Portals was finalised (PtlFini, PtlNIFini, or the process exiting) before LAPI_Term;"
+                                        + " the dispatcher stops"
+                                : "the dispatcher's event queue failed; the dispatcher stops", e);
                     }
                     return;
                 }

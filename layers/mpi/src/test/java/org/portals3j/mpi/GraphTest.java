@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class GraphTest {
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ValueSource(ints = {1, 2, 3, 4, 8})
     void aRingGraphAndItsNeighbourhoodCollectives(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
@@ -70,7 +70,7 @@ class GraphTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ValueSource(ints = {1, 2, 3, 4, 8})
     void cartesianNeighbourhoodsFollowTheDirections(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
@@ -111,7 +111,7 @@ class GraphTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 3, 4})
+    @ValueSource(ints = {1, 3, 4, 8})
     void distributedGraphsGatherTheirEdges(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);

@@ -11,7 +11,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The nonblocking neighbourhood collectives on 1 to 4 ranks over inmem: iNeighborAllGather(v) and
+ * The nonblocking neighbourhood collectives on 1 to 8 ranks over inmem: iNeighborAllGather(v) and
  * iNeighborAllToAll(v) on a periodic ring (extents 1 and 2 make both neighbours the same process), on a 2-D grid and
  * on a directed graph, several outstanding at once and completed in the opposite order, and ERR_TOPOLOGY without a
  * topology.
@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class NonblockingNeighbourhoodTest {
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ValueSource(ints = {1, 2, 3, 4, 8})
     void aRingRunsSeveralOutstanding(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
@@ -85,7 +85,7 @@ class NonblockingNeighbourhoodTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {3, 4})
+    @ValueSource(ints = {3, 4, 8})
     void aDirectedGraphRunsBothKindsOutstanding(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);

@@ -59,12 +59,12 @@ class NonblockingNeighbourhoodTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {4})
+    @ValueSource(ints = {4, 8})
     void aGridWithBordersOverlapsAnAllReduce(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
-            // 2 x 2, periodic in dimension 1 only: the rows' ends have PROC_NULL neighbours
-            CartComm grid = MPI.COMM_WORLD.createCart(new int[] {2, 2}, new boolean[] {false, true}, false);
+            // 2 x size/2, periodic in dimension 1 only: the rows' ends have PROC_NULL neighbours
+            CartComm grid = MPI.COMM_WORLD.createCart(new int[] {2, size / 2}, new boolean[] {false, true}, false);
             IntBuffer sum = MPI.newIntBuffer(1).put(0, 1);
             Request all = grid.iAllReduce(sum, 1, MPI.INT, MPI.SUM);
             IntBuffer mine = MPI.newIntBuffer(1).put(0, rank);
@@ -77,9 +77,10 @@ class NonblockingNeighbourhoodTest {
             assertThat(sum.get(0)).isEqualTo(size);
             int up = grid.shift(0, 1).getRankSource();
             int down = grid.shift(0, 1).getRankDest();
-            int side = grid.shift(1, 1).getRankDest();
+            int left = grid.shift(1, 1).getRankSource();
+            int right = grid.shift(1, 1).getRankDest();
             assertThat(new int[] {got.get(0), got.get(1), got.get(2), got.get(3)})
-                    .containsExactly(up == MPI.PROC_NULL ? -1 : up, down == MPI.PROC_NULL ? -1 : down, side, side);
+                    .containsExactly(up == MPI.PROC_NULL ? -1 : up, down == MPI.PROC_NULL ? -1 : down, left, right);
             MPI.Finalize();
         });
     }

@@ -85,6 +85,16 @@ final class CommArgs {
         return !c.isInter() || root != MPI.ROOT && root != MPI.PROC_NULL;
     }
 
+    /**
+     * Whether this rank's send buffer is significant in a rooted collective that brings data to the root (gather,
+     * reduce): every rank of an intracommunicator; on an intercommunicator only the group without the root, since
+     * the root's group ({@code MPI.ROOT}, {@code MPI.PROC_NULL}) sends nothing (MPI 4.1 section 6.2.2) and may pass
+     * any buffer there, null or too short.
+     */
+    static boolean contributes(CommState c, int root) {
+        return receives(c, root);
+    }
+
     /** {@code n} copies of {@code count}. */
     static int[] blocks(int count, int n) {
         int[] counts = new int[n];

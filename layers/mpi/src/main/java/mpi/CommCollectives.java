@@ -4,6 +4,7 @@ import static mpi.CommArgs.items;
 import static mpi.CommArgs.base;
 import static mpi.CommArgs.blocks;
 import static mpi.CommArgs.present;
+import static mpi.CommArgs.contributes;
 import static mpi.CommArgs.isRoot;
 import static mpi.CommArgs.receives;
 import static mpi.CommArgs.reduction;
@@ -47,7 +48,7 @@ final class CommCollectives {
             int root) throws MPIException {
         run(c, () -> {
             Side b = isRoot(c, root) ? Side.of(buf, count, type, true, false)
-                    : Side.of(buf, count, type, false, receives(c, root));
+                    : receives(c, root) ? Side.of(buf, count, type, false, true) : Side.unused(type);
             RootedCollectives.bcast(c, b.buf, b.elements, b.base, root);
             b.done();
         });
@@ -56,7 +57,8 @@ final class CommCollectives {
     static void gather(CommState c, @Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype, int root) throws MPIException {
         run(c, () -> {
-            Side s = Side.of(sendbuf, sendcount, sendtype, true, false);
+            Side s = contributes(c, root) ? Side.of(sendbuf, sendcount, sendtype, true, false)
+                    : Side.unused(sendtype);
             Side r = isRoot(c, root) ? Side.blocks(recvbuf, blocks(recvcount, c), null, recvtype, false, true)
                     : Side.of(null, 0, null, false, false);
             RootedCollectives.gatherv(c, s.buf, s.elements, s.base, r.buf, r.counts, r.displs, r.base, root,
@@ -69,7 +71,8 @@ final class CommCollectives {
             int root) throws MPIException {
         run(c, () -> {
             if (!isRoot(c, root)) {
-                Side s = Side.of(buf, count, type, true, false);
+                Side s = contributes(c, root) ? Side.of(buf, count, type, true, false)
+                        : Side.unused(type);
                 RootedCollectives.gatherv(c, s.buf, s.elements, s.base, null, null, null, null, root,
                         RootedForm.IN_PLACE);
                 return;
@@ -86,7 +89,8 @@ final class CommCollectives {
             @Nullable Object recvbuf, int @Nullable [] recvcount, int @Nullable [] displs,
             @Nullable Datatype recvtype, int root) throws MPIException {
         run(c, () -> {
-            Side s = Side.of(sendbuf, sendcount, sendtype, true, false);
+            Side s = contributes(c, root) ? Side.of(sendbuf, sendcount, sendtype, true, false)
+                    : Side.unused(sendtype);
             Side r = isRoot(c, root) ? Side.blocks(recvbuf, recvcount, displs, recvtype, false, true)
                     : Side.of(null, 0, null, false, false);
             RootedCollectives.gatherv(c, s.buf, s.elements, s.base, r.buf, r.counts, r.displs, r.base, root,
@@ -109,7 +113,8 @@ final class CommCollectives {
     static void gatherv(CommState c, @Nullable Object sendbuf, int sendcount, @Nullable Datatype sendtype,
             int root) throws MPIException {
         run(c, () -> {
-            Side s = Side.of(sendbuf, sendcount, sendtype, true, false);
+            Side s = contributes(c, root) ? Side.of(sendbuf, sendcount, sendtype, true, false)
+                    : Side.unused(sendtype);
             RootedCollectives.gatherv(c, s.buf, s.elements, s.base, null, null, null, null, root,
                     RootedForm.NON_ROOT);
         });
@@ -120,7 +125,8 @@ final class CommCollectives {
         run(c, () -> {
             Side s = isRoot(c, root) ? Side.blocks(sendbuf, blocks(sendcount, c), null, sendtype, true, false)
                     : Side.of(null, 0, null, false, false);
-            Side r = Side.of(recvbuf, recvcount, recvtype, false, receives(c, root));
+            Side r = receives(c, root) ? Side.of(recvbuf, recvcount, recvtype, false, true)
+                    : Side.unused(recvtype);
             RootedCollectives.scatterv(c, s.buf, s.counts, s.displs, s.base, r.buf, r.elements, r.base, root,
                     RootedForm.FULL);
             r.done();
@@ -136,7 +142,8 @@ final class CommCollectives {
                         s.counts == null || c.isInter() ? 0 : s.counts[root], s.base, root, RootedForm.IN_PLACE);
                 return;
             }
-            Side r = Side.of(buf, count, type, false, receives(c, root));
+            Side r = receives(c, root) ? Side.of(buf, count, type, false, true)
+                    : Side.unused(type);
             RootedCollectives.scatterv(c, null, null, null, null, r.buf, r.elements, r.base, root,
                     RootedForm.IN_PLACE);
             r.done();
@@ -149,7 +156,8 @@ final class CommCollectives {
         run(c, () -> {
             Side s = isRoot(c, root) ? Side.blocks(sendbuf, sendcount, displs, sendtype, true, false)
                     : Side.of(null, 0, null, false, false);
-            Side r = Side.of(recvbuf, recvcount, recvtype, false, receives(c, root));
+            Side r = receives(c, root) ? Side.of(recvbuf, recvcount, recvtype, false, true)
+                    : Side.unused(recvtype);
             RootedCollectives.scatterv(c, s.buf, s.counts, s.displs, s.base, r.buf, r.elements, r.base, root,
                     RootedForm.FULL);
             r.done();
@@ -169,7 +177,8 @@ final class CommCollectives {
     static void scatterv(CommState c, @Nullable Object recvbuf, int recvcount, @Nullable Datatype recvtype,
             int root) throws MPIException {
         run(c, () -> {
-            Side r = Side.of(recvbuf, recvcount, recvtype, false, receives(c, root));
+            Side r = receives(c, root) ? Side.of(recvbuf, recvcount, recvtype, false, true)
+                    : Side.unused(recvtype);
             RootedCollectives.scatterv(c, null, null, null, null, r.buf, r.elements, r.base, root,
                     RootedForm.NON_ROOT);
             r.done();
@@ -240,10 +249,12 @@ final class CommCollectives {
     static void reduce(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
             @Nullable Datatype type, @Nullable Op op, int root) throws MPIException {
         run(c, () -> {
-            Side s = Side.of(sendbuf, count, type, true, false);
+            Side s = contributes(c, root) ? Side.of(sendbuf, count, type, true, false)
+                    : Side.unused(type);
             Side r = isRoot(c, root) ? Side.of(recvbuf, count, type, false, true) : Side.of(recvbuf, 0, null,
                     false, false);
-            ReductionCollectives.reduce(c, s.buf, r.buf, s.elements, s.base, reduction(op, type), root, false);
+            int elements = contributes(c, root) ? s.elements : r.elements; // the root of an intercommunicator
+            ReductionCollectives.reduce(c, s.buf, r.buf, elements, s.base, reduction(op, type), root, false);
             r.done();
         });
     }

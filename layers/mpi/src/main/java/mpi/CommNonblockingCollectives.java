@@ -1,6 +1,7 @@
 package mpi;
 
 import static mpi.CommArgs.blocks;
+import static mpi.CommArgs.contributes;
 import static mpi.CommArgs.isRoot;
 import static mpi.CommArgs.receives;
 import static mpi.CommArgs.present;
@@ -66,7 +67,7 @@ final class CommNonblockingCollectives {
             int root) throws MPIException {
         return start(c, s -> {
             Side b = isRoot(c, root) ? Side.of(buf, count, type, true, false)
-                    : Side.of(buf, count, type, false, receives(c, root));
+                    : receives(c, root) ? Side.of(buf, count, type, false, true) : Side.unused(type);
             RootedCollectives.bcast(s, b.buf, b.elements, b.base, root);
             s.local(b::done);
         }, buf);
@@ -75,7 +76,8 @@ final class CommNonblockingCollectives {
     static Request iGather(CommState c, @Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
             @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype, int root) throws MPIException {
         return start(c, s -> {
-            Side in = Side.of(sendbuf, sendcount, sendtype, true, false);
+            Side in = contributes(c, root) ? Side.of(sendbuf, sendcount, sendtype, true, false)
+                    : Side.unused(sendtype);
             Side out = isRoot(c, root) ? Side.blocks(recvbuf, blocks(recvcount, c), null, recvtype, false, true)
                     : Side.of(null, 0, null, false, false);
             RootedCollectives.gatherv(s, in.buf, in.elements, in.base, out.buf, out.counts, out.displs, out.base,
@@ -88,7 +90,8 @@ final class CommNonblockingCollectives {
             int root) throws MPIException {
         return start(c, s -> {
             if (!isRoot(c, root)) {
-                Side in = Side.of(buf, count, type, true, false);
+                Side in = contributes(c, root) ? Side.of(buf, count, type, true, false)
+                        : Side.unused(type);
                 RootedCollectives.gatherv(s, in.buf, in.elements, in.base, null, null, null, null, root,
                         RootedForm.IN_PLACE);
                 return;
@@ -105,7 +108,8 @@ final class CommNonblockingCollectives {
             @Nullable Buffer recvbuf, int @Nullable [] recvcount, int @Nullable [] displs,
             @Nullable Datatype recvtype, int root) throws MPIException {
         return start(c, s -> {
-            Side in = Side.of(sendbuf, sendcount, sendtype, true, false);
+            Side in = contributes(c, root) ? Side.of(sendbuf, sendcount, sendtype, true, false)
+                    : Side.unused(sendtype);
             Side out = isRoot(c, root) ? Side.blocks(recvbuf, recvcount, displs, recvtype, false, true)
                     : Side.of(null, 0, null, false, false);
             RootedCollectives.gatherv(s, in.buf, in.elements, in.base, out.buf, out.counts, out.displs, out.base,
@@ -128,7 +132,8 @@ final class CommNonblockingCollectives {
     static Request iGatherv(CommState c, @Nullable Buffer sendbuf, int sendcount, @Nullable Datatype sendtype,
             int root) throws MPIException {
         return start(c, s -> {
-            Side in = Side.of(sendbuf, sendcount, sendtype, true, false);
+            Side in = contributes(c, root) ? Side.of(sendbuf, sendcount, sendtype, true, false)
+                    : Side.unused(sendtype);
             RootedCollectives.gatherv(s, in.buf, in.elements, in.base, null, null, null, null, root,
                     RootedForm.NON_ROOT);
         }, sendbuf);
@@ -139,7 +144,8 @@ final class CommNonblockingCollectives {
         return start(c, s -> {
             Side in = isRoot(c, root) ? Side.blocks(sendbuf, blocks(sendcount, c), null, sendtype, true, false)
                     : Side.of(null, 0, null, false, false);
-            Side out = Side.of(recvbuf, recvcount, recvtype, false, receives(c, root));
+            Side out = receives(c, root) ? Side.of(recvbuf, recvcount, recvtype, false, true)
+                    : Side.unused(recvtype);
             RootedCollectives.scatterv(s, in.buf, in.counts, in.displs, in.base, out.buf, out.elements, out.base,
                     root, RootedForm.FULL);
             s.local(out::done);
@@ -155,7 +161,8 @@ final class CommNonblockingCollectives {
                         in.counts == null || c.isInter() ? 0 : in.counts[root], in.base, root, RootedForm.IN_PLACE);
                 return;
             }
-            Side out = Side.of(buf, count, type, false, receives(c, root));
+            Side out = receives(c, root) ? Side.of(buf, count, type, false, true)
+                    : Side.unused(type);
             RootedCollectives.scatterv(s, null, null, null, null, out.buf, out.elements, out.base, root,
                     RootedForm.IN_PLACE);
             s.local(out::done);
@@ -168,7 +175,8 @@ final class CommNonblockingCollectives {
         return start(c, s -> {
             Side in = isRoot(c, root) ? Side.blocks(sendbuf, sendcount, displs, sendtype, true, false)
                     : Side.of(null, 0, null, false, false);
-            Side out = Side.of(recvbuf, recvcount, recvtype, false, receives(c, root));
+            Side out = receives(c, root) ? Side.of(recvbuf, recvcount, recvtype, false, true)
+                    : Side.unused(recvtype);
             RootedCollectives.scatterv(s, in.buf, in.counts, in.displs, in.base, out.buf, out.elements, out.base,
                     root, RootedForm.FULL);
             s.local(out::done);
@@ -188,7 +196,8 @@ final class CommNonblockingCollectives {
     static Request iScatterv(CommState c, @Nullable Buffer recvbuf, int recvcount, @Nullable Datatype recvtype,
             int root) throws MPIException {
         return start(c, s -> {
-            Side out = Side.of(recvbuf, recvcount, recvtype, false, receives(c, root));
+            Side out = receives(c, root) ? Side.of(recvbuf, recvcount, recvtype, false, true)
+                    : Side.unused(recvtype);
             RootedCollectives.scatterv(s, null, null, null, null, out.buf, out.elements, out.base, root,
                     RootedForm.NON_ROOT);
             s.local(out::done);
@@ -267,10 +276,12 @@ final class CommNonblockingCollectives {
             @Nullable Datatype type, @Nullable Op op, int root) throws MPIException {
         return start(c, s -> {
             Reduction r = reduction(op, type);
-            Side in = Side.of(sendbuf, count, type, true, false);
+            Side in = contributes(c, root) ? Side.of(sendbuf, count, type, true, false)
+                    : Side.unused(type);
             Side out = isRoot(c, root) ? Side.of(recvbuf, count, type, false, true)
                     : Side.of(recvbuf, 0, null, false, false);
-            ReductionCollectives.reduce(s, in.buf, out.buf, in.elements, in.base, r, root, false);
+            int elements = contributes(c, root) ? in.elements : out.elements; // the root of an intercommunicator
+            ReductionCollectives.reduce(s, in.buf, out.buf, elements, in.base, r, root, false);
             s.local(out::done);
         }, sendbuf, recvbuf);
     }

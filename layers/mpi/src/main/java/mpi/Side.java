@@ -40,6 +40,14 @@ final class Side {
         return new Side(s.array(), s.elements(), null, null, s.wireBase(), s, write);
     }
 
+    /**
+     * A buffer the call does not use on this rank (MPI calls it insignificant there): no elements, the base of
+     * {@code type}, the user's buffer neither read, checked nor written.
+     */
+    static Side unused(@Nullable Datatype type) {
+        return of(null, 0, type, false, false);
+    }
+
     /** Blocks of {@code counts[i]} items from item {@code displs[i]} (packed one after the other if null). */
     static Side blocks(@Nullable Object buf, int @Nullable [] counts, int @Nullable [] displs,
             @Nullable Datatype type, boolean read, boolean write) {

@@ -132,7 +132,10 @@
  * reduceScatter} and {@code reduceScatterBlock} (MPI 3.1 section 5.10.1: the counts, one per rank of the local group,
  * sum to the same total in both groups, and each group gets the other's reduction scattered by its counts), and the
  * nonblocking form of each of them ({@code iBarrier} ... {@code iReduceScatterBlock}, the same algorithms as a
- * schedule). Choices: the in-place forms on an intercommunicator are ERR_COMM (MPI has no in-place option there); a
+ * schedule). Choices: the in-place forms on an intercommunicator are ERR_COMM (MPI has no in-place option there);
+ * the buffers MPI 4.1 section 6.2.2 makes insignificant in the root's group (the send buffer of a gather or reduce
+ * at {@code MPI.ROOT}, the receive buffer of a bcast or scatter there, every buffer at {@code MPI.PROC_NULL}) are
+ * neither read, checked nor written, so they may be null or shorter than the counts; a
  * {@code localComm} that is an
  * intercommunicator is ERR_COMM, a {@code localLeader} outside it ERR_RANK, groups that share a process ERR_COMM
  * (errors through {@code localComm}'s handler, which the new intercommunicator inherits); a {@code merge} in which both

@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class AttributesTest {
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 4})
+    @ValueSource(ints = {1, 2, 4, 8})
     void valuesAreCopiedByDupButNotBySplitAndDroppedByFree(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);

@@ -2,6 +2,7 @@ package org.portals3j.mpi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
 import org.junit.jupiter.api.Test;
@@ -96,7 +97,22 @@ class CollectiveErrorsTest {
             } else {
                 world.gather(new int[] {6, 7}, 2, MPI.INT, null, 0, MPI.INT, 0);
             }
+            // the same with a strided type: one item expected, two sent; then a bcast of mismatched counts
+            Datatype t = StridedInts.ends();
+            if (rank == 0) {
+                int[] items = StridedInts.strided(9, 2);
+                assertThat(MpiErrors.errorClassOf(() -> world.gatherv(StridedInts.strided(0, 1), 1, t, items,
+                        new int[] {1, 1}, new int[] {0, 1}, t, 0))).isEqualTo(MPI.ERR_TRUNCATE);
+                world.bcast(StridedInts.strided(0, 3), 3, t, 0);
+            } else {
+                world.gatherv(StridedInts.strided(1, 2), 2, t, 0);
+                assertThat(MpiErrors.errorClassOf(() -> world.bcast(StridedInts.strided(9, 2), 2, t, 0)))
+                        .isEqualTo(MPI.ERR_TRUNCATE);
+            }
             world.barrier();
+            int[] sum = StridedInts.strided(9, 1);
+            world.allReduce(StridedInts.strided(rank, 1), sum, 1, t, MPI.SUM);
+            assertThat(sum).as("the communicator goes on").containsExactly(StridedInts.sums(2, 1));
             MPI.Finalize();
         });
     }

@@ -22,7 +22,7 @@ class CollectiveProgramTest {
 
     @SuppressWarnings("nullness") // Method.invoke's receiver is null for a static method
     @ParameterizedTest
-    @ValueSource(ints = {1, 3, 4})
+    @ValueSource(ints = {1, 3, 4, 8})
     void theStatisticsProgramCompilesUnchangedAndRuns(int size, @TempDir Path out) throws Exception {
         Path source = Path.of("src/test/programs/Statistics.java");
         Path classes = Path.of(Objects.requireNonNull(MPI.class.getProtectionDomain().getCodeSource()).getLocation()

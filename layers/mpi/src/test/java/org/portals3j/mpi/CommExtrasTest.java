@@ -12,11 +12,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Communicator extras on 1 to 4 ranks: iDup, dupWithInfo, setInfo/getInfo, splitType, createGroup. */
+/** Communicator extras on 1 to 8 ranks: iDup, dupWithInfo, setInfo/getInfo, splitType, createGroup. */
 class CommExtrasTest {
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ValueSource(ints = {1, 2, 3, 4, 8})
     void iDupOverlapsWithPointToPointAndGivesACongruentCommunicator(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
@@ -107,7 +107,7 @@ class CommExtrasTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 3, 4})
+    @ValueSource(ints = {1, 3, 4, 8})
     void splitTypeSharedGroupsTheRanksOfANode(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);

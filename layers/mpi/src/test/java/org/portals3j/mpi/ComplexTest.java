@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code FLOAT_COMPLEX} and {@code DOUBLE_COMPLEX} with {@code FloatComplex} and {@code DoubleComplex}: extents,
- * point-to-point counts, SUM and PROD through reduce and allReduce on 1 to 4 ranks, ERR_OP for the others, and the
+ * point-to-point counts, SUM and PROD through reduce and allReduce on 1 to 8 ranks, ERR_OP for the others, and the
  * counts a user operation sees.
  */
 class ComplexTest {
@@ -38,7 +38,7 @@ class ComplexTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ValueSource(ints = {1, 2, 3, 4, 8})
     void sumAndProductThroughReduceAndAllReduce(int size) throws Exception {
         double[] prod = product(size);
         double sumRe = size * (size + 1) / 2.0;

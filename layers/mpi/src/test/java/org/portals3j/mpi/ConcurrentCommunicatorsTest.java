@@ -27,7 +27,7 @@ class ConcurrentCommunicatorsTest {
     private static final int INTER_ROUNDS = 6;
 
     @ParameterizedTest
-    @ValueSource(ints = {2, 3, 4})
+    @ValueSource(ints = {2, 3, 4, 8})
     void twoThreadsPerRankMakeCommunicatorsFromDifferentParents(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.InitThread(new String[0], MPI.THREAD_MULTIPLE);
@@ -120,7 +120,7 @@ class ConcurrentCommunicatorsTest {
      * (both pairs, apart from every other communicator of the rank), and each carries only its own messages.
      */
     @ParameterizedTest
-    @ValueSource(ints = {2, 3, 4})
+    @ValueSource(ints = {2, 3, 4, 8})
     void twoThreadsPerRankCreateIntercommunicatorsAtOnce(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.InitThread(new String[0], MPI.THREAD_MULTIPLE);

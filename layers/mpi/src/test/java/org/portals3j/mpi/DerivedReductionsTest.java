@@ -68,7 +68,7 @@ class DerivedReductionsTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"inmem,1", "inmem,4", "udp,3"})
+    @CsvSource({"inmem,1", "inmem,4", "inmem,8", "udp,3"})
     void scansOfAStridedType(String transport, int n) throws Exception {
         MpiJob.run(transport, n, rank -> {
             MPI.Init(new String[0]);

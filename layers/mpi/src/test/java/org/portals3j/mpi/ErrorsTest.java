@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.IntBuffer;
+import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import mpi.Message;
 import mpi.Request;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
@@ -46,8 +48,42 @@ class ErrorsTest {
             done.waitFor();
             assertErrorClass(done::cancel, MPI.ERR_REQUEST);
             assertErrorClass(() -> MPI.COMM_WORLD.callErrhandler(MPI.ERR_OTHER), MPI.ERR_OTHER);
+            wrongProbesAndNonblockingAndPersistentCalls();
             MPI.Finalize();
         });
+    }
+
+    /**
+     * The probe, nonblocking and persistent families' wrong uses (bad rank, bad tag, negative count, bad datatype),
+     * then every point-to-point family on a freed communicator: ERR_COMM (a freed communicator's handle is
+     * COMM_NULL, whose errors go through COMM_WORLD's handler, set to ERRORS_RETURN here).
+     */
+    private static void wrongProbesAndNonblockingAndPersistentCalls() throws MPIException {
+        Intracomm world = MPI.COMM_WORLD;
+        IntBuffer buf = MPI.newIntBuffer(4);
+        assertErrorClass(() -> world.probe(2, 0), MPI.ERR_RANK);
+        assertErrorClass(() -> world.iProbe(-7, 0), MPI.ERR_RANK);
+        assertErrorClass(() -> world.iProbe(0, -3), MPI.ERR_TAG);
+        assertErrorClass(() -> new Message().mProbe(0, -3, world), MPI.ERR_TAG);
+        assertErrorClass(() -> world.iSend(buf, 1, MPI.INT, 2, 0), MPI.ERR_RANK);
+        assertErrorClass(() -> world.iRecv(buf, 1, MPI.INT, 0, -2), MPI.ERR_TAG);
+        assertErrorClass(() -> world.iSend(buf, -1, MPI.INT, 0, 0), MPI.ERR_COUNT);
+        assertErrorClass(() -> world.isSend(buf, 1, MPI.DATATYPE_NULL, 0, 0), MPI.ERR_TYPE);
+        assertErrorClass(() -> world.irSend(buf, 5, MPI.INT, 0, 0), MPI.ERR_BUFFER);
+        assertErrorClass(() -> world.recvInit(buf, 1, MPI.INT, 9, 0), MPI.ERR_RANK);
+        assertErrorClass(() -> world.sSendInit(buf, 1, MPI.DATATYPE_NULL, 0, 0), MPI.ERR_TYPE);
+        assertErrorClass(() -> world.bSend(new int[1], 1, MPI.INT, 0, MPI.ANY_TAG), MPI.ERR_TAG);
+        Intracomm freed = world.dup();
+        freed.free();
+        assertErrorClass(() -> freed.send(new int[1], 1, MPI.INT, 0, 0), MPI.ERR_COMM);
+        assertErrorClass(() -> freed.recv(new int[1], 1, MPI.INT, 0, 0), MPI.ERR_COMM);
+        assertErrorClass(() -> freed.iSend(buf, 1, MPI.INT, 0, 0), MPI.ERR_COMM);
+        assertErrorClass(() -> freed.iRecv(buf, 1, MPI.INT, 0, 0), MPI.ERR_COMM);
+        assertErrorClass(() -> freed.iProbe(0, 0), MPI.ERR_COMM);
+        assertErrorClass(() -> new Message().imProbe(0, 0, freed), MPI.ERR_COMM);
+        assertErrorClass(() -> freed.sendInit(buf, 1, MPI.INT, 0, 0), MPI.ERR_COMM);
+        assertErrorClass(() -> freed.sendRecv(new int[1], 1, MPI.INT, 0, 0, new int[1], 1, MPI.INT, 0, 0),
+                MPI.ERR_COMM);
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import mpi.CartComm;
 import mpi.DistGraphNeighbors;
+import mpi.Datatype;
 import mpi.GraphComm;
 import mpi.GraphParms;
 import mpi.Intracomm;
@@ -20,7 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class GraphTest {
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ValueSource(ints = {1, 2, 3, 4, 8})
     void aRingGraphAndItsNeighbourhoodCollectives(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
@@ -70,7 +71,7 @@ class GraphTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ValueSource(ints = {1, 2, 3, 4, 8})
     void cartesianNeighbourhoodsFollowTheDirections(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
@@ -111,7 +112,7 @@ class GraphTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 3, 4})
+    @ValueSource(ints = {1, 3, 4, 8})
     void distributedGraphsGatherTheirEdges(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
@@ -186,9 +187,21 @@ class GraphTest {
                 assertThat(MpiErrors.errorClassOf(() -> pair.getNeighbors(2))).isEqualTo(MPI.ERR_RANK);
                 assertThat(MpiErrors.errorClassOf(() -> pair.neighborAllToAllv(buf, new int[0], new int[0],
                         MPI.INT, buf, new int[1], new int[1], MPI.INT))).isEqualTo(MPI.ERR_ARG);
+                Datatype loose = Datatype.createVector(2, 1, 2, MPI.INT);
+                assertThat(MpiErrors.errorClassOf(() -> pair.neighborAllGather(buf, 1, loose, buf, 1, loose)))
+                        .as("an uncommitted type").isEqualTo(MPI.ERR_TYPE);
+                assertThat(MpiErrors.errorClassOf(() -> pair.neighborAllGather(buf, 1, MPI.INT, new int[1], 2,
+                        MPI.INT))).as("a receive buffer shorter than the count").isEqualTo(MPI.ERR_BUFFER);
+                assertThat(MpiErrors.errorClassOf(() -> pair.iNeighborAllToAll(MPI.newIntBuffer(1), 1, MPI.DOUBLE,
+                        MPI.newIntBuffer(1), 1, MPI.INT))).as("a buffer not of the type").isEqualTo(MPI.ERR_TYPE);
                 int[] got = new int[1];
                 pair.neighborAllGather(new int[] {rank}, 1, MPI.INT, got, 1, MPI.INT); // nothing was lost
                 assertThat(got[0]).isEqualTo(1 - rank);
+                pair.free();
+                assertThat(MpiErrors.errorClassOf(() -> pair.neighborAllGather(buf, 1, MPI.INT, buf, 1, MPI.INT)))
+                        .as("a freed graph communicator").isEqualTo(MPI.ERR_COMM);
+                assertThat(MpiErrors.errorClassOf(() -> pair.iNeighborAllGather(MPI.newIntBuffer(1), 1, MPI.INT,
+                        MPI.newIntBuffer(1), 1, MPI.INT))).isEqualTo(MPI.ERR_COMM);
             }
             MPI.Finalize();
         });

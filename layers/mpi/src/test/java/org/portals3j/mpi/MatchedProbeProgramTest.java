@@ -23,7 +23,7 @@ class MatchedProbeProgramTest {
 
     @SuppressWarnings("nullness") // Method.invoke's receiver is null for a static method
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 4})
+    @ValueSource(ints = {1, 2, 4, 8})
     void theCollectorProgramCompilesUnchangedAndRuns(int size, @TempDir Path out) throws Exception {
         Path source = Path.of("src/test/programs/Collector.java");
         Path classes = Path.of(Objects.requireNonNull(MPI.class.getProtectionDomain().getCodeSource()).getLocation()

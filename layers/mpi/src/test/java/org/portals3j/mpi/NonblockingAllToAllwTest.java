@@ -12,14 +12,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * iAllToAllw on 1 to 4 ranks over inmem: derived types on both sides with byte displacements (the blocking
+ * iAllToAllw on 1 to 8 ranks over inmem: derived types on both sides with byte displacements (the blocking
  * allToAllw test's layout, read back through a strided receive type), outstanding together with an iAllReduce
  * started before it and completed after it, and a short count array as ERR_ARG.
  */
 class NonblockingAllToAllwTest {
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ValueSource(ints = {1, 2, 3, 4, 8})
     void derivedBlocksWithByteDisplacementsOverlapAnotherCollective(int n) throws Exception {
         MpiJob.run(n, rank -> {
             MPI.Init(new String[0]);

@@ -26,7 +26,7 @@ class NonblockingCollectiveOrderTest {
     private static final int BIG = 20_000; // doubles: above the eager limit, so the rounds go by rendezvous
 
     @ParameterizedTest
-    @ValueSource(ints = {2, 3, 4})
+    @ValueSource(ints = {2, 3, 4, 8})
     void differentKindsOutstandingCompleteThroughWaitAllWaitAnyAndTests(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
@@ -139,7 +139,7 @@ class NonblockingCollectiveOrderTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {2, 3, 4})
+    @ValueSource(ints = {2, 3, 4, 8})
     void collectivesOfOneKindOutstandingMatchInCallOrder(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
@@ -165,7 +165,7 @@ class NonblockingCollectiveOrderTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {2, 3, 4})
+    @ValueSource(ints = {2, 3, 4, 8})
     void aNonblockingCollectiveOverlapsBlockingPointToPoint(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);

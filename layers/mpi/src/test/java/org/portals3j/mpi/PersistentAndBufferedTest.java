@@ -14,13 +14,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Persistent requests in every send mode and for receives (started many times, inactive between rounds, reused
- * until freed), and buffered-mode sends through an attached buffer, on 1 to 4 ranks over inmem and on udp; wrong
+ * until freed), and buffered-mode sends through an attached buffer, on 1 to 8 ranks over inmem and on udp; wrong
  * use: starting an active request, a buffered message that does not fit, no buffer attached.
  */
 class PersistentAndBufferedTest {
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ValueSource(ints = {1, 2, 3, 4, 8})
     void persistentRequestsInEveryModeAroundARing(int size) throws Exception {
         MpiJob.run(size, rank -> ring(rank, size));
     }
@@ -90,7 +90,7 @@ class PersistentAndBufferedTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 4})
+    @ValueSource(ints = {1, 2, 4, 8})
     void bufferedSendsReturnAtOnceAndDetachWaitsForThem(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);

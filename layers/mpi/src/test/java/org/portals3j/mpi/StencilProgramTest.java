@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class StencilProgramTest {
 
     @ParameterizedTest
-    @CsvSource({"inmem, 1", "inmem, 4", "inmem, 6", "udp, 4"})
+    @CsvSource({"inmem, 1", "inmem, 4", "inmem, 6", "inmem, 8", "udp, 4"})
     @SuppressWarnings("nullness") // Method.invoke(null, ...) calls a static method
     void theStencilProgramCompilesUnchangedAndRuns(String transport, int size, @TempDir Path out) throws Exception {
         Path source = Path.of("src/test/programs/Stencil.java");

@@ -11,15 +11,18 @@ import mpi.MPIException;
 import mpi.Request;
 import mpi.Status;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** THREAD_MULTIPLE: several threads of one rank send and receive at the same time. */
+/** THREAD_MULTIPLE: several threads of one rank send and receive at the same time, over inmem and udp. */
 class ThreadsTest {
     private static final int THREADS = 3;
     private static final int MESSAGES = 200;
 
-    @Test
-    void threadsOfOneRankSendAndReceiveConcurrently() throws Exception {
-        MpiJob.run(2, rank -> {
+    @ParameterizedTest
+    @ValueSource(strings = {"inmem", "udp"})
+    void threadsOfOneRankSendAndReceiveConcurrently(String transport) throws Exception {
+        MpiJob.run(transport, 2, rank -> {
             assertThat(MPI.InitThread(new String[0], MPI.THREAD_MULTIPLE)).isEqualTo(MPI.THREAD_MULTIPLE);
             List<Thread> threads = new ArrayList<>();
             List<Throwable> failures = new ArrayList<>();

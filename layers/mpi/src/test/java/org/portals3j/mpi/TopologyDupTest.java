@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The covariant iDup and dupWithInfo of CartComm, GraphComm and Intercomm (mpi-java-api.md section 2.13) on 2 to 4
+ * The covariant iDup and dupWithInfo of CartComm, GraphComm and Intercomm (mpi-java-api.md section 2.13) on 2 to 8
  * ranks over inmem: the result has the type, the topology (or the remote group) and the hints it should, and works.
  */
 class TopologyDupTest {
@@ -26,7 +26,7 @@ class TopologyDupTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {2, 3, 4})
+    @ValueSource(ints = {2, 3, 4, 8})
     void aCartesianGridSurvivesIDupAndDupWithInfo(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
@@ -51,7 +51,7 @@ class TopologyDupTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {2, 3, 4})
+    @ValueSource(ints = {2, 3, 4, 8})
     void aGraphSurvivesIDupAndDupWithInfo(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
@@ -77,7 +77,7 @@ class TopologyDupTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {2, 3, 4})
+    @ValueSource(ints = {2, 3, 4, 8})
     void anIntercommunicatorSurvivesDupWithInfo(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);

@@ -24,11 +24,11 @@ public final class Staged implements ReceiveOperation.Arrival {
     private final int[] packedCounts;
     private final int[] packedDispls;
 
-    private Staged(TypeMap[] maps, long[] origins, int[] counts, @Nullable Object buf, boolean read, boolean write) {
+    private Staged(BaseType base, TypeMap[] maps, long[] origins, int[] counts, @Nullable Object buf, boolean read,
+            boolean write) {
         this.maps = maps;
         this.origins = origins;
         this.counts = counts;
-        BaseType base = maps[0].base();
         long span = 0;
         long total = 0;
         packedCounts = new int[maps.length];
@@ -63,12 +63,13 @@ public final class Staged implements ReceiveOperation.Arrival {
 
     /** {@code count} items of {@code map} from element 0 of {@code buf}. */
     public static Staged of(@Nullable Object buf, int count, TypeMap map, boolean read, boolean write) {
-        return new Staged(new TypeMap[] {map}, new long[] {0}, new int[] {count}, buf, read, write);
+        return new Staged(map.base(), new TypeMap[] {map}, new long[] {0}, new int[] {count}, buf, read, write);
     }
 
     /**
      * Blocks of {@code counts[i]} items of {@code map}, block {@code i} from item {@code displs[i]} (in extents of
-     * the type, the v-collectives' convention).
+     * the type, the v-collectives' convention); no blocks (a rank without neighbours, or a count array too short,
+     * which the collective then reports as ERR_ARG) stage nothing.
      */
     public static Staged blocks(@Nullable Object buf, int[] counts, int[] displs, TypeMap map, boolean read,
             boolean write) {
@@ -81,7 +82,7 @@ public final class Staged implements ReceiveOperation.Arrival {
             maps[i] = map;
             origins[i] = displs[i] * map.extent();
         }
-        return new Staged(maps, origins, counts.clone(), buf, read, write);
+        return new Staged(map.base(), maps, origins, counts.clone(), buf, read, write);
     }
 
     /** Blocks of {@code counts[i]} items of {@code maps[i]} from byte {@code byteDispls[i]} (allToAllw). */
@@ -94,7 +95,7 @@ public final class Staged implements ReceiveOperation.Arrival {
         for (int i = 0; i < counts.length; i++) {
             origins[i] = byteDispls[i];
         }
-        return new Staged(maps.clone(), origins, counts.clone(), buf, read, write);
+        return new Staged(maps[0].base(), maps.clone(), origins, counts.clone(), buf, read, write);
     }
 
     /** The packed array to give the engine (of {@link #wireBase()}). */

@@ -6,6 +6,9 @@
  *              against a ping-pong of PtlPuts of the same size (PtlEQWait for PUT_END, as bench_pingpong.c)
  *   bandwidth  BANDWIDTH_COUNT messages of 1 MiB one way (Amsend: rendezvous; Put: one MD), then one small
  *              answer; bytes over time at rank 0
+ *   upcall     rank 0 times LAPI_Probe, which in interrupt mode only finds the context: one C-to-Java crossing
+ *              as every LAPI call pays it (an Amsend hop pays three: LAPI_Amsend, the waiter's LAPI_Waitcntr and
+ *              the downcall to the target's header handler; a Put hop two, PtlPut and PtlEQWait)
  * Rank 0 prints a table, OSU-like (half round trips are medians of ITERATIONS; a ratio is Amsend's over Put's).
  * For each size WARMUP round trips of each kind come first (the JVM compiles the Amsend path only after some
  * thousands of calls: a cold Amsend against a warm Put measured the JIT), then the two kinds alternate in
@@ -74,6 +77,7 @@ typedef struct {
     ptl_handle_ni_t ni;
     ptl_handle_eq_t eq;
     ptl_handle_md_t send_md;
+    ptl_handle_md_t small_md; /* out's first 8 bytes: the bandwidth round's answer (bound once) */
     ptl_process_id_t peer;
     unsigned char *out;
 } bench_t;
@@ -102,6 +106,27 @@ static int64_t put_round(bench_t *b) {
         PTL_OK_OR_FAIL(PtlPut(b->send_md, PTL_NOACK_REQ, b->peer, PORTAL, 0, 1, 0, 0));
     }
     return now_ns() - start;
+}
+
+/* Nanoseconds per LAPI_Probe, the emptiest LAPI call (in interrupt mode it finds the context and returns): the cost
+ * of one C-to-Java upcall as the layer's calls pay it, median of ten runs of `calls` calls. */
+static double probe_ns(lapi_handle_t h, int calls) {
+    double per[10];
+    for (int r = 0; r < 10; r++) {
+        int64_t start = now_ns();
+        for (int i = 0; i < calls; i++) {
+            OK(LAPI_Probe(h));
+        }
+        per[r] = (double) (now_ns() - start) / calls;
+    }
+    for (int i = 1; i < 10; i++) { /* insertion sort of ten */
+        for (int j = i; j > 0 && per[j - 1] > per[j]; j--) {
+            double t = per[j];
+            per[j] = per[j - 1];
+            per[j - 1] = t;
+        }
+    }
+    return per[5];
 }
 
 /* The send MD over the first `size` bytes of out (a Put sends its whole MD). */
@@ -174,13 +199,11 @@ static void bandwidth(bench_t *b, int count, double *am, double *pm) {
         for (int i = 0; i < count; i++) {
             await_put(b->eq);
         }
-        ptl_handle_md_t small;
-        ptl_md_t s = {b->out, 8, PTL_MD_THRESH_INF, 0, 0, NULL, PTL_EQ_NONE};
-        PTL_OK_OR_FAIL(PtlMDBind(b->ni, s, &small));
-        PTL_OK_OR_FAIL(PtlPut(small, PTL_NOACK_REQ, b->peer, PORTAL, 0, 1, 0, 0));
+        PTL_OK_OR_FAIL(PtlPut(b->small_md, PTL_NOACK_REQ, b->peer, PORTAL, 0, 1, 0, 0));
     }
     int64_t put_ns = now_ns() - start;
-    OK(LAPI_Gfence(h));
+    OK(LAPI_Gfence(h)); /* every put of the round has arrived: its MD may go */
+    PTL_OK_OR_FAIL(PtlMDUnlink(b->send_md));
     *am = (double) count / ((double) amsend_ns / 1e9);
     *pm = (double) count / ((double) put_ns / 1e9);
 }
@@ -228,8 +251,14 @@ int main(int argc, char **argv) {
                   b.eq};
     PTL_OK_OR_FAIL(PtlMDAttach(me, r, PTL_RETAIN, PTL_RETAIN, NULL));
 
+    ptl_md_t small = {b.out, 8, PTL_MD_THRESH_INF, 0, 0, NULL, PTL_EQ_NONE};
+    PTL_OK_OR_FAIL(PtlMDBind(b.ni, small, &b.small_md));
+
     /* each row as soon as it is measured: a slow run shows how far it got */
     if (b.lapi.task == 0) {
+        probe_ns(h, warmup > 0 ? warmup * 10 : 1); /* warm */
+        printf("# one upcall: LAPI_Probe %.1f ns (median of 10 runs of %d calls)\n",
+               probe_ns(h, iterations * 10), iterations * 10);
         printf("# lapi_bench: LAPI_Amsend against PtlPut, iterations=%d warmup=%d (medians)\n", iterations, warmup);
         printf("# %-9s %18s %21s %11s\n", "Size", "Put half-RTT (us)", "Amsend half-RTT (us)", "Amsend/Put");
     }
@@ -261,6 +290,7 @@ int main(int argc, char **argv) {
             CHECK(landing[i] == (unsigned char) (i * 5));
         }
     }
+    PTL_OK_OR_FAIL(PtlMDUnlink(b.small_md));
     lapitest_passed(&b.lapi, "lapi_bench");
     PtlFini();
     free(landing);

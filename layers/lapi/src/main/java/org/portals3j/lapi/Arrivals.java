@@ -36,6 +36,21 @@ final class Arrivals implements EventHandler {
         taken = taken + 1;
     }
 
+    /** How many events were deposited so far (read before a PtlEQGet that may find the queue empty). */
+    long deposited() {
+        return deposited.get();
+    }
+
+    /**
+     * The role's holder found the queue empty after reading {@code seen} {@link #deposited()}: every event counted
+     * then was taken or lost by a full queue (the handler runs for those too), so none of them is pending any more.
+     */
+    void settle(long seen) {
+        if (taken < seen) {
+            taken = seen;
+        }
+    }
+
     /** True if an event was deposited that no thread has taken yet (it waits in the queue). */
     boolean pending() {
         return deposited.get() != taken;

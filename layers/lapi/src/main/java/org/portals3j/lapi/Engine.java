@@ -45,9 +45,6 @@ final class Engine {
     private final Arrivals arrivals = new Arrivals();
     /** Interrupt mode: the waiting thread that holds or is taking the role from the dispatcher thread, or null. */
     private final AtomicReference<@Nullable Thread> leader = arrivals.leader;
-    /** Guards {@link #dispatcherWaiting}: an interrupt reaches the dispatcher thread only inside its PtlEQWait. */
-    private final Object recall = new Object();
-    private boolean dispatcherWaiting;
 
     Engine(Portals portals, LapiConfig config) {
         this.config = config;
@@ -107,7 +104,6 @@ final class Engine {
             Thread t = new Thread(this::dispatchLoop, "lapi-dispatch-" + endpoint.self);
             t.setDaemon(true);
             dispatcher = t;
-            progress.dispatching(t);
             t.start();
         }
         for (int t = 0; t < endpoint.tasks; t++) {
@@ -303,70 +299,64 @@ final class Engine {
     // ---- dispatcher ---------------------------------------------------------------------------------------
 
     /**
-     * The dispatcher thread: holds the role and takes events in PtlEQWait, except while a waiting thread leads; then
-     * it steps aside (gives up the role and parks) until the leader gives the role back.
+     * The dispatcher thread: parks until an event waits in the queue while no thread holds the role, then takes the
+     * role, takes the events with PtlEQGet until the queue is empty or a waiting thread asks for the role, and gives
+     * it up again. It never blocks in PtlEQWait holding the role, so a waiter takes the role without recalling it
+     * (no interrupt, no wake-up event): at most it waits for the event being handled.
      */
     private void dispatchLoop() {
-        role.lock();
-        try {
-            while (!stopping) {
-                if (leader.get() != null) {
-                    stepAside();
-                    continue;
-                }
-                @Nullable ReturnCode rc;
-                try {
-                    rc = dispatcherWait();
-                } catch (InterruptedException e) {
-                    continue; // a waiting thread asks for the role
-                } catch (PortalsException e) {
-                    if (!stopping) {
-                        report(-1, INT_ERR, endpoint.interfaceGone()
-                                ? "Portals was finalised (PtlFini, PtlNIFini, or the process exiting) before LAPI_Term;"
-                                        + " the dispatcher stops"
-                                : "the dispatcher's event queue failed; the dispatcher stops", e);
-                    }
-                    return;
-                }
-                if (rc != null) {
-                    handle(rc, waitEvent);
-                }
-            }
-        } finally {
-            role.unlock();
-        }
-    }
-
-    /**
-     * PtlEQWait that a leader's interrupt ends; the interrupt can arrive only here (never in a handler): it is sent
-     * under {@link #recall} while {@link #dispatcherWaiting}, and a late one is cleared before this returns.
-     */
-    private @Nullable ReturnCode dispatcherWait() throws InterruptedException {
-        synchronized (recall) {
-            dispatcherWaiting = true;
-        }
-        try {
-            // Waiting is written before the leader is read; the leader is set before it reads waiting (under recall).
-            if (leader.get() != null) {
-                return null;
-            }
-            return endpoint.portals.eqWaitInterruptibly(endpoint.eq, waitEvent);
-        } finally {
-            synchronized (recall) {
-                dispatcherWaiting = false;
-                Thread.interrupted();
-            }
-        }
-    }
-
-    /**
-     * The dispatcher thread lets the leader have the role and parks until an event comes while no thread holds the
-     * role ({@link Arrivals}): a ping-pong's next wait takes the role without waking it, and a message that comes
-     * once no thread waits has its handlers run as soon as the transport delivers it.
-     */
-    private void stepAside() {
-        role.unlock();
         Thread me = Thread.currentThread();
+        while (!stopping) {
+            awaitArrival(me);
+            if (stopping || !role.tryLock()) {
+                continue; // a leader holds the role: it takes the events
+            }
+            boolean failed;
+            try {
+                progress.dispatching(me);
+                failed = drain();
+            } finally {
+                progress.dispatching(null);
+                role.unlock();
+            }
+            if (failed) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * The dispatcher thread, holding the role: handles the queue's events until it is empty or a waiting thread wants
+     * the role; true if the queue failed (the dispatcher stops).
+     */
+    private boolean drain() {
+        while (!stopping && leader.get() == null) {
+            long seen = arrivals.deposited();
+            ReturnCode rc;
+            try {
+                rc = endpoint.portals.eqGet(endpoint.eq, waitEvent);
+            } catch (PortalsException e) {
+                if (!stopping) {
+                    report(-1, INT_ERR, queueFailure("the dispatcher") + "; the dispatcher stops", e);
+                }
+                return true;
+            }
+            if (rc == ReturnCode.EQ_EMPTY) {
+                arrivals.settle(seen); // events a full queue lost were counted, never taken
+                return false;
+            }
+            progress.dispatcherTook();
+            handle(rc, waitEvent);
+        }
+        return false;
+    }
+
+    /**
+     * The dispatcher thread parks until an event comes while no thread holds the role ({@link Arrivals}): a
+     * ping-pong's next wait takes the role without waking it, and a message that comes once no thread waits has its
+     * handlers run as soon as the transport delivers it.
+     */
+    private void awaitArrival(Thread me) {
         arrivals.parking(me);
         try {
             while (!stopping && (leader.get() != null || !arrivals.pending())) {
@@ -374,8 +364,6 @@ final class Engine {
             }
         } finally {
             arrivals.parking(null);
-            role.lock();
-            progress.dispatching(me);
         }
     }
 
@@ -389,9 +377,16 @@ final class Engine {
                 throw new LapiException(LapiError.HNDL_INVALID, call + ": the context was terminated while it waited",
                         e);
             }
-            throw new LapiException(LapiError.UNKNOWN, call + ": waiting on the event queue failed", e);
+            throw new LapiException(LapiError.UNKNOWN, queueFailure(call), e);
         }
         handle(rc, pollEvent);
+    }
+
+    /** Why {@code who}'s wait on the event queue failed: Portals finalised under the context, or the queue itself. */
+    private String queueFailure(String who) {
+        return endpoint.interfaceGone()
+                ? who + ": Portals was finalised (PtlFini, PtlNIFini, or the process exiting) before LAPI_Term"
+                : who + ": waiting on the event queue failed";
     }
 
     private void wake() {
@@ -401,8 +396,8 @@ final class Engine {
     }
 
     /**
-     * Interrupt mode: a waiting thread takes the role from the dispatcher thread (interrupting it out of PtlEQWait)
-     * and gives it back after; one waiting thread leads at a time.
+     * Interrupt mode: a waiting thread takes the role (from the dispatcher thread once it has handled the event in
+     * hand) and gives it back after; one waiting thread leads at a time.
      */
     private final class Leading implements Progress.Dispatch {
         @Override
@@ -416,12 +411,7 @@ final class Engine {
             if (leader.get() != null || !leader.compareAndSet(null, me)) {
                 return false;
             }
-            Thread d = dispatcher;
-            synchronized (recall) {
-                if (dispatcherWaiting && d != null) {
-                    d.interrupt();
-                }
-            }
+            // The dispatcher thread, if it holds the role, is between events: it gives the role up after this one.
             try {
                 role.lockInterruptibly();
             } catch (InterruptedException e) {
@@ -597,7 +587,7 @@ final class Engine {
         progress.close();
         Thread t = dispatcher;
         if (t != null) {
-            LockSupport.unpark(t); // if it stepped aside
+            LockSupport.unpark(t); // if it is parked
         }
         if (t != null && t != Thread.currentThread()) {
             try {

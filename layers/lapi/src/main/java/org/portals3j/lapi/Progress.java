@@ -35,6 +35,10 @@ final class Progress {
     private volatile @Nullable Thread blocker;
     /** A wake-up event is on its way to the blocker (at most one: a waiter's signals cost one put, not one each). */
     private final AtomicBoolean wakePending = new AtomicBoolean();
+    /** How many times a waiting thread took the dispatcher's role (interrupt mode; for tests). */
+    private final AtomicLong leads = new AtomicLong();
+    /** How many events the dispatcher thread took itself (interrupt mode; for tests). */
+    private final AtomicLong dispatcherEvents = new AtomicLong();
     /** One reusable Waitcntr condition per thread: waiting allocates nothing (no nesting: O-14 forbids it). */
     private static final ThreadLocal<@Nullable CounterWait> COUNTER_WAITS = ThreadLocal.withInitial(CounterWait::new);
 
@@ -98,6 +102,26 @@ final class Progress {
         if (b != null && b != Thread.currentThread() && !wakePending.get() && wakePending.compareAndSet(false, true)) {
             dispatch.wake();
         }
+    }
+
+    /** The dispatcher thread took an event from the queue (it holds the role). */
+    void dispatcherTook() {
+        dispatcherEvents.lazySet(dispatcherEvents.get() + 1);
+    }
+
+    /** How many times a waiting thread took the role in interrupt mode (for tests). */
+    long leads() {
+        return leads.get();
+    }
+
+    /** How many events the dispatcher thread took (for tests). */
+    long dispatcherEvents() {
+        return dispatcherEvents.get();
+    }
+
+    /** True while a thread holds the dispatcher's role (for tests: the dispatcher thread holds it only to drain). */
+    boolean roleHeld() {
+        return dispatch.held();
     }
 
     /** The thread holding the dispatcher's role in a LAPI wait, or null (for tests). */
@@ -219,6 +243,7 @@ final class Progress {
                 }
                 failIfClosed(call);
                 if (dispatch.take()) {
+                    leads.incrementAndGet();
                     try {
                         lead(done, call);
                         return;

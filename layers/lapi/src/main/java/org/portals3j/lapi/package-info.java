@@ -105,17 +105,17 @@
  * O-11) whoever holds the role. A handler that throws is reported to the
  * {@link org.portals3j.lapi.AsyncErrorListener} and never stops a thread.
  * <ul>
- *   <li><b>Interrupt mode</b> ({@code INTERRUPT_SET} 1, the default): the role belongs to the thread
- *       {@code lapi-dispatch-<task>}, blocked in PtlEQWait, so handlers run while no thread of the program calls
- *       LAPI. A thread that waits in LAPI (Waitcntr, Fence, Gfence, Term, Address_init, an Amsend, Put or Get
- *       waiting for credit) takes the role while it waits (leader/follower), past a short spin: it interrupts the
- *       dispatcher thread out of {@code eqWaitInterruptibly} (the interrupt is sent only while that thread is in
- *       its PtlEQWait, never into a handler), which gives up the role and parks; the waiter then blocks in
- *       PtlEQWait itself and handles every event until its condition holds, then gives the role up. So the event
+ *   <li><b>Interrupt mode</b> ({@code INTERRUPT_SET} 1, the default): the thread {@code lapi-dispatch-<task>}
+ *       runs the handlers while no thread of the program calls LAPI. It parks until an event is deposited while no
+ *       thread holds the role (the event queue's handler, the extension {@code Portals.eqAlloc(ni, count,
+ *       handler)}, wakes it), then takes the role, takes the events with PtlEQGet until the queue is empty and
+ *       gives the role up again; it never holds the role blocked in PtlEQWait. A thread that waits in LAPI
+ *       (Waitcntr, Fence, Gfence, Term, Address_init, an Amsend, Put or Get waiting for credit) takes the role
+ *       while it waits (leader/follower), past a short spin: the role is free, or the dispatcher thread gives it up
+ *       after the event it is handling, so taking it needs no interrupt and no wake-up event. The waiter then blocks
+ *       in PtlEQWait itself and handles every event until its condition holds, then gives the role up. So the event
  *       that completes a wait wakes the waiting thread directly: one wake-up, not the dispatcher's and then the
- *       waiter's. The dispatcher thread, parked meanwhile, takes the role back when an event is deposited
- *       while no thread holds it: the event queue's handler (the extension {@code Portals.eqAlloc(ni, count,
- *       handler)}) wakes it, and a leader that gives the role up wakes it if an event came that nobody took. So
+ *       waiter's. A leader that gives the role up wakes the dispatcher thread if an event came that nobody took, so
  *       the next wait of a ping-pong takes the role without waking it (waking it on every give-back cost more than
  *       the hop saved, bench/README.md), and a message that arrives once no thread waits has its handler run as
  *       soon as the transport delivers it. A waiter spins first only while another thread holds the role. One

@@ -93,6 +93,12 @@ final class LapiJob implements AutoCloseable {
     }
 
     /** Waits (generously) until {@code done} holds; fails the test if it never does. */
+    /** The live thread named {@code name} (a layer's thread, such as {@code lapi-dispatch-1}). */
+    static Thread thread(String name) {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError("no thread named " + name));
+    }
+
     static void await(BooleanSupplier done, String what) throws InterruptedException {
         long end = System.nanoTime() + PATIENCE.toNanos();
         while (!done.getAsBoolean()) {

@@ -30,6 +30,43 @@ class LeaderTest {
         }
     }
 
+    /**
+     * The role goes to a waiter, back to the dispatcher thread for a message no thread waits for, and to the next
+     * waiter again; the dispatcher thread holds it only while it drains the queue, so a waiter takes it without
+     * recalling that thread (which is never interrupted: its interrupt status stays clear throughout).
+     */
+    @Test
+    void theRoleGoesToTheWaiterAndBackWithoutInterruptingTheDispatcher() throws Exception {
+        try (LapiJob job = LapiJob.start(2)) {
+            AtomicReference<String> ranOn = new AtomicReference<>("");
+            recordTheHandlersThread(job, ranOn);
+            LapiCounter tgt = job.task(1).newCounter();
+            Progress progress = tgt.progress();
+            Thread dispatcher = LapiJob.thread("lapi-dispatch-1");
+            long leadsBefore = progress.leads();
+            long dispatcherBefore = progress.dispatcherEvents();
+            for (int round = 1; round <= 3; round++) {
+                String name = "the-waiter-" + round;
+                Thread waiter = Thread.ofPlatform().name(name).start(() -> job.task(1).waitcntr(tgt, 1));
+                LapiJob.await(() -> progress.blocker() == waiter, "waiter " + name + " leading");
+                job.task(0).amsend(1, 1, null, 0, null, 0, tgt.address(), null, null);
+                waiter.join(LapiJob.PATIENCE.toMillis());
+                assertThat(waiter.isAlive()).isFalse();
+                assertThat(ranOn.getAndSet("")).isEqualTo(name);
+                assertThat(progress.leads()).isEqualTo(leadsBefore + round);
+                long dispatched = progress.dispatcherEvents();
+                job.task(0).amsend(1, 1, null, 0, null, 0, 0, null, null);
+                LapiJob.await(() -> !ranOn.get().isEmpty(), "the header handler of a message nobody waits for");
+                assertThat(ranOn.getAndSet("")).isEqualTo("lapi-dispatch-1");
+                assertThat(progress.dispatcherEvents()).isGreaterThan(dispatched);
+                LapiJob.await(() -> !progress.roleHeld(), "the dispatcher thread giving the role up once idle");
+                assertThat(dispatcher.isInterrupted()).isFalse();
+            }
+            assertThat(progress.dispatcherEvents()).isGreaterThan(dispatcherBefore);
+            assertThat(progress.leads()).isEqualTo(leadsBefore + 3);
+        }
+    }
+
     @Test
     void anInterruptedLeaderFailsItsWaitAndTheDispatcherResumes() throws Exception {
         try (LapiJob job = LapiJob.start(2)) {

@@ -110,8 +110,8 @@ final class LapiUpcalls {
                       long tgtCntr, long orgCntr, long cmplCntr) {
         try {
             CLapiContext c = CLapiContext.of(hndl);
-            c.context().amsend(tgt, hdrHdl, buffer(uhdr, Integer.toUnsignedLong(uhdrLen)), uhdrLen,
-                    buffer(udata, udataLen), udataLen, tgtCntr, c.counter(orgCntr), c.counter(cmplCntr));
+            c.context().amsend(tgt, hdrHdl, buffer(c, uhdr, Integer.toUnsignedLong(uhdrLen)), uhdrLen,
+                    buffer(c, udata, udataLen), udataLen, tgtCntr, c.counter(orgCntr), c.counter(cmplCntr));
             return SUCCESS;
         } catch (Throwable t) {
             return LapiFailures.code("LAPI_Amsend", t);
@@ -122,7 +122,7 @@ final class LapiUpcalls {
                    long cmplCntr) {
         try {
             CLapiContext c = CLapiContext.of(hndl);
-            c.context().put(tgt, len, tgtAddr, buffer(orgAddr, len), tgtCntr, c.counter(orgCntr),
+            c.context().put(tgt, len, tgtAddr, buffer(c, orgAddr, len), tgtCntr, c.counter(orgCntr),
                     c.counter(cmplCntr));
             return SUCCESS;
         } catch (Throwable t) {
@@ -133,7 +133,7 @@ final class LapiUpcalls {
     static int get(int hndl, int tgt, long len, long tgtAddr, long orgAddr, long tgtCntr, long orgCntr) {
         try {
             CLapiContext c = CLapiContext.of(hndl);
-            c.context().get(tgt, len, tgtAddr, buffer(orgAddr, len), tgtCntr, c.counter(orgCntr));
+            c.context().get(tgt, len, tgtAddr, buffer(c, orgAddr, len), tgtCntr, c.counter(orgCntr));
             return SUCCESS;
         } catch (Throwable t) {
             return LapiFailures.code("LAPI_Get", t);
@@ -143,13 +143,14 @@ final class LapiUpcalls {
     /**
      * The program's buffer at {@code address} of {@code length} bytes; null for NULL. A length the layer refuses
      * (negative as a Java long, or over the limits it checks first) gets an empty segment: the call fails with
-     * the length's code before it reads any byte.
+     * the length's code before it reads any byte. The context's segment of the same buffer when it has one
+     * ({@link CLapiContext#buffer}): a call allocates none for a buffer the program sends from again.
      */
-    private static @Nullable MemorySegment buffer(long address, long length) {
+    private static @Nullable MemorySegment buffer(CLapiContext c, long address, long length) {
         if (address == 0L) {
             return null;
         }
-        return MemorySegment.ofAddress(address).reinterpret(length >= 0 && length <= Integer.MAX_VALUE ? length : 0);
+        return c.buffer(address, length >= 0 && length <= Integer.MAX_VALUE ? length : 0);
     }
 
     static int setcntr(int hndl, long cntr, int val) {

@@ -97,7 +97,11 @@ final class NativeHeaderHandler implements HeaderHandler {
             info.setCompletion(NativeCompletionHandler.of(completion),
                     LapiStructs.readLong(frame.at(HandlerFrame.USER_INFO)));
         }
-        return buffer == 0L ? null : MemorySegment.ofAddress(buffer).reinterpret(info.msgLen());
+        if (buffer == 0L) {
+            return null;
+        }
+        CLapiContext c = CLapiContext.find(context.handle());
+        return c != null ? c.buffer(buffer, info.msgLen()) : MemorySegment.ofAddress(buffer).reinterpret(info.msgLen());
     }
 
     @Override

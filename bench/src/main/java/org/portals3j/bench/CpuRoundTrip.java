@@ -3,6 +3,8 @@ package org.portals3j.bench;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import java.util.Locale;
 import org.portals3j.portals.AckRequest;
@@ -26,6 +28,10 @@ import org.portals3j.portals.ProcessId;
  * ({@code -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints -XX:StartFlightRecording=...}) to see
  * where the instructions go.
  *
+ * <p>Each batch is also timed by the thread's CPU time, whose lower decile over the batches leaves out the time
+ * the thread waited for a core: on a loaded machine that figure still compares two builds, the median of the
+ * wall-clock times does not.
+ *
  * <pre>java -cp bench/target/benchmarks.jar org.portals3j.bench.CpuRoundTrip [--size N] [--seconds S]</pre>
  */
 public final class CpuRoundTrip {
@@ -36,8 +42,12 @@ public final class CpuRoundTrip {
     private CpuRoundTrip() {
     }
 
-    /** Half round trips in nanoseconds: the median of the batches, for Portals and the baseline. */
-    public record Result(int size, double portalsNanos, double baselineNanos, int batches) {
+    /**
+     * Half round trips in nanoseconds, for Portals and the baseline: the median of the batches' wall-clock times,
+     * and the lower decile of their thread CPU times (NaN where the JVM cannot measure a thread's CPU time).
+     */
+    public record Result(int size, double portalsNanos, double baselineNanos, int batches, double portalsCpuNanos,
+                         double baselineCpuNanos) {
         public double ratio() {
             return portalsNanos / baselineNanos;
         }
@@ -61,8 +71,9 @@ public final class CpuRoundTrip {
 
     static void print(Result r, PrintStream out) {
         out.printf(Locale.ROOT, "CPU half round trip, %d B, one thread, median of %d batches of %d: Portals %.1f ns,"
-                + " baseline %.1f ns, ratio %.2f%n", r.size(), r.batches(), BATCH, r.portalsNanos(), r.baselineNanos(),
-                r.ratio());
+                + " baseline %.1f ns, ratio %.2f; thread CPU time, lower decile: Portals %.1f ns, baseline %.1f ns%n",
+                r.size(), r.batches(), BATCH, r.portalsNanos(), r.baselineNanos(), r.ratio(), r.portalsCpuNanos(),
+                r.baselineCpuNanos());
     }
 
     /** Alternates batches of Portals and baseline round trips for about {@code seconds}. */
@@ -87,23 +98,33 @@ public final class CpuRoundTrip {
             long deadline = System.nanoTime() + (long) (seconds * 1e9);
             double[] portals = new double[1024];
             double[] baseline = new double[1024];
+            double[] portalsCpu = new double[1024];
+            double[] baselineCpu = new double[1024];
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            boolean cpu = threads.isCurrentThreadCpuTimeSupported() && threads.isThreadCpuTimeEnabled();
             int n = 0;
             int warm = 5;
             do {
+                long c0 = cpu ? threads.getCurrentThreadCpuTime() : 0L;
                 long t0 = System.nanoTime();
                 portalsBatch(p, eq, send, peer, event, size);
                 long t1 = System.nanoTime();
+                long c1 = cpu ? threads.getCurrentThreadCpuTime() : 0L;
                 baselineBatch(from, to, flags, size);
                 long t2 = System.nanoTime();
+                long c2 = cpu ? threads.getCurrentThreadCpuTime() : 0L;
                 if (warm > 0) {
                     warm--;
                 } else if (n < portals.length) {
                     portals[n] = (t1 - t0) / (2.0 * BATCH);
                     baseline[n] = (t2 - t1) / (2.0 * BATCH);
+                    portalsCpu[n] = (c1 - c0) / (2.0 * BATCH);
+                    baselineCpu[n] = (c2 - c1) / (2.0 * BATCH);
                     n++;
                 }
             } while (System.nanoTime() < deadline || n < 3);
-            return new Result(size, median(portals, n), median(baseline, n), n);
+            return new Result(size, median(portals, n), median(baseline, n), n,
+                    cpu ? decile(portalsCpu, n) : Double.NaN, cpu ? decile(baselineCpu, n) : Double.NaN);
         }
     }
 
@@ -131,5 +152,11 @@ public final class CpuRoundTrip {
         double[] sorted = Arrays.copyOf(values, n);
         Arrays.sort(sorted);
         return sorted[n / 2];
+    }
+
+    private static double decile(double[] values, int n) {
+        double[] sorted = Arrays.copyOf(values, n);
+        Arrays.sort(sorted);
+        return sorted[n / 10];
     }
 }

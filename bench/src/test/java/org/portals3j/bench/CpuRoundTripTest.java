@@ -21,10 +21,13 @@ class CpuRoundTripTest {
         assertThat(r.portalsNanos()).isPositive();
         assertThat(r.baselineNanos()).isPositive();
         assertThat(r.ratio()).isCloseTo(r.portalsNanos() / r.baselineNanos(), within(1e-9));
+        assertThat(r.portalsCpuNanos()).as("thread CPU time, which Linux measures").isPositive();
+        assertThat(r.baselineCpuNanos()).isPositive();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         CpuRoundTrip.print(r, new PrintStream(out, true, StandardCharsets.UTF_8));
         assertThat(out.toString(StandardCharsets.UTF_8))
-                .startsWith("CPU half round trip, 64 B, one thread, median of " + r.batches() + " batches");
+                .startsWith("CPU half round trip, 64 B, one thread, median of " + r.batches() + " batches")
+                .contains("; thread CPU time, lower decile: Portals ");
     }
 
     @Test

@@ -10,6 +10,7 @@ import org.portals3j.portals.PortalsException;
 import org.portals3j.portals.ReturnCode;
 import org.portals3j.transport.IdleStrategy;
 import org.portals3j.transport.internal.AwaitLoop;
+import org.portals3j.transport.internal.SpinLock;
 
 /**
  * The event queue calls: PtlEQAlloc, PtlEQFree, PtlEQGet, PtlEQWait and Portals 3.3 PtlEQPoll, with the
@@ -22,6 +23,11 @@ final class EventQueues {
     static final long TIME_FOREVER = -1L;
 
     private final LibraryState library;
+    // The library's lock, handler check, wake list and other fixed state, held here too: one hop less on the
+    // hot paths (bench/README.md, issue 18 put path).
+    private final SpinLock lock;
+    private final HandlerCalls handlers;
+    private final Wakeups wakeups;
     private final ThreadLocal<@Nullable EqWaiter> waiters = new ThreadLocal<>();
     /** The waiter {@link #eqWait} used last (see {@link #waiter()}). */
     private @Nullable EqWaiter recentWaiter;
@@ -34,6 +40,9 @@ final class EventQueues {
 
     EventQueues(LibraryState library, EventStorage.ChunkAllocator chunkAllocator) {
         this.library = library;
+        this.lock = library.lock;
+        this.handlers = library.handlers;
+        this.wakeups = library.wakeups;
         this.chunkAllocator = chunkAllocator;
         this.awaitLoop = new AwaitLoop(library.polling);
     }
@@ -59,7 +68,7 @@ final class EventQueues {
      */
     long eqAlloc(long niHandle, long count, @Nullable EventHandler handler) {
         int capacity;
-        library.acquire();
+        LibraryState.acquire(handlers, lock);
         try {
             library.requireInit();
             NetworkInterfaceState ni = library.ni(niHandle);
@@ -71,7 +80,7 @@ final class EventQueues {
                 throw noEqSlot(ni);
             }
         } finally {
-            library.release();
+            LibraryState.release(wakeups, lock);
         }
         EventStorage storage;
         try {
@@ -80,7 +89,7 @@ final class EventQueues {
             throw new PortalsException(ReturnCode.NOSPACE, "the JVM has no memory for an event queue of " + capacity
                     + " events (" + e.getMessage() + "): a smaller count, or a larger heap (-Xmx)");
         }
-        library.acquire();
+        LibraryState.acquire(handlers, lock);
         try {
             library.requireInit(); // PtlFini or PtlNIFini may have run meanwhile
             NetworkInterfaceState ni = library.ni(niHandle);
@@ -96,7 +105,7 @@ final class EventQueues {
             }
             return ni.handleOf(q);
         } finally {
-            library.release();
+            LibraryState.release(wakeups, lock);
         }
     }
 
@@ -131,7 +140,7 @@ final class EventQueues {
      * (A-39).
      */
     void eqFree(long eqHandle) {
-        library.acquire();
+        LibraryState.acquire(handlers, lock);
         try {
             library.requireInit();
             NetworkInterfaceState ni = library.niOf(eqHandle, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
@@ -140,7 +149,7 @@ final class EventQueues {
             ni.eqs.free(q);
             ni.wakePollers(); // a PtlEQPoll on this queue answers PTL_INV_EQ now
         } finally {
-            library.release();
+            LibraryState.release(wakeups, lock);
         }
     }
 
@@ -156,14 +165,14 @@ final class EventQueues {
     }
 
     private ReturnCode takeNow(long eqHandle, Event into) {
-        library.acquire();
+        LibraryState.acquire(handlers, lock);
         try {
             library.requireInit();
             NetworkInterfaceState ni = library.niOf(eqHandle, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
             EventQueueState q = requireEq(ni, eqHandle);
             return q.take(into);
         } finally {
-            library.release();
+            LibraryState.release(wakeups, lock);
         }
     }
 
@@ -197,7 +206,7 @@ final class EventQueues {
     private @Nullable ReturnCode awaitEvent(long eqHandle, Event into, boolean interruptible) {
         EqWaiter w = waiter();
         EventQueueState q;
-        library.acquire();
+        LibraryState.acquire(handlers, lock);
         try {
             library.requireInit();
             NetworkInterfaceState ni = library.niOf(eqHandle, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
@@ -210,7 +219,7 @@ final class EventQueues {
             w.interruptible = interruptible;
             q.enqueueWaiter(w);
         } finally {
-            library.release();
+            LibraryState.release(wakeups, lock);
         }
         // The loop polls the transport while the idle strategy spins (the message this thread waits for is then
         // received, matched and posted here, with no hand-over from another thread), and sets mayPark before its
@@ -236,11 +245,11 @@ final class EventQueues {
 
     /** An interrupted waiter leaves {@code q}'s waiters; false if an event (or the queue's end) reached it first. */
     private boolean leftWaiting(EventQueueState q, EqWaiter w) {
-        library.lock.lock(); // not acquire(): this must not fail, and this thread runs no handler
+        lock.lock(); // not acquire(): this must not fail, and this thread runs no handler
         try {
             return !w.isOver() && q.removeWaiter(w);
         } finally {
-            library.release();
+            LibraryState.release(wakeups, lock);
         }
     }
 
@@ -313,14 +322,14 @@ final class EventQueues {
         } finally {
             w.mayPark = false;
             p.disarm();
-            library.lock.lock(); // not acquire(): this must not fail, and this thread runs no handler
+            lock.lock(); // not acquire(): this must not fail, and this thread runs no handler
             try {
                 NetworkInterfaceState on = w.registeredOn;
                 if (on != null) {
                     on.removePoller(w);
                 }
             } finally {
-                library.release();
+                LibraryState.release(wakeups, lock);
             }
         }
     }
@@ -403,7 +412,7 @@ final class EventQueues {
      * an event, or, if none has and {@code register} is given, puts it on the interface's poller list.
      */
     private @Nullable EqPollResult pollNow(EqHandle[] queues, Event into, @Nullable PollWaiter register) {
-        library.acquire();
+        LibraryState.acquire(handlers, lock);
         try {
             library.requireInit();
             if (queues.length == 0) {
@@ -431,7 +440,7 @@ final class EventQueues {
             }
             return null;
         } finally {
-            library.release();
+            LibraryState.release(wakeups, lock);
         }
     }
 

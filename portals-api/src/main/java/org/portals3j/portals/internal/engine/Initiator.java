@@ -12,6 +12,7 @@ import org.portals3j.portals.StatusRegister;
 import org.portals3j.portals.internal.wire.MessageHeader;
 import org.portals3j.portals.internal.wire.MessageType;
 import org.portals3j.transport.Deposit;
+import org.portals3j.transport.internal.SpinLock;
 
 /**
  * The initiator side of the protocol: PtlPut, PtlGet and PtlGetPut send their requests, and their acks,
@@ -19,12 +20,26 @@ import org.portals3j.transport.Deposit;
  */
 final class Initiator implements SendingSide {
     private final LibraryState library;
+    // The library's lock, handler check, wake list and other fixed state, held here too: one hop less on the
+    // hot paths (bench/README.md, issue 18 put path).
+    private final SpinLock lock;
+    private final HandlerCalls handlers;
+    private final Wakeups wakeups;
+    private final int selfNid;
+    private final PendingOps ops;
+    private final long maxPayload;
     private final MessageSender sender;
     /** Per target rank: the order requests go in (see {@link SendChannel}). */
     private final SendChannel[] channels;
 
     Initiator(LibraryState library, MessageSender sender) {
         this.library = library;
+        this.lock = library.lock;
+        this.handlers = library.handlers;
+        this.wakeups = library.wakeups;
+        this.selfNid = library.self.nid();
+        this.ops = library.ops;
+        this.maxPayload = library.maxPayload;
         this.sender = sender;
         this.channels = new SendChannel[library.job.size()];
         for (int r = 0; r < channels.length; r++) {
@@ -58,7 +73,7 @@ final class Initiator implements SendingSide {
 
     private void put(long mdHandle, boolean region, long localOffset, long regionLength, AckRequest ack,
                      ProcessId target, int portal, int cookie, long matchBits, long offset, long hdrData) {
-        library.refuseInHandlerThread();
+        LibraryState.refuseInHandlerThread(handlers);
         library.requireInit();
         NetworkInterfaceState niGuess = library.niOf(mdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
         int rank = library.requireConcreteTarget(target);
@@ -71,7 +86,7 @@ final class Initiator implements SendingSide {
             long token;
             boolean staged;
             int buffer;
-            library.acquire();
+            LibraryState.acquire(handlers, lock);
             try {
                 library.requireInit();
                 MemoryDescriptorState md = activeMd(niGuess, mdHandle);
@@ -84,11 +99,11 @@ final class Initiator implements SendingSide {
                 NetworkInterfaceState ni = niGuess;
                 PendingOp op = begin(ni, md, PendingOp.Kind.PUT_SEND, rank, target, portal, matchBits, offset, length);
                 op.hdrData = hdrData;
-                op.link = ni.post(md, EventKind.SEND_START, NetworkInterfaceState.SELF_LINK, library.self.nid(), ni.pid,
+                op.link = ni.post(md, EventKind.SEND_START, NetworkInterfaceState.SELF_LINK, selfNid, ni.pid,
                         ni.uid, portal, matchBits, length, length, offset, hdrData, NiFailType.OK);
                 long ackHandle = ack == AckRequest.ACK_REQ && md.eventQueue() != null ? md.handle : 0L;
                 ni.putBytes.value += length;
-                channel.header.begin(MessageType.PUT, ni.index).initiator(library.self.nid(), ni.pid).user(ni.uid)
+                channel.header.begin(MessageType.PUT, ni.index).initiator(selfNid, ni.pid).user(ni.uid)
                         .target(target.nid(), target.pid()).portal(portal).cookie(cookie).matchBits(matchBits)
                         .offset(offset).mdHandle(ackHandle).length(length).hdrData(hdrData).exchange(op.token);
                 payload = md.start;
@@ -96,7 +111,7 @@ final class Initiator implements SendingSide {
                 staged = sender.stage(op, length, rank);
                 buffer = op.staging;
             } finally {
-                library.release();
+                LibraryState.release(wakeups, lock);
             }
             if (staged) {
                 sender.sendStaged(rank, channel.buffer, payload, from, length, token, buffer, this);
@@ -133,7 +148,7 @@ final class Initiator implements SendingSide {
 
     private void get(long mdHandle, boolean region, long localOffset, long regionLength, ProcessId target, int portal,
                      int cookie, long matchBits, long offset) {
-        library.refuseInHandlerThread();
+        LibraryState.refuseInHandlerThread(handlers);
         library.requireInit();
         NetworkInterfaceState niGuess = library.niOf(mdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
         int rank = library.requireConcreteTarget(target);
@@ -141,7 +156,7 @@ final class Initiator implements SendingSide {
         channel.lock.lock();
         try {
             long token;
-            library.acquire();
+            LibraryState.acquire(handlers, lock);
             try {
                 library.requireInit();
                 MemoryDescriptorState md = activeMd(niGuess, mdHandle);
@@ -158,12 +173,12 @@ final class Initiator implements SendingSide {
                 if (library.dialect == Dialect.PORTALS_3_3) {
                     op.offset = op.localOffset; // REPLY events: where the data lands (see receiveReply)
                 }
-                channel.header.begin(MessageType.GET, ni.index).initiator(library.self.nid(), ni.pid).user(ni.uid)
+                channel.header.begin(MessageType.GET, ni.index).initiator(selfNid, ni.pid).user(ni.uid)
                         .target(target.nid(), target.pid()).portal(portal).cookie(cookie).matchBits(matchBits)
                         .offset(offset).mdHandle(md.handle).length(length).exchange(op.token);
                 token = op.token;
             } finally {
-                library.release();
+                LibraryState.release(wakeups, lock);
             }
             sender.send(rank, channel.buffer, MemorySegment.NULL, 0L, 0L, token, this);
         } finally {
@@ -186,7 +201,7 @@ final class Initiator implements SendingSide {
      */
     void getPut(long getMdHandle, long putMdHandle, ProcessId target, int portal, int cookie, long matchBits,
                 long remoteOffset, long hdrData) {
-        library.refuseInHandlerThread();
+        LibraryState.refuseInHandlerThread(handlers);
         library.requireInit();
         NetworkInterfaceState ni = library.niOf(getMdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
         NetworkInterfaceState putNi = library.niOf(putMdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
@@ -197,7 +212,7 @@ final class Initiator implements SendingSide {
             MemorySegment payload;
             long length;
             long token;
-            library.acquire();
+            LibraryState.acquire(handlers, lock);
             try {
                 library.requireInit();
                 MemoryDescriptorState getMd = activeMd(ni, getMdHandle);
@@ -221,17 +236,17 @@ final class Initiator implements SendingSide {
                 op.hdrData = hdrData;
                 op.localOffset = 0L;
                 op.localLength = Long.MAX_VALUE;
-                op.link = ni.post(putMd, EventKind.SEND_START, NetworkInterfaceState.SELF_LINK, library.self.nid(),
+                op.link = ni.post(putMd, EventKind.SEND_START, NetworkInterfaceState.SELF_LINK, selfNid,
                         ni.pid, ni.uid, portal, matchBits, length, length, remoteOffset, hdrData, NiFailType.OK);
                 ni.putBytes.value += length;
-                channel.header.begin(MessageType.GETPUT, ni.index).initiator(library.self.nid(), ni.pid).user(ni.uid)
+                channel.header.begin(MessageType.GETPUT, ni.index).initiator(selfNid, ni.pid).user(ni.uid)
                         .target(target.nid(), target.pid()).portal(portal).cookie(cookie).matchBits(matchBits)
                         .offset(remoteOffset).mdHandle(getMd.handle).length(length).hdrData(hdrData)
                         .exchange(op.token);
                 payload = putMd.start;
                 token = op.token;
             } finally {
-                library.release();
+                LibraryState.release(wakeups, lock);
             }
             sender.send(rank, channel.buffer, payload, 0L, length, token, this);
         } finally {
@@ -245,10 +260,10 @@ final class Initiator implements SendingSide {
      * sections 3.11.1.1 and 3.11.2.1) and PTL_ILL_MD for a 3.3 region (as for any region the call cannot use).
      */
     private void requireCarried(long length, boolean region, String call) {
-        if (length > library.maxPayload) {
+        if (length > maxPayload) {
             throw new PortalsException(region ? ReturnCode.ILL_MD : ReturnCode.INV_MD, call + " of "
                     + Long.toUnsignedString(length) + " bytes: the " + library.transport.provider()
-                    + " transport carries at most " + library.maxPayload
+                    + " transport carries at most " + maxPayload
                     + " bytes in one message (use a smaller memory descriptor"
                     + (region ? " region" : "") + ")");
         }
@@ -282,7 +297,7 @@ final class Initiator implements SendingSide {
             md.threshold--;
         }
         md.pending++;
-        PendingOp op = library.ops.allocate(kind);
+        PendingOp op = ops.allocate(kind);
         op.ni = ni;
         op.md = md;
         op.peerRank = rank;
@@ -305,9 +320,9 @@ final class Initiator implements SendingSide {
      */
     @Override
     public void stagedPayloadCopied(long token) {
-        library.acquire();
+        LibraryState.acquire(handlers, lock);
         try {
-            PendingOp op = library.ops.lookup(token);
+            PendingOp op = ops.lookup(token);
             if (op == null || op.ni == null || op.md == null) {
                 return; // the interface was finalised meanwhile
             }
@@ -315,7 +330,7 @@ final class Initiator implements SendingSide {
             op.md = null;
             op.sendEnded = true;
         } finally {
-            library.release();
+            LibraryState.release(wakeups, lock);
         }
     }
 
@@ -329,7 +344,7 @@ final class Initiator implements SendingSide {
      * with no MD, until the transport's report, which then only frees it.
      */
     void receiveAck(NetworkInterfaceState ni, MessageHeader h, int source) {
-        PendingOp op = library.ops.lookup(h.exchange());
+        PendingOp op = ops.lookup(h.exchange());
         if (op != null && op.kind == PendingOp.Kind.PUT_SEND && op.ni == ni && op.peerRank == source) {
             op.acknowledged = true; // delivered, whatever the transport reports later
         }
@@ -358,7 +373,7 @@ final class Initiator implements SendingSide {
      * the reference implementation's {@code parse_reply} reports the reply's destination offset).
      */
     void receiveReply(NetworkInterfaceState ni, MessageHeader h, int source, Deposit deposit) {
-        PendingOp op = library.ops.lookup(h.exchange());
+        PendingOp op = ops.lookup(h.exchange());
         if (op != null && op.kind == PendingOp.Kind.GETPUT_REQUEST) {
             receiveSwapReply(ni, h, source, deposit, op);
             return;
@@ -473,14 +488,14 @@ final class Initiator implements SendingSide {
     /** A message the transport refused completes as an undelivered one. */
     @Override
     public void sendRefused(long token) {
-        library.acquire();
+        LibraryState.acquire(handlers, lock);
         try {
             PendingOp op = library.opToComplete(token);
             if (op != null) {
                 sendCompleted(op, false);
             }
         } finally {
-            library.release();
+            LibraryState.release(wakeups, lock);
         }
     }
 
@@ -498,7 +513,7 @@ final class Initiator implements SendingSide {
         if (endReply(op, op.replyMd, EventKind.REPLY_END, 0L, deposit)) {
             op.replyEnded = true;
             if (op.sendEnded) {
-                library.ops.release(op);
+                ops.release(op);
             }
         }
     }
@@ -514,11 +529,11 @@ final class Initiator implements SendingSide {
         if (ni == null || md == null) {
             return;
         }
-        long end = ni.post(md, EventKind.SEND_END, op.link, library.self.nid(), ni.pid, ni.uid, op.portal, op.matchBits,
+        long end = ni.post(md, EventKind.SEND_END, op.link, selfNid, ni.pid, ni.uid, op.portal, op.matchBits,
                 op.rlength, op.mlength, op.offset, op.hdrData, delivered ? NiFailType.OK : library.failReason(op));
         ni.releasePending(md);
         if (delivered) {
-            ni.autoUnlinkIfInactive(md, end, library.self.nid(), ni.pid, ni.uid, op.portal, op.matchBits, op.rlength,
+            ni.autoUnlinkIfInactive(md, end, selfNid, ni.pid, ni.uid, op.portal, op.matchBits, op.rlength,
                     op.mlength, op.offset);
         }
     }
@@ -531,7 +546,7 @@ final class Initiator implements SendingSide {
         if (!delivered && !op.started) {
             failSwapReply(op, library.failReason(op));
         } else if (op.replyEnded) {
-            library.ops.release(op);
+            ops.release(op);
         }
     }
 
@@ -549,13 +564,13 @@ final class Initiator implements SendingSide {
                     op.rlength, 0L, 0L, 0L, why);
             ni.releasePending(md);
         }
-        library.ops.release(op);
+        ops.release(op);
     }
 
     /** REPLY_END or REPLY_FAIL once the reply's data is in place (Portals 3.2 spec §3.9.1). */
     private void completeReply(PendingOp op, Deposit deposit) {
         if (endReply(op, op.md, EventKind.REPLY_FAIL, op.offset, deposit)) {
-            library.ops.release(op);
+            ops.release(op);
         }
     }
 
@@ -595,7 +610,7 @@ final class Initiator implements SendingSide {
         } else {
             finishSend(op, delivered);
         }
-        library.ops.release(op);
+        ops.release(op);
     }
 
     /** The events and state of {@link #completeSend}, without freeing the op. */
@@ -605,7 +620,7 @@ final class Initiator implements SendingSide {
         if (ni == null || md == null) {
             return;
         }
-        long end = ni.post(md, delivered ? EventKind.SEND_END : EventKind.SEND_FAIL, op.link, library.self.nid(),
+        long end = ni.post(md, delivered ? EventKind.SEND_END : EventKind.SEND_FAIL, op.link, selfNid,
                 ni.pid, ni.uid, op.portal, op.matchBits, op.rlength, op.mlength, op.offset, op.hdrData,
                 delivered ? NiFailType.OK : library.failReason(op));
         long cause = end;
@@ -618,7 +633,7 @@ final class Initiator implements SendingSide {
         }
         ni.releasePending(md);
         if (delivered) {
-            ni.autoUnlinkIfInactive(md, cause, library.self.nid(), ni.pid, ni.uid, op.portal, op.matchBits, op.rlength,
+            ni.autoUnlinkIfInactive(md, cause, selfNid, ni.pid, ni.uid, op.portal, op.matchBits, op.rlength,
                     op.mlength, op.offset);
         }
     }
@@ -632,7 +647,7 @@ final class Initiator implements SendingSide {
         NetworkInterfaceState ni = op.ni;
         MemoryDescriptorState md = op.md;
         if (ni == null || md == null) {
-            library.ops.release(op);
+            ops.release(op);
             return;
         }
         long start = ni.post(md, EventKind.REPLY_START, NetworkInterfaceState.SELF_LINK, op.peerNid, op.peerPid, op.uid,
@@ -640,12 +655,12 @@ final class Initiator implements SendingSide {
         ni.post(md, EventKind.REPLY_FAIL, start, op.peerNid, op.peerPid, op.uid, op.portal, op.matchBits, op.rlength,
                 0L, op.offset, 0L, why);
         ni.releasePending(md);
-        library.ops.release(op);
+        ops.release(op);
     }
 
     /** A peer failed: the gets and {@code PtlGetPut}s it will never answer fail now. Under the lock. */
     void peerFailed(int peer) {
-        library.ops.forEachInUse(op -> {
+        ops.forEachInUse(op -> {
             if (op.kind == PendingOp.Kind.GET_REQUEST && op.peerRank == peer && !op.started) {
                 failGet(op, NiFailType.PEER_DEAD);
             } else if (op.kind == PendingOp.Kind.GETPUT_REQUEST && op.peerRank == peer && !op.started) {

@@ -87,6 +87,10 @@ final class LibraryState {
      * itself.
      */
     void acquire() {
+        acquire(handlers, lock);
+    }
+
+    static void acquire(HandlerCalls handlers, SpinLock lock) {
         if (handlers.isRunningOn(Thread.currentThread())) {
             refuseInHandler();
         }
@@ -98,6 +102,10 @@ final class LibraryState {
      * ({@link Wakeups}: they find the lock free).
      */
     void release() {
+        release(wakeups, lock);
+    }
+
+    static void release(Wakeups wakeups, SpinLock lock) {
         EqWaiter wake = wakeups.takeAll();
         lock.unlock();
         if (wake != null) {
@@ -118,6 +126,10 @@ final class LibraryState {
      * channel lock while holding it could deadlock with a thread holding that channel lock.
      */
     void refuseInHandlerThread() {
+        refuseInHandlerThread(handlers);
+    }
+
+    static void refuseInHandlerThread(HandlerCalls handlers) {
         if (handlers.isRunningOn(Thread.currentThread())) {
             refuseInHandler();
         }

@@ -25,6 +25,7 @@ import org.portals3j.transport.Job;
 import org.portals3j.transport.MessageHandler;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportCapability;
+import org.portals3j.transport.internal.SpinLock;
 
 /**
  * The Portals library of one process, entered by the public façade (each API call, delegated to the class of its
@@ -46,6 +47,13 @@ public final class PortalsEngine implements MessageHandler {
     static final long DEFERRED_WAKE_LIMIT = 64 * 1024;
 
     private final LibraryState library;
+    // The library's lock, handler check, wake list and other fixed state, held here too: one hop less on the
+    // hot paths (bench/README.md, issue 18 put path).
+    private final SpinLock lock;
+    private final HandlerCalls handlers;
+    private final Wakeups wakeups;
+    private final int selfNid;
+    private final NetworkInterfaceState[] nis;
     private final MessageSender sender;
     private final Initiator initiator;
     private final Target target;
@@ -63,6 +71,11 @@ public final class PortalsEngine implements MessageHandler {
         SendStaging staging = deliversInline(transport) ? new SendStaging(0, 0)
                 : new SendStaging(config.stagedSendLimit(), config.stagingBuffers());
         this.library = new LibraryState(job, transport, config, dialect, staging);
+        this.lock = library.lock;
+        this.handlers = library.handlers;
+        this.wakeups = library.wakeups;
+        this.selfNid = library.self.nid();
+        this.nis = library.nis;
         this.sender = new MessageSender(transport, staging);
         this.target = new Target(library, sender);
         this.initiator = new Initiator(library, sender);
@@ -326,12 +339,12 @@ public final class PortalsEngine implements MessageHandler {
             return;
         }
         MessageHeader h = rx.load(header);
-        MessageType type = h.validate(headerLength, payloadLength, library.nis.length);
+        MessageType type = h.validate(headerLength, payloadLength, nis.length);
         boolean reply = false;
-        library.acquire();
+        LibraryState.acquire(handlers, lock);
         try {
             int iface = h.iface();
-            NetworkInterfaceState ni = iface < library.nis.length ? library.nis[iface] : null;
+            NetworkInterfaceState ni = iface < nis.length ? nis[iface] : null;
             if (!library.initialized || ni == null || !ni.isLive()) {
                 library.unattributed++;
                 return;
@@ -342,7 +355,7 @@ public final class PortalsEngine implements MessageHandler {
                 ni.drop(StatusRegister.DROP_MALFORMED);
                 return;
             }
-            if (h.targetNid() != library.self.nid() || h.targetPid() != ni.pid) {
+            if (h.targetNid() != selfNid || h.targetPid() != ni.pid) {
                 ni.drop(StatusRegister.DROP_WRONG_PID); // Portals 3.2 spec §4.2
                 return;
             }
@@ -356,9 +369,9 @@ public final class PortalsEngine implements MessageHandler {
         } finally {
             if (deposit.attachment() != null && payloadLength <= DEFERRED_WAKE_LIMIT) {
                 // onDeposited, which always follows (MessageHandler) and takes the lock, wakes them
-                library.releaseKeepingWakes();
+                lock.unlock();
             } else {
-                library.release();
+                LibraryState.release(wakeups, lock);
             }
         }
         if (reply) {
@@ -374,7 +387,7 @@ public final class PortalsEngine implements MessageHandler {
             target.putDeposited(source, p, deposit);
         } else if (attachment instanceof PendingOp op) {
             boolean reply = false;
-            library.acquire();
+            LibraryState.acquire(handlers, lock);
             try {
                 if (op.kind == PendingOp.Kind.GETPUT_REPLY) {
                     reply = target.swapDeposited(source, op, deposit);
@@ -382,7 +395,7 @@ public final class PortalsEngine implements MessageHandler {
                     initiator.replyDeposited(op, deposit);
                 }
             } finally {
-                library.release();
+                LibraryState.release(wakeups, lock);
             }
             if (reply) {
                 target.sendPreparedReply();
@@ -393,7 +406,7 @@ public final class PortalsEngine implements MessageHandler {
     /** A send's report: the side whose op it is ends it (an op PtlNIFini detached is only freed). */
     @Override
     public void onSendComplete(long token, boolean delivered) {
-        library.acquire();
+        LibraryState.acquire(handlers, lock);
         try {
             PendingOp op = library.opToComplete(token);
             if (op == null) {
@@ -404,47 +417,47 @@ public final class PortalsEngine implements MessageHandler {
                 case GET_REPLY, GETPUT_REPLY -> target.replySent(op, delivered);
             }
         } finally {
-            library.release();
+            LibraryState.release(wakeups, lock);
         }
     }
 
     /** A peer failed: the requests it will never answer fail ({@link Initiator#peerFailed}). */
     @Override
     public void onPeerFailure(int peer) {
-        library.acquire();
+        LibraryState.acquire(handlers, lock);
         try {
             initiator.peerFailed(peer);
         } finally {
-            library.release();
+            LibraryState.release(wakeups, lock);
         }
     }
 
     private void countUnattributed() {
-        library.acquire();
+        LibraryState.acquire(handlers, lock);
         try {
             library.unattributed++;
         } finally {
-            library.release();
+            LibraryState.release(wakeups, lock);
         }
     }
 
     /** How many staging buffers are free now (diagnostics and tests). */
     int freeStagingBuffers() {
-        library.acquire();
+        LibraryState.acquire(handlers, lock);
         try {
             return sender.freeStagingBuffers();
         } finally {
-            library.release();
+            LibraryState.release(wakeups, lock);
         }
     }
 
     /** Messages that reached no initialised interface of this process (diagnostics). */
     public long unattributedMessages() {
-        library.acquire();
+        LibraryState.acquire(handlers, lock);
         try {
             return library.unattributed;
         } finally {
-            library.release();
+            LibraryState.release(wakeups, lock);
         }
     }
 }

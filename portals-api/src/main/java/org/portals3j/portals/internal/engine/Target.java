@@ -12,6 +12,7 @@ import org.portals3j.portals.internal.wire.MessageType;
 import org.portals3j.transport.Deposit;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.internal.CacheLinePadding;
+import org.portals3j.transport.internal.SpinLock;
 
 /**
  * The target side of the protocol (chapter 4's receive algorithm): admits a put, get or PtlGetPut, matches it,
@@ -19,6 +20,14 @@ import org.portals3j.transport.internal.CacheLinePadding;
  */
 final class Target implements SendingSide {
     private final LibraryState library;
+    // The library's lock, handler check, wake list and other fixed state, held here too: one hop less on the
+    // hot paths (bench/README.md, issue 18 put path).
+    private final SpinLock lock;
+    private final HandlerCalls handlers;
+    private final Wakeups wakeups;
+    private final int selfNid;
+    private final PendingOps ops;
+    private final long maxPayload;
     private final MessageSender sender;
     /** One put between its two receive phases per source rank (see {@link IncomingPut}). */
     private final IncomingPut[] incomingPuts;
@@ -46,6 +55,12 @@ final class Target implements SendingSide {
 
     Target(LibraryState library, MessageSender sender) {
         this.library = library;
+        this.lock = library.lock;
+        this.handlers = library.handlers;
+        this.wakeups = library.wakeups;
+        this.selfNid = library.self.nid();
+        this.ops = library.ops;
+        this.maxPayload = library.maxPayload;
         this.sender = sender;
         this.incomingPuts = new IncomingPut[library.job.size()];
         for (int r = 0; r < incomingPuts.length; r++) {
@@ -81,13 +96,13 @@ final class Target implements SendingSide {
      * @return whether a reply was prepared
      */
     boolean receiveGet(NetworkInterfaceState ni, MessageHeader h, int source) {
-        PendingOp op = library.ops.allocate(PendingOp.Kind.GET_REPLY);
+        PendingOp op = ops.allocate(PendingOp.Kind.GET_REPLY);
         MemoryDescriptorState md = matchRequest(ni, h, op, source);
         if (md == null) {
-            library.ops.release(op);
+            ops.release(op);
             return false;
         }
-        response.begin(MessageType.REPLY, ni.index).initiator(library.self.nid(), ni.pid).user(ni.uid)
+        response.begin(MessageType.REPLY, ni.index).initiator(selfNid, ni.pid).user(ni.uid)
                 .target(h.initiatorNid(), h.initiatorPid()).portal(h.portal()).matchBits(h.matchBits())
                 .offset(h.offset()).mdHandle(h.mdHandle()).length(h.length())
                 .manipulatedLength(op.mlength).exchange(h.exchange());
@@ -106,10 +121,10 @@ final class Target implements SendingSide {
             ni.drop(StatusRegister.DROP_MALFORMED);
             return;
         }
-        PendingOp op = library.ops.allocate(PendingOp.Kind.GETPUT_REPLY);
+        PendingOp op = ops.allocate(PendingOp.Kind.GETPUT_REPLY);
         MemoryDescriptorState md = matchRequest(ni, h, op, source);
         if (md == null) {
-            library.ops.release(op);
+            ops.release(op);
             return;
         }
         op.localOffset = h.offset(); // the reply echoes the request's offset, as a get's does
@@ -178,10 +193,10 @@ final class Target implements SendingSide {
                 }
                 continue;
             }
-            if ((required & MdOption.OP_PUT.bit()) == 0 && mlength > library.maxPayload) {
+            if ((required & MdOption.OP_PUT.bit()) == 0 && mlength > maxPayload) {
                 // A get for more than one message carries (only a peer that ignores the limit asks for it):
                 // the reply is truncated to what the transport carries, so that the get is still answered.
-                mlength = library.maxPayload;
+                mlength = maxPayload;
             }
             if (md.threshold > 0) {
                 md.threshold--; // Portals 3.2 spec §3.8.1.1; PTL_MD_THRESH_INF is negative and never changes
@@ -290,7 +305,7 @@ final class Target implements SendingSide {
      */
     void putDeposited(int source, IncomingPut p, Deposit deposit) {
         boolean ack = false;
-        library.acquire();
+        LibraryState.acquire(handlers, lock);
         try {
             ack = prepareAck(p, deposit);
             if (!ack) {
@@ -298,20 +313,20 @@ final class Target implements SendingSide {
             }
         } finally {
             if (ack) {
-                library.releaseKeepingWakes(); // nothing new to see yet: the wakes queued so far wait for the PUT_END
+                lock.unlock(); // nothing new to see yet: the wakes queued so far wait for the PUT_END
             } else {
-                library.release();
+                LibraryState.release(wakeups, lock);
             }
         }
         if (ack) {
             try {
                 sender.send(source, responseBuffer, MemorySegment.NULL, 0L, 0L, Transport.NO_NOTIFY, this);
             } finally {
-                library.acquire();
+                LibraryState.acquire(handlers, lock);
                 try {
                     completePut(p, deposit);
                 } finally {
-                    library.release();
+                    LibraryState.release(wakeups, lock);
                 }
             }
         }
@@ -328,7 +343,7 @@ final class Target implements SendingSide {
                 || p.ackMd == 0L || md.has(MdOption.ACK_DISABLE)) {
             return false;
         }
-        response.begin(MessageType.ACK, ni.index).initiator(library.self.nid(), ni.pid).user(ni.uid)
+        response.begin(MessageType.ACK, ni.index).initiator(selfNid, ni.pid).user(ni.uid)
                 .target(p.initiatorNid, p.initiatorPid).portal(p.portal).matchBits(p.matchBits).offset(p.requestOffset)
                 .mdHandle(p.ackMd).length(p.rlength).manipulatedLength(p.mlength).exchange(p.exchange);
         return true;
@@ -382,7 +397,7 @@ final class Target implements SendingSide {
                     op.rlength, 0L, op.offset, op.hdrData,
                     deposit.failed() ? library.failReason(op) : NiFailType.MEMORY_FAULT);
             ni.releasePending(md);
-            library.ops.release(op);
+            ops.release(op);
             return false;
         }
         if (n > 0) {
@@ -390,7 +405,7 @@ final class Target implements SendingSide {
             MemorySegment.copy(in, 0L, md.start, op.offset, n);
         }
         ni.registers[StatusRegister.BYTES_SENT.index()] += n;
-        response.begin(MessageType.REPLY, ni.index).initiator(library.self.nid(), ni.pid).user(ni.uid)
+        response.begin(MessageType.REPLY, ni.index).initiator(selfNid, ni.pid).user(ni.uid)
                 .target(op.peerNid, op.peerPid).portal(op.portal).matchBits(op.matchBits).offset(op.localOffset)
                 .mdHandle(op.peerMdHandle).length(op.localLength).manipulatedLength(n).exchange(op.peerExchange);
         prepareReply(source, out, 0L, n, op.token, false, SendStaging.NONE);
@@ -433,7 +448,7 @@ final class Target implements SendingSide {
         } else {
             endReplySend(op, delivered);
         }
-        library.ops.release(op);
+        ops.release(op);
     }
 
     /**
@@ -460,29 +475,29 @@ final class Target implements SendingSide {
     /** A staged reply's payload has left the MD: GET_END now; the transport's report then only frees the op. */
     @Override
     public void stagedPayloadCopied(long token) {
-        library.acquire();
+        LibraryState.acquire(handlers, lock);
         try {
-            PendingOp op = library.ops.lookup(token);
+            PendingOp op = ops.lookup(token);
             if (op == null || op.ni == null || op.md == null) {
                 return; // the interface was finalised meanwhile
             }
             endReplySend(op, true);
             op.sendEnded = true;
         } finally {
-            library.release();
+            LibraryState.release(wakeups, lock);
         }
     }
 
     @Override
     public void sendRefused(long token) {
-        library.acquire();
+        LibraryState.acquire(handlers, lock);
         try {
             PendingOp op = library.opToComplete(token);
             if (op != null) {
                 replySent(op, false);
             }
         } finally {
-            library.release();
+            LibraryState.release(wakeups, lock);
         }
     }
 }

@@ -160,7 +160,10 @@ class CallCountTest {
             Map<String, Long> out = new TreeMap<>();
             for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
                 if (e.getEventType().getName().equals("jdk.MethodTiming")) {
-                    RecordedMethod m = e.getValue("method");
+                    @Nullable RecordedMethod m = e.getValue("method");
+                    if (m == null) {
+                        throw new AssertionError("a method timing event without its method: " + e);
+                    }
                     out.merge(m.getType().getName() + "." + m.getName(), e.getLong("invocations"), Long::sum);
                 }
             }

@@ -14,6 +14,7 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedMethod;
 import jdk.jfr.consumer.RecordingFile;
 import mpi.MPI;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * What one round trip of the MPI layer's blocking ping-pong does, counted rather than timed: the calls into the
@@ -74,7 +75,7 @@ public final class MpiCallCounts {
      * {@code size} bytes between two rank threads (with the barriers that bound them), after {@code warmup} untimed.
      */
     static Map<String, Long> measure(String transport, int size, int iterations, int warmup) throws Exception {
-        AtomicReference<Recording> recording = new AtomicReference<>();
+        AtomicReference<@Nullable Recording> recording = new AtomicReference<>();
         Path file = Files.createTempFile("mpi-call-counts", ".jfr");
         try {
             MpiRanks.run(transport, 2, rank -> {
@@ -93,6 +94,9 @@ public final class MpiCallCounts {
                 MPI.COMM_WORLD.barrier();
                 if (rank == 0) {
                     Recording r = recording.get();
+                    if (r == null) {
+                        throw new IllegalStateException("rank 0 started no recording");
+                    }
                     r.stop();
                     r.dump(file);
                     r.close();
@@ -127,8 +131,8 @@ public final class MpiCallCounts {
                 continue;
             }
             long n = e.getLong("invocations");
-            RecordedMethod m = e.getValue("method");
-            if (n > 0 && !m.getName().equals("required")) {
+            @Nullable RecordedMethod m = e.getValue("method");
+            if (m != null && n > 0 && !m.getName().equals("required")) {
                 out.merge(m.getType().getName() + "." + m.getName() + m.getDescriptor(), n, Long::sum);
             }
         }

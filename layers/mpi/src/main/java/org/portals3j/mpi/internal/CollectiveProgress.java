@@ -26,6 +26,11 @@ public final class CollectiveProgress {
         }
     }
 
+    /** Whether no schedule is under way (read without the lock: a schedule being added may be missed). */
+    boolean isEmpty() {
+        return count == 0;
+    }
+
     /** Advances every schedule as far as it goes without waiting; returns how many moved. */
     int advance() {
         if (count == 0 || lock.isHeldByCurrentThread() || !lock.tryLock()) {

@@ -184,6 +184,9 @@ public final class PointToPoint {
                         throw e;
                     }
                     inFlight++;
+                    if (waits.mayDrain()) {
+                        drainUntilDone(op); // its SEND_END is usually logged by now: its wait then costs nothing
+                    }
                     return;
                 }
             }
@@ -441,8 +444,11 @@ public final class PointToPoint {
         return finished;
     }
 
-    /** Handles the event the blocker's {@code PtlEQWait} returned ({@code rc}), then those behind it (locked). */
-    void handleWaited(ReturnCode rc, Event e) {
+    /**
+     * Handles the event the blocker's {@code PtlEQWait} returned ({@code rc}), then those behind it: all of them, or,
+     * for a blocker waiting for {@code op}, until {@code op} is done (locked).
+     */
+    void handleWaited(ReturnCode rc, Event e, @Nullable Operation op) {
         if (finished) {
             return;
         }
@@ -450,7 +456,11 @@ public final class PointToPoint {
             throw eventsLost();
         }
         handle(e);
-        drain();
+        if (op == null) {
+            drain();
+        } else {
+            drainUntilDone(op);
+        }
     }
 
     /**
@@ -498,6 +508,18 @@ public final class PointToPoint {
             n++;
         }
         return n;
+    }
+
+    /**
+     * Handles up to a batch of the events waiting, in order, until {@code op} is done. The events behind it stay
+     * queued for the rank's next call: as if they had come a moment later, after a look that found the queue empty,
+     * and that costs a look (and on udp a poll of the socket) for every operation. Under the lock, with no other
+     * thread the blocker.
+     */
+    private void drainUntilDone(Operation op) {
+        for (int n = 0; n < DRAIN_BATCH && !op.isDone() && next(); n++) {
+            handle(event);
+        }
     }
 
     /** Handles one event; returns the unexpected message it announced, if it announced one. Under the lock. */

@@ -71,6 +71,18 @@ final class RankWaits {
     void await(Operation op) {
         IdleStrategy idle = waitState().idle;
         idle.reset();
+        if ((op instanceof SendOperation || op instanceof ReceiveOperation) && engine.collectives().isEmpty()) {
+            // Only an event (or a change another thread makes) ends a send or a receive under way, and no schedule
+            // needs moving on: block at once. PtlEQWait returns the first event waiting, as a look at the queue would.
+            int seen = changes();
+            if (op.isDone()) {
+                return;
+            }
+            checkInterrupt();
+            if (blockForEvent(seen, op)) {
+                idle.reset();
+            }
+        }
         while (!op.isDone()) {
             int seen = changes();
             int n = engine.progress();
@@ -78,7 +90,7 @@ final class RankWaits {
                 return;
             }
             checkInterrupt();
-            if (n == 0 && blockForEvent(seen)) {
+            if (n == 0 && blockForEvent(seen, op)) {
                 idle.reset();
             } else {
                 idleStep(idle, n);
@@ -98,7 +110,7 @@ final class RankWaits {
         }
         int n = engine.progress();
         checkInterrupt();
-        if (first || n != 0 || !blockForEvent(w.seen)) {
+        if (first || n != 0 || !blockForEvent(w.seen, null)) {
             idleStep(w.idle, n);
         } else {
             w.idle.reset();
@@ -112,10 +124,11 @@ final class RankWaits {
      * others back off meanwhile and leave the events to it, so that events are handled in the queue's order.
      *
      * @param seen {@link #changes} before the caller last looked at what it waits for
+     * @param op what the caller waits for, if one operation: the events behind the one that ends it stay queued
      * @return false if it did not block (another thread is the blocker, or something changed since: an operation may
      *         have completed)
      */
-    private boolean blockForEvent(int seen) {
+    private boolean blockForEvent(int seen, @Nullable Operation op) {
         Thread me = Thread.currentThread();
         lock.lock();
         try {
@@ -140,7 +153,7 @@ final class RankWaits {
             try {
                 blocker = null;
                 if (rc != null) {
-                    engine.handleWaited(rc, blockerEvent);
+                    engine.handleWaited(rc, blockerEvent, op);
                 }
             } finally {
                 lock.unlock();
@@ -170,8 +183,13 @@ final class RankWaits {
      * Under the lock.
      */
     int drainUnlessBlocked() {
+        return mayDrain() ? engine.drain() : 0;
+    }
+
+    /** Whether the calling thread may take events from the queue: no other thread is the blocker. */
+    boolean mayDrain() {
         Thread b = blocker;
-        return b == null || b == Thread.currentThread() ? engine.drain() : 0;
+        return b == null || b == Thread.currentThread();
     }
 
     /**

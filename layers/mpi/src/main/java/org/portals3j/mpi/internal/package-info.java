@@ -28,7 +28,9 @@
  *   <li><b>Eager</b> (at most {@code eagerLimit} bytes, 16 KiB by default, and not synchronous, and covered by
  *       credit): one {@code PtlPut} of the data, at the offset the sender reserved in its region at the receiver;
  *       {@code hdr_data} is where that reservation ends (a count of bytes since the start). A posted receive takes it
- *       directly (its MD ignores the offset); otherwise it lands in the region. The send completes at SEND_END.</li>
+ *       directly (its MD ignores the offset); otherwise it lands in the region. The send completes at SEND_END,
+ *       which the sending thread looks for at once after the put (unless another thread is the blocker): it is
+ *       usually logged by then, and the send is over before its wait begins.</li>
  *   <li><b>Rendezvous</b> (longer messages, every {@code sSend}/{@code isSend}, and eager messages without credit):
  *       the sender attaches an MD over its buffer on portal 5 (matchid: the receiver; match bits: a fresh id), then
  *       puts a 0-byte header with the protocol bit and {@code hdr_data} = id &lt;&lt; 36 | length. When a receive
@@ -86,7 +88,11 @@
  *   <li><b>Blocking.</b> A wait with nothing to do blocks in {@code PtlEQWait} (in its interruptible form, so that
  *       an interrupt still ends an MPI wait with {@code ERR_OTHER}): the library polls the network while it spins,
  *       then parks until the next event is logged, which wakes the thread at once. Only one thread of a rank, the
- *       <i>blocker</i>, waits there; it handles the event it is handed and every one behind it. Other waiting
+ *       <i>blocker</i>, waits there; it handles the event it is handed and the ones behind it, all of them, or
+ *       those up to the one that ends the operation it waits for (the rest stay queued for the next call or
+ *       waiter, as if they had come a moment later). A wait for a send or receive, with no nonblocking collective
+ *       under way, blocks at once rather than first looking at the queue: {@code PtlEQWait} returns the first event
+ *       waiting as that look would, and only an event or another thread's change ends such an operation. Other waiting
  *       threads back off (spin, yield, then park of at most 100 us) and leave the events to it: an event handed to
  *       a waiter never enters the queue, so a second thread draining the queue meanwhile would handle later events
  *       before it.</li>

@@ -1,0 +1,141 @@
+package org.portals3j.bench;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedMethod;
+import jdk.jfr.consumer.RecordingFile;
+import mpi.MPI;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * What one round trip of the MPI layer's blocking ping-pong does, counted rather than timed: the calls into the
+ * public Portals API, the lock acquisitions, the events the layer handles and the park/unpark hand-overs, from
+ * JFR's method timing ({@code jdk.MethodTiming}, exact invocation counts) over the round trips after a warm-up.
+ * See bench/README.md, the MPI section.
+ *
+ * <p>Usage: {@code MpiCallCounts [--transport inmem|udp] [--size BYTES] [--iterations N] [--warmup N]}
+ */
+public final class MpiCallCounts {
+    private static final int TAG = 3;
+    /** The methods counted (JFR method filters: a class counts all its methods). */
+    static final String FILTER = String.join(";",
+            "org.portals3j.portals.PortalsLibrary",
+            "org.portals3j.portals.Portals",
+            "java.util.concurrent.locks.ReentrantLock::lock",
+            "java.util.concurrent.locks.ReentrantLock::tryLock",
+            "org.portals3j.transport.internal.SpinLock::lock",
+            "org.portals3j.transport.internal.SpinLock::tryLock",
+            "java.util.concurrent.locks.LockSupport::park",
+            "java.util.concurrent.locks.LockSupport::parkNanos",
+            "java.util.concurrent.locks.LockSupport::unpark",
+            "org.portals3j.mpi.internal.PointToPoint::handle");
+
+    private MpiCallCounts() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String transport = "inmem";
+        int size = 8;
+        int iterations = 20_000;
+        int warmup = 20_000;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--transport" -> transport = args[++i];
+                case "--size" -> size = Integer.parseInt(args[++i]);
+                case "--iterations" -> iterations = Integer.parseInt(args[++i]);
+                case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                default -> throw new IllegalArgumentException("unknown option '" + args[i] + "'");
+            }
+        }
+        Map<String, Long> counts = measure(transport, size, iterations, warmup);
+        System.out.printf(Locale.ROOT, "# MPI layer, transport %s, %d B blocking ping-pong, %d round trips after %d"
+                + " warm-up: calls per round trip, both ranks (and every other thread of the JVM)%n", transport, size,
+                iterations, warmup);
+        long portals = 0;
+        for (Map.Entry<String, Long> e : counts.entrySet()) {
+            System.out.printf(Locale.ROOT, "%10.2f  %s%n", (double) e.getValue() / iterations, e.getKey());
+            if (e.getKey().startsWith("org.portals3j.portals.")) {
+                portals += e.getValue();
+            }
+        }
+        System.out.printf(Locale.ROOT, "%10.2f  (every Portals API call)%n", (double) portals / iterations);
+    }
+
+    /**
+     * Invocations of each method of {@link #FILTER} called at least once over {@code iterations} round trips of
+     * {@code size} bytes between two rank threads (with the barriers that bound them), after {@code warmup} untimed.
+     */
+    static Map<String, Long> measure(String transport, int size, int iterations, int warmup) throws Exception {
+        AtomicReference<@Nullable Recording> recording = new AtomicReference<>();
+        Path file = Files.createTempFile("mpi-call-counts", ".jfr");
+        try {
+            MpiRanks.run(transport, 2, rank -> {
+                MPI.Init(new String[0]);
+                ByteBuffer buf = MPI.newByteBuffer(Math.max(1, size));
+                pingPong(rank, buf, size, warmup);
+                MPI.COMM_WORLD.barrier();
+                if (rank == 0) {
+                    Recording r = new Recording();
+                    r.enable("jdk.MethodTiming").with("filter", FILTER).with("period", "endChunk");
+                    r.start();
+                    recording.set(r);
+                }
+                MPI.COMM_WORLD.barrier();
+                pingPong(rank, buf, size, iterations);
+                MPI.COMM_WORLD.barrier();
+                if (rank == 0) {
+                    Recording r = recording.get();
+                    if (r == null) {
+                        throw new IllegalStateException("rank 0 started no recording");
+                    }
+                    r.stop();
+                    r.dump(file);
+                    r.close();
+                }
+                MPI.Finalize();
+                return new double[0];
+            });
+            return invocations(file);
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    private static void pingPong(int rank, ByteBuffer buf, int size, int rounds) throws Exception {
+        for (int i = 0; i < rounds; i++) {
+            if (rank == 0) {
+                MPI.COMM_WORLD.send(buf, size, MPI.BYTE, 1, TAG);
+                MPI.COMM_WORLD.recv(buf, size, MPI.BYTE, 1, TAG);
+            } else {
+                MPI.COMM_WORLD.recv(buf, size, MPI.BYTE, 0, TAG);
+                MPI.COMM_WORLD.send(buf, size, MPI.BYTE, 0, TAG);
+            }
+        }
+    }
+
+    /** The invocations per method recorded in {@code file}, methods never called left out. */
+    static Map<String, Long> invocations(Path file) throws Exception {
+        Map<String, Long> out = new TreeMap<>();
+        List<RecordedEvent> events = new ArrayList<>(RecordingFile.readAllEvents(file));
+        for (RecordedEvent e : events) {
+            if (!e.getEventType().getName().equals("jdk.MethodTiming")) {
+                continue;
+            }
+            long n = e.getLong("invocations");
+            @Nullable RecordedMethod m = e.getValue("method");
+            if (m != null && n > 0 && !m.getName().equals("required")) {
+                out.merge(m.getType().getName() + "." + m.getName() + m.getDescriptor(), n, Long::sum);
+            }
+        }
+        return out;
+    }
+}

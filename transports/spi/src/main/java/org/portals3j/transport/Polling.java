@@ -46,4 +46,16 @@ public interface Polling {
      * threads of a 2-core machine their core. Other threads may still poll.
      */
     void pollingStopped();
+
+    /**
+     * Says that the calling thread starts polling inside a wait: until it calls {@link #waitEnded} it polls again
+     * soon, and announces {@link #pollingStopped} before it stops to park. A transport need not look whether such a
+     * thread is still there. The shared wait loop calls both; the defaults do nothing.
+     */
+    default void waitStarted() {
+    }
+
+    /** Says that the calling thread's wait ({@link #waitStarted}) ended: it may poll no more. */
+    default void waitEnded() {
+    }
 }

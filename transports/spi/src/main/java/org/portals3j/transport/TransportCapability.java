@@ -20,8 +20,9 @@ public enum TransportCapability {
     /**
      * The endpoint implements {@link Polling} and tells a handler that is a {@link PollingHandler} when the
      * application threads that called {@link Polling#poll} on it have stopped ({@link PollingHandler#onPollersGone}):
-     * at once after {@link Polling#pollingStopped}, and within a grace of a few milliseconds at most after a stop
-     * nobody announced. An upper layer may then hold work back for its polling thread, knowing that it will hear when
+     * at once after {@link Polling#pollingStopped}, within a grace of a few milliseconds at most after a stop nobody
+     * announced, and within a few tens of milliseconds after a thread whose wait ended ({@link Polling#waitEnded})
+     * polls no more. An upper layer may then hold work back for its polling thread, knowing that it will hear when
      * that thread has gone. Only endpoints that implement {@link Polling} advertise it.
      */
     REPORTS_POLLERS_GONE

@@ -70,6 +70,7 @@ public final class AwaitLoop {
         long start = timed ? clock.getAsLong() : 0L;
         boolean handedOver = false;
         boolean polled = false;
+        boolean inside = false; // between waitStarted and waitEnded
         boolean interrupted = false;
         idle.reset();
         try {
@@ -82,12 +83,20 @@ public final class AwaitLoop {
                 } else if (idle.parksNext() && wait.handsOver()) {
                     handedOver = true;
                     wait.parking();
+                    if (inside) {
+                        inside = false;
+                        polling.waitEnded();
+                    }
                     if (polled) {
                         polling.pollingStopped();
                     }
                     continue; // look again before parking: a waker that came before the announcement did not unpark
                 } else {
-                    polled = true;
+                    if (!polled) {
+                        polled = true;
+                        inside = true;
+                        polling.waitStarted();
+                    }
                     idle.idle(wait.work(polling));
                 }
                 if (Thread.interrupted()) {
@@ -99,6 +108,9 @@ public final class AwaitLoop {
             }
             return true;
         } finally {
+            if (inside) {
+                polling.waitEnded();
+            }
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }

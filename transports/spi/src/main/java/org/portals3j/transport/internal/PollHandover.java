@@ -1,5 +1,7 @@
 package org.portals3j.transport.internal;
 
+import java.util.concurrent.atomic.AtomicInteger;
+
 /**
  * Decides when a transport's own thread takes the receive path back from application threads that poll it ({@link
  * org.portals3j.transport.Polling#poll}): it stays away while they poll, and looks less often the longer they do.
@@ -9,16 +11,24 @@ package org.portals3j.transport.internal;
  * retransmission timeout, {@code udp.rtoMinMicros}; the cap is four fifths of a tolerance below 5 ms, never below the
  * first grace), so that even a stop nobody announced gets its acknowledgements out before a peer retransmits. A
  * waiter that stops polling to park announces it ({@link #stopped}), and the transport's thread takes over at once.
- * Why: docs/udp-notes.md.
+ * While a thread polls inside a wait ({@link #waitBegins} to {@link #waitEnds}: it polls until it announces a stop or
+ * its wait ends), the transport's thread looks only every {@link #waitLookNanos} (twice the tolerance, at most
+ * {@link #MAX_WAIT_LOOK_NANOS}): a stop inside a wait is always announced, so only a thread that leaves its wait and
+ * polls no more is noticed that late, and a peer retransmits at most once meanwhile. Why: docs/udp-notes.md.
  *
- * <p>{@link #polled} and {@link #stopped} are called by any thread; {@link #keepAwayNanos} by the transport's
- * thread only.
+ * <p>{@link #polled}, {@link #stopped}, {@link #waitBegins} and {@link #waitEnds} are called by any thread;
+ * {@link #keepAwayNanos} by the transport's thread only.
  */
 public final class PollHandover {
     public static final long MIN_GRACE_NANOS = 1_000_000L;
     public static final long MAX_GRACE_NANOS = 4_000_000L;
+    /** The longest the transport's thread stays away while a thread polls inside a wait. */
+    public static final long MAX_WAIT_LOOK_NANOS = 20_000_000L;
 
     private final long maxGrace;
+    private final long waitLook;
+    /** Threads inside a wait that polls ({@link #waitBegins} and not yet {@link #waitEnds}). */
+    private final AtomicInteger waiters = new AtomicInteger();
 
     private volatile long lastPollNanos;
     /** The transport's thread: how long after the last poll it takes over. */
@@ -32,7 +42,8 @@ public final class PollHandover {
     /** For an owner that must have the receive path back within {@code toleranceNanos} of an unannounced stop. */
     public PollHandover(long now, long toleranceNanos) {
         maxGrace = Math.max(MIN_GRACE_NANOS, Math.min(MAX_GRACE_NANOS, toleranceNanos / 5 * 4));
-        lastPollNanos = now - maxGrace;
+        waitLook = Math.max(maxGrace, Math.min(MAX_WAIT_LOOK_NANOS, 2 * toleranceNanos));
+        lastPollNanos = now - waitLook;
         handedBackAt = lastPollNanos;
     }
 
@@ -48,7 +59,17 @@ public final class PollHandover {
 
     /** A polling thread stops (it is about to park): the transport's thread may take over at once. */
     public void stopped(long now) {
-        lastPollNanos = now - maxGrace;
+        lastPollNanos = now - waitLook;
+    }
+
+    /** A thread starts polling inside a wait: until {@link #waitEnds} it polls on, or announces {@link #stopped}. */
+    public void waitBegins() {
+        waiters.incrementAndGet();
+    }
+
+    /** A thread's wait, begun with {@link #waitBegins}, ended (before it announces a stop, if it does). */
+    public void waitEnds() {
+        waiters.decrementAndGet();
     }
 
     /**
@@ -58,6 +79,11 @@ public final class PollHandover {
     public long keepAwayNanos(long now) {
         long last = lastPollNanos;
         long since = now - last;
+        if (since < waitLook && waiters.get() > 0) {
+            away = true; // a thread inside a wait polls on or announces its stop: no need to look sooner
+            seenPollNanos = last;
+            return waitLook - since;
+        }
         if (since >= grace) {
             grace = MIN_GRACE_NANOS;
             away = false;
@@ -84,6 +110,11 @@ public final class PollHandover {
         }
         handedBackAt = last;
         return true;
+    }
+
+    /** How long the transport's thread stays away after a poll while a thread polls inside a wait. */
+    public long waitLookNanos() {
+        return waitLook;
     }
 
     /** The cap of the grace. */

@@ -144,6 +144,87 @@ class AwaitLoopTest {
         }
     }
 
+    @Test
+    void aWaitThatPollsSaysWhenItStartsAndEndsBeforeAnnouncingItsStop() {
+        List<String> calls = new ArrayList<>();
+        AwaitLoop watched = new AwaitLoop(new WaitWatchingPolling(calls), () -> now);
+
+        assertThat(watched.await(new CountedWait(3, true), idle(1, 10), AwaitLoop.FOREVER)).isTrue();
+
+        assertThat(calls).containsExactly("waitStarted", "poll", "waitEnded", "stopped");
+    }
+
+    @Test
+    void aWaitThatEndsOnItsConditionSaysItsWaitEnded() {
+        List<String> calls = new ArrayList<>();
+        AwaitLoop watched = new AwaitLoop(new WaitWatchingPolling(calls), () -> now);
+
+        assertThat(watched.await(new CountedWait(3, true), idle(5, 10), AwaitLoop.FOREVER)).isTrue();
+
+        assertThat(calls).containsExactly("waitStarted", "poll", "poll", "waitEnded");
+    }
+
+    @Test
+    void aWaitOverAtOnceNeitherStartsNorEnds() {
+        List<String> calls = new ArrayList<>();
+        AwaitLoop watched = new AwaitLoop(new WaitWatchingPolling(calls), () -> now);
+
+        assertThat(watched.await(new CountedWait(0, true), idle(5, 10), AwaitLoop.FOREVER)).isTrue();
+
+        assertThat(calls).isEmpty();
+    }
+
+    @Test
+    void aWaitThatThrowsStillSaysItsWaitEnded() {
+        List<String> calls = new ArrayList<>();
+        AwaitLoop watched = new AwaitLoop(new WaitWatchingPolling(calls), () -> now);
+        AwaitLoop.Wait failing = new CountedWait(2, true) {
+            @Override
+            public int work(Polling p) {
+                p.poll();
+                throw new IllegalStateException("from the work");
+            }
+        };
+
+        try {
+            watched.await(failing, idle(5, 10), AwaitLoop.FOREVER);
+        } catch (IllegalStateException expected) {
+            calls.add("thrown");
+        }
+
+        assertThat(calls).containsExactly("waitStarted", "poll", "waitEnded", "thrown");
+    }
+
+    /** Records every call of the polling hand-over, the wait's start and end included. */
+    private static final class WaitWatchingPolling implements Polling {
+        private final List<String> calls;
+
+        WaitWatchingPolling(List<String> calls) {
+            this.calls = calls;
+        }
+
+        @Override
+        public boolean poll() {
+            calls.add("poll");
+            return false;
+        }
+
+        @Override
+        public void pollingStopped() {
+            calls.add("stopped");
+        }
+
+        @Override
+        public void waitStarted() {
+            calls.add("waitStarted");
+        }
+
+        @Override
+        public void waitEnded() {
+            calls.add("waitEnded");
+        }
+    }
+
     /** Records the loop's calls of poll and pollingStopped. */
     private final class FakePolling implements Polling {
         @Override

@@ -118,4 +118,67 @@ class PollHandoverTest {
         assertThat(h.keepAwayNanos(now + 20)).isZero();
         assertThat(h.graceNanos()).isEqualTo(MIN_GRACE_NANOS);
     }
+
+    @Test
+    void whileAThreadPollsInsideAWaitTheProtocolThreadLooksOnlyAfterTheWaitLook() {
+        PollHandover h = new PollHandover(0, RTO_MIN);
+        assertThat(h.waitLookNanos()).as("twice the tolerance, at most the cap").isEqualTo(2 * RTO_MIN)
+                .isEqualTo(PollHandover.MAX_WAIT_LOOK_NANOS);
+        long now = 100 * MS;
+        h.waitBegins();
+        h.polled(now);
+        long away = h.keepAwayNanos(now + 1_000);
+        assertThat(away).isEqualTo(h.waitLookNanos() - 1_000).isGreaterThan(MAX_GRACE_NANOS);
+        now += 10 * MS; // the waiter was descheduled for longer than the grace cap: still no take-over
+        assertThat(h.keepAwayNanos(now)).isEqualTo(h.waitLookNanos() - 10 * MS);
+        h.polled(now);
+        assertThat(h.keepAwayNanos(now + h.waitLookNanos() - 1)).as("polled since: away again").isPositive();
+    }
+
+    @Test
+    void aWaiterThatStopsPollingWithoutLeavingItsWaitIsTakenOverAfterTheWaitLook() {
+        PollHandover h = new PollHandover(0, RTO_MIN);
+        h.waitBegins();
+        h.polled(MS);
+        assertThat(h.keepAwayNanos(MS + h.waitLookNanos())).isZero();
+        assertThat(h.pollingEnded()).isTrue();
+    }
+
+    @Test
+    void aStopAnnouncedFromAWaitHandsTheReceivePathBackAtOnce() {
+        PollHandover h = new PollHandover(0, RTO_MIN);
+        h.waitBegins();
+        h.polled(5 * MS);
+        assertThat(h.keepAwayNanos(5 * MS)).isPositive();
+        h.waitEnds();
+        h.stopped(5 * MS + 10);
+        assertThat(h.keepAwayNanos(5 * MS + 20)).isZero();
+    }
+
+    @Test
+    void anAnnouncedStopTakesOverAtOnceWhileAnotherThreadStillWaits() {
+        PollHandover h = new PollHandover(0, RTO_MIN);
+        h.waitBegins();
+        h.polled(5 * MS);
+        h.stopped(5 * MS + 10); // a third thread (a sender that must wait for room) announces a stop
+        assertThat(h.keepAwayNanos(5 * MS + 20)).isZero();
+    }
+
+    @Test
+    void aThreadThatLeftItsWaitIsLookedAfterWithinTheGraceAgain() {
+        PollHandover h = new PollHandover(0, RTO_MIN);
+        h.waitBegins();
+        h.polled(5 * MS);
+        h.waitEnds(); // its condition held: it returns and computes
+        long away = h.keepAwayNanos(5 * MS + 1_000);
+        assertThat(away).isEqualTo(MIN_GRACE_NANOS - 1_000);
+        assertThat(h.keepAwayNanos(5 * MS + MIN_GRACE_NANOS)).isZero();
+    }
+
+    @Test
+    void theWaitLookFollowsASmallerToleranceButNeverFallsBelowTheGraceCap() {
+        assertThat(new PollHandover(0, 2_500_000).waitLookNanos()).isEqualTo(5 * MS);
+        assertThat(new PollHandover(0, 100_000).waitLookNanos()).isEqualTo(MIN_GRACE_NANOS);
+        assertThat(new PollHandover(0, 60 * MS).waitLookNanos()).isEqualTo(PollHandover.MAX_WAIT_LOOK_NANOS);
+    }
 }

@@ -31,7 +31,11 @@ final class ProtocolSleep {
         sleeping = false;
     }
 
-    /** Any thread, after starting a timer: wakes the protocol thread if it sleeps (its sleep may outlast the timer). */
+    /**
+     * Any thread, after starting a timer (the sleep may outlast it), or a poller (the protocol thread steps aside
+     * now, rather than when the next datagram, which the poller takes, wakes it): wakes the protocol thread if it
+     * sleeps.
+     */
     void wakeIfSleeping() {
         if (sleeping) {
             io.wakeup();

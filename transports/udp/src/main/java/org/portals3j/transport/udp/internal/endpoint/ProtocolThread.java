@@ -19,6 +19,7 @@ final class ProtocolThread implements Runnable {
     private final ProtocolAgent agent;
     private final ProtocolIdle idle;
     private final PollHandover handover;
+    private final ProtocolSleep sleep;
     /** Who runs the receive path: this thread, or an application thread that polls. */
     private final ReentrantLock receivePath;
     private final UpperLayer upper;
@@ -26,11 +27,13 @@ final class ProtocolThread implements Runnable {
     private final NanoClock clock;
     private final Consumer<Throwable> failure;
 
-    ProtocolThread(ProtocolAgent agent, ProtocolIdle idle, PollHandover handover, ReentrantLock receivePath,
-                   UpperLayer upper, EndpointLifecycle lifecycle, NanoClock clock, Consumer<Throwable> failure) {
+    ProtocolThread(ProtocolAgent agent, ProtocolIdle idle, PollHandover handover, ProtocolSleep sleep,
+                   ReentrantLock receivePath, UpperLayer upper, EndpointLifecycle lifecycle, NanoClock clock,
+                   Consumer<Throwable> failure) {
         this.agent = agent;
         this.idle = idle;
         this.handover = handover;
+        this.sleep = sleep;
         this.receivePath = receivePath;
         this.upper = upper;
         this.lifecycle = lifecycle;
@@ -45,6 +48,15 @@ final class ProtocolThread implements Runnable {
         } catch (Throwable t) { // an Error (OutOfMemoryError, ...) or a bug: this endpoint cannot go on
             failure.accept(t);
         }
+    }
+
+    /**
+     * An application thread polls at {@code now}: this thread stays away, and if it sleeps in the socket it is woken
+     * to step aside now, rather than by the next datagram, which the poller wants. Any thread.
+     */
+    void polled(long now) {
+        handover.polled(now);
+        sleep.wakeIfSleeping();
     }
 
     /** The duty cycle, until the endpoint stops running. */

@@ -97,7 +97,7 @@ public final class UdpEndpoint implements Transport, Polling {
 
     /** The parts that run once the endpoint has a handler. */
     private record Started(UpperLayer upper, DatagramSender sender, DatagramReceiver receiver, ProtocolAgent agent,
-                           Thread protocolThread, Thread heartbeatThread) {
+                           ProtocolThread loop, Thread protocolThread, Thread heartbeatThread) {
     }
 
     private UdpEndpoint(EndpointConfig config, UdpOptions.Settings settings, DatagramIo io) {
@@ -303,12 +303,12 @@ public final class UdpEndpoint implements Transport, Polling {
         ProtocolAgent agent = new ProtocolAgent(self, peers, receiver, sender, counters, lifecycle, clock, settings);
         ProtocolIdle idle = new ProtocolIdle(rank, config.idle(), sleep, agent, lifecycle, clock,
                 LockSupport::parkNanos);
-        ProtocolThread loop = new ProtocolThread(agent, idle, handover, receivePath, upper, lifecycle, clock,
+        ProtocolThread loop = new ProtocolThread(agent, idle, handover, sleep, receivePath, upper, lifecycle, clock,
                 this::failEndpoint);
         Thread t = Thread.ofPlatform().daemon().name("udp-rank-" + rank).unstarted(loop);
         Thread beat = Thread.ofPlatform().daemon().name("udp-heartbeat-rank-" + rank)
                 .unstarted(() -> heartbeatLoop(sender, heartbeatNanos));
-        started = new Started(upper, sender, receiver, agent, t, beat);
+        started = new Started(upper, sender, receiver, agent, loop, t, beat);
         if (!lifecycle.moveTo(EndpointLifecycle.State.RUNNING)) {
             throw new IllegalStateException("rank " + rank + ": transport is closed");
         }
@@ -429,9 +429,21 @@ public final class UdpEndpoint implements Transport, Polling {
         }
     }
 
+    /** The calling thread polls inside a wait: the protocol thread need not look whether it is still there. */
+    @Override
+    public void waitStarted() {
+        handover.waitBegins();
+    }
+
+    @Override
+    public void waitEnded() {
+        handover.waitEnds();
+    }
+
     /**
      * Lets the calling application thread run the receive path (see {@link Polling#poll}); does nothing
-     * when the protocol thread or another poller is running it, or when called from inside a handler.
+     * when the protocol thread or another poller is running it, or when called from inside a handler. A protocol thread
+     * asleep in the socket is woken to step aside ({@link ProtocolThread#polled}).
      */
     @Override
     public boolean poll() {
@@ -439,7 +451,7 @@ public final class UdpEndpoint implements Transport, Polling {
         if (s == null || !lifecycle.isRunning() || receivePath.isHeldByCurrentThread()) {
             return false;
         }
-        handover.polled(clock.nanoTime());
+        s.loop().polled(clock.nanoTime());
         if (!receivePath.tryLock()) {
             return false;
         }

@@ -24,6 +24,11 @@ class ProtocolThreadTest {
     private static final int MAX_READS = 1_000_000;
 
     private ProtocolThread thread(ProtocolRig rig, ProtocolRig.Rank rank, PollHandover handover) {
+        return thread(rig, rank, handover, () -> { });
+    }
+
+    /** As {@link #thread(ProtocolRig, ProtocolRig.Rank, PollHandover)}; its first park runs {@code whileAway}. */
+    private ProtocolThread thread(ProtocolRig rig, ProtocolRig.Rank rank, PollHandover handover, Runnable whileAway) {
         NanoClock ticking = () -> {
             if (++reads > MAX_READS) {
                 rank.lifecycle.moveTo(EndpointLifecycle.State.CLOSED);
@@ -33,10 +38,11 @@ class ProtocolThreadTest {
         ProtocolIdle idle = new ProtocolIdle(rank.rank, IdleMode.BACKOFF, rank.sleep, rank.agent, rank.lifecycle,
                 ticking, nanos -> {
                     parks.add(nanos);
+                    whileAway.run();
                     rank.lifecycle.moveTo(EndpointLifecycle.State.CLOSED);
                 });
-        return new ProtocolThread(rank.agent, idle, handover, new ReentrantLock(), rank.upper, rank.lifecycle, ticking,
-                failures::add);
+        return new ProtocolThread(rank.agent, idle, handover, rank.sleep, new ReentrantLock(), rank.upper,
+                rank.lifecycle, ticking, failures::add);
     }
 
     @Test
@@ -102,5 +108,64 @@ class ProtocolThreadTest {
 
         assertThat(failures).hasSize(1);
         assertThat(failures.getFirst()).hasMessage("from the handler");
+    }
+
+    @Test
+    void whileAThreadPollsInsideAWaitTheProtocolThreadStaysAwayForTheWaitLookAndThePollerRunsTheTimers()
+            throws Exception {
+        ProtocolRig rig = new ProtocolRig(2, Map.of());
+        ProtocolRig.Rank r0 = rig.ranks[0];
+        r0.send(1, 1, ProtocolRig.payload(10, 1), 1); // lost: never transferred
+        PollHandover handover = new PollHandover(rig.now, 10_000_000L);
+        handover.waitBegins();
+        handover.polled(rig.now);
+        long[] retransmitsWhileAway = {-1};
+
+        thread(rig, r0, handover, () -> {
+            rig.now += UdpEndpoint.INITIAL_RTO_NANOS + 1_000_000L; // the retransmission timer is due
+            r0.agent.doWork(1); // the waiting thread's poll
+            retransmitsWhileAway[0] = r0.counter(Counters.RETRANSMITS);
+        }).run();
+
+        assertThat(parks).as("one look, after the wait look, not the grace").hasSize(1);
+        assertThat(parks.getFirst()).isGreaterThan(PollHandover.MAX_GRACE_NANOS)
+                .isLessThanOrEqualTo(handover.waitLookNanos());
+        assertThat(retransmitsWhileAway[0]).as("the due timer ran on the poller").isEqualTo(1);
+        assertThat(r0.io.awaits).as("the protocol thread never took the receive path").isEmpty();
+    }
+
+    @Test
+    void aPollWhileTheProtocolThreadSleepsInTheSocketWakesItAndItLeavesTheDatagramToThePoller() throws Exception {
+        ProtocolRig rig = new ProtocolRig(2, Map.of());
+        ProtocolRig.Rank r1 = rig.ranks[1];
+        PollHandover handover = new PollHandover(rig.now, 10_000_000L);
+        ProtocolThread[] loop = new ProtocolThread[1];
+        r1.io.duringAwait = () -> { // a thread starts waiting, and its reply arrives
+            handover.waitBegins();
+            loop[0].polled(rig.now);
+            rig.ranks[0].send(1, 1, ProtocolRig.payload(10, 1), 1);
+            rig.transfer();
+        };
+        loop[0] = thread(rig, r1, handover);
+
+        loop[0].run();
+
+        assertThat(r1.io.awaits).as("it slept in the socket once").hasSize(1);
+        assertThat(r1.io.wakeups).as("the poll woke it").isEqualTo(1);
+        assertThat(parks).as("then it stepped aside for the wait look").hasSize(1);
+        assertThat(parks.getFirst()).isGreaterThan(PollHandover.MAX_GRACE_NANOS);
+        assertThat(r1.io.inbound).as("left for the poller").hasSize(1);
+        assertThat(r1.handler.messages).isEmpty();
+    }
+
+    @Test
+    void aPollWhileTheProtocolThreadIsAwakeWakesNothing() throws Exception {
+        ProtocolRig rig = new ProtocolRig(2, Map.of());
+        ProtocolRig.Rank r1 = rig.ranks[1];
+        ProtocolThread loop = thread(rig, r1, new PollHandover(rig.now, 10_000_000L));
+
+        loop.polled(rig.now);
+
+        assertThat(r1.io.wakeups).isZero();
     }
 }

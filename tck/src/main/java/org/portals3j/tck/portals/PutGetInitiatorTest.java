@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.portals3j.portals.AckRequest;
@@ -658,6 +659,7 @@ class PutGetInitiatorTest {
         int trips = 300;
         try (TckJob job = TckJob.start(ranks)) {
             List<Callable<Void>> passers = new ArrayList<>();
+            AtomicInteger arrivals = new AtomicInteger();
             for (int r = 0; r < ranks; r++) {
                 Rank rank = job.rank(r);
                 // one queue for the put's events and the token's, as ring programs have
@@ -669,23 +671,30 @@ class PutGetInitiatorTest {
                 ProcessId right = job.rank((r + 1) % ranks).id();
                 int self = r;
                 passers.add(() -> {
-                    passToken(rank, self, ranks, trips, eq, inbox, outbox, send, right);
+                    passToken(rank, self, ranks, trips, eq, inbox, outbox, send, right, arrivals);
                     return null;
                 });
             }
             ExecutorService threads = Executors.newFixedThreadPool(ranks);
             try {
-                // the first rank to finish or fail: a failed rank leaves the others waiting for the token
+                // the first rank to finish or fail: a failed rank leaves the others waiting for the token, so the
+                // patience bounds each hop of the token, not the whole ring (900 hops take longer on a loaded machine)
                 CompletionService<Void> passing = new ExecutorCompletionService<>(threads);
                 for (Callable<Void> passer : passers) {
                     passing.submit(passer);
                 }
-                for (int r = 0; r < ranks; r++) {
+                int finished = 0;
+                int arrived = arrivals.get();
+                while (finished < ranks) {
                     Future<Void> done = passing.poll(TckTransport.patience().toMillis(), TimeUnit.MILLISECONDS);
-                    if (done == null) {
-                        throw new AssertionError("a rank was still passing the token after " + TckTransport.patience());
+                    if (done != null) {
+                        done.get();
+                        finished++;
+                    } else if (arrivals.get() == arrived) {
+                        throw new AssertionError("the token has not moved for " + TckTransport.patience() + " ("
+                                + arrived + " of " + ranks * trips + " arrivals)");
                     }
-                    done.get();
+                    arrived = arrivals.get();
                 }
             } finally {
                 threads.shutdownNow();
@@ -699,10 +708,11 @@ class PutGetInitiatorTest {
     /**
      * Rank {@code r} of a ring: waits for the token's PUT_START and PUT_END (rank 0 starts with token 0), puts the
      * token plus one to its right neighbour, waits for the put's SEND_START and SEND_END (PtlEQWait, as ring
-     * programs do: the token may be on its way back meanwhile), and overwrites its send buffer.
+     * programs do: the token may be on its way back meanwhile), and overwrites its send buffer. Counts each
+     * arrival of the token in {@code arrivals}.
      */
     private static void passToken(Rank rank, int r, int ranks, int trips, EqHandle eq, MemorySegment inbox,
-                                  MemorySegment outbox, MdHandle send, ProcessId right) {
+                                  MemorySegment outbox, MdHandle send, ProcessId right, AtomicInteger arrivals) {
         Event e = new Event();
         int token = 0;
         for (int trip = 0; trip <= trips; trip++) {
@@ -715,6 +725,7 @@ class PutGetInitiatorTest {
                 assertThat(inbox.get(ValueLayout.JAVA_INT, 0)).as("rank %d, trip %d: the token", r, trip)
                         .isEqualTo(expected);
                 token = expected + 1;
+                arrivals.incrementAndGet();
             }
             if (trip == trips) {
                 return;

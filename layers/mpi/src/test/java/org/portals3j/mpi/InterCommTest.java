@@ -7,7 +7,6 @@ import mpi.Comm;
 import mpi.Intercomm;
 import mpi.Intracomm;
 import mpi.MPI;
-import mpi.MPIException;
 import mpi.Status;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,21 +19,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class InterCommTest {
 
-    /** The intercommunicator between the even and the odd world ranks (leaders: world ranks 0 and 1). */
-    private static Intercomm evenOdd(int rank) throws MPIException {
-        Intracomm world = MPI.COMM_WORLD;
-        world.setErrhandler(MPI.ERRORS_RETURN);
-        Intracomm local = world.split(rank % 2, rank);
-        return world.createIntercomm(local, 0, rank % 2 == 0 ? 1 : 0, 77);
-    }
-
     /** The world rank of rank {@code r} of the group of colour {@code colour}. */
     private static int worldRank(int colour, int r) {
         return 2 * r + colour;
-    }
-
-    private static int groupSize(int size, int colour) {
-        return (size - colour + 1) / 2;
     }
 
     @ParameterizedTest
@@ -42,10 +29,10 @@ class InterCommTest {
     void pointToPointNamesTheRemoteGroup(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
-            Intercomm inter = evenOdd(rank);
+            Intercomm inter = EvenOddGroups.intercomm(rank, 77);
             int colour = rank % 2;
-            int localSize = groupSize(size, colour);
-            int remoteSize = groupSize(size, 1 - colour);
+            int localSize = EvenOddGroups.size(size, colour);
+            int remoteSize = EvenOddGroups.size(size, 1 - colour);
             assertThat(inter.isInter()).isTrue();
             assertThat(MPI.COMM_WORLD.isInter()).isFalse();
             assertThat(inter.getSize()).isEqualTo(localSize);
@@ -95,7 +82,7 @@ class InterCommTest {
     void collectivesMoveDataBetweenTheGroups(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
-            Intercomm inter = evenOdd(rank);
+            Intercomm inter = EvenOddGroups.intercomm(rank, 77);
             int colour = rank % 2;
             int me = rank / 2;
             int remoteSize = inter.getRemoteSize();
@@ -105,7 +92,7 @@ class InterCommTest {
             int[] value = {colour == 0 && me == 0 ? 42 : -1};
             inter.bcast(value, 1, MPI.INT, colour == 0 ? (me == 0 ? MPI.ROOT : MPI.PROC_NULL) : 0);
             assertThat(value[0]).isEqualTo(colour == 0 && me != 0 ? -1 : 42);
-            int oddRoot = groupSize(size, 1) - 1;
+            int oddRoot = EvenOddGroups.size(size, 1) - 1;
             double[] d = {colour == 1 && me == oddRoot ? 2.5 : 0};
             inter.bcast(d, 1, MPI.DOUBLE, colour == 1 ? (me == oddRoot ? MPI.ROOT : MPI.PROC_NULL) : oddRoot);
             assertThat(d[0]).isEqualTo(colour == 1 && me != oddRoot ? 0 : 2.5);
@@ -171,10 +158,10 @@ class InterCommTest {
     void mergeOrdersTheGroupsByHigh(int size) throws Exception {
         MpiJob.run(size, rank -> {
             MPI.Init(new String[0]);
-            Intercomm inter = evenOdd(rank);
+            Intercomm inter = EvenOddGroups.intercomm(rank, 77);
             int colour = rank % 2;
-            int evens = groupSize(size, 0);
-            int odds = groupSize(size, 1);
+            int evens = EvenOddGroups.size(size, 0);
+            int odds = EvenOddGroups.size(size, 1);
             // the even group high: the odd ranks come first
             Intracomm oddFirst = inter.merge(colour == 0);
             assertThat(oddFirst.isInter()).isFalse();
@@ -206,7 +193,7 @@ class InterCommTest {
     void wrongUsesFailWithTheReferenceErrorClasses() throws Exception {
         MpiJob.run(3, rank -> {
             MPI.Init(new String[0]);
-            Intercomm inter = evenOdd(rank);
+            Intercomm inter = EvenOddGroups.intercomm(rank, 77);
             int remoteSize = inter.getRemoteSize();
             assertThat(inter.getErrhandler()).isSameAs(MPI.ERRORS_RETURN);
             assertThat(MpiErrors.errorClassOf(() -> MPI.COMM_WORLD.createIntercomm(inter, 0, 1, 3)))
@@ -249,7 +236,7 @@ class InterCommTest {
     void anIntercommunicatorOverUdp() throws Exception {
         MpiJob.run("udp", 3, rank -> {
             MPI.Init(new String[0]);
-            Intercomm inter = evenOdd(rank);
+            Intercomm inter = EvenOddGroups.intercomm(rank, 77);
             int[] all = new int[inter.getRemoteSize()];
             inter.allGather(new int[] {rank}, 1, MPI.INT, all, 1, MPI.INT);
             assertThat(all).containsExactly(rank % 2 == 0 ? new int[] {1} : new int[] {0, 2});

@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.Buffer;
 import mpi.Datatype;
 import mpi.Intercomm;
-import mpi.Intracomm;
 import mpi.MPI;
-import mpi.MPIException;
 import mpi.Request;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -26,42 +24,23 @@ class InterDerivedCollectivesTest {
     /** The rank whose items fill the buffers that no call may write. */
     private static final int JUNK = 9;
 
-    private static Intercomm evenOdd(int rank) throws MPIException {
-        Intracomm world = MPI.COMM_WORLD;
-        world.setErrhandler(MPI.ERRORS_RETURN);
-        Intracomm local = world.split(rank % 2, rank);
-        return world.createIntercomm(local, 0, rank % 2 == 0 ? 1 : 0, 79);
-    }
-
-    private static int groupSize(int size, int colour) {
-        return (size - colour + 1) / 2;
-    }
-
-    /** The root argument of a rooted collective whose root is rank 0 of the group of {@code rootColour}. */
-    private static int root(int rank, int rootColour) {
-        if (rank % 2 != rootColour) {
-            return 0;
-        }
-        return rank / 2 == 0 ? MPI.ROOT : MPI.PROC_NULL;
-    }
-
     @ParameterizedTest
     @CsvSource({"VECTOR,inmem,2", "VECTOR,inmem,3", "VECTOR,inmem,5", "VECTOR,inmem,8", "INDEXED,inmem,4",
         "STRUCT,inmem,3", "VECTOR,udp,3", "STRUCT,udp,3"})
     void derivedCollectivesBetweenTheGroups(Layout l, String transport, int size) throws Exception {
         MpiJob.run(transport, size, rank -> {
             MPI.Init(new String[0]);
-            Intercomm inter = evenOdd(rank);
+            Intercomm inter = EvenOddGroups.intercomm(rank, 79);
             Datatype t = l.type();
             int per = l.data.length;
             int colour = rank % 2;
             int me = rank / 2;
-            int remote = groupSize(size, 1 - colour);
+            int remote = EvenOddGroups.size(size, 1 - colour);
             for (boolean nonblocking : new boolean[] {false, true}) {
                 String form = nonblocking ? "nonblocking " : "blocking ";
                 // bcast from world rank 0 to the odd group; scatter and gather at world rank 1 (the odd group's root)
-                int bcastRoot = root(rank, 0);
-                int oddRoot = root(rank, 1);
+                int bcastRoot = EvenOddGroups.root(rank, 0);
+                int oddRoot = EvenOddGroups.root(rank, 1);
                 Buffer bcast = l.wrap(colour == 0 ? l.items(bcastRoot == MPI.ROOT ? 0 : JUNK, 0, 2, SENT_GAP)
                         : l.blank(2, GAP));
                 int[] scatterImage = l.blank(2 * remote, SENT_GAP);

@@ -7,9 +7,7 @@ import java.nio.IntBuffer;
 import java.util.Arrays;
 import mpi.Datatype;
 import mpi.Intercomm;
-import mpi.Intracomm;
 import mpi.MPI;
-import mpi.MPIException;
 import mpi.Request;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,25 +27,6 @@ class InterDerivedVectorCollectivesTest {
     private static final int SENT_GAP = -9;
     /** The rank whose items fill the buffers that no call may write. */
     private static final int JUNK = 9;
-
-    private static Intercomm evenOdd(int rank) throws MPIException {
-        Intracomm world = MPI.COMM_WORLD;
-        world.setErrhandler(MPI.ERRORS_RETURN);
-        Intracomm local = world.split(rank % 2, rank);
-        return world.createIntercomm(local, 0, rank % 2 == 0 ? 1 : 0, 83);
-    }
-
-    private static int groupSize(int size, int colour) {
-        return (size - colour + 1) / 2;
-    }
-
-    /** The root argument of a rooted collective whose root is rank 0 of the group of {@code rootColour}. */
-    private static int root(int rank, int rootColour) {
-        if (rank % 2 != rootColour) {
-            return 0;
-        }
-        return rank / 2 == 0 ? MPI.ROOT : MPI.PROC_NULL;
-    }
 
     /** Block r of a v-collective: {@code r % 3 + 1} items. */
     private static int count(int r) {
@@ -90,19 +69,19 @@ class InterDerivedVectorCollectivesTest {
     void vectorCollectivesOfDerivedTypesBetweenTheGroups(Layout l, String transport, int size) throws Exception {
         MpiJob.run(transport, size, rank -> {
             MPI.Init(new String[0]);
-            Intercomm inter = evenOdd(rank);
+            Intercomm inter = EvenOddGroups.intercomm(rank, 83);
             Datatype t = l.type();
             int colour = rank % 2;
             int me = rank / 2;
-            int remote = groupSize(size, 1 - colour);
+            int remote = EvenOddGroups.size(size, 1 - colour);
             int[] rc = counts(remote);
             int[] rd = displs(remote);
             int span = displ(remote);
             for (boolean nonblocking : new boolean[] {false, true}) {
                 String form = nonblocking ? "nonblocking " : "blocking ";
                 // gatherv to world rank 1 (the odd group's root) from the even group; scatterv from world rank 0
-                int gatherRoot = root(rank, 1);
-                int scatterRoot = root(rank, 0);
+                int gatherRoot = EvenOddGroups.root(rank, 1);
+                int scatterRoot = EvenOddGroups.root(rank, 0);
                 int[] junk = l.items(JUNK, 0, 2, GAP);
                 Buffer gatherSource = colour == 0 ? l.wrap(l.items(rank, 0, count(me), SENT_GAP)) : l.wrap(junk);
                 Buffer gathered = gatherRoot == MPI.ROOT ? l.wrap(l.blank(span, GAP)) : l.wrap(junk);
@@ -241,12 +220,12 @@ class InterDerivedVectorCollectivesTest {
     void reductionsOfAStridedTypeBetweenTheGroups(String transport, int size) throws Exception {
         MpiJob.run(transport, size, rank -> {
             MPI.Init(new String[0]);
-            Intercomm inter = evenOdd(rank);
+            Intercomm inter = EvenOddGroups.intercomm(rank, 83);
             Datatype t = StridedInts.ends();
             int colour = rank % 2;
             int me = rank / 2;
-            int local = groupSize(size, colour);
-            int remote = groupSize(size, 1 - colour);
+            int local = EvenOddGroups.size(size, colour);
+            int remote = EvenOddGroups.size(size, 1 - colour);
             // reduceScatter: both groups reduce local * remote items; local rank i gets counts[i] of the other's
             int total = local * remote;
             int[] counts = new int[local];
@@ -259,7 +238,7 @@ class InterDerivedVectorCollectivesTest {
             }
             for (boolean nonblocking : new boolean[] {false, true}) {
                 String form = nonblocking ? "nonblocking " : "blocking ";
-                int reduceRoot = root(rank, 1);
+                int reduceRoot = EvenOddGroups.root(rank, 1);
                 @Nullable IntBuffer reduceIn = reduceRoot == 0 ? IntBuffer.wrap(StridedInts.strided(me, 3)) : null;
                 @Nullable IntBuffer reduceOut = reduceRoot == MPI.ROOT
                         ? IntBuffer.wrap(StridedInts.strided(JUNK, 3)) : null;
@@ -314,10 +293,10 @@ class InterDerivedVectorCollectivesTest {
     void wrongUsesGiveTheReferenceErrorClasses(String transport, int size) throws Exception {
         MpiJob.run(transport, size, rank -> {
             MPI.Init(new String[0]);
-            Intercomm inter = evenOdd(rank);
+            Intercomm inter = EvenOddGroups.intercomm(rank, 83);
             Datatype t = StridedInts.ends();
             int colour = rank % 2;
-            int remote = groupSize(size, 1 - colour);
+            int remote = EvenOddGroups.size(size, 1 - colour);
             int[] buf = StridedInts.strided(rank, 2 * size);
             assertThat(MpiErrors.errorClassOf(() -> inter.gatherv(buf, 1, t, buf, counts(remote), displs(remote), t,
                     remote))).as("a root beyond the remote group").isEqualTo(MPI.ERR_ROOT);
@@ -330,7 +309,7 @@ class InterDerivedVectorCollectivesTest {
                     IntBuffer.wrap(buf), 1, loose, MPI.SUM))).as("an uncommitted type, nonblocking")
                     .isEqualTo(MPI.ERR_TYPE);
             // the odd group's root expects one item from each even rank; each sends two
-            int gatherRoot = root(rank, 1);
+            int gatherRoot = EvenOddGroups.root(rank, 1);
             if (gatherRoot == MPI.ROOT) {
                 int[] got = StridedInts.strided(JUNK, remote);
                 int[] ones = new int[remote];

@@ -7,7 +7,6 @@ import mpi.Comm;
 import mpi.Intercomm;
 import mpi.Intracomm;
 import mpi.MPI;
-import mpi.MPIException;
 import mpi.Request;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,19 +20,12 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class InterDupTest {
 
-    private static Intercomm evenOdd(int rank) throws MPIException {
-        Intracomm world = MPI.COMM_WORLD;
-        world.setErrhandler(MPI.ERRORS_RETURN);
-        Intracomm local = world.split(rank % 2, rank);
-        return world.createIntercomm(local, 0, rank % 2 == 0 ? 1 : 0, 79);
-    }
-
     @ParameterizedTest
     @CsvSource({"inmem,2", "inmem,3", "inmem,5", "inmem,8", "udp,3", "udp,4"})
     void iDupAgreesInTheBackgroundBesideCollectives(String transport, int size) throws Exception {
         MpiJob.run(transport, size, rank -> {
             MPI.Init(new String[0]);
-            Intercomm inter = evenOdd(rank);
+            Intercomm inter = EvenOddGroups.intercomm(rank, 79);
             int remote = inter.getRemoteSize();
             Intercomm first = inter.iDup();
             IntBuffer sum = MPI.newIntBuffer(1);
@@ -75,7 +67,7 @@ class InterDupTest {
     void mergeBesideABackgroundIDupTakesAContextOfItsOwn(String transport, int size) throws Exception {
         MpiJob.run(transport, size, rank -> {
             MPI.Init(new String[0]);
-            Intercomm inter = evenOdd(rank);
+            Intercomm inter = EvenOddGroups.intercomm(rank, 79);
             Intercomm copy = inter.iDup();
             Intracomm evenFirst = inter.merge(rank % 2 == 1);
             Intercomm second = inter.iDup();

@@ -7,9 +7,7 @@ import java.util.Arrays;
 import java.util.stream.IntStream;
 import mpi.Datatype;
 import mpi.Intercomm;
-import mpi.Intracomm;
 import mpi.MPI;
-import mpi.MPIException;
 import mpi.Request;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -22,21 +20,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class InterNonblockingTest {
 
-    private static Intercomm evenOdd(int rank) throws MPIException {
-        Intracomm world = MPI.COMM_WORLD;
-        world.setErrhandler(MPI.ERRORS_RETURN);
-        Intracomm local = world.split(rank % 2, rank);
-        return world.createIntercomm(local, 0, rank % 2 == 0 ? 1 : 0, 78);
-    }
-
-    private static int groupSize(int size, int colour) {
-        return (size - colour + 1) / 2;
-    }
-
     /** The sum of the world ranks of the group of {@code colour}. */
     private static int worldSum(int size, int colour) {
         int s = 0;
-        for (int r = 0; r < groupSize(size, colour); r++) {
+        for (int r = 0; r < EvenOddGroups.size(size, colour); r++) {
             s += 2 * r + colour;
         }
         return s;
@@ -50,23 +37,15 @@ class InterNonblockingTest {
         return b;
     }
 
-    /** The role in a rooted collective whose root is rank 0 of the group of {@code rootColour}. */
-    private static int root(int rank, int rootColour) {
-        if (rank % 2 != rootColour) {
-            return 0;
-        }
-        return rank / 2 == 0 ? MPI.ROOT : MPI.PROC_NULL;
-    }
-
     @ParameterizedTest
     @CsvSource({"inmem,2", "inmem,3", "inmem,5", "inmem,8", "udp,3", "udp,4"})
     void nonblockingCollectivesBetweenTheGroups(String transport, int size) throws Exception {
         MpiJob.run(transport, size, rank -> {
             MPI.Init(new String[0]);
-            Intercomm inter = evenOdd(rank);
+            Intercomm inter = EvenOddGroups.intercomm(rank, 78);
             int colour = rank % 2;
             int me = rank / 2;
-            int remote = groupSize(size, 1 - colour);
+            int remote = EvenOddGroups.size(size, 1 - colour);
             int remoteSum = worldSum(size, 1 - colour);
 
             IntBuffer sum = ints(0);
@@ -86,13 +65,13 @@ class InterNonblockingTest {
             IntBuffer reduced = ints(0);
             Request[] all = {
                 inter.iAllReduce(ints(rank), sum, 1, MPI.INT, MPI.SUM),
-                inter.iBcast(bcast, 2, MPI.INT, root(rank, 0)),
+                inter.iBcast(bcast, 2, MPI.INT, EvenOddGroups.root(rank, 0)),
                 inter.iBarrier(),
-                inter.iGather(ints(rank), 1, MPI.INT, gathered, 1, MPI.INT, root(rank, 1)),
+                inter.iGather(ints(rank), 1, MPI.INT, gathered, 1, MPI.INT, EvenOddGroups.root(rank, 1)),
                 inter.iAllToAll(toAll, 1, MPI.INT, fromAll, 1, MPI.INT),
                 inter.iAllGather(ints(-rank), 1, MPI.INT, everyone, 1, MPI.INT),
-                inter.iScatter(scatterSource, 1, MPI.INT, scattered, 1, MPI.INT, root(rank, 1)),
-                inter.iReduce(ints(rank), reduced, 1, MPI.INT, MPI.MAX, root(rank, 0)),
+                inter.iScatter(scatterSource, 1, MPI.INT, scattered, 1, MPI.INT, EvenOddGroups.root(rank, 1)),
+                inter.iReduce(ints(rank), reduced, 1, MPI.INT, MPI.MAX, EvenOddGroups.root(rank, 0)),
             };
             Request.waitAll(all);
             assertThat(sum.get(0)).isEqualTo(remoteSum);
@@ -124,11 +103,11 @@ class InterNonblockingTest {
     void reduceScatterGivesEachGroupTheOthersReduction(String transport, int size) throws Exception {
         MpiJob.run(transport, size, rank -> {
             MPI.Init(new String[0]);
-            Intercomm inter = evenOdd(rank);
+            Intercomm inter = EvenOddGroups.intercomm(rank, 78);
             int colour = rank % 2;
             int me = rank / 2;
-            int local = groupSize(size, colour);
-            int remote = groupSize(size, 1 - colour);
+            int local = EvenOddGroups.size(size, colour);
+            int remote = EvenOddGroups.size(size, 1 - colour);
             int remoteSum = worldSum(size, 1 - colour);
             int total = 12; // the same in both groups, split unevenly over each group's ranks
             int[] counts = new int[local];

@@ -17,25 +17,22 @@ import mpi.MPI;
  * <p>Usage: {@code MpiAllocations [--transport inmem|udp] [--size BYTES] [--iterations N] [--warmup N]}
  */
 public final class MpiAllocations {
-    private static final int TAG = 3;
+    private static final String USAGE = "usage: MpiAllocations [--transport inmem|udp] [--size BYTES] [--iterations N]"
+            + " [--warmup N]";
 
     private MpiAllocations() {
     }
 
     public static void main(String[] args) throws Exception {
-        String transport = "inmem";
-        int size = 8;
-        int iterations = 20_000;
-        int warmup = 20_000;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--transport" -> transport = args[++i];
-                case "--size" -> size = Integer.parseInt(args[++i]);
-                case "--iterations" -> iterations = Integer.parseInt(args[++i]);
-                case "--warmup" -> warmup = Integer.parseInt(args[++i]);
-                default -> throw new IllegalArgumentException("unknown option '" + args[i] + "'");
-            }
+        MpiPingPongArgs a = MpiPingPongArgs.parse(args);
+        if (a == null) {
+            System.out.println(USAGE);
+            return;
         }
+        String transport = a.transport;
+        int size = a.size;
+        int iterations = a.iterations;
+        int warmup = a.warmup;
         double[] perRank = measure(transport, size, iterations, warmup);
         System.out.printf(Locale.ROOT, "# MPI layer, transport %s, %d B blocking ping-pong, %d round trips after %d"
                 + " warm-up%n", transport, size, iterations, warmup);
@@ -55,13 +52,7 @@ public final class MpiAllocations {
                 if (i == warmup) {
                     before = threads.getCurrentThreadAllocatedBytes();
                 }
-                if (rank == 0) {
-                    MPI.COMM_WORLD.send(buf, size, MPI.BYTE, 1, TAG);
-                    MPI.COMM_WORLD.recv(buf, size, MPI.BYTE, 1, TAG);
-                } else {
-                    MPI.COMM_WORLD.recv(buf, size, MPI.BYTE, 0, TAG);
-                    MPI.COMM_WORLD.send(buf, size, MPI.BYTE, 0, TAG);
-                }
+                MpiPingPongArgs.roundTrip(rank, buf, size);
             }
             double bytes = (double) (threads.getCurrentThreadAllocatedBytes() - before) / iterations;
             MPI.Finalize();

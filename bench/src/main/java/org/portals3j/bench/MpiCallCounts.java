@@ -25,7 +25,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <p>Usage: {@code MpiCallCounts [--transport inmem|udp] [--size BYTES] [--iterations N] [--warmup N]}
  */
 public final class MpiCallCounts {
-    private static final int TAG = 3;
+    private static final String USAGE = "usage: MpiCallCounts [--transport inmem|udp] [--size BYTES] [--iterations N]"
+            + " [--warmup N]";
     /** The methods counted (JFR method filters: a class counts all its methods). */
     static final String FILTER = String.join(";",
             "org.portals3j.portals.PortalsLibrary",
@@ -43,19 +44,15 @@ public final class MpiCallCounts {
     }
 
     public static void main(String[] args) throws Exception {
-        String transport = "inmem";
-        int size = 8;
-        int iterations = 20_000;
-        int warmup = 20_000;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--transport" -> transport = args[++i];
-                case "--size" -> size = Integer.parseInt(args[++i]);
-                case "--iterations" -> iterations = Integer.parseInt(args[++i]);
-                case "--warmup" -> warmup = Integer.parseInt(args[++i]);
-                default -> throw new IllegalArgumentException("unknown option '" + args[i] + "'");
-            }
+        MpiPingPongArgs a = MpiPingPongArgs.parse(args);
+        if (a == null) {
+            System.out.println(USAGE);
+            return;
         }
+        String transport = a.transport;
+        int size = a.size;
+        int iterations = a.iterations;
+        int warmup = a.warmup;
         Map<String, Long> counts = measure(transport, size, iterations, warmup);
         System.out.printf(Locale.ROOT, "# MPI layer, transport %s, %d B blocking ping-pong, %d round trips after %d"
                 + " warm-up: calls per round trip, both ranks (and every other thread of the JVM)%n", transport, size,
@@ -112,13 +109,7 @@ public final class MpiCallCounts {
 
     private static void pingPong(int rank, ByteBuffer buf, int size, int rounds) throws Exception {
         for (int i = 0; i < rounds; i++) {
-            if (rank == 0) {
-                MPI.COMM_WORLD.send(buf, size, MPI.BYTE, 1, TAG);
-                MPI.COMM_WORLD.recv(buf, size, MPI.BYTE, 1, TAG);
-            } else {
-                MPI.COMM_WORLD.recv(buf, size, MPI.BYTE, 0, TAG);
-                MPI.COMM_WORLD.send(buf, size, MPI.BYTE, 0, TAG);
-            }
+            MpiPingPongArgs.roundTrip(rank, buf, size);
         }
     }
 

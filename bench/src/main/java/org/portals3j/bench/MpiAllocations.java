@@ -17,16 +17,13 @@ import mpi.MPI;
  * <p>Usage: {@code MpiAllocations [--transport inmem|udp] [--size BYTES] [--iterations N] [--warmup N]}
  */
 public final class MpiAllocations {
-    private static final String USAGE = "usage: MpiAllocations [--transport inmem|udp] [--size BYTES] [--iterations N]"
-            + " [--warmup N]";
 
     private MpiAllocations() {
     }
 
     public static void main(String[] args) throws Exception {
-        MpiPingPongArgs a = MpiPingPongArgs.parse(args);
+        MpiPingPongArgs a = MpiPingPongArgs.parse("MpiAllocations", args);
         if (a == null) {
-            System.out.println(USAGE);
             return;
         }
         String transport = a.transport;

@@ -25,8 +25,6 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <p>Usage: {@code MpiCallCounts [--transport inmem|udp] [--size BYTES] [--iterations N] [--warmup N]}
  */
 public final class MpiCallCounts {
-    private static final String USAGE = "usage: MpiCallCounts [--transport inmem|udp] [--size BYTES] [--iterations N]"
-            + " [--warmup N]";
     /** The methods counted (JFR method filters: a class counts all its methods). */
     static final String FILTER = String.join(";",
             "org.portals3j.portals.PortalsLibrary",
@@ -44,9 +42,8 @@ public final class MpiCallCounts {
     }
 
     public static void main(String[] args) throws Exception {
-        MpiPingPongArgs a = MpiPingPongArgs.parse(args);
+        MpiPingPongArgs a = MpiPingPongArgs.parse("MpiCallCounts", args);
         if (a == null) {
-            System.out.println(USAGE);
             return;
         }
         String transport = a.transport;

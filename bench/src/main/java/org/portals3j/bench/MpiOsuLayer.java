@@ -42,13 +42,7 @@ final class MpiOsuLayer {
         int largest = Math.min(run.maxSize(), OsuRun.LARGE);
         int size = 0;
         for (int i = 0; i < JIT_WARMUP_FACTOR * run.warmup(); i++) {
-            if (rank == 0) {
-                MPI.COMM_WORLD.send(buf, size, MPI.BYTE, 1, TAG);
-                MPI.COMM_WORLD.recv(buf, size, MPI.BYTE, 1, TAG);
-            } else {
-                MPI.COMM_WORLD.recv(buf, size, MPI.BYTE, 0, TAG);
-                MPI.COMM_WORLD.send(buf, size, MPI.BYTE, 0, TAG);
-            }
+            MpiPingPongArgs.roundTrip(rank, buf, size, TAG);
             size = OsuRun.next(size) > largest ? 0 : OsuRun.next(size);
         }
     }
@@ -69,13 +63,7 @@ final class MpiOsuLayer {
                     if (i == w) {
                         start = System.nanoTime();
                     }
-                    if (rank == 0) {
-                        MPI.COMM_WORLD.send(buf, size, MPI.BYTE, 1, TAG);
-                        MPI.COMM_WORLD.recv(buf, size, MPI.BYTE, 1, TAG);
-                    } else {
-                        MPI.COMM_WORLD.recv(buf, size, MPI.BYTE, 0, TAG);
-                        MPI.COMM_WORLD.send(buf, size, MPI.BYTE, 0, TAG);
-                    }
+                    MpiPingPongArgs.roundTrip(rank, buf, size, TAG);
                 }
                 out[k++] = (System.nanoTime() - start) / 1e3 / (2.0 * n);
             }

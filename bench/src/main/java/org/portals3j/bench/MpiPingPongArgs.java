@@ -28,10 +28,12 @@ final class MpiPingPongArgs {
     @Option(names = "--warmup")
     int warmup = 20_000;
 
-    /** The options in {@code args}, or null if help was asked for. */
-    static @Nullable MpiPingPongArgs parse(String... args) {
+    /** The options in {@code args}; null, after {@code tool}'s usage line is printed, if help was asked for. */
+    static @Nullable MpiPingPongArgs parse(String tool, String... args) {
         MpiPingPongArgs a = new MpiPingPongArgs();
         if (!PingPongArgs.parse(a, args)) {
+            System.out.println("usage: " + tool + " [--transport inmem|udp] [--size BYTES] [--iterations N]"
+                    + " [--warmup N]");
             return null;
         }
         if (a.size < 0 || a.iterations <= 0 || a.warmup < 0) {
@@ -42,12 +44,17 @@ final class MpiPingPongArgs {
 
     /** One round trip of {@code size} bytes between world ranks 0 and 1, from {@code rank}'s side. */
     static void roundTrip(int rank, ByteBuffer buf, int size) throws MPIException {
+        roundTrip(rank, buf, size, TAG);
+    }
+
+    /** One blocking round trip of {@code size} bytes with {@code tag} between world ranks 0 and 1. */
+    static void roundTrip(int rank, ByteBuffer buf, int size, int tag) throws MPIException {
         if (rank == 0) {
-            MPI.COMM_WORLD.send(buf, size, MPI.BYTE, 1, TAG);
-            MPI.COMM_WORLD.recv(buf, size, MPI.BYTE, 1, TAG);
+            MPI.COMM_WORLD.send(buf, size, MPI.BYTE, 1, tag);
+            MPI.COMM_WORLD.recv(buf, size, MPI.BYTE, 1, tag);
         } else {
-            MPI.COMM_WORLD.recv(buf, size, MPI.BYTE, 0, TAG);
-            MPI.COMM_WORLD.send(buf, size, MPI.BYTE, 0, TAG);
+            MPI.COMM_WORLD.recv(buf, size, MPI.BYTE, 0, tag);
+            MPI.COMM_WORLD.send(buf, size, MPI.BYTE, 0, tag);
         }
     }
 }

@@ -3,14 +3,18 @@ package org.portals3j.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /** The options of MpiAllocations and MpiCallCounts: defaults, both spellings, help, and what is refused. */
 class MpiPingPongArgsTest {
+    private static final String TOOL = "MpiAllocations";
 
     @Test
     void noOptionsGiveAnInmemEightByteRunOfTwentyThousandRoundTrips() {
-        MpiPingPongArgs a = MpiPingPongArgs.parse();
+        MpiPingPongArgs a = MpiPingPongArgs.parse(TOOL);
         assertThat(a).isNotNull();
         assertThat(a.transport).isEqualTo("inmem");
         assertThat(a.size).isEqualTo(8);
@@ -20,7 +24,7 @@ class MpiPingPongArgsTest {
 
     @Test
     void optionsTakeTheirValueAfterASpaceOrAnEqualsSign() {
-        MpiPingPongArgs a = MpiPingPongArgs.parse("--transport", "udp", "--size=0", "--iterations", "5",
+        MpiPingPongArgs a = MpiPingPongArgs.parse(TOOL, "--transport", "udp", "--size=0", "--iterations", "5",
                 "--warmup=7");
         assertThat(a).isNotNull();
         assertThat(a.transport).isEqualTo("udp");
@@ -30,17 +34,25 @@ class MpiPingPongArgsTest {
     }
 
     @Test
-    void helpIsNoRun() {
-        assertThat(MpiPingPongArgs.parse("--help")).isNull();
+    void helpPrintsTheToolsUsageAndIsNoRun() {
+        PrintStream out = System.out;
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        try {
+            assertThat(MpiPingPongArgs.parse("MpiCallCounts", "--help")).isNull();
+        } finally {
+            System.setOut(out);
+        }
+        assertThat(printed.toString(StandardCharsets.UTF_8)).startsWith("usage: MpiCallCounts [--transport inmem|udp]");
     }
 
     @Test
     void anUnknownOptionANonNumberAndNoRoundTripsAreRefused() {
-        assertThatThrownBy(() -> MpiPingPongArgs.parse("--bogus")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> MpiPingPongArgs.parse(TOOL, "--bogus")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown option '--bogus'");
-        assertThatThrownBy(() -> MpiPingPongArgs.parse("--size", "eight"))
+        assertThatThrownBy(() -> MpiPingPongArgs.parse(TOOL, "--size", "eight"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--size");
-        assertThatThrownBy(() -> MpiPingPongArgs.parse("--iterations", "0"))
+        assertThatThrownBy(() -> MpiPingPongArgs.parse(TOOL, "--iterations", "0"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--iterations");
     }
 }

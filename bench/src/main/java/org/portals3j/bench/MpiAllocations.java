@@ -26,13 +26,8 @@ public final class MpiAllocations {
         if (a == null) {
             return;
         }
-        String transport = a.transport;
-        int size = a.size;
-        int iterations = a.iterations;
-        int warmup = a.warmup;
-        double[] perRank = measure(transport, size, iterations, warmup);
-        System.out.printf(Locale.ROOT, "# MPI layer, transport %s, %d B blocking ping-pong, %d round trips after %d"
-                + " warm-up%n", transport, size, iterations, warmup);
+        double[] perRank = measure(a.transport, a.size, a.iterations, a.warmup);
+        System.out.println(a.title());
         System.out.printf(Locale.ROOT, "bytes allocated per round trip: rank 0 %.1f, rank 1 %.1f%n", perRank[0],
                 perRank[1]);
     }

@@ -46,14 +46,9 @@ public final class MpiCallCounts {
         if (a == null) {
             return;
         }
-        String transport = a.transport;
-        int size = a.size;
         int iterations = a.iterations;
-        int warmup = a.warmup;
-        Map<String, Long> counts = measure(transport, size, iterations, warmup);
-        System.out.printf(Locale.ROOT, "# MPI layer, transport %s, %d B blocking ping-pong, %d round trips after %d"
-                + " warm-up: calls per round trip, both ranks (and every other thread of the JVM)%n", transport, size,
-                iterations, warmup);
+        Map<String, Long> counts = measure(a.transport, a.size, iterations, a.warmup);
+        System.out.println(a.title() + ": calls per round trip, both ranks (and every other thread of the JVM)");
         long portals = 0;
         for (Map.Entry<String, Long> e : counts.entrySet()) {
             System.out.printf(Locale.ROOT, "%10.2f  %s%n", (double) e.getValue() / iterations, e.getKey());

@@ -1,6 +1,7 @@
 package org.portals3j.bench;
 
 import java.nio.ByteBuffer;
+import java.util.Locale;
 import mpi.MPI;
 import mpi.MPIException;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -40,6 +41,12 @@ final class MpiPingPongArgs {
             throw new IllegalArgumentException("--size and --warmup need a number >= 0, --iterations one > 0");
         }
         return a;
+    }
+
+    /** The first line of a tool's report: what ran, with these options. */
+    String title() {
+        return String.format(Locale.ROOT, "# MPI layer, transport %s, %d B blocking ping-pong, %d round trips"
+                + " after %d warm-up", transport, size, iterations, warmup);
     }
 
     /** One round trip of {@code size} bytes between world ranks 0 and 1, from {@code rank}'s side. */

@@ -31,6 +31,8 @@ class MpiPingPongArgsTest {
         assertThat(a.size).isZero();
         assertThat(a.iterations).isEqualTo(5);
         assertThat(a.warmup).isEqualTo(7);
+        assertThat(a.title()).isEqualTo("# MPI layer, transport udp, 0 B blocking ping-pong, 5 round trips after 7"
+                + " warm-up");
     }
 
     @Test

@@ -23,7 +23,6 @@
 #define GMI_SPARE_EVENTS 64          /* event-ring room beyond tokens: peer failures, token violations */
 #define GMI_NAME_MAX 64              /* libfabric endpoint name bytes (shm names are strings) */
 #define GMI_MAX_NODES (GM_MAX_NODE_ID + 1)
-#define GMI_INJECT_WANT 256u          /* the inject size asked of a provider that offers less (gm_port.c) */
 #define GMI_SPIN_NS 50000u           /* gmx_poll and gm_blocking_receive poll this long before they sleep */
 
 /* ---- requests (one per send token) ----------------------------------------------------------------------- */

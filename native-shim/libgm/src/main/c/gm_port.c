@@ -96,22 +96,7 @@ static int get_info(const char *provider, const char *address, struct fi_info **
     hints->domain_attr->data_progress = FI_PROGRESS_MANUAL;
     hints->fabric_attr->prov_name = strdup(full);
     const char *node = is_shm(provider) ? NULL : (address != NULL ? address : "127.0.0.1");
-    uint64_t flags = node != NULL ? FI_SOURCE : 0;
-    int rc = fi_getinfo(FI_VERSION(1, 17), node, NULL, flags, hints, info);
-    if (rc == 0 && (*info)->tx_attr->inject_size < GMI_INJECT_WANT) {
-        /* tcp;ofi_rxm offers 64 bytes unless asked (it injects up to its 16 KiB buffers): ask for more, so a
-         * small message (a Portals header and a few bytes) is injected; keep the first answer if refused */
-        struct fi_info *more = NULL;
-        hints->tx_attr->inject_size = GMI_INJECT_WANT;
-        if (fi_getinfo(FI_VERSION(1, 17), node, NULL, flags, hints, &more) == 0) {
-            if (more->tx_attr->inject_size >= GMI_INJECT_WANT) {
-                fi_freeinfo(*info);
-                *info = more;
-            } else {
-                fi_freeinfo(more);
-            }
-        }
-    }
+    int rc = fi_getinfo(FI_VERSION(1, 17), node, NULL, node != NULL ? FI_SOURCE : 0, hints, info);
     fi_freeinfo(hints);
     return rc;
 }

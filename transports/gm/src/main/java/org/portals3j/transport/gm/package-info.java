@@ -76,6 +76,11 @@
  *     (heap payloads copied through a bounce buffer, at either end), {@code rmaPayloadsSent} and
  *     {@code rmaPayloadsRead}: a Put or Get between native MDs moves by RMA with no bounce copy. Until the read
  *     ends, later messages from that peer wait in their receive buffers: per-peer FIFO holds.</li>
+ * <li><b>Order</b>: per-peer FIFO (the transport SPI's contract) rests on GM's order per port pair and priority
+ *     (gm-libfabric.md section 1.5, R6): every data message goes at low priority from the rank's one port. libgm
+ *     asks libfabric for send-after-send order ({@code FI_ORDER_SAS}) and, over tcp;ofi_rxm, holds a send behind
+ *     one longer than rxm's eager buffer (gm.h says why). The wire header's sequence number checks it at the
+ *     receiver: a message out of order is a protocol violation that fails the peer, never a silent reorder.</li>
  * <li><b>Credits</b> (flow control in the transport; GM's send timeouts only detect failure): a rank has
  *     {@code gm.credits} credits towards each peer and spends one per data message; the peer preposts that many
  *     buffers per size class for it and returns a credit per reposted buffer, on any data message it sends back or,

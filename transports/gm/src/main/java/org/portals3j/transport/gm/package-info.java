@@ -113,7 +113,9 @@
  * ({@link org.portals3j.transport.Polling}): gmx_poll without waiting, so the message it waits for is delivered on
  * its own thread, with no wake-up of another. Otherwise one platform thread per endpoint does, blocked in
  * {@code gmx_poll} (at most 100 ms at a time, so that the library's timers run; never a busy spin). It stays away
- * while application threads poll, takes over at once when they say they stop ({@code pollingStopped}, before they
+ * while application threads poll (looking again after 1 to 4 ms, or after 10 ms while a thread polls inside a wait:
+ * {@code Polling.waitStarted} to {@code waitEnded}; {@code counters()} has {@code progressStayedAway}, how often it
+ * looked and stayed away), takes over at once when they say they stop ({@code pollingStopped}, before they
  * park) and within 4 ms when they just stop, and then tells a {@link org.portals3j.transport.PollingHandler} that
  * the pollers have gone (capability REPORTS_POLLERS_GONE); a poller that finds it waiting in gmx_poll wakes it
  * ({@code gmx_wakeup}) to hand the receive path over. {@code close} wakes it too. The receive path allocates

@@ -223,6 +223,8 @@ struct gm_port {
     gm_alarm_t *alarms;               /* armed, by deadline */
     gm_alarm_t *fired_head, *fired_tail;
     uint64_t next_timer_ns;           /* earliest peer timer seen by the last sweep (0: none) */
+    bool sweep_due;                   /* a peer's state changed (gmi_activate): the next progress sweeps */
+    bool work_left;                   /* the last sweep left requests queued (a hold, a refused post): sweep again */
 };
 
 /* ---- between the files ------------------------------------------------------------------------------------ */
@@ -274,6 +276,7 @@ void gmi_tx_completed(struct gm_port *p, struct gmi_txslot *slot, int error);
 void gmi_ack_received(struct gm_port *p, struct gmi_peer *peer, unsigned priority, uint64_t seq, bool rejected);
 void gmi_peer_heard(struct gm_port *p, struct gmi_peer *peer);
 void gmi_sweep_peers(struct gm_port *p, uint64_t now);
+bool gmi_sweep_needed(const struct gm_port *p, uint64_t now);
 bool gmi_peer_alive(struct gm_port *p, struct gmi_peer *peer, uint64_t now);
 
 /* gm_progress.c */

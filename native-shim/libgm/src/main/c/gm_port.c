@@ -480,6 +480,7 @@ struct gmi_peer *gmi_peer(struct gm_port *p, unsigned node, unsigned port, bool 
 }
 
 void gmi_activate(struct gm_port *p, struct gmi_peer *peer) {
+    p->sweep_due = true;
     if (!peer->in_active) {
         peer->in_active = true;
         peer->next_active = p->active;

@@ -370,12 +370,22 @@ static uint64_t keepalive_peer(struct gm_port *p, struct gmi_peer *peer, uint64_
 
 void gmi_sweep_peers(struct gm_port *p, uint64_t now) {
     uint64_t next = 0;
+    bool work = false;
     for (struct gmi_peer *peer = p->active; peer != NULL; peer = peer->next_active) {
         next = earliest(next, serve_peer(p, peer, now));
         next = earliest(next, expire_peer(p, peer, now));
         next = earliest(next, keepalive_peer(p, peer, now));
+        for (unsigned prio = 0; prio < GM_NUM_PRIORITIES; prio++) {
+            work |= peer->streams[prio].queue_head != NULL && !peer->streams[prio].stopped;
+        }
     }
     p->next_timer_ns = next;
+    p->work_left = work;
+    p->sweep_due = false;
+}
+
+bool gmi_sweep_needed(const struct gm_port *p, uint64_t now) {
+    return p->sweep_due || p->work_left || (p->next_timer_ns != 0 && now >= p->next_timer_ns);
 }
 
 void gmi_peer_heard(struct gm_port *p, struct gmi_peer *peer) {

@@ -3,6 +3,8 @@
  * message takes in the provider, on ports in fast mode (no acks, so small sends may be injected): 300 sends whose
  * sizes cycle through tiny, small, eager, segmented and rendezvous lengths, a directed send before every fifth, at
  * most 8 in flight. Each must land as the next in send order, and each put before it must be visible when it does.
+ * Then, on ports with no timer for a minute (keep-alives off): a send held behind a put goes once the put completes,
+ * though nothing else happens on the port (the peer sweep runs while requests wait, not only when a timer is due).
  */
 #include <stdbool.h>
 
@@ -59,6 +61,44 @@ static bool is_put_before(int i) {
 
 static gm_size_t length_of(int i) {
     return gm_max_length_for_size(SIZES[i % CYCLE]) - (gm_size_t) (i % 3);
+}
+
+/* A send held behind a put (libgm orders sends after RMA itself) on ports whose only timers are a minute away. */
+static void held_send_goes_without_a_timer(const char *provider) {
+    struct gmx_port_options o = {.provider = provider, .send_tokens = 4, .receive_tokens = 4,
+                                 .ack_timeout_ms = 60000, .keepalive_ms = GMX_KEEPALIVE_OFF};
+    o.node_id = 3;
+    struct gm_port *c = open_port_with(4, &o);
+    o.node_id = 4;
+    struct gm_port *d = open_port_with(5, &o);
+    introduce_as(c, d, 4, 5, "hostd");
+    introduce_as(d, c, 3, 4, "hostc");
+    CHECK(gm_allow_remote_memory_access(d) == GM_SUCCESS, "allow remote access");
+    char *target = gm_dma_calloc(d, 1, PUT_BYTES);
+    char *buffer = gm_dma_malloc(d, 64);
+    char *source = gm_dma_malloc(c, PUT_BYTES);
+    char *message = gm_dma_malloc(c, 64);
+    CHECK(target != NULL && buffer != NULL && source != NULL && message != NULL, "DMA memory");
+    gm_provide_receive_buffer(d, buffer, 5, GM_LOW_PRIORITY);
+    memset(source, 0x5a, PUT_BYTES);
+    memcpy(message, "after", 6);
+    completions = 0;
+    gm_put(c, source, (gm_remote_ptr_t) (uintptr_t) target, PUT_BYTES, GM_LOW_PRIORITY, 4, 5, on_sent, NULL);
+    gm_send_with_callback(c, message, 5, 6, GM_LOW_PRIORITY, 4, 5, on_sent, NULL);
+    landed_count = 0;
+    unsigned long long end = now_ms() + WAIT_MS;
+    while ((landed_count < 1 || completions < 2) && now_ms() < end) {
+        pump_port(c);
+        pump_port(d);
+        nap();
+    }
+    CHECK(landed_count == 1 && memcmp(landed[0].buffer, "after", 6) == 0, "the held send landed");
+    CHECK(target[0] == 0x5a && target[PUT_BYTES - 1] == 0x5a, "the put before it visible");
+    CHECK(completions == 2 && failures == 0, "put and send completed (%d, %d failed)", completions, failures);
+    landed_count = 0;
+    gm_close(d);
+    gm_close(c);
+    OK("a send held behind a put goes when the put completes, no timer due");
 }
 
 int main(int argc, char **argv) {
@@ -138,6 +178,7 @@ int main(int argc, char **argv) {
     CHECK(completions == ops && failures == 0, "every send and put completed (%d of %d, %d failed)", completions,
           ops, failures);
     OK("order per (port, priority) over tiny, eager, segmented and rendezvous sends and puts");
+    held_send_goes_without_a_timer(provider);
     gm_close(b);
     gm_close(a);
     gm_finalize();

@@ -184,6 +184,7 @@ struct gm_port {
     bool mr_local;                    /* FI_MR_LOCAL: every local buffer needs its descriptor */
     bool rma_ordered;                 /* the provider orders sends after writes and reads (SAW, SAR, WAS) */
     size_t inject_size;
+    size_t ordered_length;            /* the longest send the receiver takes in send order behind earlier ones */
     uint8_t name[GMI_NAME_MAX];
     size_t name_len;
 
@@ -222,6 +223,8 @@ struct gm_port {
     gm_alarm_t *alarms;               /* armed, by deadline */
     gm_alarm_t *fired_head, *fired_tail;
     uint64_t next_timer_ns;           /* earliest peer timer seen by the last sweep (0: none) */
+    bool sweep_due;                   /* a peer's state changed (gmi_activate): the next progress sweeps */
+    bool work_left;                   /* the last sweep left requests queued (a hold, a refused post): sweep again */
 };
 
 /* ---- between the files ------------------------------------------------------------------------------------ */
@@ -273,6 +276,7 @@ void gmi_tx_completed(struct gm_port *p, struct gmi_txslot *slot, int error);
 void gmi_ack_received(struct gm_port *p, struct gmi_peer *peer, unsigned priority, uint64_t seq, bool rejected);
 void gmi_peer_heard(struct gm_port *p, struct gmi_peer *peer);
 void gmi_sweep_peers(struct gm_port *p, uint64_t now);
+bool gmi_sweep_needed(const struct gm_port *p, uint64_t now);
 bool gmi_peer_alive(struct gm_port *p, struct gmi_peer *peer, uint64_t now);
 
 /* gm_progress.c */

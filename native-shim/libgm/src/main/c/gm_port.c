@@ -78,7 +78,13 @@ static bool is_shm(const char *provider) {
     return provider != NULL && strcmp(provider, "shm") == 0;
 }
 
-/* fi_getinfo for provider at address; 0 or a negative libfabric code. */
+/* Send-after-send (GM's order per port pair and priority, gm-libfabric.md R6) is asked of the provider, never
+ * assumed: a provider may reorder what the hints did not ask it to keep in order. Sends and RMA are not asked to
+ * keep order (tcp;ofi_rxm grants no SAR): where the provider does not say it keeps it, gm_send.c holds later
+ * operations until earlier RMA completes (rma_ordered false). */
+#define GMI_ORDER_RMA (FI_ORDER_SAW | FI_ORDER_SAR | FI_ORDER_WAS | FI_ORDER_RAS)
+
+/* fi_getinfo for provider at address, with send-after-send ordering; 0 or a negative libfabric code. */
 static int get_info(const char *provider, const char *address, struct fi_info **info) {
     const char *full = provider_name(provider);
     struct fi_info *hints = fi_allocinfo();
@@ -96,7 +102,10 @@ static int get_info(const char *provider, const char *address, struct fi_info **
     hints->domain_attr->data_progress = FI_PROGRESS_MANUAL;
     hints->fabric_attr->prov_name = strdup(full);
     const char *node = is_shm(provider) ? NULL : (address != NULL ? address : "127.0.0.1");
-    int rc = fi_getinfo(FI_VERSION(1, 17), node, NULL, node != NULL ? FI_SOURCE : 0, hints, info);
+    uint64_t flags = node != NULL ? FI_SOURCE : 0;
+    hints->tx_attr->msg_order = FI_ORDER_SAS;
+    hints->rx_attr->msg_order = FI_ORDER_SAS;
+    int rc = fi_getinfo(FI_VERSION(1, 17), node, NULL, flags, hints, info);
     fi_freeinfo(hints);
     return rc;
 }
@@ -124,6 +133,22 @@ GMI_API int gmx_provider_available(const char *provider, char *why, size_t why_l
     return 1;
 }
 
+/*
+ * The longest send that provider's receiver completes in send order behind earlier sends (gm_send.c holds later
+ * sends behind a longer one). tcp;ofi_rxm's eager messages (FI_OFI_RXM_BUFFER_SIZE, default 16384 bytes) keep it;
+ * a longer message, segmented or by rendezvous, completes at the receiver after shorter ones sent behind it
+ * (gm_order.c). shm, udp;ofi_rxd and net kept it at every length gm_order.c sends (up to 512 KiB).
+ */
+static size_t ordered_length(const char *provider) {
+    if (strcmp(provider, "tcp") != 0) {
+        return SIZE_MAX;
+    }
+    const char *configured = getenv("FI_OFI_RXM_BUFFER_SIZE");
+    char *end = NULL;
+    unsigned long long bytes = configured != NULL ? strtoull(configured, &end, 0) : 0;
+    return configured != NULL && end != configured && *end == '\0' && bytes < 16384 ? (size_t) bytes : 16384;
+}
+
 /* Opens fabric, domain, AV, CQ and endpoint; GM_SUCCESS or GM_FAILURE with the error set. */
 static gm_status_t open_endpoint(struct gm_port *p) {
     int rc = get_info(p->options.provider, p->options.address, &p->info);
@@ -134,9 +159,13 @@ static gm_status_t open_endpoint(struct gm_port *p) {
     struct fi_info *info = p->info;
     p->virt_addr = (info->domain_attr->mr_mode & FI_MR_VIRT_ADDR) != 0;
     p->mr_local = (info->domain_attr->mr_mode & FI_MR_LOCAL) != 0;
-    uint64_t order = FI_ORDER_SAW | FI_ORDER_SAR | FI_ORDER_WAS | FI_ORDER_RAS;
-    p->rma_ordered = (info->tx_attr->msg_order & order) == order;
+    if ((info->tx_attr->msg_order & FI_ORDER_SAS) == 0 || (info->rx_attr->msg_order & FI_ORDER_SAS) == 0) {
+        gmi_set_message("the provider does not keep sends in order (FI_ORDER_SAS): use tcp, shm, udp or net");
+        return GM_UNSUPPORTED_DEVICE;
+    }
+    p->rma_ordered = (info->tx_attr->msg_order & GMI_ORDER_RMA) == GMI_ORDER_RMA;
     p->inject_size = info->tx_attr->inject_size;
+    p->ordered_length = ordered_length(p->provider);
     if (p->inject_size < GMI_CTL_BYTES) {
         gmi_set_message("the provider's inject size is below the 64-byte control message");
         return GM_UNSUPPORTED_DEVICE;
@@ -451,6 +480,7 @@ struct gmi_peer *gmi_peer(struct gm_port *p, unsigned node, unsigned port, bool 
 }
 
 void gmi_activate(struct gm_port *p, struct gmi_peer *peer) {
+    p->sweep_due = true;
     if (!peer->in_active) {
         peer->in_active = true;
         peer->next_active = p->active;

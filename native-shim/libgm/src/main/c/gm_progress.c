@@ -1,7 +1,8 @@
 /*
  * gm_progress.c: progress and waiting. libfabric runs in manual progress mode (gm-libfabric.md section 2.6), so
  * only gmi_progress moves data: it drains the completion queue, retries what the provider refused, flushes
- * control messages, runs the peer timers and expires alarms. gmi_wait sleeps without holding the port lock: in
+ * control messages, runs the peer timers (only when one is due, a peer's state changed or requests wait: the
+ * sweep walks every active peer) and expires alarms. gmi_wait sleeps without holding the port lock: in
  * poll(2) on the CQ's descriptor and the wake-up eventfd where the provider has a usable FD wait object (tcp),
  * else in a bounded ppoll back-off on the eventfd alone (shm, udp, net: never fi_cq_sread, never a busy spin).
  */
@@ -105,7 +106,9 @@ bool gmi_progress(struct gm_port *p) {
     }
     gmi_ctl_flush(p);
     uint64_t now = gmi_now_ns();
-    gmi_sweep_peers(p, now);
+    if (gmi_sweep_needed(p, now)) { /* an idle poll skips the walk over the peers */
+        gmi_sweep_peers(p, now);
+    }
     gmi_alarms_expire(p, now);
     return ok;
 }

@@ -234,16 +234,21 @@ static int post(struct gm_port *p, struct gmi_req *req, struct gmi_txslot *slot,
     }
 }
 
-/* Whether req must wait for the flight list to drain (the provider does not order sends with RMA). */
+/*
+ * Whether req must wait for what the stream has in flight: after RMA when the provider does not order sends with
+ * it; a send after a send longer than the provider's ordered length (tcp;ofi_rxm completes the receive of a message
+ * above its 16 KiB eager buffer after the receives of shorter messages sent behind it; gm_order.c shows it), until
+ * that send is done locally, which for such a send means the receiver has taken all of it.
+ */
 static bool must_wait_for_order(struct gm_port *p, struct gmi_stream *s, struct gmi_req *req) {
-    if (p->rma_ordered || s->flight_head == NULL) {
+    if (s->flight_head == NULL) {
         return false;
     }
     if (req->kind != GMI_SEND) {
-        return true;
+        return !p->rma_ordered;
     }
     for (struct gmi_req *r = s->flight_head; r != NULL; r = r->next) {
-        if (r->kind != GMI_SEND) {
+        if (r->kind != GMI_SEND ? !p->rma_ordered : !r->local_done && r->length > p->ordered_length) {
             return true;
         }
     }
@@ -365,12 +370,22 @@ static uint64_t keepalive_peer(struct gm_port *p, struct gmi_peer *peer, uint64_
 
 void gmi_sweep_peers(struct gm_port *p, uint64_t now) {
     uint64_t next = 0;
+    bool work = false;
     for (struct gmi_peer *peer = p->active; peer != NULL; peer = peer->next_active) {
         next = earliest(next, serve_peer(p, peer, now));
         next = earliest(next, expire_peer(p, peer, now));
         next = earliest(next, keepalive_peer(p, peer, now));
+        for (unsigned prio = 0; prio < GM_NUM_PRIORITIES; prio++) {
+            work |= peer->streams[prio].queue_head != NULL && !peer->streams[prio].stopped;
+        }
     }
     p->next_timer_ns = next;
+    p->work_left = work;
+    p->sweep_due = false;
+}
+
+bool gmi_sweep_needed(const struct gm_port *p, uint64_t now) {
+    return p->sweep_due || p->work_left || (p->next_timer_ns != 0 && now >= p->next_timer_ns);
 }
 
 void gmi_peer_heard(struct gm_port *p, struct gmi_peer *peer) {

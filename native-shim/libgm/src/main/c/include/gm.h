@@ -26,6 +26,10 @@
  *     GM_SEND_TIMED_OUT (peer alive, no buffer of that size and priority), GM_SEND_TARGET_NODE_UNREACHABLE (no
  *     answer at all, never existed or killed) or GM_SEND_TARGET_PORT_CLOSED (the peer closed its port), and
  *     the connection (port, priority, target node, target port) stops until gm_resume_sending or gm_drop_sends.
+ *   - Order: sends of one (port, priority) to one (node, port) are received in send order at every length, as
+ *     GM's (R6): libgm asks the provider for FI_ORDER_SAS (a port opens only where it is granted), and over
+ *     tcp;ofi_rxm, whose receiver completes a message above its 16 KiB eager buffer after shorter ones sent behind
+ *     it, a later send waits until such a send is done locally (one round trip per long send).
  *   - Not supported (GM's own code for it, GM_NOT_SUPPORTED_ON_ARCH): gm_datagram_send, raw/ethernet receives.
  *     FAST receive events are never produced, so gm_memorize_message only copies when asked to.
  */

@@ -107,6 +107,17 @@ class LibgmProgramsTest {
                 .contains("ok send, put and get with gm_register_memory'd memory");
     }
 
+    /**
+     * GM's order per port pair and priority over every length, with puts between: on tcp;ofi_rxm a message above
+     * its 16 KiB eager buffer is overtaken by a shorter one sent behind it unless libgm holds the latter.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"tcp", "shm", "udp"})
+    void sendsOfEveryLengthLandInSendOrder(String provider) throws IOException, InterruptedException {
+        assertThat(runProgram("gm_order", provider))
+                .contains("ok order per (port, priority) over tiny, eager, segmented and rendezvous sends and puts");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"tcp", "shm", "udp"})
     void gmxEventsPollAndWakeup(String provider) throws IOException, InterruptedException {

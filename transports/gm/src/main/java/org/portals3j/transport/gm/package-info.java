@@ -76,6 +76,11 @@
  *     (heap payloads copied through a bounce buffer, at either end), {@code rmaPayloadsSent} and
  *     {@code rmaPayloadsRead}: a Put or Get between native MDs moves by RMA with no bounce copy. Until the read
  *     ends, later messages from that peer wait in their receive buffers: per-peer FIFO holds.</li>
+ * <li><b>Order</b>: per-peer FIFO (the transport SPI's contract) rests on GM's order per port pair and priority
+ *     (gm-libfabric.md section 1.5, R6): every data message goes at low priority from the rank's one port. libgm
+ *     asks libfabric for send-after-send order ({@code FI_ORDER_SAS}) and, over tcp;ofi_rxm, holds a send behind
+ *     one longer than rxm's eager buffer (gm.h says why). The wire header's sequence number checks it at the
+ *     receiver: a message out of order is a protocol violation that fails the peer, never a silent reorder.</li>
  * <li><b>Credits</b> (flow control in the transport; GM's send timeouts only detect failure): a rank has
  *     {@code gm.credits} credits towards each peer and spends one per data message; the peer preposts that many
  *     buffers per size class for it and returns a credit per reposted buffer, on any data message it sends back or,
@@ -108,7 +113,9 @@
  * ({@link org.portals3j.transport.Polling}): gmx_poll without waiting, so the message it waits for is delivered on
  * its own thread, with no wake-up of another. Otherwise one platform thread per endpoint does, blocked in
  * {@code gmx_poll} (at most 100 ms at a time, so that the library's timers run; never a busy spin). It stays away
- * while application threads poll, takes over at once when they say they stop ({@code pollingStopped}, before they
+ * while application threads poll (looking again after 1 to 4 ms, or after 10 ms while a thread polls inside a wait:
+ * {@code Polling.waitStarted} to {@code waitEnded}; {@code counters()} has {@code progressStayedAway}, how often it
+ * looked and stayed away), takes over at once when they say they stop ({@code pollingStopped}, before they
  * park) and within 4 ms when they just stop, and then tells a {@link org.portals3j.transport.PollingHandler} that
  * the pollers have gone (capability REPORTS_POLLERS_GONE); a poller that finds it waiting in gmx_poll wakes it
  * ({@code gmx_wakeup}) to hand the receive path over. {@code close} wakes it too. The receive path allocates

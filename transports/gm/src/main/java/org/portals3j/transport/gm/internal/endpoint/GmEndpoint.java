@@ -385,6 +385,26 @@ public final class GmEndpoint implements Transport, Polling {
         }
     }
 
+    /**
+     * The calling thread polls inside a wait: the progress thread need not look whether it is still there. Waits
+     * begin after {@code start}; before it there is no receive path to stay away from.
+     */
+    @Override
+    public void waitStarted() {
+        ReceivePath path = receivePath;
+        if (path != null) {
+            path.waitStarted();
+        }
+    }
+
+    @Override
+    public void waitEnded() {
+        ReceivePath path = receivePath;
+        if (path != null) {
+            path.waitEnded();
+        }
+    }
+
     private void ensureResolved() {
         stateLock.lock();
         try {
@@ -686,9 +706,11 @@ public final class GmEndpoint implements Transport, Polling {
 
     @Override
     public Map<String, Long> counters() {
+        ReceivePath path = receivePath;
         return Map.of("registrationCacheHits", cache.hits(), "registrationCacheMisses", cache.misses(),
                 "protocolErrors", protocolErrors.get(), "bounceCopies", bounceCopies.get(),
-                "rmaPayloadsSent", rmaPayloadsSent.get(), "rmaPayloadsRead", rmaPayloadsRead.get());
+                "rmaPayloadsSent", rmaPayloadsSent.get(), "rmaPayloadsRead", rmaPayloadsRead.get(),
+                "progressStayedAway", path == null ? 0L : path.stayedAway());
     }
 
     /**

@@ -3,6 +3,7 @@ package org.portals3j.transport.gm.internal.endpoint;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
@@ -47,6 +48,8 @@ final class ReceivePath implements Runnable {
     private final PollHandover handover;
     /** Set while the progress thread waits in gmx_poll; a poller that clears it wakes that thread. */
     private final AtomicBoolean waiting = new AtomicBoolean();
+    /** Times the progress thread looked and stayed away because threads poll (counters: progressStayedAway). */
+    private final AtomicLong stayedAway = new AtomicLong();
     private volatile @Nullable Thread thread;
     /**
      * Polls that held the receive path (guarded by {@link #lock}): every {@code STAMP_EVERY_MASK + 1}th stamps the
@@ -92,6 +95,7 @@ final class ReceivePath implements Runnable {
             while (!endpoint.closed) {
                 long keepAway = handover.keepAwayNanos(clock.getAsLong());
                 if (keepAway > 0) {
+                    stayedAway.incrementAndGet();
                     LockSupport.parkNanos(this, keepAway);
                     continue;
                 }
@@ -169,6 +173,25 @@ final class ReceivePath implements Runnable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * The calling thread polls inside a wait until it announces a stop or its wait ends ({@link
+     * org.portals3j.transport.Polling#waitStarted}): the progress thread looks only every {@link
+     * PollHandover#waitLookNanos} meanwhile, not every millisecond or few.
+     */
+    void waitStarted() {
+        handover.waitBegins();
+    }
+
+    /** The calling thread's wait, begun with {@link #waitStarted}, ended. */
+    void waitEnded() {
+        handover.waitEnds();
+    }
+
+    /** How many times the progress thread looked and stayed away because threads poll. */
+    long stayedAway() {
+        return stayedAway.get();
     }
 
     /** The polling thread stops: the progress thread takes the receive path back now. */

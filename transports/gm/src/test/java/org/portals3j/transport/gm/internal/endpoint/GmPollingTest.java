@@ -24,8 +24,10 @@ import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.Job;
 import org.portals3j.transport.PollingHandler;
 import org.portals3j.transport.Transport;
+import org.portals3j.transport.TransportException;
 import org.portals3j.transport.gm.GmOptions;
 import org.portals3j.transport.gm.GmTransportProvider;
+import org.portals3j.transport.internal.PollHandover;
 
 /**
  * The polling hand-over of the gm endpoint (Polling, REPORTS_POLLERS_GONE) over the real libgm. The receiving
@@ -95,10 +97,12 @@ class GmPollingTest {
         return t.getState() == Thread.State.TIMED_WAITING && LockSupport.getBlocker(t) instanceof ReceivePath;
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"tcp", "shm"})
-    void aPollingThreadReceivesOnItsOwnThreadAndTheProgressThreadTakesOverWhenItStops(String provider)
-            throws Exception {
+    /** Two started endpoints; the receiver's hand-over on the frozen clock. */
+    private record Pair(GmEndpoint sender, GmEndpoint receiver, Handler senderHandler, Handler handler,
+                        AtomicLong frozen, Thread progress) {
+    }
+
+    private Pair open(String provider) throws TransportException {
         Availability a = GmTransportProvider.availability(provider);
         Assumptions.assumeTrue(a.available(), () -> "gm over " + provider + " is not available: " + a.reason());
         endpoints = LocalJob.openAll(new GmTransportProvider(), Job.local(2), IdleMode.BACKOFF,
@@ -115,7 +119,24 @@ class GmPollingTest {
         if (started == null) {
             throw new AssertionError("start made no progress thread");
         }
-        Thread progress = started;
+        return new Pair(sender, receiver, senderHandler, handler, frozen, started);
+    }
+
+    private static long stayedAway(GmEndpoint e) {
+        return e.counters().getOrDefault("progressStayedAway", -1L);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tcp", "shm"})
+    void aPollingThreadReceivesOnItsOwnThreadAndTheProgressThreadTakesOverWhenItStops(String provider)
+            throws Exception {
+        Pair pair = open(provider);
+        GmEndpoint sender = pair.sender();
+        GmEndpoint receiver = pair.receiver();
+        Handler senderHandler = pair.senderHandler();
+        Handler handler = pair.handler();
+        AtomicLong frozen = pair.frozen();
+        Thread progress = pair.progress();
         MemorySegment header = arena.allocate(8);
         MemorySegment payload = arena.allocate(8);
 
@@ -155,5 +176,34 @@ class GmPollingTest {
         await("a message nobody polls for", () -> handler.receivedOn.size() == 4);
         assertThat(List.copyOf(handler.receivedOn).get(3)).as("delivered by the progress thread").isSameAs(progress);
         await("its completion", () -> senderHandler.completions.get() == 4);
+    }
+
+    /**
+     * A thread that polls inside a wait (waitStarted) keeps the progress thread away past the grace after which it
+     * would take over from a poller that just stopped; once the wait ends (waitEnded), it takes over at its next look.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"tcp", "shm"})
+    void aThreadPollingInsideAWaitKeepsTheProgressThreadAwayUntilTheWaitEnds(String provider)
+            throws TransportException {
+        Pair pair = open(provider);
+        GmEndpoint receiver = pair.receiver();
+        Thread progress = pair.progress();
+        await("the progress thread stays away while this thread polls", () -> {
+            receiver.poll();
+            return stayingAway(progress);
+        });
+        receiver.waitStarted();
+        // past the longest grace, within the look of a wait: only the wait keeps the progress thread away now
+        pair.frozen().addAndGet(PollHandover.MAX_GRACE_NANOS + 1_000_000L);
+        long looks = stayedAway(receiver);
+        LockSupport.unpark(progress);
+        await("the progress thread looks again and stays away", () -> stayedAway(receiver) > looks);
+        assertThat(pair.handler().pollersGoneOn).as("it did not take over").isEmpty();
+
+        receiver.waitEnded();
+        LockSupport.unpark(progress);
+        await("the progress thread takes over once the wait ended", () -> !pair.handler().pollersGoneOn.isEmpty());
+        assertThat(pair.handler().pollersGoneOn).containsOnly(progress);
     }
 }

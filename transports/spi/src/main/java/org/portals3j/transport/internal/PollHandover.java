@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * polls no more is noticed that late, and a peer retransmits at most once meanwhile. Why: docs/udp-notes.md.
  *
  * <p>{@link #polled}, {@link #stopped}, {@link #waitBegins} and {@link #waitEnds} are called by any thread;
- * {@link #keepAwayNanos} by the transport's thread only.
+ * {@link #keepAwayNanos} and {@link #polledSinceLook} by the transport's thread only.
  */
 public final class PollHandover {
     public static final long MIN_GRACE_NANOS = 1_000_000L;
@@ -38,6 +38,8 @@ public final class PollHandover {
     /** The transport's thread: whether it is staying away, and the last poll it knew of when it last looked. */
     private boolean away;
     private long seenPollNanos;
+    /** The transport's thread: the last poll (or stop) {@link #keepAwayNanos} read. */
+    private long lookedAtPollNanos;
 
     /** For an owner that must have the receive path back within {@code toleranceNanos} of an unannounced stop. */
     public PollHandover(long now, long toleranceNanos) {
@@ -45,6 +47,7 @@ public final class PollHandover {
         waitLook = Math.max(maxGrace, Math.min(MAX_WAIT_LOOK_NANOS, 2 * toleranceNanos));
         lastPollNanos = now - waitLook;
         handedBackAt = lastPollNanos;
+        lookedAtPollNanos = lastPollNanos;
     }
 
     /** A thread polled at {@code now}. */
@@ -78,6 +81,7 @@ public final class PollHandover {
      */
     public long keepAwayNanos(long now) {
         long last = lastPollNanos;
+        lookedAtPollNanos = last;
         long since = now - last;
         if (since < waitLook && waiters.get() > 0) {
             away = true; // a thread inside a wait polls on or announces its stop: no need to look sooner
@@ -95,6 +99,16 @@ public final class PollHandover {
         away = true;
         seenPollNanos = last;
         return grace - since;
+    }
+
+    /**
+     * The transport's thread, after it announced that it is about to block where only a wake-up reaches it: whether
+     * some thread polled (or announced a stop) since its last {@link #keepAwayNanos}. If so it must not block: that
+     * poller may have looked for the announcement before it was made, and then nothing wakes the thread (the lost
+     * wake-up). A poller writes its poll before it looks; the thread announces before it calls this.
+     */
+    public boolean polledSinceLook() {
+        return lastPollNanos != lookedAtPollNanos;
     }
 
     /**

@@ -28,6 +28,21 @@ class PollHandoverTest {
     }
 
     @Test
+    void aPollOrAStopAfterTheLastLookIsSeenByTheRecheckBeforeASleep() {
+        PollHandover h = new PollHandover(0, RTO_MIN);
+        assertThat(h.polledSinceLook()).as("nobody polled").isFalse();
+        assertThat(h.keepAwayNanos(10 * MS)).isZero();
+        h.polled(10 * MS);
+        assertThat(h.polledSinceLook()).as("polled after the look").isTrue();
+        assertThat(h.keepAwayNanos(10 * MS + 1_000)).isPositive();
+        assertThat(h.polledSinceLook()).as("the look saw it").isFalse();
+        h.stopped(10 * MS + 2_000);
+        assertThat(h.polledSinceLook()).as("a stop after the look").isTrue();
+        assertThat(h.keepAwayNanos(10 * MS + 3_000)).isZero();
+        assertThat(h.polledSinceLook()).isFalse();
+    }
+
+    @Test
     void theGraceDoublesEachTimeTheProtocolThreadFindsPollingGoingOnUpToTheCap() {
         PollHandover h = new PollHandover(0, RTO_MIN);
         long now = 0;

@@ -9,7 +9,7 @@ import org.portals3j.transport.internal.PollHandover;
 
 /**
  * How the protocol thread idles: work resets it; on zero work it does as its mode's strategy for an agent does, and
- * sleeps in the socket where that strategy would park. Protocol thread only.
+ * sleeps in the socket where that strategy would park, unless a thread polled since its last look. Protocol thread.
  */
 final class ProtocolIdle {
     /** Before sleeping in the selector, the protocol thread polls this long (a reply is often this close). */
@@ -36,9 +36,9 @@ final class ProtocolIdle {
     private final NanoClock clock;
     private final Parker parker;
 
-    ProtocolIdle(int rank, IdleMode mode, ProtocolSleep sleep, Timers timers, EndpointLifecycle lifecycle,
-                 NanoClock clock, Parker parker) {
-        this.rest = new Rest(rank, sleep, timers, lifecycle, clock);
+    ProtocolIdle(int rank, IdleMode mode, ProtocolSleep sleep, PollHandover handover, Timers timers,
+                 EndpointLifecycle lifecycle, NanoClock clock, Parker parker) {
+        this.rest = new Rest(rank, sleep, handover, timers, lifecycle, clock);
         this.strategy = IdleStrategies.forAgent(mode, rest);
         this.clock = clock;
         this.parker = parker;
@@ -76,19 +76,24 @@ final class ProtocolIdle {
     /**
      * Where the mode's strategy would park: spin on while acknowledgements are owed or for {@link #SPIN_NANOS} after
      * work, then sleep in the socket until a datagram, a wake-up or the next timer (not for the strategy's period).
+     * A poll since the thread's last look keeps it awake: it announces its sleep, then looks for one (a poller writes
+     * its poll, then looks for the announcement), so either the poller wakes it or it does not sleep.
      */
     private static final class Rest implements Parker {
         private final int rank;
         private final ProtocolSleep sleep;
+        private final PollHandover handover;
         private final Timers timers;
         private final EndpointLifecycle lifecycle;
         private final NanoClock clock;
         /** When the thread last did work, or woke up (it spins for {@link #SPIN_NANOS} after). */
         long lastWork;
 
-        Rest(int rank, ProtocolSleep sleep, Timers timers, EndpointLifecycle lifecycle, NanoClock clock) {
+        Rest(int rank, ProtocolSleep sleep, PollHandover handover, Timers timers, EndpointLifecycle lifecycle,
+             NanoClock clock) {
             this.rank = rank;
             this.sleep = sleep;
+            this.handover = handover;
             this.timers = timers;
             this.lifecycle = lifecycle;
             this.clock = clock;
@@ -111,7 +116,7 @@ final class ProtocolIdle {
             try {
                 long deadline = timers.nextDeadline(now);
                 long millis = Math.max(1, (deadline - now + 999_999) / 1_000_000);
-                if (lifecycle.isRunning()) {
+                if (lifecycle.isRunning() && !handover.polledSinceLook()) {
                     sleep.await(Math.min(millis, MAX_SLEEP_MILLIS));
                 }
             } catch (IOException e) {

@@ -52,7 +52,9 @@ final class ProtocolThread implements Runnable {
 
     /**
      * An application thread polls at {@code now}: this thread stays away, and if it sleeps in the socket it is woken
-     * to step aside now, rather than by the next datagram, which the poller wants. Any thread.
+     * to step aside now, rather than by the next datagram, which the poller wants. Any thread. The poll is written
+     * before the look for a sleep; this thread announces its sleep before it looks for a poll ({@link ProtocolIdle}),
+     * so a poll that lands between its last look and its sleep keeps it awake instead of going unseen.
      */
     void polled(long now) {
         handover.polled(now);

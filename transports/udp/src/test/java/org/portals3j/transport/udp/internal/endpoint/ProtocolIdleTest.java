@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.portals3j.transport.IdleMode;
+import org.portals3j.transport.internal.PollHandover;
 
 /** The protocol thread's idle strategy on a test clock, a fake socket and a recording parker: nothing sleeps. */
 class ProtocolIdleTest {
@@ -14,6 +15,7 @@ class ProtocolIdleTest {
     private final ProtocolSleep sleep = new ProtocolSleep(io);
     private final EndpointLifecycle lifecycle = new EndpointLifecycle();
     private final List<Long> parks = new ArrayList<>();
+    private final PollHandover handover = new PollHandover(now, 10_000_000L);
     private boolean acksPending;
     private long deadline = Long.MAX_VALUE;
     private final ProtocolIdle.Timers timers = new ProtocolIdle.Timers() {
@@ -30,7 +32,7 @@ class ProtocolIdleTest {
 
     private ProtocolIdle idle(IdleMode mode) {
         lifecycle.moveTo(EndpointLifecycle.State.RUNNING);
-        return new ProtocolIdle(0, mode, sleep, timers, lifecycle, () -> now, parks::add);
+        return new ProtocolIdle(0, mode, sleep, handover, timers, lifecycle, () -> now, parks::add);
     }
 
     @Test
@@ -117,6 +119,35 @@ class ProtocolIdleTest {
         assertThat(io.wakeups).isEqualTo(1);
         sleep.wakeIfSleeping();
         assertThat(io.wakeups).as("awake again").isEqualTo(1);
+    }
+
+    /** The lost wake-up: the thread looked (nobody polled), then a poll landed before it announced its sleep. */
+    @Test
+    void aPollBetweenItsLastLookAndItsSleepKeepsItAwake() {
+        ProtocolIdle idle = idle(IdleMode.BACKOFF);
+        now += ProtocolIdle.SPIN_NANOS;
+        assertThat(handover.keepAwayNanos(now)).as("its look: nobody polls, it takes the receive path").isZero();
+        handover.polled(now); // a poller, as ProtocolThread.polled: the poll written, then the look for a sleep,
+        sleep.wakeIfSleeping(); // which finds none to wake
+
+        idle.idle(0);
+
+        assertThat(io.wakeups).isZero();
+        assertThat(io.awaits).as("it saw the poll and did not sleep").isEmpty();
+        idle.idle(0);
+        assertThat(io.awaits).as("woken as by a datagram: it spins first").isEmpty();
+    }
+
+    @Test
+    void aPollItsLookAlreadySawLetsItSleep() {
+        ProtocolIdle idle = idle(IdleMode.BACKOFF);
+        handover.polled(now);
+        now += PollHandover.MAX_GRACE_NANOS + ProtocolIdle.SPIN_NANOS;
+        assertThat(handover.keepAwayNanos(now)).as("the poll is older than the grace: it takes over").isZero();
+
+        idle.idle(0);
+
+        assertThat(io.awaits).hasSize(1);
     }
 
     @Test

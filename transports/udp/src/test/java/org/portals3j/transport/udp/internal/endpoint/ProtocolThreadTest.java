@@ -35,8 +35,8 @@ class ProtocolThreadTest {
             }
             return rig.now += 10_000L;
         };
-        ProtocolIdle idle = new ProtocolIdle(rank.rank, IdleMode.BACKOFF, rank.sleep, rank.agent, rank.lifecycle,
-                ticking, nanos -> {
+        ProtocolIdle idle = new ProtocolIdle(rank.rank, IdleMode.BACKOFF, rank.sleep, handover, rank.agent,
+                rank.lifecycle, ticking, nanos -> {
                     parks.add(nanos);
                     whileAway.run();
                     rank.lifecycle.moveTo(EndpointLifecycle.State.CLOSED);

@@ -35,7 +35,8 @@ public final class MpiCollectiveRank {
      * The measurement, between {@code MPI.Init} and {@code MPI.Finalize}; rank 0's line, null on the others.
      * {@code shared}: every rank is a thread of this JVM, so rank 0 alone counts the switches.
      */
-    static @Nullable String run(String bench, int iterations, int warmup, boolean shared) throws MPIException, IOException {
+    static @Nullable String run(String bench, int iterations, int warmup, boolean shared)
+            throws MPIException, IOException {
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
         DoubleBuffer in = MPI.newDoubleBuffer(1);

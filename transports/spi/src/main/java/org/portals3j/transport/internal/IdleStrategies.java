@@ -23,8 +23,8 @@ public final class IdleStrategies {
             case SPIN -> new SpinningIdle();
             case YIELD -> new YieldingIdle();
             case PARK -> new ParkingIdle(IdleMode.PARK_NANOS, parker);
-            case BACKOFF -> new BackoffIdle(IdleMode.BACKOFF_SPINS, IdleMode.BACKOFF_SPIN_NANOS, IdleMode.BACKOFF_YIELDS,
-                    IdleMode.BACKOFF_MIN_PARK_NANOS, IdleMode.PARK_NANOS, parker, clock);
+            case BACKOFF -> new BackoffIdle(IdleMode.BACKOFF_SPINS, IdleMode.BACKOFF_SPIN_NANOS,
+                    IdleMode.BACKOFF_YIELDS, IdleMode.BACKOFF_MIN_PARK_NANOS, IdleMode.PARK_NANOS, parker, clock);
         };
     }
 

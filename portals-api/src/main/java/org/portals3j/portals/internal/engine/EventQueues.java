@@ -28,6 +28,8 @@ final class EventQueues {
     private final SpinLock lock;
     private final HandlerCalls handlers;
     private final Wakeups wakeups;
+    private final NetworkInterfaceState[] nis;
+    private final int libraryId;
     private final ThreadLocal<@Nullable EqWaiter> waiters = new ThreadLocal<>();
     /** The waiter {@link #eqWait} used last (see {@link #waiter()}). */
     private @Nullable EqWaiter recentWaiter;
@@ -43,6 +45,8 @@ final class EventQueues {
         this.lock = library.lock;
         this.handlers = library.handlers;
         this.wakeups = library.wakeups;
+        this.nis = library.nis;
+        this.libraryId = library.libraryId;
         this.chunkAllocator = chunkAllocator;
         this.awaitLoop = new AwaitLoop(library.polling);
     }
@@ -165,10 +169,12 @@ final class EventQueues {
     }
 
     private ReturnCode takeNow(long eqHandle, Event into) {
+        LibraryState lib = library;
         LibraryState.acquire(handlers, lock);
         try {
-            library.requireInit();
-            NetworkInterfaceState ni = library.niOf(eqHandle, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
+            lib.requireInit();
+            NetworkInterfaceState ni = LibraryState.niOf(nis, libraryId, eqHandle, HandleCodec.KIND_EQ,
+                    ReturnCode.INV_EQ);
             EventQueueState q = requireEq(ni, eqHandle);
             return q.take(into);
         } finally {
@@ -206,10 +212,12 @@ final class EventQueues {
     private @Nullable ReturnCode awaitEvent(long eqHandle, Event into, boolean interruptible) {
         EqWaiter w = waiter();
         EventQueueState q;
+        LibraryState lib = library;
         LibraryState.acquire(handlers, lock);
         try {
-            library.requireInit();
-            NetworkInterfaceState ni = library.niOf(eqHandle, HandleCodec.KIND_EQ, ReturnCode.INV_EQ);
+            lib.requireInit();
+            NetworkInterfaceState ni = LibraryState.niOf(nis, libraryId, eqHandle, HandleCodec.KIND_EQ,
+                    ReturnCode.INV_EQ);
             q = requireEq(ni, eqHandle);
             ReturnCode now = q.take(into);
             if (now != ReturnCode.EQ_EMPTY) {

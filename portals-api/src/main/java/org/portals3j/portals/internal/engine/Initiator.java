@@ -31,6 +31,8 @@ final class Initiator implements SendingSide {
     private final MessageSender sender;
     /** Per target rank: the order requests go in (see {@link SendChannel}). */
     private final SendChannel[] channels;
+    private final NetworkInterfaceState[] nis;
+    private final int libraryId;
 
     Initiator(LibraryState library, MessageSender sender) {
         this.library = library;
@@ -41,6 +43,8 @@ final class Initiator implements SendingSide {
         this.ops = library.ops;
         this.maxPayload = library.maxPayload;
         this.sender = sender;
+        this.nis = library.nis;
+        this.libraryId = library.libraryId;
         this.channels = new SendChannel[library.job.size()];
         for (int r = 0; r < channels.length; r++) {
             channels[r] = new SendChannel();
@@ -73,10 +77,12 @@ final class Initiator implements SendingSide {
 
     private void put(long mdHandle, boolean region, long localOffset, long regionLength, AckRequest ack,
                      ProcessId target, int portal, int cookie, long matchBits, long offset, long hdrData) {
+        LibraryState lib = library;
         LibraryState.refuseInHandlerThread(handlers);
-        library.requireInit();
-        NetworkInterfaceState niGuess = library.niOf(mdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
-        int rank = library.requireConcreteTarget(target);
+        lib.requireInit();
+        NetworkInterfaceState niGuess = LibraryState.niOf(nis, libraryId, mdHandle, HandleCodec.KIND_MD,
+                ReturnCode.INV_MD);
+        int rank = lib.requireConcreteTarget(target);
         SendChannel channel = channels[rank];
         channel.lock.lock();
         try {
@@ -88,7 +94,7 @@ final class Initiator implements SendingSide {
             int buffer;
             LibraryState.acquire(handlers, lock);
             try {
-                library.requireInit();
+                lib.requireInit();
                 MemoryDescriptorState md = activeMd(niGuess, mdHandle);
                 if (region) {
                     requireRegion(md, localOffset, regionLength);

@@ -169,6 +169,15 @@ final class LibraryState {
 
     /** The interface an object handle names (the object itself is checked later, under the lock). */
     NetworkInterfaceState niOf(long handle, int kind, ReturnCode error) {
+        return niOf(nis, libraryId, handle, kind, error);
+    }
+
+    /**
+     * {@link #niOf(long, int, ReturnCode)} for a side that holds the library's interface array and id itself, so that
+     * its hot paths reach them without the hop through the library state.
+     */
+    static NetworkInterfaceState niOf(NetworkInterfaceState[] nis, int libraryId, long handle, int kind,
+                                      ReturnCode error) {
         int iface = HandleCodec.iface(handle);
         if (HandleCodec.kind(handle) != kind || HandleCodec.library(handle) != libraryId || iface >= nis.length) {
             String object = kind == HandleCodec.KIND_ME ? "match entry"

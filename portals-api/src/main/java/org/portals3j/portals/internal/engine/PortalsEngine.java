@@ -23,6 +23,7 @@ import org.portals3j.portals.internal.wire.MessageType;
 import org.portals3j.transport.Deposit;
 import org.portals3j.transport.Job;
 import org.portals3j.transport.MessageHandler;
+import org.portals3j.transport.PeerTable;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportCapability;
 import org.portals3j.transport.internal.SpinLock;
@@ -54,6 +55,8 @@ public final class PortalsEngine implements MessageHandler {
     private final Wakeups wakeups;
     private final int selfNid;
     private final NetworkInterfaceState[] nis;
+    /** The job's peers, which a header's sender is checked against. */
+    private final PeerTable peers;
     private final MessageSender sender;
     private final Initiator initiator;
     private final Target target;
@@ -76,6 +79,7 @@ public final class PortalsEngine implements MessageHandler {
         this.wakeups = library.wakeups;
         this.selfNid = library.self.nid();
         this.nis = library.nis;
+        this.peers = job.peers();
         this.sender = new MessageSender(transport, staging);
         this.target = new Target(library, sender);
         this.initiator = new Initiator(library, sender);
@@ -341,17 +345,18 @@ public final class PortalsEngine implements MessageHandler {
         MessageHeader h = rx.load(header);
         MessageType type = h.validate(headerLength, payloadLength, nis.length);
         boolean reply = false;
+        LibraryState lib = library;
         LibraryState.acquire(handlers, lock);
         try {
             int iface = h.iface();
             NetworkInterfaceState ni = iface < nis.length ? nis[iface] : null;
-            if (!library.initialized || ni == null || !ni.isLive()) {
-                library.unattributed++;
+            if (!lib.initialized || ni == null || !ni.isLive()) {
+                lib.unattributed++;
                 return;
             }
             // Remote input is hostile: a frame must say who sent it truthfully (the transport knows the
             // source) and be well formed before any field is used.
-            if (type == null || h.initiatorNid() != library.job.peers().member(source).nid()) {
+            if (type == null || h.initiatorNid() != peers.member(source).nid()) {
                 ni.drop(StatusRegister.DROP_MALFORMED);
                 return;
             }
@@ -406,15 +411,19 @@ public final class PortalsEngine implements MessageHandler {
     /** A send's report: the side whose op it is ends it (an op PtlNIFini detached is only freed). */
     @Override
     public void onSendComplete(long token, boolean delivered) {
+        LibraryState lib = library;
         LibraryState.acquire(handlers, lock);
         try {
-            PendingOp op = library.opToComplete(token);
+            PendingOp op = lib.opToComplete(token);
             if (op == null) {
                 return;
             }
-            switch (op.kind) {
-                case PUT_SEND, GET_REQUEST, GETPUT_REQUEST -> initiator.sendCompleted(op, delivered);
-                case GET_REPLY, GETPUT_REPLY -> target.replySent(op, delivered);
+            // Two comparisons, not a switch: the initiator's sendCompleted switches on the kind again.
+            PendingOp.Kind kind = op.kind;
+            if (kind == PendingOp.Kind.GET_REPLY || kind == PendingOp.Kind.GETPUT_REPLY) {
+                target.replySent(op, delivered);
+            } else {
+                initiator.sendCompleted(op, delivered);
             }
         } finally {
             LibraryState.release(wakeups, lock);

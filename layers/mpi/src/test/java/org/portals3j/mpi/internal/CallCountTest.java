@@ -35,6 +35,12 @@ class CallCountTest {
     private static final int MESSAGES = 200;
     /** Calls any other thread of the test's JVM might make meanwhile (none expected). */
     private static final int STRAY = 16;
+    /**
+     * Lock acquisitions other threads of the JVM make meanwhile: in a whole suite's run, threads of earlier tests still
+     * ending (their print streams and transports take {@code ReentrantLock}s too). A quarter of a hold per message:
+     * still less than the hold per message each count below was cut by.
+     */
+    private static final int STRAY_LOCKS = MESSAGES / 4;
     private static final String PORTALS = "org.portals3j.portals.Portals";
     private static final String LIBRARY = "org.portals3j.portals.PortalsLibrary";
     private static final String LOCK = "java.util.concurrent.locks.ReentrantLock.lock";
@@ -58,7 +64,7 @@ class CallCountTest {
             assertThat(calls(counts, LIBRARY + ".mdUnlink")).isEqualTo(MESSAGES);
             assertThat(calls(counts, LIBRARY + ".eqGet")).isLessThanOrEqualTo(2L * MESSAGES + STRAY);
             assertThat(portalsCalls(counts)).isLessThanOrEqualTo(5L * MESSAGES + STRAY);
-            assertThat(calls(counts, LOCK)).isLessThanOrEqualTo(MESSAGES + STRAY);
+            assertThat(calls(counts, LOCK)).isLessThanOrEqualTo(MESSAGES + STRAY_LOCKS);
             for (SendOperation op : sends) {
                 assertThat(op.isDone()).isTrue();
                 assertThat(op.errorClass()).isEqualTo(ErrorClass.SUCCESS);
@@ -116,7 +122,7 @@ class CallCountTest {
             assertThat(calls(counts, LIBRARY + ".eqGet")).isLessThanOrEqualTo((2 + 2L) * MESSAGES + STRAY);
             assertThat(portalsCalls(counts)).isLessThanOrEqualTo((5 + 4L) * MESSAGES + STRAY);
             // the receive: one hold to post and become the blocker, one to handle what PtlEQWait returned
-            assertThat(calls(counts, LOCK)).isLessThanOrEqualTo((1 + 2L) * MESSAGES + STRAY);
+            assertThat(calls(counts, LOCK)).isLessThanOrEqualTo((1 + 2L) * MESSAGES + STRAY_LOCKS);
         });
     }
 

@@ -46,7 +46,7 @@ final class CommPointToPoint {
             if (type == null || !type.isStaged()) { // the thread's reused operation: no allocation
                 ReceiveOperation op = Messages.blockingReceive(c, buf, items(count, type), base(type), source, tag);
                 try {
-                    c.engine().await(op);
+                    c.engine().receive(op);
                     return Request.statusOf(c, op);
                 } finally {
                     Messages.finished(op);

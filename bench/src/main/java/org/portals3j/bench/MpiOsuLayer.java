@@ -26,6 +26,8 @@ final class MpiOsuLayer {
 
     /** Untimed round trips before a latency table, for the JIT: this many times the warm-up. */
     static final int JIT_WARMUP_FACTOR = 15;
+    /** Round trips of one size in a row, after a barrier, in the JIT warm-up. */
+    static final int WARMUP_RUN = 16;
 
     MpiOsuLayer(String transport, OsuRun run) {
         this.transport = transport;
@@ -36,14 +38,22 @@ final class MpiOsuLayer {
      * Untimed round trips between ranks 0 and 1 until the JIT has compiled the path, cycling through the table's
      * sizes up to {@link OsuRun#LARGE}: a size's own warm-up is too short (on a quiet machine 0-8 B measured 10-28 us
      * after it, 16 B 4.6 us), and a warm-up of one size leaves the others to deoptimise the compiled path when they
-     * first come (bench/README.md, the MPI section: 1-4 B stayed 16-35 us after an 8-byte warm-up).
+     * first come (bench/README.md, the MPI section: 1-4 B stayed 16-35 us after an 8-byte warm-up). As in the table,
+     * each size runs {@link #WARMUP_RUN} round trips in a row after a barrier: without the barriers the table's first
+     * one deoptimised the compiled send and receive paths (its operations are of other classes), and the first size
+     * measured (0 B) ran while they were compiled again (bench/README.md, the MPI section: the 0 B row).
      */
     static void warmUp(OsuRun run, ByteBuffer buf, int rank) throws MPIException {
         int largest = Math.min(run.maxSize(), OsuRun.LARGE);
         int size = 0;
-        for (int i = 0; i < JIT_WARMUP_FACTOR * run.warmup(); i++) {
+        for (int i = 1; i <= JIT_WARMUP_FACTOR * run.warmup(); i++) {
+            if (i % WARMUP_RUN == 1) {
+                MPI.COMM_WORLD.barrier();
+            }
             MpiPingPongArgs.roundTrip(rank, buf, size, TAG);
-            size = OsuRun.next(size) > largest ? 0 : OsuRun.next(size);
+            if (i % WARMUP_RUN == 0) {
+                size = OsuRun.next(size) > largest ? 0 : OsuRun.next(size);
+            }
         }
     }
 

@@ -99,7 +99,10 @@ public final class Messages {
         return op;
     }
 
-    /** {@link #receive} for a blocking receive, as {@link #blockingSend} is for a send. */
+    /**
+     * {@link #receive} for a blocking receive, as {@link #blockingSend} is for a send, not started yet: the caller
+     * starts it and waits with {@code PointToPoint.receive} (done at once for PROC_NULL).
+     */
     public static ReceiveOperation blockingReceive(CommState c, @Nullable Object buf, int count,
                                                    @Nullable BaseType type, int source, int tag) {
         BaseType t = checkCountAndType(count, type);
@@ -114,9 +117,7 @@ public final class Messages {
         ReceiveOperation op = mine.takeReceive(memory, want, MatchBits.ignore(anySource, anyTag), booleans);
         if (source == Constants.PROC_NULL) {
             Operation.completeAtOnce(op, Constants.PROC_NULL, Constants.ANY_TAG);
-            return op;
         }
-        c.engine().startReceive(op);
         return op;
     }
 

@@ -85,6 +85,13 @@ public final class PointToPoint {
     private final Arena arena = Arena.ofShared();
     /** The waits of the rank's threads (made last in the constructor, with this engine under initialization). */
     private final @NotOnlyInitialized RankWaits waits;
+    /** Receives posted and not yet matched or cancelled. */
+    private int postedReceives;
+    /** An inactive entry (and its MD) kept from a receive of {@link #idleWant}/{@link #idleIgnore}, or null. */
+    private @Nullable MeHandle idleMe;
+    private @Nullable MdHandle idleMd;
+    private long idleWant;
+    private long idleIgnore;
     private long nextRendezvousId;
     private int inFlight;
     private boolean finished;
@@ -228,7 +235,31 @@ public final class PointToPoint {
     public void startReceive(ReceiveOperation op) {
         waits.lockExclusive();
         try {
-            checkOpen();
+            postReceive(op);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A blocking receive: starts {@code op} ({@link #startReceive}) and waits until it is done; a receive left posted
+     * becomes the rank's blocker in the same hold of the lock.
+     */
+    public void receive(ReceiveOperation op) {
+        if (!op.isDone()) {
+            waits.receive(op);
+        }
+    }
+
+    /**
+     * {@link #startReceive} under the lock, taken with no other thread the blocker. An idle entry kept from an earlier
+     * receive with the same match and ignore bits is switched on again when no other receive is posted (so that
+     * it is the only active entry before the mark, wherever it stands): one {@code PtlMDUpdate} in place of an
+     * insert, an attach, the update and the UNLINK event.
+     */
+    void postReceive(ReceiveOperation op) {
+        checkOpen();
+        try {
             drain();
             UnexpectedMessage m = unexpected.find(op.want, op.ignore);
             if (m != null) {
@@ -236,13 +267,29 @@ public final class PointToPoint {
                 return;
             }
             MemoryDescriptor inactive = op.inactiveDescriptor(eq);
-            MeHandle me = lib.meInsert(mark, ProcessId.ANY, op.want, op.ignore, Unlink.UNLINK, InsertPosition.BEFORE);
-            MdHandle md;
-            try {
-                md = lib.mdAttach(me, inactive, Unlink.UNLINK, Unlink.RETAIN);
-            } catch (PortalsException e) {
-                lib.meUnlink(me);
-                throw e;
+            MeHandle me = idleMe;
+            MdHandle md = idleMd;
+            boolean reused = me != null && md != null && postedReceives == 0 && idleWant == op.want
+                    && idleIgnore == op.ignore;
+            boolean keep = reused;
+            if (me != null && md != null && reused) {
+                idleMe = null;
+                idleMd = null;
+            } else {
+                if (me != null && postedReceives == 0) { // another pattern: the new entry takes its place
+                    idleMe = null;
+                    idleMd = null;
+                    lib.meUnlink(me);
+                }
+                // kept after it matches only if it may take the idle place: an entry of its own otherwise
+                keep = idleMe == null;
+                me = lib.meInsert(mark, ProcessId.ANY, op.want, op.ignore, Unlink.UNLINK, InsertPosition.BEFORE);
+                try {
+                    md = lib.mdAttach(me, inactive, keep ? Unlink.RETAIN : Unlink.UNLINK, Unlink.RETAIN);
+                } catch (PortalsException e) {
+                    lib.meUnlink(me);
+                    throw e;
+                }
             }
             MemoryDescriptor active = op.activeDescriptor();
             while (true) {
@@ -253,20 +300,53 @@ public final class PointToPoint {
                 while (next()) {
                     UnexpectedMessage u = handle(event);
                     if (u != null && MatchBits.matches(u.bits, op.want, op.ignore)) {
-                        lib.meUnlink(me);
+                        if (reused && idleMe == null) {
+                            idle(me, md, op.want, op.ignore); // still inactive: idle again
+                        } else {
+                            lib.meUnlink(me);
+                        }
                         take(u, op);
                         return;
                     }
                 }
             }
+            op.kept = keep;
             op.me = me;
             op.md = md;
             op.posted = active;
             op.state = ReceiveOperation.State.POSTED;
+            postedReceives++;
         } catch (PortalsException e) {
             throw outOfResources(e);
-        } finally {
-            lock.unlock();
+        }
+    }
+
+    /** Keeps the inactive entry {@code me} (its MD {@code md}) for the next receive of {@code want}/{@code ignore}. */
+    private void idle(MeHandle me, MdHandle md, long want, long ignore) {
+        idleMe = me;
+        idleMd = md;
+        idleWant = want;
+        idleIgnore = ignore;
+    }
+
+    /**
+     * A posted receive's entry has matched (its MD is inactive now) or failed: a kept one becomes the idle entry if
+     * that place is free and the put did not fail, and is unlinked otherwise. Under the lock.
+     */
+    private void matched(ReceiveOperation op, @Nullable MeHandle me, @Nullable MdHandle md, boolean failed) {
+        postedReceives--;
+        if (!op.kept || me == null) {
+            return;
+        }
+        op.kept = false;
+        if (!failed && md != null && idleMe == null) {
+            idle(me, md, op.want, op.ignore);
+            return;
+        }
+        try {
+            lib.meUnlink(me);
+        } catch (PortalsException e) {
+            // already gone with the interface
         }
     }
 
@@ -349,6 +429,8 @@ public final class PointToPoint {
                 return false; // unlinked: a message took it
             }
             lib.meUnlink(me);
+            postedReceives--;
+            op.kept = false;
             op.md = null;
             op.cancelled = true;
             op.state = ReceiveOperation.State.DONE;
@@ -586,6 +668,7 @@ public final class PointToPoint {
                 take(m, waiter);
             }
         } else if (ptr instanceof ReceiveOperation op) {
+            matched(op, op.me, op.md, failed);
             op.md = null;
             op.me = null;
             long bits = e.matchBits();

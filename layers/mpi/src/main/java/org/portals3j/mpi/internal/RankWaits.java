@@ -129,25 +129,41 @@ final class RankWaits {
      *         have completed)
      */
     private boolean blockForEvent(int seen, @Nullable Operation op) {
-        Thread me = Thread.currentThread();
         lock.lock();
         try {
-            if (engine.isFinished() || blocker != null || recalling > 0 || background.get() > 0) {
-                return false;
-            }
-            blocker = me;
-            if (changes() != seen) { // blocker written, then this read; the reverse in changedLocally
-                blocker = null;
+            if (!claimBlocker(seen)) {
                 return false;
             }
         } finally {
             lock.unlock();
         }
+        waitAsBlocker(op);
+        return true;
+    }
+
+    /**
+     * Makes the calling thread the blocker, unless another thread is one, a thread is recalling it, a background iDup
+     * runs, or something changed since {@code seen}. Under the lock.
+     */
+    private boolean claimBlocker(int seen) {
+        if (engine.isFinished() || blocker != null || recalling > 0 || background.get() > 0) {
+            return false;
+        }
+        blocker = Thread.currentThread();
+        if (changes() != seen) { // blocker written, then this read; the reverse in changedLocally
+            blocker = null;
+            return false;
+        }
+        return true;
+    }
+
+    /** The blocker ({@link #claimBlocker}) waits in {@code PtlEQWait}, then hands back and handles what it got. */
+    private void waitAsBlocker(@Nullable Operation op) {
         ReturnCode rc = null;
         try {
             rc = lib.eqWaitInterruptibly(eq, blockerEvent);
         } catch (InterruptedException e) {
-            me.interrupt(); // the caller's next checkInterrupt ends its wait
+            Thread.currentThread().interrupt(); // the caller's next checkInterrupt ends its wait
         } finally {
             lock.lock();
             try {
@@ -159,7 +175,26 @@ final class RankWaits {
                 lock.unlock();
             }
         }
-        return true;
+    }
+
+    /**
+     * A blocking receive: posts {@code op} and, if it stays posted and the thread may block at once (as
+     * {@link #await} would), becomes the blocker in the same hold of the lock; then waits until it is done.
+     */
+    void receive(ReceiveOperation op) {
+        boolean blocked;
+        lockExclusive();
+        try {
+            engine.postReceive(op);
+            int seen = changes(); // under the lock, after the events the posting handled
+            blocked = !op.isDone() && engine.collectives().isEmpty() && claimBlocker(seen);
+        } finally {
+            lock.unlock();
+        }
+        if (blocked) {
+            waitAsBlocker(op);
+        }
+        await(op);
     }
 
     /**

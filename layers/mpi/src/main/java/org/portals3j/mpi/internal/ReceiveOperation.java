@@ -26,6 +26,8 @@ public final class ReceiveOperation extends Operation {
     @Nullable MeHandle me;
     /** The posted MD's value (threshold 0 while the race with unexpected messages is closed). */
     @Nullable MemoryDescriptor posted;
+    /** Whether the posted entry is kept (not unlinked) once it has matched, to be posted again. */
+    boolean kept;
     /** The match bits of the message being received by rendezvous. */
     long bits;
     /** The length of the message being received (to report truncation when its body arrives). */
@@ -50,6 +52,7 @@ public final class ReceiveOperation extends Operation {
         booleans = newBooleans;
         state = State.NEW;
         me = null;
+        kept = false;
         posted = null;
         bits = 0;
         messageLength = 0;

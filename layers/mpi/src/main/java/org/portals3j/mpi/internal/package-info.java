@@ -7,7 +7,9 @@
  * (2^24 events at most; its memory grows only with its backlog). Portal 4 receives every message. Its match list:
  * <ol>
  *   <li>the posted receives, in the order they were posted ({@code PtlMEInsert} before the mark), each with a
- *       threshold-1, {@code TRUNCATE} MD over the user's buffer, unlinked when used;</li>
+ *       threshold-1, {@code TRUNCATE} MD over the user's buffer, unlinked when used; and at most one idle entry
+ *       (below), whose MD has threshold 0, which Portals skips (Portals 3.2 spec §3.8.1.1: an MD whose threshold
+ *       is 0 is inactive);</li>
  *   <li>the mark: an entry without an MD, which nothing matches;</li>
  *   <li>one entry per sender (its {@code matchid}) for its eager messages: an MD over a region of
  *       {@code creditBytes} (default 256 KiB) with {@code MANAGE_REMOTE}: the sender says where each message goes
@@ -54,6 +56,17 @@
  * Handling START events (not only END events) is what makes this exact: an eager message whose START was seen but
  * whose data is still arriving is taken by the receive, which completes at the message's PUT_END. Non-overtaking
  * then follows from Portals' ordered delivery per pair of processes and the order of the match list.
+ * <p>
+ * The idle entry. A receive posted when no idle entry is kept keeps its entry and MD after they match (the MD is
+ * attached with {@code PTL_RETAIN}, so no UNLINK event either): the entry stays in the list, inactive. The next receive
+ * with the same match and ignore bits, posted while no other receive is, reuses it: the same
+ * {@code PtlMDUpdate(md, active, eq)} as above switches it on over the new buffer (an update replaces the whole
+ * MD, Portals 3.2 spec §3.8.5), under the same condition, so no message can slip past it either. Reused only while
+ * no other receive is posted, it is then the one active entry before the mark, and where it stands in the list
+ * does not matter: the posting order of receives is kept. A receive with other bits posted while no other receive
+ * is unlinks the idle entry and keeps its own in its place; one posted while others are unlinks its own when used,
+ * as before, unless the idle place is free. A ping-pong's receive so makes one {@code PtlMDUpdate} where it made
+ * an insert, an attach, the update and a look at the UNLINK event.
  *
  * <h2>Matched probe ({@link org.portals3j.mpi.internal.MatchedProbe})</h2>
  * {@code Message.mProbe} (MPI 4.1 section 3.8.2) takes, under the engine's lock, the oldest matching unexpected
@@ -92,7 +105,8 @@
  *       those up to the one that ends the operation it waits for (the rest stay queued for the next call or
  *       waiter, as if they had come a moment later). A wait for a send or receive, with no nonblocking collective
  *       under way, blocks at once rather than first looking at the queue: {@code PtlEQWait} returns the first event
- *       waiting as that look would, and only an event or another thread's change ends such an operation. Other waiting
+ *       waiting as that look would, and only an event or another thread's change ends such an operation. A blocking
+ *       receive left posted becomes the blocker in the same hold of the lock as its posting. Other waiting
  *       threads back off (spin, yield, then park of at most 100 us) and leave the events to it: an event handed to
  *       a waiter never enters the queue, so a second thread draining the queue meanwhile would handle later events
  *       before it.</li>

@@ -35,6 +35,12 @@ class CallCountTest {
     private static final int MESSAGES = 200;
     /** Calls any other thread of the test's JVM might make meanwhile (none expected). */
     private static final int STRAY = 16;
+    /**
+     * Lock acquisitions other threads of the JVM make meanwhile: in a whole suite's run, threads of earlier tests still
+     * ending (their print streams and transports take {@code ReentrantLock}s too). A quarter of a hold per message:
+     * still less than the hold per message each count below was cut by.
+     */
+    private static final int STRAY_LOCKS = MESSAGES / 4;
     private static final String PORTALS = "org.portals3j.portals.Portals";
     private static final String LIBRARY = "org.portals3j.portals.PortalsLibrary";
     private static final String LOCK = "java.util.concurrent.locks.ReentrantLock.lock";
@@ -58,7 +64,7 @@ class CallCountTest {
             assertThat(calls(counts, LIBRARY + ".mdUnlink")).isEqualTo(MESSAGES);
             assertThat(calls(counts, LIBRARY + ".eqGet")).isLessThanOrEqualTo(2L * MESSAGES + STRAY);
             assertThat(portalsCalls(counts)).isLessThanOrEqualTo(5L * MESSAGES + STRAY);
-            assertThat(calls(counts, LOCK)).isLessThanOrEqualTo(MESSAGES + STRAY);
+            assertThat(calls(counts, LOCK)).isLessThanOrEqualTo(MESSAGES + STRAY_LOCKS);
             for (SendOperation op : sends) {
                 assertThat(op.isDone()).isTrue();
                 assertThat(op.errorClass()).isEqualTo(ErrorClass.SUCCESS);
@@ -67,8 +73,7 @@ class CallCountTest {
     }
 
     @Test
-    void aBlockingReceivePostedBeforeItsMessageMakesSevenPortalsCallsAndTakesTheRankLockThreeTimes()
-            throws Exception {
+    void aBlockingReceivePostedBeforeItsMessageMakesFourPortalsCallsAndTakesTheRankLockTwice() throws Exception {
         withRanks((rank0, rank1, arena) -> {
             SendOperation[] sends = new SendOperation[MESSAGES];
             ReceiveOperation[] receives = new ReceiveOperation[MESSAGES];
@@ -83,8 +88,7 @@ class CallCountTest {
                 Thread receiver = Thread.ofPlatform().name("receiver").start(() -> {
                     try {
                         for (ReceiveOperation op : receives) {
-                            rank1.startReceive(op);
-                            rank1.await(op);
+                            rank1.receive(op);
                         }
                     } catch (Throwable e) {
                         failure.set(e);
@@ -108,16 +112,17 @@ class CallCountTest {
                 assertThat(receives[i].bytes()).isEqualTo(8);
                 assertThat(receives[i].buffer.get(ValueLayout.JAVA_INT, 0)).isEqualTo(i);
             }
-            // the receive: PtlEQGet finding the queue empty (and, from the second on, the previous receive's UNLINK
-            // before it), PtlMEInsert, PtlMDAttach, PtlMDUpdate, PtlEQWait (PUT_START), PtlEQGet (PUT_END);
-            // the send: 5 as above
-            assertThat(calls(counts, LIBRARY + ".meInsert")).isEqualTo(MESSAGES);
-            assertThat(calls(counts, PORTALS + ".mdAttach")).isEqualTo(MESSAGES);
+            // the receive: PtlEQGet finding the queue empty, PtlMDUpdate switching the entry kept from the previous
+            // receive on (the first inserts and attaches it), PtlEQWait (PUT_START), PtlEQGet (PUT_END); the send: 5
+            assertThat(calls(counts, LIBRARY + ".meInsert")).isEqualTo(1);
+            assertThat(calls(counts, PORTALS + ".mdAttach")).isEqualTo(1);
+            assertThat(calls(counts, LIBRARY + ".meUnlink")).isZero();
             assertThat(calls(counts, LIBRARY + ".mdUpdate")).isEqualTo(MESSAGES);
             assertThat(calls(counts, LIBRARY + ".eqWaitInterruptibly")).isEqualTo(MESSAGES);
-            assertThat(calls(counts, LIBRARY + ".eqGet")).isLessThanOrEqualTo((2 + 3L) * MESSAGES + STRAY);
-            assertThat(portalsCalls(counts)).isLessThanOrEqualTo((5 + 7L) * MESSAGES + STRAY);
-            assertThat(calls(counts, LOCK)).isLessThanOrEqualTo((1 + 3L) * MESSAGES + STRAY);
+            assertThat(calls(counts, LIBRARY + ".eqGet")).isLessThanOrEqualTo((2 + 2L) * MESSAGES + STRAY);
+            assertThat(portalsCalls(counts)).isLessThanOrEqualTo((5 + 4L) * MESSAGES + STRAY);
+            // the receive: one hold to post and become the blocker, one to handle what PtlEQWait returned
+            assertThat(calls(counts, LOCK)).isLessThanOrEqualTo((1 + 2L) * MESSAGES + STRAY_LOCKS);
         });
     }
 

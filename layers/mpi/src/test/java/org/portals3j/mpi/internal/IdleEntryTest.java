@@ -1,0 +1,146 @@
+package org.portals3j.mpi.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.portals3j.portals.Portals;
+import org.portals3j.runtime.LocalJob;
+import org.portals3j.transport.IdleMode;
+import org.portals3j.transport.Job;
+import org.portals3j.transport.Transport;
+import org.portals3j.transport.Transports;
+
+/**
+ * The entry a matched receive leaves idle for the next receive of the same bits: inactive, it takes no message; it is
+ * switched on only when no other receive is posted, so receives still match in the order they were posted; a receive
+ * that reuses it gets its own buffer, truncation and cancellation. Rank 0 sends to rank 1 over inmem, in order.
+ */
+class IdleEntryTest {
+    private static final int CONTEXT = 0;
+    private static final int TAG = 7;
+    private static final int OTHER_TAG = 8;
+
+    @Test
+    void anIdleEntryTakesNoMessage() throws Exception {
+        withRanks((rank0, rank1, arena) -> {
+            receiveOne(rank0, rank1, arena, TAG, 1); // leaves its entry idle
+            send(rank0, arena, TAG, 2, 8);
+            // the message was not deposited into the idle entry's buffer: it waits as unexpected
+            assertThat(rank1.probe(MatchBits.of(CONTEXT, 0, TAG), MatchBits.ignore(false, false))).isNotNull();
+            ReceiveOperation r = receiver(arena, TAG, 8);
+            rank1.receive(r);
+            assertThat(r.buffer.get(ValueLayout.JAVA_INT, 0)).isEqualTo(2);
+        });
+    }
+
+    @Test
+    void aReceivePostedBehindAnotherDoesNotTakeTheIdleEntryAheadOfIt() throws Exception {
+        withRanks((rank0, rank1, arena) -> {
+            ReceiveOperation first = receiver(arena, TAG, 8);
+            rank1.startReceive(first);
+            ReceiveOperation anyTag = new ReceiveOperation(arena.allocate(8), MatchBits.of(CONTEXT, 0, 0),
+                    MatchBits.ignore(false, true), null);
+            rank1.startReceive(anyTag);
+            send(rank0, arena, TAG, 1, 8);
+            rank1.await(first); // its entry, idle now, stands ahead of anyTag's
+            ReceiveOperation exact = receiver(arena, TAG, 8);
+            rank1.startReceive(exact);
+            send(rank0, arena, TAG, 2, 8);
+            send(rank0, arena, TAG, 3, 8);
+            rank1.await(anyTag);
+            rank1.await(exact);
+            assertThat(first.buffer.get(ValueLayout.JAVA_INT, 0)).isEqualTo(1);
+            assertThat(anyTag.buffer.get(ValueLayout.JAVA_INT, 0)).isEqualTo(2);
+            assertThat(exact.buffer.get(ValueLayout.JAVA_INT, 0)).isEqualTo(3);
+        });
+    }
+
+    @Test
+    void aReceiveReusingTheIdleEntryGetsItsOwnBufferAndTruncation() throws Exception {
+        withRanks((rank0, rank1, arena) -> {
+            receiveOne(rank0, rank1, arena, TAG, 1);
+            ReceiveOperation small = receiver(arena, TAG, 4);
+            rank1.startReceive(small);
+            send(rank0, arena, TAG, 2, 8);
+            rank1.await(small);
+            assertThat(small.buffer.get(ValueLayout.JAVA_INT, 0)).isEqualTo(2);
+            assertThat(small.bytes()).isEqualTo(4);
+            assertThat(small.errorClass()).isEqualTo(ErrorClass.TRUNCATE);
+            ReceiveOperation next = receiver(arena, TAG, 8);
+            rank1.startReceive(next);
+            send(rank0, arena, TAG, 3, 8);
+            rank1.await(next);
+            assertThat(next.buffer.get(ValueLayout.JAVA_INT, 0)).isEqualTo(3);
+            assertThat(next.bytes()).isEqualTo(8);
+            assertThat(next.errorClass()).isEqualTo(ErrorClass.SUCCESS);
+        });
+    }
+
+    @Test
+    void anotherPatternTakesTheIdlePlaceAndACancelledReceiveOnItTakesNoMessage() throws Exception {
+        withRanks((rank0, rank1, arena) -> {
+            receiveOne(rank0, rank1, arena, TAG, 1);
+            receiveOne(rank0, rank1, arena, OTHER_TAG, 2); // its entry replaces the idle one of TAG
+            ReceiveOperation cancelled = receiver(arena, OTHER_TAG, 8);
+            rank1.startReceive(cancelled);
+            assertThat(rank1.cancel(cancelled)).isTrue();
+            send(rank0, arena, TAG, 3, 8);
+            send(rank0, arena, OTHER_TAG, 4, 8);
+            assertThat(cancelled.bytes()).isZero();
+            ReceiveOperation late = receiver(arena, OTHER_TAG, 8);
+            rank1.receive(late);
+            assertThat(late.buffer.get(ValueLayout.JAVA_INT, 0)).isEqualTo(4);
+            ReceiveOperation first = receiver(arena, TAG, 8);
+            rank1.receive(first);
+            assertThat(first.buffer.get(ValueLayout.JAVA_INT, 0)).isEqualTo(3);
+        });
+    }
+
+    /** Rank 1 posts a receive of {@code tag}, rank 0 sends {@code value} to it, and the receive ends with it. */
+    private static void receiveOne(PointToPoint rank0, PointToPoint rank1, Arena arena, int tag, int value) {
+        ReceiveOperation r = receiver(arena, tag, 8);
+        rank1.startReceive(r);
+        send(rank0, arena, tag, value, 8);
+        rank1.await(r);
+        assertThat(r.buffer.get(ValueLayout.JAVA_INT, 0)).isEqualTo(value);
+        assertThat(r.tag()).isEqualTo(tag);
+    }
+
+    private static ReceiveOperation receiver(Arena arena, int tag, int bytes) {
+        return new ReceiveOperation(arena.allocate(bytes), MatchBits.of(CONTEXT, 0, tag),
+                MatchBits.ignore(false, false), null);
+    }
+
+    /** Rank 0 sends {@code bytes} bytes starting with the int {@code value}, with tag {@code tag}, and waits. */
+    private static void send(PointToPoint rank0, Arena arena, int tag, int value, int bytes) {
+        MemorySegment buffer = arena.allocate(bytes);
+        buffer.set(ValueLayout.JAVA_INT, 0, value);
+        SendOperation op = new SendOperation(buffer);
+        rank0.startSend(op, 1, MatchBits.of(CONTEXT, 0, tag), false);
+        rank0.await(op);
+        assertThat(op.errorClass()).isEqualTo(ErrorClass.SUCCESS);
+    }
+
+    /** A scenario on two ranks' engines over inmem, with an arena for its buffers. */
+    @FunctionalInterface
+    private interface Scenario {
+        void run(PointToPoint rank0, PointToPoint rank1, Arena arena) throws Exception;
+    }
+
+    private static void withRanks(Scenario scenario) throws Exception {
+        Job job = Job.builder(2).build();
+        List<Transport> endpoints = LocalJob.openAll(Transports.require("inmem"), job, IdleMode.BACKOFF, Map.of());
+        try (Arena arena = Arena.ofShared()) {
+            PointToPoint rank0 = new PointToPoint(Portals.create(job, endpoints.get(0)), 0, MpiConfig.DEFAULT);
+            PointToPoint rank1 = new PointToPoint(Portals.create(job, endpoints.get(1)), 1, MpiConfig.DEFAULT);
+            scenario.run(rank0, rank1, arena);
+        } finally {
+            endpoints.forEach(Transport::close);
+        }
+    }
+}

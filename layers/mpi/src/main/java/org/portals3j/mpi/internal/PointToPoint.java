@@ -2,7 +2,6 @@ package org.portals3j.mpi.internal;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.locks.ReentrantLock;
 import org.checkerframework.checker.initialization.qual.NotOnlyInitialized;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.AckRequest;
@@ -81,7 +80,7 @@ public final class PointToPoint {
     private final Event event = new Event();
     /** The rank's nonblocking collectives under way ({@link #progress()} moves them on). */
     private final CollectiveProgress collectives = new CollectiveProgress();
-    private final ReentrantLock lock = new ReentrantLock();
+    private final RankLock lock = new RankLock();
     private final Arena arena = Arena.ofShared();
     /** The waits of the rank's threads (made last in the constructor, with this engine under initialization). */
     private final @NotOnlyInitialized RankWaits waits;
@@ -161,6 +160,11 @@ public final class PointToPoint {
     }
 
     /** The thread blocked in {@code PtlEQWait} for the rank's next event, if one is (tests). */
+    /** How often the rank's lock was taken so far (a count for tests and benchmarks of the work per message). */
+    long lockHolds() {
+        return lock.holds();
+    }
+
     @Nullable Thread blocker() {
         return waits.blocker();
     }

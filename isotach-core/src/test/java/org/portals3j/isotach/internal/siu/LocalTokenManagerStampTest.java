@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.junit.jupiter.api.Test;
 import org.portals3j.isotach.internal.wire.Frame;
 
@@ -19,11 +20,29 @@ class LocalTokenManagerStampTest {
     private final Outbox outbox = new Outbox(wire, lock, 64);
     private final HostLink link = new HostLink(64);
     private final boolean[] alive = {true, true};
+    private final Relay relay = new Relay();
     /** Idle ticks of 1 ms on a clock that stands still: the manager issues only when time is needed. */
-    private final TokenManager manager = new TokenManager(2, alive, 1, 4, 1_000_000, () -> 0L,
-            (pulse, bits, at, ackNow) -> this.siu.token(pulse, bits, at));
+    private final TokenManager manager = new TokenManager(2, alive, 1, 4, 1_000_000, () -> 0L, relay);
     private final SwitchInterfaceUnit siu = new SwitchInterfaceUnit(0, 2, 0, 2, new int[] {1, 1}, new int[] {1, 1},
             alive, link, outbox, new ClockItemWriter(outbox), manager, () -> 0L, 16, 0, 64);
+
+    LocalTokenManagerStampTest() {
+        relay.siu = siu;
+    }
+
+    /** Applies the manager's tokens to host 0's SIU inline, as the switch node does on the manager's rank. */
+    private static final class Relay implements TokenManager.TokenLinks {
+        private @Nullable SwitchInterfaceUnit siu;
+
+        @Override
+        public void send(long pulse, int bits, long effectPulse, boolean ackNow) {
+            SwitchInterfaceUnit to = siu;
+            if (to == null) {
+                throw new IllegalStateException("a token before the SIU was built");
+            }
+            to.token(pulse, bits, effectPulse);
+        }
+    }
 
     /** The markers and end-of-pulse records the host would take, oldest first, as "M pulse id" and "E pulse count". */
     private List<String> ordering() {

@@ -96,6 +96,10 @@ final class OrderingModule extends CacheLinePadding {
 
     private void bucket(long pulse, int entrySubtype, int from, int entrySlot, int entryLength, long entryAddress,
                         long entryOperand) {
+        if (pulse <= closedPulse) {
+            // Never ordered: its pulse's end-of-pulse marker has gone by (I-009).
+            throw new IsotachFatalError("an entry of pulse " + pulse + " after pulse " + closedPulse + " was closed");
+        }
         int b = (int) (pulse & 0xFF);
         if (bucketPulse[b] != pulse) {
             if (bucketPulse[b] > closedPulse) {

@@ -111,7 +111,7 @@ final class SwitchInterfaceUnit extends CacheLinePadding {
 
     /**
      * Stamps the open isochron with {@code TS = max(T_cur + max distance to its destinations, last TS)} and queues its
-     * packets; marks ahead and asks for time when the batcher allows, and gives its host the isochron marker.
+     * packets; gives its host the isochron marker, then marks ahead and asks for time when the batcher allows.
      */
     private void stamp() {
         long clock = batcher.readsClock() ? NanoClock.read(nanoClock) : 0; // one read per stamp
@@ -128,6 +128,18 @@ final class SwitchInterfaceUnit extends CacheLinePadding {
                     isochron.payloadOffset(i), isochron.length(i), isochron.completionToken(i));
             isoSent++;
         }
+        // The isochron marker: an entry of pulse ts at this host, ordered at this host's id (Isotach report §7.3, pp.
+        // 66-69). Entered before this SIU marks ahead: its own mark lets the local token manager issue tokens inline,
+        // which may close pulse ts here, and an entry of a closed pulse is never ordered (I-009, I-021).
+        if (!addEntry(ts, me)) {
+            isochron.clear();
+            return;
+        }
+        HostLink.Record r = link.claim();
+        r.type = HostLink.ISOCHRON_MARKER;
+        r.pulse = ts;
+        r.a = isochron.isochronId();
+        link.publish();
         if (ask && now == tokenSeen && tokenSeen >= 0) {
             batcher.asked(clock);
             // Marking ahead: behind this isochron's packets on each of its links (the receivers are the ones waiting).
@@ -141,18 +153,7 @@ final class SwitchInterfaceUnit extends CacheLinePadding {
             }
             ownMark(now, tokenSeen);
         }
-        // The isochron marker: an entry of pulse ts at this host, ordered at this host's id (Isotach report §7.3, pp.
-        // 66-69).
-        int isoId = isochron.isochronId();
         isochron.clear();
-        if (!addEntry(ts, me)) {
-            return;
-        }
-        HostLink.Record r = link.claim();
-        r.type = HostLink.ISOCHRON_MARKER;
-        r.pulse = ts;
-        r.a = isoId;
-        link.publish();
         if (ts > reportedNeed) {
             if (!ask) {
                 batcher.owe(); // stamp batching: asked for at the end of the period

@@ -133,4 +133,15 @@ class OrderingModuleTest {
         m.endOfPulses(0, 1, 0, 0xFF, new byte[0]);
         assertThat(drain()).containsExactly("1:2:0@1", "1:0:0@0");
     }
+
+    @Test
+    void anIsochronMarkerOfAPulseAlreadyClosedIsFatalNotLost() {
+        OrderingModule m = module(true);
+        m.postIsochron(true, 0, 0);
+        m.endOfPulses(0, 2, 0, 0, new byte[0]);
+        assertThatThrownBy(() -> m.isochronMarker(2, 0)).isInstanceOf(IsotachFatalError.class)
+                .hasMessageContaining("pulse 2 after pulse 2 was closed");
+        assertThatThrownBy(() -> m.packet(1, IsotachHost.ISO_MBM, 0, 0, 8, 0, 0))
+                .isInstanceOf(IsotachFatalError.class).hasMessageContaining("pulse 1 after pulse 2 was closed");
+    }
 }

@@ -30,7 +30,8 @@ public enum IdleMode {
     /**
      * The longest spin phase of {@link #BACKOFF}, in nanoseconds: about two udp round trips on loopback. A round that
      * polls a socket is a system call, so {@link #BACKOFF_SPINS} rounds alone took milliseconds, and with more waiting
-     * threads than cores each spinner then kept a core from the thread it waited for (bench/README.md, the MPI layer).
+     * threads than cores each spinner then kept a core from the thread it waited for (bench/README.md, "4 ranks on 2
+     * cores").
      */
     public static final long BACKOFF_SPIN_NANOS = 20_000L;
     /** The yields of {@link #BACKOFF} before it parks. */

@@ -17,9 +17,8 @@ public enum IdleMode {
     /** Park for {@value #PARK_NANOS} ns per check (a waker may {@link LockSupport#unpark} earlier). */
     PARK,
     /**
-     * Spin {@value #BACKOFF_SPINS} times but for at most {@value #BACKOFF_SPIN_NANOS} ns, yield
-     * {@value #BACKOFF_YIELDS} times, then park with a period doubling from 1 &micro;s to {@value #PARK_NANOS} ns.
-     * The default.
+     * Spin {@value #BACKOFF_SPINS} times, yield {@value #BACKOFF_YIELDS} times, then park with a
+     * period doubling from 1 &micro;s to {@value #PARK_NANOS} ns. The default.
      */
     BACKOFF;
 
@@ -27,13 +26,6 @@ public enum IdleMode {
     public static final long PARK_NANOS = 100_000L;
     /** The spins of {@link #BACKOFF} before it yields. */
     public static final int BACKOFF_SPINS = 2_000;
-    /**
-     * The longest spin phase of {@link #BACKOFF}, in nanoseconds: about two udp round trips on loopback. A round that
-     * polls a socket is a system call, so {@link #BACKOFF_SPINS} rounds alone took milliseconds, and with more waiting
-     * threads than cores each spinner then kept a core from the thread it waited for (bench/README.md, "4 ranks on 2
-     * cores").
-     */
-    public static final long BACKOFF_SPIN_NANOS = 20_000L;
     /** The yields of {@link #BACKOFF} before it parks. */
     public static final int BACKOFF_YIELDS = 50;
     /** The first park of {@link #BACKOFF}, in nanoseconds. */

@@ -1,6 +1,5 @@
 package org.portals3j.transport.internal;
 
-import java.util.function.LongSupplier;
 import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.IdleStrategy;
 
@@ -14,17 +13,12 @@ public final class IdleStrategies {
 
     /** A new strategy of {@code mode} for one thread, parking with {@code parker}. */
     public static IdleStrategy of(IdleMode mode, Parker parker) {
-        return of(mode, parker, System::nanoTime);
-    }
-
-    /** As {@link #of(IdleMode, Parker)}, {@link IdleMode#BACKOFF} timing its spin phase on {@code clock}. */
-    public static IdleStrategy of(IdleMode mode, Parker parker, LongSupplier clock) {
         return switch (mode) {
             case SPIN -> new SpinningIdle();
             case YIELD -> new YieldingIdle();
             case PARK -> new ParkingIdle(IdleMode.PARK_NANOS, parker);
-            case BACKOFF -> new BackoffIdle(IdleMode.BACKOFF_SPINS, IdleMode.BACKOFF_SPIN_NANOS,
-                    IdleMode.BACKOFF_YIELDS, IdleMode.BACKOFF_MIN_PARK_NANOS, IdleMode.PARK_NANOS, parker, clock);
+            case BACKOFF -> new BackoffIdle(IdleMode.BACKOFF_SPINS, IdleMode.BACKOFF_YIELDS,
+                    IdleMode.BACKOFF_MIN_PARK_NANOS, IdleMode.PARK_NANOS, parker);
         };
     }
 

@@ -30,46 +30,6 @@ class IdleStrategiesTest {
     }
 
     @Test
-    void theSpinPhaseEndsWhenItsTimeIsUpWhateverItsCount() {
-        long[] now = {1_000};
-        IdleStrategy idle = new BackoffIdle(1_000, 50, 1, 10, 35, parks::add, () -> now[0]);
-        for (int i = 0; i < 2 * BackoffIdle.CLOCK_EVERY; i++) {
-            assertThat(idle.parksNext()).isFalse();
-            idle.idle(0);
-        }
-
-        now[0] += 50;
-        idle.idle(0); // looks at the clock: the last spin
-        assertThat(idle.parksNext()).as("one yield is left").isFalse();
-        idle.idle(0);
-
-        assertThat(parks).isEmpty();
-        assertThat(idle.parksNext()).isTrue();
-        idle.idle(0);
-        assertThat(parks).containsExactly(10L);
-    }
-
-    @Test
-    void workStartsTheSpinTimeOver() {
-        long[] now = {0};
-        IdleStrategy idle = new BackoffIdle(1_000, 50, 0, 10, 35, parks::add, () -> now[0]);
-        idle.idle(0);
-        now[0] = 40;
-        idle.idle(1);
-        for (int i = 0; i < 3 * BackoffIdle.CLOCK_EVERY; i++) {
-            idle.idle(0);
-            now[0] += 4; // 88 at the end: 48 ns after the spin phase started again
-        }
-        assertThat(idle.parksNext()).as("the spin phase counts from the first idle round after the work").isFalse();
-
-        now[0] = 90;
-        idle.idle(0);
-
-        assertThat(idle.parksNext()).isTrue();
-        assertThat(parks).isEmpty();
-    }
-
-    @Test
     void workStartsTheBackoffOver() {
         IdleStrategy idle = new BackoffIdle(1, 0, 10, 100, parks::add);
         idle.idle(0);
@@ -99,7 +59,7 @@ class IdleStrategiesTest {
     @Test
     void eachModeParksAsItSays() {
         for (IdleMode mode : IdleMode.values()) {
-            IdleStrategy idle = IdleStrategies.of(mode, parks::add, () -> 0L); // no time passes: counts alone
+            IdleStrategy idle = IdleStrategies.of(mode, parks::add);
             for (int i = 0; i < IdleMode.BACKOFF_SPINS + IdleMode.BACKOFF_YIELDS + 2; i++) {
                 idle.idle(0);
             }

@@ -2,11 +2,9 @@ package org.portals3j.mpi.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
@@ -17,12 +15,6 @@ import jdk.jfr.consumer.RecordedMethod;
 import jdk.jfr.consumer.RecordingFile;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.junit.jupiter.api.Test;
-import org.portals3j.portals.Portals;
-import org.portals3j.runtime.LocalJob;
-import org.portals3j.transport.IdleMode;
-import org.portals3j.transport.Job;
-import org.portals3j.transport.Transport;
-import org.portals3j.transport.Transports;
 
 /**
  * The work of an 8-byte message, counted: the Portals calls (JFR method timing: exact invocation counts, not times)
@@ -34,14 +26,17 @@ class CallCountTest {
     private static final int CONTEXT = 0;
     private static final int TAG = 7;
     private static final int MESSAGES = 200;
-    /** Calls any other thread of the test's JVM might make meanwhile (none expected). */
+    /**
+     * Calls the count may hold beyond the scenario's own: threads of earlier tests in the JVM still ending, a wait
+     * woken once without its event. A call more or less per message moves a count by {@link #MESSAGES}.
+     */
     private static final int STRAY = 16;
     private static final String PORTALS = "org.portals3j.portals.Portals";
     private static final String LIBRARY = "org.portals3j.portals.PortalsLibrary";
 
     @Test
     void aBlockingEagerSendMakesFivePortalsCallsAndTakesTheRankLockOnce() throws Exception {
-        withRanks((rank0, rank1, arena) -> {
+        TwoRanks.run((rank0, rank1, arena) -> {
             SendOperation[] sends = new SendOperation[MESSAGES];
             for (int i = 0; i < MESSAGES; i++) {
                 sends[i] = new SendOperation(arena.allocate(8));
@@ -54,9 +49,9 @@ class CallCountTest {
                 }
             });
             // PtlMDBind, PtlPut, PtlEQGet of SEND_START and of SEND_END, PtlMDUnlink
-            assertThat(calls(counts, LIBRARY + ".put")).isEqualTo(MESSAGES);
-            assertThat(calls(counts, PORTALS + ".mdBind")).isEqualTo(MESSAGES);
-            assertThat(calls(counts, LIBRARY + ".mdUnlink")).isEqualTo(MESSAGES);
+            assertThat(calls(counts, LIBRARY + ".put")).isBetween((long) MESSAGES, (long) MESSAGES + STRAY);
+            assertThat(calls(counts, PORTALS + ".mdBind")).isBetween((long) MESSAGES, (long) MESSAGES + STRAY);
+            assertThat(calls(counts, LIBRARY + ".mdUnlink")).isBetween((long) MESSAGES, (long) MESSAGES + STRAY);
             assertThat(calls(counts, LIBRARY + ".eqGet")).isLessThanOrEqualTo(2L * MESSAGES + STRAY);
             assertThat(portalsCalls(counts)).isLessThanOrEqualTo(5L * MESSAGES + STRAY);
             assertThat(rank0.lockHolds() + rank1.lockHolds() - holdsBefore).isLessThanOrEqualTo(MESSAGES);
@@ -69,7 +64,7 @@ class CallCountTest {
 
     @Test
     void aBlockingReceivePostedBeforeItsMessageMakesFourPortalsCallsAndTakesTheRankLockTwice() throws Exception {
-        withRanks((rank0, rank1, arena) -> {
+        TwoRanks.run((rank0, rank1, arena) -> {
             SendOperation[] sends = new SendOperation[MESSAGES];
             ReceiveOperation[] receives = new ReceiveOperation[MESSAGES];
             for (int i = 0; i < MESSAGES; i++) {
@@ -110,11 +105,12 @@ class CallCountTest {
             }
             // the receive: PtlEQGet finding the queue empty, PtlMDUpdate switching the entry kept from the previous
             // receive on (the first inserts and attaches it), PtlEQWait (PUT_START), PtlEQGet (PUT_END); the send: 5
-            assertThat(calls(counts, LIBRARY + ".meInsert")).isEqualTo(1);
-            assertThat(calls(counts, PORTALS + ".mdAttach")).isEqualTo(1);
-            assertThat(calls(counts, LIBRARY + ".meUnlink")).isZero();
-            assertThat(calls(counts, LIBRARY + ".mdUpdate")).isEqualTo(MESSAGES);
-            assertThat(calls(counts, LIBRARY + ".eqWaitInterruptibly")).isEqualTo(MESSAGES);
+            assertThat(calls(counts, LIBRARY + ".meInsert")).isBetween(1L, 1L + STRAY);
+            assertThat(calls(counts, PORTALS + ".mdAttach")).isBetween(1L, 1L + STRAY);
+            assertThat(calls(counts, LIBRARY + ".meUnlink")).isLessThanOrEqualTo(STRAY);
+            assertThat(calls(counts, LIBRARY + ".mdUpdate")).isBetween((long) MESSAGES, (long) MESSAGES + STRAY);
+            assertThat(calls(counts, LIBRARY + ".eqWaitInterruptibly"))
+                    .isBetween((long) MESSAGES, (long) MESSAGES + STRAY);
             assertThat(calls(counts, LIBRARY + ".eqGet")).isLessThanOrEqualTo((2 + 2L) * MESSAGES + STRAY);
             assertThat(portalsCalls(counts)).isLessThanOrEqualTo((5 + 4L) * MESSAGES + STRAY);
             // the receive: one hold to post and become the blocker, one to handle what PtlEQWait returned
@@ -122,28 +118,10 @@ class CallCountTest {
         });
     }
 
-    /** A scenario on two ranks' engines over inmem, with an arena for its buffers. */
-    @FunctionalInterface
-    private interface Scenario {
-        void run(PointToPoint rank0, PointToPoint rank1, Arena arena) throws Exception;
-    }
-
     /** Work whose calls are counted. */
     @FunctionalInterface
     private interface Work {
         void run() throws Exception;
-    }
-
-    private static void withRanks(Scenario scenario) throws Exception {
-        Job job = Job.builder(2).build();
-        List<Transport> endpoints = LocalJob.openAll(Transports.require("inmem"), job, IdleMode.BACKOFF, Map.of());
-        try (Arena arena = Arena.ofShared()) {
-            PointToPoint rank0 = new PointToPoint(Portals.create(job, endpoints.get(0)), 0, MpiConfig.DEFAULT);
-            PointToPoint rank1 = new PointToPoint(Portals.create(job, endpoints.get(1)), 1, MpiConfig.DEFAULT);
-            scenario.run(rank0, rank1, arena);
-        } finally {
-            endpoints.forEach(Transport::close);
-        }
     }
 
     /** The invocations, per method ("class.name"), of the Portals API while {@code work} ran. */

@@ -5,15 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.portals3j.portals.Portals;
-import org.portals3j.runtime.LocalJob;
-import org.portals3j.transport.IdleMode;
-import org.portals3j.transport.Job;
-import org.portals3j.transport.Transport;
-import org.portals3j.transport.Transports;
 
 /**
  * The entry a matched receive leaves idle for the next receive of the same bits: inactive, it takes no message; it is
@@ -27,7 +19,7 @@ class IdleEntryTest {
 
     @Test
     void anIdleEntryTakesNoMessage() throws Exception {
-        withRanks((rank0, rank1, arena) -> {
+        TwoRanks.run((rank0, rank1, arena) -> {
             receiveOne(rank0, rank1, arena, TAG, 1); // leaves its entry idle
             send(rank0, arena, TAG, 2, 8);
             // the message was not deposited into the idle entry's buffer: it waits as unexpected
@@ -40,7 +32,7 @@ class IdleEntryTest {
 
     @Test
     void aReceivePostedBehindAnotherDoesNotTakeTheIdleEntryAheadOfIt() throws Exception {
-        withRanks((rank0, rank1, arena) -> {
+        TwoRanks.run((rank0, rank1, arena) -> {
             ReceiveOperation first = receiver(arena, TAG, 8);
             rank1.startReceive(first);
             ReceiveOperation anyTag = new ReceiveOperation(arena.allocate(8), MatchBits.of(CONTEXT, 0, 0),
@@ -62,7 +54,7 @@ class IdleEntryTest {
 
     @Test
     void aReceiveReusingTheIdleEntryGetsItsOwnBufferAndTruncation() throws Exception {
-        withRanks((rank0, rank1, arena) -> {
+        TwoRanks.run((rank0, rank1, arena) -> {
             receiveOne(rank0, rank1, arena, TAG, 1);
             ReceiveOperation small = receiver(arena, TAG, 4);
             rank1.startReceive(small);
@@ -83,7 +75,7 @@ class IdleEntryTest {
 
     @Test
     void anotherPatternTakesTheIdlePlaceAndACancelledReceiveOnItTakesNoMessage() throws Exception {
-        withRanks((rank0, rank1, arena) -> {
+        TwoRanks.run((rank0, rank1, arena) -> {
             receiveOne(rank0, rank1, arena, TAG, 1);
             receiveOne(rank0, rank1, arena, OTHER_TAG, 2); // its entry replaces the idle one of TAG
             ReceiveOperation cancelled = receiver(arena, OTHER_TAG, 8);
@@ -124,23 +116,5 @@ class IdleEntryTest {
         rank0.startSend(op, 1, MatchBits.of(CONTEXT, 0, tag), false);
         rank0.await(op);
         assertThat(op.errorClass()).isEqualTo(ErrorClass.SUCCESS);
-    }
-
-    /** A scenario on two ranks' engines over inmem, with an arena for its buffers. */
-    @FunctionalInterface
-    private interface Scenario {
-        void run(PointToPoint rank0, PointToPoint rank1, Arena arena) throws Exception;
-    }
-
-    private static void withRanks(Scenario scenario) throws Exception {
-        Job job = Job.builder(2).build();
-        List<Transport> endpoints = LocalJob.openAll(Transports.require("inmem"), job, IdleMode.BACKOFF, Map.of());
-        try (Arena arena = Arena.ofShared()) {
-            PointToPoint rank0 = new PointToPoint(Portals.create(job, endpoints.get(0)), 0, MpiConfig.DEFAULT);
-            PointToPoint rank1 = new PointToPoint(Portals.create(job, endpoints.get(1)), 1, MpiConfig.DEFAULT);
-            scenario.run(rank0, rank1, arena);
-        } finally {
-            endpoints.forEach(Transport::close);
-        }
     }
 }

@@ -196,4 +196,51 @@ class PollHandoverTest {
         assertThat(new PollHandover(0, 100_000).waitLookNanos()).isEqualTo(MIN_GRACE_NANOS);
         assertThat(new PollHandover(0, 60 * MS).waitLookNanos()).isEqualTo(PollHandover.MAX_WAIT_LOOK_NANOS);
     }
+
+    @Test
+    void aLongTransferLetsTheProtocolThreadShareTheReceivePathWithAThreadPollingInsideAWait() {
+        PollHandover h = new PollHandover(0, RTO_MIN);
+        long now = 100 * MS;
+        h.waitBegins();
+        h.polled(now);
+        assertThat(h.keepAwayNanos(now + 1_000)).as("no transfer: the wait look").isGreaterThan(MAX_GRACE_NANOS);
+        assertThat(h.transferSeen(now + 2_000)).as("the first datagram of a transfer wakes it").isTrue();
+        h.polled(now + 3_000);
+        assertThat(h.transferring(now + 4_000)).isTrue();
+        assertThat(h.keepAwayNanos(now + 4_000)).as("shares the receive path though polled").isZero();
+        assertThat(h.graceNanos()).as("sharing does not reset the grace").isEqualTo(MIN_GRACE_NANOS);
+    }
+
+    @Test
+    void onceNoDatagramOfATransferCameForTheHelpSpanTheProtocolThreadStaysAwayAgain() {
+        PollHandover h = new PollHandover(0, RTO_MIN);
+        long now = 100 * MS;
+        h.waitBegins();
+        h.transferSeen(now);
+        long end = now + PollHandover.TRANSFER_HELP_NANOS;
+        h.polled(end - 1);
+        assertThat(h.keepAwayNanos(end - 1)).isZero();
+        assertThat(h.transferring(end)).isFalse();
+        assertThat(h.keepAwayNanos(end)).as("the poller polls on: the wait look again")
+                .isEqualTo(h.waitLookNanos() - 1);
+    }
+
+    @Test
+    void onlyADatagramAfterAPauseOfTheHelpSpanAsksForAWakeUp() {
+        PollHandover h = new PollHandover(0, RTO_MIN);
+        long now = 100 * MS;
+        assertThat(h.transferring(now)).as("no transfer yet").isFalse();
+        assertThat(h.transferSeen(now)).isTrue();
+        assertThat(h.transferSeen(now + 20_000)).as("the same transfer").isFalse();
+        long later = now + 20_000 + PollHandover.TRANSFER_HELP_NANOS;
+        assertThat(h.transferSeen(later)).as("a new transfer after a pause").isTrue();
+    }
+
+    @Test
+    void aNewHandoverSeesNoTransfer() {
+        PollHandover h = new PollHandover(5 * MS, RTO_MIN);
+        assertThat(h.transferring(5 * MS)).isFalse();
+        h.polled(5 * MS);
+        assertThat(h.keepAwayNanos(5 * MS + 1)).isPositive();
+    }
 }

@@ -54,23 +54,30 @@ final class ProtocolThread implements Runnable {
      * An application thread polls at {@code now}: this thread stays away, and if it sleeps in the socket it is woken
      * to step aside now, rather than by the next datagram, which the poller wants. Any thread. The poll is written
      * before the look for a sleep; this thread announces its sleep before it looks for a poll ({@link ProtocolIdle}),
-     * so a poll that lands between its last look and its sleep keeps it awake instead of going unseen.
+     * so a poll that lands between its last look and its sleep keeps it awake instead of going unseen. While a long
+     * transfer runs this thread shares the receive path ({@link PollHandover#transferring}): the next datagram wakes
+     * it, not every poll.
      */
     void polled(long now) {
         handover.polled(now);
-        sleep.wakeIfSleeping();
+        if (!handover.transferring(now)) {
+            sleep.wakeIfSleeping();
+        }
     }
 
     /** The duty cycle, until the endpoint stops running. */
     void cycle() {
         idle.reset();
         while (lifecycle.isRunning()) {
-            long keepAway = handover.keepAwayNanos(clock.nanoTime());
+            long now = clock.nanoTime();
+            long keepAway = handover.keepAwayNanos(now);
             if (keepAway > 0) {
                 idle.stepAside(keepAway); // an application thread is receiving
                 continue;
             }
-            if (handover.pollingEnded()) {
+            // sharing a long transfer with a thread that polls on: its polling has not ended
+            boolean sharing = handover.transferring(now) && handover.pollingRecently(now);
+            if (!sharing && handover.pollingEnded()) {
                 upper.onPollersGone(); // what the polling thread left for itself must not wait for its return
             }
             if (!receivePath.tryLock()) {

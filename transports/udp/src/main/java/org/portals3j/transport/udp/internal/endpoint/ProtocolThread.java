@@ -5,8 +5,8 @@ import java.util.function.Consumer;
 import org.portals3j.transport.internal.PollHandover;
 
 /**
- * The protocol thread's duty cycle, while the endpoint runs: leave the receive path to polling application threads,
- * else take it, run one round of the agent and idle by the work it did. What escapes fails the endpoint.
+ * The protocol thread's duty cycle, while the endpoint runs: leave the receive path to polling application threads
+ * (share it during a long transfer), else take it, run a round of the agent and idle by its work. What escapes fails.
  *
  * <p>Why not the shared {@code AwaitLoop}: that loop is a wait for a condition, which returns once the condition
  * holds or a deadline passes, and before it parks hands the receive path over and announces that it stops polling.

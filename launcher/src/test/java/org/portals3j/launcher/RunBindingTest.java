@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -75,7 +76,7 @@ class RunBindingTest {
                 AllowedCpus.class.getName());
         assertThat(run.await()).as("stderr %s", run.err).isZero();
         assertThat(run.out).containsExactlyInAnyOrderElementsOf(expectedLines(ranks,
-                java.util.Collections.nCopies(ranks, whole)));
+                Collections.nCopies(ranks, whole)));
     }
 
     @Test

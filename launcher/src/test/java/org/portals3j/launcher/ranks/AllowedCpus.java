@@ -1,5 +1,6 @@
 package org.portals3j.launcher.ranks;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.portals3j.runtime.JobBootstrap;
@@ -24,7 +25,7 @@ public final class AllowedCpus {
             return Files.readAllLines(Path.of("/proc/thread-self/status")).stream()
                     .filter(l -> l.startsWith("Cpus_allowed_list:")).map(l -> l.substring(l.indexOf(':') + 1).trim())
                     .findFirst().orElse("?");
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return "unreadable: " + e.getMessage();
         }
     }

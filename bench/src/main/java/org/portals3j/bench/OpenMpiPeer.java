@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -84,14 +85,15 @@ final class OpenMpiPeer implements AutoCloseable {
         return bindings;
     }
 
-    /** The ranks' bindings in mpirun's {@code --report-bindings} lines of {@code stderr}; "not bound" if none. */
+    /** The bindings in mpirun's {@code --report-bindings} lines of {@code stderr}, by rank; "not bound" if none. */
     static String parseBindings(String stderr) {
         Matcher m = BINDING.matcher(stderr);
-        StringBuilder b = new StringBuilder();
+        Map<Integer, String> byRank = new TreeMap<>(); // the ranks report in any order
         while (m.find()) {
-            b.append(b.isEmpty() ? "" : "; ").append("rank ").append(m.group(1)).append(' ').append(m.group(2).trim());
+            byRank.put(Integer.parseInt(m.group(1)), "rank " + m.group(1) + " " + m.group(2).trim());
         }
-        return b.isEmpty() ? "not bound (mpirun --report-bindings reported no binding)" : b.toString();
+        return byRank.isEmpty() ? "not bound (mpirun --report-bindings reported no binding)"
+                : String.join("; ", byRank.values());
     }
 
     /** Runs {@code test} (latency, bw, allreduce, barrier) on {@code ranks} processes over TCP. */

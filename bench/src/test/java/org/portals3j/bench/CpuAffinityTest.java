@@ -125,8 +125,8 @@ class CpuAffinityTest {
     @Test
     void theOpenMpiPeersBindingsAreReadFromReportBindings() {
         assertThat(OpenMpiPeer.parseBindings("""
-                [vm:14630] MCW rank 0 bound to socket 0[core 0[hwt 0]]: [B/.]
                 [vm:14630] MCW rank 1 bound to socket 0[core 1[hwt 0]]: [./B]
+                [vm:14630] MCW rank 0 bound to socket 0[core 0[hwt 0]]: [B/.]
                 """)).isEqualTo("rank 0 bound to socket 0[core 0[hwt 0]]: [B/.]; rank 1 bound to socket 0[core 1[hwt"
                 + " 0]]: [./B]");
         assertThat(OpenMpiPeer.parseBindings("")).isEqualTo("not bound (mpirun --report-bindings reported no"

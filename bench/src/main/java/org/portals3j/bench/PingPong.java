@@ -368,7 +368,7 @@ public final class PingPong {
     /**
      * @param allocatedBytes bytes both rank threads allocated during the measured Portals round trips,
      *                       or -1 if the JVM cannot tell
-     * @param placement      where the rank threads ran, e.g. "rank threads bound to CPUs 0 and 1"
+     * @param placement      where the rank threads ran, as the output's {@code placement:} line says it
      */
     public record Result(Options options, List<Row> rows, Bandwidth bandwidth, long allocatedBytes, long roundTrips,
                          String placement) {

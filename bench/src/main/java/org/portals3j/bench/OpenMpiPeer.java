@@ -9,13 +9,17 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The Open MPI peer of {@link MpiOsu}: compiles {@code osu_peer.c} (a resource of this module) with {@code mpicc}
  * into a temporary directory and runs it with {@code mpirun -np N --mca btl tcp,self} (TCP over loopback, no
  * shared memory) or {@code vader,self} (shared memory), returning its OSU table. Root may run it
- * ({@code OMPI_ALLOW_RUN_AS_ROOT}); more ranks than cores are allowed ({@code --oversubscribe}).
+ * ({@code OMPI_ALLOW_RUN_AS_ROOT}); more ranks than cores are allowed ({@code --oversubscribe}); mpirun's own
+ * placement of the ranks stands, and {@code --report-bindings} makes it say what it was ({@link #bindings()}).
  */
 final class OpenMpiPeer implements AutoCloseable {
     /** TCP over loopback, no shared memory. */
@@ -24,9 +28,12 @@ final class OpenMpiPeer implements AutoCloseable {
     static final String SHARED_MEMORY = "vader,self";
     private static final String SOURCE = "osu/osu_peer.c";
     private static final long TIMEOUT_SECONDS = 600;
+    /** A line of {@code mpirun --report-bindings}: {@code [host:pid] MCW rank 0 bound to socket 0[core 0]]: [B/.]}. */
+    private static final Pattern BINDING = Pattern.compile("MCW rank (\\d+) (bound to .*|is not bound.*)");
 
     private final Path dir;
     private final Path program;
+    private String bindings = "not run yet";
 
     private OpenMpiPeer(Path dir, Path program) {
         this.dir = dir;
@@ -65,9 +72,28 @@ final class OpenMpiPeer implements AutoCloseable {
             Files.copy(in, source);
         }
         Path program = dir.resolve("osu_peer");
-        run(List.of("mpicc", "-O2", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-o", program.toString(),
+        exec(List.of("mpicc", "-O2", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-o", program.toString(),
                 source.toString()));
         return new OpenMpiPeer(dir, program);
+    }
+
+    /**
+     * Where mpirun placed the ranks of the last run, from its {@code --report-bindings} lines, e.g.
+     * {@code "rank 0 bound to socket 0[core 0[hwt 0]]: [B/.]; rank 1 bound to socket 0[core 1[hwt 0]]: [./B]"}.
+     */
+    String bindings() {
+        return bindings;
+    }
+
+    /** The bindings in mpirun's {@code --report-bindings} lines of {@code stderr}, by rank; "not bound" if none. */
+    static String parseBindings(String stderr) {
+        Matcher m = BINDING.matcher(stderr);
+        Map<Integer, String> byRank = new TreeMap<>(); // the ranks report in any order
+        while (m.find()) {
+            byRank.put(Integer.parseInt(m.group(1)), "rank " + m.group(1) + " " + m.group(2).trim());
+        }
+        return byRank.isEmpty() ? "not bound (mpirun --report-bindings reported no binding)"
+                : String.join("; ", byRank.values());
     }
 
     /** Runs {@code test} (latency, bw, allreduce, barrier) on {@code ranks} processes over TCP. */
@@ -111,8 +137,8 @@ final class OpenMpiPeer implements AutoCloseable {
     }
 
     private List<String> command(String btl, String test, int ranks, int maxSize, int iterations, int warmup) {
-        List<String> command = new ArrayList<>(List.of("mpirun", "-np", Integer.toString(ranks), "--oversubscribe",
-                "--mca", "btl", btl));
+        List<String> command = new ArrayList<>(List.of("mpirun", "--report-bindings", "-np", Integer.toString(ranks),
+                "--oversubscribe", "--mca", "btl", btl));
         if (btl.equals(TCP)) {
             command.addAll(List.of("--mca", "btl_tcp_if_include", "lo"));
         }
@@ -123,9 +149,16 @@ final class OpenMpiPeer implements AutoCloseable {
 
     /**
      * Runs {@code command} with its output and errors in files (no pipe to block on; mpirun's warnings stay out of
-     * the table), killing it after the timeout; returns its output.
+     * the table), killing it after the timeout; returns its output and keeps the bindings mpirun reported.
      */
-    private static String run(List<String> command) throws IOException, InterruptedException {
+    private String run(List<String> command) throws IOException, InterruptedException {
+        String[] outErr = exec(command);
+        bindings = parseBindings(outErr[1]);
+        return outErr[0];
+    }
+
+    /** {@link #run}'s output and errors, without reading the bindings. */
+    private static String[] exec(List<String> command) throws IOException, InterruptedException {
         Path log = Files.createTempFile("osu-peer", ".out");
         Path errors = Files.createTempFile("osu-peer", ".err");
         try {
@@ -141,11 +174,12 @@ final class OpenMpiPeer implements AutoCloseable {
                         + " s");
             }
             String out = Files.readString(log, StandardCharsets.UTF_8);
+            String err = Files.readString(errors, StandardCharsets.UTF_8);
             if (p.exitValue() != 0) {
                 throw new IllegalStateException(String.join(" ", command) + " exited with " + p.exitValue() + ":\n"
-                        + out + Files.readString(errors, StandardCharsets.UTF_8));
+                        + out + err);
             }
-            return out;
+            return new String[] {out, err};
         } finally {
             Files.deleteIfExists(log);
             Files.deleteIfExists(errors);

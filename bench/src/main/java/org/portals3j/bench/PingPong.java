@@ -68,6 +68,10 @@ import picocli.CommandLine.Option;
  * the bandwidth baseline is a raw blast of {@code 16 MiB} in datagrams of the transport's size, measured
  * at the receiver.
  *
+ * <p><b>Placement</b> ({@code --bind-to core}, the default where 2 CPUs are allowed, as mpirun binds 2 ranks):
+ * rank thread r runs on the r-th allowed CPU ({@link CpuAffinity}) from before it opens its library, so the
+ * transport threads it starts share its CPU, as all threads of a bound rank process do.
+ *
  * <p>Usable as a library: {@link #measure(Options)} returns the figures, {@link #run} prints them.
  */
 public final class PingPong {
@@ -101,7 +105,7 @@ public final class PingPong {
     static final String USAGE = """
             usage: PingPong [--transport NAME] [--option KEY=VALUE]... [--baseline threads|datagram]
                             [--idle spin|yield|park|backoff] [--sizes 8,64,1K,1M] [--iterations N]
-                            [--staging BYTES] [--bandwidth-size SIZE] [--quick]
+                            [--staging BYTES] [--bandwidth-size SIZE] [--bind-to core|none] [--quick]
               --transport   transport to run the 2-rank job on (default inmem)
               --option      a transport option, e.g. udp.fault.loss=0.01 (repeatable)
               --baseline    threads: two threads hand a buffer over (default); datagram: a raw
@@ -112,6 +116,9 @@ public final class PingPong {
               --staging     the library's staged-send limit (PortalsConfig.stagedSendLimit; 0 stages nothing;
                             default: the library's default)
               --bandwidth-size  the size of the puts in the bandwidth windows (default 1M)
+              --bind-to     core: rank thread r on the r-th CPU this thread may use (sched_setaffinity; the
+                            transport's threads, started by the rank, inherit it); none: all threads float;
+                            default, as mpirun's: core when 2 CPUs are allowed, else none
               --quick       a short run (200 iterations) for tests""";
 
     private PingPong() {
@@ -138,6 +145,41 @@ public final class PingPong {
         }
     }
 
+    /** Where the two rank threads run (as {@code mpirun --bind-to core|none} places rank processes). */
+    public enum Placement {
+        /** Rank thread r on the r-th CPU the measuring thread may use; the threads a rank starts inherit it. */
+        CORE,
+        /** Every thread may run on every CPU of the process's mask. */
+        NONE;
+
+        static Placement parse(String name) {
+            return switch (name.trim().toLowerCase(Locale.ROOT)) {
+                case "core" -> CORE;
+                case "none" -> NONE;
+                default -> throw new IllegalArgumentException("--bind-to must be core or none, not '" + name + "'");
+            };
+        }
+
+        /** mpirun's default for 2 ranks: core when this thread may use 2 CPUs or more (and can bind), else none. */
+        static Placement defaultHere() {
+            return CpuAffinity.unavailableReason() == null && CpuAffinity.allowed().size() >= 2 ? CORE : NONE;
+        }
+
+        /** The CPUs of rank 0 and 1 for {@link #CORE}: the first two this thread may use. */
+        int[] cpus() {
+            String reason = CpuAffinity.unavailableReason();
+            if (reason != null) {
+                throw new IllegalArgumentException("--bind-to core: " + reason + "; use --bind-to none");
+            }
+            List<Integer> allowed = CpuAffinity.allowed();
+            if (allowed.size() < 2) {
+                throw new IllegalArgumentException("--bind-to core needs 2 CPUs for the 2 ranks, but this process may"
+                        + " use only " + allowed + "; use --bind-to none");
+            }
+            return new int[] {allowed.get(0), allowed.get(1)};
+        }
+    }
+
     /** Datagram size of the raw baseline unless the transport options set {@code udp.datagramSize}. */
     static final int DEFAULT_DATAGRAM_SIZE = UdpOptions.DEFAULT_DATAGRAM_SIZE;
 
@@ -146,11 +188,14 @@ public final class PingPong {
      *
      * @param stagedSendLimit the library's {@link PortalsConfig#stagedSendLimit()}, or -1 for its default
      * @param bandwidthSize   the size of the puts in the bandwidth windows
+     * @param placement       where the rank threads run
      */
     public record Options(String transport, Map<String, String> transportOptions, Baseline baseline, IdleMode idle,
-                          int[] sizes, int iterations, boolean quick, int stagedSendLimit, int bandwidthSize) {
+                          int[] sizes, int iterations, boolean quick, int stagedSendLimit, int bandwidthSize,
+                          Placement placement) {
         public Options {
             Objects.requireNonNull(transport, "transport");
+            Objects.requireNonNull(placement, "placement");
             Objects.requireNonNull(idle, "idle");
             Objects.requireNonNull(baseline, "baseline");
             transportOptions = Map.copyOf(transportOptions);
@@ -172,6 +217,13 @@ public final class PingPong {
             if (bandwidthSize < 8 || bandwidthSize > MAX_SIZE) {
                 throw new IllegalArgumentException("bandwidth size " + bandwidthSize + " is outside 8.." + MAX_SIZE);
             }
+        }
+
+        /** Unbound rank threads. */
+        public Options(String transport, Map<String, String> transportOptions, Baseline baseline, IdleMode idle,
+                       int[] sizes, int iterations, boolean quick, int stagedSendLimit, int bandwidthSize) {
+            this(transport, transportOptions, baseline, idle, sizes, iterations, quick, stagedSendLimit, bandwidthSize,
+                    Placement.NONE);
         }
 
         /** With the library's default staging and 1 MiB bandwidth puts. */
@@ -221,7 +273,8 @@ public final class PingPong {
             return new Options(a.transport, a.common.transportOptions("KEY=VALUE"), baseline, a.common.idle(),
                     a.common.sizes(DEFAULT_SIZES), a.common.iterations(DEFAULT_ITERATIONS), a.common.quick,
                     a.staging.isEmpty() ? -1 : PingPongArgs.count("--staging", a.staging),
-                    a.bandwidthSize.isEmpty() ? MIB : parseSizes(a.bandwidthSize)[0]);
+                    a.bandwidthSize.isEmpty() ? MIB : parseSizes(a.bandwidthSize)[0],
+                    a.bindTo.isEmpty() ? Placement.defaultHere() : Placement.parse(a.bindTo));
         }
 
         /** PingPong's command line: the shared options and its own. */
@@ -241,6 +294,9 @@ public final class PingPong {
 
             @Option(names = "--bandwidth-size")
             String bandwidthSize = "";
+
+            @Option(names = "--bind-to")
+            String bindTo = "";
         }
 
         static int[] parseSizes(String list) {
@@ -312,8 +368,10 @@ public final class PingPong {
     /**
      * @param allocatedBytes bytes both rank threads allocated during the measured Portals round trips,
      *                       or -1 if the JVM cannot tell
+     * @param placement      where the rank threads ran, as the output's {@code placement:} line says it
      */
-    public record Result(Options options, List<Row> rows, Bandwidth bandwidth, long allocatedBytes, long roundTrips) {
+    public record Result(Options options, List<Row> rows, Bandwidth bandwidth, long allocatedBytes, long roundTrips,
+                         String placement) {
     }
 
     public static void main(String[] args) {
@@ -358,6 +416,7 @@ public final class PingPong {
             out.printf(Locale.ROOT, "baseline: the same 2 threads ping-pong one raw DatagramChannel datagram on "
                     + "loopback (same idle strategy; sizes up to %d B only)%n", o.datagramSize());
         }
+        out.println("placement: " + r.placement());
         TABLE.printHeader(out);
         for (Row row : r.rows()) {
             TABLE.printRow(out, row.size(), row.iterations(), row.portalsP50(), row.portalsP99(), row.baselineP50(),
@@ -382,9 +441,10 @@ public final class PingPong {
     public static Result measure(Options options) throws Exception {
         int[] sizes = options.sizes();
         int bufferSize = Math.max(Math.max(MIB, options.bandwidthSize()), Arrays.stream(sizes).max().orElse(MIB));
+        int[] cpus = options.placement() == Placement.CORE ? options.placement().cpus() : null;
         Job job = Job.local(2);
         try (Arena arena = Arena.ofShared()) {
-            Shared shared = new Shared(options, arena, bufferSize);
+            Shared shared = new Shared(options, arena, bufferSize, cpus);
             LocalJob.run(options.transport(), job, options.idle(), options.transportOptions(), context -> {
                 RankRun rank = new RankRun(shared, context.rank());
                 try {
@@ -400,8 +460,18 @@ public final class PingPong {
             }
             long allocated = shared.allocated[0] < 0 || shared.allocated[1] < 0 ? -1
                     : shared.allocated[0] + shared.allocated[1];
-            return new Result(options, List.copyOf(shared.rows), bw, allocated, shared.roundTrips);
+            return new Result(options, List.copyOf(shared.rows), bw, allocated, shared.roundTrips,
+                    placement(cpus, shared.masks));
         }
+    }
+
+    /** The placement line of the output and reports. */
+    static String placement(int[] cpus, String[] masks) {
+        return cpus == null ? "rank threads not bound (--bind-to none): rank 0 may run on CPUs " + masks[0]
+                + ", rank 1 on " + masks[1] + ", and so may the transport's threads"
+                : "rank threads bound (--bind-to core): rank 0 to CPU " + cpus[0] + ", rank 1 to CPU " + cpus[1]
+                + " (Cpus_allowed_list read back: " + masks[0] + " and " + masks[1] + "); the transport's threads,"
+                + " which each rank starts, inherit its CPU";
     }
 
     // ---- shared between the two rank threads ----------------------------------------------------
@@ -417,13 +487,18 @@ public final class PingPong {
         final long[] allocated = new long[2];
         final Arena arena;
         final int bufferSize;
+        /** The CPU of each rank thread, or null: unbound. */
+        final int[] cpus;
+        /** Each rank thread's Cpus_allowed_list, read back once it is placed. */
+        final String[] masks = {"unknown", "unknown"};
         long roundTrips;
         volatile boolean failed;
 
-        Shared(Options options, Arena arena, int bufferSize) {
+        Shared(Options options, Arena arena, int bufferSize, int[] cpus) {
             this.options = options;
             this.arena = arena;
             this.bufferSize = bufferSize;
+            this.cpus = cpus;
             this.baseline = new PingPongBaseline.Pair(arena, bufferSize, () -> failed);
         }
 
@@ -480,6 +555,11 @@ public final class PingPong {
 
         void run(LocalJob.RankContext context) throws Exception {
             shared.baseline.threads[rank] = Thread.currentThread();
+            if (shared.cpus != null) {
+                // before setUp: the transport threads it starts inherit the CPU (bench/README.md, "Placement")
+                CpuAffinity.bindCurrentThread(shared.cpus[rank]);
+            }
+            shared.masks[rank] = CpuAffinity.allowedList();
             setUp(context);
             baseline = new PingPongBaseline(shared.baseline, rank, idle, options.baseline() == Baseline.DATAGRAM
                     ? new DatagramBaseline(options.idle(), options.datagramSize()) : null);

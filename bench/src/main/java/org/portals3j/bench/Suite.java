@@ -49,6 +49,7 @@ public final class Suite {
     static final String USAGE = """
             usage: portals bench [--transport inmem,udp] [--quick] [--out DIR] [--peers LIST] [--iterations N]
                                  [--require-idle] [--idle-threshold LOAD] [--native DIR] [--source DIR]
+                                 [--bind-to core|none]
               --transport       transports to measure (comma-separated, default inmem,udp)
               --quick           a smoke run of about a minute (few iterations, fewer sizes): not figures to quote
               --out             where results.json, the plots and index.html go (default bench-report)
@@ -58,6 +59,8 @@ public final class Suite {
               --iterations      measured round trips per size (default 10000; --quick 200)
               --require-idle    refuse to run when the 1-minute load average is above the threshold
               --idle-threshold  that threshold (default 1.0)
+              --bind-to         core: PingPong's rank threads on the first 2 allowed CPUs, one each, as mpirun
+                                binds its peer's ranks; none: unbound (default: core when 2 CPUs are allowed)
               --native, --source  the C shim row: native-shim's build (native-shim/target/native) and the
                                 directory of bench_pingpong.c (native-shim/src/test/c)""";
 
@@ -66,7 +69,8 @@ public final class Suite {
 
     /** What to run. */
     record Options(List<String> transports, boolean quick, Path out, Set<String> peers, int iterations,
-                   boolean requireIdle, double idleThreshold, Path nativeDir, Path shimSources) {
+                   boolean requireIdle, double idleThreshold, Path nativeDir, Path shimSources,
+                   PingPong.Placement placement) {
         Options {
             transports = List.copyOf(transports);
             peers = Set.copyOf(peers);
@@ -101,6 +105,7 @@ public final class Suite {
             double threshold = DEFAULT_IDLE_THRESHOLD;
             Path nativeDir = Path.of("native-shim/target/native");
             Path shimSources = Path.of("native-shim/src/test/c");
+            PingPong.Placement placement = null;
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
                 switch (a) {
@@ -110,7 +115,7 @@ public final class Suite {
                     case "--quick" -> quick = true;
                     case "--require-idle" -> requireIdle = true;
                     case "--transport", "--out", "--peers", "--iterations", "--idle-threshold", "--native",
-                         "--source" -> {
+                         "--source", "--bind-to" -> {
                         if (i + 1 >= args.length) {
                             throw new IllegalArgumentException(a + " needs a value");
                         }
@@ -130,6 +135,7 @@ public final class Suite {
                             case "--iterations" -> iterations = number(a, v);
                             case "--native" -> nativeDir = Path.of(v);
                             case "--source" -> shimSources = Path.of(v);
+                            case "--bind-to" -> placement = PingPong.Placement.parse(v);
                             default -> {
                                 try {
                                     threshold = Double.parseDouble(v.trim());
@@ -143,7 +149,8 @@ public final class Suite {
                 }
             }
             int n = iterations != null ? iterations : quick ? PingPong.QUICK_ITERATIONS : PingPong.DEFAULT_ITERATIONS;
-            return new Options(transports, quick, out, peers, n, requireIdle, threshold, nativeDir, shimSources);
+            return new Options(transports, quick, out, peers, n, requireIdle, threshold, nativeDir, shimSources,
+                    placement != null ? placement : PingPong.Placement.defaultHere());
         }
 
         private static List<String> list(String v) {
@@ -355,7 +362,7 @@ public final class Suite {
     private static void portalsPut(Options o, String t, Collector c) throws Exception {
         PingPong.Baseline baseline = PingPong.Baseline.defaultFor(t);
         PingPong.Result r = PingPong.measure(new PingPong.Options(t, Map.of(), baseline, IdleMode.BACKOFF, o.sizes(),
-                o.iterations(), o.quick(), -1, MIB));
+                o.iterations(), o.quick(), -1, MIB, o.placement()));
         String base = baseline == PingPong.Baseline.DATAGRAM ? "raw DatagramChannel"
                 : "thread hand-off (MemorySegment.copy + flag)";
         List<Point> put = new ArrayList<>();
@@ -366,13 +373,14 @@ public final class Suite {
                 peer.add(new Point(row.size(), row.baselineP50(), row.baselineP99()));
             }
         }
-        c.add(new Series(PUT, SuiteReport.LATENCY, t, false, "p50", put, "half round trip, PingPong"));
+        c.add(new Series(PUT, SuiteReport.LATENCY, t, false, "p50", put, "half round trip, PingPong; "
+                + r.placement()));
         c.add(new Series(base, SuiteReport.LATENCY, t, true, "p50", peer, "same threads, same run"));
         List<Point> bw = new ArrayList<>();
         List<Point> rate = new ArrayList<>();
         for (int size : o.bandwidthSizes()) {
             PingPong.Result s = PingPong.measure(new PingPong.Options(t, Map.of(), baseline, IdleMode.BACKOFF,
-                    new int[] {8}, Math.max(20, o.iterations() / 10), o.quick(), -1, size));
+                    new int[] {8}, Math.max(20, o.iterations() / 10), o.quick(), -1, size, o.placement()));
             bw.add(new Point(size, s.bandwidth().portalsPut() * 1e3, Double.NaN));
             if (size == 8) {
                 rate.add(new Point(8, s.bandwidth().portalsPut() * 1e9 / 8, Double.NaN));
@@ -411,7 +419,7 @@ public final class Suite {
                     }
                 }
                 c.add(new Series(btl[1], SuiteReport.LATENCY, "-", true, "p50", lat, "osu_peer percentiles, mpirun"
-                        + " --mca btl " + btl[0]));
+                        + " --mca btl " + btl[0] + "; ranks as mpirun placed them: " + ompi.bindings()));
                 OsuTable bw = ompi.run(btl[0], "bw", 2, MIB, bwIterations, Math.max(1, bwIterations / 10));
                 List<Point> bws = new ArrayList<>();
                 for (int size : bandwidthPlus(o)) {
@@ -546,12 +554,13 @@ public final class Suite {
      */
     private static void udpCrc32c(Options o, Collector c) throws Exception {
         PingPong.Result r = PingPong.measure(new PingPong.Options("udp", UDP_CRC32C_OPTIONS,
-                PingPong.Baseline.THREADS, IdleMode.BACKOFF, o.sizes(), o.iterations(), o.quick(), -1, MIB));
+                PingPong.Baseline.THREADS, IdleMode.BACKOFF, o.sizes(), o.iterations(), o.quick(), -1, MIB,
+                o.placement()));
         List<Point> put = new ArrayList<>();
         for (PingPong.Row row : r.rows()) {
             put.add(new Point(row.size(), row.portalsP50(), row.portalsP99()));
         }
-        String note = "udp.mac=crc32c, udp.allowUnauthenticated=true: no authentication";
+        String note = "udp.mac=crc32c, udp.allowUnauthenticated=true: no authentication; " + r.placement();
         c.add(new Series(PUT, SuiteReport.LATENCY, UDP_CRC32C, false, "p50", put, "half round trip, PingPong; "
                 + note));
         c.add(new Series(PUT, SuiteReport.BANDWIDTH, UDP_CRC32C, false, "median",

@@ -297,6 +297,15 @@ record SuiteReport(String date, Map<String, String> machine, double load, String
         }
         b.append("</table>\n");
         ratioTables(b);
+        b.append("<h2>How each row was measured</h2>\n<table><tr><th>row</th><th>kind</th><th>how, and where its"
+                + " threads ran</th></tr>\n");
+        for (Series s : series) {
+            if (s.note() != null) {
+                b.append("<tr><td class=\"l\">").append(esc(s.label())).append("</td><td>").append(esc(s.kind()))
+                        .append("</td><td class=\"l\">").append(esc(s.note())).append("</td></tr>\n");
+            }
+        }
+        b.append("</table>\n");
         b.append("<h2>Plots</h2>\n<p><img src=\"latency.svg\" alt=\"latency by size\" width=\"1000\"></p>\n"
                 + "<p><img src=\"bandwidth.svg\" alt=\"bandwidth by size\" width=\"1000\"></p>\n"
                 + "<p>PNG: <a href=\"latency.png\">latency</a>, <a href=\"bandwidth.png\">bandwidth</a>; every figure:"

@@ -60,6 +60,12 @@ class SuiteTest {
                 "thread hand-off floor (HandOffFloor) latency -", "LAPI Amsend latency inmem");
         assertThat(sizes(json, "Portals Get bandwidth inmem")).as("the Put bandwidth rows' sizes")
                 .containsExactly(8, Suite.MIB);
+        assertThat(note(json, "Portals Put latency inmem")).as("where PingPong's rank threads ran")
+                .startsWith("half round trip, PingPong; rank threads ")
+                .contains(CpuAffinity.allowed().size() >= 2 ? "bound (--bind-to core)" : "not bound (--bind-to none)");
+        assertThat(r.out()).contains("# Portals Put (inmem): half round trip, PingPong; rank threads ");
+        assertThat(Files.readString(out.resolve("index.html"))).contains("How each row was measured",
+                "half round trip, PingPong; rank threads ");
 
         Map<String, String> skipped = skipped(json);
         assertThat(skipped).containsKeys("Open MPI 4.1 shared memory and Open MPI 4.1 TCP loopback",
@@ -147,6 +153,15 @@ class SuiteTest {
             }
         }
         return rows;
+    }
+
+    private static String note(JsonNode json, String row) {
+        for (JsonNode s : json.get("series")) {
+            if (row.equals(s.get("name").asText() + " " + s.get("kind").asText() + " " + s.get("transport").asText())) {
+                return s.get("note").asText();
+            }
+        }
+        throw new AssertionError("no row " + row);
     }
 
     private static List<Integer> sizes(JsonNode json, String row) {

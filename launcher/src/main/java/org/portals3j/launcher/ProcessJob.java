@@ -34,11 +34,12 @@ final class ProcessJob {
     private final RankCommand command;
     private final Duration grace;
     private final PidCheck pidCheck;
+    private final RankBinding binding;
     private final List<Process> ranks = new ArrayList<>();
     private volatile boolean stopping;
 
     ProcessJob(int size, String jobId, JobKey key, String transport, Map<String, String> options, int port,
-               RankCommand command, Duration grace, PidCheck pidCheck) {
+               RankCommand command, Duration grace, PidCheck pidCheck, RankBinding binding) {
         this.size = size;
         this.jobId = jobId;
         this.key = key;
@@ -48,6 +49,7 @@ final class ProcessJob {
         this.command = command;
         this.grace = grace;
         this.pidCheck = pidCheck;
+        this.binding = binding;
     }
 
     /**
@@ -153,7 +155,7 @@ final class ProcessJob {
     }
 
     private Process start(int rank, RendezvousAddress rendezvous) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(command.command());
+        ProcessBuilder pb = new ProcessBuilder(binding.command(rank, command.command()));
         Map<String, String> env = pb.environment();
         env.putAll(command.environment());
         env.put(JobRuntime.RANK, Integer.toString(rank));

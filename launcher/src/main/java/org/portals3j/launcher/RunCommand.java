@@ -74,6 +74,13 @@ public final class RunCommand implements Callable<Integer> {
             description = "how long stopped ranks get after SIGTERM before SIGKILL (default: ${DEFAULT-VALUE})")
     double graceSeconds = 5;
 
+    @Option(names = "--bind-to", paramLabel = "core|none",
+            description = {"where the rank processes run: core puts local rank r on the r-th CPU this process may use"
+                    + " (started through taskset --cpu-list, util-linux: every thread of the rank's JVM or program"
+                    + " stays on it); none leaves them the whole mask. Default, as mpirun's: core when the ranks are"
+                    + " at most those CPUs and taskset is on PATH, none otherwise; not for --transport inmem"})
+    @Nullable String bindTo;
+
     @Parameters(index = "0", paramLabel = "MAINCLASS|PROGRAM",
             description = "the ranks' main class, or a program (a path with a '/', or a name on PATH)")
     String mainClass = "";
@@ -109,6 +116,11 @@ public final class RunCommand implements Callable<Integer> {
         JobKey key = jobKey();
         Duration grace = Duration.ofMillis((long) (graceSeconds * 1000));
         if (transport.equals("inmem")) {
+            if (bindTo != null && RankBinding.core(bindTo)) {
+                throw new LauncherException("--bind-to core binds rank processes, but --transport inmem runs the ranks"
+                        + " as threads of one JVM: use a transport between processes (e.g. udp, the default), or"
+                        + " leave --bind-to out");
+            }
             if (main == null) {
                 throw new LauncherException("--transport inmem runs the ranks as threads of one JVM, but " + mainClass
                         + " is a program: it needs a process per rank; use a transport between processes, e.g."
@@ -118,7 +130,10 @@ public final class RunCommand implements Callable<Integer> {
         }
         RankCommand command = program != null ? RankCommand.program(program, args, classPath, jvmOptions)
                 : RankCommand.mainClass(mainClass, args, classPath, jvmOptions);
-        return new ProcessJob(ranks, jobId, key, transport, options, rendezvousPort, command, grace, pidCheck).run();
+        RankBinding binding = RankBinding.of(bindTo, ranks, RankBinding.allowedCpus(),
+                NativePrograms.onPath(RankBinding.TASKSET, System.getenv("PATH")));
+        return new ProcessJob(ranks, jobId, key, transport, options, rendezvousPort, command, grace, pidCheck,
+                binding).run();
     }
 
     /**

@@ -32,6 +32,28 @@
  *     stderr; a last line without newline gets one).</li>
  * </ul>
  *
+ * <h2>Where the ranks run: {@code --bind-to core|none}</h2>
+ * As {@code mpirun} places rank processes (Open MPI 4.1 binds each of 2 ranks to a core by default, and nothing
+ * when there are more ranks than cores) and {@code srun --cpu-bind=cores} does: with {@code core}, local rank r runs
+ * on the r-th
+ * CPU of the launcher's own mask (its {@code Cpus_allowed_list} in {@code /proc/self/status}, the set
+ * {@code sched_getaffinity} returns, which {@code taskset} or a batch system may have narrowed); with {@code none}
+ * every rank has the whole mask. The default is {@code core} when the ranks are at most the CPUs of that mask and
+ * {@code taskset} is on {@code PATH}, {@code none} otherwise (more ranks than CPUs, as mpirun, which then binds
+ * nothing; no {@code /proc}; no taskset). An explicit {@code --bind-to core} with more ranks than CPUs, or without
+ * taskset, is a usage error (status 2) that says to use {@code --bind-to none} or install util-linux.
+ * <p>How: each rank's command is started as {@code taskset --cpu-list CPU COMMAND} (util-linux's taskset sets its
+ * own mask with {@code sched_setaffinity}, then executes the command in the same process). The mask is in place
+ * before the JVM (or the native program, and the Java engine inside it) starts its first thread, and every thread
+ * inherits it: the rank's main thread, the transport's protocol and heartbeat threads, the JIT's and GC's. Binding
+ * from inside the rank JVM would come too late for the threads the JVM starts before {@code main}; setting the
+ * launcher's own thread's mask around {@code ProcessBuilder.start} (a child inherits its parent thread's mask) would
+ * tie the placement to how the JDK spawns a child (a helper process, {@code jspawnhelper}) and is invisible in
+ * {@code ps}; a {@code taskset} command line shows each rank's CPU. The rank's process id is that of taskset
+ * (it replaces itself with the command), so the pid check and the signals to stop a job reach the rank itself.
+ * It does not apply to {@code --transport inmem}, whose ranks are threads of the launcher's JVM: an explicit
+ * {@code --bind-to core} there is a usage error.
+ *
  * <h2>Who may join a job: the rendezvous and the pid check</h2>
  * The launcher's rendezvous listens on {@code 127.0.0.1} only, and admits a connection as a rank only after both
  * sides have proved they hold the job key (a challenge-response with fresh nonces; every later line is

@@ -90,7 +90,8 @@ class RunCommandConfigurationTest {
         LauncherProcess runHelp = ran("run", "--help");
         assertThat(runHelp.process.exitValue()).isZero();
         assertThat(String.join("\n", runHelp.out)).contains("-n, --np=N").contains("--transport=NAME")
-                .contains("-cp, --class-path=PATH").contains("Exit status");
+                .contains("-cp, --class-path=PATH").contains("--bind-to=core|none").contains("taskset")
+                .contains("Exit status");
         LauncherProcess nothing = ran();
         assertThat(nothing.process.exitValue()).isEqualTo(2);
         assertThat(nothing.err).containsExactly("portals: a command is missing: portals run, "

@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.AckRequest;
 import org.portals3j.portals.EqHandle;
@@ -39,11 +40,20 @@ final class Endpoint {
     final NiHandle ni;
     final EqHandle eq;
     /**
-     * The staging MDs' events, read only when a size class has no free buffer (never by the dispatcher): a send
-     * costs the dispatcher no wake-up.
+     * The staging MDs' events, read after each send and when a size class has no free buffer (never by the
+     * dispatcher): a send costs the dispatcher no wake-up.
      */
     private final EqHandle sendEq;
     private final Event sendEvent = new Event();
+    /**
+     * The events logged to {@link #sendEq} (its handler counts them) and those taken (under this object's lock):
+     * a reap takes just the ones logged and never finds the queue empty, which would make its PtlEQGet poll the
+     * network on the sending thread before the packet goes out.
+     */
+    private final AtomicLong sendsLogged;
+    private long sendsTaken;
+    /** How many reaps of counted events found the send queue empty, which polled the network (for tests). */
+    private long emptyReaps;
     final int self;
     final int tasks;
     final int ptRequest;
@@ -102,7 +112,9 @@ final class Endpoint {
         }
         maxStaging = tasks * (3 * c + 16) + 64;
         // Each staging buffer in flight has at most its SEND_START and SEND_END unread: this queue never overflows.
-        this.sendEq = portals.eqAlloc(ni, 2L * maxStaging + 64);
+        AtomicLong logged = new AtomicLong();
+        this.sendsLogged = logged;
+        this.sendEq = portals.eqAlloc(ni, 2L * maxStaging + 64, e -> logged.incrementAndGet());
         ringBytes = tasks * perOrigin;
     }
 
@@ -195,7 +207,7 @@ final class Endpoint {
         synchronized (this) {
             Staging s = freeStaging[k].pollFirst();
             if (s == null) {
-                reapSent();
+                reapSent(false);
                 s = freeStaging[k].pollFirst();
             }
             if (s != null) {
@@ -223,10 +235,20 @@ final class Endpoint {
         return s;
     }
 
-    /** Puts back every staging buffer whose send has ended (its SEND_END or SEND_FAIL is in the send queue). */
-    private void reapSent() {
+    /**
+     * Puts back every staging buffer whose send has ended (its SEND_END or SEND_FAIL is in the send queue): the
+     * events counted as logged, or (when {@code untilEmpty}) until PtlEQGet finds the queue empty. Under this lock.
+     */
+    private void reapSent(boolean untilEmpty) {
         try {
-            while (portals.eqGet(sendEq, sendEvent) != ReturnCode.EQ_EMPTY) {
+            for (long left = sendsLogged.get() - sendsTaken; untilEmpty || left > 0; left--) {
+                if (portals.eqGet(sendEq, sendEvent) == ReturnCode.EQ_EMPTY) {
+                    if (!untilEmpty) {
+                        emptyReaps++;
+                    }
+                    return;
+                }
+                sendsTaken++;
                 EventKind kind = sendEvent.type();
                 if ((kind == EventKind.SEND_END || kind == EventKind.SEND_FAIL)
                         && sendEvent.userPtr() instanceof Staging sent) {
@@ -265,6 +287,9 @@ final class Endpoint {
                 acks.restore(task, ack);
             }
             throw new LapiException(LapiError.UNKNOWN, "PtlPut to task " + task + " failed", e);
+        }
+        synchronized (this) {
+            reapSent(false); // after the packet left, not before the next one: its sender finds a free buffer
         }
     }
 
@@ -323,7 +348,7 @@ final class Endpoint {
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
         while (true) {
             synchronized (this) {
-                reapSent();
+                reapSent(true);
                 if (freeCount() == allStaging.size()) {
                     return true;
                 }
@@ -334,6 +359,16 @@ final class Endpoint {
             Thread.onSpinWait();
             Thread.yield();
         }
+    }
+
+    /** How many reaps of counted send events found the send queue empty (for tests). */
+    synchronized long emptyReaps() {
+        return emptyReaps;
+    }
+
+    /** How many staging buffers are bound (for tests). */
+    synchronized int stagingBound() {
+        return allStaging.size();
     }
 
     private int freeCount() {

@@ -281,10 +281,11 @@ public final class PointToPoint {
     // ---- receives -----------------------------------------------------------------------------
 
     /**
-     * Starts {@code op}: takes the oldest matching unexpected message, or posts the receive before the mark. The
-     * race between the two (a message arriving while the entry is inserted) is closed as Portals 3.2 section 5.3
-     * does: the MD is attached inactive and switched on by {@code PtlMDUpdate} only if the event queue is empty;
-     * every event found in between is handled first, and a matching unexpected message among them is taken.
+     * Starts {@code op}: takes the oldest matching unexpected message, or waits on the pending list ({@link #post}),
+     * or posts the receive before the mark. The race between the unexpected queue and the entry (a message arriving
+     * while the entry is inserted) is closed as Portals 3.2 section 5.3 does: the MD is attached inactive and switched
+     * on by {@code PtlMDUpdate} only if the event queue is empty; every event found in between is handled first, and a
+     * matching unexpected message among them is taken.
      */
     public void startReceive(ReceiveOperation op) {
         lock.lock();

@@ -19,8 +19,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /**
  * What one round trip of the MPI layer's blocking ping-pong does, counted rather than timed: the calls into the
  * public Portals API, the lock acquisitions, the events the layer handles and the park/unpark hand-overs, from
- * JFR's method timing ({@code jdk.MethodTiming}, exact invocation counts) over the round trips after a warm-up.
- * See bench/README.md, the MPI section.
+ * JFR's method timing ({@code jdk.MethodTiming}, exact invocation counts) over the round trips after a warm-up; then
+ * the same counts for {@link RawPutLatency}'s Put ping-pong on the same transport. See bench/README.md, the MPI
+ * section.
  *
  * <p>Usage: {@code MpiCallCounts [--transport inmem|udp] [--size BYTES] [--iterations N] [--warmup N]}
  */
@@ -49,14 +50,41 @@ public final class MpiCallCounts {
         int iterations = a.iterations;
         Map<String, Long> counts = measure(a.transport, a.size, iterations, a.warmup);
         System.out.println(a.title() + ": calls per round trip, both ranks (and every other thread of the JVM)");
+        print(counts, iterations);
+        Map<String, Long> raw = rawPut(a.transport, a.size, iterations, a.warmup);
+        System.out.println("# raw Portals Put ping-pong (RawPutLatency), same transport and size, warm-up included");
+        print(raw, iterations + a.warmup);
+    }
+
+    private static void print(Map<String, Long> counts, int roundTrips) {
         long portals = 0;
         for (Map.Entry<String, Long> e : counts.entrySet()) {
-            System.out.printf(Locale.ROOT, "%10.2f  %s%n", (double) e.getValue() / iterations, e.getKey());
+            System.out.printf(Locale.ROOT, "%10.2f  %s%n", (double) e.getValue() / roundTrips, e.getKey());
             if (e.getKey().startsWith("org.portals3j.portals.")) {
                 portals += e.getValue();
             }
         }
-        System.out.printf(Locale.ROOT, "%10.2f  (every Portals API call)%n", (double) portals / iterations);
+        System.out.printf(Locale.ROOT, "%10.2f  (every Portals API call)%n", (double) portals / roundTrips);
+    }
+
+    /**
+     * Invocations of each method of {@link #FILTER} over {@link RawPutLatency}'s whole run ({@code warmup} and
+     * {@code iterations} round trips, with its set-up: a few dozen calls).
+     */
+    static Map<String, Long> rawPut(String transport, int size, int iterations, int warmup) throws Exception {
+        Path file = Files.createTempFile("raw-put-call-counts", ".jfr");
+        try {
+            try (Recording r = new Recording()) {
+                r.enable("jdk.MethodTiming").with("filter", FILTER).with("period", "endChunk");
+                r.start();
+                RawPutLatency.measure(transport, size, iterations, warmup);
+                r.stop();
+                r.dump(file);
+            }
+            return invocations(file);
+        } finally {
+            Files.deleteIfExists(file);
+        }
     }
 
     /**

@@ -58,6 +58,13 @@ public final class PointToPoint {
     private static final NiLimits LIMITS = new NiLimits(NiLimits.MAXIMUM.maxMatchEntries(),
             NiLimits.MAXIMUM.maxMemDescriptors(), NiLimits.DEFAULT.maxEventQueues(), NiLimits.DEFAULT.maxAtableIndex(),
             NiLimits.DEFAULT.maxPtableIndex());
+    /**
+     * A receive of at most this many bytes waits on the pending list rather than as a match entry: its message lands
+     * in the region and is copied out (package documentation, "Small receives").
+     */
+    static final long COPY_LIMIT = 1024;
+    /** As many pending receives as the interface takes match entries. */
+    private static final int MAX_PENDING = LIMITS.maxMatchEntries();
 
     /** The user pointer of a sender's credit region. */
     private record Region(int peer, MemorySegment memory) {
@@ -86,6 +93,15 @@ public final class PointToPoint {
     private final @NotOnlyInitialized RankWaits waits;
     /** Receives posted and not yet matched or cancelled. */
     private int postedReceives;
+    /** Small receives waiting in posting order (linked through {@code nextPending}), none matched yet. */
+    private @Nullable ReceiveOperation pendingHead;
+    private @Nullable ReceiveOperation pendingTail;
+    private int pendingCount;
+    /** An eager send's MD kept bound for the next send of the same {@link #sendMdValue}, or null. */
+    private @Nullable MdHandle sendMd;
+    private @Nullable MemoryDescriptor sendMdValue;
+    /** Whether a put from {@link #sendMd} is under way (its SEND_END not yet handled). */
+    private boolean sendMdBusy;
     /** An inactive entry (and its MD) kept from a receive of {@link #idleWant}/{@link #idleIgnore}, or null. */
     private @Nullable MeHandle idleMe;
     private @Nullable MdHandle idleMd;
@@ -185,13 +201,13 @@ public final class PointToPoint {
                 EagerCredit credit = credits[dest];
                 long offset = credit.reserve((int) length);
                 if (offset >= 0) {
-                    MdHandle md = lib.mdBind(ni, op.eagerDescriptor(eq));
+                    MdHandle md = eagerMd(op.eagerDescriptor(eq));
                     op.md = md;
                     try {
                         lib.put(md, AckRequest.NOACK_REQ, peers[dest], RECEIVE_PORTAL, COOKIE, bits, offset,
                                 credit.lastEnd());
                     } catch (PortalsException e) {
-                        unbind(op);
+                        releaseEager(op);
                         throw e;
                     }
                     inFlight++;
@@ -222,6 +238,40 @@ public final class PointToPoint {
         }
     }
 
+    /**
+     * The MD to put {@code d} from: the one kept bound for it if that is free, otherwise a new binding, which is kept
+     * in its place if the kept one is free (unlinking that one), and unlinked at its SEND_END if not.
+     */
+    private MdHandle eagerMd(MemoryDescriptor d) {
+        MdHandle kept = sendMd;
+        if (sendMdBusy) {
+            return lib.mdBind(ni, d);
+        }
+        if (kept != null && sendMdValue == d) {
+            sendMdBusy = true;
+            return kept;
+        }
+        MdHandle md = lib.mdBind(ni, d);
+        sendMd = md;
+        sendMdValue = d;
+        sendMdBusy = true;
+        if (kept != null) {
+            unlinkQuietly(kept);
+        }
+        return md;
+    }
+
+    /** An eager send's put has ended (or failed to start): its MD is free again, or unlinked if it is not kept. */
+    private void releaseEager(Operation op) {
+        MdHandle md = op.md;
+        if (md != null && md == sendMd) {
+            op.md = null;
+            sendMdBusy = false;
+        } else {
+            unbind(op);
+        }
+    }
+
     /** A Portals call that failed for want of resources (too many operations under way), as an MPI error. */
     private MpiError outOfResources(PortalsException e) {
         return new MpiError(ErrorClass.NO_MEM, "rank " + rank + " cannot start the operation: " + e.getMessage()
@@ -231,18 +281,107 @@ public final class PointToPoint {
     // ---- receives -----------------------------------------------------------------------------
 
     /**
-     * Starts {@code op}: takes the oldest matching unexpected message, or posts the receive before the mark. The
-     * race between the two (a message arriving while the entry is inserted) is closed as Portals 3.2 section 5.3
-     * does: the MD is attached inactive and switched on by {@code PtlMDUpdate} only if the event queue is empty;
-     * every event found in between is handled first, and a matching unexpected message among them is taken.
+     * Starts {@code op}: takes the oldest matching unexpected message, or waits on the pending list ({@link #post}),
+     * or posts the receive before the mark. The race between the unexpected queue and the entry (a message arriving
+     * while the entry is inserted) is closed as Portals 3.2 section 5.3 does: the MD is attached inactive and switched
+     * on by {@code PtlMDUpdate} only if the event queue is empty; every event found in between is handled first, and a
+     * matching unexpected message among them is taken.
      */
     public void startReceive(ReceiveOperation op) {
-        waits.lockExclusive();
+        lock.lock();
         try {
-            postReceive(op);
+            post(op);
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Starts {@code op} under the lock: on the pending list if it is small or another receive is pending
+     * ({@link #postPending}), otherwise as a match entry ({@link #postReceive}), for which the blocker, if another
+     * thread is one, is recalled first.
+     */
+    void post(ReceiveOperation op) {
+        if (!postPending(op)) {
+            waits.recall();
+            if (!postPending(op)) { // the lock may have been let go meanwhile
+                postReceive(op);
+            }
+        }
+    }
+
+    /**
+     * Starts {@code op} in software if it is at most {@link #COPY_LIMIT} bytes or another receive is pending (a match
+     * entry posted now would take messages ahead of that one): takes the oldest matching unexpected message, or goes
+     * to the tail of the pending list, where every message announced later (its PUT_START handled) is matched
+     * against it, in posting order. No Portals call, and no need for the queue to itself: events not handled yet
+     * are newer than the unexpected queue, and meet the receive on the list. Under the lock.
+     *
+     * @return false if it must be posted as a match entry instead (nothing done)
+     */
+    boolean postPending(ReceiveOperation op) {
+        checkOpen();
+        if (pendingHead == null && op.buffer.byteSize() > COPY_LIMIT) {
+            return false;
+        }
+        try {
+            UnexpectedMessage m = unexpected.find(op.want, op.ignore);
+            if (m != null) {
+                take(m, op);
+                return true;
+            }
+        } catch (PortalsException e) {
+            throw outOfResources(e);
+        }
+        if (pendingCount == MAX_PENDING) {
+            throw new MpiError(ErrorClass.NO_MEM, "rank " + rank + " cannot post the receive: " + MAX_PENDING
+                    + " receives are posted already (wait for some before posting more)");
+        }
+        op.state = ReceiveOperation.State.PENDING;
+        ReceiveOperation tail = pendingTail;
+        if (tail == null) {
+            pendingHead = op;
+        } else {
+            tail.nextPending = op;
+        }
+        pendingTail = op;
+        pendingCount++;
+        return true;
+    }
+
+    /**
+     * Gives the message {@code m} just announced to the oldest pending receive it matches, if one does.
+     *
+     * @return {@code m} if no pending receive took it (it stays unexpected), otherwise null
+     */
+    private @Nullable UnexpectedMessage offerPending(@Nullable UnexpectedMessage m) {
+        if (m == null || pendingHead == null) {
+            return m;
+        }
+        ReceiveOperation before = null;
+        for (ReceiveOperation r = pendingHead; r != null; before = r, r = r.nextPending) {
+            if (MatchBits.matches(m.bits, r.want, r.ignore)) {
+                unlinkPending(before, r);
+                take(m, r);
+                return null;
+            }
+        }
+        return m;
+    }
+
+    /** Takes {@code r} off the pending list, {@code before} it there (null if it is the head). */
+    private void unlinkPending(@Nullable ReceiveOperation before, ReceiveOperation r) {
+        ReceiveOperation after = r.nextPending;
+        if (before == null) {
+            pendingHead = after;
+        } else {
+            before.nextPending = after;
+        }
+        if (pendingTail == r) {
+            pendingTail = before;
+        }
+        r.nextPending = null;
+        pendingCount--;
     }
 
     /**
@@ -256,7 +395,8 @@ public final class PointToPoint {
     }
 
     /**
-     * {@link #startReceive} under the lock, taken with no other thread the blocker. An idle entry kept from an earlier
+     * {@link #startReceive} as a match entry, under the lock, taken with no other thread the blocker and no receive
+     * pending. An idle entry kept from an earlier
      * receive with the same match and ignore bits is switched on again when no other receive is posted (so that
      * it is the only active entry before the mark, wherever it stands): one {@code PtlMDUpdate} in place of an
      * insert, an attach, the update and the UNLINK event.
@@ -418,6 +558,15 @@ public final class PointToPoint {
     public boolean cancel(ReceiveOperation op) {
         lock.lock();
         try {
+            if (op.state == ReceiveOperation.State.PENDING) {
+                ReceiveOperation before = null;
+                for (ReceiveOperation r = pendingHead; r != op && r != null; r = r.nextPending) {
+                    before = r;
+                }
+                unlinkPending(before, op);
+                cancelled(op);
+                return true;
+            }
             MdHandle md = op.md;
             MeHandle me = op.me;
             MemoryDescriptor posted = op.posted;
@@ -436,14 +585,18 @@ public final class PointToPoint {
             postedReceives--;
             op.kept = false;
             op.md = null;
-            op.cancelled = true;
-            op.state = ReceiveOperation.State.DONE;
-            Operation.completeAtOnce(op, MatchBits.source(op.want), MatchBits.tag(op.want));
-            changedLocally();
+            cancelled(op);
             return true;
         } finally {
             lock.unlock();
         }
+    }
+
+    private void cancelled(ReceiveOperation op) {
+        op.cancelled = true;
+        op.state = ReceiveOperation.State.DONE;
+        Operation.completeAtOnce(op, MatchBits.source(op.want), MatchBits.tag(op.want));
+        changedLocally();
     }
 
     /** The oldest unexpected message matching {@code want}/{@code ignore}: its bits and length; null if none. */
@@ -615,9 +768,9 @@ public final class PointToPoint {
         switch (e.type()) {
             case PUT_START -> {
                 if (ptr instanceof Region region) {
-                    return arrivedEager(e, region.peer());
+                    return offerPending(arrivedEager(e, region.peer()));
                 } else if (ptr == HEADER_SINK) {
-                    return arrivedHeader(e);
+                    return offerPending(arrivedHeader(e));
                 } else if (ptr instanceof ReceiveOperation && !MatchBits.isLong(e.matchBits())) {
                     int peer = job.peers().rankOfNid(e.initiatorNid());
                     if (peer >= 0) {
@@ -633,7 +786,7 @@ public final class PointToPoint {
                         op.fail(ErrorClass.OTHER, "the send failed: the receiving rank is unreachable or died");
                     }
                     if (!op.rendezvous) {
-                        unbind(op);
+                        releaseEager(op);
                     }
                     op.md = null;
                     op.complete();
@@ -731,11 +884,15 @@ public final class PointToPoint {
         MdHandle md = op.md;
         op.md = null;
         if (md != null) {
-            try {
-                lib.mdUnlink(md);
-            } catch (PortalsException e) {
-                // already gone with the interface
-            }
+            unlinkQuietly(md);
+        }
+    }
+
+    private void unlinkQuietly(MdHandle md) {
+        try {
+            lib.mdUnlink(md);
+        } catch (PortalsException e) {
+            // already gone with the interface
         }
     }
 

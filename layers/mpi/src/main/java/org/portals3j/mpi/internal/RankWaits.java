@@ -178,14 +178,14 @@ final class RankWaits {
     }
 
     /**
-     * A blocking receive: posts {@code op} and, if it stays posted and the thread may block at once (as
-     * {@link #await} would), becomes the blocker in the same hold of the lock; then waits until it is done.
+     * A blocking receive: posts {@code op} ({@link PointToPoint#post}) and, if it is not done and the thread may block
+     * at once (as {@link #await} would), becomes the blocker in the same hold of the lock; then waits until it is done.
      */
     void receive(ReceiveOperation op) {
         boolean blocked;
-        lockExclusive();
+        lock.lock();
         try {
-            engine.postReceive(op);
+            engine.post(op);
             int seen = changes(); // under the lock, after the events the posting handled
             blocked = !op.isDone() && engine.collectives().isEmpty() && claimBlocker(seen);
         } finally {
@@ -234,6 +234,14 @@ final class RankWaits {
      */
     void lockExclusive() {
         lock.lock();
+        recall();
+    }
+
+    /**
+     * {@link #lockExclusive} for a thread that holds the lock: recalls the blocker, if another thread is one, letting
+     * the lock go while it waits for it to hand back.
+     */
+    void recall() {
         Thread b = blocker;
         if (b == null || b == Thread.currentThread()) {
             return;

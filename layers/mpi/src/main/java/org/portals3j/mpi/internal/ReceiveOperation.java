@@ -8,12 +8,13 @@ import org.portals3j.portals.MeHandle;
 import org.portals3j.portals.MemoryDescriptor;
 
 /**
- * A receive. Its life: posted as a match entry before the mark ({@link State#POSTED}), or matched at once
- * against an unexpected message; then either complete, or waiting for the rest of an eager message still
- * arriving ({@link State#AWAITING_DATA}), or reading a rendezvous message's body ({@link State#FETCHING}).
+ * A receive. Its life: posted as a match entry before the mark ({@link State#POSTED}), or, a small one, on the
+ * engine's list of pending receives ({@link State#PENDING}), or matched at once against an unexpected message; then
+ * either complete, or waiting for the rest of an eager message still arriving ({@link State#AWAITING_DATA}), or
+ * reading a rendezvous message's body ({@link State#FETCHING}).
  */
 public final class ReceiveOperation extends Operation {
-    enum State { NEW, POSTED, AWAITING_DATA, FETCHING, DONE }
+    enum State { NEW, POSTED, PENDING, AWAITING_DATA, FETCHING, DONE }
 
     /** Match bits and ignore bits wanted. */
     long want;
@@ -26,6 +27,8 @@ public final class ReceiveOperation extends Operation {
     @Nullable MeHandle me;
     /** The posted MD's value (threshold 0 while the race with unexpected messages is closed). */
     @Nullable MemoryDescriptor posted;
+    /** The next receive on the engine's pending list, while this one is on it. */
+    @Nullable ReceiveOperation nextPending;
     /** Whether the posted entry is kept (not unlinked) once it has matched, to be posted again. */
     boolean kept;
     /** The match bits of the message being received by rendezvous. */
@@ -52,6 +55,7 @@ public final class ReceiveOperation extends Operation {
         booleans = newBooleans;
         state = State.NEW;
         me = null;
+        nextPending = null;
         kept = false;
         posted = null;
         bits = 0;

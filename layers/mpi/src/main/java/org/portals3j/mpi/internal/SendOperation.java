@@ -23,12 +23,15 @@ public final class SendOperation extends Operation {
         rendezvous = false;
     }
 
-    /** The MD of an eager put of the whole buffer, events to {@code eq}: the last one if nothing changed. */
+    /**
+     * The MD of eager puts of the whole buffer, events to {@code eq}: the last one if nothing changed (so that the
+     * engine can keep it bound for the next send of the same buffer; no threshold, hence).
+     */
     MemoryDescriptor eagerDescriptor(EqHandle eq) {
         MemoryDescriptor d = eagerMd;
         if (d == null || d.start() != buffer || !d.eventq().equals(eq)) {
             long length = buffer.byteSize();
-            d = new MemoryDescriptor(buffer, length, 1, length, 0, this, eq);
+            d = new MemoryDescriptor(buffer, length, MemoryDescriptor.THRESH_INF, length, 0, this, eq);
             eagerMd = d;
         }
         return d;

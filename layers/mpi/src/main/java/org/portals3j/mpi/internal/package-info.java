@@ -6,7 +6,8 @@
  * One Portals 3.2 library per rank on the job's transport, one interface, and one event queue for every event
  * (2^24 events at most; its memory grows only with its backlog). Portal 4 receives every message. Its match list:
  * <ol>
- *   <li>the posted receives, in the order they were posted ({@code PtlMEInsert} before the mark), each with a
+ *   <li>the posted receives above 1 KiB (smaller ones wait on the pending list, below), in the order they were
+ *       posted ({@code PtlMEInsert} before the mark), each with a
  *       threshold-1, {@code TRUNCATE} MD over the user's buffer, unlinked when used; and at most one idle entry
  *       (below), whose MD has threshold 0, which Portals skips (Portals 3.2 spec §3.8.1.1: an MD whose threshold
  *       is 0 is inactive);</li>
@@ -30,9 +31,13 @@
  *   <li><b>Eager</b> (at most {@code eagerLimit} bytes, 16 KiB by default, and not synchronous, and covered by
  *       credit): one {@code PtlPut} of the data, at the offset the sender reserved in its region at the receiver;
  *       {@code hdr_data} is where that reservation ends (a count of bytes since the start). A posted receive takes it
- *       directly (its MD ignores the offset); otherwise it lands in the region. The send completes at SEND_END,
- *       which the sending thread looks for at once after the put (unless another thread is the blocker): it is
- *       usually logged by then, and the send is over before its wait begins.</li>
+ *       directly (its MD ignores the offset); otherwise it lands in the region (where a pending small receive, below,
+ *       copies it out). The send completes at SEND_END, which the sending thread looks for at once after the put
+ *       (unless another thread is the blocker): it is usually logged by then, and the send is over before its wait
+ *       begins. The MD (no threshold) stays bound after SEND_END for the next send of the same descriptor, which a
+ *       thread's reused blocking send has while its buffer is the same: one MD at a time is kept, and replaced
+ *       (unlinked, a new one bound) when a send has another descriptor; one sent while the kept MD is busy gets an
+ *       MD of its own, unlinked at its SEND_END. The kept MD holds its buffer until it is replaced.</li>
  *   <li><b>Rendezvous</b> (longer messages, every {@code sSend}/{@code isSend}, and eager messages without credit):
  *       the sender attaches an MD over its buffer on portal 5 (matchid: the receiver; match bits: a fresh id), then
  *       puts a 0-byte header with the protocol bit and {@code hdr_data} = id &lt;&lt; 36 | length. When a receive
@@ -44,9 +49,26 @@
  *       {@code ERR_TRUNCATE}.</li>
  * </ul>
  *
+ * <h2>Small receives: the pending list</h2>
+ * A receive of at most 1 KiB ({@code PointToPoint.COPY_LIMIT}), and every receive made while another is pending, posts
+ * no match entry. Under the rank's lock it takes the oldest matching unexpected message, or goes to the tail of the
+ * rank's pending list. Every message announced afterwards (its PUT_START on the region or the header entry handled,
+ * in the queue's order) is first offered to that list, oldest receive first; the first that matches takes it as it
+ * would an unexpected message (eager: it completes at the message's PUT_END with the copy out of the region, which
+ * frees the credit; rendezvous: it gets the body). Why the order holds: the unexpected queue holds exactly the messages
+ * announced before the receive was posted, and the events not yet handled announce later ones, so a message meets the
+ * oldest receive posted before it was handled that matches it. A receive posted as an entry while one is pending
+ * would take messages ahead of it, hence the second rule; a pending receive made while entries are posted is behind
+ * them, as Portals' match list already keeps it (a message reaches the region only if no active entry takes it). No
+ * Portals call, no look at the queue, no recall of the blocker: posting needs no empty queue. A pending receive is
+ * cancelled by taking it off the list. The list is bounded as the entries are (the interface's match entries,
+ * {@code ERR_NO_MEM} beyond). The cost is the copy of at most 1 KiB out of the region, where an entry would have
+ * had the data put into the user's buffer.
+ *
  * <h2>Posting a receive without a race (Portals 3.2 spec §5.3, rewritten to the chapter-3 API)</h2>
- * A receive first handles every waiting event, then takes the oldest matching message of the unexpected queue (the
- * messages whose PUT_START landed after the mark, in arrival order). If there is none, it inserts its entry before
+ * This is for a receive above 1 KiB made while none is pending. A receive first handles every waiting event, then
+ * takes the oldest matching message of the unexpected queue (the messages whose PUT_START landed after the mark, in
+ * arrival order). If there is none, it inserts its entry before
  * the mark with an <em>inactive</em> MD (threshold 0) and activates it with {@code PtlMDUpdate(md, active, eq)},
  * which succeeds only while the event queue is empty. If it fails, the events are handled one by one; a matching
  * unexpected message among them is taken and the entry unlinked; otherwise the update is tried again. Why no
@@ -110,8 +132,8 @@
  *       threads back off (spin, yield, then park of at most 100 us) and leave the events to it: an event handed to
  *       a waiter never enters the queue, so a second thread draining the queue meanwhile would handle later events
  *       before it.</li>
- *   <li><b>Recall.</b> Posting a receive needs every event so far handled and the queue's emptiness to mean "no
- *       message in between" (Portals 3.2 section 5.3, see "Posting a receive" above), which a waiter in
+ *   <li><b>Recall.</b> Posting a receive as an entry needs every event so far handled and the queue's emptiness to
+ *       mean "no message in between" (Portals 3.2 section 5.3, see "Posting a receive" above), which a waiter in
  *       {@code PtlEQWait} breaks: the posting thread wakes the blocker with a 0-byte put of the rank to itself
  *       (portal 7, which only the rank itself matches) and waits until it has handed back; no thread blocks
  *       meanwhile. So does {@code MPI.Finalize}. Probes handle the queue only when no thread is blocked.</li>
@@ -185,9 +207,10 @@
  *
  * <h2>Blocking calls allocate almost nothing ({@link org.portals3j.mpi.internal.BlockingOperations})</h2>
  * A blocking send or receive of a contiguous type reuses its thread's operation, the memory descriptors bound for it
- * and the segment of the last {@code java.nio} buffer it used (same buffer, datatype and count), so a blocking
- * ping-pong of direct buffers allocates about 110 bytes per round trip per rank (the handles the Portals calls return
- * and the {@code Status}) instead of about 800 (bench/README.md, {@code MpiAllocations}). An operation a wait left
+ * (the eager MD the engine keeps bound, above) and the segment of the last {@code java.nio} buffer it used (same
+ * buffer, datatype and count), so a blocking 8 B ping-pong of direct buffers makes no Portals call that returns a new
+ * handle, and allocates 0-20 bytes per round trip per rank, what the JIT does not remove of the {@code Status}
+ * (bench/README.md, {@code MpiAllocations}). An operation a wait left
  * under way (an interrupted wait) is never reused. The thread's last buffer stays reachable until its next blocking
  * call with another buffer. Nonblocking calls allocate their operation, since their {@code Request} holds it.
  *

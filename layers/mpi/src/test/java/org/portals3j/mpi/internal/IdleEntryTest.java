@@ -10,21 +10,26 @@ import org.junit.jupiter.api.Test;
 /**
  * The entry a matched receive leaves idle for the next receive of the same bits: inactive, it takes no message; it is
  * switched on only when no other receive is posted, so receives still match in the order they were posted; a receive
- * that reuses it gets its own buffer, truncation and cancellation. Rank 0 sends to rank 1 over inmem, in order.
+ * that reuses it gets its own buffer, truncation and cancellation. Rank 0 sends to rank 1 over inmem, in order, into
+ * receives above the copy limit (smaller ones wait on the pending list, not as entries).
  */
 class IdleEntryTest {
     private static final int CONTEXT = 0;
     private static final int TAG = 7;
     private static final int OTHER_TAG = 8;
+    /** Receives and messages of this many bytes are posted as entries ({@link PointToPoint#COPY_LIMIT}). */
+    private static final int SIZE = 2 * (int) PointToPoint.COPY_LIMIT;
+    /** A receive that a message of {@link #SIZE} overflows, still posted as an entry. */
+    private static final int SMALLER = SIZE - 512;
 
     @Test
     void anIdleEntryTakesNoMessage() throws Exception {
         TwoRanks.run((rank0, rank1, arena) -> {
             receiveOne(rank0, rank1, arena, TAG, 1); // leaves its entry idle
-            send(rank0, arena, TAG, 2, 8);
+            send(rank0, arena, TAG, 2, SIZE);
             // the message was not deposited into the idle entry's buffer: it waits as unexpected
             assertThat(rank1.probe(MatchBits.of(CONTEXT, 0, TAG), MatchBits.ignore(false, false))).isNotNull();
-            ReceiveOperation r = receiver(arena, TAG, 8);
+            ReceiveOperation r = receiver(arena, TAG, SIZE);
             rank1.receive(r);
             assertThat(r.buffer.get(ValueLayout.JAVA_INT, 0)).isEqualTo(2);
         });
@@ -33,17 +38,17 @@ class IdleEntryTest {
     @Test
     void aReceivePostedBehindAnotherDoesNotTakeTheIdleEntryAheadOfIt() throws Exception {
         TwoRanks.run((rank0, rank1, arena) -> {
-            ReceiveOperation first = receiver(arena, TAG, 8);
+            ReceiveOperation first = receiver(arena, TAG, SIZE);
             rank1.startReceive(first);
-            ReceiveOperation anyTag = new ReceiveOperation(arena.allocate(8), MatchBits.of(CONTEXT, 0, 0),
+            ReceiveOperation anyTag = new ReceiveOperation(arena.allocate(SIZE), MatchBits.of(CONTEXT, 0, 0),
                     MatchBits.ignore(false, true), null);
             rank1.startReceive(anyTag);
-            send(rank0, arena, TAG, 1, 8);
+            send(rank0, arena, TAG, 1, SIZE);
             rank1.await(first); // its entry, idle now, stands ahead of anyTag's
-            ReceiveOperation exact = receiver(arena, TAG, 8);
+            ReceiveOperation exact = receiver(arena, TAG, SIZE);
             rank1.startReceive(exact);
-            send(rank0, arena, TAG, 2, 8);
-            send(rank0, arena, TAG, 3, 8);
+            send(rank0, arena, TAG, 2, SIZE);
+            send(rank0, arena, TAG, 3, SIZE);
             rank1.await(anyTag);
             rank1.await(exact);
             assertThat(first.buffer.get(ValueLayout.JAVA_INT, 0)).isEqualTo(1);
@@ -56,19 +61,19 @@ class IdleEntryTest {
     void aReceiveReusingTheIdleEntryGetsItsOwnBufferAndTruncation() throws Exception {
         TwoRanks.run((rank0, rank1, arena) -> {
             receiveOne(rank0, rank1, arena, TAG, 1);
-            ReceiveOperation small = receiver(arena, TAG, 4);
+            ReceiveOperation small = receiver(arena, TAG, SMALLER);
             rank1.startReceive(small);
-            send(rank0, arena, TAG, 2, 8);
+            send(rank0, arena, TAG, 2, SIZE);
             rank1.await(small);
             assertThat(small.buffer.get(ValueLayout.JAVA_INT, 0)).isEqualTo(2);
-            assertThat(small.bytes()).isEqualTo(4);
+            assertThat(small.bytes()).isEqualTo(SMALLER);
             assertThat(small.errorClass()).isEqualTo(ErrorClass.TRUNCATE);
-            ReceiveOperation next = receiver(arena, TAG, 8);
+            ReceiveOperation next = receiver(arena, TAG, SIZE);
             rank1.startReceive(next);
-            send(rank0, arena, TAG, 3, 8);
+            send(rank0, arena, TAG, 3, SIZE);
             rank1.await(next);
             assertThat(next.buffer.get(ValueLayout.JAVA_INT, 0)).isEqualTo(3);
-            assertThat(next.bytes()).isEqualTo(8);
+            assertThat(next.bytes()).isEqualTo(SIZE);
             assertThat(next.errorClass()).isEqualTo(ErrorClass.SUCCESS);
         });
     }
@@ -78,16 +83,16 @@ class IdleEntryTest {
         TwoRanks.run((rank0, rank1, arena) -> {
             receiveOne(rank0, rank1, arena, TAG, 1);
             receiveOne(rank0, rank1, arena, OTHER_TAG, 2); // its entry replaces the idle one of TAG
-            ReceiveOperation cancelled = receiver(arena, OTHER_TAG, 8);
+            ReceiveOperation cancelled = receiver(arena, OTHER_TAG, SIZE);
             rank1.startReceive(cancelled);
             assertThat(rank1.cancel(cancelled)).isTrue();
-            send(rank0, arena, TAG, 3, 8);
-            send(rank0, arena, OTHER_TAG, 4, 8);
+            send(rank0, arena, TAG, 3, SIZE);
+            send(rank0, arena, OTHER_TAG, 4, SIZE);
             assertThat(cancelled.bytes()).isZero();
-            ReceiveOperation late = receiver(arena, OTHER_TAG, 8);
+            ReceiveOperation late = receiver(arena, OTHER_TAG, SIZE);
             rank1.receive(late);
             assertThat(late.buffer.get(ValueLayout.JAVA_INT, 0)).isEqualTo(4);
-            ReceiveOperation first = receiver(arena, TAG, 8);
+            ReceiveOperation first = receiver(arena, TAG, SIZE);
             rank1.receive(first);
             assertThat(first.buffer.get(ValueLayout.JAVA_INT, 0)).isEqualTo(3);
         });
@@ -95,9 +100,9 @@ class IdleEntryTest {
 
     /** Rank 1 posts a receive of {@code tag}, rank 0 sends {@code value} to it, and the receive ends with it. */
     private static void receiveOne(PointToPoint rank0, PointToPoint rank1, Arena arena, int tag, int value) {
-        ReceiveOperation r = receiver(arena, tag, 8);
+        ReceiveOperation r = receiver(arena, tag, SIZE);
         rank1.startReceive(r);
-        send(rank0, arena, tag, value, 8);
+        send(rank0, arena, tag, value, SIZE);
         rank1.await(r);
         assertThat(r.buffer.get(ValueLayout.JAVA_INT, 0)).isEqualTo(value);
         assertThat(r.tag()).isEqualTo(tag);

@@ -242,8 +242,8 @@
  *       those of sections 3.11.1.1 and 3.11.2.1, which list only {@code PTL_NOINIT}, {@code PTL_INV_MD} and
  *       {@code PTL_INV_PROC}), the call "initiates an asynchronous put operation" whose outcome is an event,
  *       and programs written for it do not retry; an unbounded queue instead lets a rank that puts in a loop
- *       exhaust its memory. The wait holds no engine lock, only the channel to that target (another thread's
- *       put to it waits too; calls to other targets and the network go on), and ends only on room or
+ *       exhaust its memory. The wait holds no engine lock, only the turn on the channel to that target (another
+ *       thread's put to it waits too; calls to other targets and the network go on), and ends only on room or
  *       failure, never on a timer. The acks and replies the engine sends from the network's own thread never
  *       wait, since the acknowledgements they would wait for are processed by that very thread.</li>
  *   <li>A-61, A-62, A-63: {@code PTL_PT_INDEX_ANY} only in {@code PtlACEntry}; wildcards, negative values and

@@ -84,48 +84,57 @@ final class Initiator implements SendingSide {
                 ReturnCode.INV_MD);
         int rank = lib.requireConcreteTarget(target);
         SendChannel channel = channels[rank];
-        channel.lock.lock();
+        MemorySegment payload;
+        long from;
+        long length;
+        long token;
+        boolean staged;
+        int buffer;
+        long ackHandle;
+        int iface;
+        int pid;
+        int uid;
+        long turn;
+        LibraryState.acquire(handlers, lock);
         try {
-            MemorySegment payload;
-            long from;
-            long length;
-            long token;
-            boolean staged;
-            int buffer;
-            LibraryState.acquire(handlers, lock);
-            try {
-                lib.requireInit();
-                MemoryDescriptorState md = activeMd(niGuess, mdHandle);
-                if (region) {
-                    requireRegion(md, localOffset, regionLength);
-                }
-                from = region ? localOffset : 0L;
-                length = region ? regionLength : md.length;
-                requireCarried(length, region, "PtlPut");
-                NetworkInterfaceState ni = niGuess;
-                PendingOp op = begin(ni, md, PendingOp.Kind.PUT_SEND, rank, target, portal, matchBits, offset, length);
-                op.hdrData = hdrData;
-                op.link = ni.post(md, EventKind.SEND_START, NetworkInterfaceState.SELF_LINK, selfNid, ni.pid,
-                        ni.uid, portal, matchBits, length, length, offset, hdrData, NiFailType.OK);
-                long ackHandle = ack == AckRequest.ACK_REQ && md.eventQueue() != null ? md.handle : 0L;
-                ni.putBytes.value += length;
-                channel.header.begin(MessageType.PUT, ni.index).initiator(selfNid, ni.pid).user(ni.uid)
-                        .target(target.nid(), target.pid()).portal(portal).cookie(cookie).matchBits(matchBits)
-                        .offset(offset).mdHandle(ackHandle).length(length).hdrData(hdrData).exchange(op.token);
-                payload = md.start;
-                token = op.token;
-                staged = sender.stage(op, length, rank);
-                buffer = op.staging;
-            } finally {
-                LibraryState.release(wakeups, lock);
+            lib.requireInit();
+            MemoryDescriptorState md = activeMd(niGuess, mdHandle);
+            if (region) {
+                requireRegion(md, localOffset, regionLength);
             }
+            from = region ? localOffset : 0L;
+            length = region ? regionLength : md.length;
+            requireCarried(length, region, "PtlPut");
+            NetworkInterfaceState ni = niGuess;
+            PendingOp op = begin(ni, md, PendingOp.Kind.PUT_SEND, rank, target, portal, matchBits, offset, length);
+            op.hdrData = hdrData;
+            op.link = ni.post(md, EventKind.SEND_START, NetworkInterfaceState.SELF_LINK, selfNid, ni.pid,
+                    ni.uid, portal, matchBits, length, length, offset, hdrData, NiFailType.OK);
+            ackHandle = ack == AckRequest.ACK_REQ && md.eventQueue() != null ? md.handle : 0L;
+            ni.putBytes.value += length;
+            iface = ni.index;
+            pid = ni.pid;
+            uid = ni.uid;
+            payload = md.start;
+            token = op.token;
+            staged = sender.stage(op, length, rank);
+            buffer = op.staging;
+            turn = channel.issued++; // last: nothing after it can throw and leave the turn unused
+        } finally {
+            LibraryState.release(wakeups, lock);
+        }
+        channel.awaitTurn(turn);
+        try {
+            channel.header.begin(MessageType.PUT, iface).initiator(selfNid, pid).user(uid)
+                    .target(target.nid(), target.pid()).portal(portal).cookie(cookie).matchBits(matchBits)
+                    .offset(offset).mdHandle(ackHandle).length(length).hdrData(hdrData).exchange(token);
             if (staged) {
                 sender.sendStaged(rank, channel.buffer, payload, from, length, token, buffer, this);
             } else {
                 sender.send(rank, channel.buffer, payload, from, length, token, this);
             }
         } finally {
-            channel.lock.unlock();
+            channel.pass(turn);
         }
     }
 
@@ -159,36 +168,47 @@ final class Initiator implements SendingSide {
         NetworkInterfaceState niGuess = library.niOf(mdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
         int rank = library.requireConcreteTarget(target);
         SendChannel channel = channels[rank];
-        channel.lock.lock();
+        long token;
+        long length;
+        long mdHandleSent;
+        int iface;
+        int pid;
+        int uid;
+        long turn;
+        LibraryState.acquire(handlers, lock);
         try {
-            long token;
-            LibraryState.acquire(handlers, lock);
-            try {
-                library.requireInit();
-                MemoryDescriptorState md = activeMd(niGuess, mdHandle);
-                if (region) {
-                    requireRegion(md, localOffset, regionLength);
-                }
-                long length = region ? regionLength : md.length;
-                requireCarried(length, region, "PtlGet");
-                NetworkInterfaceState ni = niGuess;
-                PendingOp op = begin(ni, md, PendingOp.Kind.GET_REQUEST, rank, target, portal, matchBits, offset,
-                        length);
-                op.localOffset = region ? localOffset : 0L;
-                op.localLength = region ? regionLength : Long.MAX_VALUE; // PtlGet: as much as the MD holds then
-                if (library.dialect == Dialect.PORTALS_3_3) {
-                    op.offset = op.localOffset; // REPLY events: where the data lands (see receiveReply)
-                }
-                channel.header.begin(MessageType.GET, ni.index).initiator(selfNid, ni.pid).user(ni.uid)
-                        .target(target.nid(), target.pid()).portal(portal).cookie(cookie).matchBits(matchBits)
-                        .offset(offset).mdHandle(md.handle).length(length).exchange(op.token);
-                token = op.token;
-            } finally {
-                LibraryState.release(wakeups, lock);
+            library.requireInit();
+            MemoryDescriptorState md = activeMd(niGuess, mdHandle);
+            if (region) {
+                requireRegion(md, localOffset, regionLength);
             }
+            length = region ? regionLength : md.length;
+            requireCarried(length, region, "PtlGet");
+            NetworkInterfaceState ni = niGuess;
+            PendingOp op = begin(ni, md, PendingOp.Kind.GET_REQUEST, rank, target, portal, matchBits, offset,
+                    length);
+            op.localOffset = region ? localOffset : 0L;
+            op.localLength = region ? regionLength : Long.MAX_VALUE; // PtlGet: as much as the MD holds then
+            if (library.dialect == Dialect.PORTALS_3_3) {
+                op.offset = op.localOffset; // REPLY events: where the data lands (see receiveReply)
+            }
+            iface = ni.index;
+            pid = ni.pid;
+            uid = ni.uid;
+            mdHandleSent = md.handle;
+            token = op.token;
+            turn = channel.issued++;
+        } finally {
+            LibraryState.release(wakeups, lock);
+        }
+        channel.awaitTurn(turn);
+        try {
+            channel.header.begin(MessageType.GET, iface).initiator(selfNid, pid).user(uid)
+                    .target(target.nid(), target.pid()).portal(portal).cookie(cookie).matchBits(matchBits)
+                    .offset(offset).mdHandle(mdHandleSent).length(length).exchange(token);
             sender.send(rank, channel.buffer, MemorySegment.NULL, 0L, 0L, token, this);
         } finally {
-            channel.lock.unlock();
+            channel.pass(turn);
         }
     }
 
@@ -213,50 +233,59 @@ final class Initiator implements SendingSide {
         NetworkInterfaceState putNi = library.niOf(putMdHandle, HandleCodec.KIND_MD, ReturnCode.INV_MD);
         int rank = library.requireConcreteTarget(target);
         SendChannel channel = channels[rank];
-        channel.lock.lock();
+        MemorySegment payload;
+        long length;
+        long token;
+        long getMdSent;
+        int iface;
+        int pid;
+        int uid;
+        long turn;
+        LibraryState.acquire(handlers, lock);
         try {
-            MemorySegment payload;
-            long length;
-            long token;
-            LibraryState.acquire(handlers, lock);
-            try {
-                library.requireInit();
-                MemoryDescriptorState getMd = activeMd(ni, getMdHandle);
-                MemoryDescriptorState putMd = activeMd(putNi, putMdHandle);
-                if (putNi != ni) {
-                    throw new PortalsException(ReturnCode.ILL_MD, "the get MD belongs to interface " + ni.index
-                            + ", the put MD to interface " + putNi.index + ": PtlGetPut's MDs share one interface");
-                }
-                if (putMd.length > MessageHeader.MAX_GETPUT_LENGTH) {
-                    throw new PortalsException(ReturnCode.ILL_MD, "the put MD has " + putMd.length + " bytes; PtlGetPut"
-                            + " swaps at most max_getput_md = " + MessageHeader.MAX_GETPUT_LENGTH);
-                }
-                length = putMd.length;
-                PendingOp op = begin(ni, putMd, PendingOp.Kind.GETPUT_REQUEST, rank, target, portal, matchBits,
-                        remoteOffset, length);
-                if (getMd.threshold > 0) {
-                    getMd.threshold--;
-                }
-                getMd.pending++;
-                op.replyMd = getMd;
-                op.hdrData = hdrData;
-                op.localOffset = 0L;
-                op.localLength = Long.MAX_VALUE;
-                op.link = ni.post(putMd, EventKind.SEND_START, NetworkInterfaceState.SELF_LINK, selfNid,
-                        ni.pid, ni.uid, portal, matchBits, length, length, remoteOffset, hdrData, NiFailType.OK);
-                ni.putBytes.value += length;
-                channel.header.begin(MessageType.GETPUT, ni.index).initiator(selfNid, ni.pid).user(ni.uid)
-                        .target(target.nid(), target.pid()).portal(portal).cookie(cookie).matchBits(matchBits)
-                        .offset(remoteOffset).mdHandle(getMd.handle).length(length).hdrData(hdrData)
-                        .exchange(op.token);
-                payload = putMd.start;
-                token = op.token;
-            } finally {
-                LibraryState.release(wakeups, lock);
+            library.requireInit();
+            MemoryDescriptorState getMd = activeMd(ni, getMdHandle);
+            MemoryDescriptorState putMd = activeMd(putNi, putMdHandle);
+            if (putNi != ni) {
+                throw new PortalsException(ReturnCode.ILL_MD, "the get MD belongs to interface " + ni.index
+                        + ", the put MD to interface " + putNi.index + ": PtlGetPut's MDs share one interface");
             }
+            if (putMd.length > MessageHeader.MAX_GETPUT_LENGTH) {
+                throw new PortalsException(ReturnCode.ILL_MD, "the put MD has " + putMd.length + " bytes; PtlGetPut"
+                        + " swaps at most max_getput_md = " + MessageHeader.MAX_GETPUT_LENGTH);
+            }
+            length = putMd.length;
+            PendingOp op = begin(ni, putMd, PendingOp.Kind.GETPUT_REQUEST, rank, target, portal, matchBits,
+                    remoteOffset, length);
+            if (getMd.threshold > 0) {
+                getMd.threshold--;
+            }
+            getMd.pending++;
+            op.replyMd = getMd;
+            op.hdrData = hdrData;
+            op.localOffset = 0L;
+            op.localLength = Long.MAX_VALUE;
+            op.link = ni.post(putMd, EventKind.SEND_START, NetworkInterfaceState.SELF_LINK, selfNid,
+                    ni.pid, ni.uid, portal, matchBits, length, length, remoteOffset, hdrData, NiFailType.OK);
+            ni.putBytes.value += length;
+            iface = ni.index;
+            pid = ni.pid;
+            uid = ni.uid;
+            getMdSent = getMd.handle;
+            payload = putMd.start;
+            token = op.token;
+            turn = channel.issued++;
+        } finally {
+            LibraryState.release(wakeups, lock);
+        }
+        channel.awaitTurn(turn);
+        try {
+            channel.header.begin(MessageType.GETPUT, iface).initiator(selfNid, pid).user(uid)
+                    .target(target.nid(), target.pid()).portal(portal).cookie(cookie).matchBits(matchBits)
+                    .offset(remoteOffset).mdHandle(getMdSent).length(length).hdrData(hdrData).exchange(token);
             sender.send(rank, channel.buffer, payload, 0L, length, token, this);
         } finally {
-            channel.lock.unlock();
+            channel.pass(turn);
         }
     }
 

@@ -122,8 +122,8 @@ final class LibraryState {
     }
 
     /**
-     * Checked before a channel lock is taken: a handler thread holds the engine lock, and waiting for a
-     * channel lock while holding it could deadlock with a thread holding that channel lock.
+     * Checked before a request takes its send channel's turn: a handler thread holds the engine lock, and waiting
+     * for a turn while holding it could deadlock with the thread whose turn it is.
      */
     void refuseInHandlerThread() {
         refuseInHandlerThread(handlers);

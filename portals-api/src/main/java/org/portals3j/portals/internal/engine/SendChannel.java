@@ -1,16 +1,68 @@
 package org.portals3j.portals.internal.engine;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
 import org.portals3j.portals.internal.wire.MessageHeader;
-import org.portals3j.transport.internal.SpinLock;
 
 /**
- * The way requests (puts and gets) go to one peer. Its lock is held from posting SEND_START until the
- * transport has the message, so the order of SEND_START events equals the order the peer sees the
- * requests in: the one ordering guarantee of Portals 3.2 spec §3.9.2 (P-207). Responses (acks, replies) do not take it.
+ * The way requests (puts and gets) go to one peer, one at a time, in turns: a request takes its turn under the engine
+ * lock with its SEND_START ({@link #issued}), waits for it ({@link #awaitTurn}), writes its header and hands it to the
+ * transport, and passes the turn on ({@link #pass}). So the order of SEND_START events equals the order the peer sees
+ * the requests in: the one ordering guarantee of Portals 3.2 spec §3.9.2 (P-207). Responses (acks, replies) do not
+ * take turns. A turn costs no atomic instruction: it is counted under the engine lock, which the request holds anyway.
  */
 final class SendChannel {
-    final SpinLock lock = new SpinLock();
+    private static final int SPINS = 200;
+    private static final int YIELDS = 20;
+    private static final long MAX_PARK_NANOS = 100_000L;
+    private static final VarHandle SERVING;
+
     final MessageHeader header = new MessageHeader();
     final MemorySegment buffer = header.segment();
+    /** The turns given out so far (under the engine lock): the next request's turn. */
+    long issued;
+    /** The turn whose request may write {@link #header} and go to the transport now. */
+    @SuppressWarnings("unused") // through SERVING
+    private volatile long serving;
+
+    /**
+     * Waits until it is {@code turn}'s turn. A request before it is being handed to the transport, which may wait for
+     * room (udp's backpressure): the waiter spins briefly, then yields, then parks for a period doubling up to
+     * 100 us, as the engine's lock does.
+     */
+    void awaitTurn(long turn) {
+        if ((long) SERVING.getAcquire(this) == turn) {
+            return;
+        }
+        int spins = 0;
+        int yields = 0;
+        long park = 1_000L;
+        while ((long) SERVING.getAcquire(this) != turn) {
+            if (spins < SPINS) {
+                spins++;
+                Thread.onSpinWait();
+            } else if (yields < YIELDS) {
+                yields++;
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(this, park);
+                park = Math.min(park << 1, MAX_PARK_NANOS);
+            }
+        }
+    }
+
+    /** Passes the turn on from {@code turn}, once its request is with the transport (or failed to be). */
+    void pass(long turn) {
+        SERVING.setRelease(this, turn + 1);
+    }
+
+    static {
+        try {
+            SERVING = MethodHandles.lookup().findVarHandle(SendChannel.class, "serving", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 }

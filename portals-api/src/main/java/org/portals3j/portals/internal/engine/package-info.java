@@ -30,7 +30,9 @@
  * One lock per process ({@link org.portals3j.portals.internal.engine.LibraryState#lock}) makes every
  * API function atomic with respect to other threads and to incoming operations (Portals 3.2 spec §2.4). The lock is
  * never held while the transport is called: the in-memory transport delivers inline, and a message
- * may come straight back (an ack, a reply). A 3.3 event handler runs with the lock held, so the engine
+ * may come straight back (an ack, a reply). Requests to one peer keep their order by the turns of its
+ * {@code SendChannel}: a turn is taken under the lock with the request's SEND_START and waited for after it, so it
+ * costs no lock of its own. A 3.3 event handler runs with the lock held, so the engine
  * refuses Portals calls from it ({@code HandlerCalls}).
  *
  * <p>The lock is a {@code SpinLock} (critical sections are short; its unlock is a release store), and a

@@ -45,6 +45,7 @@ final class MpiProcesses {
                 env.keySet().removeIf(k -> k.startsWith("PORTALS_") || k.startsWith("PORTALS3J_"));
                 env.put(JobRuntime.RANK, Integer.toString(rank));
                 env.put(JobRuntime.SIZE, Integer.toString(size));
+                env.put(JobRuntime.LOCAL_SIZE, Integer.toString(size));
                 env.put(JobRuntime.RENDEZVOUS, server.address().toString());
                 env.put(JobRuntime.JOB_ID, jobId);
                 env.put(JobRuntime.JOB_KEY, key.toHex());

@@ -39,12 +39,17 @@ public final class LocalJob {
      * Opens the endpoint of every rank of {@code job} on {@code provider}: all its ranks run on this host, so they
      * are oversubscribed when they outnumber its cores ({@link Oversubscription#onThisHost}).
      *
-     * @throws IllegalArgumentException if the oversubscription override is not a setting (the message names it)
+     * @throws TransportException also if the oversubscription override is not a setting (the message names it)
      */
     public static List<Transport> openAll(TransportProvider provider, Job job, IdleMode idle,
                                           Map<String, String> options) throws TransportException {
-        return openAll(provider, job, idle, options, Oversubscription.setting(System.getenv(), System.getProperties()),
-                Runtime.getRuntime().availableProcessors());
+        Oversubscription setting;
+        try {
+            setting = Oversubscription.setting(System.getenv(), System.getProperties());
+        } catch (IllegalArgumentException e) {
+            throw new TransportException(String.valueOf(e.getMessage()));
+        }
+        return openAll(provider, job, idle, options, setting, Runtime.getRuntime().availableProcessors());
     }
 
     /** As {@link #openAll(TransportProvider, Job, IdleMode, Map)}, with the override and the host's cores given. */

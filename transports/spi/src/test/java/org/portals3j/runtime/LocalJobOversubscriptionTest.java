@@ -3,6 +3,7 @@ package org.portals3j.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +23,11 @@ import org.portals3j.transport.TransportProvider;
 /** What a job tells its endpoints about oversubscription, from its ranks on the host, the cores and the override. */
 class LocalJobOversubscriptionTest {
     private static final int TWO_CPU_MASK = 2;
+
+    /** The recorded endpoints take no calls (the tests make none). */
+    private static final InvocationHandler NOTHING = (proxy, method, args) -> {
+        throw new UnsupportedOperationException(method.getName() + " on an endpoint that only records its config");
+    };
 
     /** A provider that records each endpoint's configuration and opens an endpoint that does nothing. */
     private static final class Recording implements TransportProvider {
@@ -51,7 +57,7 @@ class LocalJobOversubscriptionTest {
         public Transport open(EndpointConfig config) {
             opened.add(config);
             return (Transport) Proxy.newProxyInstance(Transport.class.getClassLoader(),
-                    new Class<?>[] {Transport.class}, (proxy, method, args) -> null);
+                    new Class<?>[] {Transport.class}, NOTHING);
         }
 
         List<Boolean> oversubscribed() {

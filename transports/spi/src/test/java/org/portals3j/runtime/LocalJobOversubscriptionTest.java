@@ -24,8 +24,11 @@ import org.portals3j.transport.TransportProvider;
 class LocalJobOversubscriptionTest {
     private static final int TWO_CPU_MASK = 2;
 
-    /** The recorded endpoints take no calls (the tests make none). */
+    /** The recorded endpoints name their provider and take no other call (the tests make none). */
     private static final InvocationHandler NOTHING = (proxy, method, args) -> {
+        if (method.getName().equals("provider")) {
+            return "recording";
+        }
         throw new UnsupportedOperationException(method.getName() + " on an endpoint that only records its config");
     };
 

@@ -20,7 +20,7 @@ public enum IdleMode {
      * Spin {@value #BACKOFF_SPINS} times, yield {@value #BACKOFF_YIELDS} times, then park with a
      * period doubling from 1 &micro;s to {@value #PARK_NANOS} ns. The default. When the job's ranks on the host
      * outnumber its cores ({@link Oversubscription}) it spins only {@value #OVERSUBSCRIBED_SPINS} times: a rank
-     * that waits gives its core to the one it waits for (Open MPI's {@code mpi_yield_when_idle}).
+     * that waits gives its core to the one it waits for (as {@code mpi_yield_when_idle} does elsewhere).
      */
     BACKOFF;
 

@@ -7,10 +7,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Whether a job's waits are told that its ranks on this host outnumber its cores ({@link #decide}), so that a
- * {@link IdleMode#BACKOFF} wait gives its core away after a short spin (Open MPI's {@code mpi_yield_when_idle}).
+ * {@link IdleMode#BACKOFF} wait gives its core away after a short spin (the peer is {@code mpi_yield_when_idle}).
  */
 public enum Oversubscription {
-    /** Oversubscribed when the ranks on this host outnumber its cores (Open MPI's default). */
+    /** Oversubscribed when the ranks on this host outnumber its cores (what the peer does by default). */
     AUTO,
     /** Always oversubscribed: every backing-off wait yields its core early. */
     TRUE,
@@ -21,7 +21,7 @@ public enum Oversubscription {
     public static final String PROPERTY = "portals.idle.oversubscribed";
     /** The environment variable of the override (a job option: {@code portals run} passes it to every rank). */
     public static final String VARIABLE = "PORTALS_IDLE_OVERSUBSCRIBED";
-    /** Open MPI's own override ({@code 1}: yield, {@code 0}: do not), honoured when neither of ours is set. */
+    /** The peer's own override ({@code 1}: yield, {@code 0}: do not), honoured when neither of ours is set. */
     public static final String OPEN_MPI_VARIABLE = "OMPI_MCA_mpi_yield_when_idle";
 
     /** Whether waits of a job with {@code ranksOnHost} ranks on a host of {@code cores} cores give their core away. */

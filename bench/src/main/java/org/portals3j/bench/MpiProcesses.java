@@ -8,10 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.runtime.JobRuntime;
 import org.portals3j.runtime.RendezvousAddress;
 import org.portals3j.runtime.RendezvousServer;
 import org.portals3j.transport.JobKey;
+import org.portals3j.transport.Oversubscription;
 import org.portals3j.transport.TransportException;
 
 /**
@@ -37,7 +39,12 @@ final class MpiProcesses {
             for (int rank = 0; rank < size; rank++) {
                 List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                         .toString(), "--enable-native-access=ALL-UNNAMED", "-cp",
-                        System.getProperty("java.class.path"), main.getName()));
+                        System.getProperty("java.class.path")));
+                @Nullable String oversubscribed = System.getProperty(Oversubscription.PROPERTY);
+                if (oversubscribed != null) { // this run's override, for the ranks too
+                    cmd.add(1, "-D" + Oversubscription.PROPERTY + "=" + oversubscribed);
+                }
+                cmd.add(main.getName());
                 cmd.addAll(args);
                 Path out = work.resolve("rank" + rank + ".out");
                 ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile());
@@ -45,6 +52,7 @@ final class MpiProcesses {
                 env.keySet().removeIf(k -> k.startsWith("PORTALS_") || k.startsWith("PORTALS3J_"));
                 env.put(JobRuntime.RANK, Integer.toString(rank));
                 env.put(JobRuntime.SIZE, Integer.toString(size));
+                env.put(JobRuntime.LOCAL_SIZE, Integer.toString(size));
                 env.put(JobRuntime.RENDEZVOUS, server.address().toString());
                 env.put(JobRuntime.JOB_ID, jobId);
                 env.put(JobRuntime.JOB_KEY, key.toHex());

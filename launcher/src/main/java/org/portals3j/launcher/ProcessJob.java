@@ -160,6 +160,7 @@ final class ProcessJob {
         env.putAll(command.environment());
         env.put(JobRuntime.RANK, Integer.toString(rank));
         env.put(JobRuntime.SIZE, Integer.toString(size));
+        env.put(JobRuntime.LOCAL_SIZE, Integer.toString(size)); // every rank runs on this host
         env.put(JobRuntime.RENDEZVOUS, rendezvous.toString());
         env.put(JobRuntime.JOB_ID, jobId);
         env.put(JobRuntime.JOB_KEY, key.toHex());

@@ -88,6 +88,10 @@
  *     ranks (default 60; not set by portals run, inherited)</td></tr>
  * <tr><td>{@code PORTALS_IDLE}</td><td>{@code spin|yield|park|backoff}: how the endpoint's threads wait
  *     (default backoff; inherited)</td></tr>
+ * <tr><td>{@code PORTALS_LOCAL_SIZE}</td><td>how many ranks run on this host (all of them): with more ranks than
+ *     cores the waits give their core away early (see {@code org.portals3j.runtime})</td></tr>
+ * <tr><td>{@code PORTALS_IDLE_OVERSUBSCRIBED}</td><td>{@code auto|true|false}: overrides that decision, as Open
+ *     MPI's {@code mpi_yield_when_idle} does (default auto; inherited)</td></tr>
  * </table>
  *
  * <h2>Without portals run: Slurm and Open MPI</h2>

@@ -22,9 +22,13 @@ import org.portals3j.transport.IdleMode;
  *                              "When SEND_END is logged"); 0 copies nothing
  * @param stagingBuffers        how many such buffers the library allocates, once, when it is created (each of
  *                              {@code stagedSendLimit} bytes); a put that finds none free is sent from the MD
+ * @param oversubscribed        whether the job's ranks on this host outnumber its cores
+ *                              ({@link org.portals3j.transport.Oversubscription}): {@code PtlEQWait} and
+ *                              {@code PtlEQPoll} then give the core away after a short spin
  */
 public record PortalsConfig(int interfaces, NiLimits defaultLimits, int maxMatchListLength,
-                            boolean aclEntryZeroEverywhere, IdleMode idle, int stagedSendLimit, int stagingBuffers) {
+                            boolean aclEntryZeroEverywhere, IdleMode idle, int stagedSendLimit, int stagingBuffers,
+                            boolean oversubscribed) {
 
     /** The most interfaces a process can have (handles have 5 bits for the interface). */
     public static final int MAX_INTERFACES = 32;
@@ -36,7 +40,7 @@ public record PortalsConfig(int interfaces, NiLimits defaultLimits, int maxMatch
     public static final long MAX_STAGING_BYTES = 256L << 20;
 
     public static final PortalsConfig DEFAULT = new PortalsConfig(4, NiLimits.DEFAULT, Integer.MAX_VALUE, true,
-            IdleMode.BACKOFF, DEFAULT_STAGED_SEND_LIMIT, DEFAULT_STAGING_BUFFERS);
+            IdleMode.BACKOFF, DEFAULT_STAGED_SEND_LIMIT, DEFAULT_STAGING_BUFFERS, false);
 
     public PortalsConfig {
         Objects.requireNonNull(defaultLimits, "defaultLimits");
@@ -59,32 +63,38 @@ public record PortalsConfig(int interfaces, NiLimits defaultLimits, int maxMatch
 
     public PortalsConfig withInterfaces(int n) {
         return new PortalsConfig(n, defaultLimits, maxMatchListLength, aclEntryZeroEverywhere, idle, stagedSendLimit,
-                stagingBuffers);
+                stagingBuffers, oversubscribed);
     }
 
     public PortalsConfig withDefaultLimits(NiLimits limits) {
         return new PortalsConfig(interfaces, limits, maxMatchListLength, aclEntryZeroEverywhere, idle, stagedSendLimit,
-                stagingBuffers);
+                stagingBuffers, oversubscribed);
     }
 
     public PortalsConfig withMaxMatchListLength(int n) {
         return new PortalsConfig(interfaces, defaultLimits, n, aclEntryZeroEverywhere, idle, stagedSendLimit,
-                stagingBuffers);
+                stagingBuffers, oversubscribed);
     }
 
     public PortalsConfig withAclEntryZeroEverywhere(boolean b) {
         return new PortalsConfig(interfaces, defaultLimits, maxMatchListLength, b, idle, stagedSendLimit,
-                stagingBuffers);
+                stagingBuffers, oversubscribed);
     }
 
     public PortalsConfig withIdle(IdleMode mode) {
         return new PortalsConfig(interfaces, defaultLimits, maxMatchListLength, aclEntryZeroEverywhere, mode,
-                stagedSendLimit, stagingBuffers);
+                stagedSendLimit, stagingBuffers, oversubscribed);
+    }
+
+    /** The waits of this library are told whether the job's ranks oversubscribe this host's cores. */
+    public PortalsConfig withOversubscribed(boolean b) {
+        return new PortalsConfig(interfaces, defaultLimits, maxMatchListLength, aclEntryZeroEverywhere, idle,
+                stagedSendLimit, stagingBuffers, b);
     }
 
     /** Puts (and get replies) of at most {@code limit} bytes are staged in {@code buffers} buffers; 0 stages none. */
     public PortalsConfig withStaging(int limit, int buffers) {
         return new PortalsConfig(interfaces, defaultLimits, maxMatchListLength, aclEntryZeroEverywhere, idle, limit,
-                buffers);
+                buffers, oversubscribed);
     }
 }

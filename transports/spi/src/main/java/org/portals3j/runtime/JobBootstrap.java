@@ -8,6 +8,7 @@ import org.portals3j.transport.EndpointConfig;
 import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.Job;
 import org.portals3j.transport.LocalRendezvous;
+import org.portals3j.transport.Oversubscription;
 import org.portals3j.transport.Rendezvous;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportException;
@@ -26,6 +27,7 @@ public final class JobBootstrap implements AutoCloseable {
     private final String transportName;
     private final Map<String, String> transportOptions;
     private final IdleMode idle;
+    private final boolean oversubscribed;
     private final Rendezvous rendezvous;
     private final @Nullable TcpRendezvous tcp;
     private final @Nullable RendezvousServer server;
@@ -35,14 +37,15 @@ public final class JobBootstrap implements AutoCloseable {
     private boolean closed;
 
     JobBootstrap(JobSource source, Job job, int rank, String transportName, Map<String, String> transportOptions,
-                 IdleMode idle, Rendezvous rendezvous, @Nullable TcpRendezvous tcp, @Nullable RendezvousServer server,
-                 Duration timeout, boolean ownsTransport) {
+                 IdleMode idle, boolean oversubscribed, Rendezvous rendezvous, @Nullable TcpRendezvous tcp,
+                 @Nullable RendezvousServer server, Duration timeout, boolean ownsTransport) {
         this.source = source;
         this.job = job;
         this.rank = rank;
         this.transportName = transportName;
         this.transportOptions = Map.copyOf(transportOptions);
         this.idle = idle;
+        this.oversubscribed = oversubscribed;
         this.rendezvous = rendezvous;
         this.tcp = tcp;
         this.server = server;
@@ -50,10 +53,15 @@ public final class JobBootstrap implements AutoCloseable {
         this.ownsTransport = ownsTransport;
     }
 
+    /** Every rank of an in-JVM job runs on this host: oversubscribed as {@link LocalJob#openAll} decides. */
     static JobBootstrap inJvm(Job job, int rank, Transport transport) {
+        return inJvm(job, rank, transport, Oversubscription.onThisHost(job.size()));
+    }
+
+    static JobBootstrap inJvm(Job job, int rank, Transport transport, boolean oversubscribed) {
         Objects.requireNonNull(transport, "transport");
         JobBootstrap b = new JobBootstrap(JobSource.IN_JVM, job, rank, transport.provider(), Map.of(),
-                IdleMode.BACKOFF, LocalRendezvous.of(job), null, null, Duration.ofSeconds(60), false);
+                IdleMode.BACKOFF, oversubscribed, LocalRendezvous.of(job), null, null, Duration.ofSeconds(60), false);
         b.opened = new JobContext(b, transport);
         return b;
     }
@@ -93,6 +101,14 @@ public final class JobBootstrap implements AutoCloseable {
         return transportOptions;
     }
 
+    /**
+     * Whether the job's ranks on this host outnumber its cores, or the override says so ({@link Oversubscription}):
+     * what the endpoint and the layers above tell their waits.
+     */
+    public boolean oversubscribed() {
+        return oversubscribed;
+    }
+
     /** Where this rank's endpoint publishes its address and finds its peers'. */
     public Rendezvous rendezvous() {
         return rendezvous;
@@ -115,7 +131,7 @@ public final class JobBootstrap implements AutoCloseable {
         JobContext context = opened;
         if (context == null) {
             Transport transport = Transports.require(transportName)
-                    .open(new EndpointConfig(job, rank, idle, transportOptions, rendezvous));
+                    .open(new EndpointConfig(job, rank, idle, transportOptions, rendezvous, oversubscribed));
             context = new JobContext(this, transport);
             opened = context;
         }

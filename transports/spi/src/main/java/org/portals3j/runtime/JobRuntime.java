@@ -14,6 +14,7 @@ import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.Job;
 import org.portals3j.transport.JobKey;
 import org.portals3j.transport.LocalRendezvous;
+import org.portals3j.transport.Oversubscription;
 import org.portals3j.transport.TransportException;
 import org.portals3j.transport.internal.OsUser;
 
@@ -47,6 +48,8 @@ public final class JobRuntime {
     public static final String TRANSPORT = "PORTALS_TRANSPORT";
     public static final String TRANSPORT_OPTIONS = "PORTALS_TRANSPORT_OPTIONS";
     public static final String IDLE = "PORTALS_IDLE";
+    /** How many ranks of the job run on this host (set by {@code portals run}); decides {@link Oversubscription}. */
+    public static final String LOCAL_SIZE = "PORTALS_LOCAL_SIZE";
 
     /** The transport of a multi-process job when {@code PORTALS_TRANSPORT} is not set. */
     public static final String DEFAULT_TRANSPORT = "udp";
@@ -133,8 +136,9 @@ public final class JobRuntime {
                     slurmSpread(env));
         }
         Job job = Job.builder(1).id("singleton-" + ProcessHandle.current().pid()).build();
-        return new JobBootstrap(JobSource.SINGLETON, job, 0, "inmem", Map.of(), idle(env), LocalRendezvous.of(job),
-                null, null, DEFAULT_TIMEOUT, true);
+        return new JobBootstrap(JobSource.SINGLETON, job, 0, "inmem", Map.of(), idle(env),
+                oversubscribed(env, 1, Runtime.getRuntime().availableProcessors()), LocalRendezvous.of(job), null,
+                null, DEFAULT_TIMEOUT, true);
     }
 
     /**
@@ -278,6 +282,7 @@ public final class JobRuntime {
         String transport = env.getOrDefault(TRANSPORT, DEFAULT_TRANSPORT).trim();
         Map<String, String> options = options(env.getOrDefault(TRANSPORT_OPTIONS, ""));
         IdleMode idle = idle(env);
+        boolean oversubscribed = oversubscribed(env, ranksOnHost(env), Runtime.getRuntime().availableProcessors());
         @Nullable RendezvousServer server = null;
         TcpRendezvous client;
         // Until the bootstrap has returned, a lost connection is reported by the bootstrap's own exception.
@@ -309,8 +314,8 @@ public final class JobRuntime {
                     throw new TransportException("rank " + r + " published a uid that is not a number: '" + uid + "'");
                 }
             }
-            bootstrap = new JobBootstrap(source, builder.build(), rank, transport, options, idle, client, client,
-                    server, timeout, true);
+            bootstrap = new JobBootstrap(source, builder.build(), rank, transport, options, idle, oversubscribed,
+                    client, client, server, timeout, true);
         } catch (TransportException | RuntimeException e) {
             client.close();
             if (server != null) {
@@ -443,6 +448,44 @@ public final class JobRuntime {
         } catch (IllegalArgumentException e) {
             throw new TransportException(IDLE + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * Whether the waits of a rank sharing this host of {@code cores} cores with {@code ranksOnHost} ranks give their
+     * core away early: the override ({@link Oversubscription#setting}) decides, by default when the ranks
+     * outnumber the cores.
+     */
+    static boolean oversubscribed(Map<String, String> env, int ranksOnHost, int cores) throws TransportException {
+        try {
+            return Oversubscription.setting(env, System.getProperties()).decide(ranksOnHost, cores);
+        } catch (IllegalArgumentException e) {
+            throw new TransportException(String.valueOf(e.getMessage()));
+        }
+    }
+
+    /**
+     * How many ranks of the job run on this host, as its launcher says: {@code PORTALS_LOCAL_SIZE}
+     * ({@code portals run}), {@code OMPI_COMM_WORLD_LOCAL_SIZE} (Open MPI), {@code SLURM_NTASKS_PER_NODE} (Slurm,
+     * when the job gave it); 1 when none does (so {@link Oversubscription#AUTO} never decides oversubscribed).
+     */
+    static int ranksOnHost(Map<String, String> env) throws TransportException {
+        if (has(env, LOCAL_SIZE)) {
+            return positive(env, LOCAL_SIZE, "");
+        }
+        for (String name : new String[] {"OMPI_COMM_WORLD_LOCAL_SIZE", "SLURM_NTASKS_PER_NODE"}) {
+            @Nullable String v = env.get(name);
+            if (v != null && !v.isBlank()) {
+                try {
+                    int n = Integer.parseInt(v.trim());
+                    if (n >= 1) {
+                        return n;
+                    }
+                } catch (NumberFormatException e) {
+                    // not a count (Slurm may write 2(x3)): look at the next
+                }
+            }
+        }
+        return 1;
     }
 
     /**

@@ -8,6 +8,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.transport.EndpointConfig;
 import org.portals3j.transport.IdleMode;
 import org.portals3j.transport.Job;
+import org.portals3j.transport.LocalRendezvous;
+import org.portals3j.transport.Oversubscription;
 import org.portals3j.transport.Transport;
 import org.portals3j.transport.TransportException;
 import org.portals3j.transport.TransportProvider;
@@ -33,13 +35,32 @@ public final class LocalJob {
     private LocalJob() {
     }
 
-    /** Opens the endpoint of every rank of {@code job} on {@code provider}. */
+    /**
+     * Opens the endpoint of every rank of {@code job} on {@code provider}: all its ranks run on this host, so they
+     * are oversubscribed when they outnumber its cores ({@link Oversubscription#onThisHost}).
+     *
+     * @throws TransportException also if the oversubscription override is not a setting (the message names it)
+     */
     public static List<Transport> openAll(TransportProvider provider, Job job, IdleMode idle,
                                           Map<String, String> options) throws TransportException {
+        Oversubscription setting;
+        try {
+            setting = Oversubscription.setting(System.getenv(), System.getProperties());
+        } catch (IllegalArgumentException e) {
+            throw new TransportException(String.valueOf(e.getMessage()));
+        }
+        return openAll(provider, job, idle, options, setting, Runtime.getRuntime().availableProcessors());
+    }
+
+    /** As {@link #openAll(TransportProvider, Job, IdleMode, Map)}, with the override and the host's cores given. */
+    static List<Transport> openAll(TransportProvider provider, Job job, IdleMode idle, Map<String, String> options,
+                                   Oversubscription setting, int cores) throws TransportException {
+        boolean oversubscribed = setting.decide(job.size(), cores);
         List<Transport> endpoints = new ArrayList<>(job.size());
         try {
             for (int r = 0; r < job.size(); r++) {
-                endpoints.add(provider.open(new EndpointConfig(job, r, idle, options)));
+                endpoints.add(provider.open(new EndpointConfig(job, r, idle, options, LocalRendezvous.of(job),
+                        oversubscribed)));
             }
         } catch (TransportException | RuntimeException e) {
             endpoints.forEach(Transport::close);

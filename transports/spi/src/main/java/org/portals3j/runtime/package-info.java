@@ -18,6 +18,28 @@
  * loopback address (Debian's {@code /etc/hosts} maps the host name to 127.0.1.1): the other hosts could not reach it,
  * and they would wait out their timeout instead of rank 0 saying why.
  *
+ * <h2>Oversubscription: when a waiting rank gives its core away</h2>
+ * A job decides once, when a rank joins, whether its ranks on this host outnumber the host's cores
+ * ({@link org.portals3j.transport.Oversubscription}); the endpoint ({@code EndpointConfig.oversubscribed}), the
+ * Portals library ({@code PortalsConfig.oversubscribed}) and the MPI layer's waits are told, and read nothing
+ * global again. Oversubscribed, the default back-off spins 20 rounds rather than 2000 before it yields and parks,
+ * and the udp protocol thread yields where it spun, so a waiting rank does not keep a core from the rank it waits
+ * for (two ranks on two cores are not oversubscribed and wait as before). The peer is Open MPI's MCA parameter
+ * {@code mpi_yield_when_idle}, which Open MPI turns on by itself when a node runs more processes than it has slots
+ * (Open MPI documentation, "Oversubscribing nodes" and the {@code mpi_yield_when_idle} parameter).
+ * <ul>
+ * <li>Ranks on the host: all of them for an in-JVM job ({@link org.portals3j.runtime.LocalJob},
+ *     {@code JobContext.inJvm}); for a process, {@code PORTALS_LOCAL_SIZE} ({@code portals run} sets it),
+ *     else {@code OMPI_COMM_WORLD_LOCAL_SIZE}, else {@code SLURM_NTASKS_PER_NODE}, else 1 (unknown: not
+ *     oversubscribed by count).</li>
+ * <li>Cores: {@link java.lang.Runtime#availableProcessors}, which honours the affinity mask ({@code taskset}) and
+ *     the container's CPU limit.</li>
+ * <li>Override: the system property {@code portals.idle.oversubscribed}, else the variable
+ *     {@code PORTALS_IDLE_OVERSUBSCRIBED} ({@code auto}, the default, {@code true} or {@code false}), else Open
+ *     MPI's {@code OMPI_MCA_mpi_yield_when_idle} ({@code 1} or {@code 0}). Only the default idle mode,
+ *     {@code backoff}, adapts; {@code spin}, {@code yield} and {@code park} are explicit choices and stay.</li>
+ * </ul>
+ *
  * <h2>The TCP rendezvous: admission, and what it guarantees</h2>
  * A multi-process job's ranks meet at a TCP rendezvous ({@link org.portals3j.runtime.RendezvousServer}, served by
  * {@code portals run} on {@code 127.0.0.1}, or by rank 0 on {@code PORTALS_RENDEZVOUS} under Slurm and Open MPI).

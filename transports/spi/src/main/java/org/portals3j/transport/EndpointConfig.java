@@ -11,8 +11,11 @@ import java.util.Objects;
  * @param idle    how threads of this endpoint wait
  * @param options    transport-specific settings ({@code key=value}), documented by each provider
  * @param rendezvous where the endpoint publishes its address and finds its peers'
+ * @param oversubscribed whether the job's ranks on this host outnumber its cores ({@link Oversubscription}): the
+ *                   endpoint's threads then give their core away early when idle
  */
-public record EndpointConfig(Job job, int rank, IdleMode idle, Map<String, String> options, Rendezvous rendezvous) {
+public record EndpointConfig(Job job, int rank, IdleMode idle, Map<String, String> options, Rendezvous rendezvous,
+                             boolean oversubscribed) {
 
     public EndpointConfig {
         Objects.requireNonNull(job, "job");
@@ -22,6 +25,11 @@ public record EndpointConfig(Job job, int rank, IdleMode idle, Map<String, Strin
         if (rank < 0 || rank >= job.size()) {
             throw new IllegalArgumentException("rank " + rank + " is outside the job (size " + job.size() + ")");
         }
+    }
+
+    /** An endpoint on a host whose cores its job does not oversubscribe. */
+    public EndpointConfig(Job job, int rank, IdleMode idle, Map<String, String> options, Rendezvous rendezvous) {
+        this(job, rank, idle, options, rendezvous, false);
     }
 
     /** An endpoint whose peers live in this JVM: they meet through the job's {@link LocalRendezvous}. */

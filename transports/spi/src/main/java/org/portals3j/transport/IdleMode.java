@@ -18,7 +18,9 @@ public enum IdleMode {
     PARK,
     /**
      * Spin {@value #BACKOFF_SPINS} times, yield {@value #BACKOFF_YIELDS} times, then park with a
-     * period doubling from 1 &micro;s to {@value #PARK_NANOS} ns. The default.
+     * period doubling from 1 &micro;s to {@value #PARK_NANOS} ns. The default. When the job's ranks on the host
+     * outnumber its cores ({@link Oversubscription}) it spins only {@value #OVERSUBSCRIBED_SPINS} times: a rank
+     * that waits gives its core to the one it waits for (as {@code mpi_yield_when_idle} does elsewhere).
      */
     BACKOFF;
 
@@ -26,14 +28,21 @@ public enum IdleMode {
     public static final long PARK_NANOS = 100_000L;
     /** The spins of {@link #BACKOFF} before it yields. */
     public static final int BACKOFF_SPINS = 2_000;
+    /** The spins of {@link #BACKOFF} before it yields, in a job whose ranks outnumber the host's cores. */
+    public static final int OVERSUBSCRIBED_SPINS = 20;
     /** The yields of {@link #BACKOFF} before it parks. */
     public static final int BACKOFF_YIELDS = 50;
     /** The first park of {@link #BACKOFF}, in nanoseconds. */
     public static final long BACKOFF_MIN_PARK_NANOS = 1_000L;
 
-    /** A new strategy instance for one waiting thread. */
+    /** A new strategy instance for one waiting thread, on a host whose cores its job does not oversubscribe. */
     public IdleStrategy newStrategy() {
-        return IdleStrategies.of(this, LockSupport::parkNanos);
+        return newStrategy(false);
+    }
+
+    /** A new strategy instance for one waiting thread; {@code oversubscribed}: see {@link Oversubscription}. */
+    public IdleStrategy newStrategy(boolean oversubscribed) {
+        return IdleStrategies.of(this, oversubscribed, LockSupport::parkNanos);
     }
 
     /**

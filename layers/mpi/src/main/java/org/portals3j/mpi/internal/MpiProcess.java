@@ -1,6 +1,7 @@
 package org.portals3j.mpi.internal;
 
 import org.portals3j.portals.Portals;
+import org.portals3j.portals.PortalsConfig;
 import org.portals3j.runtime.JobContext;
 import org.portals3j.transport.TransportException;
 
@@ -30,8 +31,10 @@ public final class MpiProcess {
                     + MatchBits.MAX_RANKS + " this MPI layer supports");
         }
         this.job = job;
-        Portals lib = Portals.create(job.job(), job.transport());
-        this.engine = new PointToPoint(lib, job.rank(), config);
+        boolean oversubscribed = job.bootstrap().oversubscribed();
+        Portals lib = Portals.create(job.job(), job.transport(),
+                PortalsConfig.DEFAULT.withOversubscribed(oversubscribed));
+        this.engine = new PointToPoint(lib, job.rank(), config, oversubscribed);
         int[] all = new int[job.size()];
         for (int r = 0; r < all.length; r++) {
             all[r] = r;

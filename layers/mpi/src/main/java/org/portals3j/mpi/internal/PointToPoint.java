@@ -113,6 +113,15 @@ public final class PointToPoint {
 
     /** Sets up the receive side of rank {@code rank} on {@code lib} (already created, not yet initialised). */
     public PointToPoint(Portals lib, int rank, MpiConfig config) {
+        this(lib, rank, config, false);
+    }
+
+    /**
+     * As {@link #PointToPoint(Portals, int, MpiConfig)}; {@code oversubscribed}: the job's ranks on this host
+     * outnumber its cores, so the rank's waits give their core away after a short spin
+     * ({@link org.portals3j.transport.Oversubscription}).
+     */
+    public PointToPoint(Portals lib, int rank, MpiConfig config, boolean oversubscribed) {
         this.lib = lib;
         this.job = lib.job();
         this.rank = rank;
@@ -160,7 +169,12 @@ public final class PointToPoint {
                 null, EqHandle.NONE);
         headerMd = lib.mdBind(ni, empty);
         creditMd = lib.mdBind(ni, empty);
-        waits = new RankWaits(this, lock, lib, eq, creditMd, peers[rank], polling);
+        waits = new RankWaits(this, lock, lib, eq, creditMd, peers[rank], polling, oversubscribed);
+    }
+
+    /** The calling thread's back-off in this rank's waits. */
+    IdleStrategy waitIdle() {
+        return waits.idle();
     }
 
     public int rank() {
@@ -707,7 +721,7 @@ public final class PointToPoint {
      * releases the library. A receive still posted, or a message never received, goes with it.
      */
     public void finish() {
-        IdleStrategy idle = RankWaits.idle();
+        IdleStrategy idle = waits.idle();
         idle.reset();
         while (true) {
             waits.lockExclusive();

@@ -26,8 +26,14 @@ final class RankWaits {
 
     /** How a thread's waits back off, and the {@link #changes} it saw at the end of its last idle round. */
     private static final class WaitState {
-        final IdleStrategy idle = IdleMode.BACKOFF.newStrategy();
+        final boolean oversubscribed;
+        final IdleStrategy idle;
         int seen;
+
+        WaitState(boolean oversubscribed) {
+            this.oversubscribed = oversubscribed;
+            this.idle = IdleMode.BACKOFF.newStrategy(oversubscribed);
+        }
     }
 
     /** The engine (which makes this in its constructor, hence under initialization then). */
@@ -40,6 +46,8 @@ final class RankWaits {
     private final MdHandle wakeMd;
     private final ProcessId self;
     private final Polling polling;
+    /** Whether the job's ranks on this host outnumber its cores: this rank's waits then spin only briefly. */
+    private final boolean oversubscribed;
     /** The event the blocker's {@code PtlEQWait} fills (only the blocker touches it). */
     private final Event blockerEvent = new Event();
     /** The thread blocked in {@code PtlEQWait} for the rank's next event, if one is: it alone takes events then. */
@@ -57,7 +65,7 @@ final class RankWaits {
     private final AtomicInteger background = new AtomicInteger();
 
     RankWaits(@UnderInitialization PointToPoint engine, ReentrantLock lock, Portals lib, EqHandle eq, MdHandle wakeMd,
-            ProcessId self, Polling polling) {
+            ProcessId self, Polling polling, boolean oversubscribed) {
         this.engine = engine;
         this.lock = lock;
         this.lib = lib;
@@ -65,6 +73,7 @@ final class RankWaits {
         this.wakeMd = wakeMd;
         this.self = self;
         this.polling = polling;
+        this.oversubscribed = oversubscribed;
     }
 
     /** Waits until {@code op} is done, making progress meanwhile (the lock is free between rounds). */
@@ -328,14 +337,15 @@ final class RankWaits {
     }
 
     /** The calling thread's back-off. */
-    static IdleStrategy idle() {
+    IdleStrategy idle() {
         return waitState().idle;
     }
 
-    private static WaitState waitState() {
+    /** The calling thread's waiting state, made for this rank's oversubscription (a thread acts for one rank). */
+    private WaitState waitState() {
         WaitState w = WAITS.get();
-        if (w == null) {
-            w = new WaitState();
+        if (w == null || w.oversubscribed != oversubscribed) {
+            w = new WaitState(oversubscribed);
             WAITS.set(w);
         }
         return w;

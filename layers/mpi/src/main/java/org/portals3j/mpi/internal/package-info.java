@@ -132,6 +132,11 @@
  *       threads back off (spin, yield, then park of at most 100 us) and leave the events to it: an event handed to
  *       a waiter never enters the queue, so a second thread draining the queue meanwhile would handle later events
  *       before it.</li>
+ *   <li><b>Oversubscription.</b> When the job's ranks on this host outnumber its cores (decided once when the rank
+ *       joins, {@code JobBootstrap.oversubscribed}; override {@code portals.idle.oversubscribed}), every spin of
+ *       these waits, the blocker's in {@code PtlEQWait} included, lasts 20 rounds rather than 2000 before it yields
+ *       and parks, so a waiting rank gives its core to the rank it waits for, as Open MPI's
+ *       {@code mpi_yield_when_idle} does (see the package documentation of {@code org.portals3j.runtime}).</li>
  *   <li><b>Recall.</b> Posting a receive as an entry needs every event so far handled and the queue's emptiness to
  *       mean "no message in between" (Portals 3.2 section 5.3, see "Posting a receive" above), which a waiter in
  *       {@code PtlEQWait} breaks: the posting thread wakes the blocker with a 0-byte put of the rank to itself

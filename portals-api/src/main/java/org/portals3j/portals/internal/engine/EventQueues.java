@@ -346,7 +346,7 @@ final class EventQueues {
     private IdleStrategy idler() {
         IdleStrategy idle = idlers.get();
         if (idle == null) {
-            idle = library.config.idle().newStrategy();
+            idle = library.config.idle().newStrategy(library.config.oversubscribed());
             idlers.set(idle);
         }
         return idle;

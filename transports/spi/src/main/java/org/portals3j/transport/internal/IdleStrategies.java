@@ -11,14 +11,24 @@ public final class IdleStrategies {
     private IdleStrategies() {
     }
 
-    /** A new strategy of {@code mode} for one thread, parking with {@code parker}. */
+    /** A new strategy of {@code mode} for one thread, parking with {@code parker}, on cores not oversubscribed. */
     public static IdleStrategy of(IdleMode mode, Parker parker) {
+        return of(mode, false, parker);
+    }
+
+    /**
+     * A new strategy of {@code mode} for one thread, parking with {@code parker}. {@code oversubscribed} (the job's
+     * ranks on this host outnumber its cores, see {@link org.portals3j.transport.Oversubscription}) shortens
+     * {@link IdleMode#BACKOFF}'s spin to {@link IdleMode#OVERSUBSCRIBED_SPINS}; the other modes are explicit choices
+     * and stay as they are.
+     */
+    public static IdleStrategy of(IdleMode mode, boolean oversubscribed, Parker parker) {
         return switch (mode) {
             case SPIN -> new SpinningIdle();
             case YIELD -> new YieldingIdle();
             case PARK -> new ParkingIdle(IdleMode.PARK_NANOS, parker);
-            case BACKOFF -> new BackoffIdle(IdleMode.BACKOFF_SPINS, IdleMode.BACKOFF_YIELDS,
-                    IdleMode.BACKOFF_MIN_PARK_NANOS, IdleMode.PARK_NANOS, parker);
+            case BACKOFF -> new BackoffIdle(oversubscribed ? IdleMode.OVERSUBSCRIBED_SPINS : IdleMode.BACKOFF_SPINS,
+                    IdleMode.BACKOFF_YIELDS, IdleMode.BACKOFF_MIN_PARK_NANOS, IdleMode.PARK_NANOS, parker);
         };
     }
 

@@ -72,6 +72,43 @@ class IdleStrategiesTest {
     }
 
     @Test
+    void anOversubscribedBackoffParksAfterItsShortSpinAndItsYields() {
+        IdleStrategy idle = IdleStrategies.of(IdleMode.BACKOFF, true, parks::add);
+        int beforePark = IdleMode.OVERSUBSCRIBED_SPINS + IdleMode.BACKOFF_YIELDS;
+
+        for (int i = 0; i < beforePark; i++) {
+            assertThat(idle.parksNext()).as("round " + i + " spins or yields").isFalse();
+            idle.idle(0);
+        }
+        assertThat(parks).isEmpty();
+        idle.idle(0);
+
+        assertThat(parks).containsExactly(IdleMode.BACKOFF_MIN_PARK_NANOS);
+        assertThat(IdleMode.OVERSUBSCRIBED_SPINS).isLessThan(IdleMode.BACKOFF_SPINS / 10);
+    }
+
+    @Test
+    void aBackoffNotOversubscribedSpinsItsFullCountFirst() {
+        IdleStrategy idle = IdleStrategies.of(IdleMode.BACKOFF, false, parks::add);
+
+        for (int i = 0; i < IdleMode.OVERSUBSCRIBED_SPINS + IdleMode.BACKOFF_YIELDS + 1; i++) {
+            idle.idle(0);
+        }
+
+        assertThat(parks).as("still spinning").isEmpty();
+        assertThat(idle.parksNext()).isFalse();
+    }
+
+    @Test
+    void oversubscriptionLeavesTheExplicitModesAsTheyAre() {
+        for (IdleMode mode : new IdleMode[] {IdleMode.SPIN, IdleMode.YIELD, IdleMode.PARK}) {
+            IdleStrategy over = IdleStrategies.of(mode, true, parks::add);
+            IdleStrategy not = IdleStrategies.of(mode, false, parks::add);
+            assertThat(over.getClass()).as(mode.name()).isEqualTo(not.getClass());
+        }
+    }
+
+    @Test
     void anAgentRestsOnEveryIdleRoundOfTheModesThatPark() {
         for (IdleMode mode : IdleMode.values()) {
             IdleStrategy idle = IdleStrategies.forAgent(mode, parks::add);

@@ -39,7 +39,16 @@ final class ProtocolIdle {
 
     ProtocolIdle(int rank, IdleMode mode, ProtocolSleep sleep, PollHandover handover, Timers timers,
                  EndpointLifecycle lifecycle, NanoClock clock, Parker parker) {
-        this.rest = new Rest(rank, sleep, handover, timers, lifecycle, clock);
+        this(rank, mode, false, sleep, handover, timers, lifecycle, clock, parker, Thread::yield);
+    }
+
+    /**
+     * @param oversubscribed the job's ranks on this host outnumber its cores: where the thread would spin before it
+     *                       sleeps, it yields through {@code yielder} instead, giving the core to a runnable rank
+     */
+    ProtocolIdle(int rank, IdleMode mode, boolean oversubscribed, ProtocolSleep sleep, PollHandover handover,
+                 Timers timers, EndpointLifecycle lifecycle, NanoClock clock, Parker parker, Runnable yielder) {
+        this.rest = new Rest(rank, sleep, handover, timers, lifecycle, clock, oversubscribed, yielder);
         this.strategy = IdleStrategies.forAgent(mode, rest);
         this.clock = clock;
         this.parker = parker;
@@ -75,8 +84,9 @@ final class ProtocolIdle {
     }
 
     /**
-     * Where the mode's strategy would park: spin on while acknowledgements are owed or for {@link #SPIN_NANOS} after
-     * work, then sleep in the socket until a datagram, a wake-up or the next timer (not for the strategy's period).
+     * Where the mode's strategy would park: spin on (yield, when oversubscribed) while acknowledgements are owed or
+     * for {@link #SPIN_NANOS} after work, then sleep in the socket until a datagram, a wake-up or the next timer (not
+     * for the strategy's period).
      * A poll since the thread's last look keeps it awake: it announces its sleep, then looks for one (a poller writes
      * its poll, then looks for the announcement), so either the poller wakes it or it does not sleep.
      */
@@ -87,17 +97,21 @@ final class ProtocolIdle {
         private final Timers timers;
         private final EndpointLifecycle lifecycle;
         private final NanoClock clock;
+        private final boolean oversubscribed;
+        private final Runnable yielder;
         /** When the thread last did work, or woke up (it spins for {@link #SPIN_NANOS} after). */
         long lastWork;
 
         Rest(int rank, ProtocolSleep sleep, PollHandover handover, Timers timers, EndpointLifecycle lifecycle,
-             NanoClock clock) {
+             NanoClock clock, boolean oversubscribed, Runnable yielder) {
             this.rank = rank;
             this.sleep = sleep;
             this.handover = handover;
             this.timers = timers;
             this.lifecycle = lifecycle;
             this.clock = clock;
+            this.oversubscribed = oversubscribed;
+            this.yielder = yielder;
             this.lastWork = clock.nanoTime();
         }
 
@@ -105,7 +119,11 @@ final class ProtocolIdle {
         public void parkNanos(long strategyPeriodNanos) {
             long now = clock.nanoTime();
             if (timers.acksPending() || now - lastWork < SPIN_NANOS) {
-                Thread.onSpinWait();
+                if (oversubscribed) {
+                    yielder.run();
+                } else {
+                    Thread.onSpinWait();
+                }
             } else {
                 sleepUntilNextTimer(now);
                 lastWork = clock.nanoTime(); // woken: spin again briefly, data tends to come in bursts

@@ -301,8 +301,8 @@ public final class UdpEndpoint implements Transport, Polling {
         DatagramReceiver receiver = new DatagramReceiver(self, peers, io, receiveCodec, counters, lifecycle, upper,
                 sender, clock, settings.datagramSize(), heartbeatNanos, settings.peerTimeoutMillis());
         ProtocolAgent agent = new ProtocolAgent(self, peers, receiver, sender, counters, lifecycle, clock, settings);
-        ProtocolIdle idle = new ProtocolIdle(rank, config.idle(), sleep, handover, agent, lifecycle, clock,
-                LockSupport::parkNanos);
+        ProtocolIdle idle = new ProtocolIdle(rank, config.idle(), config.oversubscribed(), sleep, handover, agent,
+                lifecycle, clock, LockSupport::parkNanos, Thread::yield);
         ProtocolThread loop = new ProtocolThread(agent, idle, handover, sleep, receivePath, upper, lifecycle, clock,
                 this::failEndpoint);
         Thread t = Thread.ofPlatform().daemon().name("udp-rank-" + rank).unstarted(loop);

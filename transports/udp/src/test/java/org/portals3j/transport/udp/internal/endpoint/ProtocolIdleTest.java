@@ -36,6 +36,41 @@ class ProtocolIdleTest {
     }
 
     @Test
+    void oversubscribedItYieldsWhereItWouldSpinThenSleepsAsBefore() {
+        lifecycle.moveTo(EndpointLifecycle.State.RUNNING);
+        int[] yields = new int[1];
+        ProtocolIdle idle = new ProtocolIdle(0, IdleMode.BACKOFF, true, sleep, handover, timers, lifecycle, () -> now,
+                parks::add, () -> yields[0]++);
+        deadline = now + ProtocolIdle.SPIN_NANOS + 2_500_000L;
+
+        idle.idle(0);
+        now += ProtocolIdle.SPIN_NANOS - 1;
+        idle.idle(0);
+        assertThat(yields[0]).as("two idle rounds in the spin window").isEqualTo(2);
+        assertThat(io.awaits).isEmpty();
+
+        now += 1;
+        idle.idle(0);
+        assertThat(io.awaits).containsExactly(3L);
+        assertThat(yields[0]).isEqualTo(2);
+    }
+
+    @Test
+    void notOversubscribedItNeverYields() {
+        lifecycle.moveTo(EndpointLifecycle.State.RUNNING);
+        int[] yields = new int[1];
+        ProtocolIdle idle = new ProtocolIdle(0, IdleMode.BACKOFF, false, sleep, handover, timers, lifecycle, () -> now,
+                parks::add, () -> yields[0]++);
+        acksPending = true;
+
+        for (int i = 0; i < 10; i++) {
+            idle.idle(0);
+        }
+
+        assertThat(yields[0]).isZero();
+    }
+
+    @Test
     void onZeroWorkItSpinsBrieflyThenSleepsUntilTheNextTimer() {
         ProtocolIdle idle = idle(IdleMode.BACKOFF);
         deadline = now + ProtocolIdle.SPIN_NANOS + 2_500_000L;

@@ -14,21 +14,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * While a thread polls inside a wait ({@link #waitBegins} to {@link #waitEnds}: it polls until it announces a stop or
  * its wait ends), the transport's thread looks only every {@link #waitLookNanos} (twice the tolerance, at most
  * {@link #MAX_WAIT_LOOK_NANOS}): a stop inside a wait is always announced, so only a thread that leaves its wait and
- * polls no more is noticed that late, and a peer retransmits at most once meanwhile. While a long transfer runs (a
- * message of several datagrams was sent or received within {@link #TRANSFER_HELP_NANOS}, {@link #transferSeen}), the
- * transport's thread does not stay away but shares the receive path with the pollers ({@link #transferring}): one
- * thread drains the socket while the other handles what it delivered. Why: docs/udp-notes.md.
+ * polls no more is noticed that late, and a peer retransmits at most once meanwhile. Why: docs/udp-notes.md.
  *
- * <p>{@link #polled}, {@link #stopped}, {@link #waitBegins}, {@link #waitEnds} and {@link #transferSeen} are called
- * by any thread; {@link #keepAwayNanos} and {@link #polledSinceLook} by the transport's thread only.
+ * <p>{@link #polled}, {@link #stopped}, {@link #waitBegins} and {@link #waitEnds} are called by any thread;
+ * {@link #keepAwayNanos} and {@link #polledSinceLook} by the transport's thread only.
  */
 public final class PollHandover {
     public static final long MIN_GRACE_NANOS = 1_000_000L;
     public static final long MAX_GRACE_NANOS = 4_000_000L;
     /** The longest the transport's thread stays away while a thread polls inside a wait. */
     public static final long MAX_WAIT_LOOK_NANOS = 20_000_000L;
-    /** How long after the last datagram of a long transfer the transport's thread still shares the receive path. */
-    public static final long TRANSFER_HELP_NANOS = MIN_GRACE_NANOS;
 
     private final long maxGrace;
     private final long waitLook;
@@ -36,8 +31,6 @@ public final class PollHandover {
     private final AtomicInteger waiters = new AtomicInteger();
 
     private volatile long lastPollNanos;
-    /** When a datagram of a message of several datagrams was last sent or received. */
-    private volatile long lastTransferNanos;
     /** The transport's thread: how long after the last poll it takes over. */
     private long grace = MIN_GRACE_NANOS;
     /** The transport's thread: the last poll {@link #pollingEnded} reported. */
@@ -55,7 +48,6 @@ public final class PollHandover {
         lastPollNanos = now - waitLook;
         handedBackAt = lastPollNanos;
         lookedAtPollNanos = lastPollNanos;
-        lastTransferNanos = now - TRANSFER_HELP_NANOS;
     }
 
     /** A thread polled at {@code now}. */
@@ -66,21 +58,6 @@ public final class PollHandover {
     /** Whether some thread polled within the grace cap before {@code now} (the transport's thread may stay away). */
     public boolean pollingRecently(long now) {
         return now - lastPollNanos < maxGrace;
-    }
-
-    /**
-     * A datagram of a message of several datagrams was sent or received at {@code now}. Returns whether no transfer
-     * ran just before (the transport's thread may be staying away: its owner wakes it to help).
-     */
-    public boolean transferSeen(long now) {
-        long last = lastTransferNanos;
-        lastTransferNanos = now;
-        return now - last >= TRANSFER_HELP_NANOS;
-    }
-
-    /** Whether a long transfer runs at {@code now}: the transport's thread shares the receive path, polled or not. */
-    public boolean transferring(long now) {
-        return now - lastTransferNanos < TRANSFER_HELP_NANOS;
     }
 
     /** A polling thread stops (it is about to park): the transport's thread may take over at once. */
@@ -100,14 +77,11 @@ public final class PollHandover {
 
     /**
      * The transport's thread: how long to stay away from the receive path from {@code now}, or 0 to take it
-     * (which resets the grace, unless it is taken to share a long transfer).
+     * (which resets the grace).
      */
     public long keepAwayNanos(long now) {
         long last = lastPollNanos;
         lookedAtPollNanos = last;
-        if (transferring(now)) {
-            return 0; // a long transfer: share the receive path (the grace stays as it was)
-        }
         long since = now - last;
         if (since < waitLook && waiters.get() > 0) {
             away = true; // a thread inside a wait polls on or announces its stop: no need to look sooner

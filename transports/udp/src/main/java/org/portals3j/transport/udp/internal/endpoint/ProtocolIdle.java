@@ -9,8 +9,7 @@ import org.portals3j.transport.internal.PollHandover;
 
 /**
  * How the protocol thread idles: work resets it; on zero work it does as its mode's strategy for an agent does, and
- * sleeps in the socket where that strategy would park, unless a thread polled since its last look (and no long transfer
- * runs). Protocol thread.
+ * sleeps in the socket where that strategy would park, unless a thread polled since its last look. Protocol thread.
  */
 final class ProtocolIdle {
     /** Before sleeping in the selector, the protocol thread polls this long (a reply is often this close). */
@@ -135,8 +134,7 @@ final class ProtocolIdle {
             try {
                 long deadline = timers.nextDeadline(now);
                 long millis = Math.max(1, (deadline - now + 999_999) / 1_000_000);
-                // sharing a long transfer, polls do not wake it (the next datagram does): it may sleep though polled
-                if (lifecycle.isRunning() && (handover.transferring(now) || !handover.polledSinceLook())) {
+                if (lifecycle.isRunning() && !handover.polledSinceLook()) {
                     sleep.await(Math.min(millis, MAX_SLEEP_MILLIS));
                 }
             } catch (IOException e) {

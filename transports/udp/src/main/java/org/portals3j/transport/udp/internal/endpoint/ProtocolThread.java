@@ -5,8 +5,8 @@ import java.util.function.Consumer;
 import org.portals3j.transport.internal.PollHandover;
 
 /**
- * The protocol thread's duty cycle, while the endpoint runs: leave the receive path to polling application threads
- * (share it during a long transfer), else take it, run a round of the agent and idle by its work. What escapes fails.
+ * The protocol thread's duty cycle, while the endpoint runs: leave the receive path to polling application threads,
+ * else take it, run one round of the agent and idle by the work it did. What escapes fails the endpoint.
  *
  * <p>Why not the shared {@code AwaitLoop}: that loop is a wait for a condition, which returns once the condition
  * holds or a deadline passes, and before it parks hands the receive path over and announces that it stops polling.
@@ -54,30 +54,23 @@ final class ProtocolThread implements Runnable {
      * An application thread polls at {@code now}: this thread stays away, and if it sleeps in the socket it is woken
      * to step aside now, rather than by the next datagram, which the poller wants. Any thread. The poll is written
      * before the look for a sleep; this thread announces its sleep before it looks for a poll ({@link ProtocolIdle}),
-     * so a poll that lands between its last look and its sleep keeps it awake instead of going unseen. While a long
-     * transfer runs this thread shares the receive path ({@link PollHandover#transferring}): the next datagram wakes
-     * it, not every poll.
+     * so a poll that lands between its last look and its sleep keeps it awake instead of going unseen.
      */
     void polled(long now) {
         handover.polled(now);
-        if (!handover.transferring(now)) {
-            sleep.wakeIfSleeping();
-        }
+        sleep.wakeIfSleeping();
     }
 
     /** The duty cycle, until the endpoint stops running. */
     void cycle() {
         idle.reset();
         while (lifecycle.isRunning()) {
-            long now = clock.nanoTime();
-            long keepAway = handover.keepAwayNanos(now);
+            long keepAway = handover.keepAwayNanos(clock.nanoTime());
             if (keepAway > 0) {
                 idle.stepAside(keepAway); // an application thread is receiving
                 continue;
             }
-            // sharing a long transfer with a thread that polls on: its polling has not ended
-            boolean sharing = handover.transferring(now) && handover.pollingRecently(now);
-            if (!sharing && handover.pollingEnded()) {
+            if (handover.pollingEnded()) {
                 upper.onPollersGone(); // what the polling thread left for itself must not wait for its return
             }
             if (!receivePath.tryLock()) {

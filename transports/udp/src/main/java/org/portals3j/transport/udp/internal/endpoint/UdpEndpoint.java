@@ -380,14 +380,6 @@ public final class UdpEndpoint implements Transport, Polling {
         }
 
         @Override
-        public void longTransfer(long now) {
-            Started s = started;
-            if (handover.transferSeen(now) && s != null && Thread.currentThread() != s.protocolThread()) {
-                LockSupport.unpark(s.protocolThread()); // it may be staying away for a wait look: it helps now
-            }
-        }
-
-        @Override
         public void runIfUnattended() {
             Started s = started;
             if (s != null && lifecycle.isRunning() && receivePath.tryLock()) {
@@ -434,7 +426,6 @@ public final class UdpEndpoint implements Transport, Polling {
         Started s = started;
         if (s != null) {
             LockSupport.unpark(s.protocolThread());
-            sleep.wakeIfSleeping(); // sharing a long transfer it may sleep in the socket though polled
         }
     }
 

@@ -168,42 +168,4 @@ class ProtocolThreadTest {
 
         assertThat(r1.io.wakeups).isZero();
     }
-
-    @Test
-    void whileALongTransferRunsTheProtocolThreadReceivesItThoughAThreadPollsInsideAWait() throws Exception {
-        ProtocolRig rig = new ProtocolRig(2, Map.of());
-        ProtocolRig.Rank r1 = rig.ranks[1];
-        rig.ranks[0].send(1, 1, ProtocolRig.payload(5_000, 1), 1); // three datagrams of 2048
-        rig.transfer();
-        PollHandover handover = new PollHandover(rig.now, 10_000_000L);
-        handover.waitBegins();
-        handover.polled(rig.now);
-        handover.transferSeen(rig.now); // the poller took an earlier datagram of the transfer
-
-        thread(rig, r1, handover).run();
-
-        assertThat(r1.io.inbound).as("the protocol thread drained the socket").isEmpty();
-        assertThat(r1.handler.messages).hasSize(1);
-        assertThat(r1.longTransfers).isEqualTo(3);
-        assertThat(r1.handler.pollersGone).as("the poller polls on: not gone").isZero();
-        assertThat(parks).as("once the transfer is over, it stays away for the wait look again").hasSize(1);
-        assertThat(parks.getFirst()).isGreaterThan(PollHandover.MAX_GRACE_NANOS);
-    }
-
-    @Test
-    void aPollDuringALongTransferLeavesTheProtocolThreadAsleepInTheSocket() throws Exception {
-        ProtocolRig rig = new ProtocolRig(2, Map.of());
-        ProtocolRig.Rank r1 = rig.ranks[1];
-        PollHandover handover = new PollHandover(rig.now, 10_000_000L);
-        ProtocolThread loop = thread(rig, r1, handover);
-        r1.sleep.begin();
-
-        handover.transferSeen(rig.now);
-        loop.polled(rig.now);
-        assertThat(r1.io.wakeups).as("the next datagram wakes it, not the poll").isZero();
-
-        rig.now += PollHandover.TRANSFER_HELP_NANOS;
-        loop.polled(rig.now);
-        assertThat(r1.io.wakeups).as("no transfer: the poll wakes it to step aside").isEqualTo(1);
-    }
 }

@@ -68,9 +68,11 @@ import picocli.CommandLine.Option;
  * the bandwidth baseline is a raw blast of {@code 16 MiB} in datagrams of the transport's size, measured
  * at the receiver.
  *
- * <p><b>Placement</b> ({@code --bind-to core}, the default where 2 CPUs are allowed, as mpirun binds 2 ranks):
- * rank thread r runs on the r-th allowed CPU ({@link CpuAffinity}) from before it opens its library, so the
- * transport threads it starts share its CPU, as all threads of a bound rank process do.
+ * <p><b>Placement</b> ({@code --bind-to core}, opt-in, as {@code mpirun --bind-to core} binds rank processes): rank
+ * thread r runs on the r-th allowed CPU ({@link CpuAffinity}) from before it opens its library, so the transport
+ * threads it starts share its CPU, as all threads of a bound rank process do. The default is {@code none}: two rank
+ * threads of one JVM bound so took 1 MiB windows from 5 to 3-4.5 GB/s and did not lower the 8 B p50 (bench/README.md,
+ * "Placement").
  *
  * <p>Usable as a library: {@link #measure(Options)} returns the figures, {@link #run} prints them.
  */
@@ -117,8 +119,8 @@ public final class PingPong {
                             default: the library's default)
               --bandwidth-size  the size of the puts in the bandwidth windows (default 1M)
               --bind-to     core: rank thread r on the r-th CPU this thread may use (sched_setaffinity; the
-                            transport's threads, started by the rank, inherit it); none: all threads float;
-                            default, as mpirun's: core when 2 CPUs are allowed, else none
+                            transport's threads, started by the rank, inherit it); none (default): all
+                            threads float
               --quick       a short run (200 iterations) for tests""";
 
     private PingPong() {
@@ -158,11 +160,6 @@ public final class PingPong {
                 case "none" -> NONE;
                 default -> throw new IllegalArgumentException("--bind-to must be core or none, not '" + name + "'");
             };
-        }
-
-        /** mpirun's default for 2 ranks: core when this thread may use 2 CPUs or more (and can bind), else none. */
-        static Placement defaultHere() {
-            return CpuAffinity.unavailableReason() == null && CpuAffinity.allowed().size() >= 2 ? CORE : NONE;
         }
 
         /** The CPUs of rank 0 and 1 for {@link #CORE}: the first two this thread may use. */
@@ -274,7 +271,7 @@ public final class PingPong {
                     a.common.sizes(DEFAULT_SIZES), a.common.iterations(DEFAULT_ITERATIONS), a.common.quick,
                     a.staging.isEmpty() ? -1 : PingPongArgs.count("--staging", a.staging),
                     a.bandwidthSize.isEmpty() ? MIB : parseSizes(a.bandwidthSize)[0],
-                    a.bindTo.isEmpty() ? Placement.defaultHere() : Placement.parse(a.bindTo));
+                    a.bindTo.isEmpty() ? Placement.NONE : Placement.parse(a.bindTo));
         }
 
         /** PingPong's command line: the shared options and its own. */

@@ -60,7 +60,7 @@ public final class Suite {
               --require-idle    refuse to run when the 1-minute load average is above the threshold
               --idle-threshold  that threshold (default 1.0)
               --bind-to         core: PingPong's rank threads on the first 2 allowed CPUs, one each, as mpirun
-                                binds its peer's ranks; none: unbound (default: core when 2 CPUs are allowed)
+                                binds its peer's ranks; none (default): unbound
               --native, --source  the C shim row: native-shim's build (native-shim/target/native) and the
                                 directory of bench_pingpong.c (native-shim/src/test/c)""";
 
@@ -150,7 +150,7 @@ public final class Suite {
             }
             int n = iterations != null ? iterations : quick ? PingPong.QUICK_ITERATIONS : PingPong.DEFAULT_ITERATIONS;
             return new Options(transports, quick, out, peers, n, requireIdle, threshold, nativeDir, shimSources,
-                    placement != null ? placement : PingPong.Placement.defaultHere());
+                    placement != null ? placement : PingPong.Placement.NONE);
         }
 
         private static List<String> list(String v) {

@@ -38,6 +38,9 @@ class NativeAccessBoundaryTest {
             // a benchmark (not shipped) of the kernel's UDP GSO/GRO: sendmsg and recvmsg with the control messages
             // the JDK's DatagramChannel does not expose
             "bench/src/main/java/org/portals3j/bench/UdpGsoBlast.java",
+            Set.of("MethodHandle", "Linker", "FunctionDescriptor"),
+            // a benchmark's (not shipped) thread placement: sched_setaffinity for PingPong --bind-to core
+            "bench/src/main/java/org/portals3j/bench/CpuAffinity.java",
             Set.of("MethodHandle", "Linker", "FunctionDescriptor"));
 
     /** A use of one of the names: its import (single or on demand) or its fully qualified name. */

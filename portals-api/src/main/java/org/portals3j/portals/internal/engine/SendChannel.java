@@ -3,8 +3,9 @@ package org.portals3j.portals.internal.engine;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.locks.LockSupport;
+
 import org.portals3j.portals.internal.wire.MessageHeader;
+import org.portals3j.transport.internal.SpinLock;
 
 /**
  * The way requests (puts and gets) go to one peer, one at a time, in turns: a request takes its turn under the engine
@@ -14,9 +15,6 @@ import org.portals3j.portals.internal.wire.MessageHeader;
  * take turns. A turn costs no atomic instruction: it is counted under the engine lock, which the request holds anyway.
  */
 final class SendChannel {
-    private static final int SPINS = 200;
-    private static final int YIELDS = 20;
-    private static final long MAX_PARK_NANOS = 100_000L;
     private static final VarHandle SERVING;
 
     final MessageHeader header = new MessageHeader();
@@ -29,27 +27,12 @@ final class SendChannel {
 
     /**
      * Waits until it is {@code turn}'s turn. A request before it is being handed to the transport, which may wait for
-     * room (udp's backpressure): the waiter spins briefly, then yields, then parks for a period doubling up to
-     * 100 us, as the engine's lock does.
+     * room (udp's backpressure): the waiter backs off as the engine's lock does ({@link SpinLock#backOff}).
      */
     void awaitTurn(long turn) {
-        if ((long) SERVING.getAcquire(this) == turn) {
-            return;
-        }
-        int spins = 0;
-        int yields = 0;
-        long park = 1_000L;
+        int round = 0;
         while ((long) SERVING.getAcquire(this) != turn) {
-            if (spins < SPINS) {
-                spins++;
-                Thread.onSpinWait();
-            } else if (yields < YIELDS) {
-                yields++;
-                Thread.yield();
-            } else {
-                LockSupport.parkNanos(this, park);
-                park = Math.min(park << 1, MAX_PARK_NANOS);
-            }
+            round = SpinLock.backOff(this, round);
         }
     }
 

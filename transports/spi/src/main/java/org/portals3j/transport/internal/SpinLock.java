@@ -23,7 +23,10 @@ import java.util.concurrent.locks.LockSupport;
 public final class SpinLock extends SpinLockFields {
     private static final int SPINS = 200;
     private static final int YIELDS = 20;
+    private static final long MIN_PARK_NANOS = 1_000L;
     static final long MAX_PARK_NANOS = 100_000L;
+    /** Doublings from the first park period to one at least {@link #MAX_PARK_NANOS}. */
+    private static final int MAX_DOUBLINGS = 7;
 
     long q0, q1, q2, q3, q4, q5, q6, q7;
 
@@ -52,21 +55,29 @@ public final class SpinLock extends SpinLockFields {
         if (owner == self) {
             throw new IllegalStateException("the lock is not reentrant and this thread holds it already");
         }
-        int spins = 0;
-        int yields = 0;
-        long park = 1_000L;
+        int round = 0;
         do {
-            if (spins < SPINS) {
-                spins++;
-                Thread.onSpinWait();
-            } else if (yields < YIELDS) {
-                yields++;
-                Thread.yield();
-            } else {
-                LockSupport.parkNanos(this, park);
-                park = Math.min(park << 1, MAX_PARK_NANOS);
-            }
+            round = backOff(this, round);
         } while (state != 0 || !tryLock());
+    }
+
+    /**
+     * Round {@code round} (from 0) of a wait for a holder that is usually running on the other core, as this lock's
+     * waiters wait: spin, then yield, then park on {@code blocker} for a period doubling from 1 us to
+     * {@value #MAX_PARK_NANOS} ns. Also the wait of a request for its turn to send.
+     *
+     * @return the next round (it stops growing once the park period is at its longest)
+     */
+    public static int backOff(Object blocker, int round) {
+        if (round < SPINS) {
+            Thread.onSpinWait();
+        } else if (round < SPINS + YIELDS) {
+            Thread.yield();
+        } else {
+            int doublings = Math.min(round - SPINS - YIELDS, MAX_DOUBLINGS);
+            LockSupport.parkNanos(blocker, Math.min(MIN_PARK_NANOS << doublings, MAX_PARK_NANOS));
+        }
+        return Math.min(round + 1, SPINS + YIELDS + MAX_DOUBLINGS);
     }
 
     /** Lets go of the lock; only its holder may call this. */

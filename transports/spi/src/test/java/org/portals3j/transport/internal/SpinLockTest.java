@@ -82,4 +82,16 @@ class SpinLockTest {
             lock.unlock();
         }
     }
+
+    @Test
+    void theBackOffRoundGrowsUntilTheParkPeriodIsAtItsLongestAndThenStays() {
+        int round = 0;
+        for (int step = 0; step < 300; step++) {
+            int next = SpinLock.backOff(this, round);
+            assertThat(next).as("round %d", round).isEqualTo(Math.min(round + 1, 200 + 20 + 7));
+            round = next;
+        }
+        assertThat(SpinLock.backOff(this, Integer.MAX_VALUE - 1)).as("a round past the last never overflows")
+                .isEqualTo(227);
+    }
 }

@@ -49,6 +49,11 @@ final class EndpointLifecycle {
         return s == State.FAILED || s == State.CLOSED;
     }
 
+    /** Whether the endpoint failed or is failing, or closed: its peers count as gone from the first of these. */
+    boolean isFailingOrClosed() {
+        return state.get().compareTo(State.FAILING) >= 0;
+    }
+
     /**
      * Moves to {@code next}; false when the endpoint is there or past it already (another thread moved first, or it
      * closed meanwhile). A move that would skip a state is a bug: IllegalStateException.

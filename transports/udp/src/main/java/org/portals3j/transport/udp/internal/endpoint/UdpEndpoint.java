@@ -401,7 +401,7 @@ public final class UdpEndpoint implements Transport, Polling {
         if (peer < 0 || peer >= self.size()) {
             return false;
         }
-        return !lifecycle.isClosed() && !peers[peer].isDead();
+        return !lifecycle.isFailingOrClosed() && !peers[peer].isDead(); // failing: before its peers are failed
     }
 
     /** The counters, and {@code sendQueue.highWater}: the most messages ever unacknowledged to one peer at once. */

@@ -33,6 +33,8 @@ class EndpointLifecycleTest {
         EndpointLifecycle l = at(State.RUNNING, State.FAILING);
         assertThat(l.isRunning()).isFalse();
         assertThat(l.isClosed()).as("peers are still being failed").isFalse();
+        assertThat(l.isFailingOrClosed()).as("but they count as gone already (isPeerAlive)").isTrue();
+        assertThat(at(State.RUNNING).isFailingOrClosed()).isFalse();
         assertThat(l.moveTo(State.FAILED)).isTrue();
         assertThat(l.isClosed()).isTrue();
         assertThat(l.moveTo(State.CLOSED)).as("close() still releases the socket").isTrue();

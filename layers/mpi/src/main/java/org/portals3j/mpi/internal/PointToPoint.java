@@ -93,10 +93,8 @@ public final class PointToPoint {
     private final @NotOnlyInitialized RankWaits waits;
     /** Receives posted and not yet matched or cancelled. */
     private int postedReceives;
-    /** Small receives waiting in posting order (linked through {@code nextPending}), none matched yet. */
-    private @Nullable ReceiveOperation pendingHead;
-    private @Nullable ReceiveOperation pendingTail;
-    private int pendingCount;
+    /** Small receives waiting in posting order, none matched yet. */
+    private final PendingReceives pending = new PendingReceives();
     /** An eager send's MD kept bound for the next send of the same {@link #sendMdValue}, or null. */
     private @Nullable MdHandle sendMd;
     private @Nullable MemoryDescriptor sendMdValue;
@@ -335,7 +333,7 @@ public final class PointToPoint {
      */
     boolean postPending(ReceiveOperation op) {
         checkOpen();
-        if (pendingHead == null && op.buffer.byteSize() > COPY_LIMIT) {
+        if (pending.isEmpty() && op.buffer.byteSize() > COPY_LIMIT) {
             return false;
         }
         try {
@@ -347,19 +345,12 @@ public final class PointToPoint {
         } catch (PortalsException e) {
             throw outOfResources(e);
         }
-        if (pendingCount == MAX_PENDING) {
+        if (pending.size() == MAX_PENDING) {
             throw new MpiError(ErrorClass.NO_MEM, "rank " + rank + " cannot post the receive: " + MAX_PENDING
                     + " receives are posted already (wait for some before posting more)");
         }
         op.state = ReceiveOperation.State.PENDING;
-        ReceiveOperation tail = pendingTail;
-        if (tail == null) {
-            pendingHead = op;
-        } else {
-            tail.nextPending = op;
-        }
-        pendingTail = op;
-        pendingCount++;
+        pending.add(op);
         return true;
     }
 
@@ -369,33 +360,15 @@ public final class PointToPoint {
      * @return {@code m} if no pending receive took it (it stays unexpected), otherwise null
      */
     private @Nullable UnexpectedMessage offerPending(@Nullable UnexpectedMessage m) {
-        if (m == null || pendingHead == null) {
+        if (m == null || pending.isEmpty()) {
             return m;
         }
-        ReceiveOperation before = null;
-        for (ReceiveOperation r = pendingHead; r != null; before = r, r = r.nextPending) {
-            if (MatchBits.matches(m.bits, r.want, r.ignore)) {
-                unlinkPending(before, r);
-                take(m, r);
-                return null;
-            }
+        ReceiveOperation r = pending.takeMatching(m.bits);
+        if (r == null) {
+            return m;
         }
-        return m;
-    }
-
-    /** Takes {@code r} off the pending list, {@code before} it there (null if it is the head). */
-    private void unlinkPending(@Nullable ReceiveOperation before, ReceiveOperation r) {
-        ReceiveOperation after = r.nextPending;
-        if (before == null) {
-            pendingHead = after;
-        } else {
-            before.nextPending = after;
-        }
-        if (pendingTail == r) {
-            pendingTail = before;
-        }
-        r.nextPending = null;
-        pendingCount--;
+        take(m, r);
+        return null;
     }
 
     /**
@@ -572,12 +545,7 @@ public final class PointToPoint {
     public boolean cancel(ReceiveOperation op) {
         lock.lock();
         try {
-            if (op.state == ReceiveOperation.State.PENDING) {
-                ReceiveOperation before = null;
-                for (ReceiveOperation r = pendingHead; r != op && r != null; r = r.nextPending) {
-                    before = r;
-                }
-                unlinkPending(before, op);
+            if (op.state == ReceiveOperation.State.PENDING && pending.remove(op)) {
                 cancelled(op);
                 return true;
             }

@@ -18,29 +18,13 @@ public final class MpiLatencyRank {
         int rank = MPI.COMM_WORLD.getRank();
         ByteBuffer buf = MPI.newByteBuffer(run.maxSize());
         StringBuilder table = new StringBuilder("# OSU MPI Latency Test\n# Size          Latency (us)\n");
-        MpiOsuLayer.warmUp(run, buf, rank);
+        long quiet = MpiOsuLayer.warmUp(run, buf, rank);
         for (int size = 0; size <= run.maxSize(); size = OsuRun.next(size)) {
-            int n = run.iterationsFor(size);
-            int w = run.warmupFor(size);
-            long start = 0;
-            MPI.COMM_WORLD.barrier();
-            for (int i = 0; i < n + w; i++) {
-                if (i == w) {
-                    start = System.nanoTime();
-                }
-                if (rank == 0) {
-                    MPI.COMM_WORLD.send(buf, size, MPI.BYTE, 1, 1);
-                    MPI.COMM_WORLD.recv(buf, size, MPI.BYTE, 1, 1);
-                } else {
-                    MPI.COMM_WORLD.recv(buf, size, MPI.BYTE, 0, 1);
-                    MPI.COMM_WORLD.send(buf, size, MPI.BYTE, 0, 1);
-                }
-            }
-            table.append(String.format("%-10d%18.6f%n", size, (System.nanoTime() - start) / 1e3 / (2.0 * n)));
+            table.append(String.format("%-10d%18.6f%n", size, MpiOsuLayer.latencyRow(run, buf, rank, size)));
         }
         MPI.Finalize();
         if (rank == 0) {
-            System.out.print(table);
+            System.out.print(MpiOsu.jitNote(quiet) + "\n" + table);
         }
     }
 }

@@ -90,15 +90,21 @@ public final class MpiOsu {
         try (OpenMpiPeer ompi = OpenMpiPeer.build()) {
             OsuTable latency = mine.latency();
             latency.print(out, layer + ", 2 ranks");
+            out.println(jitNote(mine.jitQuietMillis()));
+            out.println();
             OsuTable ompiLatency = ompi.run("latency", 2, run.maxSize(), run.iterations(), run.warmup());
             ompiLatency.print(out, peer + ", 2 ranks");
             OsuTable processes = null;
             if (!transport.equals("inmem")) {
-                processes = OsuTable.parse(MpiProcesses.run(transport, 2, MpiLatencyRank.class, List.of(
+                String text = MpiProcesses.run(transport, 2, MpiLatencyRank.class, List.of(
                         Integer.toString(run.maxSize()), Integer.toString(run.iterations()),
-                        Integer.toString(run.warmup()))));
+                        Integer.toString(run.warmup())));
+                int table = text.indexOf("# OSU MPI");
+                processes = OsuTable.parse(table < 0 ? text : text.substring(table));
                 processes.print(out, "Portals3J MPI layer, transport " + transport
                         + ", ranks as separate JVM processes, 2 ranks");
+                text.lines().filter(line -> line.startsWith("# the JIT")).forEach(out::println);
+                out.println();
             }
             double raw = RawPutLatency.measure(transport, 8, run.iterations(),
                     MpiOsuLayer.JIT_WARMUP_FACTOR * run.warmup()); // as long a warm-up as the layer's
@@ -145,6 +151,12 @@ public final class MpiOsu {
                 ratio(out, "barrier, " + ranks + " ranks: layer / Open MPI", b[1], b[2], "us", null);
             }
         }
+    }
+
+    /** The comment line that says how the JIT settled after a latency table's warm-up ({@link JitQuiet}). */
+    static String jitNote(long quietMillis) {
+        return quietMillis < 0 ? "# the JIT was still compiling " + JitQuiet.LIMIT_MILLIS + " ms after the warm-up"
+                : "# the JIT went quiet " + quietMillis + " ms after the warm-up";
     }
 
     private static void ratio(PrintStream out, String what, double layer, double peer, String unit, String goal) {

@@ -10,17 +10,21 @@ import org.portals3j.portals.EventKind;
 import org.portals3j.portals.MdHandle;
 import org.portals3j.portals.MemoryDescriptor;
 import org.portals3j.portals.Portals;
+import org.portals3j.portals.ProcessId;
 import org.portals3j.portals.ReturnCode;
 
 /**
  * The raw Portals baseline of {@link MpiOsu}: a Put ping-pong between two ranks of a {@link TwoRanks} job on the
  * same transport as the layer, each rank on its own thread (as the layer's ranks are): rank 0 puts, rank 1 waits
- * for PUT_END with {@code PtlEQWait} and puts back. The figure is the mean half round trip, as osu_latency's.
+ * for PUT_END with {@code PtlEQWait} and puts back. The figure is the mean half round trip, as osu_latency's, after
+ * the same warm-up and wait for the JIT as the layer's ({@link MpiOsuLayer#warmUp}).
  */
 final class RawPutLatency {
     private static final int PORTAL = 14;
     private static final long MATCH = 1;
     private static final long TIMEOUT_SECONDS = 600;
+    /** Round trips per call in the warm-up, as {@link MpiOsuLayer#WARMUP_RUN}. */
+    private static final int WARMUP_RUN = MpiOsuLayer.WARMUP_RUN;
 
     private RawPutLatency() {
     }
@@ -49,16 +53,12 @@ final class RawPutLatency {
                 }
             });
             Event ev = new Event();
-            long start = 0;
             Portals p = job.portals(0);
-            for (int i = 0; i < iterations + warmup && failure.get() == null; i++) {
-                if (i == warmup) {
-                    start = System.nanoTime();
-                }
-                p.put(mds[0], AckRequest.NOACK_REQ, job.id(1), PORTAL, 0, MATCH, 0, 0);
-                awaitPut(p, eqs[0], ev);
+            for (int done = 0; done < warmup && failure.get() == null; done += WARMUP_RUN) {
+                roundTrips(p, mds[0], eqs[0], job.id(1), ev, Math.min(WARMUP_RUN, warmup - done));
             }
-            long elapsed = System.nanoTime() - start;
+            JitQuiet.await();
+            long elapsed = failure.get() == null ? roundTrips(p, mds[0], eqs[0], job.id(1), ev, iterations) : 0;
             echo.join(TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
             if (failure.get() != null) {
                 throw new IllegalStateException("the echoing rank failed", failure.get());
@@ -69,6 +69,19 @@ final class RawPutLatency {
             }
             return elapsed / 1e3 / (2.0 * iterations);
         }
+    }
+
+    /**
+     * Rank 0's side of {@code count} round trips; returns the nanoseconds they took. The one loop the warm-up (in runs
+     * of {@link #WARMUP_RUN}, so that the JIT compiles it as a method) and the timed run go through.
+     */
+    private static long roundTrips(Portals p, MdHandle md, EqHandle eq, ProcessId peer, Event ev, int count) {
+        long start = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+            p.put(md, AckRequest.NOACK_REQ, peer, PORTAL, 0, MATCH, 0, 0);
+            awaitPut(p, eq, ev);
+        }
+        return System.nanoTime() - start;
     }
 
     private static void awaitPut(Portals p, EqHandle eq, Event ev) {

@@ -48,6 +48,9 @@ class MpiOsuTest {
         assertThat(tables).filteredOn(t -> t.contains("Allreduce")).hasSize(4);
         assertThat(tables).filteredOn(t -> t.contains("Barrier")).hasSize(4);
         assertThat(text).contains("# raw Portals Put ping-pong");
+        // the threads' and the processes' latency tables each say how the JIT settled before they were timed
+        assertThat(Pattern.compile("^# the JIT (went quiet \\d+ ms|was still compiling \\d+ ms) after the warm-up$",
+                Pattern.MULTILINE).matcher(text).results().count()).as(text).isEqualTo(2);
         List<String> ratios = new ArrayList<>();
         for (String line : text.split("\\R")) {
             Matcher m = RATIO.matcher(line);

@@ -2,6 +2,7 @@ package mpi;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.mpi.internal.CommState;
+import org.portals3j.mpi.internal.Messages;
 import org.portals3j.mpi.internal.Operation;
 import org.portals3j.mpi.internal.PointToPoint;
 import org.portals3j.mpi.internal.ReceiveOperation;
@@ -27,9 +28,25 @@ public class Request implements Freeable {
 
     // ---- one request ------------------------------------------------------------------------------
 
-    /** Waits until the operation completes and releases the request. */
+    /**
+     * Waits until the operation completes and releases the request. No status is made: an operation of
+     * {@code iSend} or {@code iRecv} goes back to the calling thread for reuse, so that a nonblocking round trip
+     * allocates only its requests.
+     */
     public final void waitFor() throws MPIException {
-        waitStatus();
+        MPI.check();
+        Operation o = op;
+        CommState c = comm;
+        if (o == null || c == null) {
+            return;
+        }
+        c.engine().await(o);
+        release();
+        try {
+            check(c, o);
+        } finally {
+            Messages.recycle(o);
+        }
     }
 
     public final Status waitStatus() throws MPIException {
@@ -41,7 +58,11 @@ public class Request implements Freeable {
         }
         c.engine().await(o);
         release();
-        return statusOf(c, o);
+        try {
+            return statusOf(c, o);
+        } finally {
+            Messages.recycle(o);
+        }
     }
 
     public final boolean test() throws MPIException {
@@ -61,7 +82,11 @@ public class Request implements Freeable {
             return null;
         }
         release();
-        return statusOf(c, o);
+        try {
+            return statusOf(c, o);
+        } finally {
+            Messages.recycle(o);
+        }
     }
 
     /** Like {@link #testStatus()}, but the request is not released. */
@@ -290,6 +315,7 @@ public class Request implements Freeable {
                 failures.append(failures.length() == 0 ? "" : "; ").append("request ").append(i).append(": ")
                         .append(o.errorMessage());
             }
+            Messages.recycle(o);
         }
         if (failedOn != null) {
             throw MPI.raise(failedOn, MPI.ERR_IN_STATUS, failures.toString());
@@ -306,7 +332,11 @@ public class Request implements Freeable {
                 CommState c = r.comm;
                 r.release();
                 if (o != null && c != null) {
-                    return statusOf(c, o).withIndex(i);
+                    try {
+                        return statusOf(c, o).withIndex(i);
+                    } finally {
+                        Messages.recycle(o);
+                    }
                 }
             }
         }

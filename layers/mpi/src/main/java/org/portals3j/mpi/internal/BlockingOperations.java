@@ -12,6 +12,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * Each also keeps the segment of the last {@link Buffer} it used (with its datatype and size), which the next call
  * with the same buffer, type and size reuses; the thread's last such buffer therefore stays reachable until its next
  * blocking call with another one.
+ *
+ * <p>The thread also keeps up to {@link #KEPT} finished operations of each kind of the nonblocking point-to-point
+ * calls and of the blocking collectives ({@link #takeKeptSend}, {@link #recycle}): an operation comes back when the
+ * request that held it completes (its status read) or its collective round ends, to whichever thread completed it.
  */
 final class BlockingOperations {
     private static final ThreadLocal<@Nullable BlockingOperations> OF_THREAD = new ThreadLocal<>();
@@ -44,7 +48,26 @@ final class BlockingOperations {
         }
     }
 
+    /** Finished operations of each kind a thread keeps for its next nonblocking calls. */
+    static final int KEPT = 8;
+    private final @Nullable SendOperation[] keptSends = new SendOperation[KEPT];
+    private int keptSendCount;
+    private final @Nullable ReceiveOperation[] keptReceives = new ReceiveOperation[KEPT];
+    private int keptReceiveCount;
+
+    private @Nullable CollectiveChannel channel;
+
     private BlockingOperations() {
+    }
+
+    /** The thread's blocking collective channel on {@code comm} ({@link CollectiveChannel#of}). */
+    CollectiveChannel channel(CommState comm) {
+        CollectiveChannel ch = channel;
+        if (ch == null || ch.comm() != comm) {
+            ch = new CollectiveChannel(comm);
+            channel = ch;
+        }
+        return ch;
     }
 
     static BlockingOperations ofThread() {
@@ -97,6 +120,58 @@ final class BlockingOperations {
             send = s;
         } else if (op instanceof ReceiveOperation r && r.state == ReceiveOperation.State.DONE) {
             receive = r;
+        }
+    }
+
+    /** A send operation over {@code buffer}: one the thread kept, made new, or a new one; {@link #recycle} takes it. */
+    SendOperation takeKeptSend(MemorySegment buffer) {
+        int n = keptSendCount;
+        SendOperation op = n == 0 ? null : keptSends[n - 1];
+        if (op == null) {
+            op = new SendOperation(buffer);
+            op.recyclable = true;
+            return op;
+        }
+        keptSends[n - 1] = null;
+        keptSendCount = n - 1;
+        op.pooled = false;
+        op.reuse(buffer);
+        return op;
+    }
+
+    /** A receive operation as {@link #takeKeptSend} gives a send. */
+    ReceiveOperation takeKeptReceive(MemorySegment buffer, long want, long ignore, boolean @Nullable [] booleans) {
+        int n = keptReceiveCount;
+        ReceiveOperation op = n == 0 ? null : keptReceives[n - 1];
+        if (op == null) {
+            op = new ReceiveOperation(buffer, want, ignore, booleans);
+            op.recyclable = true;
+            return op;
+        }
+        keptReceives[n - 1] = null;
+        keptReceiveCount = n - 1;
+        op.pooled = false;
+        op.reuse(buffer, want, ignore, booleans);
+        return op;
+    }
+
+    /**
+     * Keeps {@code op} for the thread's next {@link #takeKeptSend} or {@link #takeKeptReceive} if it came from
+     * one, finished, and nothing refers to it any more (its request released, its status read); else drops it.
+     */
+    void recycle(Operation op) {
+        if (!op.recyclable || op.pooled || !op.isDone()) {
+            return;
+        }
+        if (op instanceof SendOperation s) {
+            if (keptSendCount < KEPT) {
+                s.pooled = true;
+                keptSends[keptSendCount++] = s;
+            }
+        } else if (op instanceof ReceiveOperation r && r.state == ReceiveOperation.State.DONE && r.arrival == null
+                && keptReceiveCount < KEPT) {
+            r.pooled = true;
+            keptReceives[keptReceiveCount++] = r;
         }
     }
 }

@@ -26,7 +26,7 @@ public final class ReductionCollectives {
 
     public static void reduce(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
                               @Nullable BaseType type, Reduction op, int root, boolean inPlace) {
-        reduce(new CollectiveChannel(c), sendbuf, recvbuf, count, type, op, root, inPlace);
+        reduce(CollectiveChannel.of(c), sendbuf, recvbuf, count, type, op, root, inPlace);
     }
 
     public static void reduce(CollectiveSteps ch, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
@@ -64,7 +64,7 @@ public final class ReductionCollectives {
 
     public static void allReduce(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
                                  @Nullable BaseType type, Reduction op, boolean inPlace) {
-        allReduce(new CollectiveChannel(c), sendbuf, recvbuf, count, type, op, inPlace);
+        allReduce(CollectiveChannel.of(c), sendbuf, recvbuf, count, type, op, inPlace);
     }
 
     public static void allReduce(CollectiveSteps ch, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
@@ -97,7 +97,7 @@ public final class ReductionCollectives {
     public static void reduceScatter(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf,
                                      int @Nullable [] recvcounts, int blockCount, @Nullable BaseType type,
                                      Reduction op, boolean inPlace) {
-        reduceScatter(new CollectiveChannel(c), sendbuf, recvbuf, recvcounts, blockCount, type, op, inPlace);
+        reduceScatter(CollectiveChannel.of(c), sendbuf, recvbuf, recvcounts, blockCount, type, op, inPlace);
     }
 
     public static void reduceScatter(CollectiveSteps ch, @Nullable Object sendbuf, @Nullable Object recvbuf,
@@ -146,7 +146,7 @@ public final class ReductionCollectives {
     /** {@code scan} ({@code exclusive} false) and {@code exScan}. */
     public static void scan(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
                             @Nullable BaseType type, Reduction op, boolean inPlace, boolean exclusive) {
-        scan(new CollectiveChannel(c), sendbuf, recvbuf, count, type, op, inPlace, exclusive);
+        scan(CollectiveChannel.of(c), sendbuf, recvbuf, count, type, op, inPlace, exclusive);
     }
 
     public static void scan(CollectiveSteps ch, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,

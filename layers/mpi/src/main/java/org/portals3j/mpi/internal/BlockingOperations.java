@@ -9,9 +9,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * ping-pong allocates no operation, no segment and no memory descriptor per message (bench/README.md,
  * {@code MpiAllocations}). A blocking call takes its thread's operation, waits for it, and gives it back only if it
  * finished: one left under way by an exception (an interrupted wait) is dropped, and the next call makes a new one.
- * Each also keeps the segment of the last {@link Buffer} it used (with its datatype and size), which the next call
- * with the same buffer, type and size reuses; the thread's last such buffer therefore stays reachable until its next
- * blocking call with another one.
+ * Each also keeps the segment of the last {@link Buffer} or array (not a {@code boolean[]}, which is staged) it used,
+ * with its datatype and size, which the next call with the same buffer, type and size reuses; the thread's last such
+ * buffer therefore stays reachable until its next call with another one.
  *
  * <p>The thread also keeps up to {@link #KEPT} finished operations of each kind of the nonblocking point-to-point
  * calls and of the blocking collectives ({@link #takeKeptSend}, {@link #recycle}): an operation comes back when the
@@ -38,7 +38,7 @@ final class BlockingOperations {
                 return s;
             }
             s = Buffers.segment(buf, count, t, receive);
-            if (buf instanceof Buffer) {
+            if (buf instanceof Buffer || buf != null && buf.getClass().isArray() && !(buf instanceof boolean[])) {
                 buffer = buf;
                 type = t;
                 elements = count;
@@ -56,8 +56,40 @@ final class BlockingOperations {
     private int keptReceiveCount;
 
     private @Nullable CollectiveChannel channel;
+    /** Largest scratch segments a thread keeps for its blocking reductions; larger ones are made per call. */
+    static final long SCRATCH_KEPT = 64 * 1024;
+    private @Nullable MemorySegment scratchA;
+    private @Nullable MemorySegment scratchB;
+    private boolean scratchBusy;
 
     private BlockingOperations() {
+    }
+
+    /**
+     * Two scratch segments of {@code bytes} bytes each for a blocking reduction, the thread's own, reused while the
+     * size stays the same, until {@link #giveBackScratch}; null if they are in use (a nested call) or
+     * {@code bytes} is over {@link #SCRATCH_KEPT}, and the caller makes its own.
+     */
+    @Nullable MemorySegment takeScratch(long bytes, boolean second) {
+        if (bytes > SCRATCH_KEPT || scratchBusy && !second) {
+            return null;
+        }
+        MemorySegment s = second ? scratchB : scratchA;
+        if (s == null || s.byteSize() != bytes) {
+            s = CollectiveArgs.scratch(bytes);
+            if (second) {
+                scratchB = s;
+            } else {
+                scratchA = s;
+            }
+        }
+        scratchBusy = true;
+        return s;
+    }
+
+    /** The scratch segments of {@link #takeScratch} are free again. */
+    void giveBackScratch() {
+        scratchBusy = false;
     }
 
     /** The thread's blocking collective channel on {@code comm} ({@link CollectiveChannel#of}). */

@@ -16,6 +16,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <p>The thread also keeps up to {@link #KEPT} finished operations of each kind of the nonblocking point-to-point
  * calls and of the blocking collectives ({@link #takeKeptSend}, {@link #recycle}): an operation comes back when the
  * request that held it completes (its status read) or its collective round ends, to whichever thread completed it.
+ * A kept operation keeps its last buffer reachable, as the thread's collective channel keeps its communicator, until
+ * reused.
  */
 final class BlockingOperations {
     private static final ThreadLocal<@Nullable BlockingOperations> OF_THREAD = new ThreadLocal<>();

@@ -14,7 +14,8 @@ import org.portals3j.mpi.MpiJob;
 
 /**
  * Round trips and collectives of 2 ranks on inmem allocate nothing but the objects the API returns: a blocking
- * receive its {@code Status}, an {@code iSend} or {@code iRecv} its {@code Request}. Counted with the JVM's bytes
+ * receive its {@code Status}, an {@code iSend} or {@code iRecv} its {@code Request} (completed by {@code waitFor},
+ * {@code test} or {@code waitAll}). Counted with the JVM's bytes
  * allocated by each rank thread (counts, not timings); inmem delivers on the sending thread, so the rank threads are
  * every thread of the job. The test keeps every returned object, so that no compiler removes one.
  */
@@ -61,6 +62,28 @@ class HotPathAllocationTest {
                     (r, i) -> nonblocking(world, r, peer, small, 8, requests, i));
             check(failures, rank, "iSend/iRecv + waitFor 1 KiB", 2 * requestBytes, threads,
                     (r, i) -> nonblocking(world, r, peer, kib, 1024, requests, i));
+            check(failures, rank, "iSend/iRecv + test 8 B", 2 * requestBytes, threads, (r, i) -> {
+                Request first = r == 0 ? world.iSend(small, 8, MPI.BYTE, peer, 3)
+                        : world.iRecv(small, 8, MPI.BYTE, peer, 3);
+                requests[2 * i] = first;
+                while (!first.test()) {
+                    Thread.onSpinWait();
+                }
+                Request second = r == 0 ? world.iRecv(small, 8, MPI.BYTE, peer, 3)
+                        : world.iSend(small, 8, MPI.BYTE, peer, 3);
+                requests[2 * i + 1] = second;
+                while (!second.test()) {
+                    Thread.onSpinWait();
+                }
+            });
+            Request[] pair = new Request[2];
+            check(failures, rank, "exchange: iRecv + iSend + waitAll 8 B", 2 * requestBytes, threads, (r, i) -> {
+                pair[0] = world.iRecv(kib, 8, MPI.BYTE, peer, 4);
+                pair[1] = world.iSend(small, 8, MPI.BYTE, peer, 4);
+                requests[2 * i] = pair[0];
+                requests[2 * i + 1] = pair[1];
+                Request.waitAll(pair);
+            });
             check(failures, rank, "barrier", 0, threads, (r, i) -> world.barrier());
             check(failures, rank, "allReduce of a DoubleBuffer", 0, threads,
                     (r, i) -> world.allReduce(direct, 1, MPI.DOUBLE, MPI.SUM));

@@ -41,7 +41,11 @@ final class CommCollectives {
     }
 
     static void barrier(CommState c) throws MPIException {
-        run(c, () -> Collectives.barrier(c));
+        try { // no closure: a barrier allocates nothing
+            Collectives.barrier(c);
+        } catch (MpiError e) {
+            throw MPI.raise(c, e);
+        }
     }
 
     static void bcast(CommState c, @Nullable Object buf, int count, @Nullable Datatype type,
@@ -270,6 +274,15 @@ final class CommCollectives {
 
     static void allReduce(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
             @Nullable Datatype type, @Nullable Op op) throws MPIException {
+        if (type == null || !type.isStaged()) { // no closure, no Side: see ReductionCollectives.allReduce
+            try {
+                ReductionCollectives.allReduce(c, sendbuf, recvbuf, items(count, type), base(type),
+                        reduction(op, type), false);
+            } catch (MpiError e) {
+                throw MPI.raise(c, e);
+            }
+            return;
+        }
         run(c, () -> {
             Side s = Side.of(sendbuf, count, type, true, false);
             Side r = Side.of(recvbuf, count, type, false, true);
@@ -280,6 +293,15 @@ final class CommCollectives {
 
     static void allReduce(CommState c, @Nullable Object buf, int count, @Nullable Datatype type,
             @Nullable Op op) throws MPIException {
+        if (type == null || !type.isStaged()) {
+            try {
+                ReductionCollectives.allReduce(c, null, buf, items(count, type), base(type),
+                        reduction(op, type), true);
+            } catch (MpiError e) {
+                throw MPI.raise(c, e);
+            }
+            return;
+        }
         run(c, () -> {
             Side b = Side.of(buf, count, type, true, true);
             ReductionCollectives.allReduce(c, null, b.buf, b.elements, b.base, reduction(op, type), true);

@@ -135,6 +135,10 @@ final class CommPointToPoint {
     static Request iRecv(CommState c, Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
         Buffers.checkNonblocking(buf, c.engine().config().strictBuffers());
         try {
+            if (type == null || !type.isStaged()) { // an operation the thread kept: see Request.waitFor
+                return new Request(c, Messages.nonblockingReceive(c, buf, items(count, type), base(type), source,
+                        tag));
+            }
             Side in = Side.of(buf, count, type, false, true);
             return new Request(c, Messages.receive(c, in.buf, in.elements, in.base, source, tag, in.staged()));
         } catch (MpiError e) {
@@ -169,6 +173,10 @@ final class CommPointToPoint {
             boolean synchronous) throws MPIException {
         Buffers.checkNonblocking(buf, c.engine().config().strictBuffers());
         try {
+            if (type == null || !type.isStaged()) { // an operation the thread kept: see Request.waitFor
+                return new Request(c, Messages.nonblockingSend(c, buf, items(count, type), base(type), dest, tag,
+                        synchronous));
+            }
             Side out = Side.of(buf, count, type, true, false);
             Operation op = Messages.send(c, out.buf, out.elements, out.base, dest, tag, synchronous);
             return new Request(c, op);

@@ -2,6 +2,7 @@ package mpi;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.mpi.internal.CommState;
+import org.portals3j.mpi.internal.Messages;
 import org.portals3j.mpi.internal.Operation;
 import org.portals3j.mpi.internal.PointToPoint;
 import org.portals3j.mpi.internal.ReceiveOperation;
@@ -27,9 +28,25 @@ public class Request implements Freeable {
 
     // ---- one request ------------------------------------------------------------------------------
 
-    /** Waits until the operation completes and releases the request. */
+    /**
+     * Waits until the operation completes and releases the request. No status is made: an operation of
+     * {@code iSend} or {@code iRecv} goes back to the calling thread for reuse, so that a nonblocking round trip
+     * allocates only its requests.
+     */
     public final void waitFor() throws MPIException {
-        waitStatus();
+        MPI.check();
+        Operation o = op;
+        CommState c = comm;
+        if (o == null || c == null) {
+            return;
+        }
+        c.engine().await(o);
+        release();
+        try {
+            check(c, o);
+        } finally {
+            Messages.recycle(o);
+        }
     }
 
     public final Status waitStatus() throws MPIException {
@@ -41,11 +58,32 @@ public class Request implements Freeable {
         }
         c.engine().await(o);
         release();
-        return statusOf(c, o);
+        try {
+            return statusOf(c, o);
+        } finally {
+            Messages.recycle(o);
+        }
     }
 
+    /** Whether the operation has completed (the request is then released); like {@link #waitFor}, no status. */
     public final boolean test() throws MPIException {
-        return testStatus() != null;
+        MPI.check();
+        Operation o = op;
+        CommState c = comm;
+        if (o == null || c == null) {
+            return true;
+        }
+        c.engine().progress();
+        if (!o.isDone()) {
+            return false;
+        }
+        release();
+        try {
+            check(c, o);
+        } finally {
+            Messages.recycle(o);
+        }
+        return true;
     }
 
     /** The status if the operation has completed (the request is released), else null. */
@@ -61,7 +99,11 @@ public class Request implements Freeable {
             return null;
         }
         release();
-        return statusOf(c, o);
+        try {
+            return statusOf(c, o);
+        } finally {
+            Messages.recycle(o);
+        }
     }
 
     /** Like {@link #testStatus()}, but the request is not released. */
@@ -140,13 +182,23 @@ public class Request implements Freeable {
 
     // ---- arrays of requests -----------------------------------------------------------------------
 
+    /** Waits for every request and releases them, making no statuses (as {@link #waitFor}). */
     public static void waitAll(@Nullable Request[] requests) throws MPIException {
-        waitAllStatus(requests);
+        MPI.check();
+        awaitAll(requests);
+        collectAll(requests, null);
     }
 
     /** Waits for every request; one status per request (MPI's empty status for a null one). */
     public static Status[] waitAllStatus(@Nullable Request[] requests) throws MPIException {
         MPI.check();
+        awaitAll(requests);
+        Status[] statuses = new Status[requests.length];
+        collectAll(requests, statuses);
+        return statuses;
+    }
+
+    private static void awaitAll(@Nullable Request[] requests) throws MPIException {
         for (Request r : requests) {
             Operation o = r == null ? null : r.op;
             CommState c = r == null ? null : r.comm;
@@ -154,7 +206,6 @@ public class Request implements Freeable {
                 c.engine().await(o);
             }
         }
-        return collectAll(requests);
     }
 
     /** Waits for one request; its index, or {@code MPI.UNDEFINED} if none is active. */
@@ -203,9 +254,18 @@ public class Request implements Freeable {
         }
     }
 
-    /** Whether every request has completed; if so they are released. */
+    /** Whether every request has completed; if so they are released (no statuses made). */
     public static boolean testAll(@Nullable Request[] requests) throws MPIException {
-        return testAllStatus(requests) != null;
+        MPI.check();
+        PointToPoint engine = engineOf(requests);
+        if (engine != null) {
+            engine.progress();
+        }
+        if (!allDone(requests)) {
+            return false;
+        }
+        collectAll(requests, null);
+        return true;
     }
 
     public static Status @Nullable [] testAllStatus(@Nullable Request[] requests) throws MPIException {
@@ -214,12 +274,21 @@ public class Request implements Freeable {
         if (engine != null) {
             engine.progress();
         }
+        if (!allDone(requests)) {
+            return null;
+        }
+        Status[] statuses = new Status[requests.length];
+        collectAll(requests, statuses);
+        return statuses;
+    }
+
+    private static boolean allDone(@Nullable Request[] requests) {
         for (Request r : requests) {
             if (r != null && r.op != null && !r.isDone()) {
-                return null;
+                return false;
             }
         }
-        return collectAll(requests);
+        return true;
     }
 
     /** The index of a completed request (released), or {@code MPI.UNDEFINED}. */
@@ -270,31 +339,38 @@ public class Request implements Freeable {
         return null;
     }
 
-    /** Releases every request; their statuses; ERR_IN_STATUS if any failed. */
-    private static Status[] collectAll(@Nullable Request[] requests) throws MPIException {
-        Status[] statuses = new Status[requests.length];
+    /**
+     * Releases every request, their statuses into {@code statuses} if not null; ERR_IN_STATUS if any failed (the
+     * message is built only then).
+     */
+    private static void collectAll(@Nullable Request[] requests, Status @Nullable [] statuses)
+            throws MPIException {
         CommState failedOn = null;
-        StringBuilder failures = new StringBuilder();
+        StringBuilder failures = null;
         for (int i = 0; i < requests.length; i++) {
             Request r = requests[i];
             Operation o = r == null ? null : r.op;
             CommState c = r == null ? null : r.comm;
             if (r == null || o == null || c == null) {
-                statuses[i] = Status.empty();
+                if (statuses != null) {
+                    statuses[i] = Status.empty();
+                }
                 continue;
             }
             r.release();
-            statuses[i] = rawStatus(o).withIndex(i);
+            if (statuses != null) {
+                statuses[i] = rawStatus(o).withIndex(i);
+            }
             if (o.errorClass() != MPI.SUCCESS) {
                 failedOn = failedOn == null ? c : failedOn;
-                failures.append(failures.length() == 0 ? "" : "; ").append("request ").append(i).append(": ")
-                        .append(o.errorMessage());
+                failures = failures == null ? new StringBuilder() : failures.append("; ");
+                failures.append("request ").append(i).append(": ").append(o.errorMessage());
             }
+            Messages.recycle(o);
         }
-        if (failedOn != null) {
+        if (failedOn != null && failures != null) {
             throw MPI.raise(failedOn, MPI.ERR_IN_STATUS, failures.toString());
         }
-        return statuses;
     }
 
     /** The first completed request's status (it is released), or null. */
@@ -306,7 +382,11 @@ public class Request implements Freeable {
                 CommState c = r.comm;
                 r.release();
                 if (o != null && c != null) {
-                    return statusOf(c, o).withIndex(i);
+                    try {
+                        return statusOf(c, o).withIndex(i);
+                    } finally {
+                        Messages.recycle(o);
+                    }
                 }
             }
         }
@@ -332,7 +412,7 @@ public class Request implements Freeable {
                 done[k++] = o == null ? Status.empty() : rawStatus(o).withIndex(i);
             }
         }
-        collectAll(finished);
+        collectAll(finished, null);
         return done;
     }
 

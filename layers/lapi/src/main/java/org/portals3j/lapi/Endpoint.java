@@ -65,6 +65,8 @@ final class Endpoint {
     private final PeerTable peers;
     private final Arena arena = Arena.ofAuto();
     private final List<RingBuffer> ring = new ArrayList<>();
+    /** Ring buffers attached (again), under {@link #ring}: each attach allocates the handles Portals returns. */
+    private long ringAttaches;
     private final int[] classSizes;
     private final ArrayDeque<Staging>[] freeStaging;
     private final List<Staging> allStaging = new ArrayList<>();
@@ -189,6 +191,14 @@ final class Endpoint {
                     InsertPosition.AFTER);
             rb.me = me;
             portals.mdAttach(me, md, Unlink.UNLINK, Unlink.UNLINK);
+            ringAttaches++;
+        }
+    }
+
+    /** How many times a ring buffer was attached: the first attaches and the re-posts after each unlink. */
+    long ringAttaches() {
+        synchronized (ring) {
+            return ringAttaches;
         }
     }
 

@@ -375,6 +375,11 @@ public final class LapiContext implements AutoCloseable {
         return engine.flow.waiting(tgt);
     }
 
+    /** The ring buffers this task's endpoint has attached so far, first attaches and re-posts ({@link Endpoint}). */
+    long ringAttaches() {
+        return engine.endpoint.ringAttaches();
+    }
+
     private void live(String call) {
         if (terminated) {
             throw new LapiException(LapiError.HNDL_INVALID, call + ": the context (handle " + handle + ") has been"

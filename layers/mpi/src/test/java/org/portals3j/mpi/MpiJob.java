@@ -21,7 +21,7 @@ import org.portals3j.transport.Transports;
  * failure, or when the ranks have not ended within the time given. A job abort ({@code ERRORS_ARE_FATAL},
  * {@code Comm.abort}) throws {@link Aborted} in the aborting rank instead of ending the JVM.
  */
-final class MpiJob {
+public final class MpiJob {
     /** What a job abort throws in tests. */
     static final class Aborted extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -35,7 +35,7 @@ final class MpiJob {
 
     /** The body of one rank. */
     @FunctionalInterface
-    interface Body {
+    public interface Body {
         void run(int rank) throws Exception;
     }
 
@@ -69,7 +69,7 @@ final class MpiJob {
         return 60 + 30L * Math.max(0, size - 2);
     }
 
-    static void run(String transport, int size, Body body) throws Exception {
+    public static void run(String transport, int size, Body body) throws Exception {
         Job job = Job.builder(size).build();
         List<Transport> endpoints = LocalJob.openAll(Transports.require(transport), job, IdleMode.BACKOFF, Map.of());
         AtomicReference<@Nullable Throwable> failure = new AtomicReference<>();

@@ -1,8 +1,8 @@
 package org.portals3j.mpi.internal;
 
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Arrays;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The blocking form of {@link CollectiveSteps}: the messages of one collective call of one rank on a communicator's
@@ -10,7 +10,8 @@ import java.util.List;
  * and 4.6), so that no user receive, however wild its source and tag, can take them. Every receive names its source,
  * and the engine keeps the order of messages between two ranks, so consecutive collectives on a communicator cannot
  * cross. Operations are started and then awaited together ({@link #endRound()}), so a rank never blocks on one while
- * another it started could make its peer wait.
+ * another it started could make its peer wait. A thread's channel and operations are reused from call to call
+ * ({@link #of}, {@link BlockingOperations}): a collective nested in a step runs when no operation is under way.
  */
 final class CollectiveChannel implements CollectiveSteps {
     /** Tags of the kinds of collective (for clarity in traces: matching needs only the source and the order). */
@@ -25,11 +26,24 @@ final class CollectiveChannel implements CollectiveSteps {
 
     private final CommState comm;
     private final int context;
-    private final List<Operation> started = new ArrayList<>();
+    private @Nullable Operation[] started = new Operation[4];
+    private int startedCount;
 
     CollectiveChannel(CommState comm) {
         this.comm = comm;
         this.context = comm.context() + 1;
+    }
+
+    /** The calling thread's channel on {@code comm}: its last one if that was on {@code comm}, else a new one. */
+    static CollectiveChannel of(CommState comm) {
+        return BlockingOperations.ofThread().channel(comm);
+    }
+
+    private void add(Operation op) {
+        if (startedCount == started.length) {
+            started = Arrays.copyOf(started, 2 * startedCount);
+        }
+        started[startedCount++] = op;
     }
 
     @Override
@@ -45,17 +59,17 @@ final class CollectiveChannel implements CollectiveSteps {
     /** Starts sending {@code data} to rank {@code dest} of the communicator. */
     @Override
     public void send(MemorySegment data, int dest, int kind) {
-        SendOperation op = new SendOperation(data);
-        started.add(op);
+        SendOperation op = BlockingOperations.ofThread().takeKeptSend(data);
+        add(op);
         comm.engine().startSend(op, comm.jobRank(dest), MatchBits.of(context, comm.rank(), kind), false);
     }
 
     /** Starts receiving into {@code into} from rank {@code source} of the communicator. */
     @Override
     public void receive(MemorySegment into, int source, int kind) {
-        ReceiveOperation op = new ReceiveOperation(into, MatchBits.of(context, source, kind),
+        ReceiveOperation op = BlockingOperations.ofThread().takeKeptReceive(into, MatchBits.of(context, source, kind),
                 MatchBits.ignore(false, false), null);
-        started.add(op);
+        add(op);
         comm.engine().startReceive(op);
     }
 
@@ -66,14 +80,30 @@ final class CollectiveChannel implements CollectiveSteps {
     @Override
     public void endRound() {
         MpiError failure = null;
-        for (Operation op : started) {
-            comm.engine().await(op);
-            if (failure == null && op.errorClass() != ErrorClass.SUCCESS) {
-                failure = new MpiError(op.errorClass(), "in a collective on " + comm.name() + ": "
-                        + op.errorMessage() + " (do all ranks pass matching counts and types?)");
+        int n = startedCount;
+        try {
+            for (int i = 0; i < n; i++) {
+                Operation op = started[i];
+                if (op == null) {
+                    continue;
+                }
+                comm.engine().await(op);
+                if (failure == null && op.errorClass() != ErrorClass.SUCCESS) {
+                    failure = new MpiError(op.errorClass(), "in a collective on " + comm.name() + ": "
+                            + op.errorMessage() + " (do all ranks pass matching counts and types?)");
+                }
             }
+        } finally { // the operations go back (those finished) even if a wait was interrupted
+            BlockingOperations mine = BlockingOperations.ofThread();
+            for (int i = 0; i < n; i++) {
+                Operation op = started[i];
+                if (op != null) {
+                    mine.recycle(op);
+                }
+                started[i] = null;
+            }
+            startedCount = 0;
         }
-        started.clear();
         if (failure != null) {
             throw failure;
         }

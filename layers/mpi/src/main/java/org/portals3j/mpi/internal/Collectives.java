@@ -17,7 +17,7 @@ public final class Collectives {
     }
 
     public static void barrier(CommState c) {
-        barrier(new CollectiveChannel(c));
+        barrier(CollectiveChannel.of(c));
     }
 
     public static void barrier(CollectiveSteps ch) {
@@ -36,7 +36,7 @@ public final class Collectives {
     public static void allGatherv(CommState c, @Nullable Object sendbuf, int sendcount, @Nullable BaseType sendtype,
                                   @Nullable Object recvbuf, int @Nullable [] recvcounts, int @Nullable [] displs,
                                   @Nullable BaseType recvtype, boolean inPlace) {
-        allGatherv(new CollectiveChannel(c), sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+        allGatherv(CollectiveChannel.of(c), sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                 inPlace);
     }
 
@@ -85,7 +85,7 @@ public final class Collectives {
     public static void allToAllv(CommState c, @Nullable Object sendbuf, int @Nullable [] sendcounts,
                                  int @Nullable [] sdispls, @Nullable BaseType sendtype, @Nullable Object recvbuf,
                                  int @Nullable [] recvcounts, int @Nullable [] rdispls, @Nullable BaseType recvtype) {
-        allToAllv(new CollectiveChannel(c), sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+        allToAllv(CollectiveChannel.of(c), sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                 recvtype);
     }
 

@@ -121,6 +121,58 @@ public final class Messages {
         return op;
     }
 
+    /**
+     * {@link #send} for {@code iSend} and its kin: the operation is one the thread kept ({@link BlockingOperations}),
+     * the buffer's segment the thread's last one if the buffer is the same; {@link #recycle} gives it back.
+     */
+    public static SendOperation nonblockingSend(CommState c, @Nullable Object buf, int count,
+                                                @Nullable BaseType type, int dest, int tag, boolean synchronous) {
+        BaseType t = checkCountAndType(count, type);
+        if (tag < 0) {
+            throw new MpiError(ErrorClass.TAG, "invalid tag " + tag + ": a send's tag must be 0.." + MatchBits.TAG_UB);
+        }
+        checkRank(c, dest, false, "destination");
+        BlockingOperations mine = BlockingOperations.ofThread();
+        SendOperation op = mine.takeKeptSend(mine.sendSegment(buf, count, t));
+        if (dest == Constants.PROC_NULL) {
+            Operation.completeAtOnce(op, Constants.PROC_NULL, Constants.ANY_TAG);
+            return op;
+        }
+        c.engine().startSend(op, c.jobRank(dest), MatchBits.of(c.context(), c.rank(), tag), synchronous);
+        return op;
+    }
+
+    /** {@link #receive} for {@code iRecv}, as {@link #nonblockingSend} is for a send. */
+    public static ReceiveOperation nonblockingReceive(CommState c, @Nullable Object buf, int count,
+                                                      @Nullable BaseType type, int source, int tag) {
+        BaseType t = checkCountAndType(count, type);
+        checkReceiveTag(tag);
+        checkRank(c, source, true, "source");
+        BlockingOperations mine = BlockingOperations.ofThread();
+        MemorySegment memory = mine.receiveSegment(buf, count, t);
+        boolean[] booleans = buf instanceof boolean[] b ? b : null;
+        boolean anySource = source == Constants.ANY_SOURCE;
+        boolean anyTag = tag == Constants.ANY_TAG;
+        long want = MatchBits.of(c.context(), anySource ? 0 : source, anyTag ? 0 : tag);
+        ReceiveOperation op = mine.takeKeptReceive(memory, want, MatchBits.ignore(anySource, anyTag), booleans);
+        if (source == Constants.PROC_NULL) {
+            Operation.completeAtOnce(op, Constants.PROC_NULL, Constants.ANY_TAG);
+            return op;
+        }
+        c.engine().startReceive(op);
+        return op;
+    }
+
+    /**
+     * The request that held {@code op} has completed and let it go (its status read): the calling thread keeps it
+     * for its next nonblocking call if it came from one and finished.
+     */
+    public static void recycle(Operation op) {
+        if (op.recyclable) {
+            BlockingOperations.ofThread().recycle(op);
+        }
+    }
+
     /** A blocking call is done with {@code op} (its status read): the thread may reuse it if it finished. */
     public static void finished(Operation op) {
         BlockingOperations.ofThread().giveBack(op);

@@ -28,7 +28,7 @@ public final class NeighbourCollectives {
     public static void exchange(CommState c, Neighbours n, @Nullable Object sendbuf, int sendcount,
             int @Nullable [] sendcounts, int @Nullable [] senddispls, @Nullable BaseType sendtype,
             @Nullable Object recvbuf, int[] recvcounts, int @Nullable [] recvdispls, @Nullable BaseType recvtype) {
-        exchange(new CollectiveChannel(c), n, NEIGHBOUR_TAG, sendbuf, sendcount, sendcounts, senddispls, sendtype,
+        exchange(CollectiveChannel.of(c), n, NEIGHBOUR_TAG, sendbuf, sendcount, sendcounts, senddispls, sendtype,
                 recvbuf, recvcounts, recvdispls, recvtype);
     }
 

@@ -21,6 +21,10 @@ public abstract sealed class Operation permits SendOperation, ReceiveOperation, 
     int tag;
     long bytes;
     boolean cancelled;
+    /** Whether a thread may keep it for reuse once it is finished and released ({@link BlockingOperations}). */
+    boolean recyclable;
+    /** Whether it is among a thread's kept operations now (so that it is never kept twice). */
+    boolean pooled;
 
     Operation(MemorySegment buffer) {
         this.buffer = buffer;

@@ -6,6 +6,7 @@ import java.util.EnumSet;
 import java.util.Set;
 import java.util.function.DoubleBinaryOperator;
 import java.util.function.LongBinaryOperator;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The predefined reduction operations on the basic types, with MPI's rules of which operation applies to which
@@ -63,6 +64,8 @@ public enum PredefinedOp {
     private final Set<BaseType> types;
     private final LongBinaryOperator integral;
     private final DoubleBinaryOperator floating;
+    /** The reduction of each base type, made on first use (so that a reduction call allocates nothing). */
+    private final @Nullable Reduction[] byType = new Reduction[BaseType.values().length];
 
     PredefinedOp(Set<BaseType> types, LongBinaryOperator integral, DoubleBinaryOperator floating) {
         this.types = types;
@@ -87,7 +90,11 @@ public enum PredefinedOp {
                     + " LONG_INT, FLOAT_INT, DOUBLE_INT) only"
                     : types.isEmpty() ? " (it is for one-sided accumulate only)" : ": it applies to " + types));
         }
-        return switch (type) {
+        Reduction kept = byType[type.ordinal()];
+        if (kept != null) {
+            return kept;
+        }
+        Reduction r = switch (type) {
             case BYTE -> (in, io, n) -> bytes(in, io, n, true);
             case BOOLEAN -> (in, io, n) -> bytes(in, io, n, false);
             case CHAR -> (in, io, n) -> chars(in, io, n);
@@ -97,6 +104,8 @@ public enum PredefinedOp {
             case FLOAT -> (in, io, n) -> floats(in, io, n);
             case DOUBLE -> (in, io, n) -> doubles(in, io, n);
         };
+        byType[type.ordinal()] = r; // a race makes an equal one: either may be kept
+        return r;
     }
 
     private void bytes(MemorySegment in, MemorySegment io, int n, boolean unsigned) {

@@ -26,7 +26,7 @@ public final class ReductionCollectives {
 
     public static void reduce(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
                               @Nullable BaseType type, Reduction op, int root, boolean inPlace) {
-        reduce(new CollectiveChannel(c), sendbuf, recvbuf, count, type, op, root, inPlace);
+        reduce(CollectiveChannel.of(c), sendbuf, recvbuf, count, type, op, root, inPlace);
     }
 
     public static void reduce(CollectiveSteps ch, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
@@ -64,7 +64,31 @@ public final class ReductionCollectives {
 
     public static void allReduce(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
                                  @Nullable BaseType type, Reduction op, boolean inPlace) {
-        allReduce(new CollectiveChannel(c), sendbuf, recvbuf, count, type, op, inPlace);
+        CollectiveChannel ch = CollectiveChannel.of(c);
+        if (c.isInter() || type == null || type == BaseType.BOOLEAN) {
+            allReduce(ch, sendbuf, recvbuf, count, type, op, inPlace);
+            return;
+        }
+        CollectiveArgs.count(count);
+        BlockingOperations mine = BlockingOperations.ofThread();
+        MemorySegment in = mine.sendSegment(inPlace ? recvbuf : sendbuf, count, type);
+        MemorySegment out = mine.receiveSegment(recvbuf, count, type);
+        MemorySegment acc = mine.takeScratch(in.byteSize(), false);
+        if (acc == null) {
+            allReduce(ch, in, out, count, op);
+            return;
+        }
+        try {
+            MemorySegment received = mine.takeScratch(in.byteSize(), true);
+            MemorySegment.copy(in, 0, acc, 0, in.byteSize());
+            MemorySegment result = toRankZero(ch, acc, received, count, op);
+            if (result != null) {
+                MemorySegment.copy(result, 0, out, 0, result.byteSize());
+            }
+            RootedCollectives.bcast(ch, out, 0);
+        } finally {
+            mine.giveBackScratch();
+        }
     }
 
     public static void allReduce(CollectiveSteps ch, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
@@ -84,6 +108,34 @@ public final class ReductionCollectives {
         ch.local(out::commit);
     }
 
+    /**
+     * {@link #toRankZero} of a blocking call: {@code acc} holds this rank's data and
+     * {@code received} is free, both scratch of the same size; each step's reduction runs at once, no closure made.
+     */
+    private static @Nullable MemorySegment toRankZero(CollectiveChannel ch, MemorySegment acc,
+                                                      @Nullable MemorySegment received, int count, Reduction op) {
+        int n = ch.size();
+        int me = ch.rank();
+        MemorySegment lower = acc;
+        MemorySegment higher = received != null ? received : CollectiveArgs.scratch(acc.byteSize());
+        for (int mask = 1; mask < n; mask <<= 1) {
+            if ((me & mask) != 0) {
+                ch.send(lower, me - mask, CollectiveChannel.REDUCE);
+                ch.endRound();
+                return null;
+            }
+            if (me + mask < n) {
+                ch.receive(higher, me + mask, CollectiveChannel.REDUCE);
+                ch.endRound();
+                op.apply(lower, higher, count);
+                MemorySegment t = lower;
+                lower = higher;
+                higher = t;
+            }
+        }
+        return lower;
+    }
+
     /** The reduction of every rank's {@code in} into every rank's {@code out} (they may be the same memory). */
     static void allReduce(CollectiveSteps ch, MemorySegment in, MemorySegment out, int count, Reduction op) {
         MemorySegment result = toRankZero(ch, in, count, op);
@@ -97,7 +149,7 @@ public final class ReductionCollectives {
     public static void reduceScatter(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf,
                                      int @Nullable [] recvcounts, int blockCount, @Nullable BaseType type,
                                      Reduction op, boolean inPlace) {
-        reduceScatter(new CollectiveChannel(c), sendbuf, recvbuf, recvcounts, blockCount, type, op, inPlace);
+        reduceScatter(CollectiveChannel.of(c), sendbuf, recvbuf, recvcounts, blockCount, type, op, inPlace);
     }
 
     public static void reduceScatter(CollectiveSteps ch, @Nullable Object sendbuf, @Nullable Object recvbuf,
@@ -146,7 +198,7 @@ public final class ReductionCollectives {
     /** {@code scan} ({@code exclusive} false) and {@code exScan}. */
     public static void scan(CommState c, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,
                             @Nullable BaseType type, Reduction op, boolean inPlace, boolean exclusive) {
-        scan(new CollectiveChannel(c), sendbuf, recvbuf, count, type, op, inPlace, exclusive);
+        scan(CollectiveChannel.of(c), sendbuf, recvbuf, count, type, op, inPlace, exclusive);
     }
 
     public static void scan(CollectiveSteps ch, @Nullable Object sendbuf, @Nullable Object recvbuf, int count,

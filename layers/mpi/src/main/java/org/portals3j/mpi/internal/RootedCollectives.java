@@ -16,7 +16,7 @@ public final class RootedCollectives {
     }
 
     public static void bcast(CommState c, @Nullable Object buf, int count, @Nullable BaseType type, int root) {
-        bcast(new CollectiveChannel(c), buf, count, type, root);
+        bcast(CollectiveChannel.of(c), buf, count, type, root);
     }
 
     public static void bcast(CollectiveSteps s, @Nullable Object buf, int count, @Nullable BaseType type, int root) {
@@ -64,7 +64,7 @@ public final class RootedCollectives {
     public static void gatherv(CommState c, @Nullable Object sendbuf, int sendcount, @Nullable BaseType sendtype,
                                @Nullable Object recvbuf, int @Nullable [] recvcounts, int @Nullable [] displs,
                                @Nullable BaseType recvtype, int root, RootedForm form) {
-        gatherv(new CollectiveChannel(c), sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+        gatherv(CollectiveChannel.of(c), sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                 form);
     }
 
@@ -119,7 +119,7 @@ public final class RootedCollectives {
     public static void scatterv(CommState c, @Nullable Object sendbuf, int @Nullable [] sendcounts,
                                 int @Nullable [] displs, @Nullable BaseType sendtype, @Nullable Object recvbuf,
                                 int recvcount, @Nullable BaseType recvtype, int root, RootedForm form) {
-        scatterv(new CollectiveChannel(c), sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+        scatterv(CollectiveChannel.of(c), sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                 form);
     }
 

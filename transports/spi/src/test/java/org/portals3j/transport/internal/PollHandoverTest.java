@@ -196,4 +196,73 @@ class PollHandoverTest {
         assertThat(new PollHandover(0, 100_000).waitLookNanos()).isEqualTo(MIN_GRACE_NANOS);
         assertThat(new PollHandover(0, 60 * MS).waitLookNanos()).isEqualTo(PollHandover.MAX_WAIT_LOOK_NANOS);
     }
+
+    @Test
+    void duringALongTransferAWaiterSilentForTheTransferLookIsTakenOver() {
+        PollHandover h = new PollHandover(0, RTO_MIN);
+        long now = 100 * MS;
+        h.waitBegins();
+        h.polled(now);
+        assertThat(h.transferSeen(now)).as("the first datagram of a transfer asks for a wake-up").isTrue();
+        assertThat(h.keepAwayNanos(now + 1_000)).as("looks again within the transfer look, not the wait look")
+                .isEqualTo(PollHandover.TRANSFER_LOOK_NANOS - 1_000);
+        assertThat(h.transferTakeovers()).isZero();
+        // the waiter was descheduled (or is busy in a handler): nobody drains the socket, the window stalls
+        assertThat(h.keepAwayNanos(now + PollHandover.TRANSFER_LOOK_NANOS)).isZero();
+        assertThat(h.transferTakeovers()).isEqualTo(1);
+        assertThat(h.pollingEnded()).isTrue();
+    }
+
+    @Test
+    void aWaiterThatPollsOnDuringATransferKeepsTheProtocolThreadAway() {
+        PollHandover h = new PollHandover(0, RTO_MIN);
+        long now = 100 * MS;
+        h.waitBegins();
+        for (int i = 0; i < 50; i++) {
+            h.transferSeen(now);
+            h.polled(now);
+            now += PollHandover.TRANSFER_LOOK_NANOS / 2;
+            assertThat(h.keepAwayNanos(now)).isEqualTo(PollHandover.TRANSFER_LOOK_NANOS / 2);
+        }
+        assertThat(h.transferTakeovers()).isZero();
+    }
+
+    @Test
+    void aTransferIsRememberedForAWaitLookThenTheWaitLookIsBack() {
+        PollHandover h = new PollHandover(0, RTO_MIN);
+        long now = 100 * MS;
+        h.waitBegins();
+        h.transferSeen(now);
+        long end = now + h.waitLookNanos();
+        assertThat(h.transferring(end - 1)).isTrue();
+        assertThat(h.transferring(end)).isFalse();
+        h.polled(end);
+        assertThat(h.keepAwayNanos(end + 1_000)).as("no transfer: the wait look").isEqualTo(h.waitLookNanos() - 1_000);
+        assertThat(h.keepAwayNanos(end + 5 * MS)).as("silent, but no transfer runs").isPositive();
+        assertThat(h.transferTakeovers()).isZero();
+    }
+
+    @Test
+    void onlyATransfersFirstDatagramAfterAWaitLookWithoutOneAsksForAWakeUp() {
+        PollHandover h = new PollHandover(0, RTO_MIN);
+        long now = 100 * MS;
+        assertThat(h.transferring(now)).as("a new handover has seen none").isFalse();
+        assertThat(h.transferSeen(now)).isTrue();
+        assertThat(h.transferSeen(now + 20_000)).as("the same transfer").isFalse();
+        assertThat(h.transferSeen(now + 20_000 + h.waitLookNanos() - 1)).as("still looked at often").isFalse();
+        long later = now + 20_000 + 2 * h.waitLookNanos();
+        assertThat(h.transferSeen(later)).as("a new transfer after a wait look without one").isTrue();
+    }
+
+    @Test
+    void anAnnouncedStopDuringATransferStillHandsTheReceivePathBackAtOnce() {
+        PollHandover h = new PollHandover(0, RTO_MIN);
+        h.waitBegins();
+        h.transferSeen(5 * MS);
+        h.polled(5 * MS);
+        h.waitEnds();
+        h.stopped(5 * MS + 10);
+        assertThat(h.keepAwayNanos(5 * MS + 20)).isZero();
+        assertThat(h.transferTakeovers()).as("announced: not a silent waiter").isZero();
+    }
 }

@@ -168,4 +168,60 @@ class ProtocolThreadTest {
 
         assertThat(r1.io.wakeups).isZero();
     }
+
+    @Test
+    void whileATransferRunsItLooksAtAPollingWaiterEveryTransferLookNotEveryWaitLook() throws Exception {
+        ProtocolRig quiet = new ProtocolRig(2, Map.of());
+        PollHandover noTransfer = new PollHandover(quiet.now, 10_000_000L);
+        noTransfer.waitBegins();
+        noTransfer.polled(quiet.now);
+        thread(quiet, quiet.ranks[1], noTransfer).run();
+        assertThat(parks).hasSize(1);
+        assertThat(parks.getFirst()).isGreaterThan(PollHandover.MAX_GRACE_NANOS);
+
+        parks.clear();
+        ProtocolRig busy = new ProtocolRig(2, Map.of());
+        PollHandover transfer = new PollHandover(busy.now, 10_000_000L);
+        transfer.waitBegins();
+        transfer.polled(busy.now);
+        transfer.transferSeen(busy.now);
+        thread(busy, busy.ranks[1], transfer).run();
+        assertThat(parks).hasSize(1);
+        assertThat(parks.getFirst()).isPositive().isLessThanOrEqualTo(PollHandover.TRANSFER_LOOK_NANOS);
+        assertThat(failures).isEmpty();
+    }
+
+    @Test
+    void aWaiterSilentForTheTransferLookMidTransferHasTheProtocolThreadDrainTheSocket() throws Exception {
+        ProtocolRig rig = new ProtocolRig(2, Map.of());
+        rig.ranks[0].send(1, 1, ProtocolRig.payload(5_000, 1), 1); // three datagrams: a long transfer
+        rig.transfer();
+        ProtocolRig.Rank r1 = rig.ranks[1];
+        r1.io.duringAwait = () -> r1.lifecycle.moveTo(EndpointLifecycle.State.CLOSED);
+        PollHandover handover = new PollHandover(rig.now, 10_000_000L);
+        handover.waitBegins(); // a thread waits, polled once, then is descheduled: it neither polls nor says so
+        handover.polled(rig.now);
+        handover.transferSeen(rig.now);
+        NanoClock ticking = () -> {
+            if (++reads > MAX_READS) {
+                r1.lifecycle.moveTo(EndpointLifecycle.State.CLOSED);
+            }
+            return rig.now += 10_000L;
+        };
+        ProtocolIdle idle = new ProtocolIdle(r1.rank, IdleMode.BACKOFF, r1.sleep, handover, r1.agent, r1.lifecycle,
+                ticking, nanos -> {
+                    parks.add(nanos);
+                    rig.now += nanos; // the park lasts as long as asked; the waiter stays silent meanwhile
+                    if (parks.size() > 1) {
+                        r1.lifecycle.moveTo(EndpointLifecycle.State.CLOSED);
+                    }
+                });
+        new ProtocolThread(r1.agent, idle, handover, r1.sleep, new ReentrantLock(), r1.upper, r1.lifecycle, ticking,
+                failures::add).run();
+
+        assertThat(parks).as("one look, then the take-over").hasSize(1);
+        assertThat(handover.transferTakeovers()).isEqualTo(1);
+        assertThat(r1.handler.messages).as("received by the protocol thread").hasSize(1);
+        assertThat(failures).isEmpty();
+    }
 }

@@ -14,22 +14,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * While a thread polls inside a wait ({@link #waitBegins} to {@link #waitEnds}: it polls until it announces a stop or
  * its wait ends), the transport's thread looks only every {@link #waitLookNanos} (twice the tolerance, at most
  * {@link #MAX_WAIT_LOOK_NANOS}): a stop inside a wait is always announced, so only a thread that leaves its wait and
- * polls no more is noticed that late, and a peer retransmits at most once meanwhile. While a long transfer runs (a
- * message of several datagrams was sent or received within the wait look, {@link #transferSeen}) it looks every
- * {@link #TRANSFER_LOOK_NANOS} instead, and takes the receive path if the waiting thread has not polled for that long
- * (it was descheduled, or is busy elsewhere): a transfer's window must not stall for a wait look. Why:
- * docs/udp-notes.md.
+ * polls no more is noticed that late, and a peer retransmits at most once meanwhile. Why: docs/udp-notes.md.
  *
- * <p>{@link #polled}, {@link #stopped}, {@link #waitBegins}, {@link #waitEnds} and {@link #transferSeen} are called
- * by any thread; {@link #keepAwayNanos} and {@link #polledSinceLook} by the transport's thread only.
+ * <p>{@link #polled}, {@link #stopped}, {@link #waitBegins} and {@link #waitEnds} are called by any thread;
+ * {@link #keepAwayNanos} and {@link #polledSinceLook} by the transport's thread only.
  */
 public final class PollHandover {
     public static final long MIN_GRACE_NANOS = 1_000_000L;
     public static final long MAX_GRACE_NANOS = 4_000_000L;
     /** The longest the transport's thread stays away while a thread polls inside a wait. */
     public static final long MAX_WAIT_LOOK_NANOS = 20_000_000L;
-    /** During a long transfer: how often the transport's thread looks, and how long a silent waiter keeps it away. */
-    public static final long TRANSFER_LOOK_NANOS = MIN_GRACE_NANOS;
 
     private final long maxGrace;
     private final long waitLook;
@@ -37,8 +31,6 @@ public final class PollHandover {
     private final AtomicInteger waiters = new AtomicInteger();
 
     private volatile long lastPollNanos;
-    /** When a datagram of a message of several datagrams was last sent or received. */
-    private volatile long lastTransferNanos;
     /** The transport's thread: how long after the last poll it takes over. */
     private long grace = MIN_GRACE_NANOS;
     /** The transport's thread: the last poll {@link #pollingEnded} reported. */
@@ -48,8 +40,6 @@ public final class PollHandover {
     private long seenPollNanos;
     /** The transport's thread: the last poll (or stop) {@link #keepAwayNanos} read. */
     private long lookedAtPollNanos;
-    /** The transport's thread: how often it took the receive path from a waiter silent mid-transfer. */
-    private long transferTakeovers;
 
     /** For an owner that must have the receive path back within {@code toleranceNanos} of an unannounced stop. */
     public PollHandover(long now, long toleranceNanos) {
@@ -58,7 +48,6 @@ public final class PollHandover {
         lastPollNanos = now - waitLook;
         handedBackAt = lastPollNanos;
         lookedAtPollNanos = lastPollNanos;
-        lastTransferNanos = now - waitLook;
     }
 
     /** A thread polled at {@code now}. */
@@ -69,22 +58,6 @@ public final class PollHandover {
     /** Whether some thread polled within the grace cap before {@code now} (the transport's thread may stay away). */
     public boolean pollingRecently(long now) {
         return now - lastPollNanos < maxGrace;
-    }
-
-    /**
-     * A datagram of a message of several datagrams was sent or received at {@code now}. Returns whether none was
-     * within the wait look before: the transport's thread may be staying away for a whole wait look, and its owner
-     * wakes it so that it looks every {@link #TRANSFER_LOOK_NANOS} from now on.
-     */
-    public boolean transferSeen(long now) {
-        long last = lastTransferNanos;
-        lastTransferNanos = now;
-        return now - last >= waitLook;
-    }
-
-    /** Whether a long transfer ran within the wait look before {@code now}. */
-    public boolean transferring(long now) {
-        return now - lastTransferNanos < waitLook;
     }
 
     /** A polling thread stops (it is about to park): the transport's thread may take over at once. */
@@ -111,18 +84,9 @@ public final class PollHandover {
         lookedAtPollNanos = last;
         long since = now - last;
         if (since < waitLook && waiters.get() > 0) {
-            boolean transfer = transferring(now);
-            if (transfer && since >= TRANSFER_LOOK_NANOS) {
-                grace = MIN_GRACE_NANOS; // the waiter stopped polling mid-transfer without a word: take over
-                if (away) {
-                    transferTakeovers++;
-                }
-                away = false;
-                return 0;
-            }
             away = true; // a thread inside a wait polls on or announces its stop: no need to look sooner
             seenPollNanos = last;
-            return (transfer ? TRANSFER_LOOK_NANOS : waitLook) - since;
+            return waitLook - since;
         }
         if (since >= grace) {
             grace = MIN_GRACE_NANOS;
@@ -165,11 +129,6 @@ public final class PollHandover {
     /** How long the transport's thread stays away after a poll while a thread polls inside a wait. */
     public long waitLookNanos() {
         return waitLook;
-    }
-
-    /** The transport's thread: how often it took the receive path from a waiter silent mid-transfer (diagnostics). */
-    public long transferTakeovers() {
-        return transferTakeovers;
     }
 
     /** The cap of the grace. */

@@ -250,9 +250,6 @@ final class DatagramReceiver {
 
     /** A DATA datagram: into the receive window, delivered in order, with the acknowledgements it makes owed. */
     private boolean receiveData(Peer p, PooledBuffer pb, long now) {
-        if ((DatagramHeader.flags(pb.buffer) & DatagramSender.FIRST_AND_LAST) != DatagramSender.FIRST_AND_LAST) {
-            sender.longTransferReceived(now);
-        }
         long seq = DatagramHeader.seq(pb.buffer);
         if (p.unackedSince < 0) {
             p.unackedSince = now;

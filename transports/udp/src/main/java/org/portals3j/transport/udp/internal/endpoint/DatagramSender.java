@@ -17,8 +17,6 @@ import org.portals3j.transport.udp.internal.wire.DatagramType;
 final class DatagramSender {
     /** A standalone acknowledgement after this many unacknowledged data datagrams, even mid-burst. */
     static final int ACK_EVERY = 16;
-    /** The flags of a message's only datagram. */
-    static final int FIRST_AND_LAST = DatagramHeader.FLAG_FIRST | DatagramHeader.FLAG_LAST;
     /** A sender waiting for room looks this often whether the receive path is unattended. */
     static final long UNATTENDED_CHECK_NANOS = 10_000_000L;
 
@@ -29,12 +27,6 @@ final class DatagramSender {
 
         /** Runs one round of the receive path on the calling thread, unless another thread runs it; no lock held. */
         void runIfUnattended();
-
-        /**
-         * A datagram of a message of several datagrams was sent or received at {@code now}: while such a transfer
-         * runs the protocol thread looks often whether a polling thread still polls (it is woken if it stays away).
-         */
-        void longTransfer(long now);
     }
 
     private final EndpointIdentity self;
@@ -180,9 +172,6 @@ final class DatagramSender {
             }
         }
         int flags = slot.flags;
-        if ((flags & FIRST_AND_LAST) != FIRST_AND_LAST) {
-            receivePath.longTransfer(now);
-        }
         if (m.failed) {
             flags |= DatagramHeader.FLAG_ABORT;
             dataPart = 0;
@@ -204,11 +193,6 @@ final class DatagramSender {
         } catch (IOException e) {
             counters.add(Counters.SEND_ERRORS); // as good as lost: the retransmission timer covers it
         }
-    }
-
-    /** The receive path received a datagram of a message of several datagrams at {@code now}. */
-    void longTransferReceived(long now) {
-        receivePath.longTransfer(now);
     }
 
     // ==== acknowledgements in, retransmissions ===================================================

@@ -380,14 +380,6 @@ public final class UdpEndpoint implements Transport, Polling {
         }
 
         @Override
-        public void longTransfer(long now) {
-            Started s = started;
-            if (handover.transferSeen(now) && s != null && Thread.currentThread() != s.protocolThread()) {
-                LockSupport.unpark(s.protocolThread()); // it may be away for a whole wait look: it looks often now
-            }
-        }
-
-        @Override
         public void runIfUnattended() {
             Started s = started;
             if (s != null && lifecycle.isRunning() && receivePath.tryLock()) {

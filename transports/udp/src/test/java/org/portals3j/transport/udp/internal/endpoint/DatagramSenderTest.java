@@ -37,26 +37,6 @@ class DatagramSenderTest {
     }
 
     @Test
-    void onlyTheDatagramsOfAMessageOfSeveralAreALongTransferOnEitherSide() throws Exception {
-        ProtocolRig rig = new ProtocolRig(2, Map.of());
-        ProtocolRig.Rank r0 = rig.ranks[0];
-        ProtocolRig.Rank r1 = rig.ranks[1];
-        r0.send(1, 1, ProtocolRig.payload(1_000, 1), 10); // one datagram of 2048: a ping-pong's kind
-        rig.transfer();
-        r1.agent.doWork();
-        assertThat(r0.longTransfers).isZero();
-        assertThat(r1.longTransfers).isZero();
-
-        r0.send(1, 2, ProtocolRig.payload(5_000, 2), 20); // three datagrams
-        assertThat(r0.io.sentOfType(DatagramType.DATA)).as("sent at once, the window allowing").hasSize(3);
-        assertThat(r0.longTransfers).as("each datagram sent").isEqualTo(3);
-        rig.transfer();
-        r1.agent.doWork();
-        assertThat(r1.longTransfers).as("each datagram received").isEqualTo(3);
-        assertThat(r1.handler.messages).hasSize(2);
-    }
-
-    @Test
     void theReceiversAdvertisedWindowPacesNewFragments() throws Exception {
         ProtocolRig rig = new ProtocolRig(2, Map.of());
         ProtocolRig.Rank r0 = rig.ranks[0];

@@ -65,8 +65,6 @@ final class ProtocolRig {
         final ProtocolAgent agent;
         int senderWaits;
         int unattendedRuns;
-        /** Datagrams of messages of several datagrams this rank sent or received. */
-        int longTransfers;
 
         Rank(int rank, int size) {
             this.rank = rank;
@@ -104,11 +102,6 @@ final class ProtocolRig {
                 public void runIfUnattended() {
                     unattendedRuns++;
                     onUnattended.run();
-                }
-
-                @Override
-                public void longTransfer(long at) {
-                    longTransfers++;
                 }
             };
             this.sender = new DatagramSender(self, 0, peers, io, counters, lifecycle, upper, sleep, receivePath, clock,

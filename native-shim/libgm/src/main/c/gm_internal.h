@@ -243,6 +243,10 @@ void gmi_registry_unlock(void);
 void gmi_registry_add(struct gm_port *p);
 void gmi_registry_close_endpoint(struct gm_port *p);
 
+/* gm_shm.c */
+void gmi_shm_sweep(void);
+void gmi_shm_name(char *name, size_t cap);
+
 /* gm_map.c */
 void gmi_map_publish(struct gm_port *p);
 void gmi_map_unpublish(struct gm_port *p);

@@ -258,7 +258,6 @@ bool gmi_map_find_host(struct gm_port *p, const char *host_name, unsigned *node)
 #define GMI_KIND_CTL 1u
 uint64_t gmi_tag(unsigned kind, unsigned priority, unsigned size, unsigned node, unsigned port);
 uint64_t gmi_recv_ignore(void);
-uint64_t gmi_ctl_ignore(void);
 void gmi_tag_decode(uint64_t tag, unsigned *kind, unsigned *priority, unsigned *size, unsigned *node,
                     unsigned *port);
 enum gmi_ctl_type { GMI_CTL_HELLO = 1, GMI_CTL_HELLO_REPLY, GMI_CTL_KEEPALIVE, GMI_CTL_ACK, GMI_CTL_REJECT,

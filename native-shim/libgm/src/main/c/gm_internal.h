@@ -184,6 +184,7 @@ struct gm_port {
     bool mr_local;                    /* FI_MR_LOCAL: every local buffer needs its descriptor */
     bool rma_ordered;                 /* the provider orders sends after writes and reads (SAW, SAR, WAS) */
     size_t inject_size;
+    bool inject_sends;                /* fast-mode sends up to inject_size by fi_tinjectdata (gm_send.c) */
     size_t ordered_length;            /* the longest send the receiver takes in send order behind earlier ones */
     uint8_t name[GMI_NAME_MAX];
     size_t name_len;

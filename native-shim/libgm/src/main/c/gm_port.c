@@ -165,6 +165,9 @@ static gm_status_t open_endpoint(struct gm_port *p) {
     }
     p->rma_ordered = (info->tx_attr->msg_order & GMI_ORDER_RMA) == GMI_ORDER_RMA;
     p->inject_size = info->tx_attr->inject_size;
+    /* shm only: its injected and posted sends enter the peer's one command queue in call order, and a short
+     * posted send completes at once anyway, so injection drops only a completion; gm_order.c checks the order */
+    p->inject_sends = is_shm(p->provider);
     p->ordered_length = ordered_length(p->provider);
     if (p->inject_size < GMI_CTL_BYTES) {
         gmi_set_message("the provider's inject size is below the 64-byte control message");

@@ -184,6 +184,7 @@ struct gm_port {
     bool mr_local;                    /* FI_MR_LOCAL: every local buffer needs its descriptor */
     bool rma_ordered;                 /* the provider orders sends after writes and reads (SAW, SAR, WAS) */
     size_t inject_size;
+    bool inject_sends;                /* fast-mode sends up to inject_size by fi_tinjectdata (gm_send.c) */
     size_t ordered_length;            /* the longest send the receiver takes in send order behind earlier ones */
     uint8_t name[GMI_NAME_MAX];
     size_t name_len;
@@ -243,6 +244,10 @@ void gmi_registry_unlock(void);
 void gmi_registry_add(struct gm_port *p);
 void gmi_registry_close_endpoint(struct gm_port *p);
 
+/* gm_shm.c */
+void gmi_shm_sweep(void);
+void gmi_shm_name(char *name, size_t cap);
+
 /* gm_map.c */
 void gmi_map_publish(struct gm_port *p);
 void gmi_map_unpublish(struct gm_port *p);
@@ -254,7 +259,6 @@ bool gmi_map_find_host(struct gm_port *p, const char *host_name, unsigned *node)
 #define GMI_KIND_CTL 1u
 uint64_t gmi_tag(unsigned kind, unsigned priority, unsigned size, unsigned node, unsigned port);
 uint64_t gmi_recv_ignore(void);
-uint64_t gmi_ctl_ignore(void);
 void gmi_tag_decode(uint64_t tag, unsigned *kind, unsigned *priority, unsigned *size, unsigned *node,
                     unsigned *port);
 enum gmi_ctl_type { GMI_CTL_HELLO = 1, GMI_CTL_HELLO_REPLY, GMI_CTL_KEEPALIVE, GMI_CTL_ACK, GMI_CTL_REJECT,

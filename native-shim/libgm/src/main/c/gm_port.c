@@ -165,6 +165,9 @@ static gm_status_t open_endpoint(struct gm_port *p) {
     }
     p->rma_ordered = (info->tx_attr->msg_order & GMI_ORDER_RMA) == GMI_ORDER_RMA;
     p->inject_size = info->tx_attr->inject_size;
+    /* shm only: its injected and posted sends enter the peer's one command queue in call order, and a short
+     * posted send completes at once anyway, so injection drops only a completion; gm_order.c checks the order */
+    p->inject_sends = is_shm(p->provider);
     p->ordered_length = ordered_length(p->provider);
     if (p->inject_size < GMI_CTL_BYTES) {
         gmi_set_message("the provider's inject size is below the 64-byte control message");
@@ -210,8 +213,25 @@ static gm_status_t open_endpoint(struct gm_port *p) {
         gmi_set_error("fi_ep_bind", rc);
         return GM_FAILURE;
     }
+    char shm_name[GMI_NAME_MAX] = "";
+    if (is_shm(p->provider)) {
+        /* a name no stale region holds, after removing the regions of libgm processes that are gone (gm_shm.c) */
+        gmi_shm_sweep();
+        gmi_shm_name(shm_name, sizeof shm_name);
+        if ((rc = fi_setname(&p->ep->fid, shm_name, strlen(shm_name) + 1)) != 0) {
+            gmi_set_error("fi_setname (the shm endpoint's region name)", rc);
+            return GM_FAILURE;
+        }
+    }
     if ((rc = fi_enable(p->ep)) != 0) {
-        gmi_set_error("fi_enable", rc);
+        if (rc == -FI_EBUSY && is_shm(p->provider)) {
+            char why[256];
+            snprintf(why, sizeof why, "fi_enable: shm region /dev/shm/%s is in use or of another libfabric version "
+                     "(-FI_EBUSY): remove it if no process of yours uses it", shm_name);
+            gmi_set_message(why);
+        } else {
+            gmi_set_error("fi_enable", rc);
+        }
         return GM_FAILURE;
     }
     p->name_len = sizeof p->name;

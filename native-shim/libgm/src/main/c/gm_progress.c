@@ -40,7 +40,12 @@ static void dispatch(struct gm_port *p, const struct fi_cq_tagged_entry *e) {
         gmi_rx_landed(p, (struct gmi_rxslot *) head, e->tag, e->len, e->data, (e->flags & FI_REMOTE_CQ_DATA) != 0);
         break;
     case GMI_SLOT_CTL:
-        gmi_ctl_received(p, (struct gmi_ctlslot *) head, e->tag, e->len);
+        /* untagged: the sender's kind, node and port travel as remote CQ data (gm_tags.c); none, and it is dropped */
+        if ((e->flags & FI_REMOTE_CQ_DATA) != 0) {
+            gmi_ctl_received(p, (struct gmi_ctlslot *) head, e->data, e->len);
+        } else {
+            gmi_ctl_repost(p, (struct gmi_ctlslot *) head);
+        }
         break;
     }
 }

@@ -193,7 +193,19 @@ static bool rma_target(struct gm_port *p, struct gmi_req *req, uint64_t *address
     return true;
 }
 
-/* Posts req on slot; 0, -FI_EAGAIN, or another negative code; *local_error set for a local problem. */
+/*
+ * Whether req goes by fi_tinjectdata (gm-libfabric.md section 3, gm_send_with_callback: inject when the length
+ * fits the provider's inject size and no ack is needed): the provider has copied it when the call returns, so it
+ * is done locally at once, with no provider completion to wait for and no slot. Only where the port allows it
+ * (inject_sends, gm_port.c: shm, whose injected and posted sends enter one command queue in call order; net let
+ * an injected send overtake a 512 KiB one, gm_order.c).
+ */
+static bool injectable(struct gm_port *p, const struct gmi_req *req) {
+    return p->inject_sends && req->kind == GMI_SEND && req->length <= p->inject_size && !need_ack(p);
+}
+
+/* Posts req on slot (NULL to inject); 0, -FI_EAGAIN, or another negative code; *local_error set for a local
+ * problem. */
 static int post(struct gm_port *p, struct gmi_req *req, struct gmi_txslot *slot, gm_status_t *local_error) {
     struct gmi_peer *peer = req->peer;
     void *desc = NULL;
@@ -206,7 +218,9 @@ static int post(struct gm_port *p, struct gmi_req *req, struct gmi_txslot *slot,
         uint64_t seq = peer->streams[req->priority].next_seq + 1;
         uint64_t data = seq | (need_ack(p) ? GMI_DATA_ACK_REQUESTED : 0);
         uint64_t tag = gmi_tag(GMI_KIND_MSG, req->priority, req->size, p->node_id, p->port_id);
-        int rc = (int) fi_tsenddata(p->ep, req->local, req->length, desc, data, peer->addr, tag, &slot->fi);
+        int rc = slot == NULL ? (int) fi_tinjectdata(p->ep, req->local, req->length, data, peer->addr, tag)
+                              : (int) fi_tsenddata(p->ep, req->local, req->length, desc, data, peer->addr, tag,
+                                                   &slot->fi);
         if (rc == 0) {
             peer->streams[req->priority].next_seq = seq;
             req->seq = seq;
@@ -255,18 +269,35 @@ static bool must_wait_for_order(struct gm_port *p, struct gmi_stream *s, struct 
     return false;
 }
 
+/* A flight request done locally: complete unless it waits for the peer's ack or, fast mode, for a sign of life. */
+static void done_locally(struct gm_port *p, struct gmi_stream *s, struct gmi_req *req, uint64_t now) {
+    req->local_done = true;
+    if (req->kind != GMI_SEND || req->acked) {
+        flight_remove(s, req);
+        complete(p, req, GM_SUCCESS);
+    } else if (!need_ack(p)) {
+        if (gmi_peer_alive(p, req->peer, now)) {
+            flight_remove(s, req);
+            complete(p, req, GM_SUCCESS);
+        } else {
+            req->peer->proof_waiters++;
+        }
+    }
+}
+
 /* Posts what the stream's queue holds, as far as the peer and the provider allow. */
-static void post_stream(struct gm_port *p, struct gmi_peer *peer, struct gmi_stream *s) {
+static void post_stream(struct gm_port *p, struct gmi_peer *peer, struct gmi_stream *s, uint64_t now) {
     while (s->queue_head != NULL && !s->stopped) {
         struct gmi_req *req = s->queue_head;
         if (req->kind == GMI_SEND && (peer->masks[req->priority] & (1u << req->size)) == 0) {
             fail_queued(p, s, GM_SEND_REJECTED);
             return;
         }
-        if (must_wait_for_order(p, s, req) || p->free_tx == NULL) {
+        bool inject = injectable(p, req);
+        if (must_wait_for_order(p, s, req) || (!inject && p->free_tx == NULL)) {
             return;
         }
-        struct gmi_txslot *slot = p->free_tx;
+        struct gmi_txslot *slot = inject ? NULL : p->free_tx;
         gm_status_t local_error = GM_SUCCESS;
         int rc = post(p, req, slot, &local_error);
         if (rc == -FI_EAGAIN) {
@@ -281,14 +312,18 @@ static void post_stream(struct gm_port *p, struct gmi_peer *peer, struct gmi_str
             fail_queued(p, s, status_of(-rc));
             return;
         }
-        p->free_tx = slot->next_free;
         queue_pop(s);
-        slot->req = req;
-        req->slot = slot;
         req->state = GMI_POSTED;
-        req->posted_ns = gmi_now_ns();
-        peer->last_sent_ns = req->posted_ns;
+        req->posted_ns = now;
+        peer->last_sent_ns = now;
         flight_append(s, req);
+        if (inject) {
+            done_locally(p, s, req, now);
+        } else {
+            p->free_tx = slot->next_free;
+            slot->req = req;
+            req->slot = slot;
+        }
     }
 }
 
@@ -316,7 +351,7 @@ static uint64_t serve_peer(struct gm_port *p, struct gmi_peer *peer, uint64_t no
         return 0; /* nothing is posted to a closed port: expire_peer fails its requests */
     }
     for (unsigned prio = 0; prio < GM_NUM_PRIORITIES; prio++) {
-        post_stream(p, peer, &peer->streams[prio]);
+        post_stream(p, peer, &peer->streams[prio], now);
     }
     return 0;
 }
@@ -423,18 +458,7 @@ void gmi_tx_completed(struct gm_port *p, struct gmi_txslot *slot, int error) {
         fail_flight(p, req, status_of(error));
         return;
     }
-    req->local_done = true;
-    if (req->kind != GMI_SEND || req->acked) {
-        flight_remove(s, req);
-        complete(p, req, GM_SUCCESS);
-    } else if (!need_ack(p)) {
-        if (gmi_peer_alive(p, req->peer, gmi_now_ns())) {
-            flight_remove(s, req);
-            complete(p, req, GM_SUCCESS);
-        } else {
-            req->peer->proof_waiters++;
-        }
-    }
+    done_locally(p, s, req, gmi_now_ns());
 }
 
 void gmi_ack_received(struct gm_port *p, struct gmi_peer *peer, unsigned priority, uint64_t seq, bool rejected) {

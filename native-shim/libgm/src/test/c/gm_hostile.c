@@ -52,6 +52,15 @@ static void raw_open(struct raw *r, const char *provider, const void *name) {
     CHECK(fi_cq_open(r->domain, &cq, &r->cq, NULL) == 0, "cq");
     CHECK(fi_endpoint(r->domain, r->info, &r->ep, NULL) == 0, "endpoint");
     CHECK(fi_ep_bind(r->ep, &r->av->fid, 0) == 0 && fi_ep_bind(r->ep, &r->cq->fid, FI_TRANSMIT | FI_RECV) == 0, "bind");
+    if (shm) {
+        /* not libfabric's default "PID:UID:N": a region a killed run left under that name fails fi_enable (gm_shm.c) */
+        char name[64];
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        snprintf(name, sizeof name, "gmtest-raw-%d-%llx-%lx", (int) getpid(), (unsigned long long) ts.tv_sec,
+                 (long) ts.tv_nsec);
+        CHECK(fi_setname(&r->ep->fid, name, strlen(name) + 1) == 0, "setname");
+    }
     CHECK(fi_enable(r->ep) == 0, "enable");
     CHECK(fi_av_insert(r->av, name, 1, &r->target, 0, NULL) == 1, "av insert");
 }
@@ -65,13 +74,21 @@ static void raw_close(struct raw *r) {
     fi_freeinfo(r->info);
 }
 
-/* Sends len bytes with tag from the raw endpoint and waits for its completion, progressing the port too. */
-static void raw_send(struct raw *r, struct gm_port *port, const void *data, size_t len, uint64_t t) {
+/* Control messages are untagged, their tag in the remote CQ data (gm_tags.c): how raw_send sends each. */
+enum how { TAGGED, UNTAGGED_WITH_DATA, UNTAGGED };
+
+/*
+ * Sends len bytes with tag t from the raw endpoint (tags of kind 1, control, untagged with t as CQ data) and waits
+ * for its completion, progressing the port too.
+ */
+static void raw_send_as(struct raw *r, struct gm_port *port, const void *data, size_t len, uint64_t t, enum how how) {
     static struct fi_context2 context;
     unsigned long long end = now_ms() + WAIT_MS;
     int rc;
     do {
-        rc = (int) fi_tsend(r->ep, data, len, NULL, r->target, t, &context);
+        rc = how == TAGGED ? (int) fi_tsend(r->ep, data, len, NULL, r->target, t, &context)
+           : how == UNTAGGED ? (int) fi_send(r->ep, data, len, NULL, r->target, &context)
+           : (int) fi_senddata(r->ep, data, len, NULL, t, r->target, &context);
         if (rc == 0) {
             break;
         }
@@ -98,6 +115,10 @@ static void raw_send(struct raw *r, struct gm_port *port, const void *data, size
         CHECK(now_ms() < end, "raw send completion");
         nap();
     }
+}
+
+static void raw_send(struct raw *r, struct gm_port *port, const void *data, size_t len, uint64_t t) {
+    raw_send_as(r, port, data, len, t, (t >> 30) == 1 ? UNTAGGED_WITH_DATA : TAGGED);
 }
 
 int main(int argc, char **argv) {
@@ -134,6 +155,11 @@ int main(int argc, char **argv) {
     junk[0] = 3;
     junk[1] = 9;                                         /* keepalive with priority 9 */
     raw_send(&r, b, junk, 64, tag(1, 0, 0, 1, 2));
+    junk[1] = 0;                                         /* a valid keepalive from node 1 port 2, but: */
+    raw_send_as(&r, b, junk, 64, 0, UNTAGGED);           /* without CQ data (no sender) */
+    raw_send_as(&r, b, junk, 64, tag(0, 0, 0, 1, 2), UNTAGGED_WITH_DATA); /* data of the message kind */
+    raw_send_as(&r, b, junk, 64, tag(1, 0, 0, 1, 2), TAGGED); /* tagged: no control buffer takes it */
+    raw_send_as(&r, b, junk, 200, tag(1, 0, 0, 1, 2), UNTAGGED_WITH_DATA); /* longer than a control buffer */
     for (int i = 0; i < 200; i++) {
         gm_recv_event_t *ev = gm_receive(b);
         CHECK(GM_RECV_EVENT_TYPE(ev) == GM_NO_RECV_EVENT, "no event after hostile traffic");

@@ -30,6 +30,12 @@
  *     GM's (R6): libgm asks the provider for FI_ORDER_SAS (a port opens only where it is granted), and over
  *     tcp;ofi_rxm, whose receiver completes a message above its 16 KiB eager buffer after shorter ones sent behind
  *     it, a later send waits until such a send is done locally (one round trip per long send).
+ *   - Control messages (hello, keepalive, ack, cancel) travel untagged, the tag word as remote CQ data, not to a
+ *     tagged control pool as gm-libfabric.md section 2.6 proposes: the provider then never matches a GM message
+ *     against control buffers (gm_tags.c).
+ *   - shm: each endpoint's shared-memory region is named gm-NS-PID-START-N (not libfabric's PID:UID:N, which a
+ *     region left by a killed process of the same pid makes fi_enable refuse), and opening a port removes the
+ *     regions of libgm processes that are gone (gm_shm.c).
  *   - Not supported (GM's own code for it, GM_NOT_SUPPORTED_ON_ARCH): gm_datagram_send, raw/ethernet receives.
  *     FAST receive events are never produced, so gm_memorize_message only copies when asked to.
  */

@@ -124,6 +124,15 @@ class LibgmProgramsTest {
         runProgram("gmx_poll", provider);
     }
 
+    /** Regions killed runs left in /dev/shm (also under the name the next endpoint would take) never stop a port. */
+    @Test
+    void shmPortsOpenBesideStaleRegions() throws IOException, InterruptedException {
+        assertThat(runProgram("gm_stale_shm"))
+                .contains("ok shm ports open beside stale regions with libfabric's default names of this process")
+                .contains("ok a shm port skips a region name that is taken")
+                .contains("ok a killed process's region is removed at the next open, a live one's kept");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"tcp", "shm", "udp"})
     void hostileTrafficRaisesNothing(String provider) throws IOException, InterruptedException {

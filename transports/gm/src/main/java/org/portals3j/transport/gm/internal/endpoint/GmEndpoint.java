@@ -65,7 +65,7 @@ public final class GmEndpoint implements Transport, Polling {
     /** In-use slots per peer at which an application thread's send waits. */
     final int bound;
     private final ReentrantLock stateLock = new ReentrantLock();
-    private boolean resolved; // guarded by stateLock
+    private volatile boolean resolved; // written under stateLock; read without it once true (ensureResolved)
     private volatile @Nullable ReceivePath receivePath; // written under stateLock
     volatile boolean closed;
     volatile @Nullable MessageHandler handler;
@@ -406,6 +406,9 @@ public final class GmEndpoint implements Transport, Polling {
     }
 
     private void ensureResolved() {
+        if (resolved) { // once set it stays: no lock per send (the volatile write published the peers' addresses)
+            return;
+        }
         stateLock.lock();
         try {
             if (!closed) {
@@ -534,23 +537,6 @@ public final class GmEndpoint implements Transport, Polling {
         }
     }
 
-    /** The peer returned credits; false if it returned more than it had (a protocol violation). */
-    boolean creditsReturned(Peer p, long credits) {
-        if (credits == 0) {
-            return true;
-        }
-        p.lock.lock();
-        try {
-            if (!p.credits.give(credits)) {
-                return false;
-            }
-            postWaiting(p);
-            return true;
-        } finally {
-            p.lock.unlock();
-        }
-    }
-
     /** GM gave a data message's buffer back (progress thread). */
     void dataSent(Peer p, int index, int status) {
         if (index >= p.slots.length) {
@@ -590,23 +576,43 @@ public final class GmEndpoint implements Transport, Polling {
         }
     }
 
-    /** The peer's FIN for slot {@code index} (progress thread); false if no message waits for one there. */
-    boolean finished(Peer p, long index, boolean read) {
-        if (index < 0 || index >= p.slots.length) {
-            return false;
+    /** What {@link #creditsAndFin} found wrong, if anything. */
+    enum Returned { OK, CREDITS, FIN }
+
+    /**
+     * A message's returned credits (waiting messages are posted with them), then, if {@code fin}, the peer's FIN for
+     * its slot {@code finIndex}, under one take of the peer's lock (progress thread). CREDITS: the peer returned more
+     * than it had; FIN: no message waits for a FIN in that slot (both protocol violations).
+     */
+    Returned creditsAndFin(Peer p, long credits, boolean fin, long finIndex, boolean read) {
+        if (credits == 0 && !fin) {
+            return Returned.OK;
         }
-        SendSlot s = p.slots[(int) index];
-        long token;
-        boolean report;
-        RegistrationCache.@Nullable Registration registration;
-        @Nullable Bounce bounce;
+        long token = NO_NOTIFY;
+        boolean report = false;
+        boolean delivered = read;
+        RegistrationCache.@Nullable Registration registration = null;
+        @Nullable Bounce bounce = null;
         p.lock.lock();
         try {
+            if (credits != 0) {
+                if (!p.credits.give(credits)) {
+                    return Returned.CREDITS;
+                }
+                postWaiting(p);
+            }
+            if (!fin) {
+                return Returned.OK;
+            }
+            if (finIndex < 0 || finIndex >= p.slots.length) {
+                return Returned.FIN;
+            }
+            SendSlot s = p.slots[(int) finIndex];
             if (!s.inUse || s.finReceived) {
-                return false;
+                return Returned.FIN;
             }
             s.finReceived = true;
-            read &= !s.unreadable;
+            delivered &= !s.unreadable;
             report = !s.completed;
             s.completed = true;
             token = s.token;
@@ -622,9 +628,9 @@ public final class GmEndpoint implements Transport, Polling {
         }
         release(registration, bounce);
         if (report) {
-            complete(token, read);
+            complete(token, delivered);
         }
-        return true;
+        return Returned.OK;
     }
 
     void release(RegistrationCache.@Nullable Registration registration, @Nullable Bounce bounce) {

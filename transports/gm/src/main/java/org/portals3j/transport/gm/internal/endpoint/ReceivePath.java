@@ -299,12 +299,15 @@ final class ReceivePath implements Runnable {
         }
         if (bad != null) {
             violation(p, bad);
-        } else if (!endpoint.creditsReturned(p, credits)) {
-            violation(p, "it returned " + credits + " credits it never had");
-        } else if (kind == WireHeader.KIND_FIN && !endpoint.finished(p, slot, read)) {
-            violation(p, "a FIN for slot " + slot + ", where no message waits");
-        } else if (kind == WireHeader.KIND_BYE) {
-            endpoint.peerFailed(p.rank, GmEndpoint.CLOSED);
+        } else {
+            GmEndpoint.Returned r = endpoint.creditsAndFin(p, credits, kind == WireHeader.KIND_FIN, slot, read);
+            if (r == GmEndpoint.Returned.CREDITS) {
+                violation(p, "it returned " + credits + " credits it never had");
+            } else if (r == GmEndpoint.Returned.FIN) {
+                violation(p, "a FIN for slot " + slot + ", where no message waits");
+            } else if (kind == WireHeader.KIND_BYE) {
+                endpoint.peerFailed(p.rank, GmEndpoint.CLOSED);
+            }
         }
     }
 
@@ -324,13 +327,16 @@ final class ReceivePath implements Runnable {
         if (bad == null && slot >= GmEndpoint.slotsPerPeer(endpoint.settings)) {
             bad = "a message from slot " + slot;
         }
-        if (bad == null && !endpoint.creditsReturned(p, WireHeader.credits(m))) {
-            bad = "it returned credits it never had";
-        }
         int fin = WireHeader.finField(m);
-        if (bad == null && fin != WireHeader.NO_FIN
-                && !endpoint.finished(p, WireHeader.finSlot(fin), WireHeader.finRead(fin))) {
-            bad = "a FIN for slot " + WireHeader.finSlot(fin) + ", where no message waits";
+        if (bad == null) { // one take of the peer's lock for both
+            boolean hasFin = fin != WireHeader.NO_FIN;
+            GmEndpoint.Returned r = endpoint.creditsAndFin(p, WireHeader.credits(m), hasFin,
+                    hasFin ? WireHeader.finSlot(fin) : -1, hasFin && WireHeader.finRead(fin));
+            if (r == GmEndpoint.Returned.CREDITS) {
+                bad = "it returned credits it never had";
+            } else if (r == GmEndpoint.Returned.FIN) {
+                bad = "a FIN for slot " + WireHeader.finSlot(fin) + ", where no message waits";
+            }
         }
         if (bad != null) {
             buffers.post(port, index);

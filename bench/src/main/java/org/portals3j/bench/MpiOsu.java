@@ -107,7 +107,7 @@ public final class MpiOsu {
                 out.println();
             }
             double raw = RawPutLatency.measure(transport, 8, run.iterations(),
-                    MpiOsuLayer.JIT_WARMUP_FACTOR * run.warmup()); // as long a warm-up as the layer's
+                    MpiOsuLayer.JIT_WARMUP_FACTOR * run.warmup(), run.warmup()); // the layer's warm-ups
             out.printf("# raw Portals Put ping-pong, transport %s, ranks as threads of one JVM%n", transport);
             out.printf("# Size          Latency (us)%n%-10d%18.2f%n%n", 8, raw);
 

@@ -31,6 +31,14 @@ final class RawPutLatency {
 
     /** The mean half round trip in microseconds of {@code iterations} timed round trips of {@code size} bytes. */
     static double measure(String transport, int size, int iterations, int warmup) throws Exception {
+        return measure(transport, size, iterations, warmup, 0);
+    }
+
+    /**
+     * As {@link #measure(String, int, int, int)}, with {@code settle} more untimed round trips after the JIT has gone
+     * quiet, as each row of the layer's table has its own warm-up after the pause ({@link MpiOsuLayer#latencyRow}).
+     */
+    static double measure(String transport, int size, int iterations, int warmup, int settle) throws Exception {
         try (TwoRanks job = TwoRanks.open(transport); Arena arena = Arena.ofShared()) {
             EqHandle[] eqs = new EqHandle[2];
             MdHandle[] mds = new MdHandle[2];
@@ -44,7 +52,7 @@ final class RawPutLatency {
             Thread echo = Thread.ofPlatform().daemon(true).name("raw-put-rank-1").start(() -> {
                 try {
                     Event ev = new Event();
-                    for (int i = 0; i < iterations + warmup; i++) {
+                    for (int i = 0; i < iterations + warmup + settle; i++) {
                         awaitPut(job.portals(1), eqs[1], ev);
                         job.portals(1).put(mds[1], AckRequest.NOACK_REQ, job.id(0), PORTAL, 0, MATCH, 0, 0);
                     }
@@ -58,6 +66,9 @@ final class RawPutLatency {
                 roundTrips(p, mds[0], eqs[0], job.id(1), ev, Math.min(WARMUP_RUN, warmup - done));
             }
             JitQuiet.await();
+            if (settle > 0 && failure.get() == null) {
+                roundTrips(p, mds[0], eqs[0], job.id(1), ev, settle);
+            }
             long elapsed = failure.get() == null ? roundTrips(p, mds[0], eqs[0], job.id(1), ev, iterations) : 0;
             echo.join(TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
             if (failure.get() != null) {

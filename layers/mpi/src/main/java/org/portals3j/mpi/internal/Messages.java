@@ -84,13 +84,29 @@ public final class Messages {
      */
     public static SendOperation blockingSend(CommState c, @Nullable Object buf, int count, @Nullable BaseType type,
                                              int dest, int tag, boolean synchronous) {
+        return reusedSend(c, buf, count, type, dest, tag, synchronous, false);
+    }
+
+    /**
+     * {@link #send} for {@code iSend} and its kin: the operation is one the thread kept ({@link BlockingOperations}),
+     * the buffer's segment the thread's last one if the buffer is the same; {@link #recycle} gives it back.
+     */
+    public static SendOperation nonblockingSend(CommState c, @Nullable Object buf, int count,
+                                                @Nullable BaseType type, int dest, int tag, boolean synchronous) {
+        return reusedSend(c, buf, count, type, dest, tag, synchronous, true);
+    }
+
+    /** A started send on the thread's operation: {@code kept} for one a request holds, else the blocking call's. */
+    private static SendOperation reusedSend(CommState c, @Nullable Object buf, int count, @Nullable BaseType type,
+                                            int dest, int tag, boolean synchronous, boolean kept) {
         BaseType t = checkCountAndType(count, type);
         if (tag < 0) {
             throw new MpiError(ErrorClass.TAG, "invalid tag " + tag + ": a send's tag must be 0.." + MatchBits.TAG_UB);
         }
         checkRank(c, dest, false, "destination");
         BlockingOperations mine = BlockingOperations.ofThread();
-        SendOperation op = mine.takeSend(mine.sendSegment(buf, count, t));
+        MemorySegment memory = mine.sendSegment(buf, count, t);
+        SendOperation op = kept ? mine.takeKeptSend(memory) : mine.takeSend(memory);
         if (dest == Constants.PROC_NULL) {
             Operation.completeAtOnce(op, Constants.PROC_NULL, Constants.ANY_TAG);
             return op;
@@ -105,46 +121,22 @@ public final class Messages {
      */
     public static ReceiveOperation blockingReceive(CommState c, @Nullable Object buf, int count,
                                                    @Nullable BaseType type, int source, int tag) {
-        BaseType t = checkCountAndType(count, type);
-        checkReceiveTag(tag);
-        checkRank(c, source, true, "source");
-        BlockingOperations mine = BlockingOperations.ofThread();
-        MemorySegment memory = mine.receiveSegment(buf, count, t);
-        boolean[] booleans = buf instanceof boolean[] b ? b : null;
-        boolean anySource = source == Constants.ANY_SOURCE;
-        boolean anyTag = tag == Constants.ANY_TAG;
-        long want = MatchBits.of(c.context(), anySource ? 0 : source, anyTag ? 0 : tag);
-        ReceiveOperation op = mine.takeReceive(memory, want, MatchBits.ignore(anySource, anyTag), booleans);
-        if (source == Constants.PROC_NULL) {
-            Operation.completeAtOnce(op, Constants.PROC_NULL, Constants.ANY_TAG);
-        }
-        return op;
+        return reusedReceive(c, buf, count, type, source, tag, false);
     }
 
-    /**
-     * {@link #send} for {@code iSend} and its kin: the operation is one the thread kept ({@link BlockingOperations}),
-     * the buffer's segment the thread's last one if the buffer is the same; {@link #recycle} gives it back.
-     */
-    public static SendOperation nonblockingSend(CommState c, @Nullable Object buf, int count,
-                                                @Nullable BaseType type, int dest, int tag, boolean synchronous) {
-        BaseType t = checkCountAndType(count, type);
-        if (tag < 0) {
-            throw new MpiError(ErrorClass.TAG, "invalid tag " + tag + ": a send's tag must be 0.." + MatchBits.TAG_UB);
-        }
-        checkRank(c, dest, false, "destination");
-        BlockingOperations mine = BlockingOperations.ofThread();
-        SendOperation op = mine.takeKeptSend(mine.sendSegment(buf, count, t));
-        if (dest == Constants.PROC_NULL) {
-            Operation.completeAtOnce(op, Constants.PROC_NULL, Constants.ANY_TAG);
-            return op;
-        }
-        c.engine().startSend(op, c.jobRank(dest), MatchBits.of(c.context(), c.rank(), tag), synchronous);
-        return op;
-    }
-
-    /** {@link #receive} for {@code iRecv}, as {@link #nonblockingSend} is for a send. */
+    /** {@link #receive} for {@code iRecv}, as {@link #nonblockingSend} is for a send: started. */
     public static ReceiveOperation nonblockingReceive(CommState c, @Nullable Object buf, int count,
                                                       @Nullable BaseType type, int source, int tag) {
+        ReceiveOperation op = reusedReceive(c, buf, count, type, source, tag, true);
+        if (source != Constants.PROC_NULL) {
+            c.engine().startReceive(op);
+        }
+        return op;
+    }
+
+    /** A receive on the thread's operation, not started (done at once for PROC_NULL); {@code kept} as for a send. */
+    private static ReceiveOperation reusedReceive(CommState c, @Nullable Object buf, int count,
+                                                  @Nullable BaseType type, int source, int tag, boolean kept) {
         BaseType t = checkCountAndType(count, type);
         checkReceiveTag(tag);
         checkRank(c, source, true, "source");
@@ -154,12 +146,12 @@ public final class Messages {
         boolean anySource = source == Constants.ANY_SOURCE;
         boolean anyTag = tag == Constants.ANY_TAG;
         long want = MatchBits.of(c.context(), anySource ? 0 : source, anyTag ? 0 : tag);
-        ReceiveOperation op = mine.takeKeptReceive(memory, want, MatchBits.ignore(anySource, anyTag), booleans);
+        long ignore = MatchBits.ignore(anySource, anyTag);
+        ReceiveOperation op = kept ? mine.takeKeptReceive(memory, want, ignore, booleans)
+                : mine.takeReceive(memory, want, ignore, booleans);
         if (source == Constants.PROC_NULL) {
             Operation.completeAtOnce(op, Constants.PROC_NULL, Constants.ANY_TAG);
-            return op;
         }
-        c.engine().startReceive(op);
         return op;
     }
 

@@ -64,6 +64,12 @@ FJ_EXPORT int fj_enable(struct fid_ep *ep)
     return fi_enable(ep);
 }
 
+/* Before fj_enable: names the endpoint (shm: the name of its region in /dev/shm, fi_shm(7) "Address Format"). */
+FJ_EXPORT int fj_setname(struct fid *fid, void *addr, size_t addrlen)
+{
+    return fi_setname(fid, addr, addrlen);
+}
+
 FJ_EXPORT int fj_getname(struct fid *fid, void *addr, size_t *addrlen)
 {
     return fi_getname(fid, addr, addrlen);

@@ -22,6 +22,7 @@ import org.portals3j.fabric.internal.NativeFabric;
  */
 public final class Endpoint extends FabricResource {
     private static final int FI_ETOOSMALL = 257;
+    private static final int FI_EBUSY = 16;
     private static final long FI_TRANSMIT = 1L << 11;
     private static final long FI_RECV = 1L << 10;
 
@@ -46,12 +47,23 @@ public final class Endpoint extends FabricResource {
             rc = lib.epBind(ep, cq.handle(), FI_TRANSMIT | FI_RECV);
             call = "fi_ep_bind(completion queue)";
         }
+        String region = null;
+        if (rc == 0 && "shm".equals(domain.fabric().info().provider())) {
+            ShmRegions.sweep();
+            region = ShmRegions.name();
+            rc = lib.setname(ep, region);
+            call = "fi_setname(the shm region's name)";
+        }
         if (rc == 0) {
             rc = lib.enable(ep);
             call = "fi_enable";
         }
         if (rc != 0) {
             lib.close(ep);
+            if (rc == -FI_EBUSY && region != null && call.equals("fi_enable")) {
+                throw FabricException.of(call, FI_EBUSY, "shm region " + ShmRegions.DIRECTORY.resolve(region)
+                        + " is in use or of another libfabric version: remove it if no process of yours uses it");
+            }
             throw FabricException.of(call, -rc);
         }
         return new Endpoint(domain, ep, cq, av);

@@ -18,7 +18,11 @@ public final class FabricException extends RuntimeException {
     private final String errnoName;
 
     FabricException(String call, int errno, String errnoName, String text) {
-        super(call + " failed: " + errnoName + " (" + text + ")");
+        this(call + " failed: " + errnoName + " (" + text + ")", errno, errnoName);
+    }
+
+    private FabricException(String message, int errno, String errnoName) {
+        super(message);
         this.errno = errno;
         this.errnoName = errnoName;
     }
@@ -27,6 +31,14 @@ public final class FabricException extends RuntimeException {
     static FabricException of(String call, int errno) {
         NativeFabric lib = NativeFabric.get();
         return new FabricException(call, errno, lib.errnoName(errno), lib.strerror(errno));
+    }
+
+    /** As {@link #of(String, int)}, with what the application can do about it. */
+    static FabricException of(String call, int errno, String advice) {
+        NativeFabric lib = NativeFabric.get();
+        String name = lib.errnoName(errno);
+        return new FabricException(call + " failed: " + name + " (" + lib.strerror(errno) + "): " + advice, errno,
+                name);
     }
 
     /** Throws if {@code rc} is negative; returns it otherwise. */

@@ -81,6 +81,17 @@
  *     loaded, and shm's {@code fi_endpoint} installs its own: either kills a JVM at its next implicit null check.
  *     The binding saves the JVM's handlers around loading and around every call that opens an object, and puts
  *     them back.</li>
+ * <li>shm names an endpoint's shared-memory region, {@code /dev/shm/NAME}, after the source address unless the
+ *     application names it with {@code fi_setname} (fi_shm(7), "Address Format"): "127.0.0.1:UID:N" with
+ *     {@code Hints.rdm}'s node, "PID:UID:N" without one, N counting the process's endpoints. {@code fi_enable}
+ *     fails with {@code FI_EBUSY} when that file exists and is not a region it can take over: a live region of
+ *     another process of the same name, or one that a killed process left for a later process with its pid. The
+ *     binding therefore names each shm endpoint "fabric-NS-PID-START-N" (hex: the inode of
+ *     {@code /proc/self/ns/pid}, the pid, the start time of field 22 of {@code /proc/self/stat}, a counter of the
+ *     process), which no other process of the namespace can hold, and skips a name whose file exists. Before
+ *     that it removes the regions of that form of its own namespace and user whose owner is provably gone (no
+ *     {@code /proc/PID}, or one of another start time); other files are left alone. An {@code FI_EBUSY} that
+ *     remains names the file and says to remove it.</li>
  * </ul>
  *
  * <h2>Example</h2>

@@ -37,7 +37,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * longer run shutdown hooks. The loader therefore saves the six handlers before the first {@code dlopen} and puts
  * the JVM's back after it. The shm provider does the same in {@code fi_endpoint} (SIGINT, SIGBUS, SIGSEGV, SIGTERM:
  * a handler that unlinks its shared memory files, then re-raises), so every control call that opens or enables an
- * object runs inside a {@link SignalGuard}; the cost is that shm cannot clean its files up if the JVM crashes.
+ * object runs inside a {@link SignalGuard}; the cost is that shm cannot clean its files up if the JVM crashes
+ * (a later endpoint open removes them: see the package documentation of {@code org.portals3j.fabric}).
  */
 public final class NativeFabric {
     /** System property: the path of libfabric-java.so to load instead of the jar's copy. */
@@ -86,6 +87,7 @@ public final class NativeFabric {
     private final MethodHandle cqOpen;
     private final MethodHandle epBind;
     private final MethodHandle enable;
+    private final MethodHandle setname;
     private final MethodHandle getname;
     private final MethodHandle mrReg;
     private final MethodHandle mrKey;
@@ -134,6 +136,7 @@ public final class NativeFabric {
         cqOpen = bind(linker, glue, "fj_cq_open", JAVA_INT, ADDRESS, ADDRESS, ADDRESS);
         epBind = bind(linker, glue, "fj_ep_bind", JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG);
         enable = bind(linker, glue, "fj_enable", JAVA_INT, ADDRESS);
+        setname = bind(linker, glue, "fj_setname", JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG);
         getname = bind(linker, glue, "fj_getname", JAVA_INT, ADDRESS, ADDRESS, ADDRESS);
         mrReg = bind(linker, glue, "fj_mr_reg", JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG,
                 ADDRESS);
@@ -401,6 +404,16 @@ public final class NativeFabric {
     public int enable(MemorySegment ep) {
         try (SignalGuard g = new SignalGuard()) {
             return (int) enable.invokeExact(ep);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** {@code fi_setname(fid, name, strlen(name) + 1)}: {@code name} as a NUL-terminated string, before enabling. */
+    public int setname(MemorySegment fid, String name) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment addr = a.allocateFrom(name);
+            return (int) setname.invokeExact(fid, addr, addr.byteSize());
         } catch (Throwable t) {
             throw fail(t);
         }

@@ -41,8 +41,8 @@ public final class Suite {
     /** Bandwidth sizes besides 1 MiB (which comes with the latency run); the 8-byte windows give the message rate. */
     static final int[] BANDWIDTH_SIZES = {8, 1024, 64 * 1024};
     static final int[] QUICK_BANDWIDTH_SIZES = {8};
-    static final List<String> PEERS = List.of("openmpi", "fi_pingpong", "fi_rdm_pingpong", "handoff", "lapi", "mpi",
-            "isotach", "shim");
+    static final List<String> PEERS = List.of("openmpi", "sockets", "fi_pingpong", "fi_rdm_pingpong", "handoff", "lapi",
+            "mpi", "isotach", "shim");
     /** The gm providers the libfabric rows run on (libfabric's tcp;ofi_rxm and shm). */
     static final List<String> LIBFABRIC_PROVIDERS = List.of("tcp", "shm");
 
@@ -54,7 +54,8 @@ public final class Suite {
               --quick           a smoke run of about a minute (few iterations, fewer sizes): not figures to quote
               --out             where results.json, the plots and index.html go (default bench-report)
               --peers           rows besides Portals Put/Get and the transport's own baseline (default all:
-                                openmpi,fi_pingpong,fi_rdm_pingpong,handoff,lapi,mpi,isotach,shim); the others are
+                                openmpi,sockets,fi_pingpong,fi_rdm_pingpong,handoff,lapi,mpi,isotach,shim); the
+                                others are
                                 reported as skipped
               --iterations      measured round trips per size (default 10000; --quick 200)
               --require-idle    refuse to run when the 1-minute load average is above the threshold
@@ -290,6 +291,8 @@ public final class Suite {
             + " Debian's libfabric-bin does not ship (it has fi_pingpong only)";
     static final String OMPI_SHM = "Open MPI 4.1 shared memory";
     static final String OMPI_TCP = "Open MPI 4.1 TCP loopback";
+    static final String C_UDP = "C UDP sockets, busy-poll";
+    static final String C_TCP = "C TCP sockets, busy-poll";
     static final String SHIM_C = "C through libportals3";
     static final String SHIM_JAVA = "Java API";
     static final String SHIM_JAVA_ROW = SHIM_JAVA + " (2 processes)";
@@ -319,6 +322,7 @@ public final class Suite {
             c.skip(PUT + " on " + UDP_CRC32C, "udp is not in --transport " + String.join(",", o.transports()));
         }
         peer(o, c, "openmpi", OMPI_SHM + " and " + OMPI_TCP, () -> openMpi(o, c));
+        peer(o, c, "sockets", C_UDP + " and " + C_TCP, () -> sockets(o, c));
         boolean fi = selected(o, c, "fi_pingpong", FI_PINGPONG);
         boolean rdm = selected(o, c, "fi_rdm_pingpong", FI_RDM_PINGPONG);
         if (fi || rdm) {
@@ -429,6 +433,31 @@ public final class Suite {
                         + OsuRun.WINDOW));
                 c.add(new Series(btl[1], SuiteReport.RATE, "-", true, "mean",
                         List.of(new Point(8, bw.at(8) * 1e6 / 8, Double.NaN)), "8-byte messages of osu_peer bw"));
+            }
+        }
+    }
+
+    /** The kernel's floor: plain sockets in C, busy-polling, one process per CPU ({@link SocketFloor}). */
+    private static void sockets(Options o, Collector c) throws Exception {
+        String missing = SocketFloor.missingTools();
+        if (missing != null) {
+            c.skip(C_UDP + " and " + C_TCP, missing);
+            return;
+        }
+        int max = Arrays.stream(o.sizes()).max().orElse(MIB);
+        try (SocketFloor floor = SocketFloor.build()) {
+            for (String[] row : new String[][] {{SocketFloor.UDP, C_UDP}, {SocketFloor.TCP, C_TCP}}) {
+                Map<Integer, double[]> pct = floor.percentiles(row[0], max, o.iterations(), o.warmup());
+                List<Point> lat = new ArrayList<>();
+                for (int size : o.sizes()) {
+                    double[] v = pct.get(size);
+                    if (v != null) {
+                        lat.add(new Point(size, v[0], v[1]));
+                    }
+                }
+                c.add(new Series(row[1], SuiteReport.LATENCY, "-", true, "p50", lat, "socket_floor " + row[0]
+                        + ": the kernel's loopback floor, send and recv(MSG_DONTWAIT) in a loop; "
+                        + floor.placement()));
             }
         }
     }
@@ -657,6 +686,8 @@ public final class Suite {
                 SuiteReport.LATENCY, 8, false, true, 1.5));
         goals.add(goal(c, "udp Put 8 B p50 / Open MPI TCP 8 B p50", "udp", OMPI_TCP, SuiteReport.LATENCY, 8, false,
                 true, 0.65));
+        goals.add(goal(c, "floor under it: " + C_UDP + " 8 B p50 / Open MPI TCP 8 B p50", C_UDP, "-", OMPI_TCP,
+                SuiteReport.LATENCY, 8, false, true, 0.65));
         goals.add(goal(c, "udp Put 8 B p99 / Open MPI TCP 8 B p99", "udp", OMPI_TCP, SuiteReport.LATENCY, 8, true,
                 true, 1.5));
         goals.add(goal(c, "udp Put 64 KiB p50 / Open MPI TCP 64 KiB p50", "udp", OMPI_TCP, SuiteReport.LATENCY,
@@ -670,10 +701,16 @@ public final class Suite {
 
     private static Goal goal(Collector c, String name, String transport, String peerName, String kind, int size,
                              boolean p99, boolean atMost, double limit) {
+        return goal(c, name, PUT, transport, peerName, kind, size, p99, atMost, limit);
+    }
+
+    private static Goal goal(Collector c, String name, String mineName, String transport, String peerName,
+                             String kind, int size, boolean p99, boolean atMost, double limit) {
         String unit = kind.equals(SuiteReport.LATENCY) ? "us" : "MB/s";
-        Series mine = c.find(PUT, kind, transport);
+        Series mine = c.find(mineName, kind, transport);
         Series peer = c.find(peerName, kind, "-");
-        String why = mine == null ? "no " + PUT + " " + kind + " on " + transport + " in this run"
+        String why = mine == null ? "no " + mineName + " " + kind + (transport.equals("-") ? "" : " on " + transport)
+                + " in this run"
                 : peer == null ? "no " + peerName + " " + kind + " in this run" : null;
         Point a = mine == null ? null : mine.at(size);
         Point b = peer == null ? null : peer.at(size);

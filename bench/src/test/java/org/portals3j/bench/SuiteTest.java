@@ -71,11 +71,11 @@ class SuiteTest {
         assertThat(skipped).containsKeys("Open MPI 4.1 shared memory and Open MPI 4.1 TCP loopback",
                 "libfabric fi_pingpong", "libfabric fi_rdm_pingpong", "Portals3J MPI layer on inmem",
                 "Isotach vs noniso MBM on inmem",
-                "C through libportals3 vs Java API");
+                "C through libportals3 vs Java API", "C UDP sockets, busy-poll and C TCP sockets, busy-poll");
         assertThat(skipped.get("Portals Put on udp-crc32c")).isEqualTo("udp is not in --transport inmem");
         assertThat(r.out()).contains("skipped: not selected (--peers");
 
-        assertThat(json.get("goals")).hasSize(6);
+        assertThat(json.get("goals")).hasSize(7);
         for (JsonNode g : json.get("goals")) {
             assertThat(g.get("verdict").asText()).as(g.get("name").asText()).startsWith("not measured: ");
         }
@@ -97,12 +97,18 @@ class SuiteTest {
     void quickRunOnUdpGivesTheCrc32cAndLibfabricRowsFiguresOrAReasonToSkip(@TempDir Path dir) throws IOException {
         Path out = dir.resolve("report");
         Run r = run(loadavg(dir, "0.05"), "--transport", "udp", "--quick", "--iterations", "20", "--peers",
-                "fi_pingpong,fi_rdm_pingpong", "--out", out.toString());
+                "fi_pingpong,fi_rdm_pingpong,sockets", "--out", out.toString());
         assertThat(r.exit()).as(r.err()).isZero();
         JsonNode json = JSON.readTree(out.resolve("results.json").toFile());
         List<String> rows = rowsWithPositiveFigures(json);
         assertThat(rows).contains("Portals Put latency udp-crc32c", "Portals Put bandwidth udp-crc32c",
-                "Portals Get bandwidth udp", "Portals Get rate udp");
+                "Portals Get bandwidth udp", "Portals Get rate udp", "C UDP sockets, busy-poll latency -",
+                "C TCP sockets, busy-poll latency -");
+        assertThat(sizes(json, "C UDP sockets, busy-poll latency -")).as("one datagram: up to 32 KiB")
+                .containsExactly(8, 1024);
+        assertThat(sizes(json, "C TCP sockets, busy-poll latency -")).containsExactly(8, 1024, 64 * 1024);
+        assertThat(note(json, "C UDP sockets, busy-poll latency -")).as("where the processes ran")
+                .contains("socket_floor udp", "2 processes");
         assertThat(sizes(json, "Portals Put bandwidth udp-crc32c")).containsExactly(Suite.MIB);
 
         Map<String, String> skipped = skipped(json);

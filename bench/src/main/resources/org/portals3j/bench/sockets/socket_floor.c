@@ -25,6 +25,8 @@
 
 #define LARGE 8192
 #define UDP_MAX (32 * 1024)
+/* A reply that has not come in this long was lost (a datagram) or its sender died: fail, never spin forever. */
+#define REPLY_TIMEOUT_NS 10000000000LL
 
 static void fail(const char *what)
 {
@@ -67,14 +69,26 @@ static void send_all(int fd, const char *buf, int len)
     }
 }
 
-/* Busy-polls until len bytes (tcp) or one datagram (udp) arrived. */
+/* Busy-polls until len bytes (tcp) or one datagram (udp) arrived; fails after REPLY_TIMEOUT_NS without any. */
 static void receive_all(int fd, char *buf, int len, int stream)
 {
     int done = 0;
+    unsigned empty = 0;
+    long long since = 0;
     for (;;) {
         ssize_t r = recv(fd, buf + done, (size_t) (len - done), MSG_DONTWAIT);
         if (r < 0) {
             if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+                if ((++empty & 4095) == 0) { /* a clock read every 4096 empty polls keeps it off the fast path */
+                    long long t = now_ns();
+                    if (since == 0) {
+                        since = t;
+                    } else if (t - since > REPLY_TIMEOUT_NS) {
+                        fprintf(stderr, "socket_floor: no reply in %lld s: a datagram was lost or the peer died\n",
+                                REPLY_TIMEOUT_NS / 1000000000LL);
+                        exit(1);
+                    }
+                }
                 continue;
             }
             fail("recv");
@@ -84,6 +98,7 @@ static void receive_all(int fd, char *buf, int len, int stream)
             exit(1);
         }
         done += (int) r;
+        since = 0;
         if (!stream || done == len) {
             return;
         }

@@ -1,6 +1,5 @@
 package org.portals3j.mpi.internal;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import org.checkerframework.checker.initialization.qual.NotOnlyInitialized;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -9,14 +8,12 @@ import org.portals3j.portals.EqHandle;
 import org.portals3j.portals.Event;
 import org.portals3j.portals.EventKind;
 import org.portals3j.portals.InsertPosition;
-import org.portals3j.portals.InterfaceId;
 import org.portals3j.portals.MdHandle;
 import org.portals3j.portals.MdOption;
 import org.portals3j.portals.MdUpdateResult;
 import org.portals3j.portals.MeHandle;
 import org.portals3j.portals.MemoryDescriptor;
 import org.portals3j.portals.NiHandle;
-import org.portals3j.portals.NiLimits;
 import org.portals3j.portals.Portals;
 import org.portals3j.portals.PortalsException;
 import org.portals3j.portals.ProcessId;
@@ -25,7 +22,6 @@ import org.portals3j.portals.StatusRegister;
 import org.portals3j.portals.Unlink;
 import org.portals3j.transport.IdleStrategy;
 import org.portals3j.transport.Job;
-import org.portals3j.transport.JobMember;
 import org.portals3j.transport.Polling;
 
 /**
@@ -34,42 +30,17 @@ import org.portals3j.transport.Polling;
  * is thread-safe (one lock per rank); the waits release the lock between rounds of progress.
  */
 public final class PointToPoint {
-    /** The portal every message is put to: posted receives, the mark, then the unexpected entries. */
-    static final int RECEIVE_PORTAL = 4;
-    /** The portal where rendezvous senders expose their buffers for the receiver's get. */
-    static final int GET_PORTAL = 5;
-    /** The portal credit reports arrive on. */
-    static final int CREDIT_PORTAL = 6;
-    /** The portal a rank puts 0 bytes to itself on, to wake its thread blocked in {@code PtlEQWait}. */
-    static final int WAKE_PORTAL = 7;
-    /** Access control entry 0: same user, any portal (the default). */
-    static final int COOKIE = 0;
-    /** A rendezvous header's hdr_data: the message length in the low bits, the get's id above. */
-    static final int LENGTH_BITS = 36;
-    private static final long LENGTH_MASK = (1L << LENGTH_BITS) - 1;
-    private static final long ID_MASK = (1L << (64 - LENGTH_BITS)) - 1;
-    /** The event queue takes every event of the rank; its memory grows only with its backlog. */
-    private static final long EQ_SIZE = 1L << 24;
     private static final int DRAIN_BATCH = 256;
-    private static final Object HEADER_SINK = new Object();
-    private static final Object CREDIT_SINK = new Object();
-    private static final Object WAKE_SINK = new Object();
-    /** As many match entries and MDs as an interface can have: one per posted receive and message under way. */
-    private static final NiLimits LIMITS = new NiLimits(NiLimits.MAXIMUM.maxMatchEntries(),
-            NiLimits.MAXIMUM.maxMemDescriptors(), NiLimits.DEFAULT.maxEventQueues(), NiLimits.DEFAULT.maxAtableIndex(),
-            NiLimits.DEFAULT.maxPtableIndex());
     /**
      * A receive of at most this many bytes waits on the pending list rather than as a match entry: its message lands
      * in the region and is copied out (package documentation, "Small receives").
      */
     static final long COPY_LIMIT = 1024;
     /** As many pending receives as the interface takes match entries. */
-    private static final int MAX_PENDING = LIMITS.maxMatchEntries();
+    private static final int MAX_PENDING = RankPortals.LIMITS.maxMatchEntries();
 
-    /** The user pointer of a sender's credit region. */
-    private record Region(int peer, MemorySegment memory) {
-    }
-
+    /** The rank's Portals objects and the state the engine's parts share. */
+    private final RankPortals p;
     private final Portals lib;
     private final Job job;
     private final int rank;
@@ -82,13 +53,12 @@ public final class PointToPoint {
     private final ProcessId[] peers;
     private final EagerCredit[] credits;
     private final CreditLedger[] ledgers;
-    private final Region[] regions;
+    private final RankPortals.Region[] regions;
     private final UnexpectedQueue unexpected = new UnexpectedQueue();
     private final Event event = new Event();
     /** The rank's nonblocking collectives under way ({@link #progress()} moves them on). */
     private final CollectiveProgress collectives = new CollectiveProgress();
-    private final RankLock lock = new RankLock();
-    private final Arena arena = Arena.ofShared();
+    private final RankLock lock;
     /** The waits of the rank's threads (made last in the constructor, with this engine under initialization). */
     private final @NotOnlyInitialized RankWaits waits;
     /** Receives posted and not yet matched or cancelled. */
@@ -106,8 +76,6 @@ public final class PointToPoint {
     private long idleWant;
     private long idleIgnore;
     private long nextRendezvousId;
-    private int inFlight;
-    private boolean finished;
 
     /** Sets up the receive side of rank {@code rank} on {@code lib} (already created, not yet initialised). */
     public PointToPoint(Portals lib, int rank, MpiConfig config) {
@@ -120,53 +88,28 @@ public final class PointToPoint {
      * ({@link org.portals3j.transport.Oversubscription}).
      */
     public PointToPoint(Portals lib, int rank, MpiConfig config, boolean oversubscribed) {
+        Polling polling = Polling.of(lib.transport());
+        RankPortals portals = new RankPortals(lib, rank, config);
+        this.p = portals;
         this.lib = lib;
-        this.job = lib.job();
+        this.job = portals.job;
         this.rank = rank;
         this.config = config;
-        int size = job.size();
-        Polling polling = Polling.of(lib.transport());
-        lib.init();
-        ni = lib.niInit(InterfaceId.DEFAULT, ProcessId.PID_ANY, LIMITS).handle();
-        eq = lib.eqAlloc(ni, EQ_SIZE);
-        peers = new ProcessId[size];
+        this.ni = portals.ni;
+        this.eq = portals.eq;
+        this.mark = portals.mark;
+        this.headerMd = portals.headerMd;
+        this.creditMd = portals.creditMd;
+        this.peers = portals.peers;
+        this.regions = portals.regions;
+        this.lock = portals.lock;
+        int size = peers.length;
         credits = new EagerCredit[size];
         ledgers = new CreditLedger[size];
-        regions = new Region[size];
         for (int r = 0; r < size; r++) {
-            JobMember m = job.peers().member(r);
-            peers[r] = new ProcessId(m.nid(), m.pid());
             credits[r] = new EagerCredit(config.creditBytes());
             ledgers[r] = new CreditLedger(config.creditBytes());
         }
-        // the mark: an entry without an MD, which nothing matches (skipped, Portals 3.2 spec §2.2)
-        mark = lib.meAttach(ni, RECEIVE_PORTAL, ProcessId.ANY, 0, 0, Unlink.RETAIN, InsertPosition.AFTER);
-        int regionOptions = MdOption.bits(MdOption.OP_PUT, MdOption.MANAGE_REMOTE, MdOption.ACK_DISABLE);
-        for (int r = 0; r < size; r++) {
-            MemorySegment memory = arena.allocate(config.creditBytes(), 8);
-            regions[r] = new Region(r, memory);
-            MeHandle me = lib.meAttach(ni, RECEIVE_PORTAL, peers[r], 0, ~MatchBits.LONG, Unlink.RETAIN,
-                    InsertPosition.AFTER);
-            lib.mdAttach(me, new MemoryDescriptor(memory, memory.byteSize(), MemoryDescriptor.THRESH_INF,
-                    memory.byteSize(), regionOptions, regions[r], eq), Unlink.RETAIN, Unlink.RETAIN);
-        }
-        int sinkOptions = MdOption.bits(MdOption.OP_PUT, MdOption.TRUNCATE, MdOption.ACK_DISABLE);
-        MeHandle headers = lib.meAttach(ni, RECEIVE_PORTAL, ProcessId.ANY, MatchBits.LONG, ~MatchBits.LONG,
-                Unlink.RETAIN, InsertPosition.AFTER);
-        lib.mdAttach(headers, new MemoryDescriptor(MemorySegment.NULL, 0, MemoryDescriptor.THRESH_INF, 0,
-                sinkOptions, HEADER_SINK, eq), Unlink.RETAIN, Unlink.RETAIN);
-        MeHandle creditMe = lib.meAttach(ni, CREDIT_PORTAL, ProcessId.ANY, 0, ~0L, Unlink.RETAIN,
-                InsertPosition.AFTER);
-        lib.mdAttach(creditMe, new MemoryDescriptor(MemorySegment.NULL, 0, MemoryDescriptor.THRESH_INF, 0,
-                sinkOptions, CREDIT_SINK, eq), Unlink.RETAIN, Unlink.RETAIN);
-        // only this rank may wake itself: a put from any other process does not match and is dropped
-        MeHandle wakeMe = lib.meAttach(ni, WAKE_PORTAL, peers[rank], 0, ~0L, Unlink.RETAIN, InsertPosition.AFTER);
-        lib.mdAttach(wakeMe, new MemoryDescriptor(MemorySegment.NULL, 0, MemoryDescriptor.THRESH_INF, 0,
-                sinkOptions, WAKE_SINK, eq), Unlink.RETAIN, Unlink.RETAIN);
-        MemoryDescriptor empty = new MemoryDescriptor(MemorySegment.NULL, 0, MemoryDescriptor.THRESH_INF, 0, 0,
-                null, EqHandle.NONE);
-        headerMd = lib.mdBind(ni, empty);
-        creditMd = lib.mdBind(ni, empty);
         waits = new RankWaits(this, lock, lib, eq, creditMd, peers[rank], polling, oversubscribed);
     }
 
@@ -207,7 +150,7 @@ public final class PointToPoint {
     public void startSend(SendOperation op, int dest, long bits, boolean synchronous) {
         lock.lock();
         try {
-            checkOpen();
+            p.checkOpen();
             long length = op.buffer.byteSize();
             if (!synchronous && length <= config.eagerLimit()) {
                 EagerCredit credit = credits[dest];
@@ -216,35 +159,36 @@ public final class PointToPoint {
                     MdHandle md = eagerMd(op.eagerDescriptor(eq));
                     op.md = md;
                     try {
-                        lib.put(md, AckRequest.NOACK_REQ, peers[dest], RECEIVE_PORTAL, COOKIE, bits, offset,
-                                credit.lastEnd());
+                        lib.put(md, AckRequest.NOACK_REQ, peers[dest], RankPortals.RECEIVE_PORTAL, RankPortals.COOKIE,
+                                bits, offset, credit.lastEnd());
                     } catch (PortalsException e) {
                         releaseEager(op);
                         throw e;
                     }
-                    inFlight++;
+                    p.inFlight++;
                     if (waits.mayDrain()) {
                         drainUntilDone(op); // its SEND_END is usually logged by now: its wait then costs nothing
                     }
                     return;
                 }
             }
-            long id = nextRendezvousId++ & ID_MASK;
-            MeHandle me = lib.meAttach(ni, GET_PORTAL, peers[dest], id, 0, Unlink.UNLINK, InsertPosition.AFTER);
+            long id = nextRendezvousId++ & RankPortals.ID_MASK;
+            MeHandle me = lib.meAttach(ni, RankPortals.GET_PORTAL, peers[dest], id, 0, Unlink.UNLINK,
+                    InsertPosition.AFTER);
             try {
                 op.rendezvous = true;
                 op.md = lib.mdAttach(me, new MemoryDescriptor(op.buffer, length, 1, length,
                         MdOption.OP_GET.bit(), op, eq), Unlink.UNLINK, Unlink.RETAIN);
-                lib.put(headerMd, AckRequest.NOACK_REQ, peers[dest], RECEIVE_PORTAL, COOKIE, bits | MatchBits.LONG,
-                        0, (id << LENGTH_BITS) | length);
+                lib.put(headerMd, AckRequest.NOACK_REQ, peers[dest], RankPortals.RECEIVE_PORTAL, RankPortals.COOKIE,
+                        bits | MatchBits.LONG, 0, (id << RankPortals.LENGTH_BITS) | length);
             } catch (PortalsException e) {
                 lib.meUnlink(me);
                 op.md = null;
                 throw e;
             }
-            inFlight++;
+            p.inFlight++;
         } catch (PortalsException e) {
-            throw outOfResources(e);
+            throw p.outOfResources(e);
         } finally {
             lock.unlock();
         }
@@ -268,7 +212,7 @@ public final class PointToPoint {
         sendMdValue = d;
         sendMdBusy = true;
         if (kept != null) {
-            unlinkQuietly(kept);
+            p.unlinkQuietly(kept);
         }
         return md;
     }
@@ -280,14 +224,8 @@ public final class PointToPoint {
             op.md = null;
             sendMdBusy = false;
         } else {
-            unbind(op);
+            p.unbind(op);
         }
-    }
-
-    /** A Portals call that failed for want of resources (too many operations under way), as an MPI error. */
-    private MpiError outOfResources(PortalsException e) {
-        return new MpiError(ErrorClass.NO_MEM, "rank " + rank + " cannot start the operation: " + e.getMessage()
-                + " (too many receives or messages under way?)");
     }
 
     // ---- receives -----------------------------------------------------------------------------
@@ -332,7 +270,7 @@ public final class PointToPoint {
      * @return false if it must be posted as a match entry instead (nothing done)
      */
     boolean postPending(ReceiveOperation op) {
-        checkOpen();
+        p.checkOpen();
         if (pending.isEmpty() && op.buffer.byteSize() > COPY_LIMIT) {
             return false;
         }
@@ -343,7 +281,7 @@ public final class PointToPoint {
                 return true;
             }
         } catch (PortalsException e) {
-            throw outOfResources(e);
+            throw p.outOfResources(e);
         }
         if (pending.size() == MAX_PENDING) {
             throw new MpiError(ErrorClass.NO_MEM, "rank " + rank + " cannot post the receive: " + MAX_PENDING
@@ -389,7 +327,7 @@ public final class PointToPoint {
      * insert, an attach, the update and the UNLINK event.
      */
     void postReceive(ReceiveOperation op) {
-        checkOpen();
+        p.checkOpen();
         try {
             drain();
             UnexpectedMessage m = unexpected.find(op.want, op.ignore);
@@ -448,7 +386,7 @@ public final class PointToPoint {
             op.state = ReceiveOperation.State.POSTED;
             postedReceives++;
         } catch (PortalsException e) {
-            throw outOfResources(e);
+            throw p.outOfResources(e);
         }
     }
 
@@ -496,7 +434,7 @@ public final class PointToPoint {
         } else {
             m.waiter = op;
             op.state = ReceiveOperation.State.AWAITING_DATA;
-            inFlight++;
+            p.inFlight++;
         }
     }
 
@@ -522,17 +460,17 @@ public final class PointToPoint {
         op.messageLength = length;
         op.bits = bits;
         op.state = ReceiveOperation.State.FETCHING;
-        inFlight++;
+        p.inFlight++;
         try {
             MdHandle md = lib.mdBind(ni, new MemoryDescriptor(op.buffer, n, 1, n, 0, op, eq));
             op.md = md;
-            lib.get(md, peers[peer], GET_PORTAL, COOKIE, id, 0);
+            lib.get(md, peers[peer], RankPortals.GET_PORTAL, RankPortals.COOKIE, id, 0);
         } catch (PortalsException e) {
-            unbind(op);
-            op.fail(ErrorClass.NO_MEM, outOfResources(e).getMessage() + "; the message from rank " + peer
+            p.unbind(op);
+            op.fail(ErrorClass.NO_MEM, p.outOfResources(e).getMessage() + "; the message from rank " + peer
                     + " is lost");
             op.finish(bits, 0, length);
-            inFlight--;
+            p.inFlight--;
         }
     }
 
@@ -585,7 +523,7 @@ public final class PointToPoint {
     public @Nullable ProbeResult probe(long want, long ignore) {
         lock.lock();
         try {
-            checkOpen();
+            p.checkOpen();
             waits.drainUnlessBlocked();
             UnexpectedMessage m = unexpected.find(want, ignore);
             return m == null ? null : new ProbeResult(MatchBits.source(m.bits), MatchBits.tag(m.bits), m.length);
@@ -598,7 +536,7 @@ public final class PointToPoint {
     public long dropCount() {
         lock.lock();
         try {
-            return finished ? 0 : lib.niStatus(ni, StatusRegister.DROP_COUNT);
+            return p.finished ? 0 : lib.niStatus(ni, StatusRegister.DROP_COUNT);
         } finally {
             lock.unlock();
         }
@@ -611,7 +549,7 @@ public final class PointToPoint {
         int n;
         lock.lock();
         try {
-            if (finished) {
+            if (p.finished) {
                 return 0;
             }
             n = waits.drainUnlessBlocked();
@@ -662,7 +600,7 @@ public final class PointToPoint {
 
     /** Whether the rank has finished (its library released). Under the lock. */
     boolean isFinished() {
-        return finished;
+        return p.finished;
     }
 
     /**
@@ -670,7 +608,7 @@ public final class PointToPoint {
      * for a blocker waiting for {@code op}, until {@code op} is done (locked).
      */
     void handleWaited(ReturnCode rc, Event e, @Nullable Operation op) {
-        if (finished) {
+        if (p.finished) {
             return;
         }
         if (rc == ReturnCode.EQ_DROPPED) {
@@ -695,10 +633,8 @@ public final class PointToPoint {
             waits.lockExclusive();
             try {
                 int n = drain();
-                if (inFlight == 0) {
-                    finished = true;
-                    lib.fini();
-                    arena.close();
+                if (p.inFlight == 0) {
+                    p.release();
                     return;
                 }
                 idle.idle(n);
@@ -718,7 +654,7 @@ public final class PointToPoint {
 
     private MpiError eventsLost() {
         return new MpiError(ErrorClass.INTERN, "rank " + rank + " lost events of its event queue (more than "
-                + EQ_SIZE + " waiting): messages may be lost; the job cannot go on");
+                + RankPortals.EQ_SIZE + " waiting): messages may be lost; the job cannot go on");
     }
 
     /** Handles up to a batch of the events waiting; returns how many. Under the lock. */
@@ -749,9 +685,9 @@ public final class PointToPoint {
         Object ptr = e.userPtr();
         switch (e.type()) {
             case PUT_START -> {
-                if (ptr instanceof Region region) {
+                if (ptr instanceof RankPortals.Region region) {
                     return offerPending(arrivedEager(e, region.peer()));
-                } else if (ptr == HEADER_SINK) {
+                } else if (ptr == RankPortals.HEADER_SINK) {
                     return offerPending(arrivedHeader(e));
                 } else if (ptr instanceof ReceiveOperation && !MatchBits.isLong(e.matchBits())) {
                     int peer = job.peers().rankOfNid(e.initiatorNid());
@@ -777,12 +713,12 @@ public final class PointToPoint {
             }
             case REPLY_END, REPLY_FAIL -> {
                 if (ptr instanceof ReceiveOperation op) {
-                    unbind(op);
+                    p.unbind(op);
                     if (e.type().isFail()) {
                         op.fail(ErrorClass.OTHER, "reading the message from its sender failed");
                     }
                     op.finish(op.bits, e.type().isFail() ? 0 : e.mlength(), op.messageLength);
-                    inFlight--;
+                    p.inFlight--;
                 }
             }
             default -> {
@@ -793,7 +729,7 @@ public final class PointToPoint {
     }
 
     private void putEnded(Event e, @Nullable Object ptr, boolean failed) {
-        if (ptr instanceof Region || ptr == HEADER_SINK) {
+        if (ptr instanceof RankPortals.Region || ptr == RankPortals.HEADER_SINK) {
             UnexpectedMessage m = unexpected.findByLink(e.link());
             if (m == null) {
                 return;
@@ -803,7 +739,7 @@ public final class PointToPoint {
             ReceiveOperation waiter = m.waiter;
             if (waiter != null) {
                 m.waiter = null;
-                inFlight--;
+                p.inFlight--;
                 take(m, waiter);
             }
         } else if (ptr instanceof ReceiveOperation op) {
@@ -816,11 +752,11 @@ public final class PointToPoint {
                 op.fail(ErrorClass.OTHER, "the message failed to arrive");
                 op.finish(bits, 0, 0);
             } else if (MatchBits.isLong(bits)) {
-                fetch(op, peer, e.hdrData() >>> LENGTH_BITS, e.hdrData() & LENGTH_MASK, bits);
+                fetch(op, peer, e.hdrData() >>> RankPortals.LENGTH_BITS, e.hdrData() & RankPortals.LENGTH_MASK, bits);
             } else {
                 op.finish(bits, e.mlength(), e.rlength());
             }
-        } else if (ptr == CREDIT_SINK && !failed) {
+        } else if (ptr == RankPortals.CREDIT_SINK && !failed) {
             // the reporting rank is the one the transport says sent it, not what its match bits claim
             int from = job.peers().rankOfNid(e.initiatorNid());
             if (from >= 0) {
@@ -847,8 +783,8 @@ public final class PointToPoint {
         }
         UnexpectedMessage m = unexpected.append();
         m.bits = e.matchBits();
-        m.length = e.hdrData() & LENGTH_MASK;
-        m.offsetOrId = e.hdrData() >>> LENGTH_BITS;
+        m.length = e.hdrData() & RankPortals.LENGTH_MASK;
+        m.offsetOrId = e.hdrData() >>> RankPortals.LENGTH_BITS;
         m.peer = peer;
         m.link = e.link();
         m.ledgerEntry = -1;
@@ -858,28 +794,13 @@ public final class PointToPoint {
     private void reportCredit(int peer) {
         CreditLedger ledger = ledgers[peer];
         if (ledger.reportDue()) {
-            lib.put(creditMd, AckRequest.NOACK_REQ, peers[peer], CREDIT_PORTAL, COOKIE, rank, 0, ledger.report());
-        }
-    }
-
-    private void unbind(Operation op) {
-        MdHandle md = op.md;
-        op.md = null;
-        if (md != null) {
-            unlinkQuietly(md);
-        }
-    }
-
-    private void unlinkQuietly(MdHandle md) {
-        try {
-            lib.mdUnlink(md);
-        } catch (PortalsException e) {
-            // already gone with the interface
+            lib.put(creditMd, AckRequest.NOACK_REQ, peers[peer], RankPortals.CREDIT_PORTAL, RankPortals.COOKIE, rank,
+                    0, ledger.report());
         }
     }
 
     private void done(SendOperation op) {
-        inFlight--;
+        p.inFlight--;
     }
 
     // ---- matched probe (Message.mProbe, imProbe, mRecv, imRecv) ---------------------------------------
@@ -891,7 +812,7 @@ public final class PointToPoint {
     public @Nullable ClaimedMessage claim(long want, long ignore) {
         lock.lock();
         try {
-            checkOpen();
+            p.checkOpen();
             waits.drainUnlessBlocked();
             UnexpectedMessage m = unexpected.find(want, ignore);
             if (m == null) {
@@ -908,18 +829,13 @@ public final class PointToPoint {
     public void receiveClaimed(ClaimedMessage c, ReceiveOperation op) {
         lock.lock();
         try {
-            checkOpen();
+            p.checkOpen();
             take(c.spend(), op);
         } catch (PortalsException e) {
-            throw outOfResources(e);
+            throw p.outOfResources(e);
         } finally {
             lock.unlock();
         }
     }
 
-    private void checkOpen() {
-        if (finished) {
-            throw new MpiError(ErrorClass.OTHER, "MPI is finalized on this rank");
-        }
-    }
 }

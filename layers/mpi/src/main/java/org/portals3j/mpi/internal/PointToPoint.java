@@ -9,7 +9,6 @@ import org.portals3j.portals.Event;
 import org.portals3j.portals.EventKind;
 import org.portals3j.portals.InsertPosition;
 import org.portals3j.portals.MdHandle;
-import org.portals3j.portals.MdOption;
 import org.portals3j.portals.MdUpdateResult;
 import org.portals3j.portals.MeHandle;
 import org.portals3j.portals.MemoryDescriptor;
@@ -51,7 +50,6 @@ public final class PointToPoint {
     private final MdHandle headerMd;
     private final MdHandle creditMd;
     private final ProcessId[] peers;
-    private final EagerCredit[] credits;
     private final CreditLedger[] ledgers;
     private final RankPortals.Region[] regions;
     private final UnexpectedQueue unexpected = new UnexpectedQueue();
@@ -59,23 +57,19 @@ public final class PointToPoint {
     /** The rank's nonblocking collectives under way ({@link #progress()} moves them on). */
     private final CollectiveProgress collectives = new CollectiveProgress();
     private final RankLock lock;
+    /** The send side. */
+    private final @NotOnlyInitialized Sends sends;
     /** The waits of the rank's threads (made last in the constructor, with this engine under initialization). */
     private final @NotOnlyInitialized RankWaits waits;
     /** Receives posted and not yet matched or cancelled. */
     private int postedReceives;
     /** Small receives waiting in posting order, none matched yet. */
     private final PendingReceives pending = new PendingReceives();
-    /** An eager send's MD kept bound for the next send of the same {@link #sendMdValue}, or null. */
-    private @Nullable MdHandle sendMd;
-    private @Nullable MemoryDescriptor sendMdValue;
-    /** Whether a put from {@link #sendMd} is under way (its SEND_END not yet handled). */
-    private boolean sendMdBusy;
     /** An inactive entry (and its MD) kept from a receive of {@link #idleWant}/{@link #idleIgnore}, or null. */
     private @Nullable MeHandle idleMe;
     private @Nullable MdHandle idleMd;
     private long idleWant;
     private long idleIgnore;
-    private long nextRendezvousId;
 
     /** Sets up the receive side of rank {@code rank} on {@code lib} (already created, not yet initialised). */
     public PointToPoint(Portals lib, int rank, MpiConfig config) {
@@ -104,12 +98,11 @@ public final class PointToPoint {
         this.regions = portals.regions;
         this.lock = portals.lock;
         int size = peers.length;
-        credits = new EagerCredit[size];
         ledgers = new CreditLedger[size];
         for (int r = 0; r < size; r++) {
-            credits[r] = new EagerCredit(config.creditBytes());
             ledgers[r] = new CreditLedger(config.creditBytes());
         }
+        sends = new Sends(portals, this);
         waits = new RankWaits(this, lock, lib, eq, creditMd, peers[rank], polling, oversubscribed);
     }
 
@@ -148,84 +141,7 @@ public final class PointToPoint {
      * otherwise (a synchronous send then completes only once the receiver has matched and read it).
      */
     public void startSend(SendOperation op, int dest, long bits, boolean synchronous) {
-        lock.lock();
-        try {
-            p.checkOpen();
-            long length = op.buffer.byteSize();
-            if (!synchronous && length <= config.eagerLimit()) {
-                EagerCredit credit = credits[dest];
-                long offset = credit.reserve((int) length);
-                if (offset >= 0) {
-                    MdHandle md = eagerMd(op.eagerDescriptor(eq));
-                    op.md = md;
-                    try {
-                        lib.put(md, AckRequest.NOACK_REQ, peers[dest], RankPortals.RECEIVE_PORTAL, RankPortals.COOKIE,
-                                bits, offset, credit.lastEnd());
-                    } catch (PortalsException e) {
-                        releaseEager(op);
-                        throw e;
-                    }
-                    p.inFlight++;
-                    if (waits.mayDrain()) {
-                        drainUntilDone(op); // its SEND_END is usually logged by now: its wait then costs nothing
-                    }
-                    return;
-                }
-            }
-            long id = nextRendezvousId++ & RankPortals.ID_MASK;
-            MeHandle me = lib.meAttach(ni, RankPortals.GET_PORTAL, peers[dest], id, 0, Unlink.UNLINK,
-                    InsertPosition.AFTER);
-            try {
-                op.rendezvous = true;
-                op.md = lib.mdAttach(me, new MemoryDescriptor(op.buffer, length, 1, length,
-                        MdOption.OP_GET.bit(), op, eq), Unlink.UNLINK, Unlink.RETAIN);
-                lib.put(headerMd, AckRequest.NOACK_REQ, peers[dest], RankPortals.RECEIVE_PORTAL, RankPortals.COOKIE,
-                        bits | MatchBits.LONG, 0, (id << RankPortals.LENGTH_BITS) | length);
-            } catch (PortalsException e) {
-                lib.meUnlink(me);
-                op.md = null;
-                throw e;
-            }
-            p.inFlight++;
-        } catch (PortalsException e) {
-            throw p.outOfResources(e);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /**
-     * The MD to put {@code d} from: the one kept bound for it if that is free, otherwise a new binding, which is kept
-     * in its place if the kept one is free (unlinking that one), and unlinked at its SEND_END if not.
-     */
-    private MdHandle eagerMd(MemoryDescriptor d) {
-        MdHandle kept = sendMd;
-        if (sendMdBusy) {
-            return lib.mdBind(ni, d);
-        }
-        if (kept != null && sendMdValue == d) {
-            sendMdBusy = true;
-            return kept;
-        }
-        MdHandle md = lib.mdBind(ni, d);
-        sendMd = md;
-        sendMdValue = d;
-        sendMdBusy = true;
-        if (kept != null) {
-            p.unlinkQuietly(kept);
-        }
-        return md;
-    }
-
-    /** An eager send's put has ended (or failed to start): its MD is free again, or unlinked if it is not kept. */
-    private void releaseEager(Operation op) {
-        MdHandle md = op.md;
-        if (md != null && md == sendMd) {
-            op.md = null;
-            sendMdBusy = false;
-        } else {
-            p.unbind(op);
-        }
+        sends.start(op, dest, bits, synchronous);
     }
 
     // ---- receives -----------------------------------------------------------------------------
@@ -667,6 +583,13 @@ public final class PointToPoint {
         return n;
     }
 
+    /** {@link #drainUntilDone}, unless another thread is the blocker ({@link RankWaits#mayDrain}). Under the lock. */
+    void drainUntilDoneUnlessBlocked(Operation op) {
+        if (waits.mayDrain()) {
+            drainUntilDone(op);
+        }
+    }
+
     /**
      * Handles up to a batch of the events waiting, in order, until {@code op} is done. The events behind it stay
      * queued for the rank's next call: as if they had come a moment later, after a look that found the queue empty,
@@ -700,15 +623,7 @@ public final class PointToPoint {
             case PUT_END, PUT_FAIL -> putEnded(e, ptr, e.type() == EventKind.PUT_FAIL);
             case SEND_END, SEND_FAIL, GET_END, GET_FAIL -> {
                 if (ptr instanceof SendOperation op) {
-                    if (e.type().isFail()) {
-                        op.fail(ErrorClass.OTHER, "the send failed: the receiving rank is unreachable or died");
-                    }
-                    if (!op.rendezvous) {
-                        releaseEager(op);
-                    }
-                    op.md = null;
-                    op.complete();
-                    done(op);
+                    sends.ended(e, op);
                 }
             }
             case REPLY_END, REPLY_FAIL -> {
@@ -757,11 +672,7 @@ public final class PointToPoint {
                 op.finish(bits, e.mlength(), e.rlength());
             }
         } else if (ptr == RankPortals.CREDIT_SINK && !failed) {
-            // the reporting rank is the one the transport says sent it, not what its match bits claim
-            int from = job.peers().rankOfNid(e.initiatorNid());
-            if (from >= 0) {
-                credits[from].freedTo(e.hdrData());
-            }
+            sends.creditReported(e);
         }
     }
 
@@ -797,10 +708,6 @@ public final class PointToPoint {
             lib.put(creditMd, AckRequest.NOACK_REQ, peers[peer], RankPortals.CREDIT_PORTAL, RankPortals.COOKIE, rank,
                     0, ledger.report());
         }
-    }
-
-    private void done(SendOperation op) {
-        p.inFlight--;
     }
 
     // ---- matched probe (Message.mProbe, imProbe, mRecv, imRecv) ---------------------------------------

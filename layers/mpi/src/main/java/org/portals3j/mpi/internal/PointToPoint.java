@@ -1,9 +1,7 @@
 package org.portals3j.mpi.internal;
 
-import java.lang.foreign.MemorySegment;
 import org.checkerframework.checker.initialization.qual.NotOnlyInitialized;
 import org.checkerframework.checker.nullness.qual.Nullable;
-import org.portals3j.portals.AckRequest;
 import org.portals3j.portals.EqHandle;
 import org.portals3j.portals.Event;
 import org.portals3j.portals.EventKind;
@@ -50,15 +48,15 @@ public final class PointToPoint {
     private final MdHandle headerMd;
     private final MdHandle creditMd;
     private final ProcessId[] peers;
-    private final CreditLedger[] ledgers;
-    private final RankPortals.Region[] regions;
-    private final UnexpectedQueue unexpected = new UnexpectedQueue();
+    private final UnexpectedQueue unexpected;
     private final Event event = new Event();
     /** The rank's nonblocking collectives under way ({@link #progress()} moves them on). */
     private final CollectiveProgress collectives = new CollectiveProgress();
     private final RankLock lock;
     /** The send side. */
     private final @NotOnlyInitialized Sends sends;
+    /** Where messages land and how a matched one reaches its receive. */
+    private final Arrivals arrivals;
     /** The waits of the rank's threads (made last in the constructor, with this engine under initialization). */
     private final @NotOnlyInitialized RankWaits waits;
     /** Receives posted and not yet matched or cancelled. */
@@ -95,13 +93,9 @@ public final class PointToPoint {
         this.headerMd = portals.headerMd;
         this.creditMd = portals.creditMd;
         this.peers = portals.peers;
-        this.regions = portals.regions;
         this.lock = portals.lock;
-        int size = peers.length;
-        ledgers = new CreditLedger[size];
-        for (int r = 0; r < size; r++) {
-            ledgers[r] = new CreditLedger(config.creditBytes());
-        }
+        this.arrivals = new Arrivals(portals);
+        this.unexpected = arrivals.unexpected;
         sends = new Sends(portals, this);
         waits = new RankWaits(this, lock, lib, eq, creditMd, peers[rank], polling, oversubscribed);
     }
@@ -193,7 +187,7 @@ public final class PointToPoint {
         try {
             UnexpectedMessage m = unexpected.find(op.want, op.ignore);
             if (m != null) {
-                take(m, op);
+                arrivals.take(m, op);
                 return true;
             }
         } catch (PortalsException e) {
@@ -221,7 +215,7 @@ public final class PointToPoint {
         if (r == null) {
             return m;
         }
-        take(m, r);
+        arrivals.take(m, r);
         return null;
     }
 
@@ -248,7 +242,7 @@ public final class PointToPoint {
             drain();
             UnexpectedMessage m = unexpected.find(op.want, op.ignore);
             if (m != null) {
-                take(m, op);
+                arrivals.take(m, op);
                 return;
             }
             MemoryDescriptor inactive = op.inactiveDescriptor(eq);
@@ -290,7 +284,7 @@ public final class PointToPoint {
                         } else {
                             lib.meUnlink(me);
                         }
-                        take(u, op);
+                        arrivals.take(u, op);
                         return;
                     }
                 }
@@ -332,61 +326,6 @@ public final class PointToPoint {
             lib.meUnlink(me);
         } catch (PortalsException e) {
             // already gone with the interface
-        }
-    }
-
-    /** Receives the matched unexpected message {@code m} into {@code op}. */
-    private void take(UnexpectedMessage m, ReceiveOperation op) {
-        if (m.failed) {
-            op.fail(ErrorClass.OTHER, "the message failed to arrive (its sender failed or was lost)");
-            op.finish(m.bits, 0, 0);
-            consumeEager(m);
-            unexpected.remove(m);
-        } else if (m.isLong()) {
-            fetch(op, m.peer, m.offsetOrId, m.length, m.bits);
-            unexpected.remove(m);
-        } else if (m.arrived) {
-            copyOut(m, op);
-        } else {
-            m.waiter = op;
-            op.state = ReceiveOperation.State.AWAITING_DATA;
-            p.inFlight++;
-        }
-    }
-
-    /** Copies the arrived eager message {@code m} into {@code op}, which completes, and frees its space. */
-    private void copyOut(UnexpectedMessage m, ReceiveOperation op) {
-        long n = Math.min(m.length, op.buffer.byteSize());
-        MemorySegment.copy(regions[m.peer].memory(), m.offsetOrId, op.buffer, 0, n);
-        op.finish(m.bits, n, m.length);
-        consumeEager(m);
-        unexpected.remove(m);
-    }
-
-    private void consumeEager(UnexpectedMessage m) {
-        if (!m.isLong() && m.ledgerEntry >= 0) {
-            ledgers[m.peer].consumed(m.ledgerEntry);
-            reportCredit(m.peer);
-        }
-    }
-
-    /** Reads the body of a rendezvous message ({@code length} bytes, id {@code id}) from {@code peer}. */
-    private void fetch(ReceiveOperation op, int peer, long id, long length, long bits) {
-        long n = Math.min(length, op.buffer.byteSize());
-        op.messageLength = length;
-        op.bits = bits;
-        op.state = ReceiveOperation.State.FETCHING;
-        p.inFlight++;
-        try {
-            MdHandle md = lib.mdBind(ni, new MemoryDescriptor(op.buffer, n, 1, n, 0, op, eq));
-            op.md = md;
-            lib.get(md, peers[peer], RankPortals.GET_PORTAL, RankPortals.COOKIE, id, 0);
-        } catch (PortalsException e) {
-            p.unbind(op);
-            op.fail(ErrorClass.NO_MEM, p.outOfResources(e).getMessage() + "; the message from rank " + peer
-                    + " is lost");
-            op.finish(bits, 0, length);
-            p.inFlight--;
         }
     }
 
@@ -609,15 +548,11 @@ public final class PointToPoint {
         switch (e.type()) {
             case PUT_START -> {
                 if (ptr instanceof RankPortals.Region region) {
-                    return offerPending(arrivedEager(e, region.peer()));
+                    return offerPending(arrivals.arrivedEager(e, region.peer()));
                 } else if (ptr == RankPortals.HEADER_SINK) {
-                    return offerPending(arrivedHeader(e));
+                    return offerPending(arrivals.arrivedHeader(e));
                 } else if (ptr instanceof ReceiveOperation && !MatchBits.isLong(e.matchBits())) {
-                    int peer = job.peers().rankOfNid(e.initiatorNid());
-                    if (peer >= 0) {
-                        ledgers[peer].arrived(e.hdrData(), true);
-                        reportCredit(peer);
-                    }
+                    arrivals.depositStarted(e);
                 }
             }
             case PUT_END, PUT_FAIL -> putEnded(e, ptr, e.type() == EventKind.PUT_FAIL);
@@ -628,12 +563,7 @@ public final class PointToPoint {
             }
             case REPLY_END, REPLY_FAIL -> {
                 if (ptr instanceof ReceiveOperation op) {
-                    p.unbind(op);
-                    if (e.type().isFail()) {
-                        op.fail(ErrorClass.OTHER, "reading the message from its sender failed");
-                    }
-                    op.finish(op.bits, e.type().isFail() ? 0 : e.mlength(), op.messageLength);
-                    p.inFlight--;
+                    arrivals.bodyRead(e, op);
                 }
             }
             default -> {
@@ -645,68 +575,14 @@ public final class PointToPoint {
 
     private void putEnded(Event e, @Nullable Object ptr, boolean failed) {
         if (ptr instanceof RankPortals.Region || ptr == RankPortals.HEADER_SINK) {
-            UnexpectedMessage m = unexpected.findByLink(e.link());
-            if (m == null) {
-                return;
-            }
-            m.arrived = true;
-            m.failed = failed;
-            ReceiveOperation waiter = m.waiter;
-            if (waiter != null) {
-                m.waiter = null;
-                p.inFlight--;
-                take(m, waiter);
-            }
+            arrivals.landed(e, failed);
         } else if (ptr instanceof ReceiveOperation op) {
             matched(op, op.me, op.md, failed);
             op.md = null;
             op.me = null;
-            long bits = e.matchBits();
-            int peer = job.peers().rankOfNid(e.initiatorNid());
-            if (failed || peer < 0) {
-                op.fail(ErrorClass.OTHER, "the message failed to arrive");
-                op.finish(bits, 0, 0);
-            } else if (MatchBits.isLong(bits)) {
-                fetch(op, peer, e.hdrData() >>> RankPortals.LENGTH_BITS, e.hdrData() & RankPortals.LENGTH_MASK, bits);
-            } else {
-                op.finish(bits, e.mlength(), e.rlength());
-            }
+            arrivals.deposited(e, op, failed);
         } else if (ptr == RankPortals.CREDIT_SINK && !failed) {
             sends.creditReported(e);
-        }
-    }
-
-    private @Nullable UnexpectedMessage arrivedEager(Event e, int peer) {
-        UnexpectedMessage m = unexpected.append();
-        m.bits = e.matchBits();
-        m.length = e.mlength();
-        m.offsetOrId = e.offset();
-        m.peer = peer;
-        m.link = e.link();
-        m.ledgerEntry = ledgers[peer].arrived(e.hdrData(), false);
-        return m;
-    }
-
-    private @Nullable UnexpectedMessage arrivedHeader(Event e) {
-        int peer = job.peers().rankOfNid(e.initiatorNid());
-        if (peer < 0) {
-            return null;
-        }
-        UnexpectedMessage m = unexpected.append();
-        m.bits = e.matchBits();
-        m.length = e.hdrData() & RankPortals.LENGTH_MASK;
-        m.offsetOrId = e.hdrData() >>> RankPortals.LENGTH_BITS;
-        m.peer = peer;
-        m.link = e.link();
-        m.ledgerEntry = -1;
-        return m;
-    }
-
-    private void reportCredit(int peer) {
-        CreditLedger ledger = ledgers[peer];
-        if (ledger.reportDue()) {
-            lib.put(creditMd, AckRequest.NOACK_REQ, peers[peer], RankPortals.CREDIT_PORTAL, RankPortals.COOKIE, rank,
-                    0, ledger.report());
         }
     }
 
@@ -737,7 +613,7 @@ public final class PointToPoint {
         lock.lock();
         try {
             p.checkOpen();
-            take(c.spend(), op);
+            arrivals.take(c.spend(), op);
         } catch (PortalsException e) {
             throw p.outOfResources(e);
         } finally {

@@ -5,20 +5,12 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import org.portals3j.portals.EqHandle;
 import org.portals3j.portals.Event;
 import org.portals3j.portals.EventKind;
-import org.portals3j.portals.InsertPosition;
-import org.portals3j.portals.MdHandle;
-import org.portals3j.portals.MdUpdateResult;
-import org.portals3j.portals.MeHandle;
-import org.portals3j.portals.MemoryDescriptor;
 import org.portals3j.portals.NiHandle;
 import org.portals3j.portals.Portals;
 import org.portals3j.portals.PortalsException;
-import org.portals3j.portals.ProcessId;
 import org.portals3j.portals.ReturnCode;
 import org.portals3j.portals.StatusRegister;
-import org.portals3j.portals.Unlink;
 import org.portals3j.transport.IdleStrategy;
-import org.portals3j.transport.Job;
 import org.portals3j.transport.Polling;
 
 /**
@@ -28,26 +20,15 @@ import org.portals3j.transport.Polling;
  */
 public final class PointToPoint {
     private static final int DRAIN_BATCH = 256;
-    /**
-     * A receive of at most this many bytes waits on the pending list rather than as a match entry: its message lands
-     * in the region and is copied out (package documentation, "Small receives").
-     */
-    static final long COPY_LIMIT = 1024;
-    /** As many pending receives as the interface takes match entries. */
-    private static final int MAX_PENDING = RankPortals.LIMITS.maxMatchEntries();
 
     /** The rank's Portals objects and the state the engine's parts share. */
     private final RankPortals p;
     private final Portals lib;
-    private final Job job;
     private final int rank;
+    private final int size;
     private final MpiConfig config;
     private final NiHandle ni;
     private final EqHandle eq;
-    private final MeHandle mark;
-    private final MdHandle headerMd;
-    private final MdHandle creditMd;
-    private final ProcessId[] peers;
     private final UnexpectedQueue unexpected;
     private final Event event = new Event();
     /** The rank's nonblocking collectives under way ({@link #progress()} moves them on). */
@@ -57,17 +38,10 @@ public final class PointToPoint {
     private final @NotOnlyInitialized Sends sends;
     /** Where messages land and how a matched one reaches its receive. */
     private final Arrivals arrivals;
+    /** The posting of receives. */
+    private final @NotOnlyInitialized Receives receives;
     /** The waits of the rank's threads (made last in the constructor, with this engine under initialization). */
     private final @NotOnlyInitialized RankWaits waits;
-    /** Receives posted and not yet matched or cancelled. */
-    private int postedReceives;
-    /** Small receives waiting in posting order, none matched yet. */
-    private final PendingReceives pending = new PendingReceives();
-    /** An inactive entry (and its MD) kept from a receive of {@link #idleWant}/{@link #idleIgnore}, or null. */
-    private @Nullable MeHandle idleMe;
-    private @Nullable MdHandle idleMd;
-    private long idleWant;
-    private long idleIgnore;
 
     /** Sets up the receive side of rank {@code rank} on {@code lib} (already created, not yet initialised). */
     public PointToPoint(Portals lib, int rank, MpiConfig config) {
@@ -84,20 +58,18 @@ public final class PointToPoint {
         RankPortals portals = new RankPortals(lib, rank, config);
         this.p = portals;
         this.lib = lib;
-        this.job = portals.job;
         this.rank = rank;
+        this.size = portals.peers.length;
         this.config = config;
         this.ni = portals.ni;
         this.eq = portals.eq;
-        this.mark = portals.mark;
-        this.headerMd = portals.headerMd;
-        this.creditMd = portals.creditMd;
-        this.peers = portals.peers;
         this.lock = portals.lock;
+        this.sends = new Sends(portals, this);
         this.arrivals = new Arrivals(portals);
+        this.receives = new Receives(portals, arrivals, this);
         this.unexpected = arrivals.unexpected;
-        sends = new Sends(portals, this);
-        waits = new RankWaits(this, lock, lib, eq, creditMd, peers[rank], polling, oversubscribed);
+        this.waits = new RankWaits(this, lock, lib, eq, portals.creditMd, portals.peers[rank], polling,
+                oversubscribed);
     }
 
     /** The calling thread's back-off in this rank's waits. */
@@ -110,19 +82,19 @@ public final class PointToPoint {
     }
 
     public int size() {
-        return peers.length;
+        return size;
     }
 
     public MpiConfig config() {
         return config;
     }
 
-    /** The thread blocked in {@code PtlEQWait} for the rank's next event, if one is (tests). */
     /** How often the rank's lock was taken so far (a count for tests and benchmarks of the work per message). */
     long lockHolds() {
         return lock.holds();
     }
 
+    /** The thread blocked in {@code PtlEQWait} for the rank's next event, if one is (tests). */
     @Nullable Thread blocker() {
         return waits.blocker();
     }
@@ -148,75 +120,12 @@ public final class PointToPoint {
      * matching unexpected message among them is taken.
      */
     public void startReceive(ReceiveOperation op) {
-        lock.lock();
-        try {
-            post(op);
-        } finally {
-            lock.unlock();
-        }
+        receives.start(op);
     }
 
-    /**
-     * Starts {@code op} under the lock: on the pending list if it is small or another receive is pending
-     * ({@link #postPending}), otherwise as a match entry ({@link #postReceive}), for which the blocker, if another
-     * thread is one, is recalled first.
-     */
+    /** {@link #startReceive} under the lock ({@link RankWaits#receive}). */
     void post(ReceiveOperation op) {
-        if (!postPending(op)) {
-            waits.recall();
-            if (!postPending(op)) { // the lock may have been let go meanwhile
-                postReceive(op);
-            }
-        }
-    }
-
-    /**
-     * Starts {@code op} in software if it is at most {@link #COPY_LIMIT} bytes or another receive is pending (a match
-     * entry posted now would take messages ahead of that one): takes the oldest matching unexpected message, or goes
-     * to the tail of the pending list, where every message announced later (its PUT_START handled) is matched
-     * against it, in posting order. No Portals call, and no need for the queue to itself: events not handled yet
-     * are newer than the unexpected queue, and meet the receive on the list. Under the lock.
-     *
-     * @return false if it must be posted as a match entry instead (nothing done)
-     */
-    boolean postPending(ReceiveOperation op) {
-        p.checkOpen();
-        if (pending.isEmpty() && op.buffer.byteSize() > COPY_LIMIT) {
-            return false;
-        }
-        try {
-            UnexpectedMessage m = unexpected.find(op.want, op.ignore);
-            if (m != null) {
-                arrivals.take(m, op);
-                return true;
-            }
-        } catch (PortalsException e) {
-            throw p.outOfResources(e);
-        }
-        if (pending.size() == MAX_PENDING) {
-            throw new MpiError(ErrorClass.NO_MEM, "rank " + rank + " cannot post the receive: " + MAX_PENDING
-                    + " receives are posted already (wait for some before posting more)");
-        }
-        op.state = ReceiveOperation.State.PENDING;
-        pending.add(op);
-        return true;
-    }
-
-    /**
-     * Gives the message {@code m} just announced to the oldest pending receive it matches, if one does.
-     *
-     * @return {@code m} if no pending receive took it (it stays unexpected), otherwise null
-     */
-    private @Nullable UnexpectedMessage offerPending(@Nullable UnexpectedMessage m) {
-        if (m == null || pending.isEmpty()) {
-            return m;
-        }
-        ReceiveOperation r = pending.takeMatching(m.bits);
-        if (r == null) {
-            return m;
-        }
-        arrivals.take(m, r);
-        return null;
+        receives.post(op);
     }
 
     /**
@@ -230,148 +139,13 @@ public final class PointToPoint {
     }
 
     /**
-     * {@link #startReceive} as a match entry, under the lock, taken with no other thread the blocker and no receive
-     * pending. An idle entry kept from an earlier
-     * receive with the same match and ignore bits is switched on again when no other receive is posted (so that
-     * it is the only active entry before the mark, wherever it stands): one {@code PtlMDUpdate} in place of an
-     * insert, an attach, the update and the UNLINK event.
-     */
-    void postReceive(ReceiveOperation op) {
-        p.checkOpen();
-        try {
-            drain();
-            UnexpectedMessage m = unexpected.find(op.want, op.ignore);
-            if (m != null) {
-                arrivals.take(m, op);
-                return;
-            }
-            MemoryDescriptor inactive = op.inactiveDescriptor(eq);
-            MeHandle me = idleMe;
-            MdHandle md = idleMd;
-            boolean reused = me != null && md != null && postedReceives == 0 && idleWant == op.want
-                    && idleIgnore == op.ignore;
-            boolean keep = reused;
-            if (me != null && md != null && reused) {
-                idleMe = null;
-                idleMd = null;
-            } else {
-                if (me != null && postedReceives == 0) { // another pattern: the new entry takes its place
-                    idleMe = null;
-                    idleMd = null;
-                    lib.meUnlink(me);
-                }
-                // kept after it matches only if it may take the idle place: an entry of its own otherwise
-                keep = idleMe == null;
-                me = lib.meInsert(mark, ProcessId.ANY, op.want, op.ignore, Unlink.UNLINK, InsertPosition.BEFORE);
-                try {
-                    md = lib.mdAttach(me, inactive, keep ? Unlink.RETAIN : Unlink.UNLINK, Unlink.RETAIN);
-                } catch (PortalsException e) {
-                    lib.meUnlink(me);
-                    throw e;
-                }
-            }
-            MemoryDescriptor active = op.activeDescriptor();
-            while (true) {
-                MdUpdateResult r = lib.mdUpdate(md, active, eq);
-                if (r.updated()) {
-                    break;
-                }
-                while (next()) {
-                    UnexpectedMessage u = handle(event);
-                    if (u != null && MatchBits.matches(u.bits, op.want, op.ignore)) {
-                        if (reused && idleMe == null) {
-                            idle(me, md, op.want, op.ignore); // still inactive: idle again
-                        } else {
-                            lib.meUnlink(me);
-                        }
-                        arrivals.take(u, op);
-                        return;
-                    }
-                }
-            }
-            op.kept = keep;
-            op.me = me;
-            op.md = md;
-            op.posted = active;
-            op.state = ReceiveOperation.State.POSTED;
-            postedReceives++;
-        } catch (PortalsException e) {
-            throw p.outOfResources(e);
-        }
-    }
-
-    /** Keeps the inactive entry {@code me} (its MD {@code md}) for the next receive of {@code want}/{@code ignore}. */
-    private void idle(MeHandle me, MdHandle md, long want, long ignore) {
-        idleMe = me;
-        idleMd = md;
-        idleWant = want;
-        idleIgnore = ignore;
-    }
-
-    /**
-     * A posted receive's entry has matched (its MD is inactive now) or failed: a kept one becomes the idle entry if
-     * that place is free and the put did not fail, and is unlinked otherwise. Under the lock.
-     */
-    private void matched(ReceiveOperation op, @Nullable MeHandle me, @Nullable MdHandle md, boolean failed) {
-        postedReceives--;
-        if (!op.kept || me == null) {
-            return;
-        }
-        op.kept = false;
-        if (!failed && md != null && idleMe == null) {
-            idle(me, md, op.want, op.ignore);
-            return;
-        }
-        try {
-            lib.meUnlink(me);
-        } catch (PortalsException e) {
-            // already gone with the interface
-        }
-    }
-
-    /**
      * Cancels {@code op} if it is still posted and unmatched: its MD is switched off ({@code PtlMDUpdate} to
      * threshold 0 reports whether a message had taken it first) and its entry unlinked.
      *
      * @return whether it was cancelled (otherwise it completes normally)
      */
     public boolean cancel(ReceiveOperation op) {
-        lock.lock();
-        try {
-            if (op.state == ReceiveOperation.State.PENDING && pending.remove(op)) {
-                cancelled(op);
-                return true;
-            }
-            MdHandle md = op.md;
-            MeHandle me = op.me;
-            MemoryDescriptor posted = op.posted;
-            if (op.state != ReceiveOperation.State.POSTED || md == null || me == null || posted == null) {
-                return false;
-            }
-            try {
-                MdUpdateResult r = lib.mdUpdate(md, posted.withThreshold(0), EqHandle.NONE);
-                if (r.previous().threshold() == 0) {
-                    return false;
-                }
-            } catch (PortalsException e) {
-                return false; // unlinked: a message took it
-            }
-            lib.meUnlink(me);
-            postedReceives--;
-            op.kept = false;
-            op.md = null;
-            cancelled(op);
-            return true;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void cancelled(ReceiveOperation op) {
-        op.cancelled = true;
-        op.state = ReceiveOperation.State.DONE;
-        Operation.completeAtOnce(op, MatchBits.source(op.want), MatchBits.tag(op.want));
-        changedLocally();
+        return receives.cancel(op);
     }
 
     /** The oldest unexpected message matching {@code want}/{@code ignore}: its bits and length; null if none. */
@@ -499,7 +273,8 @@ public final class PointToPoint {
         }
     }
 
-    private boolean next() {
+    /** Takes the next event of the queue into the engine's event; false if the queue is empty. Under the lock. */
+    boolean next() {
         ReturnCode rc = lib.eqGet(eq, event);
         if (rc == ReturnCode.EQ_DROPPED) {
             throw eventsLost();
@@ -520,6 +295,16 @@ public final class PointToPoint {
             n++;
         }
         return n;
+    }
+
+    /** Handles the event {@link #next} took; returns the unexpected message it announced, if no receive took it. */
+    @Nullable UnexpectedMessage handleNext() {
+        return handle(event);
+    }
+
+    /** Recalls the blocker, if another thread is one ({@link RankWaits#recall}). Under the lock. */
+    void recall() {
+        waits.recall();
     }
 
     /** {@link #drainUntilDone}, unless another thread is the blocker ({@link RankWaits#mayDrain}). Under the lock. */
@@ -548,9 +333,9 @@ public final class PointToPoint {
         switch (e.type()) {
             case PUT_START -> {
                 if (ptr instanceof RankPortals.Region region) {
-                    return offerPending(arrivals.arrivedEager(e, region.peer()));
+                    return receives.offerPending(arrivals.arrivedEager(e, region.peer()));
                 } else if (ptr == RankPortals.HEADER_SINK) {
-                    return offerPending(arrivals.arrivedHeader(e));
+                    return receives.offerPending(arrivals.arrivedHeader(e));
                 } else if (ptr instanceof ReceiveOperation && !MatchBits.isLong(e.matchBits())) {
                     arrivals.depositStarted(e);
                 }
@@ -577,9 +362,7 @@ public final class PointToPoint {
         if (ptr instanceof RankPortals.Region || ptr == RankPortals.HEADER_SINK) {
             arrivals.landed(e, failed);
         } else if (ptr instanceof ReceiveOperation op) {
-            matched(op, op.me, op.md, failed);
-            op.md = null;
-            op.me = null;
+            receives.entryUsed(op, failed);
             arrivals.deposited(e, op, failed);
         } else if (ptr == RankPortals.CREDIT_SINK && !failed) {
             sends.creditReported(e);
@@ -620,5 +403,4 @@ public final class PointToPoint {
             lock.unlock();
         }
     }
-
 }

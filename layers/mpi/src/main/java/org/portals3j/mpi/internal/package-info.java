@@ -50,7 +50,7 @@
  * </ul>
  *
  * <h2>Small receives: the pending list</h2>
- * A receive of at most 1 KiB ({@code PointToPoint.COPY_LIMIT}), and every receive made while another is pending, posts
+ * A receive of at most 1 KiB ({@code Receives.COPY_LIMIT}), and every receive made while another is pending, posts
  * no match entry. Under the rank's lock it takes the oldest matching unexpected message, or goes to the tail of the
  * rank's pending list. Every message announced afterwards (its PUT_START on the region or the header entry handled,
  * in the queue's order) is first offered to that list, oldest receive first; the first that matches takes it as it

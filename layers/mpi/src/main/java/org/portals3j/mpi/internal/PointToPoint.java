@@ -7,7 +7,6 @@ import org.portals3j.portals.Event;
 import org.portals3j.portals.EventKind;
 import org.portals3j.portals.NiHandle;
 import org.portals3j.portals.Portals;
-import org.portals3j.portals.PortalsException;
 import org.portals3j.portals.ReturnCode;
 import org.portals3j.portals.StatusRegister;
 import org.portals3j.transport.IdleStrategy;
@@ -29,7 +28,6 @@ public final class PointToPoint {
     private final MpiConfig config;
     private final NiHandle ni;
     private final EqHandle eq;
-    private final UnexpectedQueue unexpected;
     private final Event event = new Event();
     /** The rank's nonblocking collectives under way ({@link #progress()} moves them on). */
     private final CollectiveProgress collectives = new CollectiveProgress();
@@ -40,6 +38,8 @@ public final class PointToPoint {
     private final Arrivals arrivals;
     /** The posting of receives. */
     private final @NotOnlyInitialized Receives receives;
+    /** Probe and matched probe. */
+    private final @NotOnlyInitialized Probes probes;
     /** The waits of the rank's threads (made last in the constructor, with this engine under initialization). */
     private final @NotOnlyInitialized RankWaits waits;
 
@@ -67,7 +67,7 @@ public final class PointToPoint {
         this.sends = new Sends(portals, this);
         this.arrivals = new Arrivals(portals);
         this.receives = new Receives(portals, arrivals, this);
-        this.unexpected = arrivals.unexpected;
+        this.probes = new Probes(portals, arrivals, this);
         this.waits = new RankWaits(this, lock, lib, eq, portals.creditMd, portals.peers[rank], polling,
                 oversubscribed);
     }
@@ -150,15 +150,7 @@ public final class PointToPoint {
 
     /** The oldest unexpected message matching {@code want}/{@code ignore}: its bits and length; null if none. */
     public @Nullable ProbeResult probe(long want, long ignore) {
-        lock.lock();
-        try {
-            p.checkOpen();
-            waits.drainUnlessBlocked();
-            UnexpectedMessage m = unexpected.find(want, ignore);
-            return m == null ? null : new ProbeResult(MatchBits.source(m.bits), MatchBits.tag(m.bits), m.length);
-        } finally {
-            lock.unlock();
-        }
+        return probes.probe(want, ignore);
     }
 
     /** Messages this rank's interface discarded ({@code PTL_SR_DROP_COUNT}): 0 unless a peer broke the protocol. */
@@ -302,6 +294,11 @@ public final class PointToPoint {
         return handle(event);
     }
 
+    /** {@link RankWaits#drainUnlessBlocked}. Under the lock. */
+    int drainUnlessBlocked() {
+        return waits.drainUnlessBlocked();
+    }
+
     /** Recalls the blocker, if another thread is one ({@link RankWaits#recall}). Under the lock. */
     void recall() {
         waits.recall();
@@ -376,31 +373,11 @@ public final class PointToPoint {
      * no receive or probe of any thread can match it, only {@link #receiveClaimed}. Null if there is none.
      */
     public @Nullable ClaimedMessage claim(long want, long ignore) {
-        lock.lock();
-        try {
-            p.checkOpen();
-            waits.drainUnlessBlocked();
-            UnexpectedMessage m = unexpected.find(want, ignore);
-            if (m == null) {
-                return null;
-            }
-            m.claimed = true;
-            return new ClaimedMessage(m, MatchBits.source(m.bits), MatchBits.tag(m.bits), m.length);
-        } finally {
-            lock.unlock();
-        }
+        return probes.claim(want, ignore);
     }
 
     /** Receives the claimed message {@code c} into {@code op} (once: {@code c} is spent afterwards). */
     public void receiveClaimed(ClaimedMessage c, ReceiveOperation op) {
-        lock.lock();
-        try {
-            p.checkOpen();
-            arrivals.take(c.spend(), op);
-        } catch (PortalsException e) {
-            throw p.outOfResources(e);
-        } finally {
-            lock.unlock();
-        }
+        probes.receiveClaimed(c, op);
     }
 }

@@ -13,9 +13,8 @@ import org.portals3j.transport.IdleStrategy;
 import org.portals3j.transport.Polling;
 
 /**
- * The point-to-point engine of one rank, on one Portals 3.2 library: eager and rendezvous sends, posted and
- * unexpected receives, probe and cancel. The protocols are described in the package documentation. Every method
- * is thread-safe (one lock per rank); the waits release the lock between rounds of progress.
+ * One rank's point-to-point engine on a Portals 3.2 library: its thread-safe entry points (one lock per rank, let go
+ * between rounds of a wait) and the dispatch of each event to {@link Sends}, {@link Receives} or {@link Arrivals}.
  */
 public final class PointToPoint {
     private static final int DRAIN_BATCH = 256;

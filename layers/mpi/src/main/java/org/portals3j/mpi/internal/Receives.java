@@ -92,7 +92,7 @@ final class Receives {
      *
      * @return false if it must be posted as a match entry instead (nothing done)
      */
-    boolean postPending(ReceiveOperation op) {
+    private boolean postPending(ReceiveOperation op) {
         p.checkOpen();
         if (pending.isEmpty() && op.buffer.byteSize() > COPY_LIMIT) {
             return false;
@@ -139,7 +139,7 @@ final class Receives {
      * on again when no other receive is posted (so that it is the only active entry before the mark, wherever it
      * stands): one {@code PtlMDUpdate} in place of an insert, an attach, the update and the UNLINK event.
      */
-    void postReceive(ReceiveOperation op) {
+    private void postReceive(ReceiveOperation op) {
         p.checkOpen();
         try {
             engine.drain();

@@ -1,113 +1,46 @@
 package org.portals3j.mpi.internal;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import org.checkerframework.checker.initialization.qual.NotOnlyInitialized;
 import org.checkerframework.checker.nullness.qual.Nullable;
-import org.portals3j.portals.AckRequest;
 import org.portals3j.portals.EqHandle;
 import org.portals3j.portals.Event;
 import org.portals3j.portals.EventKind;
-import org.portals3j.portals.InsertPosition;
-import org.portals3j.portals.InterfaceId;
-import org.portals3j.portals.MdHandle;
-import org.portals3j.portals.MdOption;
-import org.portals3j.portals.MdUpdateResult;
-import org.portals3j.portals.MeHandle;
-import org.portals3j.portals.MemoryDescriptor;
 import org.portals3j.portals.NiHandle;
-import org.portals3j.portals.NiLimits;
 import org.portals3j.portals.Portals;
-import org.portals3j.portals.PortalsException;
-import org.portals3j.portals.ProcessId;
 import org.portals3j.portals.ReturnCode;
 import org.portals3j.portals.StatusRegister;
-import org.portals3j.portals.Unlink;
 import org.portals3j.transport.IdleStrategy;
-import org.portals3j.transport.Job;
-import org.portals3j.transport.JobMember;
 import org.portals3j.transport.Polling;
 
 /**
- * The point-to-point engine of one rank, on one Portals 3.2 library: eager and rendezvous sends, posted and
- * unexpected receives, probe and cancel. The protocols are described in the package documentation. Every method
- * is thread-safe (one lock per rank); the waits release the lock between rounds of progress.
+ * One rank's point-to-point engine on a Portals 3.2 library: its thread-safe entry points (one lock per rank, let go
+ * between rounds of a wait) and the dispatch of each event to {@link Sends}, {@link Receives} or {@link Arrivals}.
  */
 public final class PointToPoint {
-    /** The portal every message is put to: posted receives, the mark, then the unexpected entries. */
-    static final int RECEIVE_PORTAL = 4;
-    /** The portal where rendezvous senders expose their buffers for the receiver's get. */
-    static final int GET_PORTAL = 5;
-    /** The portal credit reports arrive on. */
-    static final int CREDIT_PORTAL = 6;
-    /** The portal a rank puts 0 bytes to itself on, to wake its thread blocked in {@code PtlEQWait}. */
-    static final int WAKE_PORTAL = 7;
-    /** Access control entry 0: same user, any portal (the default). */
-    static final int COOKIE = 0;
-    /** A rendezvous header's hdr_data: the message length in the low bits, the get's id above. */
-    static final int LENGTH_BITS = 36;
-    private static final long LENGTH_MASK = (1L << LENGTH_BITS) - 1;
-    private static final long ID_MASK = (1L << (64 - LENGTH_BITS)) - 1;
-    /** The event queue takes every event of the rank; its memory grows only with its backlog. */
-    private static final long EQ_SIZE = 1L << 24;
     private static final int DRAIN_BATCH = 256;
-    private static final Object HEADER_SINK = new Object();
-    private static final Object CREDIT_SINK = new Object();
-    private static final Object WAKE_SINK = new Object();
-    /** As many match entries and MDs as an interface can have: one per posted receive and message under way. */
-    private static final NiLimits LIMITS = new NiLimits(NiLimits.MAXIMUM.maxMatchEntries(),
-            NiLimits.MAXIMUM.maxMemDescriptors(), NiLimits.DEFAULT.maxEventQueues(), NiLimits.DEFAULT.maxAtableIndex(),
-            NiLimits.DEFAULT.maxPtableIndex());
-    /**
-     * A receive of at most this many bytes waits on the pending list rather than as a match entry: its message lands
-     * in the region and is copied out (package documentation, "Small receives").
-     */
-    static final long COPY_LIMIT = 1024;
-    /** As many pending receives as the interface takes match entries. */
-    private static final int MAX_PENDING = LIMITS.maxMatchEntries();
 
-    /** The user pointer of a sender's credit region. */
-    private record Region(int peer, MemorySegment memory) {
-    }
-
+    /** The rank's Portals objects and the state the engine's parts share. */
+    private final RankPortals p;
     private final Portals lib;
-    private final Job job;
     private final int rank;
+    private final int size;
     private final MpiConfig config;
     private final NiHandle ni;
     private final EqHandle eq;
-    private final MeHandle mark;
-    private final MdHandle headerMd;
-    private final MdHandle creditMd;
-    private final ProcessId[] peers;
-    private final EagerCredit[] credits;
-    private final CreditLedger[] ledgers;
-    private final Region[] regions;
-    private final UnexpectedQueue unexpected = new UnexpectedQueue();
     private final Event event = new Event();
     /** The rank's nonblocking collectives under way ({@link #progress()} moves them on). */
     private final CollectiveProgress collectives = new CollectiveProgress();
-    private final RankLock lock = new RankLock();
-    private final Arena arena = Arena.ofShared();
+    private final RankLock lock;
+    /** The send side. */
+    private final @NotOnlyInitialized Sends sends;
+    /** Where messages land and how a matched one reaches its receive. */
+    private final Arrivals arrivals;
+    /** The posting of receives. */
+    private final @NotOnlyInitialized Receives receives;
+    /** Probe and matched probe. */
+    private final @NotOnlyInitialized Probes probes;
     /** The waits of the rank's threads (made last in the constructor, with this engine under initialization). */
     private final @NotOnlyInitialized RankWaits waits;
-    /** Receives posted and not yet matched or cancelled. */
-    private int postedReceives;
-    /** Small receives waiting in posting order, none matched yet. */
-    private final PendingReceives pending = new PendingReceives();
-    /** An eager send's MD kept bound for the next send of the same {@link #sendMdValue}, or null. */
-    private @Nullable MdHandle sendMd;
-    private @Nullable MemoryDescriptor sendMdValue;
-    /** Whether a put from {@link #sendMd} is under way (its SEND_END not yet handled). */
-    private boolean sendMdBusy;
-    /** An inactive entry (and its MD) kept from a receive of {@link #idleWant}/{@link #idleIgnore}, or null. */
-    private @Nullable MeHandle idleMe;
-    private @Nullable MdHandle idleMd;
-    private long idleWant;
-    private long idleIgnore;
-    private long nextRendezvousId;
-    private int inFlight;
-    private boolean finished;
 
     /** Sets up the receive side of rank {@code rank} on {@code lib} (already created, not yet initialised). */
     public PointToPoint(Portals lib, int rank, MpiConfig config) {
@@ -120,54 +53,22 @@ public final class PointToPoint {
      * ({@link org.portals3j.transport.Oversubscription}).
      */
     public PointToPoint(Portals lib, int rank, MpiConfig config, boolean oversubscribed) {
-        this.lib = lib;
-        this.job = lib.job();
-        this.rank = rank;
-        this.config = config;
-        int size = job.size();
         Polling polling = Polling.of(lib.transport());
-        lib.init();
-        ni = lib.niInit(InterfaceId.DEFAULT, ProcessId.PID_ANY, LIMITS).handle();
-        eq = lib.eqAlloc(ni, EQ_SIZE);
-        peers = new ProcessId[size];
-        credits = new EagerCredit[size];
-        ledgers = new CreditLedger[size];
-        regions = new Region[size];
-        for (int r = 0; r < size; r++) {
-            JobMember m = job.peers().member(r);
-            peers[r] = new ProcessId(m.nid(), m.pid());
-            credits[r] = new EagerCredit(config.creditBytes());
-            ledgers[r] = new CreditLedger(config.creditBytes());
-        }
-        // the mark: an entry without an MD, which nothing matches (skipped, Portals 3.2 spec §2.2)
-        mark = lib.meAttach(ni, RECEIVE_PORTAL, ProcessId.ANY, 0, 0, Unlink.RETAIN, InsertPosition.AFTER);
-        int regionOptions = MdOption.bits(MdOption.OP_PUT, MdOption.MANAGE_REMOTE, MdOption.ACK_DISABLE);
-        for (int r = 0; r < size; r++) {
-            MemorySegment memory = arena.allocate(config.creditBytes(), 8);
-            regions[r] = new Region(r, memory);
-            MeHandle me = lib.meAttach(ni, RECEIVE_PORTAL, peers[r], 0, ~MatchBits.LONG, Unlink.RETAIN,
-                    InsertPosition.AFTER);
-            lib.mdAttach(me, new MemoryDescriptor(memory, memory.byteSize(), MemoryDescriptor.THRESH_INF,
-                    memory.byteSize(), regionOptions, regions[r], eq), Unlink.RETAIN, Unlink.RETAIN);
-        }
-        int sinkOptions = MdOption.bits(MdOption.OP_PUT, MdOption.TRUNCATE, MdOption.ACK_DISABLE);
-        MeHandle headers = lib.meAttach(ni, RECEIVE_PORTAL, ProcessId.ANY, MatchBits.LONG, ~MatchBits.LONG,
-                Unlink.RETAIN, InsertPosition.AFTER);
-        lib.mdAttach(headers, new MemoryDescriptor(MemorySegment.NULL, 0, MemoryDescriptor.THRESH_INF, 0,
-                sinkOptions, HEADER_SINK, eq), Unlink.RETAIN, Unlink.RETAIN);
-        MeHandle creditMe = lib.meAttach(ni, CREDIT_PORTAL, ProcessId.ANY, 0, ~0L, Unlink.RETAIN,
-                InsertPosition.AFTER);
-        lib.mdAttach(creditMe, new MemoryDescriptor(MemorySegment.NULL, 0, MemoryDescriptor.THRESH_INF, 0,
-                sinkOptions, CREDIT_SINK, eq), Unlink.RETAIN, Unlink.RETAIN);
-        // only this rank may wake itself: a put from any other process does not match and is dropped
-        MeHandle wakeMe = lib.meAttach(ni, WAKE_PORTAL, peers[rank], 0, ~0L, Unlink.RETAIN, InsertPosition.AFTER);
-        lib.mdAttach(wakeMe, new MemoryDescriptor(MemorySegment.NULL, 0, MemoryDescriptor.THRESH_INF, 0,
-                sinkOptions, WAKE_SINK, eq), Unlink.RETAIN, Unlink.RETAIN);
-        MemoryDescriptor empty = new MemoryDescriptor(MemorySegment.NULL, 0, MemoryDescriptor.THRESH_INF, 0, 0,
-                null, EqHandle.NONE);
-        headerMd = lib.mdBind(ni, empty);
-        creditMd = lib.mdBind(ni, empty);
-        waits = new RankWaits(this, lock, lib, eq, creditMd, peers[rank], polling, oversubscribed);
+        RankPortals portals = new RankPortals(lib, rank, config);
+        this.p = portals;
+        this.lib = lib;
+        this.rank = rank;
+        this.size = portals.peers.length;
+        this.config = config;
+        this.ni = portals.ni;
+        this.eq = portals.eq;
+        this.lock = portals.lock;
+        this.sends = new Sends(portals, this);
+        this.arrivals = new Arrivals(portals);
+        this.receives = new Receives(portals, arrivals, this);
+        this.probes = new Probes(portals, arrivals, this);
+        this.waits = new RankWaits(this, lock, lib, eq, portals.creditMd, portals.peers[rank], polling,
+                oversubscribed);
     }
 
     /** The calling thread's back-off in this rank's waits. */
@@ -180,19 +81,19 @@ public final class PointToPoint {
     }
 
     public int size() {
-        return peers.length;
+        return size;
     }
 
     public MpiConfig config() {
         return config;
     }
 
-    /** The thread blocked in {@code PtlEQWait} for the rank's next event, if one is (tests). */
     /** How often the rank's lock was taken so far (a count for tests and benchmarks of the work per message). */
     long lockHolds() {
         return lock.holds();
     }
 
+    /** The thread blocked in {@code PtlEQWait} for the rank's next event, if one is (tests). */
     @Nullable Thread blocker() {
         return waits.blocker();
     }
@@ -205,89 +106,7 @@ public final class PointToPoint {
      * otherwise (a synchronous send then completes only once the receiver has matched and read it).
      */
     public void startSend(SendOperation op, int dest, long bits, boolean synchronous) {
-        lock.lock();
-        try {
-            checkOpen();
-            long length = op.buffer.byteSize();
-            if (!synchronous && length <= config.eagerLimit()) {
-                EagerCredit credit = credits[dest];
-                long offset = credit.reserve((int) length);
-                if (offset >= 0) {
-                    MdHandle md = eagerMd(op.eagerDescriptor(eq));
-                    op.md = md;
-                    try {
-                        lib.put(md, AckRequest.NOACK_REQ, peers[dest], RECEIVE_PORTAL, COOKIE, bits, offset,
-                                credit.lastEnd());
-                    } catch (PortalsException e) {
-                        releaseEager(op);
-                        throw e;
-                    }
-                    inFlight++;
-                    if (waits.mayDrain()) {
-                        drainUntilDone(op); // its SEND_END is usually logged by now: its wait then costs nothing
-                    }
-                    return;
-                }
-            }
-            long id = nextRendezvousId++ & ID_MASK;
-            MeHandle me = lib.meAttach(ni, GET_PORTAL, peers[dest], id, 0, Unlink.UNLINK, InsertPosition.AFTER);
-            try {
-                op.rendezvous = true;
-                op.md = lib.mdAttach(me, new MemoryDescriptor(op.buffer, length, 1, length,
-                        MdOption.OP_GET.bit(), op, eq), Unlink.UNLINK, Unlink.RETAIN);
-                lib.put(headerMd, AckRequest.NOACK_REQ, peers[dest], RECEIVE_PORTAL, COOKIE, bits | MatchBits.LONG,
-                        0, (id << LENGTH_BITS) | length);
-            } catch (PortalsException e) {
-                lib.meUnlink(me);
-                op.md = null;
-                throw e;
-            }
-            inFlight++;
-        } catch (PortalsException e) {
-            throw outOfResources(e);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /**
-     * The MD to put {@code d} from: the one kept bound for it if that is free, otherwise a new binding, which is kept
-     * in its place if the kept one is free (unlinking that one), and unlinked at its SEND_END if not.
-     */
-    private MdHandle eagerMd(MemoryDescriptor d) {
-        MdHandle kept = sendMd;
-        if (sendMdBusy) {
-            return lib.mdBind(ni, d);
-        }
-        if (kept != null && sendMdValue == d) {
-            sendMdBusy = true;
-            return kept;
-        }
-        MdHandle md = lib.mdBind(ni, d);
-        sendMd = md;
-        sendMdValue = d;
-        sendMdBusy = true;
-        if (kept != null) {
-            unlinkQuietly(kept);
-        }
-        return md;
-    }
-
-    /** An eager send's put has ended (or failed to start): its MD is free again, or unlinked if it is not kept. */
-    private void releaseEager(Operation op) {
-        MdHandle md = op.md;
-        if (md != null && md == sendMd) {
-            op.md = null;
-            sendMdBusy = false;
-        } else {
-            unbind(op);
-        }
-    }
-
-    /** A Portals call that failed for want of resources (too many operations under way), as an MPI error. */
-    private MpiError outOfResources(PortalsException e) {
-        return new MpiError(ErrorClass.NO_MEM, "rank " + rank + " cannot start the operation: " + e.getMessage()
-                + " (too many receives or messages under way?)");
+        sends.start(op, dest, bits, synchronous);
     }
 
     // ---- receives -----------------------------------------------------------------------------
@@ -300,75 +119,12 @@ public final class PointToPoint {
      * matching unexpected message among them is taken.
      */
     public void startReceive(ReceiveOperation op) {
-        lock.lock();
-        try {
-            post(op);
-        } finally {
-            lock.unlock();
-        }
+        receives.start(op);
     }
 
-    /**
-     * Starts {@code op} under the lock: on the pending list if it is small or another receive is pending
-     * ({@link #postPending}), otherwise as a match entry ({@link #postReceive}), for which the blocker, if another
-     * thread is one, is recalled first.
-     */
+    /** {@link #startReceive} under the lock ({@link RankWaits#receive}). */
     void post(ReceiveOperation op) {
-        if (!postPending(op)) {
-            waits.recall();
-            if (!postPending(op)) { // the lock may have been let go meanwhile
-                postReceive(op);
-            }
-        }
-    }
-
-    /**
-     * Starts {@code op} in software if it is at most {@link #COPY_LIMIT} bytes or another receive is pending (a match
-     * entry posted now would take messages ahead of that one): takes the oldest matching unexpected message, or goes
-     * to the tail of the pending list, where every message announced later (its PUT_START handled) is matched
-     * against it, in posting order. No Portals call, and no need for the queue to itself: events not handled yet
-     * are newer than the unexpected queue, and meet the receive on the list. Under the lock.
-     *
-     * @return false if it must be posted as a match entry instead (nothing done)
-     */
-    boolean postPending(ReceiveOperation op) {
-        checkOpen();
-        if (pending.isEmpty() && op.buffer.byteSize() > COPY_LIMIT) {
-            return false;
-        }
-        try {
-            UnexpectedMessage m = unexpected.find(op.want, op.ignore);
-            if (m != null) {
-                take(m, op);
-                return true;
-            }
-        } catch (PortalsException e) {
-            throw outOfResources(e);
-        }
-        if (pending.size() == MAX_PENDING) {
-            throw new MpiError(ErrorClass.NO_MEM, "rank " + rank + " cannot post the receive: " + MAX_PENDING
-                    + " receives are posted already (wait for some before posting more)");
-        }
-        op.state = ReceiveOperation.State.PENDING;
-        pending.add(op);
-        return true;
-    }
-
-    /**
-     * Gives the message {@code m} just announced to the oldest pending receive it matches, if one does.
-     *
-     * @return {@code m} if no pending receive took it (it stays unexpected), otherwise null
-     */
-    private @Nullable UnexpectedMessage offerPending(@Nullable UnexpectedMessage m) {
-        if (m == null || pending.isEmpty()) {
-            return m;
-        }
-        ReceiveOperation r = pending.takeMatching(m.bits);
-        if (r == null) {
-            return m;
-        }
-        take(m, r);
-        return null;
+        receives.post(op);
     }
 
     /**
@@ -382,223 +138,25 @@ public final class PointToPoint {
     }
 
     /**
-     * {@link #startReceive} as a match entry, under the lock, taken with no other thread the blocker and no receive
-     * pending. An idle entry kept from an earlier
-     * receive with the same match and ignore bits is switched on again when no other receive is posted (so that
-     * it is the only active entry before the mark, wherever it stands): one {@code PtlMDUpdate} in place of an
-     * insert, an attach, the update and the UNLINK event.
-     */
-    void postReceive(ReceiveOperation op) {
-        checkOpen();
-        try {
-            drain();
-            UnexpectedMessage m = unexpected.find(op.want, op.ignore);
-            if (m != null) {
-                take(m, op);
-                return;
-            }
-            MemoryDescriptor inactive = op.inactiveDescriptor(eq);
-            MeHandle me = idleMe;
-            MdHandle md = idleMd;
-            boolean reused = me != null && md != null && postedReceives == 0 && idleWant == op.want
-                    && idleIgnore == op.ignore;
-            boolean keep = reused;
-            if (me != null && md != null && reused) {
-                idleMe = null;
-                idleMd = null;
-            } else {
-                if (me != null && postedReceives == 0) { // another pattern: the new entry takes its place
-                    idleMe = null;
-                    idleMd = null;
-                    lib.meUnlink(me);
-                }
-                // kept after it matches only if it may take the idle place: an entry of its own otherwise
-                keep = idleMe == null;
-                me = lib.meInsert(mark, ProcessId.ANY, op.want, op.ignore, Unlink.UNLINK, InsertPosition.BEFORE);
-                try {
-                    md = lib.mdAttach(me, inactive, keep ? Unlink.RETAIN : Unlink.UNLINK, Unlink.RETAIN);
-                } catch (PortalsException e) {
-                    lib.meUnlink(me);
-                    throw e;
-                }
-            }
-            MemoryDescriptor active = op.activeDescriptor();
-            while (true) {
-                MdUpdateResult r = lib.mdUpdate(md, active, eq);
-                if (r.updated()) {
-                    break;
-                }
-                while (next()) {
-                    UnexpectedMessage u = handle(event);
-                    if (u != null && MatchBits.matches(u.bits, op.want, op.ignore)) {
-                        if (reused && idleMe == null) {
-                            idle(me, md, op.want, op.ignore); // still inactive: idle again
-                        } else {
-                            lib.meUnlink(me);
-                        }
-                        take(u, op);
-                        return;
-                    }
-                }
-            }
-            op.kept = keep;
-            op.me = me;
-            op.md = md;
-            op.posted = active;
-            op.state = ReceiveOperation.State.POSTED;
-            postedReceives++;
-        } catch (PortalsException e) {
-            throw outOfResources(e);
-        }
-    }
-
-    /** Keeps the inactive entry {@code me} (its MD {@code md}) for the next receive of {@code want}/{@code ignore}. */
-    private void idle(MeHandle me, MdHandle md, long want, long ignore) {
-        idleMe = me;
-        idleMd = md;
-        idleWant = want;
-        idleIgnore = ignore;
-    }
-
-    /**
-     * A posted receive's entry has matched (its MD is inactive now) or failed: a kept one becomes the idle entry if
-     * that place is free and the put did not fail, and is unlinked otherwise. Under the lock.
-     */
-    private void matched(ReceiveOperation op, @Nullable MeHandle me, @Nullable MdHandle md, boolean failed) {
-        postedReceives--;
-        if (!op.kept || me == null) {
-            return;
-        }
-        op.kept = false;
-        if (!failed && md != null && idleMe == null) {
-            idle(me, md, op.want, op.ignore);
-            return;
-        }
-        try {
-            lib.meUnlink(me);
-        } catch (PortalsException e) {
-            // already gone with the interface
-        }
-    }
-
-    /** Receives the matched unexpected message {@code m} into {@code op}. */
-    private void take(UnexpectedMessage m, ReceiveOperation op) {
-        if (m.failed) {
-            op.fail(ErrorClass.OTHER, "the message failed to arrive (its sender failed or was lost)");
-            op.finish(m.bits, 0, 0);
-            consumeEager(m);
-            unexpected.remove(m);
-        } else if (m.isLong()) {
-            fetch(op, m.peer, m.offsetOrId, m.length, m.bits);
-            unexpected.remove(m);
-        } else if (m.arrived) {
-            copyOut(m, op);
-        } else {
-            m.waiter = op;
-            op.state = ReceiveOperation.State.AWAITING_DATA;
-            inFlight++;
-        }
-    }
-
-    /** Copies the arrived eager message {@code m} into {@code op}, which completes, and frees its space. */
-    private void copyOut(UnexpectedMessage m, ReceiveOperation op) {
-        long n = Math.min(m.length, op.buffer.byteSize());
-        MemorySegment.copy(regions[m.peer].memory(), m.offsetOrId, op.buffer, 0, n);
-        op.finish(m.bits, n, m.length);
-        consumeEager(m);
-        unexpected.remove(m);
-    }
-
-    private void consumeEager(UnexpectedMessage m) {
-        if (!m.isLong() && m.ledgerEntry >= 0) {
-            ledgers[m.peer].consumed(m.ledgerEntry);
-            reportCredit(m.peer);
-        }
-    }
-
-    /** Reads the body of a rendezvous message ({@code length} bytes, id {@code id}) from {@code peer}. */
-    private void fetch(ReceiveOperation op, int peer, long id, long length, long bits) {
-        long n = Math.min(length, op.buffer.byteSize());
-        op.messageLength = length;
-        op.bits = bits;
-        op.state = ReceiveOperation.State.FETCHING;
-        inFlight++;
-        try {
-            MdHandle md = lib.mdBind(ni, new MemoryDescriptor(op.buffer, n, 1, n, 0, op, eq));
-            op.md = md;
-            lib.get(md, peers[peer], GET_PORTAL, COOKIE, id, 0);
-        } catch (PortalsException e) {
-            unbind(op);
-            op.fail(ErrorClass.NO_MEM, outOfResources(e).getMessage() + "; the message from rank " + peer
-                    + " is lost");
-            op.finish(bits, 0, length);
-            inFlight--;
-        }
-    }
-
-    /**
      * Cancels {@code op} if it is still posted and unmatched: its MD is switched off ({@code PtlMDUpdate} to
      * threshold 0 reports whether a message had taken it first) and its entry unlinked.
      *
      * @return whether it was cancelled (otherwise it completes normally)
      */
     public boolean cancel(ReceiveOperation op) {
-        lock.lock();
-        try {
-            if (op.state == ReceiveOperation.State.PENDING && pending.remove(op)) {
-                cancelled(op);
-                return true;
-            }
-            MdHandle md = op.md;
-            MeHandle me = op.me;
-            MemoryDescriptor posted = op.posted;
-            if (op.state != ReceiveOperation.State.POSTED || md == null || me == null || posted == null) {
-                return false;
-            }
-            try {
-                MdUpdateResult r = lib.mdUpdate(md, posted.withThreshold(0), EqHandle.NONE);
-                if (r.previous().threshold() == 0) {
-                    return false;
-                }
-            } catch (PortalsException e) {
-                return false; // unlinked: a message took it
-            }
-            lib.meUnlink(me);
-            postedReceives--;
-            op.kept = false;
-            op.md = null;
-            cancelled(op);
-            return true;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void cancelled(ReceiveOperation op) {
-        op.cancelled = true;
-        op.state = ReceiveOperation.State.DONE;
-        Operation.completeAtOnce(op, MatchBits.source(op.want), MatchBits.tag(op.want));
-        changedLocally();
+        return receives.cancel(op);
     }
 
     /** The oldest unexpected message matching {@code want}/{@code ignore}: its bits and length; null if none. */
     public @Nullable ProbeResult probe(long want, long ignore) {
-        lock.lock();
-        try {
-            checkOpen();
-            waits.drainUnlessBlocked();
-            UnexpectedMessage m = unexpected.find(want, ignore);
-            return m == null ? null : new ProbeResult(MatchBits.source(m.bits), MatchBits.tag(m.bits), m.length);
-        } finally {
-            lock.unlock();
-        }
+        return probes.probe(want, ignore);
     }
 
     /** Messages this rank's interface discarded ({@code PTL_SR_DROP_COUNT}): 0 unless a peer broke the protocol. */
     public long dropCount() {
         lock.lock();
         try {
-            return finished ? 0 : lib.niStatus(ni, StatusRegister.DROP_COUNT);
+            return p.finished ? 0 : lib.niStatus(ni, StatusRegister.DROP_COUNT);
         } finally {
             lock.unlock();
         }
@@ -611,7 +169,7 @@ public final class PointToPoint {
         int n;
         lock.lock();
         try {
-            if (finished) {
+            if (p.finished) {
                 return 0;
             }
             n = waits.drainUnlessBlocked();
@@ -662,7 +220,7 @@ public final class PointToPoint {
 
     /** Whether the rank has finished (its library released). Under the lock. */
     boolean isFinished() {
-        return finished;
+        return p.finished;
     }
 
     /**
@@ -670,7 +228,7 @@ public final class PointToPoint {
      * for a blocker waiting for {@code op}, until {@code op} is done (locked).
      */
     void handleWaited(ReturnCode rc, Event e, @Nullable Operation op) {
-        if (finished) {
+        if (p.finished) {
             return;
         }
         if (rc == ReturnCode.EQ_DROPPED) {
@@ -695,10 +253,8 @@ public final class PointToPoint {
             waits.lockExclusive();
             try {
                 int n = drain();
-                if (inFlight == 0) {
-                    finished = true;
-                    lib.fini();
-                    arena.close();
+                if (p.inFlight == 0) {
+                    p.release();
                     return;
                 }
                 idle.idle(n);
@@ -708,7 +264,8 @@ public final class PointToPoint {
         }
     }
 
-    private boolean next() {
+    /** Takes the next event of the queue into the engine's event; false if the queue is empty. Under the lock. */
+    boolean next() {
         ReturnCode rc = lib.eqGet(eq, event);
         if (rc == ReturnCode.EQ_DROPPED) {
             throw eventsLost();
@@ -718,7 +275,7 @@ public final class PointToPoint {
 
     private MpiError eventsLost() {
         return new MpiError(ErrorClass.INTERN, "rank " + rank + " lost events of its event queue (more than "
-                + EQ_SIZE + " waiting): messages may be lost; the job cannot go on");
+                + RankPortals.EQ_SIZE + " waiting): messages may be lost; the job cannot go on");
     }
 
     /** Handles up to a batch of the events waiting; returns how many. Under the lock. */
@@ -729,6 +286,28 @@ public final class PointToPoint {
             n++;
         }
         return n;
+    }
+
+    /** Handles the event {@link #next} took; returns the unexpected message it announced, if no receive took it. */
+    @Nullable UnexpectedMessage handleNext() {
+        return handle(event);
+    }
+
+    /** {@link RankWaits#drainUnlessBlocked}. Under the lock. */
+    int drainUnlessBlocked() {
+        return waits.drainUnlessBlocked();
+    }
+
+    /** Recalls the blocker, if another thread is one ({@link RankWaits#recall}). Under the lock. */
+    void recall() {
+        waits.recall();
+    }
+
+    /** {@link #drainUntilDone}, unless another thread is the blocker ({@link RankWaits#mayDrain}). Under the lock. */
+    void drainUntilDoneUnlessBlocked(Operation op) {
+        if (waits.mayDrain()) {
+            drainUntilDone(op);
+        }
     }
 
     /**
@@ -749,40 +328,23 @@ public final class PointToPoint {
         Object ptr = e.userPtr();
         switch (e.type()) {
             case PUT_START -> {
-                if (ptr instanceof Region region) {
-                    return offerPending(arrivedEager(e, region.peer()));
-                } else if (ptr == HEADER_SINK) {
-                    return offerPending(arrivedHeader(e));
+                if (ptr instanceof RankPortals.Region region) {
+                    return receives.offerPending(arrivals.arrivedEager(e, region.peer()));
+                } else if (ptr == RankPortals.HEADER_SINK) {
+                    return receives.offerPending(arrivals.arrivedHeader(e));
                 } else if (ptr instanceof ReceiveOperation && !MatchBits.isLong(e.matchBits())) {
-                    int peer = job.peers().rankOfNid(e.initiatorNid());
-                    if (peer >= 0) {
-                        ledgers[peer].arrived(e.hdrData(), true);
-                        reportCredit(peer);
-                    }
+                    arrivals.depositStarted(e);
                 }
             }
             case PUT_END, PUT_FAIL -> putEnded(e, ptr, e.type() == EventKind.PUT_FAIL);
             case SEND_END, SEND_FAIL, GET_END, GET_FAIL -> {
                 if (ptr instanceof SendOperation op) {
-                    if (e.type().isFail()) {
-                        op.fail(ErrorClass.OTHER, "the send failed: the receiving rank is unreachable or died");
-                    }
-                    if (!op.rendezvous) {
-                        releaseEager(op);
-                    }
-                    op.md = null;
-                    op.complete();
-                    done(op);
+                    sends.ended(e, op);
                 }
             }
             case REPLY_END, REPLY_FAIL -> {
                 if (ptr instanceof ReceiveOperation op) {
-                    unbind(op);
-                    if (e.type().isFail()) {
-                        op.fail(ErrorClass.OTHER, "reading the message from its sender failed");
-                    }
-                    op.finish(op.bits, e.type().isFail() ? 0 : e.mlength(), op.messageLength);
-                    inFlight--;
+                    arrivals.bodyRead(e, op);
                 }
             }
             default -> {
@@ -793,93 +355,14 @@ public final class PointToPoint {
     }
 
     private void putEnded(Event e, @Nullable Object ptr, boolean failed) {
-        if (ptr instanceof Region || ptr == HEADER_SINK) {
-            UnexpectedMessage m = unexpected.findByLink(e.link());
-            if (m == null) {
-                return;
-            }
-            m.arrived = true;
-            m.failed = failed;
-            ReceiveOperation waiter = m.waiter;
-            if (waiter != null) {
-                m.waiter = null;
-                inFlight--;
-                take(m, waiter);
-            }
+        if (ptr instanceof RankPortals.Region || ptr == RankPortals.HEADER_SINK) {
+            arrivals.landed(e, failed);
         } else if (ptr instanceof ReceiveOperation op) {
-            matched(op, op.me, op.md, failed);
-            op.md = null;
-            op.me = null;
-            long bits = e.matchBits();
-            int peer = job.peers().rankOfNid(e.initiatorNid());
-            if (failed || peer < 0) {
-                op.fail(ErrorClass.OTHER, "the message failed to arrive");
-                op.finish(bits, 0, 0);
-            } else if (MatchBits.isLong(bits)) {
-                fetch(op, peer, e.hdrData() >>> LENGTH_BITS, e.hdrData() & LENGTH_MASK, bits);
-            } else {
-                op.finish(bits, e.mlength(), e.rlength());
-            }
-        } else if (ptr == CREDIT_SINK && !failed) {
-            // the reporting rank is the one the transport says sent it, not what its match bits claim
-            int from = job.peers().rankOfNid(e.initiatorNid());
-            if (from >= 0) {
-                credits[from].freedTo(e.hdrData());
-            }
+            receives.entryUsed(op, failed);
+            arrivals.deposited(e, op, failed);
+        } else if (ptr == RankPortals.CREDIT_SINK && !failed) {
+            sends.creditReported(e);
         }
-    }
-
-    private @Nullable UnexpectedMessage arrivedEager(Event e, int peer) {
-        UnexpectedMessage m = unexpected.append();
-        m.bits = e.matchBits();
-        m.length = e.mlength();
-        m.offsetOrId = e.offset();
-        m.peer = peer;
-        m.link = e.link();
-        m.ledgerEntry = ledgers[peer].arrived(e.hdrData(), false);
-        return m;
-    }
-
-    private @Nullable UnexpectedMessage arrivedHeader(Event e) {
-        int peer = job.peers().rankOfNid(e.initiatorNid());
-        if (peer < 0) {
-            return null;
-        }
-        UnexpectedMessage m = unexpected.append();
-        m.bits = e.matchBits();
-        m.length = e.hdrData() & LENGTH_MASK;
-        m.offsetOrId = e.hdrData() >>> LENGTH_BITS;
-        m.peer = peer;
-        m.link = e.link();
-        m.ledgerEntry = -1;
-        return m;
-    }
-
-    private void reportCredit(int peer) {
-        CreditLedger ledger = ledgers[peer];
-        if (ledger.reportDue()) {
-            lib.put(creditMd, AckRequest.NOACK_REQ, peers[peer], CREDIT_PORTAL, COOKIE, rank, 0, ledger.report());
-        }
-    }
-
-    private void unbind(Operation op) {
-        MdHandle md = op.md;
-        op.md = null;
-        if (md != null) {
-            unlinkQuietly(md);
-        }
-    }
-
-    private void unlinkQuietly(MdHandle md) {
-        try {
-            lib.mdUnlink(md);
-        } catch (PortalsException e) {
-            // already gone with the interface
-        }
-    }
-
-    private void done(SendOperation op) {
-        inFlight--;
     }
 
     // ---- matched probe (Message.mProbe, imProbe, mRecv, imRecv) ---------------------------------------
@@ -889,37 +372,11 @@ public final class PointToPoint {
      * no receive or probe of any thread can match it, only {@link #receiveClaimed}. Null if there is none.
      */
     public @Nullable ClaimedMessage claim(long want, long ignore) {
-        lock.lock();
-        try {
-            checkOpen();
-            waits.drainUnlessBlocked();
-            UnexpectedMessage m = unexpected.find(want, ignore);
-            if (m == null) {
-                return null;
-            }
-            m.claimed = true;
-            return new ClaimedMessage(m, MatchBits.source(m.bits), MatchBits.tag(m.bits), m.length);
-        } finally {
-            lock.unlock();
-        }
+        return probes.claim(want, ignore);
     }
 
     /** Receives the claimed message {@code c} into {@code op} (once: {@code c} is spent afterwards). */
     public void receiveClaimed(ClaimedMessage c, ReceiveOperation op) {
-        lock.lock();
-        try {
-            checkOpen();
-            take(c.spend(), op);
-        } catch (PortalsException e) {
-            throw outOfResources(e);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void checkOpen() {
-        if (finished) {
-            throw new MpiError(ErrorClass.OTHER, "MPI is finalized on this rank");
-        }
+        probes.receiveClaimed(c, op);
     }
 }

@@ -42,7 +42,7 @@ final class RankWaits {
     private final ReentrantLock lock;
     private final Portals lib;
     private final EqHandle eq;
-    /** An MD of no memory for the 0-byte put to {@link #self}'s {@link PointToPoint#WAKE_PORTAL}. */
+    /** An MD of no memory for the 0-byte put to {@link #self}'s {@link RankPortals#WAKE_PORTAL}. */
     private final MdHandle wakeMd;
     private final ProcessId self;
     private final Polling polling;
@@ -271,7 +271,7 @@ final class RankWaits {
     /** Makes an event for the blocker: a 0-byte put to this rank's wake portal. Under the lock. */
     private void wake() {
         if (!engine.isFinished()) {
-            lib.put(wakeMd, AckRequest.NOACK_REQ, self, PointToPoint.WAKE_PORTAL, PointToPoint.COOKIE, 0, 0, 0);
+            lib.put(wakeMd, AckRequest.NOACK_REQ, self, RankPortals.WAKE_PORTAL, RankPortals.COOKIE, 0, 0, 0);
         }
     }
 

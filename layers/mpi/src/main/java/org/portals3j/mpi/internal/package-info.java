@@ -2,7 +2,7 @@
  * The MPI layer's implementation: the point-to-point engine on the public Portals 3.2 API, and the per-rank state
  * behind package {@code mpi}. Nothing here is exported.
  *
- * <h2>Portals set-up of a rank ({@link org.portals3j.mpi.internal.PointToPoint})</h2>
+ * <h2>Portals set-up of a rank ({@link org.portals3j.mpi.internal.RankPortals})</h2>
  * One Portals 3.2 library per rank on the job's transport, one interface, and one event queue for every event
  * (2^24 events at most; its memory grows only with its backlog). Portal 4 receives every message. Its match list:
  * <ol>
@@ -19,6 +19,13 @@
  * </ol>
  * Portal 5 holds the rendezvous senders' buffers, portal 6 the credit reports. Access control entry 0 (same user)
  * admits all.
+ * <p>
+ * The engine ({@link org.portals3j.mpi.internal.PointToPoint}) takes every call and hands each event to the side
+ * it concerns, one class per side of the protocol: {@link org.portals3j.mpi.internal.Sends} (the initiator: eager
+ * and rendezvous sends, their completion, credit reports received), {@link org.portals3j.mpi.internal.Receives}
+ * (posting and cancelling receives), {@link org.portals3j.mpi.internal.Arrivals} (the target: unexpected messages,
+ * delivery into a receive, the rendezvous get, credit freed and reported) and
+ * {@link org.portals3j.mpi.internal.Probes}.
  *
  * <h2>Match bits ({@link org.portals3j.mpi.internal.MatchBits})</h2>
  * Bit 63 is the protocol (1: rendezvous header), bits 62-48 the communicator's context id (15 bits; each
@@ -26,7 +33,7 @@
  * the communicator (16 bits: communicators of up to 65536 ranks), bits 31-0 the tag ({@code TAG_UB} = 2^31-1). A
  * receive ignores bit 63, and the source or tag field for {@code ANY_SOURCE} and {@code ANY_TAG}.
  *
- * <h2>Protocols</h2>
+ * <h2>Protocols ({@link org.portals3j.mpi.internal.Sends}, {@link org.portals3j.mpi.internal.Arrivals})</h2>
  * <ul>
  *   <li><b>Eager</b> (at most {@code eagerLimit} bytes, 16 KiB by default, and not synchronous, and covered by
  *       credit): one {@code PtlPut} of the data, at the offset the sender reserved in its region at the receiver;
@@ -49,8 +56,8 @@
  *       {@code ERR_TRUNCATE}.</li>
  * </ul>
  *
- * <h2>Small receives: the pending list</h2>
- * A receive of at most 1 KiB ({@code PointToPoint.COPY_LIMIT}), and every receive made while another is pending, posts
+ * <h2>Small receives: the pending list ({@link org.portals3j.mpi.internal.Receives})</h2>
+ * A receive of at most 1 KiB ({@code Receives.COPY_LIMIT}), and every receive made while another is pending, posts
  * no match entry. Under the rank's lock it takes the oldest matching unexpected message, or goes to the tail of the
  * rank's pending list. Every message announced afterwards (its PUT_START on the region or the header entry handled,
  * in the queue's order) is first offered to that list, oldest receive first; the first that matches takes it as it
@@ -90,7 +97,7 @@
  * as before, unless the idle place is free. A ping-pong's receive so makes one {@code PtlMDUpdate} where it made
  * an insert, an attach, the update and a look at the UNLINK event.
  *
- * <h2>Matched probe ({@link org.portals3j.mpi.internal.MatchedProbe})</h2>
+ * <h2>Matched probe ({@link org.portals3j.mpi.internal.MatchedProbe}, {@link org.portals3j.mpi.internal.Probes})</h2>
  * {@code Message.mProbe} (MPI 4.1 section 3.8.2) takes, under the engine's lock, the oldest matching unexpected
  * message that nobody has claimed and marks its queue entry claimed: the entry stays in the queue (so that the rest
  * of an eager message still arriving, or the get of a rendezvous body, finds it as for any unexpected message) but

@@ -73,7 +73,7 @@ class CallCountTest {
 
     @Test
     void aLargerBlockingReceivePostedBeforeItsMessageMakesFourPortalsCallsAndTakesTheRankLockTwice() throws Exception {
-        int bytes = 2 * (int) PointToPoint.COPY_LIMIT;
+        int bytes = 2 * (int) Receives.COPY_LIMIT;
         Map<String, Long> counts = pingOneWay(bytes);
         // the receive: PtlEQGet finding the queue empty, PtlMDUpdate switching the entry kept from the previous
         // receive on (the first inserts and attaches it), PtlEQWait (PUT_START), PtlEQGet (PUT_END); the send: 3;

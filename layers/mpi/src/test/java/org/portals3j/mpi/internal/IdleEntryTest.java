@@ -17,8 +17,8 @@ class IdleEntryTest {
     private static final int CONTEXT = 0;
     private static final int TAG = 7;
     private static final int OTHER_TAG = 8;
-    /** Receives and messages of this many bytes are posted as entries ({@link PointToPoint#COPY_LIMIT}). */
-    private static final int SIZE = 2 * (int) PointToPoint.COPY_LIMIT;
+    /** Receives and messages of this many bytes are posted as entries ({@link Receives#COPY_LIMIT}). */
+    private static final int SIZE = 2 * (int) Receives.COPY_LIMIT;
     /** A receive that a message of {@link #SIZE} overflows, still posted as an entry. */
     private static final int SMALLER = SIZE - 512;
 

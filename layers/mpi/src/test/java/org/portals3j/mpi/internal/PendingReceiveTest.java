@@ -17,7 +17,7 @@ class PendingReceiveTest {
     private static final int TAG = 7;
     private static final int OTHER_TAG = 8;
     /** A receive above the copy limit: posted as a match entry when no receive is pending. */
-    private static final int LARGE = 2 * (int) PointToPoint.COPY_LIMIT;
+    private static final int LARGE = 2 * (int) Receives.COPY_LIMIT;
 
     @Test
     void pendingReceivesOfOneSourceAndTagTakeTheMessagesInOrder() throws Exception {

@@ -15,7 +15,11 @@
  * still compiling the Amsend path (Engine.send, Target.onAmsend, LapiUpcalls.waitcntr at tier 4) while the 8 B row
  * was measured. For each size WARMUP round trips of each kind come again, then the two kinds alternate in
  * ROUNDS rounds, so that neither has the quieter minutes of a loaded machine; before the bandwidth, WARMUP / 10
- * (at least BANDWIDTH_COUNT) unmeasured messages of each kind warm the rendezvous path, which no latency row runs:
+ * (at least BANDWIDTH_COUNT) unmeasured messages of each kind warm the rendezvous path, which no latency row runs.
+ * After each warm-up (before a size's rows and before the 1 MiB rounds) each rank waits until its JVM's compiler
+ * threads have used no CPU for 200 ms (jitquiet.h; at most 10 s), prints "# rank R: the JIT went quiet N ms after the
+ * warm-up, before ..." (or "was still compiling"), and the ranks meet in a Gfence: a rank bound to one core shares it
+ * with its own compiler threads, which still compiled during the measured 1 MiB rounds. The table:
  *   # Size  Put half-RTT (us)  Amsend half-RTT (us)  Amsend/Put
  *   # Size  Put (MiB/s)  Amsend (MiB/s)  Amsend/Put
  * and both end with "lapi_bench: rank R passed" after checking the last message's bytes. With no arguments it
@@ -26,6 +30,7 @@
 #include <portals3.h>
 #include <portals3_rt.h>
 
+#include "jitquiet.h"
 #include "lapitest.h"
 
 #define PORTAL 40
@@ -141,6 +146,14 @@ static void bind_send(bench_t *b, int size) {
 #define WARM_PASSES 2
 #define BW_ROUNDS 6
 
+/* Before a timed phase: this rank waits until its JVM's JIT has gone quiet (jitquiet.h), says after how long, and
+ * meets the other rank in a Gfence, so that neither rank's compiler threads take its core while the phase runs. */
+static void quiet(bench_t *b, const char *what) {
+    long quiet_ms = jitquiet_await();
+    jitquiet_report(b->lapi.task, quiet_ms, what);
+    OK(LAPI_Gfence(b->lapi.hndl));
+}
+
 /* The medians of the half round trips of `size` bytes, Amsend's in *am_ns and Put's in *put_ns (rank 0's). */
 static void latency(bench_t *b, int size, int iterations, int warmup, int64_t *a, int64_t *p, int64_t *am_ns,
                     int64_t *put_ns) {
@@ -153,6 +166,9 @@ static void latency(bench_t *b, int size, int iterations, int warmup, int64_t *a
     for (int i = 0; i < warmup; i++) {
         put_round(b);
     }
+    char what[32];
+    snprintf(what, sizeof what, "the %d B rows", size);
+    quiet(b, what);
     for (int r = 0; r < ROUNDS; r++) {
         int from = (int) ((long) iterations * r / ROUNDS), to = (int) ((long) iterations * (r + 1) / ROUNDS);
         OK(LAPI_Gfence(b->lapi.hndl));
@@ -319,7 +335,13 @@ int main(int argc, char **argv) {
         /* the rendezvous path (header put, PtlGet, the Get's reply) is not run by the latency rows: warm it too */
         bandwidth_once(&b, warmup / 10 > count ? warmup / 10 : count, &am_mib, &put_mib);
     }
+    quiet(&b, "the 1 MiB rounds");
+    long jit_ms = jitquiet_cpu_ms();
     bandwidth(&b, count, &am_mib, &put_mib);
+    if (jit_ms >= 0) {
+        printf("# rank %d: the JIT's compiler threads used %ld ms of CPU during the 1 MiB rounds\n", b.lapi.task,
+               jitquiet_cpu_ms() - jit_ms);
+    }
     if (b.lapi.task == 0) {
         printf("# bandwidth, count=%d per round, medians of %d rounds\n", count, BW_ROUNDS);
         printf("# %-9s %18s %21s %11s\n", "Size", "Put (MiB/s)", "Amsend (MiB/s)", "Amsend/Put");

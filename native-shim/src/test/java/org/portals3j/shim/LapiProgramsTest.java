@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -17,7 +18,7 @@ class LapiProgramsTest {
 
     @ParameterizedTest(name = "{0} passes on {1} ranks")
     @CsvSource({"lapi_errors, 2", "lapi_amsend, 2", "lapi_amsend, 3", "lapi_address, 3", "lapi_putget, 2",
-        "lapi_putget, 4", "lapi_bench, 2", "lapi_control, 2", "lapi_control, 3", "lapi_purge, 2", "lapi_polling, 2",
+        "lapi_putget, 4", "lapi_control, 2", "lapi_control, 3", "lapi_purge, 2", "lapi_polling, 2",
         "lapi_polling, 3"})
     void lapiProgramPassesEveryCheck(String name, int ranks) throws Exception {
         Path program = CBuild.compile(name);
@@ -27,6 +28,27 @@ class LapiProgramsTest {
             assertThat(rank.status()).as(job).isZero();
             assertThat(rank.out()).as(job).contains(name + ": rank " + rank.rank() + " passed")
                     .doesNotContain("FAIL");
+        }
+    }
+
+    /**
+     * lapi_bench (a quick run) passes its checks, and before each timed phase every rank says after how long its
+     * JVM's compiler threads went quiet (or that they were still compiling after 10 s).
+     */
+    @Test
+    void lapiBenchWaitsForTheJitBeforeEachTimedPhase() throws Exception {
+        Path program = CBuild.compile("lapi_bench");
+        List<CJob.Rank> result = CJob.run(program, 2);
+        String job = CJob.describe(result);
+        for (CJob.Rank rank : result) {
+            assertThat(rank.status()).as(job).isZero();
+            assertThat(rank.out()).as(job).contains("lapi_bench: rank " + rank.rank() + " passed")
+                    .doesNotContain("FAIL");
+            for (String phase : List.of("the 8 B rows", "the 1024 B rows", "the 1 MiB rounds")) {
+                assertThat(rank.out()).as(job).containsPattern("# rank " + rank.rank()
+                        + ": the JIT (went quiet \\d+|was still compiling 10000) ms after the warm-up, before "
+                        + phase + "\n");
+            }
         }
     }
 }

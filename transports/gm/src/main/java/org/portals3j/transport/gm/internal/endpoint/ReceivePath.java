@@ -241,7 +241,7 @@ final class ReceivePath implements Runnable {
             case GmEvents.PEER_FAILED -> {
                 int node = events.senderNode(i);
                 if (node >= 1 && node <= peers.length) {
-                    endpoint.peerFailed(node - 1, "libgm reported it (no keep-alive answer or a broken connection)");
+                    PeerFailures.peerFailed(endpoint, node - 1, "libgm reported it (no keep-alive answer or a broken connection)");
                 }
             }
             default -> {
@@ -300,13 +300,13 @@ final class ReceivePath implements Runnable {
         if (bad != null) {
             violation(p, bad);
         } else {
-            GmEndpoint.Returned r = endpoint.creditsAndFin(p, credits, kind == WireHeader.KIND_FIN, slot, read);
-            if (r == GmEndpoint.Returned.CREDITS) {
+            SendPath.Returned r = SendPath.creditsAndFin(endpoint, p, credits, kind == WireHeader.KIND_FIN, slot, read);
+            if (r == SendPath.Returned.CREDITS) {
                 violation(p, "it returned " + credits + " credits it never had");
-            } else if (r == GmEndpoint.Returned.FIN) {
+            } else if (r == SendPath.Returned.FIN) {
                 violation(p, "a FIN for slot " + slot + ", where no message waits");
             } else if (kind == WireHeader.KIND_BYE) {
-                endpoint.peerFailed(p.rank, GmEndpoint.CLOSED);
+                PeerFailures.peerFailed(endpoint, p.rank, PeerFailures.CLOSED);
             }
         }
     }
@@ -324,17 +324,17 @@ final class ReceivePath implements Runnable {
             bad = "message " + WireHeader.sequence(m) + " where " + p.receiveSequence + " was due";
         }
         long slot = WireHeader.slot(m);
-        if (bad == null && slot >= GmEndpoint.slotsPerPeer(endpoint.settings)) {
+        if (bad == null && slot >= PortSetup.slotsPerPeer(endpoint.settings)) {
             bad = "a message from slot " + slot;
         }
         int fin = WireHeader.finField(m);
         if (bad == null) { // one take of the peer's lock for both
             boolean hasFin = fin != WireHeader.NO_FIN;
-            GmEndpoint.Returned r = endpoint.creditsAndFin(p, WireHeader.credits(m), hasFin,
+            SendPath.Returned r = SendPath.creditsAndFin(endpoint, p, WireHeader.credits(m), hasFin,
                     hasFin ? WireHeader.finSlot(fin) : -1, hasFin && WireHeader.finRead(fin));
-            if (r == GmEndpoint.Returned.CREDITS) {
+            if (r == SendPath.Returned.CREDITS) {
                 bad = "it returned credits it never had";
-            } else if (r == GmEndpoint.Returned.FIN) {
+            } else if (r == SendPath.Returned.FIN) {
                 bad = "a FIN for slot " + WireHeader.finSlot(fin) + ", where no message waits";
             }
         }
@@ -444,7 +444,7 @@ final class ReceivePath implements Runnable {
         deposited(p, d);
         fin(p, p.readSlot, ok);
         if (status != GmStatus.SUCCESS) {
-            endpoint.peerFailed(p.rank, "an RMA read completed with " + GmStatus.name(status));
+            PeerFailures.peerFailed(endpoint, p.rank, "an RMA read completed with " + GmStatus.name(status));
         }
         while (!p.reading && p.hasHeld()) {
             int index = p.heldBuffer();
@@ -473,7 +473,7 @@ final class ReceivePath implements Runnable {
         }
         Peer p = peers[peer];
         switch (Contexts.kind(context)) {
-            case Contexts.DATA -> endpoint.dataSent(p, Contexts.index(context), status);
+            case Contexts.DATA -> SendPath.dataSent(endpoint, p, Contexts.index(context), status);
             case Contexts.READ -> readFinished(p, status);
             case Contexts.CONTROL -> {
                 int index = Contexts.index(context);
@@ -481,7 +481,7 @@ final class ReceivePath implements Runnable {
                     p.controlBusy[index] = false;
                 }
                 if (status != GmStatus.SUCCESS && status != GmStatus.SEND_DROPPED) {
-                    endpoint.peerFailed(p.rank, "a control message completed with " + GmStatus.name(status));
+                    PeerFailures.peerFailed(endpoint, p.rank, "a control message completed with " + GmStatus.name(status));
                 }
             }
             default -> {
@@ -539,18 +539,18 @@ final class ReceivePath implements Runnable {
         MemorySegment b = p.controlBuffers[c];
         WireHeader.write(b, kind, 0, p.returns.take(), 0, slot, WireHeader.NO_FIN, outcome, 0, 0);
         p.controlBusy[c] = true;
-        port.send(b, GmEndpoint.CONTROL_SIZE, WireHeader.LENGTH, GmPort.HIGH_PRIORITY, p.node, p.gmPort,
+        port.send(b, PortSetup.CONTROL_SIZE, WireHeader.LENGTH, GmPort.HIGH_PRIORITY, p.node, p.gmPort,
                 Contexts.of(Contexts.CONTROL, p.rank, c));
     }
 
     private void violation(Peer p, String why) {
         endpoint.protocolErrors.incrementAndGet();
-        endpoint.peerFailed(p.rank, "protocol violation: " + why);
+        PeerFailures.peerFailed(endpoint, p.rank, "protocol violation: " + why);
     }
 
     /** At close: fails the sends, says BYE to every live peer, waits (bounded) for those to go, closes the port. */
     private void shutdown() {
-        endpoint.failAllSends();
+        PeerFailures.failAllSends(endpoint);
         int byes = 0;
         for (Peer p : peers) {
             if (p.rank != endpoint.rank && !p.failed && p.freeControl() >= 0) {
@@ -578,7 +578,7 @@ final class ReceivePath implements Runnable {
         }
         endpoint.cache.clear();
         endpoint.closePort();
-        endpoint.abandonBounces();
+        PeerFailures.abandonBounces(endpoint);
         for (Peer p : peers) {
             if (p.reading) { // the read will never finish: its message ends failed
                 p.reading = false;

@@ -46,9 +46,9 @@ public final class GmEndpoint implements Transport, Polling {
     /** In-use slots per peer at which an application thread's send waits. */
     final int bound;
     private final ReentrantLock stateLock = new ReentrantLock();
-    private volatile boolean resolved; // written under stateLock; read without it once true (ensureResolved)
+    /** Read without stateLock (past OPEN, a send takes no lock for it); changed under it by {@link #state(State)}. */
+    private volatile State state = State.OPEN;
     volatile @Nullable ReceivePath receivePath; // written under stateLock
-    volatile boolean closed;
     volatile @Nullable MessageHandler handler;
     final AtomicLong protocolErrors = new AtomicLong();
     /** Payloads copied through a bounce buffer because they were on the heap (sent or read by RMA). */
@@ -56,6 +56,12 @@ public final class GmEndpoint implements Transport, Polling {
     /** Payloads this rank offered by RMA, and payloads it read by RMA. */
     final AtomicLong rmaPayloadsSent = new AtomicLong();
     final AtomicLong rmaPayloadsRead = new AtomicLong();
+
+    /**
+     * The endpoint's life: its port open, the peers' names set in the port (at start, or at a send before it), the
+     * receive path running, closed. It only moves forward, and from any state to CLOSED.
+     */
+    enum State { OPEN, RESOLVED, STARTED, CLOSED }
 
     GmEndpoint(EndpointConfig config, GmOptions.Settings settings, GmPort port, SizeClasses dataSizes) {
         this.config = config;
@@ -129,13 +135,14 @@ public final class GmEndpoint implements Transport, Polling {
     void start(MessageHandler messageHandler, LongSupplier handoverClock) {
         stateLock.lock();
         try {
-            if (handler != null || closed) {
+            if (state == State.STARTED || state == State.CLOSED) {
                 throw new IllegalStateException("rank " + rank + ": endpoint already started or closed");
             }
             resolvePeers();
             handler = messageHandler;
             ReceivePath path = new ReceivePath(this, messageHandler, handoverClock);
             receivePath = path;
+            state(State.STARTED);
             path.start();
         } finally {
             stateLock.unlock();
@@ -144,25 +151,33 @@ public final class GmEndpoint implements Transport, Polling {
 
     /** Sets every peer's address in the port, once (stateLock held). */
     private void resolvePeers() {
-        if (resolved) {
+        if (state != State.OPEN) {
             return;
         }
         PortSetup.setPeers(this);
-        resolved = true;
+        state(State.RESOLVED);
     }
 
     private void ensureResolved() {
-        if (resolved) { // once set it stays: no lock per send (the volatile write published the peers' addresses)
+        if (state != State.OPEN) { // past OPEN: no lock per send (the volatile write published the peers' addresses)
             return;
         }
         stateLock.lock();
         try {
-            if (!closed) {
-                resolvePeers();
-            }
+            resolvePeers();
         } finally {
             stateLock.unlock();
         }
+    }
+
+    /** The one transition of {@link State} (stateLock held). */
+    private void state(State next) {
+        state = next;
+    }
+
+    /** Whether {@code close} was called: one volatile read, no lock. */
+    boolean closed() {
+        return state == State.CLOSED;
     }
 
     @Override
@@ -170,7 +185,7 @@ public final class GmEndpoint implements Transport, Polling {
                      MemorySegment payload, long payloadOffset, long payloadLength, long token) {
         SendArguments.check(peer, size, header, headerLength, MAX_HEADER, payload, payloadOffset, payloadLength,
                 MAX_PAYLOAD, provider());
-        if (closed) {
+        if (closed()) {
             throw new IllegalStateException("rank " + rank + ": endpoint is closed");
         }
         ensureResolved();
@@ -250,9 +265,9 @@ public final class GmEndpoint implements Transport, Polling {
     @Override
     public boolean isPeerAlive(int peer) {
         if (peer == rank) {
-            return !closed;
+            return !closed();
         }
-        return peer >= 0 && peer < size && !peers[peer].failed && !closed;
+        return peer >= 0 && peer < size && !peers[peer].failed && !closed();
     }
 
     @Override
@@ -273,10 +288,10 @@ public final class GmEndpoint implements Transport, Polling {
         @Nullable ReceivePath path;
         stateLock.lock();
         try {
-            if (closed) {
+            if (state == State.CLOSED) {
                 return;
             }
-            closed = true;
+            state(State.CLOSED);
             path = receivePath;
         } finally {
             stateLock.unlock();

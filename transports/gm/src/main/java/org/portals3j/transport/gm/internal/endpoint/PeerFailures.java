@@ -46,7 +46,7 @@ final class PeerFailures {
         }
         GmEndpoint.LOG.log(why.equals(CLOSED) ? System.Logger.Level.DEBUG : System.Logger.Level.INFO,
                 "rank " + e.rank + ": rank " + peer + " failed: " + why);
-        if (!e.closed) {
+        if (!e.closed()) {
             e.port.dropSends(GmPort.LOW_PRIORITY, p.node, p.gmPort, Contexts.of(Contexts.DROP, peer, 0));
             e.port.dropSends(GmPort.HIGH_PRIORITY, p.node, p.gmPort, Contexts.of(Contexts.DROP, peer, 0));
         }
@@ -54,7 +54,7 @@ final class PeerFailures {
             e.complete(tokens[i], false);
         }
         MessageHandler h = e.handler;
-        if (h != null && !e.closed) { // the handler of a closed endpoint is told nothing more (its layer is gone)
+        if (h != null && !e.closed()) { // the handler of a closed endpoint is told nothing more (its layer is gone)
             try {
                 h.onPeerFailure(peer);
             } catch (RuntimeException x) {

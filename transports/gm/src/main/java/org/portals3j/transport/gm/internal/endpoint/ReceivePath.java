@@ -79,7 +79,7 @@ final class ReceivePath implements Runnable {
     @Override
     public void run() {
         try {
-            while (!endpoint.closed) {
+            while (!endpoint.closed()) {
                 long keepAway = handover.keepAwayNanos(clock.getAsLong());
                 if (keepAway > 0) {
                     stayedAway.incrementAndGet();
@@ -93,7 +93,7 @@ final class ReceivePath implements Runnable {
                 try {
                     waiting.set(true);
                     progressRan = true;
-                    if (!endpoint.closed && receiver.round(POLL_NANOS, false) < 0) {
+                    if (!endpoint.closed() && receiver.round(POLL_NANOS, false) < 0) {
                         break;
                     }
                 } finally {
@@ -120,7 +120,7 @@ final class ReceivePath implements Runnable {
      * receive path (a progress thread waiting in gmx_poll is woken to hand it over).
      */
     boolean poll() {
-        if (endpoint.closed || lock.isHeldByCurrentThread()) {
+        if (endpoint.closed() || lock.isHeldByCurrentThread()) {
             return false;
         }
         if (!lock.tryLock()) {
@@ -135,7 +135,7 @@ final class ReceivePath implements Runnable {
                 progressRan = false;
                 handover.polled(clock.getAsLong());
             }
-            return !endpoint.closed && receiver.round(0, true) > 0;
+            return !endpoint.closed() && receiver.round(0, true) > 0;
         } finally {
             lock.unlock();
         }
@@ -146,7 +146,7 @@ final class ReceivePath implements Runnable {
      * been polling, it has stopped: the progress thread takes over at once. Whether it ran.
      */
     boolean runIfUnattended() {
-        if (endpoint.closed || lock.isHeldByCurrentThread()) {
+        if (endpoint.closed() || lock.isHeldByCurrentThread()) {
             return false;
         }
         if (handover.pollingRecently(clock.getAsLong())) {
@@ -156,7 +156,7 @@ final class ReceivePath implements Runnable {
             return false;
         }
         try {
-            return !endpoint.closed && receiver.round(0, false) >= 0;
+            return !endpoint.closed() && receiver.round(0, false) >= 0;
         } finally {
             lock.unlock();
         }

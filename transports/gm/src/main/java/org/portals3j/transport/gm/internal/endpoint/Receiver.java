@@ -52,7 +52,7 @@ final class Receiver {
             endpoint.close();
             return -1;
         }
-        for (int i = 0; i < n && !endpoint.closed; i++) { // a closed endpoint's handler hears nothing more
+        for (int i = 0; i < n && !endpoint.closed(); i++) { // a closed endpoint's handler hears nothing more
             dispatch(i);
         }
         controls.returnCredits();

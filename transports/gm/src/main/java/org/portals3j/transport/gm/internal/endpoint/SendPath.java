@@ -64,14 +64,14 @@ final class SendPath {
         boolean interrupted = false;
         p.lock.lock();
         try {
-            while (!p.failed && !e.closed && p.inUse() >= (fromReceivePath ? p.slots.length : e.bound)) {
+            while (!p.failed && !e.closed() && p.inUse() >= (fromReceivePath ? p.slots.length : e.bound)) {
                 if (fromReceivePath) {
                     overflow = true;
                     break;
                 }
                 interrupted |= awaitRoom(e, p); // backpressure: wait for a completion
             }
-            if (p.failed || e.closed || overflow) {
+            if (p.failed || e.closed() || overflow) {
                 return false;
             }
             SendSlot s = p.takeSlot();
@@ -146,7 +146,7 @@ final class SendPath {
         } finally {
             p.lock.lock();
         }
-        if (p.inUse() >= e.bound && !p.failed && !e.closed) {
+        if (p.inUse() >= e.bound && !p.failed && !e.closed()) {
             try {
                 p.room.awaitNanos(ran ? ROOM_RECHECK_NANOS : ROOM_RECHECK_NANOS * 10);
             } catch (InterruptedException x) {

@@ -1,6 +1,5 @@
 package org.portals3j.transport.gm.internal.endpoint;
 
-import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -8,40 +7,29 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import org.checkerframework.checker.nullness.qual.Nullable;
-import org.portals3j.transport.Deposit;
 import org.portals3j.transport.MessageHandler;
 import org.portals3j.transport.PollingHandler;
-import org.portals3j.transport.gm.internal.nativeaccess.GmEvents;
 import org.portals3j.transport.gm.internal.nativeaccess.GmPort;
-import org.portals3j.transport.gm.internal.nativeaccess.GmStatus;
-import org.portals3j.transport.gm.internal.protocol.Bounce;
-import org.portals3j.transport.gm.internal.protocol.RegistrationCache;
-import org.portals3j.transport.gm.internal.protocol.WireHeader;
 import org.portals3j.transport.internal.PollHandover;
 
 /**
- * The endpoint's receive path: gmx_poll and what its events start (the two-phase receive, the RMA reads, the control
- * messages FIN, CREDIT and BYE, the send completions). Whoever holds {@link #lock} runs it: an application thread in
- * {@link #poll}, else the progress thread, blocked in gmx_poll (never spinning) while nobody polls. At close the
- * progress thread fails what is left, says BYE and closes the port. It allocates nothing per message.
+ * Who runs the endpoint's receive path (the {@link Receiver}): whoever holds {@link #lock}, an application thread in
+ * {@link #poll}, else the progress thread, blocked in gmx_poll (never spinning) while nobody polls; the hand-over.
  */
 final class ReceivePath implements Runnable {
     /** gmx_poll's longest wait: the library's timers (acknowledgements, keep-alives) run inside it. */
-    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-    private static final long BYE_DRAIN_NANOS = TimeUnit.MILLISECONDS.toNanos(1000);
+    static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     /** How soon after an unannounced stop of the pollers the progress thread must be back (timers run at 1 ms). */
     private static final long HANDOVER_TOLERANCE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
-    private static final int BATCH = 64;
-    private static final System.Logger LOG = System.getLogger(ReceivePath.class.getName());
+    static final System.Logger LOG = System.getLogger(ReceivePath.class.getName());
 
     private final GmEndpoint endpoint;
     private final MessageHandler handler;
     private final GmPort port;
-    private final Peer[] peers;
-    private final ReceiveBuffers buffers;
     /** Who runs the receive path; everything below it (and the peers' receive state) is guarded by it. */
     private final ReentrantLock lock = new ReentrantLock();
-    private final GmEvents events = new GmEvents(BATCH);
+    /** What the receive path does: gmx_poll's events, and the close. */
+    private final Receiver receiver;
     /** The hand-over's clock (System.nanoTime; tests freeze it). */
     private final LongSupplier clock;
     /** When the progress thread leaves the receive path to polling application threads. */
@@ -67,8 +55,7 @@ final class ReceivePath implements Runnable {
         this.handover = new PollHandover(clock.getAsLong(), HANDOVER_TOLERANCE_NANOS);
         this.handler = handler;
         this.port = endpoint.port;
-        this.peers = endpoint.peers;
-        this.buffers = endpoint.receiveBuffers;
+        this.receiver = new Receiver(endpoint, handler);
     }
 
     void start() {
@@ -92,7 +79,7 @@ final class ReceivePath implements Runnable {
     @Override
     public void run() {
         try {
-            while (!endpoint.closed) {
+            while (!endpoint.closed()) {
                 long keepAway = handover.keepAwayNanos(clock.getAsLong());
                 if (keepAway > 0) {
                     stayedAway.incrementAndGet();
@@ -106,7 +93,7 @@ final class ReceivePath implements Runnable {
                 try {
                     waiting.set(true);
                     progressRan = true;
-                    if (!endpoint.closed && round(POLL_NANOS, false) < 0) {
+                    if (!endpoint.closed() && receiver.round(POLL_NANOS, false) < 0) {
                         break;
                     }
                 } finally {
@@ -120,7 +107,7 @@ final class ReceivePath implements Runnable {
         } finally {
             lock.lock();
             try {
-                shutdown();
+                receiver.shutdown();
             } finally {
                 lock.unlock();
             }
@@ -133,7 +120,7 @@ final class ReceivePath implements Runnable {
      * receive path (a progress thread waiting in gmx_poll is woken to hand it over).
      */
     boolean poll() {
-        if (endpoint.closed || lock.isHeldByCurrentThread()) {
+        if (endpoint.closed() || lock.isHeldByCurrentThread()) {
             return false;
         }
         if (!lock.tryLock()) {
@@ -148,7 +135,7 @@ final class ReceivePath implements Runnable {
                 progressRan = false;
                 handover.polled(clock.getAsLong());
             }
-            return !endpoint.closed && round(0, true) > 0;
+            return !endpoint.closed() && receiver.round(0, true) > 0;
         } finally {
             lock.unlock();
         }
@@ -159,7 +146,7 @@ final class ReceivePath implements Runnable {
      * been polling, it has stopped: the progress thread takes over at once. Whether it ran.
      */
     boolean runIfUnattended() {
-        if (endpoint.closed || lock.isHeldByCurrentThread()) {
+        if (endpoint.closed() || lock.isHeldByCurrentThread()) {
             return false;
         }
         if (handover.pollingRecently(clock.getAsLong())) {
@@ -169,7 +156,7 @@ final class ReceivePath implements Runnable {
             return false;
         }
         try {
-            return !endpoint.closed && round(0, false) >= 0;
+            return !endpoint.closed() && receiver.round(0, false) >= 0;
         } finally {
             lock.unlock();
         }
@@ -207,389 +194,5 @@ final class ReceivePath implements Runnable {
         if (t != null) {
             LockSupport.unpark(t);
         }
-    }
-
-    /**
-     * One gmx_poll waiting up to {@code timeoutNanos}, and its events (lock held); -1 when the port failed. FINs left
-     * by earlier rounds go first. The FINs this round makes go at its end, unless {@code leaveFins}: a polling
-     * application thread's next send to the peer (its answer, typically) carries one, or its next round sends it.
-     */
-    private int round(long timeoutNanos, boolean leaveFins) {
-        sendFins();
-        int n = port.poll(events, timeoutNanos);
-        if (n < 0) {
-            LOG.log(System.Logger.Level.ERROR, "rank " + endpoint.rank + ": gmx_poll failed (" + port.lastError()
-                    + "); the endpoint stops");
-            endpoint.close();
-            return -1;
-        }
-        for (int i = 0; i < n && !endpoint.closed; i++) { // a closed endpoint's handler hears nothing more
-            dispatch(i);
-        }
-        returnCredits();
-        if (!leaveFins) {
-            sendFins();
-        }
-        return n;
-    }
-
-    private void dispatch(int i) {
-        switch (events.type(i)) {
-            case GmEvents.RECV -> received(events.context(i), events.length(i), events.senderNode(i),
-                    events.senderPort(i));
-            case GmEvents.SENT -> sent(events.context(i), events.status(i));
-            case GmEvents.PEER_FAILED -> {
-                int node = events.senderNode(i);
-                if (node >= 1 && node <= peers.length) {
-                    endpoint.peerFailed(node - 1, "libgm reported it (no keep-alive answer or a broken connection)");
-                }
-            }
-            default -> {
-                // GMX_NO_EVENT and GMX_ALARM are never returned; anything else is a newer library's: ignored
-            }
-        }
-    }
-
-    private void received(long context, long length, int node, int senderPort) {
-        int index = Contexts.index(context);
-        if (Contexts.kind(context) != Contexts.RECEIVE || index >= buffers.count()) {
-            LOG.log(System.Logger.Level.ERROR, "rank " + endpoint.rank + ": libgm returned an unknown receive "
-                    + "context " + Long.toHexString(context));
-            return;
-        }
-        if (length < 0 || length > buffers.memory[index].byteSize()) {
-            buffers.post(port, index);
-            LOG.log(System.Logger.Level.ERROR, "rank " + endpoint.rank + ": libgm returned " + length
-                    + " bytes in a buffer of " + buffers.memory[index].byteSize());
-            return;
-        }
-        if (node < 1 || node > peers.length || senderPort != peers[node - 1].gmPort) {
-            buffers.post(port, index);
-            endpoint.protocolErrors.incrementAndGet();
-            return; // nobody of this job: there is no peer to blame
-        }
-        Peer p = peers[node - 1];
-        if (p.failed) {
-            buffers.post(port, index);
-            return;
-        }
-        if (!buffers.isData(index)) {
-            control(p, index, length);
-        } else if (p.reading || p.hasHeld()) {
-            if (!p.hold(index, length)) {
-                buffers.post(port, index);
-                violation(p, "more data messages than credits");
-            }
-        } else {
-            data(p, index, length);
-        }
-    }
-
-    private void control(Peer p, int index, long length) {
-        MemorySegment m = buffers.memory[index];
-        @Nullable String bad = WireHeader.malformed(m, length, GmEndpoint.MAX_HEADER, GmEndpoint.MAX_PAYLOAD);
-        int kind = WireHeader.kind(m);
-        long credits = WireHeader.credits(m);
-        long slot = WireHeader.slot(m);
-        boolean read = WireHeader.payloadLength(m) == 1;
-        buffers.post(port, index); // control messages spend no credit: the buffer goes straight back
-        if (bad == null && kind != WireHeader.KIND_FIN && kind != WireHeader.KIND_CREDIT
-                && kind != WireHeader.KIND_BYE) {
-            bad = "a data message at control priority";
-        }
-        if (bad != null) {
-            violation(p, bad);
-        } else {
-            GmEndpoint.Returned r = endpoint.creditsAndFin(p, credits, kind == WireHeader.KIND_FIN, slot, read);
-            if (r == GmEndpoint.Returned.CREDITS) {
-                violation(p, "it returned " + credits + " credits it never had");
-            } else if (r == GmEndpoint.Returned.FIN) {
-                violation(p, "a FIN for slot " + slot + ", where no message waits");
-            } else if (kind == WireHeader.KIND_BYE) {
-                endpoint.peerFailed(p.rank, GmEndpoint.CLOSED);
-            }
-        }
-    }
-
-    /** One data message, in order: the two-phase receive, eager or by RMA. */
-    private void data(Peer p, int index, long length) {
-        MemorySegment m = buffers.memory[index];
-        @Nullable String bad = WireHeader.malformed(m, length, GmEndpoint.MAX_HEADER, GmEndpoint.MAX_PAYLOAD);
-        int kind = WireHeader.kind(m);
-        if (bad == null && kind != WireHeader.KIND_EAGER && kind != WireHeader.KIND_RMA
-                && kind != WireHeader.KIND_UNREADABLE) {
-            bad = "a control message at data priority";
-        }
-        if (bad == null && WireHeader.sequence(m) != p.receiveSequence) {
-            bad = "message " + WireHeader.sequence(m) + " where " + p.receiveSequence + " was due";
-        }
-        long slot = WireHeader.slot(m);
-        if (bad == null && slot >= GmEndpoint.slotsPerPeer(endpoint.settings)) {
-            bad = "a message from slot " + slot;
-        }
-        int fin = WireHeader.finField(m);
-        if (bad == null) { // one take of the peer's lock for both
-            boolean hasFin = fin != WireHeader.NO_FIN;
-            GmEndpoint.Returned r = endpoint.creditsAndFin(p, WireHeader.credits(m), hasFin,
-                    hasFin ? WireHeader.finSlot(fin) : -1, hasFin && WireHeader.finRead(fin));
-            if (r == GmEndpoint.Returned.CREDITS) {
-                bad = "it returned credits it never had";
-            } else if (r == GmEndpoint.Returned.FIN) {
-                bad = "a FIN for slot " + WireHeader.finSlot(fin) + ", where no message waits";
-            }
-        }
-        if (bad != null) {
-            buffers.post(port, index);
-            violation(p, bad);
-            return;
-        }
-        p.receiveSequence++;
-        int headerLength = WireHeader.headerLength(m);
-        long payload = WireHeader.payloadLength(m);
-        long address = WireHeader.rmaAddress(m);
-        long key = WireHeader.rmaKey(m);
-        Deposit d = p.writer.reset();
-        try {
-            handler.onHeader(p.rank, buffers.headers[index], headerLength, payload, d);
-            if (kind == WireHeader.KIND_UNREADABLE && d.accepted() && d.length() > 0) {
-                p.writer.fail(); // the sender could not read the payload
-            }
-            long n = d.accepted() ? Math.min(d.length(), payload) : 0;
-            if (kind == WireHeader.KIND_EAGER && n > 0) {
-                MemorySegment.copy(m, WireHeader.LENGTH + headerLength, d.segment(), d.offset(), n);
-                p.writer.addDeposited(n);
-            }
-        } catch (RuntimeException e) { // the handler threw, or its memory went away: the message is lost
-            LOG.log(System.Logger.Level.WARNING, "rank " + endpoint.rank + ": message from rank " + p.rank
-                    + " failed: " + e);
-            p.writer.fail();
-        }
-        buffers.post(port, index);
-        p.returns.reposted();
-        long n = d.accepted() && !d.failed() ? Math.min(d.length(), payload) : 0;
-        if (kind == WireHeader.KIND_RMA && n > 0) {
-            startRead(p, d, address, key, n, (int) slot);
-            return;
-        }
-        deposited(p, d);
-        fin(p, (int) slot, !d.failed()); // the send completes once its payload is where the handler wanted it
-    }
-
-    /** Reads an RMA payload straight into the accepted native segment, or through a bounce buffer for the heap. */
-    private void startRead(Peer p, Deposit d, long address, long key, long n, int slot) {
-        MemorySegment target = d.segment();
-        long offset = d.offset();
-        RegistrationCache.@Nullable Registration registration = null;
-        @Nullable Bounce bounce = null;
-        try {
-            if (!target.scope().isAlive()) { // never let libfabric write into freed memory
-                throw new IllegalStateException("the accepted segment's memory has gone away");
-            }
-            MemorySegment local;
-            if (target.isNative()) {
-                registration = endpoint.cache.acquire(target.address() + offset, n);
-                local = target.asSlice(offset, n);
-            } else {
-                bounce = Bounce.allocate(n, port);
-                local = bounce.memory();
-            }
-            p.reading = true;
-            p.readLength = n;
-            p.readSlot = slot;
-            p.readTarget = target;
-            p.readOffset = offset;
-            p.readRegistration = registration;
-            p.readBounce = bounce;
-            port.get(address, key, local, n, GmPort.LOW_PRIORITY, p.node, p.gmPort,
-                    Contexts.of(Contexts.READ, p.rank, 0));
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "rank " + endpoint.rank + ": cannot read " + n + " bytes from rank "
-                    + p.rank + ": " + e.getMessage());
-            p.reading = false;
-            endpoint.release(registration, bounce);
-            p.readRegistration = null;
-            p.readBounce = null;
-            p.writer.fail();
-            deposited(p, d);
-            fin(p, slot, false);
-        }
-    }
-
-    /** The RMA read of {@code p}'s current message finished with {@code status}. */
-    private void readFinished(Peer p, int status) {
-        if (!p.reading) {
-            return;
-        }
-        p.reading = false;
-        Deposit d = p.writer.deposit();
-        boolean ok = status == GmStatus.SUCCESS;
-        @Nullable Bounce bounce = p.readBounce;
-        if (ok && bounce != null) {
-            try {
-                bounce.copyTo(p.readTarget, p.readOffset, p.readLength);
-                endpoint.bounceCopies.incrementAndGet();
-            } catch (RuntimeException e) { // the heap destination went away
-                ok = false;
-            }
-        }
-        if (ok) {
-            endpoint.rmaPayloadsRead.incrementAndGet();
-            p.writer.addDeposited(p.readLength);
-        } else {
-            p.writer.fail();
-        }
-        endpoint.release(p.readRegistration, bounce);
-        p.readRegistration = null;
-        p.readBounce = null;
-        deposited(p, d);
-        fin(p, p.readSlot, ok);
-        if (status != GmStatus.SUCCESS) {
-            endpoint.peerFailed(p.rank, "an RMA read completed with " + GmStatus.name(status));
-        }
-        while (!p.reading && p.hasHeld()) {
-            int index = p.heldBuffer();
-            long length = p.heldLength();
-            p.dropHeld();
-            if (p.failed) {
-                buffers.post(port, index);
-            } else {
-                data(p, index, length);
-            }
-        }
-    }
-
-    private void deposited(Peer p, Deposit d) {
-        try {
-            handler.onDeposited(p.rank, d);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.ERROR, "rank " + endpoint.rank + ": handler threw from onDeposited", e);
-        }
-    }
-
-    private void sent(long context, int status) {
-        int peer = Contexts.peer(context);
-        if (peer < 0 || peer >= peers.length) {
-            return;
-        }
-        Peer p = peers[peer];
-        switch (Contexts.kind(context)) {
-            case Contexts.DATA -> endpoint.dataSent(p, Contexts.index(context), status);
-            case Contexts.READ -> readFinished(p, status);
-            case Contexts.CONTROL -> {
-                int index = Contexts.index(context);
-                if (index < p.controlBusy.length) {
-                    p.controlBusy[index] = false;
-                }
-                if (status != GmStatus.SUCCESS && status != GmStatus.SEND_DROPPED) {
-                    endpoint.peerFailed(p.rank, "a control message completed with " + GmStatus.name(status));
-                }
-            }
-            default -> {
-                // DROP: nothing to do
-            }
-        }
-    }
-
-    /** Queues the FIN of the message from {@code p}'s send slot {@code slot}: see {@link #round}. */
-    private void fin(Peer p, int slot, boolean read) {
-        boolean queued;
-        p.lock.lock();
-        try {
-            queued = p.failed || p.queueFin(slot, read);
-        } finally {
-            p.lock.unlock();
-        }
-        if (!queued) {
-            violation(p, "more messages in flight than slots");
-        }
-    }
-
-    /** Sends the FINs no data message took, as control messages while control buffers are free. */
-    private void sendFins() {
-        for (Peer p : peers) {
-            if (!p.hasUnsentFin()) { // read without its lock: only the receive path (this thread now) adds FINs
-                continue;
-            }
-            p.lock.lock();
-            try {
-                while (!p.failed && p.hasUnsentFin() && p.freeControl() >= 0) {
-                    int fin = p.takeFin();
-                    sendControl(p, WireHeader.KIND_FIN, WireHeader.finSlot(fin), WireHeader.finRead(fin) ? 1 : 0);
-                }
-            } finally {
-                p.lock.unlock();
-            }
-        }
-    }
-
-    /** Sends what is due of the credits each peer has given back, when no data message carried them. */
-    private void returnCredits() {
-        for (Peer p : peers) {
-            if (!p.failed && p.returns.due() && p.freeControl() >= 0) {
-                sendControl(p, WireHeader.KIND_CREDIT, 0, 0);
-            }
-        }
-    }
-
-    private void sendControl(Peer p, int kind, int slot, long outcome) {
-        int c = p.freeControl();
-        if (c < 0 || p.failed) {
-            return;
-        }
-        MemorySegment b = p.controlBuffers[c];
-        WireHeader.write(b, kind, 0, p.returns.take(), 0, slot, WireHeader.NO_FIN, outcome, 0, 0);
-        p.controlBusy[c] = true;
-        port.send(b, GmEndpoint.CONTROL_SIZE, WireHeader.LENGTH, GmPort.HIGH_PRIORITY, p.node, p.gmPort,
-                Contexts.of(Contexts.CONTROL, p.rank, c));
-    }
-
-    private void violation(Peer p, String why) {
-        endpoint.protocolErrors.incrementAndGet();
-        endpoint.peerFailed(p.rank, "protocol violation: " + why);
-    }
-
-    /** At close: fails the sends, says BYE to every live peer, waits (bounded) for those to go, closes the port. */
-    private void shutdown() {
-        endpoint.failAllSends();
-        int byes = 0;
-        for (Peer p : peers) {
-            if (p.rank != endpoint.rank && !p.failed && p.freeControl() >= 0) {
-                sendControl(p, WireHeader.KIND_BYE, 0, 0);
-                byes++;
-            }
-        }
-        long deadline = System.nanoTime() + BYE_DRAIN_NANOS;
-        while (byes > 0 && System.nanoTime() - deadline < 0) {
-            int n = port.poll(events, Math.min(POLL_NANOS, deadline - System.nanoTime()));
-            if (n < 0) {
-                break;
-            }
-            for (int i = 0; i < n; i++) {
-                if (events.type(i) == GmEvents.SENT && Contexts.kind(events.context(i)) == Contexts.CONTROL) {
-                    byes--;
-                }
-            }
-        }
-        for (Peer p : peers) {
-            if (p.readRegistration != null) {
-                endpoint.cache.release(p.readRegistration);
-                p.readRegistration = null;
-            }
-        }
-        endpoint.cache.clear();
-        endpoint.closePort();
-        endpoint.abandonBounces();
-        for (Peer p : peers) {
-            if (p.reading) { // the read will never finish: its message ends failed
-                p.reading = false;
-                p.writer.fail();
-                deposited(p, p.writer.deposit());
-            }
-            if (p.readBounce != null) {
-                p.readBounce.abandon();
-                p.readBounce = null;
-            }
-        }
-        events.close();
     }
 }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
-import org.checkerframework.checker.nullness.qual.Nullable;
 import org.junit.jupiter.api.Test;
 import org.portals3j.transport.EndpointConfig;
 import org.portals3j.transport.IdleMode;
@@ -31,16 +31,14 @@ class SocketChoiceTest {
 
     /** The socket an endpoint opened with {@code options} was given. */
     private static DatagramIo socketOf(Map<String, String> options) throws TransportException {
-        AtomicReference<@Nullable DatagramIo> seen = new AtomicReference<>();
+        AtomicReference<DatagramIo> seen = new AtomicReference<>();
         UdpEndpoint endpoint = UdpEndpoint.open(new EndpointConfig(Job.local(1), 0, IdleMode.BACKOFF, options),
                 UdpOptions.parse(options), io -> {
                     seen.set(io);
                     return io;
                 });
         endpoint.close();
-        DatagramIo io = seen.get();
-        assertThat(io).isNotNull();
-        return io;
+        return Objects.requireNonNull(seen.get(), "the endpoint opened no socket");
     }
 
     @Test

@@ -98,9 +98,10 @@ final class Libc {
         static final MethodHandle READ = bind("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG));
         static final MethodHandle WRITE = bind("write",
                 FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG));
-        static final MethodHandle CLOSE = bind("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+        // close and strerror capture errno too: a lone int argument of invokeExact crashes the nullness checker
+        static final MethodHandle CLOSE = bind("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT), ERRNO_OPTION);
         static final MethodHandle DUP2 = bind("dup2", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
-        static final MethodHandle STRERROR = bind("strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT));
+        static final MethodHandle STRERROR = bind("strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT), ERRNO_OPTION);
 
         private H() {
         }
@@ -125,7 +126,7 @@ final class Libc {
     /** What the C library calls {@code errno}, as the JDK's messages say it ("Address already in use"). */
     static String describe(int errno) {
         try {
-            MemorySegment s = (MemorySegment) H.STRERROR.invokeExact(errno);
+            MemorySegment s = (MemorySegment) H.STRERROR.invokeExact(Arena.ofAuto().allocate(H.STATE), errno);
             return s.reinterpret(256).getString(0);
         } catch (Throwable t) {
             throw rethrow(t);
@@ -220,9 +221,9 @@ final class Libc {
         }
     }
 
-    static int close(int fd) {
+    static int close(MemorySegment errno, int fd) {
         try {
-            return (int) H.CLOSE.invokeExact(fd);
+            return (int) H.CLOSE.invokeExact(errno, fd);
         } catch (Throwable t) {
             throw rethrow(t);
         }

@@ -24,8 +24,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 public final class SocketIo implements DatagramIo {
     private static final Cleaner CLEANER = Cleaner.create();
     /** Each thread's errno: a thread's capturing call writes its own. */
-    private static final ThreadLocal<MemorySegment> ERRNO =
-            ThreadLocal.withInitial(() -> Libc.errnoSegment(Arena.ofAuto()));
+    private static final ThreadLocal<@Nullable MemorySegment> ERRNO = new ThreadLocal<>();
     private static final int SOCKADDR_IN = 16;
     /** Most buffers and most targets whose native addresses are kept; past that the tables start again. */
     static final int CACHED = 4096;
@@ -62,9 +61,20 @@ public final class SocketIo implements DatagramIo {
         // close() leaves the descriptor numbers on dead sockets (a send racing it must not reach a reused number);
         // they are released with this object
         CLEANER.register(this, () -> {
-            Libc.close(fd);
-            Libc.close(wake);
+            MemorySegment e = errno();
+            Libc.close(e, fd);
+            Libc.close(e, wake);
         });
+    }
+
+    /** This thread's errno segment. */
+    private static MemorySegment errno() {
+        MemorySegment e = ERRNO.get();
+        if (e == null) {
+            e = Libc.errnoSegment(Arena.ofAuto());
+            ERRNO.set(e);
+        }
+        return e;
     }
 
     /** Null if {@code address} can be bound with this class here; otherwise why not, in a few words. */
@@ -89,7 +99,7 @@ public final class SocketIo implements DatagramIo {
         if (why != null) {
             throw new IllegalArgumentException("the native socket cannot bind " + address + ": " + why);
         }
-        MemorySegment e = ERRNO.get();
+        MemorySegment e = errno();
         int fd = Libc.socket(e, Libc.AF_INET, Libc.SOCK_DGRAM | Libc.SOCK_NONBLOCK | Libc.SOCK_CLOEXEC, 0);
         if (fd < 0) {
             throw new SocketException(Libc.describe(Libc.errno(e)));
@@ -126,7 +136,7 @@ public final class SocketIo implements DatagramIo {
             }
             return new SocketIo(fd, wake, bound, granted);
         } catch (IOException | RuntimeException | Error x) {
-            Libc.close(fd);
+            Libc.close(e, fd);
             throw x;
         }
     }
@@ -157,7 +167,7 @@ public final class SocketIo implements DatagramIo {
         if (closed) {
             throw new ClosedChannelException();
         }
-        MemorySegment e = ERRNO.get();
+        MemorySegment e = errno();
         while (true) {
             // a datagram longer than the buffer is cut to it, as DatagramChannel.receive does
             long n = Libc.recv(e, fd, address, dst.capacity(), Libc.MSG_DONTWAIT);
@@ -208,7 +218,7 @@ public final class SocketIo implements DatagramIo {
     }
 
     private void sendAt(ByteBuffer src, long address, int length, long to) throws IOException {
-        MemorySegment e = ERRNO.get();
+        MemorySegment e = errno();
         while (true) {
             long n = Libc.sendto(e, fd, address, length, 0, to, SOCKADDR_IN);
             if (n >= 0) {
@@ -246,7 +256,7 @@ public final class SocketIo implements DatagramIo {
             return;
         }
         int timeout = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeoutMillis));
-        MemorySegment e = ERRNO.get();
+        MemorySegment e = errno();
         pollFds.set(ValueLayout.JAVA_SHORT, 6, (short) 0);
         pollFds.set(ValueLayout.JAVA_SHORT, 14, (short) 0);
         while (Libc.poll(e, pollFds.address(), 2, timeout) < 0) {
@@ -289,12 +299,12 @@ public final class SocketIo implements DatagramIo {
             }
             closed = true;
         }
-        MemorySegment e = ERRNO.get();
+        MemorySegment e = errno();
         int dead = Libc.socket(e, Libc.AF_UNIX, Libc.SOCK_STREAM | Libc.SOCK_CLOEXEC, 0);
         if (dead >= 0) {
             Libc.dup2(dead, fd);
             Libc.dup2(dead, wake);
-            Libc.close(dead);
+            Libc.close(e, dead);
         }
     }
 

@@ -13,6 +13,7 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,8 +48,10 @@ class SocketIoTest {
 
     @Test
     void isUsableHereForIpv4ButNotIpv6() {
-        assertThat(SocketIo.unusableFor(ANY_LOOPBACK_PORT)).as("the build runs tests with native access").isNull();
-        assertThat(SocketIo.unusableFor(new InetSocketAddress("::1", 0))).contains("not an IPv4 address");
+        assertThat(Objects.toString(SocketIo.unusableFor(ANY_LOOPBACK_PORT), "usable"))
+                .as("the build runs tests with native access").isEqualTo("usable");
+        assertThat(Objects.toString(SocketIo.unusableFor(new InetSocketAddress("::1", 0)), "usable"))
+                .contains("not an IPv4 address");
     }
 
     @Test

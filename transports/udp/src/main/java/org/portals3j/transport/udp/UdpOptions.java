@@ -102,6 +102,13 @@ public final class UdpOptions {
      * How long {@code start()} waits for every peer's address. Default {@value #DEFAULT_RENDEZVOUS_TIMEOUT_MILLIS} ms.
      */
     public static final String RENDEZVOUS_TIMEOUT_MILLIS = "udp.rendezvousTimeoutMillis";
+    /**
+     * How the socket is driven: {@code native} (direct system calls through FFM: {@code recv}, {@code sendto},
+     * {@code poll}; IPv4 on 64-bit Linux, with native access enabled for this module), {@code channel} (the JDK's
+     * {@code DatagramChannel} and a {@code Selector}), or {@code auto} (default: {@code native} where it can be used,
+     * else {@code channel}, silently). {@code native} where it cannot be used fails, saying why.
+     */
+    public static final String IO = "udp.io";
     /** Fault injection (tests, benchmarks): probability that a received datagram is lost. Default 0. */
     public static final String FAULT_LOSS = "udp.fault.loss";
     /** Probability that a received datagram is delivered twice. Default 0. */
@@ -152,6 +159,9 @@ public final class UdpOptions {
     public static final int DEFAULT_FAULT_DELAY_QUEUE = 1024;
     public static final int DEFAULT_SEND_QUEUE_MESSAGES = 4096;
     public static final long DEFAULT_SEND_QUEUE_BYTES = 64L << 20;
+    public static final String IO_AUTO = "auto";
+    public static final String IO_NATIVE = "native";
+    public static final String IO_CHANNEL = "channel";
 
     /** Every key this transport understands. */
     public static final List<String> KEYS = List.of(HOST, PORT, DATAGRAM_SIZE, WINDOW, HEARTBEAT_MILLIS,
@@ -159,7 +169,7 @@ public final class UdpOptions {
             RENDEZVOUS_TIMEOUT_MILLIS,
             FAULT_LOSS, FAULT_DUPLICATE, FAULT_REORDER, FAULT_CORRUPT, FAULT_SEED, FAULT_DELAY_MICROS,
             FAULT_JITTER_MICROS, FAULT_LATE, FAULT_LATE_MICROS, FAULT_DELAY_QUEUE, SEND_QUEUE_MESSAGES,
-            SEND_QUEUE_BYTES);
+            SEND_QUEUE_BYTES, IO);
 
     private UdpOptions() {
     }
@@ -169,13 +179,14 @@ public final class UdpOptions {
      *
      * @param mac {@code auto}, {@code aes-pmac}, {@code aes-cmac}, {@code hmac-sha256}, {@code aes-gcm}, {@code gmac}
      *            or {@code crc32c} (only with {@link #ALLOW_UNAUTHENTICATED})
+     * @param io {@code auto}, {@code native} or {@code channel} ({@link #IO})
      */
     public record Settings(String host, int port, int datagramSize, int window, long heartbeatMillis,
                            long peerTimeoutMillis, long rtoMinMicros, long rtoMaxMillis, long ackDelayMicros,
                            String mac, long rendezvousTimeoutMillis, double faultLoss, double faultDuplicate,
                            double faultReorder, double faultCorrupt, long faultSeed, long faultDelayMicros,
                            long faultJitterMicros, double faultLate, long faultLateMicros, int faultDelayQueue,
-                           long sendQueueMessages, long sendQueueBytes) {
+                           long sendQueueMessages, long sendQueueBytes, String io) {
 
         /** Whether any fault is injected. */
         public boolean faulty() {
@@ -245,6 +256,10 @@ public final class UdpOptions {
             throw new TransportException(FAULT_JITTER_MICROS + "=" + jitter + " must not exceed " + FAULT_DELAY_MICROS
                     + "=" + delay + " (a delay cannot be negative); valid keys: " + String.join(", ", KEYS));
         }
+        String io = options.getOrDefault(IO, IO_AUTO).trim().toLowerCase(Locale.ROOT);
+        if (!List.of(IO_AUTO, IO_NATIVE, IO_CHANNEL).contains(io)) {
+            throw bad(IO, io, IO_AUTO + " (native where it can be used), " + IO_NATIVE + " or " + IO_CHANNEL);
+        }
         return new Settings(host, port, datagramSize, window, heartbeat, timeout, rtoMin, rtoMax, ackDelay, mac,
                 rendezvous, probability(options, FAULT_LOSS), probability(options, FAULT_DUPLICATE),
                 probability(options, FAULT_REORDER), probability(options, FAULT_CORRUPT),
@@ -253,7 +268,7 @@ public final class UdpOptions {
                 integer(options, FAULT_LATE_MICROS, DEFAULT_FAULT_LATE_MICROS, 0, 10_000_000),
                 (int) integer(options, FAULT_DELAY_QUEUE, DEFAULT_FAULT_DELAY_QUEUE, 1, 65_536),
                 integer(options, SEND_QUEUE_MESSAGES, DEFAULT_SEND_QUEUE_MESSAGES, 1, 1L << 30),
-                integer(options, SEND_QUEUE_BYTES, DEFAULT_SEND_QUEUE_BYTES, 1, 1L << 50));
+                integer(options, SEND_QUEUE_BYTES, DEFAULT_SEND_QUEUE_BYTES, 1, 1L << 50), io);
     }
 
     private static TransportException bad(String key, String value, String expected) {

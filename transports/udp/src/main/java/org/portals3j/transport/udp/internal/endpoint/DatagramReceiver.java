@@ -61,7 +61,7 @@ final class DatagramReceiver {
         PooledBuffer buf = takeBuffer();
         boolean got;
         try {
-            got = io.receive(buf.buffer);
+            got = io.receive(buf);
         } catch (IOException e) {
             got = false;
             if (lifecycle.isRunning()) {

@@ -34,6 +34,7 @@ import org.portals3j.transport.udp.UdpTransportProvider;
 import org.portals3j.transport.udp.internal.io.ChannelIo;
 import org.portals3j.transport.udp.internal.io.DatagramIo;
 import org.portals3j.transport.udp.internal.io.FaultInjectingIo;
+import org.portals3j.transport.udp.internal.io.SocketIo;
 import org.portals3j.transport.udp.internal.reliability.ReceiveWindow;
 import org.portals3j.transport.udp.internal.reliability.RttEstimator;
 import org.portals3j.transport.udp.internal.reliability.SendWindow;
@@ -192,7 +193,7 @@ public final class UdpEndpoint implements Transport, Polling {
         }
         DatagramIo io;
         try {
-            io = ChannelIo.bind(new InetSocketAddress(host, port));
+            io = bind(new InetSocketAddress(host, port), settings.io());
         } catch (BindException e) {
             if (port != 0 && String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT).contains("in use")) {
                 throw new TransportException("UDP port " + port + " on " + hostName + " (rank " + config.rank()
@@ -229,6 +230,26 @@ public final class UdpEndpoint implements Transport, Polling {
             throw e;
         }
         return endpoint;
+    }
+
+    /**
+     * The socket {@code mode} ({@link UdpOptions#IO}) asks for: the native one where it can be used (or fails with
+     * {@code native}), else the JDK's channel.
+     */
+    private static DatagramIo bind(InetSocketAddress address, String mode) throws IOException, TransportException {
+        if (mode.equals(UdpOptions.IO_CHANNEL)) {
+            return ChannelIo.bind(address);
+        }
+        String why = SocketIo.unusableFor(address);
+        if (why == null) {
+            return SocketIo.bind(address);
+        }
+        if (mode.equals(UdpOptions.IO_NATIVE)) {
+            throw new TransportException(UdpOptions.IO + "=" + UdpOptions.IO_NATIVE + " cannot be used here (" + why
+                    + "); run java with --enable-native-access=ALL-UNNAMED (or the module org.portals3j.transport.udp)"
+                    + " for an IPv4 address on 64-bit Linux, or set " + UdpOptions.IO + "=" + UdpOptions.IO_AUTO);
+        }
+        return ChannelIo.bind(address);
     }
 
     // ==== Transport ==============================================================================

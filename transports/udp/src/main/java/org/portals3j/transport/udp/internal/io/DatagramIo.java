@@ -18,6 +18,11 @@ public interface DatagramIo extends AutoCloseable {
      */
     boolean receive(ByteBuffer dst) throws IOException;
 
+    /** As {@link #receive(ByteBuffer)} into {@code dst.buffer}; the receive path's pooled buffers come this way. */
+    default boolean receive(PooledBuffer dst) throws IOException {
+        return receive(dst.buffer);
+    }
+
     /** Sends {@code [0, length)} of {@code src} to {@code target}; may be called from any thread. */
     void send(ByteBuffer src, int length, InetSocketAddress target) throws IOException;
 

@@ -15,6 +15,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.UnresolvedAddressException;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.portals3j.transport.udp.internal.nativeaccess.Libc;
 
 /**
  * The socket as {@link ChannelIo} has it, IPv4 only, through direct system calls ({@link Libc}): a non-blocking

@@ -1,4 +1,4 @@
-package org.portals3j.transport.udp.internal.io;
+package org.portals3j.transport.udp.internal.nativeaccess;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -17,30 +17,30 @@ import java.util.Locale;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * The udp transport's one native boundary: the Linux libc calls {@link SocketIo} makes, bound through FFM, and
- * nothing else touches the {@link Linker}. Pointers are passed as raw addresses ({@code long}, the same register as a
- * pointer on the 64-bit Linux ABIs this is enabled on), so that a call allocates nothing.
+ * The udp transport's one native boundary: the Linux libc calls the udp socket ({@code SocketIo}) makes, bound
+ * through FFM; nothing else touches the {@link Linker}. Pointers are passed as raw addresses ({@code long}, the same
+ * register as a pointer on the 64-bit Linux ABIs this is enabled on), so that a call allocates nothing.
  */
-final class Libc {
-    static final int AF_INET = 2;
-    static final int SOCK_DGRAM = 2;
-    static final int SOCK_NONBLOCK = 0x800;
-    static final int SOCK_CLOEXEC = 0x80000;
-    static final int AF_UNIX = 1;
-    static final int SOCK_STREAM = 1;
-    static final int SOL_SOCKET = 1;
-    static final int SO_SNDBUF = 7;
-    static final int SO_RCVBUF = 8;
-    static final int MSG_DONTWAIT = 0x40;
-    static final short POLLIN = 1;
-    static final int EFD_NONBLOCK = 0x800;
-    static final int EFD_CLOEXEC = 0x80000;
-    static final int EINTR = 4;
-    static final int EAGAIN = 11;
-    static final int ENOBUFS = 105;
-    static final int EADDRINUSE = 98;
-    static final int EADDRNOTAVAIL = 99;
-    static final int EACCES = 13;
+public final class Libc {
+    public static final int AF_INET = 2;
+    public static final int SOCK_DGRAM = 2;
+    public static final int SOCK_NONBLOCK = 0x800;
+    public static final int SOCK_CLOEXEC = 0x80000;
+    public static final int AF_UNIX = 1;
+    public static final int SOCK_STREAM = 1;
+    public static final int SOL_SOCKET = 1;
+    public static final int SO_SNDBUF = 7;
+    public static final int SO_RCVBUF = 8;
+    public static final int MSG_DONTWAIT = 0x40;
+    public static final short POLLIN = 1;
+    public static final int EFD_NONBLOCK = 0x800;
+    public static final int EFD_CLOEXEC = 0x80000;
+    public static final int EINTR = 4;
+    public static final int EAGAIN = 11;
+    public static final int ENOBUFS = 105;
+    public static final int EADDRINUSE = 98;
+    public static final int EADDRNOTAVAIL = 99;
+    public static final int EACCES = 13;
 
     /** Why the calls cannot be used here, or null when they can. */
     private static final @Nullable String UNAVAILABLE = check();
@@ -49,7 +49,7 @@ final class Libc {
     }
 
     /** Null when the native socket can be used; otherwise why not (native access off, not 64-bit Linux, ...). */
-    static @Nullable String unavailable() {
+    public static @Nullable String unavailable() {
         return UNAVAILABLE;
     }
 
@@ -114,17 +114,17 @@ final class Libc {
     }
 
     /** A segment for one thread's errno (the calls that capture it write it there). */
-    static MemorySegment errnoSegment(Arena arena) {
+    public static MemorySegment errnoSegment(Arena arena) {
         return arena.allocate(H.STATE);
     }
 
     /** The errno the last capturing call on {@code state} left. */
-    static int errno(MemorySegment state) {
+    public static int errno(MemorySegment state) {
         return (int) H.ERRNO.get(state, 0L);
     }
 
     /** What the C library calls {@code errno}, as the JDK's messages say it ("Address already in use"). */
-    static String describe(int errno) {
+    public static String describe(int errno) {
         try {
             MemorySegment s = (MemorySegment) H.STRERROR.invokeExact(Arena.ofAuto().allocate(H.STATE), errno);
             return s.reinterpret(256).getString(0);
@@ -133,7 +133,7 @@ final class Libc {
         }
     }
 
-    static int socket(MemorySegment errno, int domain, int type, int protocol) {
+    public static int socket(MemorySegment errno, int domain, int type, int protocol) {
         try {
             return (int) H.SOCKET.invokeExact(errno, domain, type, protocol);
         } catch (Throwable t) {
@@ -141,7 +141,7 @@ final class Libc {
         }
     }
 
-    static int setsockopt(MemorySegment errno, int fd, int level, int name, long value, int length) {
+    public static int setsockopt(MemorySegment errno, int fd, int level, int name, long value, int length) {
         try {
             return (int) H.SETSOCKOPT.invokeExact(errno, fd, level, name, value, length);
         } catch (Throwable t) {
@@ -149,7 +149,7 @@ final class Libc {
         }
     }
 
-    static int getsockopt(MemorySegment errno, int fd, int level, int name, long value, long length) {
+    public static int getsockopt(MemorySegment errno, int fd, int level, int name, long value, long length) {
         try {
             return (int) H.GETSOCKOPT.invokeExact(errno, fd, level, name, value, length);
         } catch (Throwable t) {
@@ -157,7 +157,7 @@ final class Libc {
         }
     }
 
-    static int bind(MemorySegment errno, int fd, long address, int length) {
+    public static int bind(MemorySegment errno, int fd, long address, int length) {
         try {
             return (int) H.BIND.invokeExact(errno, fd, address, length);
         } catch (Throwable t) {
@@ -165,7 +165,7 @@ final class Libc {
         }
     }
 
-    static int getsockname(MemorySegment errno, int fd, long address, long length) {
+    public static int getsockname(MemorySegment errno, int fd, long address, long length) {
         try {
             return (int) H.GETSOCKNAME.invokeExact(errno, fd, address, length);
         } catch (Throwable t) {
@@ -173,7 +173,7 @@ final class Libc {
         }
     }
 
-    static long recv(MemorySegment errno, int fd, long buffer, long length, int flags) {
+    public static long recv(MemorySegment errno, int fd, long buffer, long length, int flags) {
         try {
             return (long) H.RECV.invokeExact(errno, fd, buffer, length, flags);
         } catch (Throwable t) {
@@ -181,7 +181,7 @@ final class Libc {
         }
     }
 
-    static long sendto(MemorySegment errno, int fd, long buffer, long length, int flags, long to, int toLength) {
+    public static long sendto(MemorySegment errno, int fd, long buffer, long length, int flags, long to, int toLength) {
         try {
             return (long) H.SENDTO.invokeExact(errno, fd, buffer, length, flags, to, toLength);
         } catch (Throwable t) {
@@ -189,7 +189,7 @@ final class Libc {
         }
     }
 
-    static int poll(MemorySegment errno, long fds, long count, int timeoutMillis) {
+    public static int poll(MemorySegment errno, long fds, long count, int timeoutMillis) {
         try {
             return (int) H.POLL.invokeExact(errno, fds, count, timeoutMillis);
         } catch (Throwable t) {
@@ -197,7 +197,7 @@ final class Libc {
         }
     }
 
-    static int eventfd(MemorySegment errno, int initial, int flags) {
+    public static int eventfd(MemorySegment errno, int initial, int flags) {
         try {
             return (int) H.EVENTFD.invokeExact(errno, initial, flags);
         } catch (Throwable t) {
@@ -205,7 +205,7 @@ final class Libc {
         }
     }
 
-    static long read(int fd, long buffer, long length) {
+    public static long read(int fd, long buffer, long length) {
         try {
             return (long) H.READ.invokeExact(fd, buffer, length);
         } catch (Throwable t) {
@@ -213,7 +213,7 @@ final class Libc {
         }
     }
 
-    static long write(int fd, long buffer, long length) {
+    public static long write(int fd, long buffer, long length) {
         try {
             return (long) H.WRITE.invokeExact(fd, buffer, length);
         } catch (Throwable t) {
@@ -221,7 +221,7 @@ final class Libc {
         }
     }
 
-    static int close(MemorySegment errno, int fd) {
+    public static int close(MemorySegment errno, int fd) {
         try {
             return (int) H.CLOSE.invokeExact(errno, fd);
         } catch (Throwable t) {
@@ -229,7 +229,7 @@ final class Libc {
         }
     }
 
-    static int dup2(int from, int to) {
+    public static int dup2(int from, int to) {
         try {
             return (int) H.DUP2.invokeExact(from, to);
         } catch (Throwable t) {

@@ -1,16 +1,11 @@
 package org.portals3j.bench;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -31,31 +26,18 @@ final class OpenMpiPeer implements AutoCloseable {
     /** A line of {@code mpirun --report-bindings}: {@code [host:pid] MCW rank 0 bound to socket 0[core 0]]: [B/.]}. */
     private static final Pattern BINDING = Pattern.compile("MCW rank (\\d+) (bound to .*|is not bound.*)");
 
-    private final Path dir;
-    private final Path program;
+    private final CProgram program;
     private String bindings = "not run yet";
 
-    private OpenMpiPeer(Path dir, Path program) {
-        this.dir = dir;
+    private OpenMpiPeer(CProgram program) {
         this.program = program;
     }
 
     /** Why the peer cannot run here (mpicc or mpirun not on PATH), or null when it can. */
     static String missingTools() {
         for (String tool : List.of("mpicc", "mpirun")) {
-            if (onPath(tool) == null) {
+            if (CProgram.onPath(tool) == null) {
                 return tool + " is not on PATH: install Open MPI (apt-get install openmpi-bin libopenmpi-dev)";
-            }
-        }
-        return null;
-    }
-
-    private static Path onPath(String tool) {
-        String path = System.getenv("PATH");
-        for (String d : (path == null ? "" : path).split(":")) {
-            Path p = Path.of(d.isEmpty() ? "." : d, tool);
-            if (Files.isExecutable(p)) {
-                return p;
             }
         }
         return null;
@@ -63,18 +45,8 @@ final class OpenMpiPeer implements AutoCloseable {
 
     /** Compiles the peer program with {@code mpicc -O2}. */
     static OpenMpiPeer build() throws IOException, InterruptedException {
-        Path dir = Files.createTempDirectory("osu-peer");
-        Path source = dir.resolve("osu_peer.c");
-        try (InputStream in = OpenMpiPeer.class.getResourceAsStream(SOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("resource " + SOURCE + " is missing from the bench jar");
-            }
-            Files.copy(in, source);
-        }
-        Path program = dir.resolve("osu_peer");
-        exec(List.of("mpicc", "-O2", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-o", program.toString(),
-                source.toString()));
-        return new OpenMpiPeer(dir, program);
+        return new OpenMpiPeer(CProgram.compile(SOURCE, List.of("mpicc", "-O2", "-std=gnu11", "-Wall", "-Wextra",
+                "-Werror")));
     }
 
     /**
@@ -142,54 +114,21 @@ final class OpenMpiPeer implements AutoCloseable {
         if (btl.equals(TCP)) {
             command.addAll(List.of("--mca", "btl_tcp_if_include", "lo"));
         }
-        command.addAll(List.of(program.toString(), test, Integer.toString(maxSize), Integer.toString(iterations),
+        command.addAll(List.of(program.path().toString(), test, Integer.toString(maxSize), Integer.toString(iterations),
                 Integer.toString(warmup)));
         return command;
     }
 
-    /**
-     * Runs {@code command} with its output and errors in files (no pipe to block on; mpirun's warnings stay out of
-     * the table), killing it after the timeout; returns its output and keeps the bindings mpirun reported.
-     */
+    /** Runs {@code command}, killed after the timeout; returns its output and keeps the bindings mpirun reported. */
     private String run(List<String> command) throws IOException, InterruptedException {
-        String[] outErr = exec(command);
-        bindings = parseBindings(outErr[1]);
-        return outErr[0];
-    }
-
-    /** {@link #run}'s output and errors, without reading the bindings. */
-    private static String[] exec(List<String> command) throws IOException, InterruptedException {
-        Path log = Files.createTempFile("osu-peer", ".out");
-        Path errors = Files.createTempFile("osu-peer", ".err");
-        try {
-            ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(log.toFile()).redirectError(errors.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
-            pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT", "1");
-            pb.environment().put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
-            Process p = pb.start();
-            if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
-                throw new IllegalStateException(String.join(" ", command) + " did not end in " + TIMEOUT_SECONDS
-                        + " s");
-            }
-            String out = Files.readString(log, StandardCharsets.UTF_8);
-            String err = Files.readString(errors, StandardCharsets.UTF_8);
-            if (p.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " exited with " + p.exitValue() + ":\n"
-                        + out + err);
-            }
-            return new String[] {out, err};
-        } finally {
-            Files.deleteIfExists(log);
-            Files.deleteIfExists(errors);
-        }
+        CProgram.Output o = CProgram.run(command, Map.of("OMPI_ALLOW_RUN_AS_ROOT", "1",
+                "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"), TIMEOUT_SECONDS);
+        bindings = parseBindings(o.err());
+        return o.out();
     }
 
     @Override
     public void close() throws IOException {
-        Files.deleteIfExists(program);
-        Files.deleteIfExists(dir.resolve("osu_peer.c"));
-        Files.deleteIfExists(dir);
+        program.close();
     }
 }

@@ -10,12 +10,14 @@
  *              as every LAPI call pays it (an Amsend hop pays three: LAPI_Amsend, the waiter's LAPI_Waitcntr and
  *              the downcall to the target's header handler; a Put hop two, PtlPut and PtlEQWait)
  * Rank 0 prints a table, OSU-like (half round trips are medians of ITERATIONS; a ratio is Amsend's over Put's).
- * Before the first row, WARM_PASSES passes over both sizes run WARMUP round trips of each kind (as AmsendPingPong's
- * two passes): each rank's JVM counts only its own process's calls, and with one size's WARMUP of 5000 the JIT was
- * still compiling the Amsend path (Engine.send, Target.onAmsend, LapiUpcalls.waitcntr at tier 4) while the 8 B row
- * was measured. For each size WARMUP round trips of each kind come again, then the two kinds alternate in
- * ROUNDS rounds, so that neither has the quieter minutes of a loaded machine; before the bandwidth, WARMUP / 10
- * (at least BANDWIDTH_COUNT) unmeasured messages of each kind warm the rendezvous path, which no latency row runs.
+ * Before the first row, WARM_PASSES passes run WARMUP round trips of each kind over both sizes (as AmsendPingPong's
+ * two passes), then WARMUP / 10 (at least BANDWIDTH_COUNT) unmeasured 1 MiB messages of each kind: each rank's JVM
+ * counts only its own process's calls, and with one size's WARMUP of 5000 the JIT was still compiling the Amsend path
+ * (Engine.send, Target.onAmsend, LapiUpcalls.waitcntr at tier 4) while the 8 B row was measured; with the rendezvous
+ * path first run after the latency rows, its first message threw the compiled Amsend path away and the JIT compiled
+ * it again during the measured 1 MiB rounds (warm() says why it took so long). For each size WARMUP round trips of
+ * each kind come again, then the two kinds alternate in ROUNDS rounds, so that neither has the quieter minutes of a
+ * loaded machine; before the bandwidth rounds, the WARMUP / 10 1 MiB messages of each kind come again.
  * After each warm-up (before a size's rows and before the 1 MiB rounds) each rank waits until its JVM's compiler
  * threads have used no CPU for 200 ms (jitquiet.h; at most 10 s), prints "# rank R: the JIT went quiet N ms after the
  * warm-up, before ..." (or "was still compiling"), and the ranks meet in a Gfence: a rank bound to one core shares it
@@ -188,26 +190,6 @@ static void latency(bench_t *b, int size, int iterations, int warmup, int64_t *a
     *put_ns = p[iterations / 2] / 2;
 }
 
-/* WARM_PASSES passes over `sizes`, `warmup` round trips of each kind per size: the paths of every row compiled before
- * the first is measured. */
-static void warm(bench_t *b, const int *sizes, int n_sizes, int warmup) {
-    for (int pass = 0; pass < WARM_PASSES; pass++) {
-        for (int i = 0; i < n_sizes; i++) {
-            bind_send(b, sizes[i]);
-            OK(LAPI_Gfence(b->lapi.hndl));
-            for (int k = 0; k < warmup; k++) {
-                amsend_round(b, sizes[i]);
-            }
-            OK(LAPI_Gfence(b->lapi.hndl));
-            for (int k = 0; k < warmup; k++) {
-                put_round(b);
-            }
-            OK(LAPI_Gfence(b->lapi.hndl));
-            PTL_OK_OR_FAIL(PtlMDUnlink(b->send_md));
-        }
-    }
-}
-
 /* The rates of `count` MiB one way, Amsend's in *am and Put's in *pm (MiB/s, rank 0's). */
 static void bandwidth_once(bench_t *b, int count, double *am, double *pm) {
     lapi_handle_t h = b->lapi.hndl;
@@ -246,6 +228,33 @@ static void bandwidth_once(bench_t *b, int count, double *am, double *pm) {
     PTL_OK_OR_FAIL(PtlMDUnlink(b->send_md));
     *am = (double) count / ((double) amsend_ns / 1e9);
     *pm = (double) count / ((double) put_ns / 1e9);
+}
+
+/* WARM_PASSES passes, each over `sizes` (`warmup` round trips of each kind per size) and then the 1 MiB path
+ * (`bw_count` messages of each kind): every path a row measures runs, with the profile of all of them, before the
+ * first row. A path first taken after its callers were compiled makes the JIT throw their code away (Engine.send
+ * deoptimized when the first rendezvous Amsend came), and a method called once per MiB then needs thousands of MiB to
+ * be compiled again: its callers ran profiled, and the JIT compiled during the measured rounds. */
+static void warm(bench_t *b, const int *sizes, int n_sizes, int warmup, int bw_count) {
+    for (int pass = 0; pass < WARM_PASSES; pass++) {
+        for (int i = 0; i < n_sizes; i++) {
+            bind_send(b, sizes[i]);
+            OK(LAPI_Gfence(b->lapi.hndl));
+            for (int k = 0; k < warmup; k++) {
+                amsend_round(b, sizes[i]);
+            }
+            OK(LAPI_Gfence(b->lapi.hndl));
+            for (int k = 0; k < warmup; k++) {
+                put_round(b);
+            }
+            OK(LAPI_Gfence(b->lapi.hndl));
+            PTL_OK_OR_FAIL(PtlMDUnlink(b->send_md));
+        }
+        double am_mib, put_mib;
+        bandwidth_once(b, bw_count, &am_mib, &put_mib);
+    }
+    printf("# rank %d: warmed up: %d passes of %d round trips of each kind per size, then %d MiB of each kind\n",
+           b->lapi.task, WARM_PASSES, warmup, bw_count);
 }
 
 static int by_value(const void *x, const void *y) {
@@ -321,7 +330,10 @@ int main(int argc, char **argv) {
         printf("# %-9s %18s %21s %11s\n", "Size", "Put half-RTT (us)", "Amsend half-RTT (us)", "Amsend/Put");
     }
     static const int sizes[] = {8, 1024};
-    warm(&b, sizes, 2, warmup);
+    int bw_warm = warmup / 10 > count ? warmup / 10 : count;
+    if (warmup > 0) {
+        warm(&b, sizes, 2, warmup, bw_warm);
+    }
     for (int i = 0; i < 2; i++) {
         int64_t am_ns, put_ns;
         latency(&b, sizes[i], iterations, warmup, a, p, &am_ns, &put_ns);
@@ -332,8 +344,8 @@ int main(int argc, char **argv) {
     }
     double am_mib, put_mib;
     if (warmup > 0) {
-        /* the rendezvous path (header put, PtlGet, the Get's reply) is not run by the latency rows: warm it too */
-        bandwidth_once(&b, warmup / 10 > count ? warmup / 10 : count, &am_mib, &put_mib);
+        /* the rendezvous path (header put, PtlGet, the Get's reply) again, after the latency rows */
+        bandwidth_once(&b, bw_warm, &am_mib, &put_mib);
     }
     quiet(&b, "the 1 MiB rounds");
     long jit_ms = jitquiet_cpu_ms();

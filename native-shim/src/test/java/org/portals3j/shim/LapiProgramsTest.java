@@ -32,11 +32,12 @@ class LapiProgramsTest {
     }
 
     /**
-     * lapi_bench (a quick run) passes its checks, and before each timed phase every rank says after how long its
+     * lapi_bench (a quick run) passes its checks; every rank warms up every path a row measures, the 1 MiB
+     * rendezvous included, before the first row; and before each timed phase every rank says after how long its
      * JVM's compiler threads went quiet (or that they were still compiling after 10 s).
      */
     @Test
-    void lapiBenchWaitsForTheJitBeforeEachTimedPhase() throws Exception {
+    void lapiBenchWarmsEveryPathThenWaitsForTheJitBeforeEachTimedPhase() throws Exception {
         Path program = CBuild.compile("lapi_bench");
         List<CJob.Rank> result = CJob.run(program, 2);
         String job = CJob.describe(result);
@@ -44,6 +45,12 @@ class LapiProgramsTest {
             assertThat(rank.status()).as(job).isZero();
             assertThat(rank.out()).as(job).contains("lapi_bench: rank " + rank.rank() + " passed")
                     .doesNotContain("FAIL");
+            String out = rank.out();
+            int warmed = out.indexOf("# rank " + rank.rank() + ": warmed up: 2 passes of 10 round trips of each kind"
+                    + " per size, then 4 MiB of each kind\n");
+            assertThat(warmed).as("the warm-up ran the 1 MiB path too: " + job).isNotNegative();
+            assertThat(out.indexOf("before the 8 B rows")).as("the warm-up, 1 MiB included, before the first row: "
+                    + job).isGreaterThan(warmed);
             for (String phase : List.of("the 8 B rows", "the 1024 B rows", "the 1 MiB rounds")) {
                 assertThat(rank.out()).as(job).containsPattern("# rank " + rank.rank()
                         + ": the JIT (went quiet \\d+|was still compiling 10000) ms after the warm-up, before "

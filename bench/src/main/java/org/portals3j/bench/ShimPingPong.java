@@ -1,21 +1,14 @@
 package org.portals3j.bench;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.portals3j.runtime.JobRuntime;
-import org.portals3j.runtime.RendezvousAddress;
-import org.portals3j.runtime.RendezvousServer;
-import org.portals3j.transport.JobKey;
 import org.portals3j.transport.TransportException;
 
 /**
@@ -131,44 +124,11 @@ public final class ShimPingPong {
         return new Result(rows, cUpcall, javaCall);
     }
 
-    /** Runs one 2-rank job of {@code command ITERATIONS SIZE WARMUP}; rank 0's output. */
+    /** Runs one 2-rank job of {@code command ITERATIONS SIZE WARMUP}, unbound; rank 0's output. */
     private static String job(List<String> command, boolean isProgram, int iterations, int size, int warmup, Path work)
             throws IOException, InterruptedException, TransportException {
-        String jobId = "shimbench-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
-        JobKey key = JobKey.random();
-        try (RendezvousServer server = RendezvousServer.start(new RendezvousAddress("127.0.0.1", 0), jobId, 2, key)) {
-            List<Process> ranks = new ArrayList<>();
-            List<Path> outputs = new ArrayList<>();
-            for (int rank = 0; rank < 2; rank++) {
-                List<String> cmd = new ArrayList<>(command);
-                cmd.addAll(List.of(Integer.toString(iterations), Integer.toString(size), Integer.toString(warmup)));
-                Path out = work.resolve("rank" + rank + ".out");
-                ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile())
-                        .redirectError(ProcessBuilder.Redirect.INHERIT);
-                Map<String, String> env = pb.environment();
-                env.keySet().removeIf(k -> k.startsWith("PORTALS_") || k.startsWith("PORTALS3J_"));
-                env.put(JobRuntime.RANK, Integer.toString(rank));
-                env.put(JobRuntime.SIZE, "2");
-                env.put(JobRuntime.RENDEZVOUS, server.address().toString());
-                env.put(JobRuntime.JOB_ID, jobId);
-                env.put(JobRuntime.JOB_KEY, key.toHex());
-                env.put(JobRuntime.TRANSPORT, "udp");
-                if (isProgram) {
-                    env.put("PORTALS3J_CLASSPATH", System.getProperty("java.class.path"));
-                    env.put("PORTALS3J_JAVA_HOME", System.getProperty("java.home"));
-                }
-                ranks.add(pb.start());
-                outputs.add(out);
-            }
-            for (Process p : ranks) {
-                if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
-                    ranks.forEach(Process::destroyForcibly);
-                    throw new IllegalStateException(command.get(0) + " failed; rank 0 said: "
-                            + Files.readString(outputs.get(0), StandardCharsets.UTF_8));
-                }
-            }
-            return Files.readString(outputs.get(0), StandardCharsets.UTF_8);
-        }
+        return UdpJob.run(command, List.of(Integer.toString(iterations), Integer.toString(size),
+                Integer.toString(warmup)), isProgram, null, work, 10);
     }
 
     private static String find(Pattern p, String text) {

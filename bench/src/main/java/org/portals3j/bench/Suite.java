@@ -42,7 +42,7 @@ public final class Suite {
     static final int[] BANDWIDTH_SIZES = {8, 1024, 64 * 1024};
     static final int[] QUICK_BANDWIDTH_SIZES = {8};
     static final List<String> PEERS = List.of("openmpi", "sockets", "fi_pingpong", "fi_rdm_pingpong", "handoff", "lapi",
-            "mpi", "isotach", "shim");
+            "lapi_c", "mpi", "isotach", "shim");
     /** The gm providers the libfabric rows run on (libfabric's tcp;ofi_rxm and shm). */
     static final List<String> LIBFABRIC_PROVIDERS = List.of("tcp", "shm");
 
@@ -54,16 +54,15 @@ public final class Suite {
               --quick           a smoke run of about a minute (few iterations, fewer sizes): not figures to quote
               --out             where results.json, the plots and index.html go (default bench-report)
               --peers           rows besides Portals Put/Get and the transport's own baseline (default all:
-                                openmpi,sockets,fi_pingpong,fi_rdm_pingpong,handoff,lapi,mpi,isotach,shim); the
-                                others are
-                                reported as skipped
+                                openmpi,sockets,fi_pingpong,fi_rdm_pingpong,handoff,lapi,lapi_c,mpi,isotach,
+                                shim); the others are reported as skipped
               --iterations      measured round trips per size (default 10000; --quick 200)
               --require-idle    refuse to run when the 1-minute load average is above the threshold
               --idle-threshold  that threshold (default 1.0)
               --bind-to         core: PingPong's rank threads on the first 2 allowed CPUs, one each, as mpirun
                                 binds its peer's ranks; none (default): unbound
-              --native, --source  the C shim row: native-shim's build (native-shim/target/native) and the
-                                directory of bench_pingpong.c (native-shim/src/test/c)""";
+              --native, --source  the C rows (shim, lapi_c): native-shim's build (native-shim/target/native) and
+                                the directory of bench_pingpong.c and lapi_bench.c (native-shim/src/test/c)""";
 
     private Suite() {
     }
@@ -296,6 +295,12 @@ public final class Suite {
     static final String SHIM_C = "C through libportals3";
     static final String SHIM_JAVA = "Java API";
     static final String SHIM_JAVA_ROW = SHIM_JAVA + " (2 processes)";
+    static final String LAPI = "LAPI Amsend";
+    /** The Put ping-pong and windows AmsendPingPong measures beside Amsend, in the same run. */
+    static final String LAPI_PUT = "Portals Put (AmsendPingPong)";
+    static final String LAPI_C = "LAPI Amsend from C";
+    static final String LAPI_C_PUT = "PtlPut from C (lapi_bench)";
+    static final String LAPI_C_ROW = "LAPI Amsend vs PtlPut from C (lapi_bench) on udp";
     static final String ISOTACH = "Isotach MBM";
     static final String NONISO = "noniso MBM";
 
@@ -343,8 +348,9 @@ public final class Suite {
             peer(o, c, "mpi", "Portals3J MPI layer on " + t, () -> mpiLayer(o, t, c));
             peer(o, c, "isotach", "Isotach vs noniso MBM on " + t, () -> isotach(o, t, c));
         }
+        peer(o, c, "lapi_c", LAPI_C_ROW, () -> lapiC(o, c));
         peer(o, c, "shim", SHIM_C + " vs " + SHIM_JAVA, () -> shim(o, c));
-        return new SuiteReport(date, machine(), load, warning, o.quick(), c.series, c.skipped, goals(c));
+        return new SuiteReport(date, machine(), load, warning, o.quick(), c.series, c.skipped, goals(o, c));
     }
 
     private static void peer(Options o, Collector c, String key, String name, Row row) {
@@ -600,14 +606,46 @@ public final class Suite {
     private static void lapi(Options o, String t, Collector c) throws Exception {
         AmsendPingPong.Result r = AmsendPingPong.measure(new AmsendPingPong.Options(t,
                 Math.max(AmsendPingPong.ROUNDS, o.iterations()), RetFlag.SEND_REPLY, false, o.quick()));
-        List<Point> points = new ArrayList<>();
+        List<Point> amsend = new ArrayList<>();
+        List<Point> put = new ArrayList<>();
         for (AmsendPingPong.Row row : r.rows()) {
-            points.add(new Point(row.size(), row.amsendP50(), row.amsendP99()));
+            amsend.add(new Point(row.size(), row.amsendP50(), row.amsendP99()));
+            put.add(new Point(row.size(), row.putP50(), row.putP99()));
         }
-        c.add(new Series("LAPI Amsend", SuiteReport.LATENCY, t, false, "p50", points, "AmsendPingPong, interrupt"
-                + " mode"));
-        c.add(new Series("LAPI Amsend", SuiteReport.BANDWIDTH, t, false, "median",
+        c.add(new Series(LAPI, SuiteReport.LATENCY, t, false, "p50", amsend, "AmsendPingPong, interrupt mode"));
+        c.add(new Series(LAPI_PUT, SuiteReport.LATENCY, t, false, "p50", put, "AmsendPingPong's Put ping-pong,"
+                + " alternating with Amsend's in rounds"));
+        c.add(new Series(LAPI, SuiteReport.BANDWIDTH, t, false, "median",
                 List.of(new Point(MIB, r.bandwidth().amsend() * 1e3, Double.NaN)), "1 MiB windows, AmsendPingPong"));
+        c.add(new Series(LAPI_PUT, SuiteReport.BANDWIDTH, t, false, "median",
+                List.of(new Point(MIB, r.bandwidth().put() * 1e3, Double.NaN)), "1 MiB windows, AmsendPingPong,"
+                + " alternating with Amsend's"));
+    }
+
+    /** LapiCBench: native-shim's lapi_bench.c, Amsend against PtlPut from C in one 2-process job on udp. */
+    private static void lapiC(Options o, Collector c) throws Exception {
+        String missing = LapiCBench.missing(o.nativeDir(), o.shimSources());
+        if (missing != null) {
+            c.skip(LAPI_C_ROW, missing);
+            return;
+        }
+        LapiCBench.Result r = o.quick()
+                ? LapiCBench.measure(o.nativeDir(), o.shimSources(), o.iterations(), 4, 10, 100)
+                : LapiCBench.measure(o.nativeDir(), o.shimSources(), o.iterations(), 200, 5_000, 600);
+        List<Point> amsend = new ArrayList<>();
+        List<Point> put = new ArrayList<>();
+        for (LapiCBench.Row row : r.rows()) {
+            amsend.add(new Point(row.size(), row.amsend(), Double.NaN));
+            put.add(new Point(row.size(), row.put(), Double.NaN));
+        }
+        String note = "lapi_bench, 2 processes, " + r.placement() + (r.jitMillis() < 0 ? ""
+                : "; rank 0's JIT compiled for " + r.jitMillis() + " ms during the 1 MiB rounds");
+        c.add(new Series(LAPI_C, SuiteReport.LATENCY, "udp", false, "median", amsend, note));
+        c.add(new Series(LAPI_C_PUT, SuiteReport.LATENCY, "udp", false, "median", put, note));
+        c.add(new Series(LAPI_C, SuiteReport.BANDWIDTH, "udp", false, "median",
+                List.of(new Point(MIB, r.amsendMiBs() * MIB / 1e6, Double.NaN)), note));
+        c.add(new Series(LAPI_C_PUT, SuiteReport.BANDWIDTH, "udp", false, "median",
+                List.of(new Point(MIB, r.putMiBs() * MIB / 1e6, Double.NaN)), note));
     }
 
     private static void mpiLayer(Options o, String t, Collector c) throws Exception {
@@ -679,8 +717,8 @@ public final class Suite {
 
     // ---- goals ----------------------------------------------------------------------------------
 
-    /** The issue's goals, as ratios of this run's figures. */
-    private static List<Goal> goals(Collector c) {
+    /** The issues' goals, as ratios of this run's figures. */
+    private static List<Goal> goals(Options o, Collector c) {
         List<Goal> goals = new ArrayList<>();
         goals.add(goal(c, "inmem Put 8 B p50 / Open MPI shared memory 8 B p50", "inmem", OMPI_SHM,
                 SuiteReport.LATENCY, 8, false, true, 1.5));
@@ -696,7 +734,25 @@ public final class Suite {
                 SuiteReport.BANDWIDTH, MIB, false, false, 0.6));
         goals.add(goal(c, "udp-crc32c Put 1 MiB bandwidth / Open MPI TCP 1 MiB bandwidth", UDP_CRC32C, OMPI_TCP,
                 SuiteReport.BANDWIDTH, MIB, false, false, 0.9));
+        for (String t : o.transports()) {
+            lapiGoals(goals, c, "", LAPI, LAPI_PUT, t);
+        }
+        lapiGoals(goals, c, " from C", LAPI_C, LAPI_C_PUT, "udp");
         return goals;
+    }
+
+    /**
+     * LAPI's goals (issue 20): Amsend at most 1.3x Put's half round trip at 8 B and 1 KiB and at least 0.8x its 1 MiB
+     * bandwidth, the two measured side by side by one program.
+     */
+    private static void lapiGoals(List<Goal> goals, Collector c, String from, String amsend, String put, String t) {
+        for (int size : new int[] {8, 1024}) {
+            String bytes = size == 8 ? "8 B" : "1 KiB";
+            goals.add(goal(c, "LAPI Amsend" + from + " " + bytes + " / Put " + bytes + " (" + t + ")", amsend, t, put,
+                    t, SuiteReport.LATENCY, size, false, true, 1.3));
+        }
+        goals.add(goal(c, "LAPI Amsend" + from + " 1 MiB bandwidth / Put's (" + t + ")", amsend, t, put, t,
+                SuiteReport.BANDWIDTH, MIB, false, false, 0.8));
     }
 
     private static Goal goal(Collector c, String name, String transport, String peerName, String kind, int size,
@@ -706,12 +762,16 @@ public final class Suite {
 
     private static Goal goal(Collector c, String name, String mineName, String transport, String peerName,
                              String kind, int size, boolean p99, boolean atMost, double limit) {
+        return goal(c, name, mineName, transport, peerName, "-", kind, size, p99, atMost, limit);
+    }
+
+    private static Goal goal(Collector c, String name, String mineName, String transport, String peerName,
+                             String peerTransport, String kind, int size, boolean p99, boolean atMost, double limit) {
         String unit = kind.equals(SuiteReport.LATENCY) ? "us" : "MB/s";
         Series mine = c.find(mineName, kind, transport);
-        Series peer = c.find(peerName, kind, "-");
-        String why = mine == null ? "no " + mineName + " " + kind + (transport.equals("-") ? "" : " on " + transport)
-                + " in this run"
-                : peer == null ? "no " + peerName + " " + kind + " in this run" : null;
+        Series peer = c.find(peerName, kind, peerTransport);
+        String why = mine == null ? "no " + mineName + " " + kind + on(transport) + " in this run"
+                : peer == null ? "no " + peerName + " " + kind + on(peerTransport) + " in this run" : null;
         Point a = mine == null ? null : mine.at(size);
         Point b = peer == null ? null : peer.at(size);
         if (why == null && (a == null || b == null)) {
@@ -721,6 +781,10 @@ public final class Suite {
             return new Goal(name, Double.NaN, Double.NaN, unit, atMost, limit, why);
         }
         return new Goal(name, p99 ? a.p99() : a.value(), p99 ? b.p99() : b.value(), unit, atMost, limit, null);
+    }
+
+    private static String on(String transport) {
+        return transport.equals("-") ? "" : " on " + transport;
     }
 
     /** The machine: host, CPU model, cores, OS, JVM. */

@@ -32,9 +32,9 @@ record SuiteReport(String date, Map<String, String> machine, double load, String
             TextTable.Column.right("p50", 18, 2), TextTable.Column.right("p99", 18, 2));
     /** Rows whose name starts so measure a whole get (request and reply), not a half round trip. */
     static final String GET_PREFIX = "Portals Get";
-    /** Rows of ours compared with another row of ours: Isotach with noniso, the C shim with Java. */
+    /** Rows of ours compared with another row of ours: Isotach with noniso, the C shim with Java, Amsend with Put. */
     static final Map<String, String> COUNTERPARTS = Map.of(Suite.ISOTACH, Suite.NONISO, Suite.SHIM_C,
-            Suite.SHIM_JAVA_ROW);
+            Suite.SHIM_JAVA_ROW, Suite.LAPI, Suite.LAPI_PUT, Suite.LAPI_C, Suite.LAPI_C_PUT);
 
     /** One size: {@code value} is the series' statistic (p50, mean or median), {@code p99} NaN when not measured. */
     record Point(int size, double value, double p99) {

@@ -57,7 +57,9 @@ class SuiteTest {
         assertThat(rows).contains("Portals Put latency inmem", "Portals Put bandwidth inmem", "Portals Put rate inmem",
                 "Portals Get (whole get) latency inmem", "Portals Get bandwidth inmem", "Portals Get rate inmem",
                 "thread hand-off (MemorySegment.copy + flag) latency inmem",
-                "thread hand-off floor (HandOffFloor) latency -", "LAPI Amsend latency inmem");
+                "thread hand-off floor (HandOffFloor) latency -", "LAPI Amsend latency inmem",
+                "Portals Put (AmsendPingPong) latency inmem", "LAPI Amsend bandwidth inmem",
+                "Portals Put (AmsendPingPong) bandwidth inmem");
         assertThat(sizes(json, "Portals Get bandwidth inmem")).as("the Put bandwidth rows' sizes")
                 .containsExactly(8, Suite.MIB);
         assertThat(note(json, "Portals Put latency inmem")).as("where PingPong's rank threads ran")
@@ -71,14 +73,25 @@ class SuiteTest {
         assertThat(skipped).containsKeys("Open MPI 4.1 shared memory and Open MPI 4.1 TCP loopback",
                 "libfabric fi_pingpong", "libfabric fi_rdm_pingpong", "Portals3J MPI layer on inmem",
                 "Isotach vs noniso MBM on inmem",
-                "C through libportals3 vs Java API", "C UDP sockets, busy-poll and C TCP sockets, busy-poll");
+                "C through libportals3 vs Java API", "C UDP sockets, busy-poll and C TCP sockets, busy-poll",
+                "LAPI Amsend vs PtlPut from C (lapi_bench) on udp");
         assertThat(skipped.get("Portals Put on udp-crc32c")).isEqualTo("udp is not in --transport inmem");
         assertThat(r.out()).contains("skipped: not selected (--peers");
 
-        assertThat(json.get("goals")).hasSize(7);
+        assertThat(json.get("goals")).hasSize(13);
+        List<String> lapiGoals = new ArrayList<>();
         for (JsonNode g : json.get("goals")) {
-            assertThat(g.get("verdict").asText()).as(g.get("name").asText()).startsWith("not measured: ");
+            String name = g.get("name").asText();
+            if (name.startsWith("LAPI Amsend ") && name.endsWith("(inmem)")) {
+                lapiGoals.add(name);
+                assertThat(g.get("ratio").asDouble()).as(name + ": Amsend over the Put of the same run").isPositive();
+                assertThat(g.get("verdict").asText()).as(name).isIn("met", "missed");
+            } else {
+                assertThat(g.get("verdict").asText()).as(name).startsWith("not measured: ");
+            }
         }
+        assertThat(lapiGoals).containsExactly("LAPI Amsend 8 B / Put 8 B (inmem)",
+                "LAPI Amsend 1 KiB / Put 1 KiB (inmem)", "LAPI Amsend 1 MiB bandwidth / Put's (inmem)");
 
         for (String plot : List.of("latency", "bandwidth")) {
             byte[] png = Files.readAllBytes(out.resolve(plot + ".png"));
@@ -88,7 +101,8 @@ class SuiteTest {
         String html = Files.readString(out.resolve("index.html"));
         assertThat(html).contains("<h2>Goals", "not measured", "latency.svg", "bandwidth.svg",
                 "skipped: not selected", "Portals Put (inmem)<br>/ thread hand-off",
-                "LAPI Amsend (inmem)<br>/ thread hand-off floor");
+                "LAPI Amsend (inmem)<br>/ thread hand-off floor",
+                "LAPI Amsend (inmem)<br>/ Portals Put (AmsendPingPong)");
         assertThat(html).as("a whole get is no half round trip: no ratio column")
                 .doesNotContain("Portals Get (whole get) (inmem)<br>/");
     }
@@ -142,6 +156,36 @@ class SuiteTest {
         assertThat(crc.get("goal").asText()).isEqualTo(">= 0.9x");
         assertThat(crc.get("verdict").asText()).as("measured, but Open MPI was not selected")
                 .isEqualTo("not measured: no Open MPI 4.1 TCP loopback bandwidth in this run");
+    }
+
+    @Test
+    void lapiFromCGivesAmsendAndPutOfOneProgramAndTheirGoals(@TempDir Path dir) throws IOException {
+        Path out = dir.resolve("report");
+        Run r = run(loadavg(dir, "0.05"), "--transport", "udp", "--quick", "--iterations", "20", "--peers", "lapi_c",
+                "--native", "../native-shim/target/native", "--source", "../native-shim/src/test/c", "--out",
+                out.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        JsonNode json = JSON.readTree(out.resolve("results.json").toFile());
+        assertThat(skipped(json)).as("lapi_c ran")
+                .doesNotContainKey("LAPI Amsend vs PtlPut from C (lapi_bench) on udp");
+        List<String> rows = rowsWithPositiveFigures(json);
+        assertThat(rows).contains("LAPI Amsend from C latency udp", "PtlPut from C (lapi_bench) latency udp",
+                "LAPI Amsend from C bandwidth udp", "PtlPut from C (lapi_bench) bandwidth udp");
+        assertThat(sizes(json, "LAPI Amsend from C latency udp")).containsExactly(8, 1024);
+        assertThat(sizes(json, "PtlPut from C (lapi_bench) bandwidth udp")).containsExactly(Suite.MIB);
+        assertThat(note(json, "LAPI Amsend from C latency udp")).as("how and where it ran")
+                .startsWith("lapi_bench, 2 processes, ").containsPattern("rank 0 on CPU \\d+|ranks not bound \\(");
+        List<String> measured = new ArrayList<>();
+        for (JsonNode g : json.get("goals")) {
+            String name = g.get("name").asText();
+            if (name.startsWith("LAPI Amsend from C")) {
+                assertThat(g.get("ratio").asDouble()).as(name).isPositive();
+                measured.add(name + ": " + g.get("goal").asText());
+            }
+        }
+        assertThat(measured).containsExactly("LAPI Amsend from C 8 B / Put 8 B (udp): <= 1.3x",
+                "LAPI Amsend from C 1 KiB / Put 1 KiB (udp): <= 1.3x",
+                "LAPI Amsend from C 1 MiB bandwidth / Put's (udp): >= 0.8x");
     }
 
     /** The series as "name kind transport", asserting every figure of each is positive. */

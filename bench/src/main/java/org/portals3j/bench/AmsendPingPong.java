@@ -111,7 +111,7 @@ public final class AmsendPingPong {
         }
 
         int bandwidthWarmupWindows() {
-            return quick ? 4 : 16;
+            return quick ? 4 : 64;
         }
     }
 

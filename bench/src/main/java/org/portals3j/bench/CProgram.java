@@ -68,6 +68,21 @@ final class CProgram implements AutoCloseable {
         }
     }
 
+    /**
+     * Why a program through libportals3 cannot be built from {@code sources}/{@code source} with native-shim's build in
+     * {@code nativeDir} (its portalscc missing, or the source), or null when it can.
+     */
+    static String shimMissing(Path nativeDir, Path sources, String source) {
+        if (!Files.isExecutable(nativeDir.resolve("bin/portalscc"))) {
+            return "native-shim is not built (no " + nativeDir.resolve("bin/portalscc") + "): mvn -pl native-shim"
+                    + " -am install";
+        }
+        if (!Files.isRegularFile(sources.resolve(source))) {
+            return "no " + source + " in " + sources;
+        }
+        return null;
+    }
+
     /** The compiled program. */
     Path path() {
         return program;

@@ -41,14 +41,7 @@ final class LapiCBench {
 
     /** Why lapi_bench cannot run with {@code nativeDir} and {@code sources}, or null when it can. */
     static String missing(Path nativeDir, Path sources) {
-        if (!Files.isExecutable(nativeDir.resolve("bin/portalscc"))) {
-            return "native-shim is not built (no " + nativeDir.resolve("bin/portalscc") + "): mvn -pl native-shim"
-                    + " -am install";
-        }
-        if (!Files.isRegularFile(sources.resolve(SOURCE))) {
-            return "no " + SOURCE + " in " + sources;
-        }
-        return null;
+        return CProgram.shimMissing(nativeDir, sources, SOURCE);
     }
 
     /**

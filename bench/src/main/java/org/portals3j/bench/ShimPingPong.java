@@ -78,14 +78,7 @@ public final class ShimPingPong {
 
     /** Why the C side cannot run with {@code nativeDir} (portalscc missing), or null when it can. */
     static String missing(Path nativeDir, Path sources) {
-        if (!Files.isExecutable(nativeDir.resolve("bin/portalscc"))) {
-            return "native-shim is not built (no " + nativeDir.resolve("bin/portalscc") + "): mvn -pl native-shim"
-                    + " -am install";
-        }
-        if (!Files.isRegularFile(sources.resolve("bench_pingpong.c"))) {
-            return "no bench_pingpong.c in " + sources;
-        }
-        return null;
+        return CProgram.shimMissing(nativeDir, sources, "bench_pingpong.c");
     }
 
     /**

@@ -68,11 +68,12 @@ import picocli.CommandLine.Option;
  * the bandwidth baseline is a raw blast of {@code 16 MiB} in datagrams of the transport's size, measured
  * at the receiver.
  *
- * <p><b>Placement</b> ({@code --bind-to core}, opt-in, as {@code mpirun --bind-to core} binds rank processes): rank
- * thread r runs on the r-th allowed CPU ({@link CpuAffinity}) from before it opens its library, so the transport
- * threads it starts share its CPU, as all threads of a bound rank process do. The default is {@code none}: two rank
- * threads of one JVM bound so took 1 MiB windows from 5 to 3-4.5 GB/s and did not lower the 8 B p50 (bench/README.md,
- * "Placement").
+ * <p><b>Placement</b> ({@link Placement}, {@code --bind-to}): bound ({@code core}, as {@code mpirun --bind-to core}
+ * binds rank processes), rank thread r runs on the r-th allowed CPU ({@link CpuAffinity}) from before it opens its
+ * library, so the transport threads it starts share its CPU, as all threads of a bound rank process do. The default,
+ * {@code auto}, binds only on a transport that delivers inline: with threads of its own (udp) a bound rank shares its
+ * CPU with them and 1 MiB windows fell from 5 to 3-4.5 GB/s; without (inmem), floating rank threads were often
+ * queued on one CPU, which made both the Put and its baseline about 4 times slower (bench/README.md, "Placement").
  *
  * <p>Usable as a library: {@link #measure(Options)} returns the figures, {@link #run} prints them.
  */
@@ -82,6 +83,10 @@ public final class PingPong {
     static final long MATCH_BITS = 0x5049_4E47_504F_4E47L; // "PINGPONG"
     static final int MIB = 1 << 20;
     static final int WINDOW = 16;
+    /** The largest bandwidth put whose windows warm up with {@link #WARMUP_PUTS} puts. */
+    static final int SMALL_WINDOW_BYTES = 64 * 1024;
+    /** Unmeasured puts before the measured windows of small puts. */
+    static final int WARMUP_PUTS = 32_768;
     /** Baseline and Portals alternate this many times per size. */
     static final int ROUNDS = 10;
     static final long QUIET_MILLIS = 50;
@@ -107,7 +112,8 @@ public final class PingPong {
     static final String USAGE = """
             usage: PingPong [--transport NAME] [--option KEY=VALUE]... [--baseline threads|datagram]
                             [--idle spin|yield|park|backoff] [--sizes 8,64,1K,1M] [--iterations N]
-                            [--staging BYTES] [--bandwidth-size SIZE] [--bind-to core|none] [--quick]
+                            [--staging BYTES] [--bandwidth-size SIZE] [--bind-to auto|core|none]
+                            [--quick]
               --transport   transport to run the 2-rank job on (default inmem)
               --option      a transport option, e.g. udp.fault.loss=0.01 (repeatable)
               --baseline    threads: two threads hand a buffer over (default); datagram: a raw
@@ -119,8 +125,8 @@ public final class PingPong {
                             default: the library's default)
               --bandwidth-size  the size of the puts in the bandwidth windows (default 1M)
               --bind-to     core: rank thread r on the r-th CPU this thread may use (sched_setaffinity; the
-                            transport's threads, started by the rank, inherit it); none (default): all
-                            threads float
+                            transport's threads, started by the rank, inherit it); none: all threads float;
+                            auto (default): core on a transport that delivers inline (inmem), else none
               --quick       a short run (200 iterations) for tests""";
 
     private PingPong() {
@@ -148,35 +154,6 @@ public final class PingPong {
     }
 
     /** Where the two rank threads run (as {@code mpirun --bind-to core|none} places rank processes). */
-    public enum Placement {
-        /** Rank thread r on the r-th CPU the measuring thread may use; the threads a rank starts inherit it. */
-        CORE,
-        /** Every thread may run on every CPU of the process's mask. */
-        NONE;
-
-        static Placement parse(String name) {
-            return switch (name.trim().toLowerCase(Locale.ROOT)) {
-                case "core" -> CORE;
-                case "none" -> NONE;
-                default -> throw new IllegalArgumentException("--bind-to must be core or none, not '" + name + "'");
-            };
-        }
-
-        /** The CPUs of rank 0 and 1 for {@link #CORE}: the first two this thread may use. */
-        int[] cpus() {
-            String reason = CpuAffinity.unavailableReason();
-            if (reason != null) {
-                throw new IllegalArgumentException("--bind-to core: " + reason + "; use --bind-to none");
-            }
-            List<Integer> allowed = CpuAffinity.allowed();
-            if (allowed.size() < 2) {
-                throw new IllegalArgumentException("--bind-to core needs 2 CPUs for the 2 ranks, but this process may"
-                        + " use only " + allowed + "; use --bind-to none");
-            }
-            return new int[] {allowed.get(0), allowed.get(1)};
-        }
-    }
-
     /** Datagram size of the raw baseline unless the transport options set {@code udp.datagramSize}. */
     static final int DEFAULT_DATAGRAM_SIZE = UdpOptions.DEFAULT_DATAGRAM_SIZE;
 
@@ -271,7 +248,7 @@ public final class PingPong {
                     a.common.sizes(DEFAULT_SIZES), a.common.iterations(DEFAULT_ITERATIONS), a.common.quick,
                     a.staging.isEmpty() ? -1 : PingPongArgs.count("--staging", a.staging),
                     a.bandwidthSize.isEmpty() ? MIB : parseSizes(a.bandwidthSize)[0],
-                    a.bindTo.isEmpty() ? Placement.NONE : Placement.parse(a.bindTo));
+                    a.bindTo.isEmpty() ? Placement.AUTO : Placement.parse(a.bindTo));
         }
 
         /** PingPong's command line: the shared options and its own. */
@@ -335,8 +312,13 @@ public final class PingPong {
             return quick ? 8 : 64;
         }
 
+        /**
+         * Unmeasured windows before the measured ones. Windows of up to {@value PingPong#SMALL_WINDOW_BYTES} B puts get
+         * {@value PingPong#WARMUP_PUTS} puts, for the JIT to compile the window loop: after 16 windows it still ran
+         * interpreted, and the 8 B rate came out at half or less (bench/README.md, "Placement").
+         */
         int bandwidthWarmupWindows() {
-            return quick ? 4 : 16;
+            return quick ? 4 : bandwidthSize <= SMALL_WINDOW_BYTES ? WARMUP_PUTS / WINDOW : 16;
         }
     }
 
@@ -438,7 +420,8 @@ public final class PingPong {
     public static Result measure(Options options) throws Exception {
         int[] sizes = options.sizes();
         int bufferSize = Math.max(Math.max(MIB, options.bandwidthSize()), Arrays.stream(sizes).max().orElse(MIB));
-        int[] cpus = options.placement() == Placement.CORE ? options.placement().cpus() : null;
+        Placement.Choice placement = options.placement().choose(options.transport());
+        int[] cpus = placement.placement() == Placement.CORE ? placement.placement().cpus() : null;
         Job job = Job.local(2);
         try (Arena arena = Arena.ofShared()) {
             Shared shared = new Shared(options, arena, bufferSize, cpus);
@@ -458,15 +441,15 @@ public final class PingPong {
             long allocated = shared.allocated[0] < 0 || shared.allocated[1] < 0 ? -1
                     : shared.allocated[0] + shared.allocated[1];
             return new Result(options, List.copyOf(shared.rows), bw, allocated, shared.roundTrips,
-                    placement(cpus, shared.masks));
+                    placement(placement.how(), cpus, shared.masks));
         }
     }
 
     /** The placement line of the output and reports. */
-    static String placement(int[] cpus, String[] masks) {
-        return cpus == null ? "rank threads not bound (--bind-to none): rank 0 may run on CPUs " + masks[0]
+    static String placement(String how, int[] cpus, String[] masks) {
+        return cpus == null ? "rank threads not bound (" + how + "): rank 0 may run on CPUs " + masks[0]
                 + ", rank 1 on " + masks[1] + ", and so may the transport's threads"
-                : "rank threads bound (--bind-to core): rank 0 to CPU " + cpus[0] + ", rank 1 to CPU " + cpus[1]
+                : "rank threads bound (" + how + "): rank 0 to CPU " + cpus[0] + ", rank 1 to CPU " + cpus[1]
                 + " (Cpus_allowed_list read back: " + masks[0] + " and " + masks[1] + "); the transport's threads,"
                 + " which each rank starts, inherit its CPU";
     }

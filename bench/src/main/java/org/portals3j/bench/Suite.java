@@ -48,7 +48,7 @@ public final class Suite {
     static final String USAGE = """
             usage: portals bench [--transport inmem,udp] [--quick] [--out DIR] [--peers LIST] [--iterations N]
                                  [--require-idle] [--idle-threshold LOAD] [--native DIR] [--source DIR]
-                                 [--bind-to core|none]
+                                 [--bind-to auto|core|none]
               --transport       transports to measure (comma-separated, default inmem,udp)
               --quick           a smoke run of about a minute (few iterations, fewer sizes): not figures to quote
               --out             where results.json, the plots and index.html go (default bench-report)
@@ -59,7 +59,8 @@ public final class Suite {
               --require-idle    refuse to run when the 1-minute load average is above the threshold
               --idle-threshold  that threshold (default 1.0)
               --bind-to         core: PingPong's rank threads on the first 2 allowed CPUs, one each, as mpirun
-                                binds its peer's ranks; none (default): unbound
+                                binds its peer's ranks; none: unbound; auto (default): core on a transport
+                                that delivers inline (inmem), else none
               --native, --source  the C rows (shim, lapi_c): native-shim's build (native-shim/target/native) and
                                 the directory of bench_pingpong.c and lapi_bench.c (native-shim/src/test/c)""";
 
@@ -69,7 +70,7 @@ public final class Suite {
     /** What to run. */
     record Options(List<String> transports, boolean quick, Path out, Set<String> peers, int iterations,
                    boolean requireIdle, double idleThreshold, Path nativeDir, Path shimSources,
-                   PingPong.Placement placement) {
+                   Placement placement) {
         Options {
             transports = List.copyOf(transports);
             peers = Set.copyOf(peers);
@@ -104,7 +105,7 @@ public final class Suite {
             double threshold = DEFAULT_IDLE_THRESHOLD;
             Path nativeDir = Path.of("native-shim/target/native");
             Path shimSources = Path.of("native-shim/src/test/c");
-            PingPong.Placement placement = null;
+            Placement placement = null;
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
                 switch (a) {
@@ -134,7 +135,7 @@ public final class Suite {
                             case "--iterations" -> iterations = number(a, v);
                             case "--native" -> nativeDir = Path.of(v);
                             case "--source" -> shimSources = Path.of(v);
-                            case "--bind-to" -> placement = PingPong.Placement.parse(v);
+                            case "--bind-to" -> placement = Placement.parse(v);
                             default -> {
                                 try {
                                     threshold = Double.parseDouble(v.trim());
@@ -149,7 +150,7 @@ public final class Suite {
             }
             int n = iterations != null ? iterations : quick ? PingPong.QUICK_ITERATIONS : PingPong.DEFAULT_ITERATIONS;
             return new Options(transports, quick, out, peers, n, requireIdle, threshold, nativeDir, shimSources,
-                    placement != null ? placement : PingPong.Placement.NONE);
+                    placement != null ? placement : Placement.AUTO);
         }
 
         private static List<String> list(String v) {

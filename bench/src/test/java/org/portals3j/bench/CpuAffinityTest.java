@@ -78,15 +78,15 @@ class CpuAffinityTest {
         Thread t = Thread.ofPlatform().start(() -> {
             CpuAffinity.bindCurrentThread(cpu); // this thread now sees a 1-CPU mask
             try {
-                PingPong.Placement.CORE.cpus();
+                Placement.CORE.cpus();
                 core.complete(null);
             } catch (RuntimeException e) {
                 core.complete(e);
             }
         });
         t.join();
-        assertThat(core.get()).isInstanceOf(IllegalArgumentException.class).hasMessage("--bind-to core needs 2 CPUs"
-                + " for the 2 ranks, but this process may use only [" + cpu + "]; use --bind-to none");
+        assertThat(core.get()).isInstanceOf(IllegalArgumentException.class).hasMessage("--bind-to core: binding needs"
+                + " 2 CPUs for the 2 ranks, but this process may use only [" + cpu + "]; use --bind-to none");
     }
 
     @Test
@@ -111,12 +111,50 @@ class CpuAffinityTest {
     }
 
     @Test
+    void byDefaultTheRankThreadsOfATransportThatDeliversInlineAreBound() {
+        assumeBindable(2);
+        List<Integer> allowed = CpuAffinity.allowed();
+        Run r = run("--quick", "--sizes", "8", "--iterations", "20");
+        assertThat(r.exit).as("stderr %s", r.err).isZero();
+        assertThat(r.out).contains("placement: rank threads bound (--bind-to auto: inmem delivers inline, so no thread"
+                + " of its own shares a bound rank's CPU): rank 0 to CPU " + allowed.get(0) + ", rank 1 to CPU "
+                + allowed.get(1) + " (Cpus_allowed_list read back: " + allowed.get(0) + " and " + allowed.get(1) + ")");
+        Suite.Options suite = Suite.Options.parse();
+        assertThat(suite).isNotNull();
+        assertThat(suite.placement()).as("portals bench's default").isEqualTo(Placement.AUTO);
+    }
+
+    @Test
+    void autoLeavesTheRankThreadsOfATransportWithThreadsOfItsOwnUnbound() {
+        Placement.Choice udp = Placement.AUTO.choose("udp");
+        assertThat(udp.placement()).isEqualTo(Placement.NONE);
+        assertThat(udp.how()).isEqualTo("--bind-to auto: udp does not deliver inline, and its threads would share a"
+                + " bound rank's CPU");
+        assertThat(Placement.CORE.choose("udp")).as("an explicit choice stands")
+                .isEqualTo(new Placement.Choice(Placement.CORE, "--bind-to core"));
+    }
+
+    @Test
+    void autoOnOneAllowedCpuLeavesTheRankThreadsUnboundAndSaysWhy() throws Exception {
+        assumeBindable(1);
+        int cpu = CpuAffinity.allowed().get(0);
+        CompletableFuture<Placement.Choice> choice = new CompletableFuture<>();
+        Thread t = Thread.ofPlatform().start(() -> {
+            CpuAffinity.bindCurrentThread(cpu);
+            choice.complete(Placement.AUTO.choose("inmem"));
+        });
+        t.join();
+        assertThat(choice.get()).isEqualTo(new Placement.Choice(Placement.NONE, "--bind-to auto: binding needs 2 CPUs"
+                + " for the 2 ranks, but this process may use only [" + cpu + "]"));
+    }
+
+    @Test
     void aBadBindToValueIsRefusedWithTheValues() {
         Run r = run("--bind-to", "socket");
         assertThat(r.exit).isEqualTo(2);
-        assertThat(r.err).contains("--bind-to must be core or none, not 'socket'", "usage: PingPong");
+        assertThat(r.err).contains("--bind-to must be auto, core or none, not 'socket'", "usage: PingPong");
         assertThatThrownBy(() -> Suite.Options.parse("--bind-to", "numa")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("--bind-to must be core or none, not 'numa'");
+                .hasMessage("--bind-to must be auto, core or none, not 'numa'");
     }
 
     @Test

@@ -156,6 +156,19 @@ class PingPongTest {
     }
 
     @Test
+    void windowsOfSmallPutsWarmUpWithTensOfThousandsOfPutsAndMibWindowsWithSixteen() {
+        for (String size : List.of("8", "1K", "64K")) {
+            PingPong.Options o = PingPong.Options.parse("--bandwidth-size", size);
+            assertThat(o.bandwidthWarmupWindows() * PingPong.WINDOW).as("unmeasured puts of %s B", size)
+                    .isEqualTo(PingPong.WARMUP_PUTS);
+        }
+        assertThat(PingPong.Options.parse("--bandwidth-size", "128K").bandwidthWarmupWindows()).isEqualTo(16);
+        assertThat(PingPong.Options.parse().bandwidthWarmupWindows()).as("1 MiB, the default").isEqualTo(16);
+        assertThat(PingPong.Options.parse("--bandwidth-size", "8", "--quick").bandwidthWarmupWindows()).isEqualTo(4);
+        assertThat(PingPong.Options.parse().placement()).as("the default placement").isEqualTo(Placement.AUTO);
+    }
+
+    @Test
     void badOptionsAreRefusedWithUsage() {
         Run unknown = run("--frobnicate");
         assertThat(unknown.exit()).isEqualTo(2);

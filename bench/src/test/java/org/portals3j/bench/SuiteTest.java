@@ -64,7 +64,7 @@ class SuiteTest {
                 .containsExactly(8, Suite.MIB);
         assertThat(note(json, "Portals Put latency inmem")).as("where PingPong's rank threads ran")
                 .startsWith("half round trip, PingPong; rank threads ")
-                .contains("not bound (--bind-to none)");
+                .contains("(--bind-to auto: inmem delivers inline");
         assertThat(r.out()).contains("# Portals Put (inmem): half round trip, PingPong; rank threads ");
         assertThat(Files.readString(out.resolve("index.html"))).contains("How each row was measured",
                 "half round trip, PingPong; rank threads ");

@@ -27,9 +27,9 @@ public final class MpiOsu {
     /** Runs the benchmarks; 0 on success, 2 on bad options, 1 when a run failed (printed to {@code err}). */
     static int run(String[] args, PrintStream out, PrintStream err) {
         String transport = "udp";
-        int iterations = 10_000;
-        int warmup = 2_000;
-        int bwIterations = 100;
+        int iterations = OsuRun.ITERATIONS;
+        int warmup = OsuRun.WARMUP;
+        int bwIterations = OsuRun.BANDWIDTH_ITERATIONS;
         int maxSize = 1 << 20;
         try {
             for (int i = 0; i < args.length; i++) {

@@ -640,10 +640,13 @@ public final class Suite {
                 List.of(new Point(MIB, r.putMiBs() * MIB / 1e6, Double.NaN)), note));
     }
 
+    /** The MPI layer's run: {@code MpiOsu}'s default length, up to 1 MiB (64 KiB with --quick). */
+    static OsuRun mpiRun(Options o) {
+        return OsuRun.standard(o.quick() ? 64 * 1024 : MIB, o.quick());
+    }
+
     private static void mpiLayer(Options o, String t, Collector c) throws Exception {
-        int max = o.quick() ? 64 * 1024 : MIB;
-        OsuRun run = new OsuRun(max, o.quick() ? 20 : 1000, o.quick() ? 2 : 100, o.quick() ? 2 : 100);
-        MpiOsuLayer layer = new MpiOsuLayer(t, run);
+        MpiOsuLayer layer = new MpiOsuLayer(t, mpiRun(o));
         OsuTable lat = layer.latency();
         List<Point> points = new ArrayList<>();
         for (int size : o.sizes()) {

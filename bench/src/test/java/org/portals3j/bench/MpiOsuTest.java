@@ -67,6 +67,17 @@ class MpiOsuTest {
     }
 
     @Test
+    void theSuitesMpiRowRunsTheDefaultLengthOfMpiOsu() {
+        Suite.Options full = Suite.Options.parse();
+        assertThat(full).isNotNull();
+        assertThat(Suite.mpiRun(full)).isEqualTo(new OsuRun(Suite.MIB, 10_000, 2_000, 100));
+        assertThat(Suite.mpiRun(full).iterationsFor(64 * 1024)).as("a tenth above 8 KiB").isEqualTo(1_000);
+        Suite.Options quick = Suite.Options.parse("--quick");
+        assertThat(quick).isNotNull();
+        assertThat(Suite.mpiRun(quick)).isEqualTo(new OsuRun(64 * 1024, 20, 2, 2));
+    }
+
+    @Test
     void badOptionsAreRefusedWithUsage() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exit = MpiOsu.run(new String[] {"--max-size", "4"}, new PrintStream(new ByteArrayOutputStream()),

@@ -35,9 +35,10 @@ public final class MpiOsu {
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--quick" -> {
-                        iterations = 20;
-                        warmup = 2;
-                        bwIterations = 2;
+                        OsuRun quick = OsuRun.standard(maxSize, true);
+                        iterations = quick.iterations();
+                        warmup = quick.warmup();
+                        bwIterations = quick.bandwidthIterations();
                     }
                     case "--transport" -> transport = args[++i];
                     case "--iterations" -> iterations = positive(args[++i]);

@@ -72,8 +72,8 @@ import picocli.CommandLine.Option;
  * binds rank processes), rank thread r runs on the r-th allowed CPU ({@link CpuAffinity}) from before it opens its
  * library, so the transport threads it starts share its CPU, as all threads of a bound rank process do. The default,
  * {@code auto}, binds only on a transport that delivers inline: with threads of its own (udp) a bound rank shares its
- * CPU with them and 1 MiB windows fell from 5 to 3-4.5 GB/s; without (inmem), floating rank threads were often
- * queued on one CPU, which made both the Put and its baseline about 4 times slower (bench/README.md, "Placement").
+ * CPU with them and 1 MiB windows fell from 5 to 3-4.5 GB/s; without (inmem), floating rank threads fell into a cycle
+ * of parks in the bandwidth windows, 120-160 us a window instead of 6 (bench/README.md, "Placement").
  *
  * <p>Usable as a library: {@link #measure(Options)} returns the figures, {@link #run} prints them.
  */

@@ -7,7 +7,8 @@ import org.portals3j.transport.Transports;
 
 /**
  * Where a two-rank benchmark's rank threads run ({@code --bind-to}): each on its own CPU, as {@code mpirun} binds rank
- * processes, or floating; {@link #AUTO} binds exactly where binding costs nothing (bench/README.md, "Placement").
+ * processes, or floating; {@link #AUTO} binds only where no transport thread would share a bound rank's CPU
+ * (bench/README.md, "Placement").
  */
 public enum Placement {
     /** Rank thread r on the r-th CPU the measuring thread may use; the threads a rank starts inherit it. */
